@@ -1,0 +1,60 @@
+// The ngcc-perf command: argument handling, exit codes and output only; the work lives in the packages.
+import { validateCommand, usage as validateUsage } from "./commands/validate/index.ts";
+import { EXIT, type Io, processIo, UsageError } from "./io.ts";
+
+export { EXIT, type Io, UsageError } from "./io.ts";
+
+type Command = (argv: string[], io: Io) => number | Promise<number>;
+
+const commands: Record<string, { run: Command; summary: string; usage: string }> = {
+  validate: { run: validateCommand, summary: "check records and campaigns against the schemas", usage: validateUsage },
+};
+
+export const help = `ngcc-perf — independent performance measurement of post-quantum public-key algorithms
+
+Usage: ngcc-perf <command> [options]
+
+Commands:
+${Object.entries(commands)
+  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+  .join("\n")}
+
+Exit codes: 0 all good; 1 something measured failed; 2 bad input or usage.
+Run "ngcc-perf <command> --help" for a command's options.`;
+
+/** Runs the command line; returns the exit code. Never throws. */
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.out(help);
+    return name === undefined ? EXIT.badInput : EXIT.ok;
+  }
+  if (name === "--version" || name === "-v") {
+    io.out(VERSION);
+    return EXIT.ok;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.err(`ngcc-perf: unknown command "${name}"\n\n${help}`);
+    return EXIT.badInput;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError || isArgError(err)) {
+      io.err(`ngcc-perf ${name}: ${(err as Error).message}\n\n${command.usage}`);
+      return EXIT.badInput;
+    }
+    // A bug of ours: say so plainly, with the stack for the report.
+    io.err(`ngcc-perf ${name}: internal error: ${(err as Error)?.stack ?? String(err)}`);
+    return EXIT.measuredFailure;
+  }
+}
+
+function isArgError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS");
+}
+
+declare const __VERSION__: string;
+const VERSION = typeof __VERSION__ === "string" ? __VERSION__ : "0.0.0-dev";

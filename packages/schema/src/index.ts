@@ -1,0 +1,18 @@
+// @ngcc-perf/schema: JSON Schemas, types and ahead-of-time compiled validators for ngcc-perf records.
+export { collectRecordFiles, type FileResult, MAX_RECORD_BYTES, validateFile } from "./files.ts";
+export * from "./generated/types.ts";
+export { offsetToPosition, type Position, pointerTokens, toPointer } from "./locate.ts";
+export { ID_BASE, SCHEMA_VERSION } from "./schemas/builders.ts";
+export { schemas } from "./schemas/records.ts";
+export {
+  declaredKind,
+  formatOf,
+  isRecordKind,
+  RECORD_KINDS,
+  type RecordKind,
+  STORE_KINDS,
+  type ValidationError,
+  type ValidationResult,
+  validate,
+  validateText,
+} from "./validate.ts";

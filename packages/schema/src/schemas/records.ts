@@ -1,0 +1,826 @@
+// The record kinds of an ngcc-perf store, as JSON Schema (draft 2020-12) sources.
+import { DRAFT, ID_BASE, type JsonSchema, map, recordSchema, ref, SCHEMA_VERSION } from "./builders.ts";
+import {
+  algorithmId,
+  arr,
+  bool,
+  buildProfileName,
+  category,
+  dateTime,
+  fraction,
+  ID_PATTERN,
+  implementationName,
+  inputsHash,
+  instanceName,
+  int,
+  nat,
+  nonneg,
+  nullable,
+  num,
+  obj,
+  oneOfEnum,
+  operationName,
+  pickDefs,
+  relPath,
+  str,
+  systemId,
+} from "./common.ts";
+
+const status = oneOfEnum("ok: measured; failed: the job failed, see failure.", ["ok", "failed"]);
+const failedNeedsFailure = {
+  if: { properties: { status: { const: "failed" } }, required: ["status"] },
+  then: { required: ["failure"] },
+};
+
+// ---------------------------------------------------------------- campaign (YAML)
+const link = obj(
+  "A link shown in section 1 of a page.",
+  { label: str("Link text, e.g. kem-20 report.") },
+  {
+    href: nullable(str("Target URL or relative path; null when only the label is known.")),
+  },
+);
+
+export const campaign: JsonSchema = {
+  $schema: DRAFT,
+  $id: `${ID_BASE}campaign.schema.json`,
+  title: "ngcc-perf campaign",
+  description:
+    "A campaign configuration (YAML or JSON): the system, the algorithms and instances to measure, build profiles, profiler symbol groups and the size catalog. Relative paths are resolved against the campaign file's folder.",
+  ...obj(
+    "Campaign configuration.",
+    {
+      name: str("Campaign name, used in logs and the store index.", { minLength: 1 }),
+      system: systemId,
+      algorithms: arr(
+        "Algorithms (submissions) to measure.",
+        obj(
+          "One algorithm.",
+          {
+            id: algorithmId,
+            source: {
+              description:
+                "Where the submission comes from: a folder holding an NGCC submission with its meta.json, or a PQClean scheme from the pqclean npm package.",
+              oneOf: [
+                obj("An NGCC-packaged submission folder.", {
+                  submission: str("Folder of the submission (holding meta.json), relative to the campaign file."),
+                }),
+                obj(
+                  "A PQClean scheme.",
+                  {
+                    pqclean: str("PQClean scheme folder name, e.g. ml-kem-512 or falcon-512."),
+                  },
+                  {
+                    implementation: str("PQClean implementation folder; default clean."),
+                    root: str("PQClean checkout root; default the pqclean npm package's deps/PQClean."),
+                  },
+                ),
+              ],
+            },
+          },
+          {
+            name: str("Display name; default from the submission's metadata."),
+            category,
+            instances: arr("Instance names (or globs) to measure; default all.", { type: "string" }, { minItems: 1 }),
+            buildProfiles: arr("Build profiles to use for this algorithm; default [defaultProfile].", {
+              type: "string",
+            }),
+            randomness: oneOfEnum(
+              "Randomness provider linked in timing builds: iccs (the ICCS DRNG stand-in), system (a randombytes over getrandom) or pqclean (PQClean's common/randombytes.c).",
+              ["iccs", "system", "pqclean"],
+            ),
+            links: obj(
+              "Links shown in section 1 of the page.",
+              {},
+              {
+                security: link,
+                submission: link,
+              },
+            ),
+            surveyNotes: str("Curated wording for the survey verdict, kept apart from the automatic finding."),
+          },
+        ),
+        { minItems: 1 },
+      ),
+    },
+    {
+      schemaVersion: { const: SCHEMA_VERSION, description: "Version of this schema the campaign was written against." },
+      description: str("What the campaign is for."),
+      systems: arr("Every system the published site covers (for the system switcher); default [system].", systemId),
+      machine: obj(
+        "Facts about the machine that cannot be read from it, shown in section 2.",
+        {},
+        {
+          machine: str("Machine name, e.g. ASUS Vivobook S 15."),
+          clockNote: str("How the clock was fixed, if it was."),
+        },
+      ),
+      compiler: obj(
+        "Toolchain.",
+        {},
+        {
+          cc: str("C compiler command; default gcc (or $CC)."),
+        },
+      ),
+      iccs: obj("The ICCS common library submissions link against.", {
+        dir: str("Folder of the ICCS sources (e.g. fixtures/iccs), relative to the campaign file."),
+      }),
+      counter: obj(
+        "Counter selection.",
+        {},
+        {
+          kind: oneOfEnum("Counter to use; auto picks the best available.", [
+            "auto",
+            "rdtsc",
+            "perf-cycles",
+            "cntvct",
+            "clock_gettime",
+            "fixed-clock",
+          ]),
+          fixedClockHz: nonneg("Clock frequency for fixed-clock mode, in Hz (cycles = time × frequency)."),
+        },
+      ),
+      timing: obj(
+        "Calibration and statistics.",
+        {},
+        {
+          trials: int("Trials per operation; default 5.", { minimum: 1, maximum: 1000 }),
+          minIterations: int("Minimum iterations per trial; default 20.", { minimum: 1 }),
+          maxIterations: int("Maximum iterations per trial.", { minimum: 1 }),
+          targetTrialMs: nonneg("Calibrated minimum duration of one trial, in milliseconds (ms)."),
+          warmupIterations: nat("Untimed iterations before the trials."),
+          unstableThreshold: fraction(
+            "Relative trial spread above which an operation is flagged unstable; default 0.05.",
+          ),
+          pinCpu: nullable(nat("CPU to pin the driver to, or null for no pinning.")),
+          messageBytes: nat("Message length for sign/verify, in bytes; default 32."),
+        },
+      ),
+      timeouts: obj(
+        "Time limits for child processes.",
+        {},
+        {
+          buildSeconds: nonneg("Per compiler invocation, in seconds (s)."),
+          operationSeconds: nonneg("Per timing/memory process, in seconds (s)."),
+          katSeconds: nonneg("Per KAT generation, in seconds (s)."),
+        },
+      ),
+      buildProfiles: map(
+        "Named compiler flag sets.",
+        obj(
+          "One build profile.",
+          {
+            cflags: arr("Compiler flags.", { type: "string" }),
+          },
+          {
+            ldflags: arr("Linker flags.", { type: "string" }),
+            description: str("What the profile is for."),
+          },
+        ),
+        ID_PATTERN,
+      ),
+      defaultProfile: str("Build profile used when an algorithm names none.", { pattern: ID_PATTERN }),
+      profiler: obj("Symbol groups for the hash/DRNG profiler.", {
+        groups: map(
+          "Group name → its symbols, e.g. hash: [pseudohash, pseudoXOF, sm3hash], drng: [randombytes].",
+          obj(
+            "One symbol group.",
+            {
+              symbols: arr(
+                "Linker symbols wrapped with -Wl,--wrap.",
+                { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+                {
+                  minItems: 1,
+                },
+              ),
+            },
+            {
+              label: str("Column label in the report, e.g. pseudohash/XOF/sm3."),
+              symbolLabels: map("Symbol → name shown in the calls column (e.g. randombytes → drng).", {
+                type: "string",
+              }),
+            },
+          ),
+          "^[a-z][a-z0-9_]*$",
+        ),
+      }),
+      sizes: obj("Size catalog.", {
+        catalog: str("Path of external_sizes.csv, relative to the campaign file."),
+      }),
+    },
+  ),
+};
+
+// ---------------------------------------------------------------- environment
+export const environment = recordSchema(
+  "environment",
+  "ngcc-perf environment record",
+  "The machine and toolchain a system's measurements ran on (section 2 of every page).",
+  {
+    provenance: ref("provenance", "Where this record came from."),
+    system: systemId,
+    processor: obj(
+      "The processor.",
+      {
+        model: str("Processor model name (e.g. from /proc/cpuinfo), e.g. Qualcomm Oryon."),
+        architecture: str("Machine architecture as uname -m prints it, e.g. x86_64 or aarch64."),
+        logicalCpus: int("Logical CPUs online.", { minimum: 1 }),
+      },
+      {
+        pinnedCpu: nullable(nat("CPU the driver was pinned to, or null when not pinned.")),
+        hypervisor: nullable(bool("True when running under a hypervisor (cpuinfo hypervisor flag); null if unknown.")),
+      },
+    ),
+    machine: nullable(str("Machine name (DMI product name or the campaign's machine), e.g. ASUS Vivobook S 15.")),
+    clock: obj(
+      "Processor clock settings.",
+      {},
+      {
+        fixedFrequencyHz: nullable(nonneg("Fixed clock frequency in Hz when the clock was pinned, else null.")),
+        governor: nullable(str("cpufreq scaling governor, e.g. performance.")),
+        minFrequencyHz: nullable(nonneg("cpufreq minimum frequency in Hz.")),
+        maxFrequencyHz: nullable(nonneg("cpufreq maximum frequency in Hz.")),
+        boost: oneOfEnum("Turbo/boost state.", ["on", "off", "unknown"]),
+        smt: str("Simultaneous multithreading state (on, off, none, unknown)."),
+        note: str("Free text on how the clock was set."),
+      },
+    ),
+    memory: obj("Installed memory.", { totalMiB: nat("MemTotal in MiB.") }),
+    os: obj("Operating system.", {
+      name: str("PRETTY_NAME from /etc/os-release, e.g. Ubuntu 26.04.1 LTS."),
+      kernel: str("Kernel release (uname -r), e.g. 7.0.0-34-generic."),
+    }),
+    toolchain: obj("Compiler and build tool.", {
+      compiler: str("First line of the compiler's --version, e.g. gcc (Ubuntu 15.2.0-16ubuntu1) 15.2.0."),
+      buildTool: nullable(str("First line of the build tool's --version, e.g. cmake version 4.2.3, or null.")),
+    }),
+    counter: ref("counter", "Counter used for the timing records of this system."),
+    campaign: obj(
+      "The campaign run.",
+      {
+        start: dateTime("Campaign start (UTC, RFC 3339)."),
+        end: nullable(dateTime("Campaign end (UTC, RFC 3339), or null while running.")),
+      },
+      { name: str("Campaign name.") },
+    ),
+  },
+  {
+    hostname: str("Host name of the machine."),
+    runtime: obj(
+      "Harness runtime.",
+      {},
+      {
+        node: str("Node.js version."),
+        ngccPerf: str("ngcc-perf version."),
+      },
+    ),
+  },
+  pickDefs("provenance", "counter"),
+);
+
+// ---------------------------------------------------------------- timing (+ memory)
+export const timing = recordSchema(
+  "timing",
+  "ngcc-perf timing and memory record",
+  "Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.",
+  {
+    provenance: ref("provenance", "Where this record came from."),
+    system: systemId,
+    algorithmId,
+    instance: instanceName,
+    implementation: implementationName,
+    buildProfile: buildProfileName,
+    operation: operationName,
+    status,
+  },
+  {
+    inputsHash,
+    failure: ref("failure", "Why the job failed."),
+    build: ref("build", "How the measured library was built."),
+    counter: ref("counter", "The counter that produced counterDelta and meanCounter."),
+    messageBytes: nat("Message length for sign/verify, in bytes."),
+    calibration: obj(
+      "How iterations per trial were chosen.",
+      {
+        targetTrialNs: nonneg("Target minimum duration of one trial, in ns."),
+        warmupIterations: nat("Untimed iterations run before the trials."),
+      },
+      {
+        minIterations: int("Minimum iterations per trial.", { minimum: 1 }),
+      },
+    ),
+    trials: arr("Raw trials, in the order they ran.", ref("trial", "One trial."), { minItems: 1 }),
+    aggregates: obj(
+      "Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.",
+      {
+        n: int("Operations timed in all: trials × iterations per trial.", { minimum: 1 }),
+        trials: int("Number of trials.", { minimum: 1 }),
+        iterationsPerTrial: int("Iterations per trial.", { minimum: 1 }),
+        meanCounter: nonneg(
+          "Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).",
+        ),
+        meanNs: nonneg("Mean time per operation over all iterations, in ns."),
+        opsPerSecond: nonneg("Operations per second: 1e9 / meanNs."),
+        medianTrialNs: nonneg("Median of the trials' per-operation means, in ns."),
+        minTrialNs: nonneg("Smallest trial mean per operation, in ns."),
+        maxTrialNs: nonneg("Largest trial mean per operation, in ns."),
+        q1TrialNs: nonneg("First quartile of the trial means, in ns."),
+        q3TrialNs: nonneg("Third quartile of the trial means, in ns."),
+        stddevTrialNs: nonneg("Sample standard deviation of the trial means, in ns."),
+        cv: nonneg("Coefficient of variation of the trial means (stddev / mean), a fraction."),
+        ci95Ns: ref(
+          "interval",
+          "95% confidence interval of the mean per-operation time (Student t over trial means), in ns.",
+        ),
+        unstable: bool("True when the trial spread exceeds unstableThreshold."),
+        unstableThreshold: fraction(
+          "Threshold on the relative spread ((max − min) / median of trial means) used for unstable.",
+        ),
+      },
+      {
+        medianTrialCounter: nonneg("Median of the trials' per-operation counter means, in the counter's unit."),
+      },
+    ),
+    memory: ref("memory", "Memory of this operation."),
+    commands: arr("Child processes run to produce this record.", ref("command", "One process.")),
+  },
+  pickDefs("provenance", "failure", "build", "counter", "trial", "interval", "memory", "command"),
+  {
+    allOf: [
+      failedNeedsFailure,
+      {
+        if: { properties: { status: { const: "ok" } }, required: ["status"] },
+        then: { required: ["counter", "trials", "aggregates"] },
+      },
+    ],
+  },
+);
+
+// ---------------------------------------------------------------- KAT
+const abbreviated = str("Value abbreviated for display (first and last bytes in hex).");
+export const kat = recordSchema(
+  "kat",
+  "ngcc-perf KAT record",
+  "Known-Answer-Test verification of one instance under one build profile (section 3), pointing at its log.",
+  {
+    provenance: ref("provenance", "Where this record came from."),
+    system: systemId,
+    algorithmId,
+    instance: instanceName,
+    implementation: implementationName,
+    buildProfile: buildProfileName,
+    verdict: oneOfEnum(
+      "PASS: generated output equals the expected KAT byte for byte (CRLF vs LF tolerated); FAIL: it differs or the KAT file is corrupt; ERROR: generation failed (crash, timeout, build error).",
+      ["PASS", "FAIL", "ERROR"],
+    ),
+    log: obj(
+      "The KAT log, evidence listed in section 7.",
+      { path: relPath },
+      {
+        sha256: ref("sha256", "SHA-256 of the log file."),
+        sha256Prefix: str(
+          "Leading hex digits of the log's SHA-256 when only a prefix is known (synthesized records made from published pages).",
+          { pattern: "^[0-9a-f]{8,63}$" },
+        ),
+      },
+      { oneOf: [{ required: ["sha256"] }, { required: ["sha256Prefix"] }] },
+    ),
+  },
+  {
+    inputsHash,
+    build: ref("build", "How the KAT generator was built."),
+    manifest: obj(
+      "Check of the submission's kat.sha256 manifest against its .rsp files.",
+      {
+        path: str("Manifest path as shown in the report, e.g. kem-20/kat.sha256."),
+        status: oneOfEnum(
+          "ok: every listed file matches; mismatch: a file's hash differs (corrupt or altered KAT file); missing: no manifest; not-applicable: an expected hash is given instead of files.",
+          ["ok", "mismatch", "missing", "not-applicable"],
+        ),
+      },
+      {
+        mismatches: arr(
+          "Files whose hash differs from the manifest.",
+          obj(
+            "One mismatch.",
+            {
+              file: str("File named in the manifest."),
+              expected: ref("sha256", "Hash in the manifest."),
+            },
+            {
+              actual: nullable(ref("sha256", "Hash of the file as found, or null when missing.")),
+            },
+          ),
+        ),
+      },
+    ),
+    expected: obj(
+      "What the generated output was compared with.",
+      {
+        source: oneOfEnum("rsp-file: a NIST .rsp file; sha256: an expected hash (PQClean-style).", [
+          "rsp-file",
+          "sha256",
+        ]),
+      },
+      {
+        path: str("Path of the expected .rsp file."),
+        sha256: ref("sha256", "SHA-256 of the expected output."),
+        form: oneOfEnum(
+          "Which output the hash covers: rsp (the whole .rsp), single (entry 0, PQClean nistkat-sha256), all (N entries, liboqs).",
+          ["rsp", "single", "all"],
+        ),
+      },
+    ),
+    generated: obj(
+      "The output generated with the instance.",
+      {
+        sha256: ref("sha256", "SHA-256 of the generated output."),
+      },
+      {
+        entries: nat("Entries generated."),
+        bytes: nat("Size of the generated output in bytes."),
+      },
+    ),
+    diagnosis: obj(
+      "On FAIL: where the output first differs.",
+      {
+        differingEntries: nat("How many entries differ."),
+      },
+      {
+        firstCount: nat("count of the first differing entry."),
+        field: str("First differing field of that entry (seed, pk, sk, ct, ss, mlen, msg, smlen, sm, …)."),
+        expected: abbreviated,
+        actual: abbreviated,
+      },
+    ),
+    error: ref("failure", "On ERROR: what went wrong."),
+    warnings: arr("Non-fatal findings (e.g. CRLF line endings tolerated).", { type: "string" }),
+    commands: arr("Child processes run.", ref("command", "One process.")),
+  },
+  pickDefs("provenance", "sha256", "build", "failure", "command"),
+);
+
+// ---------------------------------------------------------------- hash/DRNG profile
+export const hashProfile = recordSchema(
+  "hash-profile",
+  "ngcc-perf hash/DRNG profile record",
+  "Share of one operation's time spent in the placeholder hash functions and the DRNG, measured with link-time wrappers in a profiling build separate from the timing build.",
+  {
+    provenance: ref("provenance", "Where this record came from."),
+    system: systemId,
+    algorithmId,
+    instance: instanceName,
+    implementation: implementationName,
+    buildProfile: buildProfileName,
+    operation: operationName,
+    status,
+  },
+  {
+    inputsHash,
+    failure: ref("failure", "Why the job failed."),
+    build: ref("build", "How the profiling build was made."),
+    iterations: int("Operations profiled in all.", { minimum: 1 }),
+    totalNsPerOp: nonneg("Mean time per operation in the profiling build (ns), the denominator of the shares."),
+    unprofiledNsPerOp: nullable(
+      nonneg("Mean time per operation of the unprofiled (timing) build in the same run (ns)."),
+    ),
+    wrapperOverhead: nullable(num("Relative wrapper overhead: totalNsPerOp / unprofiledNsPerOp − 1.")),
+    groups: arr(
+      "Per symbol group: the share of the operation's time spent inside its outermost wrapped calls.",
+      obj(
+        "One group.",
+        {
+          name: str("Group name, e.g. hash or drng.", { pattern: "^[a-z][a-z0-9_]*$" }),
+          symbols: arr("Symbols in the group.", { type: "string" }),
+          share: fraction(
+            "Fraction of the operation's time spent in this group (0.028 = 2.8%); nested wrapped calls counted once.",
+          ),
+        },
+        {
+          label: str("Column label, e.g. pseudohash/XOF/sm3."),
+          nsPerOp: nonneg("Mean time per operation inside the group, in ns."),
+        },
+      ),
+    ),
+    calls: arr(
+      "Calls per operation per wrapped symbol (zero counts may be left out).",
+      obj(
+        "One symbol.",
+        {
+          symbol: str("Linker symbol, e.g. pseudoXOF."),
+          group: str("Group the symbol belongs to."),
+          meanPerOperation: nonneg("Mean number of calls per operation (fractions allowed)."),
+        },
+        {
+          label: str("Name shown in the calls column, e.g. drng for randombytes."),
+          nsPerOp: nonneg("Mean time per operation inside this symbol's outermost calls, in ns."),
+        },
+      ),
+    ),
+    blindSpots: arr(
+      "Configured symbols that cannot be intercepted, reported instead of a silent 0%.",
+      obj(
+        "One blind spot.",
+        {
+          symbol: str("The symbol."),
+          reason: oneOfEnum(
+            "same-object: defined in the same object as its callers; static: not an external symbol; inlined: no call remains; not-referenced: never called.",
+            ["same-object", "static", "inlined", "not-referenced"],
+          ),
+        },
+        { detail: str("Where it was found (object file, caller).") },
+      ),
+    ),
+    commands: arr("Child processes run.", ref("command", "One process.")),
+  },
+  pickDefs("provenance", "failure", "build", "command"),
+  {
+    allOf: [
+      failedNeedsFailure,
+      {
+        if: { properties: { status: { const: "ok" } }, required: ["status"] },
+        then: { required: ["groups", "calls"] },
+      },
+    ],
+  },
+);
+
+// ---------------------------------------------------------------- survey
+const verdictEnum = ["ICCS-only", "mixed", "bypass"] as const;
+export const survey = recordSchema(
+  "survey",
+  "ngcc-perf symmetric-primitive survey verdict",
+  "Whether an algorithm uses the ICCS placeholder functions only, mixes them with its own primitives, or bypasses them; the automatic finding and the curated text are kept apart.",
+  {
+    provenance: ref("provenance", "Where this record came from."),
+    algorithmId,
+    verdict: oneOfEnum("Published verdict: the curated one when given, else the automatic one.", verdictEnum),
+  },
+  {
+    system: systemId,
+    automatic: obj(
+      "What the survey found in the built objects.",
+      {
+        verdict: oneOfEnum("Automatic verdict.", verdictEnum),
+      },
+      {
+        placeholders: arr("Placeholder symbols referenced.", { type: "string" }),
+        ownPrimitives: arr(
+          "Own primitives found (by symbol or constant fingerprint).",
+          obj("One primitive.", {
+            name: str("Primitive, e.g. Keccak-f[1600], AES, ChaCha20, SHA-256, SM3."),
+            evidence: str("What gave it away: a symbol, a constant fingerprint, an object file."),
+          }),
+        ),
+        shims: arr(
+          "Functions that only forward to a placeholder (e.g. shake256 → pseudoXOF).",
+          obj("One shim.", {
+            symbol: str("The shim."),
+            forwardsTo: str("The placeholder it calls."),
+          }),
+        ),
+        switches: arr(
+          "Compile-time switches that change the answer.",
+          obj("One switch.", {
+            define: str("The macro, e.g. KAT_BUILD."),
+            effect: str("What changes with it."),
+          }),
+        ),
+        text: str("Generated one-line summary."),
+      },
+    ),
+    curated: obj(
+      "Curated wording from the campaign's notes file.",
+      {},
+      {
+        verdict: oneOfEnum("Curated verdict overriding the automatic one.", verdictEnum),
+        text: str("Curated summary shown after the verdict, e.g. shake* names are shims over pseudoXOF."),
+        source: str("Notes file the wording came from."),
+      },
+    ),
+    text: str("Summary shown after the verdict on the page (curated text when given)."),
+  },
+  pickDefs("provenance"),
+);
+
+// ---------------------------------------------------------------- size catalog row
+export const sizeCatalogRow: JsonSchema = {
+  $schema: DRAFT,
+  $id: `${ID_BASE}size-catalog-row.schema.json`,
+  title: "ngcc-perf size catalog row",
+  description:
+    "One row of external_sizes.csv, the curated catalog of transmitted sizes (columns algorithm_id, instance, public_key, ciphertext, signature, source, note). Empty cells are null.",
+  ...obj("A catalog row.", {
+    algorithmId,
+    instance: instanceName,
+    publicKeyBytes: nullable(nat("Public key size in bytes.")),
+    ciphertextBytes: nullable(nat("Ciphertext (KEM) or protocol message total (KEX) size in bytes.")),
+    signatureBytes: nullable(nat("Signature size in bytes (the maximum for variable-length signatures).")),
+    source: str("Where the figure comes from (specification section, URL)."),
+    note: str("Remark, e.g. why it differs from the API."),
+  }),
+};
+
+// ---------------------------------------------------------------- size audit
+const sizes = (what: string) =>
+  obj(
+    `${what} sizes in bytes; absent fields do not apply.`,
+    {},
+    {
+      publicKeyBytes: nat("Public key, bytes."),
+      secretKeyBytes: nat("Secret key, bytes."),
+      ciphertextBytes: nat("Ciphertext, bytes."),
+      signatureBytes: nat("Signature, bytes (API: the maximum)."),
+      sharedSecretBytes: nat("Shared secret, bytes."),
+    },
+  );
+const distribution = obj("A measured length distribution.", {
+  min: nat("Shortest, bytes."),
+  mean: nonneg("Mean, bytes."),
+  max: nat("Longest, bytes."),
+  samples: int("Outputs measured.", { minimum: 1 }),
+});
+export const sizeAudit = recordSchema(
+  "size-audit",
+  "ngcc-perf size audit",
+  "Sizes of one algorithm's instances from the catalog, the API and measurement, the section-6 table, and every disagreement found.",
+  {
+    provenance: ref("provenance", "Where this record came from."),
+    system: systemId,
+    algorithmId,
+    category,
+    instances: arr(
+      "Per instance.",
+      obj(
+        "One instance.",
+        { instance: instanceName },
+        {
+          api: sizes("API (from the compiled api.h)"),
+          catalog: nullable(
+            obj(
+              "The catalog row, or null when missing.",
+              {},
+              {
+                publicKeyBytes: nullable(nat("Public key, bytes.")),
+                ciphertextBytes: nullable(nat("Ciphertext, bytes.")),
+                signatureBytes: nullable(nat("Signature, bytes.")),
+                source: str("Catalog source column."),
+                note: str("Catalog note column."),
+                line: int("Line of the row in the catalog file.", { minimum: 1 }),
+              },
+            ),
+          ),
+          measured: obj(
+            "Output lengths seen in KAT and timing runs.",
+            {},
+            {
+              publicKeyBytes: distribution,
+              ciphertextBytes: distribution,
+              signatureBytes: distribution,
+            },
+          ),
+          table: sizes(
+            "Section 6 row (public key, ciphertext, signature from the catalog; secret key, shared secret from the API)",
+          ),
+          kex: obj("Key-exchange section 6 row.", {
+            passes: int("Protocol passes.", { minimum: 1 }),
+            messageBytes: arr(
+              "Each protocol message's size from the API, in pass order, bytes.",
+              {
+                type: "integer",
+                minimum: 0,
+              },
+              { minItems: 1 },
+            ),
+            protocolMessageBytes: nat("Sum of the protocol messages, bytes."),
+            publicKeyABytes: nat("Initiator's public key that must be transmitted, bytes (0 when none is required)."),
+            publicKeyBBytes: nat("Responder's public key that must be transmitted, bytes."),
+            bandwidthBytes: nat(
+              "All protocol messages plus each required public key once, bytes; certificates and framing excluded.",
+            ),
+            longTermSecretKeyBytes: nat("Long-term secret key (API cap), bytes."),
+            sharedSecretBytes: nat("Shared secret, bytes."),
+          }),
+        },
+      ),
+    ),
+    findings: arr(
+      "Disagreements found (empty when catalog, API and measurement agree).",
+      obj(
+        "One disagreement.",
+        {
+          instance: str("Instance (or catalog instance name) concerned."),
+          kind: oneOfEnum(
+            "catalog-differs-from-api; measured-exceeds-api (an implementation bug); catalog-row-missing; catalog-row-unknown-instance.",
+            ["catalog-differs-from-api", "measured-exceeds-api", "catalog-row-missing", "catalog-row-unknown-instance"],
+          ),
+        },
+        {
+          field: oneOfEnum("Size field concerned.", [
+            "publicKeyBytes",
+            "secretKeyBytes",
+            "ciphertextBytes",
+            "signatureBytes",
+            "sharedSecretBytes",
+          ]),
+          catalog: nullable(nat("Catalog figure, bytes.")),
+          api: nullable(nat("API figure, bytes.")),
+          measured: nullable(nat("Largest measured figure, bytes.")),
+          note: str("Catalog note or explanation."),
+        },
+      ),
+    ),
+  },
+  {
+    catalog: obj(
+      "The catalog used.",
+      { path: str("Catalog file path as shown in the report.") },
+      {
+        sha256: ref("sha256", "SHA-256 of the catalog file."),
+      },
+    ),
+    notes: arr(
+      "Notes shown under the section-6 table (e.g. on authentication when only the responder has a long-term key).",
+      {
+        type: "string",
+      },
+    ),
+  },
+  pickDefs("provenance", "sha256"),
+);
+
+// ---------------------------------------------------------------- store index
+export const storeIndex = recordSchema(
+  "store-index",
+  "ngcc-perf store index",
+  "Index of one system's folder of a record store: the algorithms measured (section 1 facts) and every file with its hash.",
+  {
+    provenance: ref("provenance", "Where this record came from."),
+    system: systemId,
+    algorithms: arr(
+      "Algorithms in the store.",
+      obj(
+        "One algorithm.",
+        {
+          id: algorithmId,
+          name: str("Algorithm name, e.g. MAMBA-Frost.", { minLength: 1 }),
+          category,
+          implementations: arr("Implementation versions measured.", { type: "string" }, { minItems: 1 }),
+          instances: arr("Instances (parameter sets), in page order.", instanceName, { minItems: 1 }),
+        },
+        {
+          links: obj("Section 1 links.", {}, { security: link, method: link, submission: link }),
+          katManifest: str("The submission's KAT manifest as named on the page, e.g. kem-20/kat.sha256."),
+        },
+      ),
+    ),
+    files: arr(
+      "Every record and log of the system's folder.",
+      obj(
+        "One file.",
+        {
+          path: relPath,
+          kind: oneOfEnum("Record kind, or kat-log.", [
+            "environment",
+            "timing",
+            "kat",
+            "kat-log",
+            "hash-profile",
+            "survey",
+            "size-audit",
+          ]),
+        },
+        {
+          sha256: ref("sha256", "SHA-256 of the file."),
+          bytes: nat("File size in bytes."),
+        },
+      ),
+    ),
+  },
+  {
+    systems: arr("Every system the published site covers, for the system switcher.", systemId, { minItems: 1 }),
+    campaign: obj(
+      "The campaign that produced the store.",
+      { name: str("Campaign name.") },
+      {
+        path: str("Campaign file."),
+        sha256: ref("sha256", "SHA-256 of the campaign file."),
+      },
+    ),
+    evidenceRoot: str("How section 7 names the folder the paths are relative to, e.g. performance/data/arm_1/."),
+  },
+  pickDefs("provenance", "sha256"),
+);
+
+/** Every schema by record kind. */
+export const schemas = {
+  campaign,
+  environment,
+  timing,
+  kat,
+  "hash-profile": hashProfile,
+  survey,
+  "size-catalog-row": sizeCatalogRow,
+  "size-audit": sizeAudit,
+  "store-index": storeIndex,
+} as const;
