@@ -1,6 +1,6 @@
 // Computes the generated files as strings (used by generate.ts and by the drift test).
-import Ajv2020 from "ajv/dist/2020.js";
-import standaloneCode from "ajv/dist/standalone/index.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import standaloneModule from "ajv/dist/standalone/index.js";
 import type { compile as Compile } from "json-schema-to-typescript";
 import type { JsonSchema } from "../src/schemas/builders.ts";
 import { schemas } from "../src/schemas/records.ts";
@@ -52,6 +52,10 @@ export async function generateOutputs(compile: typeof Compile): Promise<Record<s
     ajv.addSchema(schema);
     refs[exportName(kind)] = schema.$id as string;
   }
+  // ajv is CommonJS: under NodeNext the default import is module.exports, whose .default is the function.
+  type Standalone = (ajv: Ajv2020, refs: Record<string, string>) => string;
+  const mod = standaloneModule as unknown as Standalone & { default?: Standalone };
+  const standaloneCode: Standalone = mod.default ?? mod;
   const code = selfContained(standaloneCode(ajv, refs));
   out["src/generated/validators.js"] = `${banner}${code}\n`;
   out["src/generated/validators.d.ts"] = `${banner}${Object.keys(schemas)
