@@ -57,7 +57,7 @@ export function validateFile(file: string, options: { kind?: RecordKind; maxByte
   if (text.includes("\uFFFD") && !buf.includes(Buffer.from("\uFFFD"))) {
     return fail(file, "not UTF-8 text: expected a UTF-8 JSON or YAML text");
   }
-  const result = validateText(text, file, options.kind);
+  const { value: _value, ...result } = validateText(text, file, options.kind);
   return { file, ...result };
 }
 

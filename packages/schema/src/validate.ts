@@ -42,6 +42,8 @@ export interface ValidationResult {
   kind: RecordKind | null;
   valid: boolean;
   errors: ValidationError[];
+  /** The parsed value (validateText only; absent when the text could not be parsed). */
+  value?: unknown;
 }
 
 interface AjvError {
@@ -218,7 +220,7 @@ export function validateText(text: string, fileName: string, kind?: RecordKind):
     locator = jsonLocator(text);
     const dups: ValidationError[] = [];
     duplicateKeys(parseTree(text), [], dups, text);
-    if (dups.length > 0) return { kind: kind ?? declaredKind(value), valid: false, errors: dups };
+    if (dups.length > 0) return { kind: kind ?? declaredKind(value), valid: false, errors: dups, value };
   } else {
     const lineCounter = new LineCounter();
     const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
@@ -255,12 +257,12 @@ export function validateText(text: string, fileName: string, kind?: RecordKind):
         ? `no record kind: expected an object with a "kind" field (one of ${STORE_KINDS.join(", ")}), found ${describe(value)}`
         : `unknown record kind ${JSON.stringify(k)}: expected one of ${STORE_KINDS.join(", ")}`;
     const pointer = k === undefined ? "" : "/kind";
-    return { kind: null, valid: false, errors: [{ pointer, message, ...locator.locate(pointer) }] };
+    return { kind: null, valid: false, errors: [{ pointer, message, ...locator.locate(pointer) }], value };
   }
   const errors = run(resolved, value).map(({ pointer, message, key }) => ({
     pointer,
     message,
     ...locator.locate(pointer, key),
   }));
-  return { kind: resolved, valid: errors.length === 0, errors };
+  return { kind: resolved, valid: errors.length === 0, errors, value };
 }

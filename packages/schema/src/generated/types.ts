@@ -183,9 +183,9 @@ export interface CampaignConfig {
      */
     targetTrialMs?: number;
     /**
-     * Untimed iterations before the trials.
+     * Untimed warm-up before calibration, in milliseconds (ms); default 50.
      */
-    warmupIterations?: number;
+    warmupMs?: number;
     /**
      * Relative trial spread above which an operation is flagged unstable; default 0.05.
      */
@@ -315,9 +315,9 @@ export interface EnvironmentRecord {
      */
     architecture: string;
     /**
-     * Logical CPUs online.
+     * Logical CPUs online; null when not known.
      */
-    logicalCpus: number;
+    logicalCpus: number | null;
     /**
      * CPU the driver was pinned to, or null when not pinned.
      */
@@ -486,9 +486,9 @@ export interface EnvironmentRecord_Counter {
    */
   rateHz: number | null;
   /**
-   * Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start.
+   * Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).
    */
-  overhead: number;
+  overhead: number | null;
   /**
    * How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence).
    */
@@ -763,9 +763,9 @@ export interface TimingRecord_Counter {
    */
   rateHz: number | null;
   /**
-   * Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start.
+   * Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).
    */
-  overhead: number;
+  overhead: number | null;
   /**
    * How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence).
    */
@@ -1949,6 +1949,12 @@ export interface StoreIndexRecord {
      * @minItems 1
      */
     instances: string[];
+    /**
+     * Operations measured, in page order (e.g. exchange, init_a, init_b, pass1, derive_a, derive_b).
+     *
+     * @minItems 1
+     */
+    operations?: string[];
     /**
      * Section 1 links.
      */

@@ -125,8 +125,10 @@ export const defs: Record<string, JsonSchema> = {
       rateHz: nullable(
         nonneg("Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock."),
       ),
-      overhead: nonneg(
-        "Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start.",
+      overhead: nullable(
+        nonneg(
+          "Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).",
+        ),
       ),
     },
     {

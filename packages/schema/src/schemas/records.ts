@@ -148,7 +148,7 @@ export const campaign: JsonSchema = {
           minIterations: int("Minimum iterations per trial; default 20.", { minimum: 1 }),
           maxIterations: int("Maximum iterations per trial.", { minimum: 1 }),
           targetTrialMs: nonneg("Calibrated minimum duration of one trial, in milliseconds (ms)."),
-          warmupIterations: nat("Untimed iterations before the trials."),
+          warmupMs: nonneg("Untimed warm-up before calibration, in milliseconds (ms); default 50."),
           unstableThreshold: fraction(
             "Relative trial spread above which an operation is flagged unstable; default 0.05.",
           ),
@@ -224,7 +224,7 @@ export const environment = recordSchema(
       {
         model: str("Processor model name (e.g. from /proc/cpuinfo), e.g. Qualcomm Oryon."),
         architecture: str("Machine architecture as uname -m prints it, e.g. x86_64 or aarch64."),
-        logicalCpus: int("Logical CPUs online.", { minimum: 1 }),
+        logicalCpus: nullable(int("Logical CPUs online; null when not known.", { minimum: 1 })),
       },
       {
         pinnedCpu: nullable(nat("CPU the driver was pinned to, or null when not pinned.")),
@@ -769,6 +769,11 @@ export const storeIndex = recordSchema(
           instances: arr("Instances (parameter sets), in page order.", instanceName, { minItems: 1 }),
         },
         {
+          operations: arr(
+            "Operations measured, in page order (e.g. exchange, init_a, init_b, pass1, derive_a, derive_b).",
+            operationName,
+            { minItems: 1 },
+          ),
           links: obj("Section 1 links.", {}, { security: link, method: link, submission: link }),
           katManifest: str("The submission's KAT manifest as named on the page, e.g. kem-20/kat.sha256."),
         },
