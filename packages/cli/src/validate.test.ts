@@ -43,6 +43,19 @@ describe("ngcc-perf validate", () => {
     );
   });
 
+  it("accepts the seed store, and names the pointer and line of a wrong-typed field in a copy of one of its records", () => {
+    expect(cli("validate", join(repo, "fixtures/seed-store")).code).toBe(0);
+    const src = readFileSync(join(repo, "fixtures/seed-store/data/arm_1/records/kem-22/Mithril-128__keygen.json"), "utf8");
+    const text = src.replace(/"elfImageBytes": (\d+)/, '"elfImageBytes": "$1"');
+    expect(text).not.toBe(src);
+    const f = join(tmp, "Mithril-128__keygen.json");
+    writeFileSync(f, text);
+    const line = text.split("\n").findIndex((l) => l.includes('"elfImageBytes"')) + 1;
+    const r = cli("validate", f);
+    expect(r.code).toBe(2);
+    expect(r.stdout.trim()).toMatch(new RegExp(`:${line}:\\d+ /memory/elfImageBytes must be integer$`));
+  });
+
   it("exits 2 with a usage message when no path is named, and for unknown commands", () => {
     expect(cli("validate").code).toBe(2);
     const r = cli("frobnicate");
