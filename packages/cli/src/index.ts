@@ -1,4 +1,8 @@
 // The ngcc-perf command: argument handling, exit codes and output only; the work lives in the packages.
+
+import { InputError } from "@ngcc-perf/runner";
+import { envCommand, usage as envUsage } from "./commands/env/index.ts";
+import { timeCommand, usage as timeUsage } from "./commands/time/index.ts";
 import { validateCommand, usage as validateUsage } from "./commands/validate/index.ts";
 import { EXIT, type Io, processIo, UsageError } from "./io.ts";
 
@@ -7,6 +11,8 @@ export { EXIT, type Io, UsageError } from "./io.ts";
 type Command = (argv: string[], io: Io) => number | Promise<number>;
 
 const commands: Record<string, { run: Command; summary: string; usage: string }> = {
+  time: { run: timeCommand, summary: "build, check and time every operation; memory; environment", usage: timeUsage },
+  env: { run: envCommand, summary: "print this machine's environment record and counters", usage: envUsage },
   validate: { run: validateCommand, summary: "check records and campaigns against the schemas", usage: validateUsage },
 };
 
@@ -41,6 +47,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   try {
     return await command.run(rest, io);
   } catch (err) {
+    if (err instanceof InputError) {
+      io.err(`ngcc-perf ${name}: ${err.message}`);
+      return EXIT.badInput;
+    }
     if (err instanceof UsageError || isArgError(err)) {
       io.err(`ngcc-perf ${name}: ${(err as Error).message}\n\n${command.usage}`);
       return EXIT.badInput;

@@ -649,6 +649,32 @@ export type TimingRecord = {
   };
   memory?: TimingRecord_Memory;
   /**
+   * Output lengths seen while timing (variable-length outputs such as Falcon signatures).
+   */
+  lengths?: {
+    /**
+     * Signature length (signed message length minus message length) over every sign call.
+     */
+    signatureBytes?: {
+      /**
+       * Shortest, bytes.
+       */
+      min: number;
+      /**
+       * Mean, bytes.
+       */
+      mean: number;
+      /**
+       * Longest, bytes.
+       */
+      max: number;
+      /**
+       * Signatures measured.
+       */
+      samples: number;
+    };
+  };
+  /**
    * Child processes run to produce this record.
    */
   commands?: TimingRecord_Command[];

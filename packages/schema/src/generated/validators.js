@@ -3653,7 +3653,7 @@ return errors === 0;
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const timing = validate22;
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 const schema37 = {"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false};
 const schema38 = {"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false};
 const schema40 = {"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false};
@@ -6147,15 +6147,12 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data78 = data.commands;
-if(Array.isArray(data78)){
-const len4 = data78.length;
-for(let i4=0; i4<len4; i4++){
-let data79 = data78[i4];
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-if(data79.argv === undefined){
-const err200 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+if(data.lengths !== undefined){
+let data78 = data.lengths;
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+for(const key11 in data78){
+if(!(key11 === "signatureBytes")){
+const err200 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -6164,8 +6161,12 @@ vErrors.push(err200);
 }
 errors++;
 }
-if(data79.exitCode === undefined){
-const err201 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+}
+if(data78.signatureBytes !== undefined){
+let data79 = data78.signatureBytes;
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+if(data79.min === undefined){
+const err201 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -6174,8 +6175,8 @@ vErrors.push(err201);
 }
 errors++;
 }
-if(data79.signal === undefined){
-const err202 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+if(data79.mean === undefined){
+const err202 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -6184,8 +6185,8 @@ vErrors.push(err202);
 }
 errors++;
 }
-if(data79.durationMs === undefined){
-const err203 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+if(data79.max === undefined){
+const err203 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -6194,8 +6195,8 @@ vErrors.push(err203);
 }
 errors++;
 }
-if(data79.timedOut === undefined){
-const err204 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+if(data79.samples === undefined){
+const err204 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -6204,9 +6205,9 @@ vErrors.push(err204);
 }
 errors++;
 }
-for(const key11 in data79){
-if(!((((((((key11 === "argv") || (key11 === "exitCode")) || (key11 === "signal")) || (key11 === "durationMs")) || (key11 === "timedOut")) || (key11 === "cwd")) || (key11 === "timeLimitMs")) || (key11 === "stderrTail"))){
-const err205 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+for(const key12 in data79){
+if(!((((key12 === "min") || (key12 === "mean")) || (key12 === "max")) || (key12 === "samples"))){
+const err205 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -6216,11 +6217,10 @@ vErrors.push(err205);
 errors++;
 }
 }
-if(data79.argv !== undefined){
-let data80 = data79.argv;
-if(Array.isArray(data80)){
-if(data80.length < 1){
-const err206 = {instancePath:instancePath+"/commands/" + i4+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data79.min !== undefined){
+let data80 = data79.min;
+if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
+const err206 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -6229,10 +6229,9 @@ vErrors.push(err206);
 }
 errors++;
 }
-const len5 = data80.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data80[i5] !== "string"){
-const err207 = {instancePath:instancePath+"/commands/" + i4+"/argv/" + i5,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 < 0 || isNaN(data80)){
+const err207 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -6243,8 +6242,11 @@ errors++;
 }
 }
 }
-else {
-const err208 = {instancePath:instancePath+"/commands/" + i4+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data79.mean !== undefined){
+let data81 = data79.mean;
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 < 0 || isNaN(data81)){
+const err208 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -6254,13 +6256,8 @@ vErrors.push(err208);
 errors++;
 }
 }
-if(data79.exitCode !== undefined){
-let data82 = data79.exitCode;
-const _errs206 = errors;
-let valid41 = false;
-const _errs207 = errors;
-if(!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))){
-const err209 = {instancePath:instancePath+"/commands/" + i4+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err209 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -6269,11 +6266,11 @@ vErrors.push(err209);
 }
 errors++;
 }
-var _valid6 = _errs207 === errors;
-valid41 = valid41 || _valid6;
-const _errs209 = errors;
-if(data82 !== null){
-const err210 = {instancePath:instancePath+"/commands/" + i4+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+if(data79.max !== undefined){
+let data82 = data79.max;
+if(!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))){
+const err210 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -6282,10 +6279,9 @@ vErrors.push(err210);
 }
 errors++;
 }
-var _valid6 = _errs209 === errors;
-valid41 = valid41 || _valid6;
-if(!valid41){
-const err211 = {instancePath:instancePath+"/commands/" + i4+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if((typeof data82 == "number") && (isFinite(data82))){
+if(data82 < 0 || isNaN(data82)){
+const err211 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -6294,25 +6290,12 @@ vErrors.push(err211);
 }
 errors++;
 }
-else {
-errors = _errs206;
-if(vErrors !== null){
-if(_errs206){
-vErrors.length = _errs206;
-}
-else {
-vErrors = null;
 }
 }
-}
-}
-if(data79.signal !== undefined){
-let data83 = data79.signal;
-const _errs212 = errors;
-let valid42 = false;
-const _errs213 = errors;
-if(typeof data83 !== "string"){
-const err212 = {instancePath:instancePath+"/commands/" + i4+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data79.samples !== undefined){
+let data83 = data79.samples;
+if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
+const err212 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -6321,11 +6304,9 @@ vErrors.push(err212);
 }
 errors++;
 }
-var _valid7 = _errs213 === errors;
-valid42 = valid42 || _valid7;
-const _errs215 = errors;
-if(data83 !== null){
-const err213 = {instancePath:instancePath+"/commands/" + i4+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if((typeof data83 == "number") && (isFinite(data83))){
+if(data83 < 1 || isNaN(data83)){
+const err213 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -6334,10 +6315,11 @@ vErrors.push(err213);
 }
 errors++;
 }
-var _valid7 = _errs215 === errors;
-valid42 = valid42 || _valid7;
-if(!valid42){
-const err214 = {instancePath:instancePath+"/commands/" + i4+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+}
+else {
+const err214 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -6346,23 +6328,10 @@ vErrors.push(err214);
 }
 errors++;
 }
-else {
-errors = _errs212;
-if(vErrors !== null){
-if(_errs212){
-vErrors.length = _errs212;
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data79.durationMs !== undefined){
-let data84 = data79.durationMs;
-if((typeof data84 == "number") && (isFinite(data84))){
-if(data84 < 0 || isNaN(data84)){
-const err215 = {instancePath:instancePath+"/commands/" + i4+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err215 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -6372,8 +6341,15 @@ vErrors.push(err215);
 errors++;
 }
 }
-else {
-const err216 = {instancePath:instancePath+"/commands/" + i4+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.commands !== undefined){
+let data84 = data.commands;
+if(Array.isArray(data84)){
+const len4 = data84.length;
+for(let i4=0; i4<len4; i4++){
+let data85 = data84[i4];
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+if(data85.argv === undefined){
+const err216 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -6382,10 +6358,8 @@ vErrors.push(err216);
 }
 errors++;
 }
-}
-if(data79.timedOut !== undefined){
-if(typeof data79.timedOut !== "boolean"){
-const err217 = {instancePath:instancePath+"/commands/" + i4+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data85.exitCode === undefined){
+const err217 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -6394,10 +6368,8 @@ vErrors.push(err217);
 }
 errors++;
 }
-}
-if(data79.cwd !== undefined){
-if(typeof data79.cwd !== "string"){
-const err218 = {instancePath:instancePath+"/commands/" + i4+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data85.signal === undefined){
+const err218 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -6406,12 +6378,8 @@ vErrors.push(err218);
 }
 errors++;
 }
-}
-if(data79.timeLimitMs !== undefined){
-let data87 = data79.timeLimitMs;
-if((typeof data87 == "number") && (isFinite(data87))){
-if(data87 < 0 || isNaN(data87)){
-const err219 = {instancePath:instancePath+"/commands/" + i4+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data85.durationMs === undefined){
+const err219 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -6420,9 +6388,8 @@ vErrors.push(err219);
 }
 errors++;
 }
-}
-else {
-const err220 = {instancePath:instancePath+"/commands/" + i4+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data85.timedOut === undefined){
+const err220 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -6431,10 +6398,9 @@ vErrors.push(err220);
 }
 errors++;
 }
-}
-if(data79.stderrTail !== undefined){
-if(typeof data79.stderrTail !== "string"){
-const err221 = {instancePath:instancePath+"/commands/" + i4+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key13 in data85){
+if(!((((((((key13 === "argv") || (key13 === "exitCode")) || (key13 === "signal")) || (key13 === "durationMs")) || (key13 === "timedOut")) || (key13 === "cwd")) || (key13 === "timeLimitMs")) || (key13 === "stderrTail"))){
+const err221 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -6444,9 +6410,11 @@ vErrors.push(err221);
 errors++;
 }
 }
-}
-else {
-const err222 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data85.argv !== undefined){
+let data86 = data85.argv;
+if(Array.isArray(data86)){
+if(data86.length < 1){
+const err222 = {instancePath:instancePath+"/commands/" + i4+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -6455,10 +6423,10 @@ vErrors.push(err222);
 }
 errors++;
 }
-}
-}
-else {
-const err223 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len5 = data86.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data86[i5] !== "string"){
+const err223 = {instancePath:instancePath+"/commands/" + i4+"/argv/" + i5,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -6470,12 +6438,238 @@ errors++;
 }
 }
 else {
-const err224 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err224 = {instancePath:instancePath+"/commands/" + i4+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err224];
 }
 else {
 vErrors.push(err224);
+}
+errors++;
+}
+}
+if(data85.exitCode !== undefined){
+let data88 = data85.exitCode;
+const _errs220 = errors;
+let valid43 = false;
+const _errs221 = errors;
+if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
+const err225 = {instancePath:instancePath+"/commands/" + i4+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+var _valid6 = _errs221 === errors;
+valid43 = valid43 || _valid6;
+const _errs223 = errors;
+if(data88 !== null){
+const err226 = {instancePath:instancePath+"/commands/" + i4+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+var _valid6 = _errs223 === errors;
+valid43 = valid43 || _valid6;
+if(!valid43){
+const err227 = {instancePath:instancePath+"/commands/" + i4+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+else {
+errors = _errs220;
+if(vErrors !== null){
+if(_errs220){
+vErrors.length = _errs220;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data85.signal !== undefined){
+let data89 = data85.signal;
+const _errs226 = errors;
+let valid44 = false;
+const _errs227 = errors;
+if(typeof data89 !== "string"){
+const err228 = {instancePath:instancePath+"/commands/" + i4+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
+}
+errors++;
+}
+var _valid7 = _errs227 === errors;
+valid44 = valid44 || _valid7;
+const _errs229 = errors;
+if(data89 !== null){
+const err229 = {instancePath:instancePath+"/commands/" + i4+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+var _valid7 = _errs229 === errors;
+valid44 = valid44 || _valid7;
+if(!valid44){
+const err230 = {instancePath:instancePath+"/commands/" + i4+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err230];
+}
+else {
+vErrors.push(err230);
+}
+errors++;
+}
+else {
+errors = _errs226;
+if(vErrors !== null){
+if(_errs226){
+vErrors.length = _errs226;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data85.durationMs !== undefined){
+let data90 = data85.durationMs;
+if((typeof data90 == "number") && (isFinite(data90))){
+if(data90 < 0 || isNaN(data90)){
+const err231 = {instancePath:instancePath+"/commands/" + i4+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err231];
+}
+else {
+vErrors.push(err231);
+}
+errors++;
+}
+}
+else {
+const err232 = {instancePath:instancePath+"/commands/" + i4+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err232];
+}
+else {
+vErrors.push(err232);
+}
+errors++;
+}
+}
+if(data85.timedOut !== undefined){
+if(typeof data85.timedOut !== "boolean"){
+const err233 = {instancePath:instancePath+"/commands/" + i4+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err233];
+}
+else {
+vErrors.push(err233);
+}
+errors++;
+}
+}
+if(data85.cwd !== undefined){
+if(typeof data85.cwd !== "string"){
+const err234 = {instancePath:instancePath+"/commands/" + i4+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err234];
+}
+else {
+vErrors.push(err234);
+}
+errors++;
+}
+}
+if(data85.timeLimitMs !== undefined){
+let data93 = data85.timeLimitMs;
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 < 0 || isNaN(data93)){
+const err235 = {instancePath:instancePath+"/commands/" + i4+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err235];
+}
+else {
+vErrors.push(err235);
+}
+errors++;
+}
+}
+else {
+const err236 = {instancePath:instancePath+"/commands/" + i4+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err236];
+}
+else {
+vErrors.push(err236);
+}
+errors++;
+}
+}
+if(data85.stderrTail !== undefined){
+if(typeof data85.stderrTail !== "string"){
+const err237 = {instancePath:instancePath+"/commands/" + i4+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err237];
+}
+else {
+vErrors.push(err237);
+}
+errors++;
+}
+}
+}
+else {
+const err238 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err238];
+}
+else {
+vErrors.push(err238);
+}
+errors++;
+}
+}
+}
+else {
+const err239 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err239];
+}
+else {
+vErrors.push(err239);
+}
+errors++;
+}
+}
+}
+else {
+const err240 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err240];
+}
+else {
+vErrors.push(err240);
 }
 errors++;
 }

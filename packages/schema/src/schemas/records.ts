@@ -342,6 +342,18 @@ export const timing = recordSchema(
       },
     ),
     memory: ref("memory", "Memory of this operation."),
+    lengths: obj(
+      "Output lengths seen while timing (variable-length outputs such as Falcon signatures).",
+      {},
+      {
+        signatureBytes: obj("Signature length (signed message length minus message length) over every sign call.", {
+          min: nat("Shortest, bytes."),
+          mean: nonneg("Mean, bytes."),
+          max: nat("Longest, bytes."),
+          samples: int("Signatures measured.", { minimum: 1 }),
+        }),
+      },
+    ),
     commands: arr("Child processes run to produce this record.", ref("command", "One process.")),
   },
   pickDefs("provenance", "failure", "build", "counter", "trial", "interval", "memory", "command"),

@@ -1,0 +1,235 @@
+/* ngcc_counter.c -- counter set-up, rate and overhead (see ngcc_counter.h). */
+#include "ngcc_counter.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__linux__)
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#endif
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+#include "ngcc_driver.h"
+
+#define NGCC_RATE_WINDOW_NS 20000000u /* the TSC / PMU rate is measured over ~20 ms */
+#define NGCC_OVERHEAD_SAMPLES 1024
+
+static const char *const ngcc_counter_names[NGCC_COUNTER_KINDS] = {"rdtsc", "perf-cycles", "cntvct",
+                                                                    "clock_gettime", "fixed-clock"};
+
+int ngcc_counter_parse(const char *name, ngcc_counter_kind *kind) {
+    int k;
+    for (k = 0; k < NGCC_COUNTER_KINDS; k++) {
+        if (strcmp(name, ngcc_counter_names[k]) == 0) {
+            *kind = (ngcc_counter_kind)k;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *ngcc_counter_name(ngcc_counter_kind kind) {
+    return ngcc_counter_names[kind];
+}
+
+ngcc_counter_kind ngcc_counter_default(void) {
+#if defined(__x86_64__)
+    return NGCC_COUNTER_RDTSC;
+#elif defined(__aarch64__)
+    return NGCC_COUNTER_CNTVCT;
+#else
+    return NGCC_COUNTER_CLOCK_GETTIME;
+#endif
+}
+
+#if defined(__linux__) && defined(SYS_perf_event_open)
+/* perf_event_open for this thread's user-mode core cycles; -1 with errno set on failure. */
+static int ngcc_perf_open(void) {
+    struct perf_event_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.type = PERF_TYPE_HARDWARE;
+    attr.size = sizeof attr;
+    attr.config = PERF_COUNT_HW_CPU_CYCLES;
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+}
+#else
+static int ngcc_perf_open(void) {
+    errno = ENOSYS;
+    return -1;
+}
+#endif
+
+uint64_t ngcc_perf_read(const ngcc_counter *c) {
+    uint64_t v = 0;
+    if (read(c->perf_fd, &v, sizeof v) != (ssize_t)sizeof v) {
+        ngcc_die(NGCC_EXIT_USAGE, "read() of the perf_event counter failed: errno %d (%s)", errno, strerror(errno));
+    }
+    return v;
+}
+
+int ngcc_counter_usable(ngcc_counter_kind kind) {
+    switch (kind) {
+    case NGCC_COUNTER_RDTSC:
+#if defined(__x86_64__)
+        return 1;
+#else
+        return 0;
+#endif
+    case NGCC_COUNTER_CNTVCT:
+#if defined(__aarch64__)
+        return 1;
+#else
+        return 0;
+#endif
+    case NGCC_COUNTER_PERF_CYCLES: {
+        int fd = ngcc_perf_open();
+        if (fd < 0) {
+            return 0;
+        }
+        close(fd);
+        return 1;
+    }
+    default:
+        return 1;
+    }
+}
+
+double ngcc_counter_delta(const ngcc_counter *c, uint64_t a, uint64_t b) {
+    double d = (double)(b - a);
+    if (c->kind == NGCC_COUNTER_FIXED_CLOCK) {
+        d = d * c->fixed_hz / 1e9;
+    }
+    return d;
+}
+
+static int ngcc_cmp_double(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Interquartile mean of back-to-back start/stop differences, in the counter's unit. */
+static double ngcc_measure_overhead(const ngcc_counter *c) {
+    static double d[NGCC_OVERHEAD_SAMPLES];
+    double sum = 0;
+    size_t i, lo = NGCC_OVERHEAD_SAMPLES / 4, hi = NGCC_OVERHEAD_SAMPLES - NGCC_OVERHEAD_SAMPLES / 4;
+    for (i = 0; i < 64; i++) { /* warm the code path */
+        uint64_t a = ngcc_counter_start(c);
+        uint64_t b = ngcc_counter_stop(c);
+        (void)a;
+        (void)b;
+    }
+    for (i = 0; i < NGCC_OVERHEAD_SAMPLES; i++) {
+        uint64_t a = ngcc_counter_start(c);
+        uint64_t b = ngcc_counter_stop(c);
+        d[i] = ngcc_counter_delta(c, a, b);
+    }
+    qsort(d, NGCC_OVERHEAD_SAMPLES, sizeof d[0], ngcc_cmp_double);
+    for (i = lo; i < hi; i++) {
+        sum += d[i];
+    }
+    return sum / (double)(hi - lo);
+}
+
+/* Counter increments per second, measured against CLOCK_MONOTONIC over ~20 ms of busy waiting. */
+static double ngcc_measure_rate(const ngcc_counter *c) {
+    uint64_t t0, t1, c0, c1;
+    t0 = ngcc_clock_ns();
+    c0 = ngcc_counter_start(c);
+    do {
+        t1 = ngcc_clock_ns();
+    } while (t1 - t0 < NGCC_RATE_WINDOW_NS);
+    c1 = ngcc_counter_stop(c);
+    t1 = ngcc_clock_ns();
+    return (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
+}
+
+void ngcc_counter_open(ngcc_counter *c, ngcc_counter_kind kind, double fixed_hz) {
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->name = ngcc_counter_names[kind];
+    c->perf_fd = -1;
+    switch (kind) {
+    case NGCC_COUNTER_RDTSC:
+#if defined(__x86_64__)
+    {
+        unsigned int a, b, cx, d;
+        c->has_rdtscp = __get_cpuid(0x80000001u, &a, &b, &cx, &d) && (d & (1u << 27)) != 0;
+        c->unit = "tsc-ticks";
+        c->serialization = c->has_rdtscp ? "lfence; rdtsc / rdtscp; lfence"
+                                         : "lfence; rdtsc / lfence; rdtsc; lfence (no rdtscp on this CPU)";
+        c->description = "x86-64 time-stamp counter: constant reference rate, not core cycles";
+        c->rate_hz = ngcc_measure_rate(c);
+        break;
+    }
+#else
+        ngcc_die(NGCC_EXIT_USAGE, "counter rdtsc: only available on x86-64");
+#endif
+    case NGCC_COUNTER_CNTVCT:
+#if defined(__aarch64__)
+    {
+        uint64_t f;
+        __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
+        c->unit = "timer-ticks";
+        c->serialization = "isb; mrs cntvct_el0 / isb; mrs cntvct_el0; isb";
+        c->description = "aarch64 generic timer cntvct_el0, rate from cntfrq_el0";
+        c->rate_hz = (double)f;
+        break;
+    }
+#else
+        ngcc_die(NGCC_EXIT_USAGE, "counter cntvct: only available on aarch64");
+#endif
+    case NGCC_COUNTER_PERF_CYCLES:
+        c->perf_fd = ngcc_perf_open();
+        if (c->perf_fd < 0) {
+            int e = errno;
+            long paranoid = -9;
+            FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+            if (f != NULL) {
+                if (fscanf(f, "%ld", &paranoid) != 1) {
+                    paranoid = -9;
+                }
+                fclose(f);
+            }
+            if (paranoid == -9) {
+                ngcc_die(NGCC_EXIT_USAGE,
+                         "counter perf-cycles: perf_event_open(PERF_COUNT_HW_CPU_CYCLES) failed: errno %d (%s)", e,
+                         strerror(e));
+            }
+            ngcc_die(NGCC_EXIT_USAGE,
+                     "counter perf-cycles: perf_event_open(PERF_COUNT_HW_CPU_CYCLES) failed: errno %d (%s); "
+                     "kernel.perf_event_paranoid = %ld",
+                     e, strerror(e), paranoid);
+        }
+        c->unit = "core-cycles";
+        c->serialization = "read() of a perf_event file descriptor (system call; not serialising)";
+        c->description = "core cycles of this thread in user mode (perf_event PERF_COUNT_HW_CPU_CYCLES); "
+                         "rateHz is the measured effective core clock";
+        c->rate_hz = ngcc_measure_rate(c);
+        break;
+    case NGCC_COUNTER_FIXED_CLOCK:
+        if (!(fixed_hz > 0)) {
+            ngcc_die(NGCC_EXIT_USAGE, "counter fixed-clock needs --fixed-clock-hz HZ (> 0)");
+        }
+        c->fixed_hz = fixed_hz;
+        c->unit = "core-cycles";
+        c->serialization = "clock_gettime(CLOCK_MONOTONIC) (vDSO call; not serialising)";
+        c->description = "core cycles computed as CLOCK_MONOTONIC time x a fixed, configured clock frequency";
+        c->rate_hz = fixed_hz;
+        break;
+    default:
+        c->unit = "ns";
+        c->serialization = "clock_gettime(CLOCK_MONOTONIC) (vDSO call; not serialising)";
+        c->description = "CLOCK_MONOTONIC nanoseconds";
+        c->rate_hz = 1e9;
+        break;
+    }
+    c->overhead = ngcc_measure_overhead(c);
+}

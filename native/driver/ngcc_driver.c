@@ -1,0 +1,604 @@
+/*
+ * ngcc_driver.c -- ngcc-perf's native timing driver: command line and JSON.
+ *
+ *   ngcc-driver info
+ *   ngcc-driver check    [--iterations N] [--msg-bytes B] [--seed S]
+ *   ngcc-driver time     --op OP [--counter KIND] [--trials T] [--min-iterations N]
+ *                        [--max-iterations N] [--target-ns NS] [--warmup-ns NS]
+ *                        [--msg-bytes B] [--pin CPU] [--fixed-clock-hz HZ] [--seed S]
+ *   ngcc-driver memory   --op OP [--msg-bytes B] [--seed S]
+ *   ngcc-driver overhead [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU]
+ *
+ * One JSON document on stdout, diagnostics on stderr; exit codes in
+ * ngcc_driver.h.  The protocol is described in native/README.md.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include "ngcc_driver.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ngcc_buf.h"
+#include "ngcc_counter.h"
+#include "ngcc_mem.h"
+#include "ngcc_ops.h"
+
+/* -DNGCC_NAMESPACE=PQCLEAN_MLKEM512_CLEAN_ as a string, or NULL. */
+#define NGCC_DRIVER_STR_(x) #x
+#define NGCC_DRIVER_STR(x) NGCC_DRIVER_STR_(x)
+#if defined(NGCC_NAMESPACE)
+#define NGCC_DRIVER_NAMESPACE NGCC_DRIVER_STR(NGCC_NAMESPACE)
+#else
+#define NGCC_DRIVER_NAMESPACE NULL
+#endif
+
+/* ---------------------------------------------------------------- helpers */
+
+void ngcc_die(int code, const char *fmt, ...) {
+    va_list ap;
+    fflush(stdout);
+    fputs("ngcc-driver: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(code);
+}
+
+void ngcc_call(int rc, const char *function) {
+    if (rc != 0) {
+        ngcc_die(NGCC_EXIT_RESULT, "%s returned non-zero (%d)", function, rc);
+    }
+}
+
+/* splitmix64 */
+uint64_t ngcc_rng_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+void ngcc_rng_fill(uint64_t *state, unsigned char *out, size_t len) {
+    size_t i;
+    for (i = 0; i < len; i++) {
+        if (i % 8 == 0) {
+            uint64_t r = ngcc_rng_next(state);
+            size_t k;
+            for (k = 0; k < 8 && i + k < len; k++) {
+                out[i + k] = (unsigned char)(r >> (8 * k));
+            }
+        }
+    }
+}
+
+void ngcc_length_add(ngcc_length_stats *s, unsigned long long value) {
+    if (s->count == 0 || value < s->min) {
+        s->min = value;
+    }
+    if (s->count == 0 || value > s->max) {
+        s->max = value;
+    }
+    s->sum += value;
+    s->count++;
+}
+
+/* ------------------------------------------------------------------- JSON */
+
+/*
+ * The JSON document goes to a private copy of the original stdout; file
+ * descriptor 1 is pointed at stderr, so an implementation that prints (some
+ * reference code does) cannot corrupt the document.
+ */
+static FILE *ngcc_out;
+
+static void ngcc_putc(int ch) {
+    fputc(ch, ngcc_out);
+}
+
+
+static void ngcc_json_string(const char *s) {
+    const unsigned char *p;
+    if (s == NULL) {
+        fputs("null", ngcc_out);
+        return;
+    }
+    ngcc_putc('"');
+    for (p = (const unsigned char *)s; *p != '\0'; p++) {
+        if (*p == '"' || *p == '\\') {
+            fprintf(ngcc_out, "\\%c", *p);
+        } else if (*p < 0x20) {
+            fprintf(ngcc_out, "\\u%04x", *p);
+        } else {
+            ngcc_putc(*p);
+        }
+    }
+    ngcc_putc('"');
+}
+
+static void ngcc_json_number(double v) {
+    if (isfinite(v)) {
+        fprintf(ngcc_out, "%.10g", v);
+    } else {
+        fputs("null", ngcc_out);
+    }
+}
+
+static void ngcc_json_counter(const ngcc_counter *c) {
+    fputs("{\"kind\":", ngcc_out);
+    ngcc_json_string(c->name);
+    fputs(",\"unit\":", ngcc_out);
+    ngcc_json_string(c->unit);
+    fputs(",\"rateHz\":", ngcc_out);
+    ngcc_json_number(c->rate_hz);
+    fputs(",\"overhead\":", ngcc_out);
+    ngcc_json_number(c->overhead);
+    fputs(",\"serialization\":", ngcc_out);
+    ngcc_json_string(c->serialization);
+    fputs(",\"description\":", ngcc_out);
+    ngcc_json_string(c->description);
+    ngcc_putc('}');
+}
+
+static void ngcc_json_lengths(void) {
+    const ngcc_length_stats *s = ngcc_ops_signature_lengths();
+    fputs("{", ngcc_out);
+    if (s != NULL) {
+        fprintf(ngcc_out, "\"signatureBytes\":{\"min\":%llu,\"max\":%llu,\"sum\":%llu,\"count\":%llu}", s->min,
+                s->max, s->sum, s->count);
+    }
+    fputs("}", ngcc_out);
+}
+
+static void ngcc_json_end(void) {
+    ngcc_putc('\n');
+    if (fflush(ngcc_out) != 0 || ferror(ngcc_out)) {
+        ngcc_die(NGCC_EXIT_USAGE, "writing to stdout failed");
+    }
+}
+
+/* ---------------------------------------------------------- command line */
+
+enum { CMD_INFO = 1, CMD_CHECK = 2, CMD_TIME = 4, CMD_MEMORY = 8, CMD_OVERHEAD = 16 };
+
+typedef struct {
+    int command;
+    const char *op;
+    const char *counter;
+    unsigned long long iterations, trials, min_iterations, max_iterations, target_ns, warmup_ns, msg_bytes, seed;
+    long pin;
+    double fixed_hz;
+} ngcc_opts;
+
+static const char ngcc_usage[] =
+    "usage: ngcc-driver info\n"
+    "       ngcc-driver check    [--iterations N] [--msg-bytes B] [--seed S]\n"
+    "       ngcc-driver time     --op OP [--counter KIND] [--trials 5] [--min-iterations 20]\n"
+    "                            [--max-iterations 1000000] [--target-ns 100000000] [--warmup-ns 50000000]\n"
+    "                            [--msg-bytes 32] [--pin CPU] [--fixed-clock-hz HZ] [--seed S]\n"
+    "       ngcc-driver memory   --op OP [--msg-bytes B] [--seed S]\n"
+    "       ngcc-driver overhead [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU]\n"
+    "counters: rdtsc (x86-64), perf-cycles, cntvct (aarch64), clock_gettime, fixed-clock (needs --fixed-clock-hz)\n";
+
+static unsigned long long ngcc_parse_u64(const char *opt, const char *s) {
+    char *end;
+    unsigned long long v;
+    errno = 0;
+    if (s[0] < '0' || s[0] > '9') {
+        ngcc_die(NGCC_EXIT_USAGE, "%s: expected a non-negative integer, got \"%s\"", opt, s);
+    }
+    v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0') {
+        ngcc_die(NGCC_EXIT_USAGE, "%s: expected a non-negative integer, got \"%s\"", opt, s);
+    }
+    return v;
+}
+
+static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
+    static const struct {
+        const char *name;
+        int commands;
+    } table[] = {
+        {"--iterations", CMD_CHECK},
+        {"--msg-bytes", CMD_CHECK | CMD_TIME | CMD_MEMORY},
+        {"--seed", CMD_CHECK | CMD_TIME | CMD_MEMORY},
+        {"--op", CMD_TIME | CMD_MEMORY},
+        {"--counter", CMD_TIME | CMD_OVERHEAD},
+        {"--trials", CMD_TIME},
+        {"--min-iterations", CMD_TIME},
+        {"--max-iterations", CMD_TIME},
+        {"--target-ns", CMD_TIME},
+        {"--warmup-ns", CMD_TIME},
+        {"--pin", CMD_TIME | CMD_OVERHEAD},
+        {"--fixed-clock-hz", CMD_TIME | CMD_OVERHEAD},
+    };
+    int i;
+    memset(o, 0, sizeof *o);
+    o->iterations = 10;
+    o->trials = 5;
+    o->min_iterations = 20;
+    o->max_iterations = 1000000;
+    o->target_ns = 100000000;
+    o->warmup_ns = 50000000;
+    o->msg_bytes = 32;
+    o->seed = 1;
+    o->pin = -1;
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(ngcc_usage, argc < 2 ? stderr : ngcc_out);
+        exit(argc < 2 ? NGCC_EXIT_USAGE : 0);
+    }
+    if (strcmp(argv[1], "info") == 0) {
+        o->command = CMD_INFO;
+    } else if (strcmp(argv[1], "check") == 0) {
+        o->command = CMD_CHECK;
+    } else if (strcmp(argv[1], "time") == 0) {
+        o->command = CMD_TIME;
+    } else if (strcmp(argv[1], "memory") == 0) {
+        o->command = CMD_MEMORY;
+    } else if (strcmp(argv[1], "overhead") == 0) {
+        o->command = CMD_OVERHEAD;
+    } else {
+        fputs(ngcc_usage, stderr);
+        ngcc_die(NGCC_EXIT_USAGE, "unknown command \"%s\"", argv[1]);
+    }
+    for (i = 2; i < argc; i += 2) {
+        const char *name = argv[i], *value;
+        size_t k, known = sizeof table / sizeof table[0];
+        for (k = 0; k < known; k++) {
+            if (strcmp(name, table[k].name) == 0) {
+                break;
+            }
+        }
+        if (k == known || (table[k].commands & o->command) == 0) {
+            fputs(ngcc_usage, stderr);
+            ngcc_die(NGCC_EXIT_USAGE, "%s: unknown option \"%s\"", argv[1], name);
+        }
+        if (i + 1 >= argc) {
+            ngcc_die(NGCC_EXIT_USAGE, "%s needs a value", name);
+        }
+        value = argv[i + 1];
+        if (strcmp(name, "--op") == 0) {
+            o->op = value;
+        } else if (strcmp(name, "--counter") == 0) {
+            o->counter = value;
+        } else if (strcmp(name, "--iterations") == 0) {
+            o->iterations = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--msg-bytes") == 0) {
+            o->msg_bytes = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--seed") == 0) {
+            o->seed = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--trials") == 0) {
+            o->trials = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--min-iterations") == 0) {
+            o->min_iterations = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--max-iterations") == 0) {
+            o->max_iterations = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--target-ns") == 0) {
+            o->target_ns = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--warmup-ns") == 0) {
+            o->warmup_ns = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--pin") == 0) {
+            unsigned long long cpu = ngcc_parse_u64(name, value);
+            if (cpu >= CPU_SETSIZE) {
+                ngcc_die(NGCC_EXIT_USAGE, "--pin: CPU %llu out of range", cpu);
+            }
+            o->pin = (long)cpu;
+        } else { /* --fixed-clock-hz */
+            char *end;
+            errno = 0;
+            o->fixed_hz = strtod(value, &end);
+            if (errno != 0 || *end != '\0' || !isfinite(o->fixed_hz) || !(o->fixed_hz > 0)) {
+                ngcc_die(NGCC_EXIT_USAGE, "--fixed-clock-hz: expected a positive frequency in Hz, got \"%s\"", value);
+            }
+        }
+    }
+    if (o->command == CMD_CHECK && o->iterations < 1) {
+        ngcc_die(NGCC_EXIT_USAGE, "--iterations must be at least 1");
+    }
+    if (o->command == CMD_TIME) {
+        if (o->trials < 1 || o->trials > 100000) {
+            ngcc_die(NGCC_EXIT_USAGE, "--trials must be in [1, 100000]");
+        }
+        if (o->min_iterations < 1 || o->max_iterations < o->min_iterations) {
+            ngcc_die(NGCC_EXIT_USAGE, "need 1 <= --min-iterations <= --max-iterations");
+        }
+    }
+    if ((o->command == CMD_TIME || o->command == CMD_MEMORY) && o->op == NULL) {
+        ngcc_die(NGCC_EXIT_USAGE, "%s needs --op", argv[1]);
+    }
+    if (o->msg_bytes > (1ull << 30)) {
+        ngcc_die(NGCC_EXIT_USAGE, "--msg-bytes: at most 1 GiB");
+    }
+}
+
+static const ngcc_op *ngcc_find_op(const char *name) {
+    const ngcc_op *op;
+    char names[256] = "";
+    for (op = ngcc_ops; op->name != NULL; op++) {
+        if (strcmp(op->name, name) == 0) {
+            return op;
+        }
+    }
+    for (op = ngcc_ops; op->name != NULL; op++) {
+        strncat(names, op->name, sizeof names - strlen(names) - 2);
+        if (op[1].name != NULL) {
+            strcat(names, "|");
+        }
+    }
+    ngcc_die(NGCC_EXIT_USAGE, "unknown --op \"%s\" for category %s (expected %s)", name, ngcc_category, names);
+}
+
+/* Open the counter named by --counter (default: this architecture's). */
+static void ngcc_open_counter(const ngcc_opts *o, ngcc_counter *c) {
+    ngcc_counter_kind kind = ngcc_counter_default();
+    if (o->counter != NULL && ngcc_counter_parse(o->counter, &kind) != 0) {
+        ngcc_die(NGCC_EXIT_USAGE, "unknown --counter \"%s\" (rdtsc, perf-cycles, cntvct, clock_gettime, fixed-clock)",
+                 o->counter);
+    }
+    if (o->fixed_hz > 0 && kind != NGCC_COUNTER_FIXED_CLOCK) {
+        ngcc_die(NGCC_EXIT_USAGE, "--fixed-clock-hz applies only to --counter fixed-clock");
+    }
+    ngcc_counter_open(c, kind, o->fixed_hz);
+}
+
+static void ngcc_pin(const ngcc_opts *o) {
+    cpu_set_t set;
+    if (o->pin < 0) {
+        return;
+    }
+    CPU_ZERO(&set);
+    CPU_SET((int)o->pin, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) {
+        ngcc_die(NGCC_EXIT_USAGE, "--pin %ld: sched_setaffinity failed: errno %d (%s)", o->pin, errno,
+                 strerror(errno));
+    }
+}
+
+/* --------------------------------------------------------------- commands */
+
+static void ngcc_cmd_info(void) {
+    size_t n, i;
+    const ngcc_size *sizes = ngcc_ops_sizes(&n);
+    int k, first = 1;
+    fprintf(ngcc_out, "{\"category\":\"%s\",\"algname\":", ngcc_category);
+    ngcc_json_string(ngcc_ops_algname());
+    fputs(",\"namespace\":", ngcc_out);
+    ngcc_json_string(NGCC_DRIVER_NAMESPACE);
+    fputs(",\"sizes\":{", ngcc_out);
+    for (i = 0; i < n; i++) {
+        fprintf(ngcc_out, "%s\"%s\":%llu", i > 0 ? "," : "", sizes[i].key, sizes[i].value);
+    }
+    fputs("},\"counters\":[", ngcc_out);
+    for (k = 0; k < NGCC_COUNTER_KINDS; k++) {
+        if (ngcc_counter_usable((ngcc_counter_kind)k)) {
+            fprintf(ngcc_out, "%s\"%s\"", first ? "" : ",", ngcc_counter_name((ngcc_counter_kind)k));
+            first = 0;
+        }
+    }
+    fprintf(ngcc_out, "],\"defaultCounter\":\"%s\"}", ngcc_counter_name(ngcc_counter_default()));
+    ngcc_json_end();
+}
+
+static void ngcc_cmd_check(const ngcc_opts *o) {
+    ngcc_ops_init((size_t)o->msg_bytes, o->seed);
+    ngcc_ops_check(o->iterations);
+    ngcc_buf_check_all("after check");
+    fprintf(ngcc_out, "{\"ok\":true,\"iterations\":%llu,\"messageBytes\":%llu,\"lengths\":", o->iterations,
+            o->msg_bytes);
+    ngcc_json_lengths();
+    ngcc_putc('}');
+    ngcc_json_end();
+}
+
+static void ngcc_run_or_die(const ngcc_op *op, unsigned long long n, const char *when) {
+    const char *err = op->run(n);
+    if (err != NULL) {
+        ngcc_die(NGCC_EXIT_RESULT, "time --op %s (%s): %s", op->name, when, err);
+    }
+}
+
+typedef struct {
+    unsigned long long iterations;
+    double counter_delta;
+    uint64_t ns;
+} ngcc_trial;
+
+static void ngcc_cmd_time(const ngcc_opts *o) {
+    const ngcc_op *op = ngcc_find_op(o->op);
+    ngcc_counter c;
+    ngcc_trial *trials;
+    unsigned long long batch = 1, warm_iterations = 0, per_trial, t;
+    uint64_t warm_ns = 0;
+    double est_ns = -1, overhead_ns, need_target, need_overhead;
+    const char *limited_by = "min-iterations";
+    char when[64];
+
+    ngcc_pin(o);
+    ngcc_open_counter(o, &c);
+    ngcc_ops_init((size_t)o->msg_bytes, o->seed);
+    op->prepare();
+    ngcc_buf_check_all("after preparing the inputs");
+
+    /*
+     * Warm-up: batches of 1, 2, 4, ... iterations until the warm-up has lasted
+     * --warmup-ns and its last batch at least target/8 (or reached
+     * --max-iterations).  The estimate of the time per iteration is the
+     * smallest batch mean: interference on a shared machine only adds time.
+     */
+    for (;;) {
+        uint64_t t0 = ngcc_clock_ns(), t1, batch_ns;
+        ngcc_run_or_die(op, batch, "warm-up");
+        t1 = ngcc_clock_ns();
+        batch_ns = t1 - t0;
+        warm_iterations += batch;
+        warm_ns += batch_ns;
+        if (est_ns < 0 || (double)batch_ns / (double)batch < est_ns) {
+            est_ns = (double)batch_ns / (double)batch;
+        }
+        if (warm_ns >= o->warmup_ns && (batch_ns >= o->target_ns / 8 || batch >= o->max_iterations)) {
+            break;
+        }
+        if (batch < o->max_iterations) {
+            batch = batch > o->max_iterations / 2 ? o->max_iterations : 2 * batch;
+        }
+    }
+    ngcc_buf_check_all("after the warm-up");
+
+    /* Calibration: iterations so that a trial lasts target-ns and >= 1000 x the counter overhead. */
+    if (est_ns < 0.01) {
+        est_ns = 0.01;
+    }
+    overhead_ns = (c.overhead > 1.0 ? c.overhead : 1.0) * 1e9 / c.rate_hz;
+    need_target = ceil((double)o->target_ns / est_ns);
+    need_overhead = ceil(1000.0 * overhead_ns / est_ns);
+    per_trial = o->min_iterations;
+    if (need_target > (double)per_trial) {
+        per_trial = need_target >= (double)o->max_iterations ? o->max_iterations : (unsigned long long)need_target;
+        limited_by = "target-ns";
+    }
+    if (need_overhead > (double)per_trial) {
+        per_trial = need_overhead >= (double)o->max_iterations ? o->max_iterations : (unsigned long long)need_overhead;
+        limited_by = "counter-overhead";
+    }
+    if (per_trial >= o->max_iterations) {
+        per_trial = o->max_iterations;
+        if (need_target > (double)o->max_iterations || need_overhead > (double)o->max_iterations) {
+            limited_by = "max-iterations";
+        }
+    }
+
+    trials = calloc((size_t)o->trials, sizeof *trials);
+    if (trials == NULL) {
+        ngcc_die(NGCC_EXIT_USAGE, "out of memory");
+    }
+    for (t = 0; t < o->trials; t++) {
+        uint64_t ns0, ns1, c0, c1;
+        const char *err;
+        ns0 = ngcc_clock_ns();
+        c0 = ngcc_counter_start(&c);
+        err = op->run(per_trial);
+        c1 = ngcc_counter_stop(&c);
+        ns1 = ngcc_clock_ns();
+        if (err != NULL) {
+            ngcc_die(NGCC_EXIT_RESULT, "time --op %s (trial %llu): %s", op->name, t + 1, err);
+        }
+        sprintf(when, "after trial %llu", t + 1);
+        ngcc_buf_check_all(when);
+        trials[t].iterations = per_trial;
+        trials[t].counter_delta = ngcc_counter_delta(&c, c0, c1);
+        trials[t].ns = ns1 - ns0;
+    }
+    /* A broken implementation must never be timed as fast: check the last results. */
+    op->verify();
+    ngcc_buf_check_all("after verifying the results");
+
+    fprintf(ngcc_out, "{\"op\":\"%s\",\"counter\":", op->name);
+    ngcc_json_counter(&c);
+    fprintf(ngcc_out, ",\"warmupIterations\":%llu,\"iterationsPerTrial\":%llu", warm_iterations, per_trial);
+    fprintf(ngcc_out,
+            ",\"calibration\":{\"targetNs\":%llu,\"warmupNs\":%llu,\"minIterations\":%llu,\"maxIterations\":%llu,"
+            "\"estimateNs\":",
+            o->target_ns, o->warmup_ns, o->min_iterations, o->max_iterations);
+    ngcc_json_number(est_ns);
+    fprintf(ngcc_out, ",\"limitedBy\":\"%s\"},\"trials\":[", limited_by);
+    for (t = 0; t < o->trials; t++) {
+        fprintf(ngcc_out, "%s{\"iterations\":%llu,\"counterDelta\":%.0f,\"ns\":%llu}", t > 0 ? "," : "",
+                trials[t].iterations, trials[t].counter_delta, (unsigned long long)trials[t].ns);
+    }
+    ngcc_putc(']');
+    if (ngcc_ops_signature_lengths() != NULL && strcmp(op->name, "sign") == 0) {
+        fputs(",\"lengths\":", ngcc_out);
+        ngcc_json_lengths();
+    }
+    fputs(",\"pinnedCpu\":", ngcc_out);
+    if (o->pin >= 0) {
+        fprintf(ngcc_out, "%ld", o->pin);
+    } else {
+        fputs("null", ngcc_out);
+    }
+    fprintf(ngcc_out, ",\"messageBytes\":%llu}", o->msg_bytes);
+    ngcc_json_end();
+    free(trials);
+    if (c.perf_fd >= 0) {
+        close(c.perf_fd);
+    }
+}
+
+static void ngcc_cmd_memory(const ngcc_opts *o) {
+    const ngcc_op *op = ngcc_find_op(o->op);
+    long baseline, peak;
+    const char *why = NULL, *err;
+    int reset;
+    ngcc_ops_init((size_t)o->msg_bytes, o->seed);
+    op->prepare();
+    ngcc_buf_check_all("after preparing the inputs");
+    baseline = ngcc_mem_status_kib("VmRSS");
+    reset = ngcc_mem_reset_hwm(&why) == 0;
+    err = op->run(1);
+    peak = ngcc_mem_status_kib("VmHWM");
+    if (err != NULL) {
+        ngcc_die(NGCC_EXIT_RESULT, "memory --op %s: %s", op->name, err);
+    }
+    ngcc_buf_check_all("after the operation");
+    op->verify();
+    if (baseline < 0 || peak < 0) {
+        ngcc_die(NGCC_EXIT_USAGE, "memory: cannot read VmRSS / VmHWM from /proc/self/status");
+    }
+    fprintf(ngcc_out, "{\"op\":\"%s\",\"baselineRssKiB\":%ld,\"peakRssKiB\":%ld,\"hwmReset\":%s", op->name, baseline,
+            peak, reset ? "true" : "false");
+    if (!reset) {
+        fputs(",\"hwmResetError\":", ngcc_out);
+        ngcc_json_string(why);
+    }
+    fprintf(ngcc_out, ",\"messageBytes\":%llu}", o->msg_bytes);
+    ngcc_json_end();
+}
+
+static void ngcc_cmd_overhead(const ngcc_opts *o) {
+    ngcc_counter c;
+    ngcc_pin(o);
+    ngcc_open_counter(o, &c);
+    fputs("{\"counter\":", ngcc_out);
+    ngcc_json_counter(&c);
+    ngcc_putc('}');
+    ngcc_json_end();
+}
+
+int main(int argc, char **argv) {
+    ngcc_opts o;
+    int fd;
+    fflush(stdout);
+    fd = dup(STDOUT_FILENO);
+    if (fd < 0 || (ngcc_out = fdopen(fd, "w")) == NULL || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        ngcc_die(NGCC_EXIT_USAGE, "cannot set up stdout: errno %d (%s)", errno, strerror(errno));
+    }
+    ngcc_parse(argc, argv, &o);
+    switch (o.command) {
+    case CMD_INFO:
+        ngcc_cmd_info();
+        break;
+    case CMD_CHECK:
+        ngcc_cmd_check(&o);
+        break;
+    case CMD_TIME:
+        ngcc_cmd_time(&o);
+        break;
+    case CMD_MEMORY:
+        ngcc_cmd_memory(&o);
+        break;
+    default:
+        ngcc_cmd_overhead(&o);
+        break;
+    }
+    ngcc_buf_free_all();
+    return 0;
+}

@@ -1,0 +1,37 @@
+// Progress on stderr: a live line on a terminal, plain log lines otherwise (CI, files).
+import type { ProgressEvent } from "@ngcc-perf/runner";
+import type { Io } from "./io.ts";
+
+export function progressPrinter(io: Io, stream: NodeJS.WriteStream = process.stderr) {
+  const live = Boolean(stream.isTTY) && !process.env.CI;
+  const started = Date.now();
+  let total = 0;
+  let failures = 0;
+  const eta = (done: number) => {
+    if (done === 0 || total === 0) return "";
+    const per = (Date.now() - started) / done;
+    const s = Math.round((per * (total - done)) / 1000);
+    return ` ETA ${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  };
+  return (e: ProgressEvent) => {
+    if (e.type === "plan") {
+      if (total === 0) io.err(`time: ${e.total} job(s)`);
+      total = e.total;
+      return;
+    }
+    if (e.type === "build") {
+      if (!live) io.err(`build ${e.algorithmId}/${e.instance} [${e.profile}]${e.cached ? " (cached)" : ""}`);
+      return;
+    }
+    if (e.status === "failed") failures++;
+    const line = `[${e.done}/${total}] ${e.status.padEnd(7)} ${e.algorithmId}/${e.instance} ${e.operation} [${e.profile}]${eta(e.done)}`;
+    if (live) {
+      stream.write(`\r\x1b[2K${line}${failures ? ` — ${failures} failed` : ""}`);
+      if (e.status === "failed" && e.message) stream.write(`\n  ${e.message.split("\n")[0]}\n`);
+      if (e.done === total) stream.write("\n");
+    } else {
+      io.err(line);
+      if (e.status === "failed" && e.message) io.err(`  ${e.message.split("\n").slice(0, 6).join("\n  ")}`);
+    }
+  };
+}

@@ -1,0 +1,263 @@
+// Building an instance: its sources and its randomness/ICCS support compiled per build profile into a
+// shared object (for timing and memory), then the driver linked against it. Builds are cached by a
+// hash of every input (sources, headers, flags, compiler version).
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { BuildProfile } from "./campaign.ts";
+import { InputError } from "./errors.ts";
+import type { InstanceSpec } from "./instances.ts";
+import { nativeDir } from "./native.ts";
+import { commandOf, type RunResult, runProcess, tail } from "./proc.ts";
+import { writeJsonAtomic } from "./store.ts";
+
+export interface Toolchain {
+  cc: string;
+  /** First line of `cc --version`. */
+  version: string;
+}
+
+const toolchains = new Map<string, Promise<Toolchain>>();
+
+export function toolchain(cc: string): Promise<Toolchain> {
+  let t = toolchains.get(cc);
+  if (!t) {
+    t = runProcess([cc, "--version"], { timeoutMs: 30_000 }).then((r) => {
+      if (r.spawnError || r.exitCode !== 0) {
+        throw new InputError(
+          `compiler "${cc}" is not usable (${r.spawnError ?? `exit ${r.exitCode}`}); install it or set compiler.cc / $CC`,
+        );
+      }
+      return { cc, version: r.stdout.split("\n")[0]?.trim() ?? cc };
+    });
+    toolchains.set(cc, t);
+  }
+  return t;
+}
+
+/** Bump when the way instances or the driver are compiled changes, so cached builds are redone. */
+export const BUILD_RECIPE = 3;
+
+export interface BuiltInstance {
+  dir: string;
+  sharedObject: string;
+  driver: string;
+  objects: string[];
+  inputsHash: string;
+  flags: string[];
+  defines: string[];
+  commands: ReturnType<typeof commandOf>[];
+  cached: boolean;
+}
+
+export class BuildError extends Error {
+  constructor(
+    message: string,
+    readonly result: RunResult,
+    readonly commands: ReturnType<typeof commandOf>[],
+  ) {
+    super(message);
+  }
+}
+
+function headerFiles(dirs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const d of dirs) {
+    if (!existsSync(d)) continue;
+    for (const f of readdirSync(d).sort()) if (f.endsWith(".h")) out.push(join(d, f));
+  }
+  return out;
+}
+
+export function driverSources(): string[] {
+  const dir = join(nativeDir(), "driver");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".c"))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/** Hash of everything that determines a build's output. */
+export function buildInputsHash(
+  spec: InstanceSpec,
+  profile: BuildProfile,
+  tc: Toolchain,
+  extra: string[] = [],
+): string {
+  const h = createHash("sha256");
+  const add = (s: string) => h.update(`${s.length}:${s}`);
+  add(`recipe ${BUILD_RECIPE}`);
+  add(tc.version);
+  add(
+    JSON.stringify({
+      cflags: profile.cflags,
+      ldflags: profile.ldflags,
+      defines: spec.defines,
+      ns: spec.namespace,
+      extra,
+    }),
+  );
+  const driverDir = join(nativeDir(), "driver");
+  const includeDir = join(nativeDir(), "include");
+  const files = [
+    ...spec.sources,
+    ...spec.support,
+    ...headerFiles([spec.apiDir, ...spec.includeDirs]),
+    ...driverSources(),
+    ...headerFiles([driverDir, includeDir]),
+  ];
+  for (const f of [...new Set(files)].sort()) {
+    add(f);
+    h.update(readFileSync(f));
+  }
+  return h.digest("hex");
+}
+
+function defineFlags(defines: readonly string[]): string[] {
+  return defines.map((d) => (d.startsWith("-D") ? d : `-D${d}`));
+}
+
+/**
+ * Compiles an instance into <root>/<hash>/libinstance.so and its driver, unless that folder already holds
+ * a finished build. Throws BuildError (with the compiler's message) when compilation fails.
+ */
+export async function buildInstance(
+  spec: InstanceSpec,
+  profile: BuildProfile,
+  cc: string,
+  root: string,
+  timeoutMs: number,
+): Promise<BuiltInstance> {
+  const tc = await toolchain(cc);
+  for (const s of [...spec.sources, ...spec.support]) {
+    if (!existsSync(s)) throw new InputError(`${spec.algorithmId}/${spec.instance}: source ${s} does not exist`);
+  }
+  if (!existsSync(join(spec.apiDir, "api.h")))
+    throw new InputError(`${spec.algorithmId}/${spec.instance}: no api.h in ${spec.apiDir}`);
+  const inputsHash = buildInputsHash(spec, profile, tc);
+  const dir = join(root, `${spec.instance}-${profile.name}-${inputsHash.slice(0, 16)}`);
+  const doneMarker = join(dir, ".build.json");
+  const flags = [...profile.cflags];
+  const defines = defineFlags(spec.defines);
+  const includes = [spec.apiDir, ...spec.includeDirs].flatMap((d) => ["-I", d]);
+  const sharedObject = join(dir, "libinstance.so");
+  const driver = join(dir, "ngcc-driver");
+  if (existsSync(doneMarker)) {
+    const done = JSON.parse(readFileSync(doneMarker, "utf8")) as {
+      objects: string[];
+      commands: BuiltInstance["commands"];
+    };
+    return {
+      dir,
+      sharedObject,
+      driver,
+      objects: done.objects,
+      inputsHash,
+      flags,
+      defines,
+      commands: done.commands,
+      cached: true,
+    };
+  }
+  const work = `${dir}.tmp-${process.pid}`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(join(work, "obj"), { recursive: true });
+  const commands: BuiltInstance["commands"] = [];
+  const run = async (argv: string[], what: string) => {
+    const r = await runProcess(argv, { timeoutMs, cwd: work });
+    commands.push(commandOf(r));
+    if (r.spawnError) throw new InputError(`${what}: cannot run ${argv[0]}: ${r.spawnError}`);
+    if (r.exitCode !== 0) {
+      const why = r.timedOut
+        ? `timed out after ${timeoutMs / 1000} s`
+        : r.signal
+          ? `killed by ${r.signal}`
+          : `exit ${r.exitCode}`;
+      throw new BuildError(`${what} failed (${why}):\n${tail(r.stderr, 4000)}`, r, commands);
+    }
+    return r;
+  };
+  const objects: string[] = [];
+  const sources = [...spec.sources, ...spec.support];
+  const seen = new Map<string, number>();
+  for (const src of sources) {
+    const base = basename(src, ".c");
+    const k = (seen.get(base) ?? 0) + 1;
+    seen.set(base, k);
+    const obj = join(work, "obj", `${base}${k > 1 ? `-${k}` : ""}.o`);
+    await run(
+      [cc, "-std=c99", ...flags, "-fPIC", ...defines, ...includes, "-c", src, "-o", obj],
+      `compiling ${spec.algorithmId}/${spec.instance} (${basename(src)})`,
+    );
+    objects.push(obj);
+  }
+  await run(
+    [
+      cc,
+      "-shared",
+      ...flags,
+      ...profile.ldflags,
+      "-Wl,-soname,libinstance.so",
+      "-o",
+      join(work, "libinstance.so"),
+      ...objects,
+      "-lm",
+    ],
+    `linking ${spec.algorithmId}/${spec.instance}`,
+  );
+  const nd = nativeDir();
+  await run(
+    [
+      cc,
+      "-std=c99",
+      "-O2",
+      "-D_GNU_SOURCE",
+      `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
+      ...defines,
+      ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
+      ...includes,
+      "-I",
+      join(nd, "include"),
+      "-I",
+      join(nd, "driver"),
+      ...driverSources(),
+      "-o",
+      join(work, "ngcc-driver"),
+      join(work, "libinstance.so"),
+      `-Wl,-rpath,$ORIGIN`,
+      "-lm",
+    ],
+    `building the driver for ${spec.algorithmId}/${spec.instance}`,
+  );
+  const finalObjects = objects.map((o) => join(dir, "obj", basename(o)));
+  writeJsonAtomic(join(work, ".build.json"), { inputsHash, objects: finalObjects, commands });
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(work, dir);
+  return { dir, sharedObject, driver, objects: finalObjects, inputsHash, flags, defines, commands, cached: false };
+}
+
+/** Sum of the memory sizes of the PT_LOAD segments of an ELF file (64- and 32-bit, either byte order). */
+export function elfLoadSize(path: string): number {
+  const buf = readFileSync(path);
+  if (buf.length < 52 || buf.readUInt32BE(0) !== 0x7f454c46) throw new Error(`${path}: not an ELF file`);
+  const is64 = buf[4] === 2;
+  const le = buf[5] === 1;
+  const u16 = (o: number) => (le ? buf.readUInt16LE(o) : buf.readUInt16BE(o));
+  const u32 = (o: number) => (le ? buf.readUInt32LE(o) : buf.readUInt32BE(o));
+  const u64 = (o: number) => Number(le ? buf.readBigUInt64LE(o) : buf.readBigUInt64BE(o));
+  const phoff = is64 ? u64(0x20) : u32(0x1c);
+  const phentsize = u16(is64 ? 0x36 : 0x2a);
+  const phnum = u16(is64 ? 0x38 : 0x2c);
+  let total = 0;
+  for (let i = 0; i < phnum; i++) {
+    const off = phoff + i * phentsize;
+    if (off + phentsize > buf.length) throw new Error(`${path}: truncated program headers`);
+    if (u32(off) !== 1) continue; // PT_LOAD
+    total += is64 ? u64(off + 0x28) : u32(off + 0x14); // p_memsz
+  }
+  return total;
+}
+
+export function fileSize(path: string): number {
+  return statSync(path).size;
+}

@@ -1,0 +1,128 @@
+// Loading a campaign: parse, validate against the schema (errors with file:line:col and pointer), and
+// resolve defaults and paths.
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { type CampaignConfig, validateText } from "@ngcc-perf/schema";
+import { InputError } from "./errors.ts";
+
+export interface BuildProfile {
+  name: string;
+  cflags: string[];
+  ldflags: string[];
+  description?: string;
+}
+
+export type CounterKind = "rdtsc" | "perf-cycles" | "cntvct" | "clock_gettime" | "fixed-clock";
+
+export interface Campaign {
+  file: string;
+  dir: string;
+  /** SHA-256 input of the configuration: its text. */
+  text: string;
+  config: CampaignConfig;
+  name: string;
+  system: string;
+  systems: string[];
+  profiles: Record<string, BuildProfile>;
+  defaultProfile: string;
+  cc: string;
+  counter: { kind: "auto" | CounterKind; fixedClockHz?: number };
+  timing: {
+    trials: number;
+    minIterations: number;
+    maxIterations: number;
+    targetTrialNs: number;
+    warmupNs: number;
+    unstableThreshold: number;
+    pinCpu: number | null;
+    messageBytes: number;
+  };
+  timeouts: { buildMs: number; operationMs: number; katMs: number };
+  iccsDir: string | null;
+}
+
+/** The default build profile: what the seeds call "guide". */
+export const DEFAULT_PROFILES: Record<string, BuildProfile> = {
+  guide: { name: "guide", cflags: ["-O3", "-fomit-frame-pointer"], ldflags: [], description: "optimised, portable" },
+};
+
+export function loadCampaign(file: string): Campaign {
+  const path = resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new InputError(`${file}: cannot read the campaign (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  const result = validateText(text, path, "campaign");
+  if (!result.valid) {
+    const lines = result.errors.map(
+      (e) => `${file}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer === "" ? "(root)" : e.pointer} ${e.message}`,
+    );
+    throw new InputError(`invalid campaign:\n${lines.join("\n")}`);
+  }
+  const config = result.value as CampaignConfig;
+  const dir = dirname(path);
+  const profiles: Record<string, BuildProfile> = {};
+  for (const [name, p] of Object.entries(config.buildProfiles ?? {})) {
+    profiles[name] = {
+      name,
+      cflags: p.cflags,
+      ldflags: p.ldflags ?? [],
+      ...(p.description ? { description: p.description } : {}),
+    };
+  }
+  if (Object.keys(profiles).length === 0) Object.assign(profiles, DEFAULT_PROFILES);
+  const defaultProfile = config.defaultProfile ?? Object.keys(profiles)[0] ?? "guide";
+  if (!profiles[defaultProfile]) {
+    throw new InputError(
+      `${file}: defaultProfile "${defaultProfile}" is not one of the buildProfiles (${Object.keys(profiles).join(", ")})`,
+    );
+  }
+  const ids = new Set<string>();
+  for (const a of config.algorithms) {
+    if (ids.has(a.id)) throw new InputError(`${file}: algorithm id "${a.id}" appears twice`);
+    ids.add(a.id);
+    for (const p of a.buildProfiles ?? []) {
+      if (!profiles[p])
+        throw new InputError(`${file}: algorithm ${a.id} names build profile "${p}", which is not defined`);
+    }
+  }
+  const counterKind = config.counter?.kind ?? "auto";
+  if (counterKind === "fixed-clock" && !config.counter?.fixedClockHz) {
+    throw new InputError(`${file}: counter.kind fixed-clock needs counter.fixedClockHz`);
+  }
+  const t = config.timing ?? {};
+  return {
+    file: path,
+    dir,
+    text,
+    config,
+    name: config.name,
+    system: config.system,
+    systems: config.systems ?? [config.system],
+    profiles,
+    defaultProfile,
+    cc: config.compiler?.cc ?? process.env.CC ?? "gcc",
+    counter: {
+      kind: counterKind,
+      ...(config.counter?.fixedClockHz ? { fixedClockHz: config.counter.fixedClockHz } : {}),
+    },
+    timing: {
+      trials: t.trials ?? 5,
+      minIterations: t.minIterations ?? 20,
+      maxIterations: t.maxIterations ?? 1_000_000,
+      targetTrialNs: (t.targetTrialMs ?? 100) * 1e6,
+      warmupNs: (t.warmupMs ?? 50) * 1e6,
+      unstableThreshold: t.unstableThreshold ?? 0.05,
+      pinCpu: t.pinCpu ?? null,
+      messageBytes: t.messageBytes ?? 32,
+    },
+    timeouts: {
+      buildMs: (config.timeouts?.buildSeconds ?? 300) * 1000,
+      operationMs: (config.timeouts?.operationSeconds ?? 120) * 1000,
+      katMs: (config.timeouts?.katSeconds ?? 600) * 1000,
+    },
+    iccsDir: config.iccs ? resolve(dir, config.iccs.dir) : null,
+  };
+}

@@ -1,0 +1,248 @@
+// Resolving a campaign's algorithms into instances: what to compile, with which headers and defines,
+// and which names the API uses (plain NIST or PQClean's namespaced ones).
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import type { Campaign } from "./campaign.ts";
+import { InputError } from "./errors.ts";
+
+export type Category = "kem" | "sign" | "kex";
+
+export interface Link {
+  label: string;
+  href?: string | null;
+}
+
+export interface InstanceSpec {
+  algorithmId: string;
+  algorithmName: string;
+  category: Category;
+  instance: string;
+  implementation: string;
+  /** Folder holding api.h. */
+  apiDir: string;
+  /** C sources of the instance itself (absolute). */
+  sources: string[];
+  /** Randomness/ICCS sources linked with it for timing builds (absolute). */
+  support: string[];
+  includeDirs: string[];
+  defines: string[];
+  /** PQClean-style prefix of every API name, e.g. PQCLEAN_MLKEM512_CLEAN_, or "" for plain NIST names. */
+  namespace: string;
+  buildProfiles: string[];
+  /** KAT facts for the KAT step (files relative to the submission). */
+  kat?: { file?: string; defines: string[]; randomness: string; manifest?: string };
+  submissionDir: string;
+}
+
+export interface AlgorithmSpec {
+  id: string;
+  name: string;
+  category: Category;
+  implementations: string[];
+  instances: InstanceSpec[];
+  links: { security?: Link; submission?: Link };
+  katManifest?: string;
+}
+
+function globToRegExp(glob: string): RegExp {
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")}$`,
+  );
+}
+
+export function matchesAny(name: string, globs: readonly string[] | undefined): boolean {
+  return !globs || globs.some((g) => globToRegExp(g).test(name));
+}
+
+/** The PQClean tree: the campaign's root, else the pqclean npm package's deps/PQClean. */
+export function pqcleanRoot(campaign: Campaign, root?: string): string {
+  if (root) return resolve(campaign.dir, root);
+  for (const base of [campaign.dir, process.cwd()]) {
+    try {
+      const req = createRequire(join(base, "noop.js"));
+      const pkg = req.resolve("pqclean/package.json");
+      return join(pkg, "..", "deps", "PQClean");
+    } catch {
+      // try the next base
+    }
+  }
+  throw new InputError(
+    "the pqclean npm package is not installed (needed for PQClean algorithms): npm install pqclean@0.8.1, or set source.root",
+  );
+}
+
+/** The namespace prefix an api.h uses, found from its size macro's name. */
+export function apiNamespace(apiHeaderText: string): string {
+  const m = /#define\s+([A-Za-z0-9_]*?)CRYPTO_SECRETKEYBYTES\b/.exec(apiHeaderText);
+  return m?.[1] ?? "";
+}
+
+export function categoryFromApi(apiHeaderText: string): Category | null {
+  if (/CRYPTO_KEX_PASSES\b/.test(apiHeaderText)) return "kex";
+  if (/CRYPTO_CIPHERTEXTBYTES\b/.test(apiHeaderText)) return "kem";
+  if (/CRYPTO_BYTES\b/.test(apiHeaderText) && /crypto_sign/.test(apiHeaderText)) return "sign";
+  return null;
+}
+
+function readApi(dir: string, what: string): string {
+  const p = join(dir, "api.h");
+  if (!existsSync(p)) throw new InputError(`${what}: no api.h in ${dir}`);
+  return readFileSync(p, "utf8");
+}
+
+function cFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".c"))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+function pqcleanAlgorithm(campaign: Campaign, a: Campaign["config"]["algorithms"][number]): AlgorithmSpec {
+  const src = a.source as { pqclean: string; implementation?: string; root?: string };
+  const root = pqcleanRoot(campaign, src.root);
+  const impl = src.implementation ?? "clean";
+  const kemDir = join(root, "crypto_kem", src.pqclean, impl);
+  const signDir = join(root, "crypto_sign", src.pqclean, impl);
+  const dir = existsSync(kemDir) ? kemDir : existsSync(signDir) ? signDir : null;
+  if (!dir)
+    throw new InputError(`algorithm ${a.id}: PQClean scheme "${src.pqclean}" (${impl}) not found under ${root}`);
+  const api = readApi(dir, `algorithm ${a.id}`);
+  const category = dir === kemDir ? "kem" : "sign";
+  const common = join(root, "common");
+  const support = cFiles(common).filter((f) => !f.endsWith("randombytes.c") || true);
+  const name = a.name ?? src.pqclean;
+  const instance: InstanceSpec = {
+    algorithmId: a.id,
+    algorithmName: name,
+    category,
+    instance: a.instances?.[0] && !/[*?]/.test(a.instances[0]) ? a.instances[0] : src.pqclean,
+    implementation: impl,
+    apiDir: dir,
+    sources: cFiles(dir),
+    support,
+    includeDirs: [dir, common],
+    defines: [],
+    namespace: apiNamespace(api),
+    buildProfiles: a.buildProfiles ?? [campaign.defaultProfile],
+    kat: { defines: [], randomness: "randombytes" },
+    submissionDir: dir,
+  };
+  return {
+    id: a.id,
+    name,
+    category,
+    implementations: [impl],
+    instances: [instance],
+    links: a.links ?? {},
+  };
+}
+
+interface MetaInstance {
+  name: string;
+  implementation?: string;
+  folder?: string;
+  apiHeader?: string;
+  sources: string[];
+  includeDirs?: string[];
+  defines?: string[];
+  randomness?: string;
+  kat?: { file?: string; defines?: string[]; randomness?: string };
+}
+interface Meta {
+  id?: string;
+  name: string;
+  category: Category;
+  implementations?: Array<{ name: string }>;
+  instances: MetaInstance[];
+  katManifest?: string;
+}
+
+function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorithms"][number]): AlgorithmSpec {
+  const src = a.source as { submission: string };
+  const dir = resolve(campaign.dir, src.submission);
+  const metaPath = join(dir, "meta.json");
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new InputError(`algorithm ${a.id}: submission folder ${dir} does not exist`);
+  }
+  let meta: Meta;
+  try {
+    meta = JSON.parse(readFileSync(metaPath, "utf8")) as Meta;
+  } catch (err) {
+    throw new InputError(`algorithm ${a.id}: cannot read ${metaPath}: ${(err as Error).message}`);
+  }
+  if (!Array.isArray(meta.instances) || meta.instances.length === 0) {
+    throw new InputError(`${metaPath}: /instances must list at least one instance`);
+  }
+  const category = a.category ?? meta.category;
+  if (!["kem", "sign", "kex"].includes(category)) {
+    throw new InputError(`${metaPath}: /category must be kem, sign or kex`);
+  }
+  const iccs = campaign.iccsDir;
+  const instances: InstanceSpec[] = [];
+  meta.instances.forEach((m, i) => {
+    if (!matchesAny(m.name, a.instances)) return;
+    if (!Array.isArray(m.sources) || m.sources.length === 0) {
+      throw new InputError(`${metaPath}: /instances/${i}/sources must list the instance's C files`);
+    }
+    const apiDir = resolve(dir, m.apiHeader ? join(m.apiHeader, "..") : (m.folder ?? "."));
+    const sources = m.sources.map((s) => resolve(dir, s));
+    for (const s of sources) {
+      if (!existsSync(s)) throw new InputError(`${metaPath}: /instances/${i}/sources: ${s} does not exist`);
+    }
+    const needsIccs = true;
+    if (needsIccs && !iccs) {
+      throw new InputError(
+        `${campaign.file}: algorithm ${a.id} is an NGCC submission; set iccs.dir to the ICCS library`,
+      );
+    }
+    instances.push({
+      algorithmId: a.id,
+      algorithmName: a.name ?? meta.name,
+      category,
+      instance: m.name,
+      implementation: m.implementation ?? "reference",
+      apiDir,
+      sources,
+      support: iccs ? cFiles(iccs) : [],
+      includeDirs: [...(m.includeDirs ?? []).map((d) => resolve(dir, d)), ...(iccs ? [iccs] : [])],
+      defines: m.defines ?? [],
+      namespace: "",
+      buildProfiles: a.buildProfiles ?? [campaign.defaultProfile],
+      kat: {
+        ...(m.kat?.file ? { file: m.kat.file } : {}),
+        defines: m.kat?.defines ?? [],
+        randomness: m.kat?.randomness ?? "randombytes",
+        ...(meta.katManifest ? { manifest: meta.katManifest } : {}),
+      },
+      submissionDir: dir,
+    });
+  });
+  if (instances.length === 0)
+    throw new InputError(`algorithm ${a.id}: no instance matches ${JSON.stringify(a.instances)}`);
+  return {
+    id: a.id,
+    name: a.name ?? meta.name,
+    category,
+    implementations: [...new Set(instances.map((x) => x.implementation))],
+    instances,
+    links: a.links ?? {},
+    ...(meta.katManifest ? { katManifest: `${a.id}/${meta.katManifest.split("/").pop()}` } : {}),
+  };
+}
+
+export function resolveAlgorithms(campaign: Campaign): AlgorithmSpec[] {
+  return campaign.config.algorithms.map((a) =>
+    "pqclean" in a.source ? pqcleanAlgorithm(campaign, a) : submissionAlgorithm(campaign, a),
+  );
+}
+
+/** The operations timed for a category (KEX: the steps its api.h has, then exchange). */
+export function operationsOf(category: Category, passes = 1): string[] {
+  if (category === "kem") return ["keygen", "enc", "dec"];
+  if (category === "sign") return ["keygen", "sign", "verify"];
+  return ["exchange", "init_a", "init_b", "pass1", ...(passes >= 2 ? ["pass2"] : []), "derive_a", "derive_b"];
+}

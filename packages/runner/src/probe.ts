@@ -1,0 +1,51 @@
+// The counter probe (native/probe): which counters this machine offers, their rate and read overhead,
+// without building any instance. Built once per compiler and sources into a cache folder.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { toolchain } from "./build.ts";
+import { type DriverCounter, driverRun } from "./driver.ts";
+import { InputError } from "./errors.ts";
+import { nativeDir } from "./native.ts";
+import { runProcess, tail } from "./proc.ts";
+
+export interface ProbeResult {
+  available: string[];
+  default: string;
+  counter: DriverCounter;
+}
+
+export async function buildProbe(cc: string, cacheDir = join(tmpdir(), "ngcc-perf-cache")): Promise<string> {
+  const tc = await toolchain(cc);
+  const nd = nativeDir();
+  const sources = [join(nd, "probe", "ngcc_probe.c"), join(nd, "driver", "ngcc_counter.c")];
+  const headers = [join(nd, "driver", "ngcc_counter.h"), join(nd, "driver", "ngcc_driver.h")];
+  const h = createHash("sha256").update(tc.version);
+  for (const f of [...sources, ...headers]) h.update(readFileSync(f));
+  const exe = join(cacheDir, `ngcc-probe-${h.digest("hex").slice(0, 16)}`);
+  if (existsSync(exe)) return exe;
+  mkdirSync(cacheDir, { recursive: true });
+  const tmp = `${exe}.${process.pid}.tmp`;
+  const r = await runProcess(
+    [cc, "-std=c99", "-O2", "-D_GNU_SOURCE", "-I", join(nd, "driver"), ...sources, "-o", tmp, "-lm"],
+    { timeoutMs: 120_000 },
+  );
+  if (r.spawnError) throw new InputError(`cannot run the compiler ${cc}: ${r.spawnError}`);
+  if (r.exitCode !== 0) throw new Error(`building the counter probe failed:\n${tail(r.stderr)}`);
+  renameSync(tmp, exe);
+  return exe;
+}
+
+export async function probeCounter(cc: string, kind?: string, fixedClockHz?: number): Promise<ProbeResult> {
+  const exe = await buildProbe(cc);
+  const args = [
+    ...(kind ? ["--counter", kind] : []),
+    ...(fixedClockHz ? ["--fixed-clock-hz", String(fixedClockHz)] : []),
+  ];
+  try {
+    return (await driverRun<ProbeResult>(exe, args, 60_000, "counter probe")).value;
+  } catch (err) {
+    throw new InputError((err as Error).message);
+  }
+}

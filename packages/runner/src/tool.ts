@@ -1,0 +1,7 @@
+// The name and version written into every record's provenance.
+declare const __VERSION__: string;
+
+export const TOOL = {
+  name: "ngcc-perf",
+  version: typeof __VERSION__ === "string" ? __VERSION__ : "0.0.0-dev",
+};

@@ -1,0 +1,190 @@
+// End to end: `ngcc-perf time` over real C builds — the fixture submissions, PQClean, and the bad
+// submissions — and `ngcc-perf validate` over the store it writes. Never asserts a timing.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { validateFile } from "@ngcc-perf/schema";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  iccsDir,
+  makeCrashInDec,
+  makeHangInSign,
+  makeNoCompile,
+  makeOverflowInEnc,
+  makeTempDir,
+  repoRoot,
+  submissionsDir,
+} from "./fixture-tools.ts";
+
+const bin = join(repoRoot, "packages/cli/bin.js");
+const tmp = makeTempDir("ngcc-time-");
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 600_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A fast campaign: 3 short trials, so the tests check behaviour, not speed. */
+function campaign(name: string, algorithms: string, extra = ""): string {
+  const file = join(tmp, `${name}.yaml`);
+  writeFileSync(
+    file,
+    [
+      `name: ${name}`,
+      "system: test_1",
+      `iccs: { dir: ${JSON.stringify(iccsDir)} }`,
+      "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1 }",
+      extra,
+      "algorithms:",
+      algorithms,
+    ].join("\n"),
+  );
+  return file;
+}
+
+function records(out: string, system = "test_1"): Record<string, { status: string; [k: string]: unknown }> {
+  const dir = join(out, "data", system, "records");
+  const result: Record<string, { status: string }> = {};
+  if (!existsSync(dir)) return result;
+  for (const alg of readdirSync(dir)) {
+    for (const f of readdirSync(join(dir, alg))) {
+      result[`${alg}/${f.replace(/\.json$/, "")}`] = JSON.parse(readFileSync(join(dir, alg, f), "utf8"));
+    }
+  }
+  return result;
+}
+
+describe("ngcc-perf time", () => {
+  it("times every operation of fixture instances of each category and writes a valid store", () => {
+    const out = join(tmp, "fixtures-out");
+    const file = campaign(
+      "fixtures",
+      [
+        `  - { id: kem-90, instances: [Puffin-128, Puffin-K-128], source: { submission: ${JSON.stringify(join(submissionsDir, "kem-90"))} } }`,
+        `  - { id: sig-91, instances: [Quill-V-192], source: { submission: ${JSON.stringify(join(submissionsDir, "sig-91"))} } }`,
+        `  - { id: kex-92, instances: [Heron-128, Heron-2P-128], source: { submission: ${JSON.stringify(join(submissionsDir, "kex-92"))} } }`,
+      ].join("\n"),
+    );
+    const r = cli("time", file, "--out", out, "--json");
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(0);
+    const recs = records(out);
+    expect(Object.keys(recs).sort()).toEqual(
+      [
+        ...["keygen", "enc", "dec"].flatMap((op) => [`kem-90/Puffin-128__${op}`, `kem-90/Puffin-K-128__${op}`]),
+        ...["keygen", "sign", "verify"].map((op) => `sig-91/Quill-V-192__${op}`),
+        ...["exchange", "init_a", "init_b", "pass1", "derive_a", "derive_b"].map((op) => `kex-92/Heron-128__${op}`),
+        ...["exchange", "init_a", "init_b", "pass1", "pass2", "derive_a", "derive_b"].map(
+          (op) => `kex-92/Heron-2P-128__${op}`,
+        ),
+      ].sort(),
+    );
+    for (const [name, rec] of Object.entries(recs)) {
+      expect(rec.status, name).toBe("ok");
+      const trials = rec.trials as Array<{ iterations: number; counterDelta: number; ns: number }>;
+      const agg = rec.aggregates as { n: number; trials: number };
+      expect(trials).toHaveLength(3);
+      expect(agg.n).toBe(trials.reduce((s, t) => s + t.iterations, 0));
+      for (const t of trials) {
+        expect(t.iterations).toBeGreaterThanOrEqual(5);
+        expect(t.ns).toBeGreaterThan(0);
+      }
+      const mem = rec.memory as { elfImageBytes: number; baselineRssKiB: number; peakRssKiB: number };
+      expect(mem.elfImageBytes).toBeGreaterThan(1000);
+      expect(mem.peakRssKiB).toBeGreaterThanOrEqual(mem.baselineRssKiB);
+    }
+    // The own-Keccak variant is built from the same sources with its define recorded.
+    const field = <T>(key: string, name: string): T => {
+      const rec = recs[key];
+      if (!rec) throw new Error(`no record ${key}`);
+      return rec[name] as T;
+    };
+    expect(field<{ defines?: string[] }>("kem-90/Puffin-K-128__keygen", "build").defines).toContain(
+      "-DPUFFIN_OWN_KECCAK",
+    );
+    // Variable-length signatures: the measured lengths lie below the API cap.
+    const lengths = field<{ signatureBytes: { min: number; max: number } }>(
+      "sig-91/Quill-V-192__sign",
+      "lengths",
+    ).signatureBytes;
+    expect(lengths.min).toBeGreaterThan(0);
+    expect(lengths.max).toBeLessThanOrEqual(3074);
+    const env = JSON.parse(readFileSync(join(out, "data/test_1/environment.json"), "utf8"));
+    expect(env.counter.unit).toBe(process.arch === "x64" ? "tsc-ticks" : env.counter.unit);
+    const v = cli("validate", join(out, "data"));
+    expect(v.stderr).toMatch(/(\d+) of \1 file\(s\) valid/);
+    expect(v.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ records: Object.keys(recs).length, failed: 0 });
+
+    // --resume skips every job whose record exists for identical inputs.
+    const again = cli("time", file, "--out", out, "--resume", "--json");
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ records: 0, skipped: Object.keys(recs).length });
+  }, 600_000);
+
+  it("measures a PQClean scheme through its namespaced API", () => {
+    const out = join(tmp, "pqclean-out");
+    const file = campaign("pq", "  - { id: ml-kem-512, name: ML-KEM-512, source: { pqclean: ml-kem-512 } }");
+    const r = cli("time", file, "--out", out);
+    expect(r.code).toBe(0);
+    const recs = records(out);
+    expect(Object.keys(recs).sort()).toEqual([
+      "ml-kem-512/ml-kem-512__dec",
+      "ml-kem-512/ml-kem-512__enc",
+      "ml-kem-512/ml-kem-512__keygen",
+    ]);
+    expect(validateFile(join(out, "data/test_1/records/ml-kem-512/ml-kem-512__dec.json")).errors).toEqual([]);
+  }, 300_000);
+
+  it("turns a compile error, a crash, a hang and a buffer overflow into failure records, exit 1, and goes on", () => {
+    const bad = join(tmp, "bad");
+    const noCompile = makeNoCompile(join(bad, "a"));
+    const crash = makeCrashInDec(join(bad, "b"));
+    const hang = makeHangInSign(join(bad, "c"));
+    const overflow = makeOverflowInEnc(join(bad, "d"));
+    const out = join(tmp, "bad-out");
+    const file = campaign(
+      "bad",
+      [
+        `  - { id: nocompile, instances: [Puffin-128], source: { submission: ${JSON.stringify(noCompile.sub.dir)} } }`,
+        `  - { id: crash, instances: [Puffin-128], source: { submission: ${JSON.stringify(crash.sub.dir)} } }`,
+        `  - { id: hang, instances: [Quill-128], source: { submission: ${JSON.stringify(hang.sub.dir)} } }`,
+        `  - { id: overflow, instances: [Puffin-128], source: { submission: ${JSON.stringify(overflow.sub.dir)} } }`,
+        `  - { id: good, instances: [Puffin-192], source: { submission: ${JSON.stringify(join(submissionsDir, "kem-90"))} } }`,
+      ].join("\n"),
+      "timeouts: { operationSeconds: 5 }",
+    );
+    const r = cli("time", file, "--out", out, "--json");
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at .+:\d+:\d+\)/);
+    const recs = records(out);
+    const reason = (k: string) => (recs[k]?.failure as { reason: string; message: string } | undefined)?.reason;
+    const message = (k: string) => (recs[k]?.failure as { message: string } | undefined)?.message ?? "";
+    expect(reason("nocompile/Puffin-128__keygen")).toBe("compile-error");
+    expect(message("nocompile/Puffin-128__keygen")).toMatch(
+      /compiling nocompile\/Puffin-128 \(kem\.c\) failed[\s\S]*error/,
+    );
+    expect(reason("crash/Puffin-128__dec")).toBe("crash");
+    expect(message("crash/Puffin-128__dec")).toMatch(/SIGSEGV/);
+    expect(reason("hang/Quill-128__sign")).toBe("timeout");
+    expect(reason("overflow/Puffin-128__enc")).toBe("canary");
+    expect(message("overflow/Puffin-128__enc")).toMatch(/canary/);
+    for (const op of ["keygen", "enc", "dec"]) expect(recs[`good/Puffin-192__${op}`]?.status).toBe("ok");
+    // Failure records are valid records too.
+    const v = cli("validate", join(out, "data"));
+    expect(v.code).toBe(0);
+    expect(JSON.parse(r.stdout).failed).toBe(Object.values(recs).filter((x) => x.status === "failed").length);
+  }, 600_000);
+
+  it("rejects a campaign with a missing submission folder with exit 2 and a clear message", () => {
+    const file = campaign(
+      "missing",
+      `  - { id: gone, source: { submission: ${JSON.stringify(join(tmp, "nowhere"))} } }`,
+    );
+    const r = cli("time", file, "--out", join(tmp, "missing-out"));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/algorithm gone: submission folder .*nowhere does not exist/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
