@@ -4,7 +4,8 @@ import type { Io } from "./io.ts";
 
 export function progressPrinter(io: Io, stream: NodeJS.WriteStream = process.stderr) {
   const live = Boolean(stream.isTTY) && !process.env.CI;
-  const started = Date.now();
+  let started = Date.now();
+  let step = "";
   let total = 0;
   let failures = 0;
   const eta = (done: number) => {
@@ -15,16 +16,22 @@ export function progressPrinter(io: Io, stream: NodeJS.WriteStream = process.std
   };
   return (e: ProgressEvent) => {
     if (e.type === "plan") {
-      if (total === 0) io.err(`time: ${e.total} job(s)`);
+      if (e.step !== step) {
+        step = e.step;
+        total = 0;
+        failures = 0;
+        started = Date.now();
+      }
+      if (total === 0) io.err(`${e.step}: ${e.total} job(s)`);
       total = e.total;
       return;
     }
     if (e.type === "build") {
-      if (!live) io.err(`build ${e.algorithmId}/${e.instance} [${e.profile}]${e.cached ? " (cached)" : ""}`);
+      if (!live) io.err(`${e.step}: build ${e.algorithmId}/${e.instance} [${e.profile}]${e.cached ? " (cached)" : ""}`);
       return;
     }
     if (e.status === "failed") failures++;
-    const line = `[${e.done}/${total}] ${e.status.padEnd(7)} ${e.algorithmId}/${e.instance} ${e.operation} [${e.profile}]${eta(e.done)}`;
+    const line = `${e.step} [${e.done}/${total}] ${e.status.padEnd(7)} ${e.algorithmId}/${e.instance} ${e.operation} [${e.profile}]${eta(e.done)}`;
     if (live) {
       stream.write(`\r\x1b[2K${line}${failures ? ` — ${failures} failed` : ""}`);
       if (e.status === "failed" && e.message) stream.write(`\n  ${e.message.split("\n")[0]}\n`);

@@ -36,7 +36,7 @@ export function toolchain(cc: string): Promise<Toolchain> {
 }
 
 /** Bump when the way instances or the driver are compiled changes, so cached builds are redone. */
-export const BUILD_RECIPE = 3;
+export const BUILD_RECIPE = 4;
 
 export interface BuiltInstance {
   dir: string;
@@ -113,58 +113,14 @@ export function buildInputsHash(
   return h.digest("hex");
 }
 
-function defineFlags(defines: readonly string[]): string[] {
-  return defines.map((d) => (d.startsWith("-D") ? d : `-D${d}`));
-}
+export type Command = ReturnType<typeof commandOf>;
 
-/**
- * Compiles an instance into <root>/<hash>/libinstance.so and its driver, unless that folder already holds
- * a finished build. Throws BuildError (with the compiler's message) when compilation fails.
- */
-export async function buildInstance(
-  spec: InstanceSpec,
-  profile: BuildProfile,
-  cc: string,
-  root: string,
-  timeoutMs: number,
-): Promise<BuiltInstance> {
-  const tc = await toolchain(cc);
-  for (const s of [...spec.sources, ...spec.support]) {
-    if (!existsSync(s)) throw new InputError(`${spec.algorithmId}/${spec.instance}: source ${s} does not exist`);
-  }
-  if (!existsSync(join(spec.apiDir, "api.h")))
-    throw new InputError(`${spec.algorithmId}/${spec.instance}: no api.h in ${spec.apiDir}`);
-  const inputsHash = buildInputsHash(spec, profile, tc);
-  const dir = join(root, `${spec.instance}-${profile.name}-${inputsHash.slice(0, 16)}`);
-  const doneMarker = join(dir, ".build.json");
-  const flags = [...profile.cflags];
-  const defines = defineFlags(spec.defines);
-  const includes = [spec.apiDir, ...spec.includeDirs].flatMap((d) => ["-I", d]);
-  const sharedObject = join(dir, "libinstance.so");
-  const driver = join(dir, "ngcc-driver");
-  if (existsSync(doneMarker)) {
-    const done = JSON.parse(readFileSync(doneMarker, "utf8")) as {
-      objects: string[];
-      commands: BuiltInstance["commands"];
-    };
-    return {
-      dir,
-      sharedObject,
-      driver,
-      objects: done.objects,
-      inputsHash,
-      flags,
-      defines,
-      commands: done.commands,
-      cached: true,
-    };
-  }
-  const work = `${dir}.tmp-${process.pid}`;
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(join(work, "obj"), { recursive: true });
-  const commands: BuiltInstance["commands"] = [];
-  const run = async (argv: string[], what: string) => {
-    const r = await runProcess(argv, { timeoutMs, cwd: work });
+/** Runs one build command in `cwd`; throws BuildError with the compiler's message when it fails. */
+export type BuildRun = (argv: string[], what: string) => Promise<RunResult>;
+
+export function buildRunner(cwd: string, timeoutMs: number, commands: Command[]): BuildRun {
+  return async (argv, what) => {
+    const r = await runProcess(argv, { timeoutMs, cwd });
     commands.push(commandOf(r));
     if (r.spawnError) throw new InputError(`${what}: cannot run ${argv[0]}: ${r.spawnError}`);
     if (r.exitCode !== 0) {
@@ -177,63 +133,166 @@ export async function buildInstance(
     }
     return r;
   };
-  const objects: string[] = [];
-  const sources = [...spec.sources, ...spec.support];
+}
+
+export interface CachedBuild<T> {
+  dir: string;
+  cached: boolean;
+  commands: Command[];
+  result: T;
+}
+
+/**
+ * A build folder <root>/<name>-<hash16>: reused when it holds a finished build (its .build.json), else
+ * made in a temporary folder by `steps` and renamed into place, so a killed build never looks finished.
+ * `steps` gets the temporary folder and a runner; paths it returns must be relative to that folder.
+ */
+export async function cachedBuild<T>(
+  root: string,
+  name: string,
+  inputsHash: string,
+  timeoutMs: number,
+  steps: (work: string, run: BuildRun) => Promise<T>,
+): Promise<CachedBuild<T>> {
+  const dir = join(root, `${name}-${inputsHash.slice(0, 16)}`);
+  const marker = join(dir, ".build.json");
+  if (existsSync(marker)) {
+    const done = JSON.parse(readFileSync(marker, "utf8")) as { commands: Command[]; result: T };
+    return { dir, cached: true, commands: done.commands, result: done.result };
+  }
+  const work = `${dir}.tmp-${process.pid}`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const commands: Command[] = [];
+  const result = await steps(work, buildRunner(work, timeoutMs, commands));
+  writeJsonAtomic(join(work, ".build.json"), { inputsHash, commands, result });
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(work, dir);
+  return { dir, cached: false, commands, result };
+}
+
+export function defineFlags(defines: readonly string[]): string[] {
+  return defines.map((d) => (d.startsWith("-D") ? d : `-D${d}`));
+}
+
+/** The -I flags of an instance: its api.h folder first, then its include folders. */
+export function includeFlags(spec: InstanceSpec): string[] {
+  return [spec.apiDir, ...spec.includeDirs].flatMap((d) => ["-I", d]);
+}
+
+/**
+ * Compiles C sources one by one into <work>/<subdir>/<name>.o (position-independent), in order; object
+ * names stay unique when two sources share a base name. Returns the objects' paths relative to `work`.
+ */
+export async function compileSources(
+  run: BuildRun,
+  work: string,
+  o: { cc: string; sources: readonly string[]; flags: readonly string[]; what: string; subdir?: string },
+): Promise<string[]> {
+  const sub = o.subdir ?? "obj";
+  mkdirSync(join(work, sub), { recursive: true });
   const seen = new Map<string, number>();
-  for (const src of sources) {
+  const objects: string[] = [];
+  for (const src of o.sources) {
+    if (!existsSync(src)) throw new InputError(`${o.what}: source ${src} does not exist`);
     const base = basename(src, ".c");
     const k = (seen.get(base) ?? 0) + 1;
     seen.set(base, k);
-    const obj = join(work, "obj", `${base}${k > 1 ? `-${k}` : ""}.o`);
+    const rel = join(sub, `${base}${k > 1 ? `-${k}` : ""}.o`);
     await run(
-      [cc, "-std=c99", ...flags, "-fPIC", ...defines, ...includes, "-c", src, "-o", obj],
-      `compiling ${spec.algorithmId}/${spec.instance} (${basename(src)})`,
+      [o.cc, "-std=c99", ...o.flags, "-fPIC", "-c", src, "-o", join(work, rel)],
+      `compiling ${o.what} (${basename(src)})`,
     );
-    objects.push(obj);
+    objects.push(rel);
   }
-  await run(
-    [
-      cc,
-      "-shared",
-      ...flags,
-      ...profile.ldflags,
-      "-Wl,-soname,libinstance.so",
-      "-o",
-      join(work, "libinstance.so"),
-      ...objects,
-      "-lm",
-    ],
-    `linking ${spec.algorithmId}/${spec.instance}`,
-  );
+  return objects;
+}
+
+/**
+ * Compiles an instance into <root>/<instance>-<profile>-<hash>/libinstance.so and its driver, unless that
+ * folder already holds a finished build. Throws BuildError (with the compiler's message) when compilation fails.
+ */
+export async function buildInstance(
+  spec: InstanceSpec,
+  profile: BuildProfile,
+  cc: string,
+  root: string,
+  timeoutMs: number,
+): Promise<BuiltInstance> {
+  const tc = await toolchain(cc);
+  const what = `${spec.algorithmId}/${spec.instance}`;
+  if (!existsSync(join(spec.apiDir, "api.h"))) throw new InputError(`${what}: no api.h in ${spec.apiDir}`);
+  for (const s of [...spec.sources, ...spec.support]) {
+    if (!existsSync(s)) throw new InputError(`${what}: source ${s} does not exist`);
+  }
+  const inputsHash = buildInputsHash(spec, profile, tc);
+  const flags = [...profile.cflags];
+  const defines = defineFlags(spec.defines);
+  const includes = includeFlags(spec);
   const nd = nativeDir();
-  await run(
-    [
-      cc,
-      "-std=c99",
-      "-O2",
-      "-D_GNU_SOURCE",
-      `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
-      ...defines,
-      ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
-      ...includes,
-      "-I",
-      join(nd, "include"),
-      "-I",
-      join(nd, "driver"),
-      ...driverSources(),
-      "-o",
-      join(work, "ngcc-driver"),
-      join(work, "libinstance.so"),
-      `-Wl,-rpath,$ORIGIN`,
-      "-lm",
-    ],
-    `building the driver for ${spec.algorithmId}/${spec.instance}`,
+  const build = await cachedBuild(
+    root,
+    `${spec.instance}-${profile.name}`,
+    inputsHash,
+    timeoutMs,
+    async (work, run) => {
+      const objects = await compileSources(run, work, {
+        cc,
+        sources: [...spec.sources, ...spec.support],
+        flags: [...flags, ...defines, ...includes],
+        what,
+      });
+      await run(
+        [
+          cc,
+          "-shared",
+          ...flags,
+          ...profile.ldflags,
+          "-Wl,-soname,libinstance.so",
+          "-o",
+          join(work, "libinstance.so"),
+          ...objects.map((o) => join(work, o)),
+          "-lm",
+        ],
+        `linking ${what}`,
+      );
+      await run(
+        [
+          cc,
+          "-std=c99",
+          "-O2",
+          "-D_GNU_SOURCE",
+          `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
+          ...defines,
+          ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
+          ...includes,
+          "-I",
+          join(nd, "include"),
+          "-I",
+          join(nd, "driver"),
+          ...driverSources(),
+          "-o",
+          join(work, "ngcc-driver"),
+          join(work, "libinstance.so"),
+          "-Wl,-rpath,$ORIGIN",
+          "-lm",
+        ],
+        `building the driver for ${what}`,
+      );
+      return { objects };
+    },
   );
-  const finalObjects = objects.map((o) => join(dir, "obj", basename(o)));
-  writeJsonAtomic(join(work, ".build.json"), { inputsHash, objects: finalObjects, commands });
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(work, dir);
-  return { dir, sharedObject, driver, objects: finalObjects, inputsHash, flags, defines, commands, cached: false };
+  return {
+    dir: build.dir,
+    sharedObject: join(build.dir, "libinstance.so"),
+    driver: join(build.dir, "ngcc-driver"),
+    objects: build.result.objects.map((o) => join(build.dir, o)),
+    inputsHash,
+    flags,
+    defines,
+    commands: build.commands,
+    cached: build.cached,
+  };
 }
 
 /** Sum of the memory sizes of the PT_LOAD segments of an ELF file (64- and 32-bit, either byte order). */
@@ -260,4 +319,21 @@ export function elfLoadSize(path: string): number {
 
 export function fileSize(path: string): number {
   return statSync(path).size;
+}
+
+/** SHA-256 over a JSON-able description and the contents of files (sorted, each with its path). */
+export function inputsHashOf(description: unknown, files: readonly string[]): string {
+  const h = createHash("sha256");
+  const add = (s: string) => h.update(`${s.length}:${s}`);
+  add(JSON.stringify(description));
+  for (const f of [...new Set(files)].sort()) {
+    add(f);
+    h.update(readFileSync(f));
+  }
+  return h.digest("hex");
+}
+
+/** Every .h file directly in the given folders (for input hashes). */
+export function headersIn(dirs: readonly string[]): string[] {
+  return headerFiles(dirs);
 }

@@ -1,5 +1,25 @@
 // @ngcc-perf/runner: builds instances, times every operation, measures memory, captures the environment.
-export { BuildError, type BuiltInstance, buildInstance, elfLoadSize, toolchain } from "./build.ts";
+export {
+  BUILD_RECIPE,
+  BuildError,
+  type BuildRun,
+  type BuiltInstance,
+  buildInputsHash,
+  buildInstance,
+  buildRunner,
+  type CachedBuild,
+  type Command,
+  cachedBuild,
+  compileSources,
+  defineFlags,
+  driverSources,
+  elfLoadSize,
+  headersIn,
+  includeFlags,
+  inputsHashOf,
+  type Toolchain,
+  toolchain,
+} from "./build.ts";
 export { type BuildProfile, type Campaign, type CounterKind, DEFAULT_PROFILES, loadCampaign } from "./campaign.ts";
 export { DriverError, type DriverInfo, driverRun } from "./driver.ts";
 export { captureEnvironment, type EnvironmentOptions, processorModel } from "./env.ts";
@@ -18,10 +38,20 @@ export { nativeDir } from "./native.ts";
 export { buildProbe, type ProbeResult, probeCounter } from "./probe.ts";
 export { commandOf, type RunOptions, type RunResult, runProcess, tail } from "./proc.ts";
 export { type Aggregates, aggregate, median, quantile, type Trial } from "./stats.ts";
+export {
+  emptySummary,
+  inShard,
+  type ProgressEvent,
+  parseShard,
+  type Shard,
+  type StepFailure,
+  type StepName,
+  type StepOptions,
+  type StepSummary,
+} from "./step.ts";
 export { sha256, sha256File, storePaths, writeFileAtomic, writeJsonAtomic } from "./store.ts";
 export {
   chooseCounter,
-  type ProgressEvent,
   selected,
   type TimeOptions,
   type TimeSummary,

@@ -18,38 +18,16 @@ import { captureEnvironment } from "./env.ts";
 import { type AlgorithmSpec, type InstanceSpec, matchesAny, operationsOf, resolveAlgorithms } from "./instances.ts";
 import { commandOf } from "./proc.ts";
 import { aggregate } from "./stats.ts";
+import { emptySummary, inShard, type StepOptions, type StepSummary } from "./step.ts";
 import { storePaths, writeJsonAtomic } from "./store.ts";
 import { TOOL } from "./tool.ts";
 
-export type ProgressEvent =
-  | { type: "plan"; total: number }
-  | { type: "build"; algorithmId: string; instance: string; profile: string; cached: boolean }
-  | {
-      type: "job";
-      algorithmId: string;
-      instance: string;
-      profile: string;
-      operation: string;
-      status: "ok" | "failed" | "skipped";
-      done: number;
-      total: number;
-      message?: string;
-    };
-
-export interface TimeOptions {
-  out: string;
-  /** Globs over "<algorithm-id>/<instance>", the instance or the algorithm id. */
-  only?: string[];
-  resume?: boolean;
-  onProgress?: (e: ProgressEvent) => void;
+export interface TimeOptions extends StepOptions {
+  /** Do not time an instance whose KAT record says FAIL or ERROR (the guide's functional testing first). */
+  requireKatPass?: boolean;
 }
 
-export interface TimeSummary {
-  records: number;
-  failed: number;
-  skipped: number;
-  failures: Array<{ algorithmId: string; instance: string; operation: string; reason: string; message: string }>;
-}
+export type TimeSummary = StepSummary;
 
 export function selected(spec: InstanceSpec, only?: string[]): boolean {
   if (!only || only.length === 0) return true;
@@ -76,6 +54,15 @@ function existingHash(path: string): string | null {
   try {
     const r = JSON.parse(readFileSync(path, "utf8")) as { inputsHash?: string; status?: string };
     return r.status === "ok" ? (r.inputsHash ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
+function katVerdict(path: string): string | null {
+  if (!existsSync(path)) return null;
+  try {
+    return (JSON.parse(readFileSync(path, "utf8")) as { verdict?: string }).verdict ?? null;
   } catch {
     return null;
   }
@@ -128,14 +115,14 @@ export async function timeCampaign(campaign: Campaign, options: TimeOptions): Pr
   const paths = storePaths(options.out, campaign.system);
   const tc = await toolchain(campaign.cc);
   const progress = options.onProgress ?? (() => {});
-  const summary: TimeSummary = { records: 0, failed: 0, skipped: 0, failures: [] };
+  const summary: TimeSummary = emptySummary();
   const units = algorithms.flatMap((a) =>
     a.instances
       .filter((s) => selected(s, options.only))
       .flatMap((s) => s.buildProfiles.map((p) => ({ spec: s, profile: p }))),
   );
   let total = units.reduce((n, u) => n + operationsOf(u.spec.category, 2).length, 0);
-  progress({ type: "plan", total });
+  progress({ type: "plan", step: "time", total });
   let done = 0;
   let envCounter: DriverCounter | null = null;
 
@@ -143,7 +130,7 @@ export async function timeCampaign(campaign: Campaign, options: TimeOptions): Pr
   const adjustPlan = (spec: InstanceSpec, passes: number) => {
     if (spec.category === "kex" && passes < 2) {
       total -= 1;
-      progress({ type: "plan", total });
+      progress({ type: "plan", step: "time", total });
     }
   };
 
@@ -167,6 +154,7 @@ export async function timeCampaign(campaign: Campaign, options: TimeOptions): Pr
     done++;
     progress({
       type: "job",
+      step: "time",
       algorithmId: spec.algorithmId,
       instance: spec.instance,
       profile,
@@ -181,12 +169,29 @@ export async function timeCampaign(campaign: Campaign, options: TimeOptions): Pr
   for (const { spec, profile: profileName } of units) {
     const profile = campaign.profiles[profileName];
     if (!profile) throw new Error(`unknown profile ${profileName}`);
+    if (options.requireKatPass) {
+      const verdict = katVerdict(paths.katRecord(spec.algorithmId, spec.instance));
+      if (verdict !== null && verdict !== "PASS") {
+        adjustPlan(spec, 1);
+        for (const op of operationsOf(spec.category, 1)) {
+          writeFailure(
+            spec,
+            profileName,
+            op,
+            "kat-failed",
+            `not timed: its KAT verdict is ${verdict} (see the KAT log)`,
+          );
+        }
+        continue;
+      }
+    }
     const buildRoot = join(paths.buildDir, spec.algorithmId);
     let built: BuiltInstance;
     try {
       built = await buildInstance(spec, profile, campaign.cc, buildRoot, campaign.timeouts.buildMs);
       progress({
         type: "build",
+        step: "time",
         algorithmId: spec.algorithmId,
         instance: spec.instance,
         profile: profileName,
@@ -241,6 +246,7 @@ export async function timeCampaign(campaign: Campaign, options: TimeOptions): Pr
         done++;
         progress({
           type: "job",
+          step: "time",
           algorithmId: spec.algorithmId,
           instance: spec.instance,
           profile: profileName,
@@ -306,6 +312,7 @@ export async function timeCampaign(campaign: Campaign, options: TimeOptions): Pr
         done++;
         progress({
           type: "job",
+          step: "time",
           algorithmId: spec.algorithmId,
           instance: spec.instance,
           profile: profileName,
