@@ -23,6 +23,17 @@
 #include "ngcc_kex.h"
 #endif
 
+/* A plain NIST api.h must define its size macros; say which, rather than fail later on an undeclared name. */
+#if !defined(NGCC_NAMESPACE) && defined(NGCC_CATEGORY_KEM) &&                                                   \
+    (!defined(CRYPTO_PUBLICKEYBYTES) || !defined(CRYPTO_SECRETKEYBYTES) || !defined(CRYPTO_CIPHERTEXTBYTES) ||  \
+     !defined(CRYPTO_BYTES))
+#error "api.h must define CRYPTO_PUBLICKEYBYTES, CRYPTO_SECRETKEYBYTES, CRYPTO_CIPHERTEXTBYTES and CRYPTO_BYTES"
+#endif
+#if !defined(NGCC_NAMESPACE) && defined(NGCC_CATEGORY_SIGN) &&                                                  \
+    (!defined(CRYPTO_PUBLICKEYBYTES) || !defined(CRYPTO_SECRETKEYBYTES) || !defined(CRYPTO_BYTES))
+#error "api.h must define CRYPTO_PUBLICKEYBYTES, CRYPTO_SECRETKEYBYTES and CRYPTO_BYTES"
+#endif
+
 #define NGCC_PASTE_(a, b) a##b
 #define NGCC_PASTE(a, b) NGCC_PASTE_(a, b)
 

@@ -1,7 +1,7 @@
 // End to end: `ngcc-perf time` over real C builds — the fixture submissions, PQClean, and the bad
 // submissions — and `ngcc-perf validate` over the store it writes. Never asserts a timing.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { validateFile } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
@@ -176,6 +176,56 @@ describe("ngcc-perf time", () => {
     expect(v.code).toBe(0);
     expect(JSON.parse(r.stdout).failed).toBe(Object.values(recs).filter((x) => x.status === "failed").length);
   }, 600_000);
+
+  it("reports an api.h without its size macros as a compile error naming them", () => {
+    // A tiny submission whose own code compiles but whose api.h lacks CRYPTO_CIPHERTEXTBYTES.
+    const dir = join(tmp, "nomacros");
+    mkdirSync(join(dir, "impl"), { recursive: true });
+    writeFileSync(
+      join(dir, "impl/api.h"),
+      "#define CRYPTO_PUBLICKEYBYTES 8\n#define CRYPTO_SECRETKEYBYTES 8\n#define CRYPTO_BYTES 8\n",
+    );
+    writeFileSync(
+      join(dir, "impl/kem.c"),
+      [
+        "#include <string.h>",
+        "int crypto_kem_keypair(unsigned char *pk, unsigned char *sk) { memset(pk, 1, 8); memset(sk, 1, 8); return 0; }",
+        "int crypto_kem_enc(unsigned char *ct, unsigned char *ss, const unsigned char *pk) { memcpy(ct, pk, 8); memset(ss, 2, 8); return 0; }",
+        "int crypto_kem_dec(unsigned char *ss, const unsigned char *ct, const unsigned char *sk) { (void)ct; (void)sk; memset(ss, 2, 8); return 0; }",
+        "",
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(dir, "meta.json"),
+      JSON.stringify({
+        name: "NoMacros",
+        category: "kem",
+        instances: [{ name: "NoMacros-1", folder: "impl", sources: ["impl/kem.c"] }],
+      }),
+    );
+    const out = join(tmp, "nomacros-out");
+    const file = campaign("nomacros", `  - { id: nomacros, source: { submission: ${JSON.stringify(dir)} } }`);
+    const r = cli("time", file, "--out", out);
+    expect(r.code).toBe(1);
+    const failure = records(out)["nomacros/NoMacros-1__keygen"]?.failure as
+      | { reason: string; message: string }
+      | undefined;
+    expect(failure?.reason).toBe("compile-error");
+    expect(failure?.message).toMatch(
+      /building the driver for nomacros\/NoMacros-1 failed[\s\S]*api\.h must define CRYPTO_PUBLICKEYBYTES, CRYPTO_SECRETKEYBYTES, CRYPTO_CIPHERTEXTBYTES/,
+    );
+  }, 300_000);
+
+  it("says so when the compiler is not installed, exit 2", () => {
+    const file = campaign(
+      "nocc",
+      `  - { id: kem-90, instances: [Puffin-128], source: { submission: ${JSON.stringify(join(submissionsDir, "kem-90"))} } }`,
+      "compiler: { cc: /nonexistent/bin/gcc-99 }",
+    );
+    const r = cli("time", file, "--out", join(tmp, "nocc-out"));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/compiler "\/nonexistent\/bin\/gcc-99" is not usable/);
+  });
 
   it("rejects a campaign with a missing submission folder with exit 2 and a clear message", () => {
     const file = campaign(
