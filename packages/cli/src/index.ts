@@ -2,6 +2,7 @@
 
 import { InputError } from "@ngcc-perf/runner";
 import { envCommand, usage as envUsage } from "./commands/env/index.ts";
+import { mergeCommand, usage as mergeUsage } from "./commands/merge/index.ts";
 import { timeCommand, usage as timeUsage } from "./commands/time/index.ts";
 import { validateCommand, usage as validateUsage } from "./commands/validate/index.ts";
 import { EXIT, type Io, processIo, UsageError } from "./io.ts";
@@ -13,6 +14,7 @@ type Command = (argv: string[], io: Io) => number | Promise<number>;
 const commands: Record<string, { run: Command; summary: string; usage: string }> = {
   time: { run: timeCommand, summary: "build, check and time every operation; memory; environment", usage: timeUsage },
   env: { run: envCommand, summary: "print this machine's environment record and counters", usage: envUsage },
+  merge: { run: mergeCommand, summary: "merge record stores (e.g. shards) into one", usage: mergeUsage },
   validate: { run: validateCommand, summary: "check records and campaigns against the schemas", usage: validateUsage },
 };
 

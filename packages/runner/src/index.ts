@@ -34,6 +34,7 @@ export {
   pqcleanRoot,
   resolveAlgorithms,
 } from "./instances.ts";
+export { type MergeResult, mergeStores } from "./merge.ts";
 export { nativeDir } from "./native.ts";
 export { buildProbe, type ProbeResult, probeCounter } from "./probe.ts";
 export { commandOf, type RunOptions, type RunResult, runProcess, tail } from "./proc.ts";
@@ -50,6 +51,7 @@ export {
   type StepSummary,
 } from "./step.ts";
 export { sha256, sha256File, storePaths, writeFileAtomic, writeJsonAtomic } from "./store.ts";
+export { indexAlgorithm, listStoreFiles, writeStoreIndex } from "./store-index.ts";
 export {
   chooseCounter,
   selected,

@@ -1,7 +1,7 @@
 // ngcc-perf time <campaign>: timing and memory records for every operation of every instance.
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { loadCampaign, parseShard, timeCampaign } from "@ngcc-perf/runner";
+import { loadCampaign, parseShard, resolveAlgorithms, timeCampaign, writeStoreIndex } from "@ngcc-perf/runner";
 import { EXIT, type Io, UsageError } from "../../io.ts";
 import { progressPrinter } from "../../progress.ts";
 
@@ -45,6 +45,7 @@ export async function timeCommand(argv: string[], io: Io): Promise<number> {
     ...(shard ? { shard } : {}),
     onProgress: progressPrinter(io),
   });
+  writeStoreIndex(campaign, resolveAlgorithms(campaign), out);
   io.err(
     `time: ${summary.records} record(s), ${summary.failed} failed, ${summary.skipped} skipped → ${out}/data/${campaign.system}`,
   );

@@ -1,0 +1,73 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { validateFile } from "@ngcc-perf/schema";
+import { afterAll, describe, expect, it } from "vitest";
+import { InputError } from "./errors.ts";
+import { mergeStores } from "./merge.ts";
+import { listStoreFiles } from "./store-index.ts";
+
+const seed = join(dirname(fileURLToPath(import.meta.url)), "../../../fixtures/seed-store");
+const tmp = mkdtempSync(join(tmpdir(), "ngcc-merge-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function copyStore(name: string): string {
+  const dir = join(tmp, name);
+  cpSync(seed, dir, { recursive: true });
+  return dir;
+}
+
+describe("mergeStores", () => {
+  it("merges two halves of a store back into the whole, with a rebuilt valid index", () => {
+    const a = copyStore("a");
+    const b = copyStore("b");
+    // a keeps the KEMs' timing records, b the key exchange's.
+    rmSync(join(a, "data/arm_1/records/kex-06"), { recursive: true });
+    for (const d of readdirSync(join(b, "data/arm_1/records"))) {
+      if (d !== "kex-06") rmSync(join(b, "data/arm_1/records", d), { recursive: true });
+    }
+    const out = join(tmp, "merged");
+    const r = mergeStores([a, b], out);
+    expect(r.systems).toEqual(["arm_1"]);
+    const whole = listStoreFiles(join(seed, "data/arm_1"));
+    const merged = listStoreFiles(join(out, "data/arm_1"));
+    expect(merged).toEqual(whole);
+    const index = JSON.parse(readFileSync(join(out, "data/arm_1/index.json"), "utf8"));
+    expect(index.algorithms.map((x: { id: string }) => x.id).sort()).toEqual([
+      "kem-02",
+      "kem-20",
+      "kem-21",
+      "kem-22",
+      "kex-06",
+    ]);
+    expect(validateFile(join(out, "data/arm_1/index.json")).errors).toEqual([]);
+    expect(r.duplicates).toBeGreaterThan(0); // sizes, surveys, profiles… were in both halves
+  });
+
+  it("refuses conflicting duplicates and writes nothing", () => {
+    const a = copyStore("c");
+    const b = copyStore("d");
+    const rec = join(b, "data/arm_1/records/kem-22/Mithril-128__keygen.json");
+    writeFileSync(rec, readFileSync(rec, "utf8").replace('"peakRssKiB": 1488', '"peakRssKiB": 1489'));
+    const out = join(tmp, "conflict");
+    expect(() => mergeStores([a, b], out)).toThrow(InputError);
+    expect(() => mergeStores([a, b], out)).toThrow(
+      /data\/arm_1\/records\/kem-22\/Mithril-128__keygen\.json: differs between/,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("refuses invalid records, naming file, line and pointer", () => {
+    const a = copyStore("e");
+    const rec = join(a, "data/arm_1/records/kem-22/Mithril-128__enc.json");
+    writeFileSync(rec, readFileSync(rec, "utf8").replace('"status": "ok"', '"status": "fine"'));
+    expect(() => mergeStores([a], join(tmp, "invalid"))).toThrow(
+      /Mithril-128__enc\.json:\d+:\d+ \/status must be one of/,
+    );
+  });
+
+  it("refuses a folder that is not a store", () => {
+    expect(() => mergeStores([tmp], join(tmp, "x"))).toThrow(/not a record store/);
+  });
+});

@@ -1,0 +1,158 @@
+// Merging record stores of one or more systems (e.g. the shards of a campaign run on several hosts):
+// every record is validated, identical duplicates are kept once, conflicting ones are refused, the
+// environments of a system are combined and the index is rebuilt. Nothing is written when anything is wrong.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import { type EnvironmentRecord, type StoreIndexRecord, validateFile } from "@ngcc-perf/schema";
+import { InputError } from "./errors.ts";
+import { writeFileAtomic, writeJsonAtomic } from "./store.ts";
+import { listStoreFiles } from "./store-index.ts";
+import { TOOL } from "./tool.ts";
+
+export interface MergeResult {
+  out: string;
+  systems: string[];
+  files: number;
+  duplicates: number;
+}
+
+function filesBelow(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.name.startsWith(".") || e.name.endsWith(".tmp")) continue;
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Environment fields that must agree for two stores to be one system. */
+function machineFacts(env: EnvironmentRecord) {
+  const { provenance: _p, campaign: _c, hostname: _h, runtime: _r, ...facts } = env;
+  return facts;
+}
+
+function firstDifference(a: unknown, b: unknown, path = ""): string | null {
+  if (JSON.stringify(a) === JSON.stringify(b)) return null;
+  if (typeof a === "object" && a && typeof b === "object" && b && !Array.isArray(a)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b as object)])) {
+      const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}/${k}`);
+      if (d) return d;
+    }
+  }
+  return `${path || "/"}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+}
+
+export function mergeStores(stores: readonly string[], out: string): MergeResult {
+  const outDir = resolve(out);
+  const inputs = stores.map((s) => resolve(s));
+  if (existsSync(join(outDir, "data")) && !inputs.includes(outDir)) inputs.push(outDir);
+  // 1. Read and validate everything.
+  const byPath = new Map<string, Array<{ store: string; data: Buffer }>>();
+  const invalid: string[] = [];
+  for (const store of inputs) {
+    const data = join(store, "data");
+    if (!existsSync(data) || !statSync(data).isDirectory()) {
+      throw new InputError(`${store}: not a record store (no data/ folder)`);
+    }
+    for (const file of filesBelow(data)) {
+      const rel = relative(store, file).split(sep).join("/");
+      if (file.endsWith(".json")) {
+        const r = validateFile(file);
+        for (const e of r.errors)
+          invalid.push(`${file}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer || "(root)"} ${e.message}`);
+      }
+      const list = byPath.get(rel) ?? [];
+      list.push({ store, data: readFileSync(file) });
+      byPath.set(rel, list);
+    }
+  }
+  if (invalid.length > 0) throw new InputError(`invalid records, nothing merged:\n${invalid.join("\n")}`);
+  // 2. Combine: environments per system, indexes rebuilt, everything else must be identical.
+  const conflicts: string[] = [];
+  const merged = new Map<string, Buffer | string>();
+  const indexes = new Map<string, StoreIndexRecord[]>();
+  let duplicates = 0;
+  for (const [rel, copies] of [...byPath.entries()].sort()) {
+    const parts = rel.split("/");
+    const system = parts[1] as string;
+    if (parts.length === 3 && parts[2] === "index.json") {
+      indexes.set(system, [...(indexes.get(system) ?? []), ...copies.map((c) => JSON.parse(c.data.toString("utf8")))]);
+      continue;
+    }
+    if (parts.length === 3 && parts[2] === "environment.json" && copies.length > 1) {
+      const envs = copies.map((c) => JSON.parse(c.data.toString("utf8")) as EnvironmentRecord);
+      const first = envs[0] as EnvironmentRecord;
+      let ok = true;
+      envs.slice(1).forEach((e, i) => {
+        const d = firstDifference(machineFacts(first), machineFacts(e));
+        if (d) {
+          ok = false;
+          conflicts.push(
+            `${rel}: the machines differ between ${copies[0]?.store} and ${copies[i + 1]?.store} (${d}); a store holds one system`,
+          );
+        }
+      });
+      if (ok) {
+        const starts = envs.map((e) => e.campaign.start).sort();
+        const ends = envs.map((e) => e.campaign.end);
+        const end = ends.includes(null) ? null : ([...ends].sort().pop() ?? null);
+        const env: EnvironmentRecord = { ...first, campaign: { ...first.campaign, start: starts[0] as string, end } };
+        merged.set(rel, `${JSON.stringify(env, null, 2)}\n`);
+        duplicates += copies.length - 1;
+      }
+      continue;
+    }
+    const first = copies[0] as { store: string; data: Buffer };
+    const other = copies.find((c) => !c.data.equals(first.data));
+    if (other) {
+      conflicts.push(`${rel}: differs between ${first.store} and ${other.store}`);
+      continue;
+    }
+    duplicates += copies.length - 1;
+    merged.set(rel, first.data);
+  }
+  if (conflicts.length > 0) {
+    throw new InputError(
+      `conflicting duplicates, nothing merged (measure each job once, e.g. with --shard K/N):\n${conflicts.join("\n")}`,
+    );
+  }
+  const systems = [...new Set([...merged.keys()].map((r) => r.split("/")[1] as string))].sort();
+  const unindexed = systems.filter((s) => (indexes.get(s) ?? []).every((i) => i.algorithms.length === 0));
+  if (unindexed.length > 0) {
+    throw new InputError(
+      `no index.json for system(s) ${unindexed.join(", ")} in any input store, so their algorithms are unknown; nothing merged`,
+    );
+  }
+  // 3. Write the files, then each system's index.
+  for (const [rel, data] of merged) writeFileAtomic(join(outDir, rel), data);
+  for (const system of systems) {
+    const olds = indexes.get(system) ?? [];
+    const algorithms = new Map<string, StoreIndexRecord["algorithms"][number]>();
+    for (const idx of olds) for (const a of idx.algorithms) algorithms.set(a.id, a);
+    const allSystems = [...new Set(olds.flatMap((i) => i.systems ?? [system]))];
+    const campaign = olds.find((i) => i.campaign)?.campaign;
+    const index: StoreIndexRecord = {
+      kind: "store-index",
+      schemaVersion: 1,
+      provenance: {
+        origin:
+          olds.every((i) => i.provenance.origin === "synthesized") && olds.length > 0 ? "synthesized" : "measured",
+        tool: TOOL,
+        createdAt: new Date().toISOString(),
+        note: `merged from ${inputs.length} store(s) by ngcc-perf merge`,
+      },
+      system,
+      algorithms: [...algorithms.values()],
+      files: listStoreFiles(join(outDir, "data", system)),
+      ...(allSystems.length > 0 ? { systems: allSystems.includes(system) ? allSystems : [...allSystems, system] } : {}),
+      ...(campaign ? { campaign } : {}),
+    };
+    writeJsonAtomic(join(outDir, "data", system, "index.json"), index);
+  }
+  return { out: outDir, systems, files: merged.size, duplicates };
+}

@@ -1,0 +1,106 @@
+// The store index (data/<system>/index.json): the algorithms of the campaign (section 1 facts, page order)
+// and every record and log of the system's folder with its SHA-256, rebuilt from what is on disk.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import type { StoreIndexRecord } from "@ngcc-perf/schema";
+import type { Campaign } from "./campaign.ts";
+import { type AlgorithmSpec, operationsOf } from "./instances.ts";
+import { sha256, storePaths, writeJsonAtomic } from "./store.ts";
+import { TOOL } from "./tool.ts";
+
+type IndexFile = StoreIndexRecord["files"][number];
+type IndexAlgorithm = StoreIndexRecord["algorithms"][number];
+
+const FOLDER_KIND: Record<string, IndexFile["kind"]> = {
+  records: "timing",
+  profile: "hash-profile",
+  sizes: "size-audit",
+  survey: "survey",
+};
+
+/** Every record and KAT log below a system folder, with kind, hash and size (the index itself excluded). */
+export function listStoreFiles(dataDir: string): IndexFile[] {
+  const files: IndexFile[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (e.name.startsWith(".") || e.name.endsWith(".tmp")) continue;
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        walk(p);
+        continue;
+      }
+      const rel = relative(dataDir, p).split(sep).join("/");
+      if (rel === "index.json") continue;
+      const top = rel.split("/")[0] ?? "";
+      let kind: IndexFile["kind"] | undefined;
+      if (rel === "environment.json") kind = "environment";
+      else if (top === "kat") kind = rel.endsWith(".log") ? "kat-log" : rel.endsWith(".json") ? "kat" : undefined;
+      else if (rel.endsWith(".json")) kind = FOLDER_KIND[top];
+      if (!kind) continue;
+      const data = readFileSync(p);
+      files.push({ path: rel, kind, sha256: sha256(data), bytes: statSync(p).size });
+    }
+  };
+  if (existsSync(dataDir)) walk(dataDir);
+  return files;
+}
+
+/** Section-1 facts of an algorithm for the index. */
+export function indexAlgorithm(a: AlgorithmSpec, passes = 1): IndexAlgorithm {
+  const instances = a.instances.map((i) => i.instance);
+  return {
+    id: a.id,
+    name: a.name,
+    category: a.category,
+    implementations: a.implementations,
+    instances,
+    operations: operationsOf(a.category, passes),
+    links: a.links,
+    ...(a.katManifest ? { katManifest: a.katManifest } : {}),
+  };
+}
+
+/** Operations actually in the store for an algorithm, in page order (KEX: pass2 only when measured). */
+function measuredOperations(files: IndexFile[], a: AlgorithmSpec): string[] {
+  const ops = new Set(
+    files
+      .filter((f) => f.kind === "timing" && f.path.startsWith(`records/${a.id}/`))
+      .map((f) => f.path.replace(/^.*__/, "").replace(/\.json$/, "")),
+  );
+  const canonical = operationsOf(a.category, 2);
+  const present = canonical.filter((o) => ops.has(o));
+  return present.length > 0 ? present : operationsOf(a.category, 1);
+}
+
+/**
+ * Writes data/<system>/index.json for the campaign's algorithms (merged with algorithms already in an
+ * existing index, so shards and merges keep each other's) and every file now in the folder.
+ */
+export function writeStoreIndex(campaign: Campaign, algorithms: AlgorithmSpec[], out: string): StoreIndexRecord {
+  const paths = storePaths(out, campaign.system);
+  const files = listStoreFiles(paths.dataDir);
+  const byId = new Map<string, IndexAlgorithm>();
+  if (existsSync(paths.index)) {
+    try {
+      const old = JSON.parse(readFileSync(paths.index, "utf8")) as StoreIndexRecord;
+      for (const a of old.algorithms ?? []) byId.set(a.id, a);
+    } catch {
+      // an unreadable index is rebuilt from the campaign
+    }
+  }
+  for (const a of algorithms) {
+    byId.set(a.id, { ...indexAlgorithm(a), operations: measuredOperations(files, a) });
+  }
+  const index: StoreIndexRecord = {
+    kind: "store-index",
+    schemaVersion: 1,
+    provenance: { origin: "measured", tool: TOOL, createdAt: new Date().toISOString() },
+    system: campaign.system,
+    algorithms: [...byId.values()],
+    files,
+    systems: campaign.systems,
+    campaign: { name: campaign.name, path: campaign.file, sha256: sha256(campaign.text) },
+  };
+  writeJsonAtomic(paths.index, index);
+  return index;
+}
