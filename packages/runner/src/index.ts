@@ -20,6 +20,7 @@ export {
   type Toolchain,
   toolchain,
 } from "./build.ts";
+export { buildCampaign } from "./build-step.ts";
 export { type BuildProfile, type Campaign, type CounterKind, DEFAULT_PROFILES, loadCampaign } from "./campaign.ts";
 export { DriverError, type DriverInfo, driverRun } from "./driver.ts";
 export { captureEnvironment, type EnvironmentOptions, processorModel } from "./env.ts";

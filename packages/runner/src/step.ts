@@ -2,7 +2,7 @@
 // summary it returns, and the deterministic shard split of its jobs.
 import { createHash } from "node:crypto";
 
-export type StepName = "time" | "kat" | "profile" | "sizes" | "report";
+export type StepName = "build" | "time" | "kat" | "profile" | "sizes" | "report";
 
 export interface Shard {
   /** 1-based shard number. */

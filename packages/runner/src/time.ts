@@ -16,6 +16,7 @@ import {
 } from "./driver.ts";
 import { captureEnvironment } from "./env.ts";
 import { type AlgorithmSpec, type InstanceSpec, matchesAny, operationsOf, resolveAlgorithms } from "./instances.ts";
+import { probeCounter } from "./probe.ts";
 import { commandOf } from "./proc.ts";
 import { aggregate } from "./stats.ts";
 import { emptySummary, inShard, type StepOptions, type StepSummary } from "./step.ts";
@@ -57,6 +58,20 @@ function existingHash(path: string): string | null {
   } catch {
     return null;
   }
+}
+
+function readEnvironmentStart(path: string): string | null {
+  if (!existsSync(path)) return null;
+  try {
+    return (JSON.parse(readFileSync(path, "utf8")) as { campaign?: { start?: string } }).campaign?.start ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The counter kind the probe should report when no timing job ran: the campaign's, or the probe's default. */
+function chosenCounter(campaign: Campaign): string | undefined {
+  return campaign.counter.kind === "auto" ? undefined : campaign.counter.kind;
 }
 
 function katVerdict(path: string): string | null {
@@ -125,6 +140,32 @@ export async function timeCampaign(campaign: Campaign, options: TimeOptions): Pr
   progress({ type: "plan", step: "time", total });
   let done = 0;
   let envCounter: DriverCounter | null = null;
+  // The environment is written at the start (end null), so even a killed campaign records when it began,
+  // and again at the end; a resumed campaign keeps its original start. Without a timing run of its own
+  // (every job skipped on --resume) the counter is what the probe reports.
+  const previousStart = options.resume ? readEnvironmentStart(paths.environment) : null;
+  const writeEnvironment = async (measured: DriverCounter | null, end: string | null) => {
+    const counter =
+      measured ?? (await probeCounter(campaign.cc, chosenCounter(campaign), campaign.counter.fixedClockHz)).counter;
+    const env = await captureEnvironment({
+      system: campaign.system,
+      cc: campaign.cc,
+      counter: {
+        kind: counter.kind,
+        unit: counter.unit,
+        rateHz: counter.rateHz,
+        overhead: counter.overhead,
+        ...(counter.serialization ? { serialization: counter.serialization } : {}),
+      },
+      campaign: { name: campaign.name, start: previousStart ?? started, end },
+      pinnedCpu: campaign.timing.pinCpu,
+      ...(campaign.config.machine?.machine ? { machine: campaign.config.machine.machine } : {}),
+      ...(campaign.config.machine?.clockNote ? { clockNote: campaign.config.machine.clockNote } : {}),
+      fixedFrequencyHz: campaign.counter.kind === "fixed-clock" ? (campaign.counter.fixedClockHz ?? null) : null,
+    });
+    writeJsonAtomic(paths.environment, env);
+  };
+  if (!previousStart) await writeEnvironment(null, null);
 
   // The plan counted a second pass for every key exchange; correct it once the instance's is known.
   const adjustPlan = (spec: InstanceSpec, passes: number) => {
@@ -328,25 +369,7 @@ export async function timeCampaign(campaign: Campaign, options: TimeOptions): Pr
       }
     }
   }
-  // Environment of the system: the counter as the timing runs reported it.
-  if (envCounter) {
-    const env = await captureEnvironment({
-      system: campaign.system,
-      cc: campaign.cc,
-      counter: {
-        kind: envCounter.kind,
-        unit: envCounter.unit,
-        rateHz: envCounter.rateHz,
-        overhead: envCounter.overhead,
-        ...(envCounter.serialization ? { serialization: envCounter.serialization } : {}),
-      },
-      campaign: { name: campaign.name, start: started, end: new Date().toISOString() },
-      pinnedCpu: campaign.timing.pinCpu,
-      ...(campaign.config.machine?.machine ? { machine: campaign.config.machine.machine } : {}),
-      ...(campaign.config.machine?.clockNote ? { clockNote: campaign.config.machine.clockNote } : {}),
-      fixedFrequencyHz: campaign.counter.kind === "fixed-clock" ? (campaign.counter.fixedClockHz ?? null) : null,
-    });
-    writeJsonAtomic(paths.environment, env);
-  }
+  // Environment of the system at the end: the counter as the timing runs reported it.
+  await writeEnvironment(envCounter, new Date().toISOString());
   return summary;
 }
