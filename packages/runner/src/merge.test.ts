@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,6 +6,7 @@ import { validateFile } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { InputError } from "./errors.ts";
 import { mergeStores } from "./merge.ts";
+import { removeStaleTemps } from "./store.ts";
 import { listStoreFiles } from "./store-index.ts";
 
 const seed = join(dirname(fileURLToPath(import.meta.url)), "../../../fixtures/seed-store");
@@ -17,6 +18,20 @@ function copyStore(name: string): string {
   cpSync(seed, dir, { recursive: true });
   return dir;
 }
+
+describe("removeStaleTemps", () => {
+  it("removes temporary files and build folders of dead processes, and nothing else", () => {
+    const out = join(tmp, "stale");
+    mkdirSync(join(out, "data/x/records/a"), { recursive: true });
+    mkdirSync(join(out, "build/x/a/I-guide-0123.tmp-999999999"), { recursive: true });
+    mkdirSync(join(out, `build/x/a/J-guide-4567.tmp-${process.pid}`), { recursive: true });
+    writeFileSync(join(out, "data/x/records/a/I__keygen.json.999999999.1.tmp"), "{");
+    writeFileSync(join(out, "data/x/records/a/I__keygen.json"), "{}");
+    expect(removeStaleTemps(out)).toBe(2);
+    expect(readdirSync(join(out, "data/x/records/a"))).toEqual(["I__keygen.json"]);
+    expect(readdirSync(join(out, "build/x/a"))).toEqual([`J-guide-4567.tmp-${process.pid}`]);
+  });
+});
 
 describe("mergeStores", () => {
   it("merges two halves of a store back into the whole, with a rebuilt valid index", () => {

@@ -32,8 +32,9 @@ function filesBelow(dir: string): string[] {
 
 /** Environment fields that must agree for two stores to be one system. */
 function machineFacts(env: EnvironmentRecord) {
-  const { provenance: _p, campaign: _c, hostname: _h, runtime: _r, ...facts } = env;
-  return facts;
+  const { provenance: _p, campaign: _c, hostname: _h, runtime: _r, counter, ...facts } = env;
+  // The counter's rate and read overhead are measured per run and vary a little; its kind and unit must agree.
+  return { ...facts, counter: { kind: counter.kind, unit: counter.unit } };
 }
 
 function firstDifference(a: unknown, b: unknown, path = ""): string | null {
