@@ -134,7 +134,8 @@ export async function timeCampaign(campaign: Campaign, options: TimeOptions): Pr
   const units = algorithms.flatMap((a) =>
     a.instances
       .filter((s) => selected(s, options.only))
-      .flatMap((s) => s.buildProfiles.map((p) => ({ spec: s, profile: p }))),
+      .flatMap((s) => s.buildProfiles.map((p) => ({ spec: s, profile: p })))
+      .filter((u) => inShard(`${u.spec.algorithmId}/${u.spec.instance}/${u.profile}`, options.shard)),
   );
   let total = units.reduce((n, u) => n + operationsOf(u.spec.category, 2).length, 0);
   progress({ type: "plan", step: "time", total });
