@@ -105,6 +105,50 @@ export interface CampaignConfig {
      * Curated wording for the survey verdict, kept apart from the automatic finding.
      */
     surveyNotes?: string;
+    /**
+     * Randomness of the KAT generator: nist (the AES-256 CTR_DRBG of NIST's rng.c, the default) or hqc (HQC's SHAKE256-based KAT RNG; the default for PQClean hqc-* schemes).
+     */
+    katRng?: "nist" | "hqc";
+    /**
+     * Expected KAT hash(es) instead of .rsp files (PQClean-style): one expectation or a list; the output is generated once and each form's SHA-256 is compared.
+     */
+    kat?:
+      | {
+          /**
+           * Expected SHA-256 (hex) of the generated output in this form.
+           */
+          sha256: string;
+          /**
+           * Which output the hash covers: single (entry 0 without header or empty lines, PQClean nistkat-sha256 / liboqs single), all (entries 0..N-1 without header, an empty line between entries, liboqs all), rsp (the whole NIST .rsp file).
+           */
+          form: "single" | "all" | "rsp";
+          /**
+           * Entries the hash covers (all: default 100; rsp: 100; single: 1).
+           */
+          entries?: number;
+          /**
+           * Where the expected hash comes from, e.g. PQClean META.yml nistkat-sha256 @ 3730b32.
+           */
+          source?: string;
+        }
+      | {
+          /**
+           * Expected SHA-256 (hex) of the generated output in this form.
+           */
+          sha256: string;
+          /**
+           * Which output the hash covers: single (entry 0 without header or empty lines, PQClean nistkat-sha256 / liboqs single), all (entries 0..N-1 without header, an empty line between entries, liboqs all), rsp (the whole NIST .rsp file).
+           */
+          form: "single" | "all" | "rsp";
+          /**
+           * Entries the hash covers (all: default 100; rsp: 100; single: 1).
+           */
+          entries?: number;
+          /**
+           * Where the expected hash comes from, e.g. PQClean META.yml nistkat-sha256 @ 3730b32.
+           */
+          source?: string;
+        }[];
   }[];
   /**
    * Version of this schema the campaign was written against.
@@ -272,6 +316,10 @@ export interface CampaignConfig {
         };
       };
     };
+    /**
+     * Curated survey notes file (YAML), relative to the campaign file: algorithm id → { verdict, text }; kept apart from the automatic finding.
+     */
+    notes?: string;
   };
   /**
    * Size catalog.
@@ -992,6 +1040,14 @@ export interface KatRecord {
      * Which output the hash covers: rsp (the whole .rsp), single (entry 0, PQClean nistkat-sha256), all (N entries, liboqs).
      */
     form?: "rsp" | "single" | "all";
+    /**
+     * Entries the expected output covers.
+     */
+    entries?: number;
+    /**
+     * Where an expected hash comes from.
+     */
+    note?: string;
   };
   /**
    * The output generated with the instance.
@@ -1009,6 +1065,23 @@ export interface KatRecord {
      * Size of the generated output in bytes.
      */
     bytes?: number;
+    /**
+     * SHA-256 of every form made from the one run.
+     */
+    forms?: {
+      /**
+       * SHA-256 digest, 64 lower-case hex digits.
+       */
+      rsp?: string;
+      /**
+       * SHA-256 digest, 64 lower-case hex digits.
+       */
+      single?: string;
+      /**
+       * SHA-256 digest, 64 lower-case hex digits.
+       */
+      all?: string;
+    };
   };
   /**
    * On FAIL: where the output first differs.
@@ -1036,6 +1109,111 @@ export interface KatRecord {
     actual?: string;
   };
   error?: KatRecord_Failure;
+  /**
+   * Why the verdict is what it is: match (PASS); output-differs (FAIL: the implementation's output differs from the expected KAT); corrupt-kat (FAIL: the manifest disagrees with the shipped .rsp, a corrupt or altered KAT file, reported apart from implementation failures); no-expected-kat (ERROR: nothing to compare with); error (ERROR: build, crash, timeout or a failed check, see error).
+   */
+  outcome?: "match" | "output-differs" | "corrupt-kat" | "no-expected-kat" | "error";
+  /**
+   * KAT randomness: nist-ctr-drbg (AES-256 CTR_DRBG of NIST's rng.c) or hqc-shake256 (HQC's SHAKE256 KAT RNG).
+   */
+  rng?: "nist-ctr-drbg" | "hqc-shake256";
+  /**
+   * Every comparison made (one per expected .rsp file or expected hash).
+   */
+  checks?: {
+    /**
+     * Output form compared: rsp, single or all.
+     */
+    form: "rsp" | "single" | "all";
+    /**
+     * Entries the form covers.
+     */
+    entries: number;
+    /**
+     * SHA-256 digest, 64 lower-case hex digits.
+     */
+    expectedSha256: string;
+    /**
+     * SHA-256 digest, 64 lower-case hex digits.
+     */
+    generatedSha256: string;
+    /**
+     * True when the generated output equals the expected one.
+     */
+    match: boolean;
+    /**
+     * Where the expectation comes from: the .rsp path or the origin of the hash.
+     */
+    source?: string;
+  }[];
+  /**
+   * Output lengths seen while generating the KAT (for the size audit; signatures: signed message length minus message length).
+   */
+  lengths?: {
+    /**
+     * A length distribution over the KAT entries.
+     */
+    publicKeyBytes?: {
+      /**
+       * Shortest, bytes.
+       */
+      min: number;
+      /**
+       * Mean, bytes.
+       */
+      mean: number;
+      /**
+       * Longest, bytes.
+       */
+      max: number;
+      /**
+       * Outputs measured.
+       */
+      samples: number;
+    };
+    /**
+     * A length distribution over the KAT entries.
+     */
+    ciphertextBytes?: {
+      /**
+       * Shortest, bytes.
+       */
+      min: number;
+      /**
+       * Mean, bytes.
+       */
+      mean: number;
+      /**
+       * Longest, bytes.
+       */
+      max: number;
+      /**
+       * Outputs measured.
+       */
+      samples: number;
+    };
+    /**
+     * A length distribution over the KAT entries.
+     */
+    signatureBytes?: {
+      /**
+       * Shortest, bytes.
+       */
+      min: number;
+      /**
+       * Mean, bytes.
+       */
+      mean: number;
+      /**
+       * Longest, bytes.
+       */
+      max: number;
+      /**
+       * Outputs measured.
+       */
+      samples: number;
+    };
+  };
   /**
    * Non-fatal findings (e.g. CRLF line endings tolerated).
    */
@@ -1244,6 +1422,66 @@ export type HashProfileRecord = {
    */
   wrapperOverhead?: number | null;
   /**
+   * Clock the wrappers read (plain rdtsc on x86-64, cntvct_el0 on aarch64, else CLOCK_MONOTONIC); shares are ratios of sums in this clock.
+   */
+  wrapperClock?: "rdtsc" | "cntvct" | "clock_gettime";
+  /**
+   * Sum of the profiled trials' durations in the wrapper clock (the shares' denominator).
+   */
+  totalTicks?: number;
+  /**
+   * Raw trials of the two runs behind totalNsPerOp and unprofiledNsPerOp.
+   */
+  trials?: {
+    /**
+     * Trials of the profiling build.
+     */
+    profiled: {
+      /**
+       * Operations in the trial.
+       */
+      iterations: number;
+      /**
+       * CLOCK_MONOTONIC duration of the trial (ns).
+       */
+      ns: number;
+    }[];
+    /**
+     * Trials of the timing build.
+     */
+    unprofiled?: {
+      /**
+       * Operations in the trial.
+       */
+      iterations: number;
+      /**
+       * CLOCK_MONOTONIC duration of the trial (ns).
+       */
+      ns: number;
+    }[];
+  };
+  /**
+   * The KAT generator linked with the same wrappers (a profiled KAT build), compared with the reference: the wrappers must forward every call unchanged.
+   */
+  katCheck?: {
+    /**
+     * PASS: identical output; FAIL: it differs; ERROR: it could not be built or run.
+     */
+    verdict: "PASS" | "FAIL" | "ERROR";
+    /**
+     * What the output was compared with: the committed .rsp file, or the KAT generator built from the same objects without wrappers.
+     */
+    comparedWith?: string;
+    /**
+     * SHA-256 of the profiled KAT generator's output.
+     */
+    sha256?: string;
+    /**
+     * On FAIL or ERROR: what differed or went wrong.
+     */
+    message?: string;
+  };
+  /**
    * Per symbol group: the share of the operation's time spent inside its outermost wrapped calls.
    */
   groups?: {
@@ -1267,6 +1505,10 @@ export type HashProfileRecord = {
      * Mean time per operation inside the group, in ns.
      */
     nsPerOp?: number;
+    /**
+     * Time inside the group's outermost calls over all profiled trials, in the wrapper clock.
+     */
+    ticks?: number;
   }[];
   /**
    * Calls per operation per wrapped symbol (zero counts may be left out).
@@ -1292,6 +1534,10 @@ export type HashProfileRecord = {
      * Mean time per operation inside this symbol's outermost calls, in ns.
      */
     nsPerOp?: number;
+    /**
+     * Mean calls per operation made from inside another wrapped call of the same group (not in meanPerOperation, not timed again).
+     */
+    nestedPerOperation?: number;
   }[];
   /**
    * Configured symbols that cannot be intercepted, reported instead of a silent 0%.
@@ -1529,6 +1775,35 @@ export interface SurveyRecord {
      * Generated one-line summary.
      */
     text?: string;
+    /**
+     * Per instance: what its timing build references and contains.
+     */
+    instances?: {
+      /**
+       * Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.
+       */
+      instance: string;
+      /**
+       * Verdict of this instance alone.
+       */
+      verdict: "ICCS-only" | "mixed" | "bypass";
+      /**
+       * Placeholder (hash group) symbols its objects reference.
+       */
+      placeholders?: string[];
+      /**
+       * DRNG group symbols its objects reference (empty: the DRNG is bypassed).
+       */
+      drng?: string[];
+      /**
+       * Own primitives found in its objects.
+       */
+      ownPrimitives?: string[];
+      /**
+       * The defines of its timing build.
+       */
+      defines?: string[];
+    }[];
   };
   /**
    * Curated wording from the campaign's notes file.
@@ -1601,15 +1876,15 @@ export interface SizeCatalogRow {
    */
   instance: string;
   /**
-   * Public key size in bytes.
+   * Public key size in bytes (key exchange: the responder B's long-term public key).
    */
   publicKeyBytes: number | null;
   /**
-   * Ciphertext (KEM) or protocol message total (KEX) size in bytes.
+   * Ciphertext size in bytes (KEM).
    */
   ciphertextBytes: number | null;
   /**
-   * Signature size in bytes (the maximum for variable-length signatures).
+   * Signature size in bytes as the source quotes it (the API gives the maximum for variable-length ones).
    */
   signatureBytes: number | null;
   /**
@@ -1620,6 +1895,18 @@ export interface SizeCatalogRow {
    * Remark, e.g. why it differs from the API.
    */
   note: string;
+  /**
+   * Algorithm category: key encapsulation, signature or key exchange.
+   */
+  category?: "kem" | "sign" | "kex";
+  /**
+   * Key exchange: the initiator A's long-term public key in bytes (0 when A has none).
+   */
+  publicKeyABytes?: number | null;
+  /**
+   * Key exchange: each protocol message's size in pass order, bytes (column kex_messages: 1632+832).
+   */
+  kexMessageBytes?: number[] | null;
 }
 
 // ---- size-audit
@@ -1657,6 +1944,10 @@ export interface SizeAuditRecord {
      */
     instance: string;
     /**
+     * CRYPTO_ALGNAME from the compiled api.h, or null when it defines none.
+     */
+    algname?: string | null;
+    /**
      * API (from the compiled api.h) sizes in bytes; absent fields do not apply.
      */
     api?: {
@@ -1665,7 +1956,7 @@ export interface SizeAuditRecord {
        */
       publicKeyBytes?: number;
       /**
-       * Secret key, bytes.
+       * Secret key, bytes (key exchange: the long-term secret key, as longTermSecretKeyBytes).
        */
       secretKeyBytes?: number;
       /**
@@ -1673,13 +1964,53 @@ export interface SizeAuditRecord {
        */
       ciphertextBytes?: number;
       /**
-       * Signature, bytes (API: the maximum).
+       * Signature, bytes: CRYPTO_BYTES, the maximum.
        */
       signatureBytes?: number;
       /**
        * Shared secret, bytes.
        */
       sharedSecretBytes?: number;
+      /**
+       * Key exchange: CRYPTO_KEX_PASSES.
+       */
+      passes?: number;
+      /**
+       * Key exchange: CRYPTO_KEX_MSG1BYTES, bytes.
+       */
+      msg1Bytes?: number;
+      /**
+       * Key exchange: CRYPTO_KEX_MSG2BYTES, bytes.
+       */
+      msg2Bytes?: number;
+      /**
+       * Key exchange: CRYPTO_KEX_PUBLICKEYBYTES_A, bytes.
+       */
+      publicKeyABytes?: number;
+      /**
+       * Key exchange: CRYPTO_KEX_SECRETKEYBYTES_A, bytes.
+       */
+      secretKeyABytes?: number;
+      /**
+       * Key exchange: CRYPTO_KEX_PUBLICKEYBYTES_B, bytes.
+       */
+      publicKeyBBytes?: number;
+      /**
+       * Key exchange: CRYPTO_KEX_SECRETKEYBYTES_B, bytes.
+       */
+      secretKeyBBytes?: number;
+      /**
+       * Key exchange: CRYPTO_KEX_STATEBYTES_A, bytes.
+       */
+      stateABytes?: number;
+      /**
+       * Key exchange: CRYPTO_KEX_STATEBYTES_B, bytes.
+       */
+      stateBBytes?: number;
+      /**
+       * Key exchange: NGCC_KEX_BANDWIDTH_BYTES as the compiler computed it, bytes.
+       */
+      bandwidthBytes?: number;
     };
     /**
      * The catalog row, or null when missing.
@@ -1697,6 +2028,14 @@ export interface SizeAuditRecord {
        * Signature, bytes.
        */
       signatureBytes?: number | null;
+      /**
+       * Key exchange: the initiator's public key, bytes.
+       */
+      publicKeyABytes?: number | null;
+      /**
+       * Key exchange: each protocol message, bytes.
+       */
+      kexMessageBytes?: number[] | null;
       /**
        * Catalog source column.
        */
@@ -1734,6 +2073,37 @@ export interface SizeAuditRecord {
          * Outputs measured.
          */
         samples: number;
+        /**
+         * The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).
+         *
+         * @minItems 1
+         */
+        sources?: {
+          /**
+           * kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run).
+           */
+          source: "kat" | "timing";
+          /**
+           * Path relative to the system's folder of the store (data/<system>/), with / separators.
+           */
+          path: string;
+          /**
+           * Shortest, bytes.
+           */
+          min: number;
+          /**
+           * Mean, bytes.
+           */
+          mean: number;
+          /**
+           * Longest, bytes.
+           */
+          max: number;
+          /**
+           * Outputs measured.
+           */
+          samples: number;
+        }[];
       };
       /**
        * A measured length distribution.
@@ -1755,6 +2125,37 @@ export interface SizeAuditRecord {
          * Outputs measured.
          */
         samples: number;
+        /**
+         * The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).
+         *
+         * @minItems 1
+         */
+        sources?: {
+          /**
+           * kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run).
+           */
+          source: "kat" | "timing";
+          /**
+           * Path relative to the system's folder of the store (data/<system>/), with / separators.
+           */
+          path: string;
+          /**
+           * Shortest, bytes.
+           */
+          min: number;
+          /**
+           * Mean, bytes.
+           */
+          mean: number;
+          /**
+           * Longest, bytes.
+           */
+          max: number;
+          /**
+           * Outputs measured.
+           */
+          samples: number;
+        }[];
       };
       /**
        * A measured length distribution.
@@ -1776,6 +2177,37 @@ export interface SizeAuditRecord {
          * Outputs measured.
          */
         samples: number;
+        /**
+         * The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).
+         *
+         * @minItems 1
+         */
+        sources?: {
+          /**
+           * kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run).
+           */
+          source: "kat" | "timing";
+          /**
+           * Path relative to the system's folder of the store (data/<system>/), with / separators.
+           */
+          path: string;
+          /**
+           * Shortest, bytes.
+           */
+          min: number;
+          /**
+           * Mean, bytes.
+           */
+          mean: number;
+          /**
+           * Longest, bytes.
+           */
+          max: number;
+          /**
+           * Outputs measured.
+           */
+          samples: number;
+        }[];
       };
     };
     /**
@@ -1802,6 +2234,23 @@ export interface SizeAuditRecord {
        * Shared secret, bytes.
        */
       sharedSecretBytes?: number;
+    };
+    /**
+     * Where the section-6 public key, ciphertext and signature came from (secret key and shared secret are always the API's).
+     */
+    tableFrom?: {
+      /**
+       * catalog: the catalog's figure; api: the API's (no catalog figure).
+       */
+      publicKeyBytes?: "catalog" | "api";
+      /**
+       * catalog: the catalog's figure; api: the API's (no catalog figure).
+       */
+      ciphertextBytes?: "catalog" | "api";
+      /**
+       * catalog: the catalog's figure; api: the API's (no catalog figure).
+       */
+      signatureBytes?: "catalog" | "api";
     };
     /**
      * Key-exchange section 6 row.
@@ -1834,7 +2283,7 @@ export interface SizeAuditRecord {
        */
       bandwidthBytes: number;
       /**
-       * Long-term secret key (API cap), bytes.
+       * Long-term secret key (API cap), bytes: the larger of the two parties' (each party stores its own).
        */
       longTermSecretKeyBytes: number;
       /**
@@ -1842,6 +2291,11 @@ export interface SizeAuditRecord {
        */
       sharedSecretBytes: number;
     };
+    failure?: SizeAuditRecord_Failure;
+    /**
+     * Child processes run for this instance (building and running printparams).
+     */
+    commands?: SizeAuditRecord_Command[];
   }[];
   /**
    * Disagreements found (empty when catalog, API and measurement agree).
@@ -1856,9 +2310,19 @@ export interface SizeAuditRecord {
      */
     kind: "catalog-differs-from-api" | "measured-exceeds-api" | "catalog-row-missing" | "catalog-row-unknown-instance";
     /**
-     * Size field concerned.
+     * Size field concerned. Key exchange: publicKeyBBytes (catalog public_key), publicKeyABytes, message1Bytes / message2Bytes (kex_messages), passes (how many messages the catalog lists vs CRYPTO_KEX_PASSES).
      */
-    field?: "publicKeyBytes" | "secretKeyBytes" | "ciphertextBytes" | "signatureBytes" | "sharedSecretBytes";
+    field?:
+      | "publicKeyBytes"
+      | "secretKeyBytes"
+      | "ciphertextBytes"
+      | "signatureBytes"
+      | "sharedSecretBytes"
+      | "publicKeyABytes"
+      | "publicKeyBBytes"
+      | "message1Bytes"
+      | "message2Bytes"
+      | "passes";
     /**
      * Catalog figure, bytes.
      */
@@ -1875,7 +2339,15 @@ export interface SizeAuditRecord {
      * Catalog note or explanation.
      */
     note?: string;
+    /**
+     * Line of the catalog row concerned.
+     */
+    line?: number;
   }[];
+  /**
+   * SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.
+   */
+  inputsHash?: string;
   /**
    * The catalog used.
    */
@@ -1927,6 +2399,70 @@ export interface SizeAuditRecord_Provenance {
    * Free-text remark on the record's origin.
    */
   note?: string;
+}
+/**
+ * Why the instance's API figures could not be read (e.g. api.h does not compile).
+ */
+export interface SizeAuditRecord_Failure {
+  /**
+   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else.
+   */
+  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "error";
+  /**
+   * Human-readable explanation.
+   */
+  message: string;
+  /**
+   * Signal name, e.g. SIGSEGV.
+   */
+  signal?: string | null;
+  /**
+   * Exit status of the failing process.
+   */
+  exitCode?: number | null;
+  /**
+   * Last part of the failing process's standard error (bounded).
+   */
+  stderrTail?: string;
+}
+/**
+ * One process.
+ */
+export interface SizeAuditRecord_Command {
+  /**
+   * Program and arguments, exactly as passed to the operating system (never a shell string).
+   *
+   * @minItems 1
+   */
+  argv: string[];
+  /**
+   * Exit status, or null when the process was ended by a signal or timed out.
+   */
+  exitCode: number | null;
+  /**
+   * Signal name that ended the process (e.g. SIGSEGV), or null.
+   */
+  signal: string | null;
+  /**
+   * Wall-clock duration of the process in milliseconds (ms).
+   */
+  durationMs: number;
+  /**
+   * True when the process was killed because it exceeded its time limit.
+   */
+  timedOut: boolean;
+  /**
+   * Working directory the process ran in.
+   */
+  cwd?: string;
+  /**
+   * Time limit applied to the process in milliseconds (ms).
+   */
+  timeLimitMs?: number;
+  /**
+   * Last part of the process's standard error (bounded).
+   */
+  stderrTail?: string;
 }
 
 // ---- store-index

@@ -41,6 +41,21 @@ const link = obj(
   },
 );
 
+const katExpectation = obj(
+  "One expected KAT hash.",
+  {
+    sha256: str("Expected SHA-256 (hex) of the generated output in this form.", { pattern: "^[0-9a-fA-F]{64}$" }),
+    form: oneOfEnum(
+      "Which output the hash covers: single (entry 0 without header or empty lines, PQClean nistkat-sha256 / liboqs single), all (entries 0..N-1 without header, an empty line between entries, liboqs all), rsp (the whole NIST .rsp file).",
+      ["single", "all", "rsp"],
+    ),
+  },
+  {
+    entries: int("Entries the hash covers (all: default 100; rsp: 100; single: 1).", { minimum: 1, maximum: 100 }),
+    source: str("Where the expected hash comes from, e.g. PQClean META.yml nistkat-sha256 @ 3730b32."),
+  },
+);
+
 export const campaign: JsonSchema = {
   $schema: DRAFT,
   $id: `${ID_BASE}campaign.schema.json`,
@@ -98,6 +113,15 @@ export const campaign: JsonSchema = {
               },
             ),
             surveyNotes: str("Curated wording for the survey verdict, kept apart from the automatic finding."),
+            katRng: oneOfEnum(
+              "Randomness of the KAT generator: nist (the AES-256 CTR_DRBG of NIST's rng.c, the default) or hqc (HQC's SHAKE256-based KAT RNG; the default for PQClean hqc-* schemes).",
+              ["nist", "hqc"],
+            ),
+            kat: {
+              description:
+                "Expected KAT hash(es) instead of .rsp files (PQClean-style): one expectation or a list; the output is generated once and each form's SHA-256 is compared.",
+              oneOf: [katExpectation, arr("Several expectations.", katExpectation, { minItems: 1 })],
+            },
           },
         ),
         { minItems: 1 },
@@ -180,30 +204,38 @@ export const campaign: JsonSchema = {
         ID_PATTERN,
       ),
       defaultProfile: str("Build profile used when an algorithm names none.", { pattern: ID_PATTERN }),
-      profiler: obj("Symbol groups for the hash/DRNG profiler.", {
-        groups: map(
-          "Group name → its symbols, e.g. hash: [pseudohash, pseudoXOF, sm3hash], drng: [randombytes].",
-          obj(
-            "One symbol group.",
-            {
-              symbols: arr(
-                "Linker symbols wrapped with -Wl,--wrap.",
-                { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
-                {
-                  minItems: 1,
-                },
-              ),
-            },
-            {
-              label: str("Column label in the report, e.g. pseudohash/XOF/sm3."),
-              symbolLabels: map("Symbol → name shown in the calls column (e.g. randombytes → drng).", {
-                type: "string",
-              }),
-            },
+      profiler: obj(
+        "Symbol groups for the hash/DRNG profiler.",
+        {
+          groups: map(
+            "Group name → its symbols, e.g. hash: [pseudohash, pseudoXOF, sm3hash], drng: [randombytes].",
+            obj(
+              "One symbol group.",
+              {
+                symbols: arr(
+                  "Linker symbols wrapped with -Wl,--wrap.",
+                  { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+                  {
+                    minItems: 1,
+                  },
+                ),
+              },
+              {
+                label: str("Column label in the report, e.g. pseudohash/XOF/sm3."),
+                symbolLabels: map("Symbol → name shown in the calls column (e.g. randombytes → drng).", {
+                  type: "string",
+                }),
+              },
+            ),
+            "^[a-z][a-z0-9_]*$",
           ),
-          "^[a-z][a-z0-9_]*$",
-        ),
-      }),
+        },
+        {
+          notes: str(
+            "Curated survey notes file (YAML), relative to the campaign file: algorithm id → { verdict, text }; kept apart from the automatic finding.",
+          ),
+        },
+      ),
       sizes: obj("Size catalog.", {
         catalog: str("Path of external_sizes.csv, relative to the campaign file."),
       }),
@@ -370,6 +402,12 @@ export const timing = recordSchema(
 
 // ---------------------------------------------------------------- KAT
 const abbreviated = str("Value abbreviated for display (first and last bytes in hex).");
+const katLength = obj("A length distribution over the KAT entries.", {
+  min: nat("Shortest, bytes."),
+  mean: nonneg("Mean, bytes."),
+  max: nat("Longest, bytes."),
+  samples: int("Outputs measured.", { minimum: 1 }),
+});
 export const kat = recordSchema(
   "kat",
   "ngcc-perf KAT record",
@@ -441,6 +479,8 @@ export const kat = recordSchema(
           "Which output the hash covers: rsp (the whole .rsp), single (entry 0, PQClean nistkat-sha256), all (N entries, liboqs).",
           ["rsp", "single", "all"],
         ),
+        entries: int("Entries the expected output covers.", { minimum: 1 }),
+        note: str("Where an expected hash comes from."),
       },
     ),
     generated: obj(
@@ -451,6 +491,15 @@ export const kat = recordSchema(
       {
         entries: nat("Entries generated."),
         bytes: nat("Size of the generated output in bytes."),
+        forms: obj(
+          "SHA-256 of every form made from the one run.",
+          {},
+          {
+            rsp: ref("sha256", "The whole .rsp (header, entries each followed by an empty line)."),
+            single: ref("sha256", "Entry 0 without header or empty lines (PQClean nistkat-sha256)."),
+            all: ref("sha256", "All generated entries, no header, an empty line between entries (liboqs all)."),
+          },
+        ),
       },
     ),
     diagnosis: obj(
@@ -466,6 +515,39 @@ export const kat = recordSchema(
       },
     ),
     error: ref("failure", "On ERROR: what went wrong."),
+    outcome: oneOfEnum(
+      "Why the verdict is what it is: match (PASS); output-differs (FAIL: the implementation's output differs from the expected KAT); corrupt-kat (FAIL: the manifest disagrees with the shipped .rsp, a corrupt or altered KAT file, reported apart from implementation failures); no-expected-kat (ERROR: nothing to compare with); error (ERROR: build, crash, timeout or a failed check, see error).",
+      ["match", "output-differs", "corrupt-kat", "no-expected-kat", "error"],
+    ),
+    rng: oneOfEnum(
+      "KAT randomness: nist-ctr-drbg (AES-256 CTR_DRBG of NIST's rng.c) or hqc-shake256 (HQC's SHAKE256 KAT RNG).",
+      ["nist-ctr-drbg", "hqc-shake256"],
+    ),
+    checks: arr(
+      "Every comparison made (one per expected .rsp file or expected hash).",
+      obj(
+        "One comparison.",
+        {
+          form: oneOfEnum("Output form compared: rsp, single or all.", ["rsp", "single", "all"]),
+          entries: int("Entries the form covers.", { minimum: 1 }),
+          expectedSha256: ref("sha256", "SHA-256 of the expected output (LF line endings)."),
+          generatedSha256: ref("sha256", "SHA-256 of the generated output."),
+          match: bool("True when the generated output equals the expected one."),
+        },
+        {
+          source: str("Where the expectation comes from: the .rsp path or the origin of the hash."),
+        },
+      ),
+    ),
+    lengths: obj(
+      "Output lengths seen while generating the KAT (for the size audit; signatures: signed message length minus message length).",
+      {},
+      {
+        publicKeyBytes: katLength,
+        ciphertextBytes: katLength,
+        signatureBytes: katLength,
+      },
+    ),
     warnings: arr("Non-fatal findings (e.g. CRLF line endings tolerated).", { type: "string" }),
     commands: arr("Child processes run.", ref("command", "One process.")),
   },
@@ -497,6 +579,49 @@ export const hashProfile = recordSchema(
       nonneg("Mean time per operation of the unprofiled (timing) build in the same run (ns)."),
     ),
     wrapperOverhead: nullable(num("Relative wrapper overhead: totalNsPerOp / unprofiledNsPerOp − 1.")),
+    wrapperClock: oneOfEnum(
+      "Clock the wrappers read (plain rdtsc on x86-64, cntvct_el0 on aarch64, else CLOCK_MONOTONIC); shares are ratios of sums in this clock.",
+      ["rdtsc", "cntvct", "clock_gettime"],
+    ),
+    totalTicks: nonneg("Sum of the profiled trials' durations in the wrapper clock (the shares' denominator)."),
+    trials: obj(
+      "Raw trials of the two runs behind totalNsPerOp and unprofiledNsPerOp.",
+      {
+        profiled: arr(
+          "Trials of the profiling build.",
+          obj("One trial.", {
+            iterations: int("Operations in the trial.", { minimum: 1 }),
+            ns: nonneg("CLOCK_MONOTONIC duration of the trial (ns)."),
+          }),
+        ),
+      },
+      {
+        unprofiled: arr(
+          "Trials of the timing build.",
+          obj("One trial.", {
+            iterations: int("Operations in the trial.", { minimum: 1 }),
+            ns: nonneg("CLOCK_MONOTONIC duration of the trial (ns)."),
+          }),
+        ),
+      },
+    ),
+    katCheck: obj(
+      "The KAT generator linked with the same wrappers (a profiled KAT build), compared with the reference: the wrappers must forward every call unchanged.",
+      {
+        verdict: oneOfEnum("PASS: identical output; FAIL: it differs; ERROR: it could not be built or run.", [
+          "PASS",
+          "FAIL",
+          "ERROR",
+        ]),
+      },
+      {
+        comparedWith: str(
+          "What the output was compared with: the committed .rsp file, or the KAT generator built from the same objects without wrappers.",
+        ),
+        sha256: str("SHA-256 of the profiled KAT generator's output.", { pattern: "^[0-9a-f]{64}$" }),
+        message: str("On FAIL or ERROR: what differed or went wrong."),
+      },
+    ),
     groups: arr(
       "Per symbol group: the share of the operation's time spent inside its outermost wrapped calls.",
       obj(
@@ -511,6 +636,7 @@ export const hashProfile = recordSchema(
         {
           label: str("Column label, e.g. pseudohash/XOF/sm3."),
           nsPerOp: nonneg("Mean time per operation inside the group, in ns."),
+          ticks: nonneg("Time inside the group's outermost calls over all profiled trials, in the wrapper clock."),
         },
       ),
     ),
@@ -526,6 +652,9 @@ export const hashProfile = recordSchema(
         {
           label: str("Name shown in the calls column, e.g. drng for randombytes."),
           nsPerOp: nonneg("Mean time per operation inside this symbol's outermost calls, in ns."),
+          nestedPerOperation: nonneg(
+            "Mean calls per operation made from inside another wrapped call of the same group (not in meanPerOperation, not timed again).",
+          ),
         },
       ),
     ),
@@ -599,6 +728,24 @@ export const survey = recordSchema(
           }),
         ),
         text: str("Generated one-line summary."),
+        instances: arr(
+          "Per instance: what its timing build references and contains.",
+          obj(
+            "One instance.",
+            {
+              instance: instanceName,
+              verdict: oneOfEnum("Verdict of this instance alone.", verdictEnum),
+            },
+            {
+              placeholders: arr("Placeholder (hash group) symbols its objects reference.", { type: "string" }),
+              drng: arr("DRNG group symbols its objects reference (empty: the DRNG is bypassed).", {
+                type: "string",
+              }),
+              ownPrimitives: arr("Own primitives found in its objects.", { type: "string" }),
+              defines: arr("The defines of its timing build.", { type: "string" }),
+            },
+          ),
+        ),
       },
     ),
     curated: obj(
@@ -616,21 +763,38 @@ export const survey = recordSchema(
 );
 
 // ---------------------------------------------------------------- size catalog row
+const kexMessageList = (description: string) => arr(description, { type: "integer", minimum: 0 }, { minItems: 1 });
 export const sizeCatalogRow: JsonSchema = {
   $schema: DRAFT,
   $id: `${ID_BASE}size-catalog-row.schema.json`,
   title: "ngcc-perf size catalog row",
   description:
-    "One row of external_sizes.csv, the curated catalog of transmitted sizes (columns algorithm_id, instance, public_key, ciphertext, signature, source, note). Empty cells are null.",
-  ...obj("A catalog row.", {
-    algorithmId,
-    instance: instanceName,
-    publicKeyBytes: nullable(nat("Public key size in bytes.")),
-    ciphertextBytes: nullable(nat("Ciphertext (KEM) or protocol message total (KEX) size in bytes.")),
-    signatureBytes: nullable(nat("Signature size in bytes (the maximum for variable-length signatures).")),
-    source: str("Where the figure comes from (specification section, URL)."),
-    note: str("Remark, e.g. why it differs from the API."),
-  }),
+    "One row of external_sizes.csv, the curated catalog of transmitted sizes (docs/sizes.md): columns algorithm_id, instance, public_key, ciphertext, signature, source, note, and optionally category, public_key_a, kex_messages. Empty cells are null.",
+  ...obj(
+    "A catalog row.",
+    {
+      algorithmId,
+      instance: instanceName,
+      publicKeyBytes: nullable(nat("Public key size in bytes (key exchange: the responder B's long-term public key).")),
+      ciphertextBytes: nullable(nat("Ciphertext size in bytes (KEM).")),
+      signatureBytes: nullable(
+        nat("Signature size in bytes as the source quotes it (the API gives the maximum for variable-length ones)."),
+      ),
+      source: str("Where the figure comes from (specification section, URL)."),
+      note: str("Remark, e.g. why it differs from the API."),
+    },
+    {
+      category,
+      publicKeyABytes: nullable(
+        nat("Key exchange: the initiator A's long-term public key in bytes (0 when A has none)."),
+      ),
+      kexMessageBytes: nullable(
+        kexMessageList(
+          "Key exchange: each protocol message's size in pass order, bytes (column kex_messages: 1632+832).",
+        ),
+      ),
+    },
+  ),
 };
 
 // ---------------------------------------------------------------- size audit
@@ -646,12 +810,48 @@ const sizes = (what: string) =>
       sharedSecretBytes: nat("Shared secret, bytes."),
     },
   );
-const distribution = obj("A measured length distribution.", {
+const apiSizes = obj(
+  "API (from the compiled api.h) sizes in bytes; absent fields do not apply.",
+  {},
+  {
+    publicKeyBytes: nat("Public key, bytes."),
+    secretKeyBytes: nat("Secret key, bytes (key exchange: the long-term secret key, as longTermSecretKeyBytes)."),
+    ciphertextBytes: nat("Ciphertext, bytes."),
+    signatureBytes: nat("Signature, bytes: CRYPTO_BYTES, the maximum."),
+    sharedSecretBytes: nat("Shared secret, bytes."),
+    passes: int("Key exchange: CRYPTO_KEX_PASSES.", { minimum: 1 }),
+    msg1Bytes: nat("Key exchange: CRYPTO_KEX_MSG1BYTES, bytes."),
+    msg2Bytes: nat("Key exchange: CRYPTO_KEX_MSG2BYTES, bytes."),
+    publicKeyABytes: nat("Key exchange: CRYPTO_KEX_PUBLICKEYBYTES_A, bytes."),
+    secretKeyABytes: nat("Key exchange: CRYPTO_KEX_SECRETKEYBYTES_A, bytes."),
+    publicKeyBBytes: nat("Key exchange: CRYPTO_KEX_PUBLICKEYBYTES_B, bytes."),
+    secretKeyBBytes: nat("Key exchange: CRYPTO_KEX_SECRETKEYBYTES_B, bytes."),
+    stateABytes: nat("Key exchange: CRYPTO_KEX_STATEBYTES_A, bytes."),
+    stateBBytes: nat("Key exchange: CRYPTO_KEX_STATEBYTES_B, bytes."),
+    bandwidthBytes: nat("Key exchange: NGCC_KEX_BANDWIDTH_BYTES as the compiler computed it, bytes."),
+  },
+);
+const lengthFields = {
   min: nat("Shortest, bytes."),
   mean: nonneg("Mean, bytes."),
   max: nat("Longest, bytes."),
   samples: int("Outputs measured.", { minimum: 1 }),
+};
+const distribution = obj("A measured length distribution.", lengthFields, {
+  sources: arr(
+    "The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).",
+    obj("One source.", {
+      source: oneOfEnum(
+        "kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run).",
+        ["kat", "timing"],
+      ),
+      path: relPath,
+      ...lengthFields,
+    }),
+    { minItems: 1 },
+  ),
 });
+const tableSource = oneOfEnum("catalog: the catalog's figure; api: the API's (no catalog figure).", ["catalog", "api"]);
 export const sizeAudit = recordSchema(
   "size-audit",
   "ngcc-perf size audit",
@@ -667,7 +867,8 @@ export const sizeAudit = recordSchema(
         "One instance.",
         { instance: instanceName },
         {
-          api: sizes("API (from the compiled api.h)"),
+          algname: nullable(str("CRYPTO_ALGNAME from the compiled api.h, or null when it defines none.")),
+          api: apiSizes,
           catalog: nullable(
             obj(
               "The catalog row, or null when missing.",
@@ -676,6 +877,8 @@ export const sizeAudit = recordSchema(
                 publicKeyBytes: nullable(nat("Public key, bytes.")),
                 ciphertextBytes: nullable(nat("Ciphertext, bytes.")),
                 signatureBytes: nullable(nat("Signature, bytes.")),
+                publicKeyABytes: nullable(nat("Key exchange: the initiator's public key, bytes.")),
+                kexMessageBytes: nullable(kexMessageList("Key exchange: each protocol message, bytes.")),
                 source: str("Catalog source column."),
                 note: str("Catalog note column."),
                 line: int("Line of the row in the catalog file.", { minimum: 1 }),
@@ -694,6 +897,11 @@ export const sizeAudit = recordSchema(
           table: sizes(
             "Section 6 row (public key, ciphertext, signature from the catalog; secret key, shared secret from the API)",
           ),
+          tableFrom: obj(
+            "Where the section-6 public key, ciphertext and signature came from (secret key and shared secret are always the API's).",
+            {},
+            { publicKeyBytes: tableSource, ciphertextBytes: tableSource, signatureBytes: tableSource },
+          ),
           kex: obj("Key-exchange section 6 row.", {
             passes: int("Protocol passes.", { minimum: 1 }),
             messageBytes: arr(
@@ -710,9 +918,16 @@ export const sizeAudit = recordSchema(
             bandwidthBytes: nat(
               "All protocol messages plus each required public key once, bytes; certificates and framing excluded.",
             ),
-            longTermSecretKeyBytes: nat("Long-term secret key (API cap), bytes."),
+            longTermSecretKeyBytes: nat(
+              "Long-term secret key (API cap), bytes: the larger of the two parties' (each party stores its own).",
+            ),
             sharedSecretBytes: nat("Shared secret, bytes."),
           }),
+          failure: ref("failure", "Why the instance's API figures could not be read (e.g. api.h does not compile)."),
+          commands: arr(
+            "Child processes run for this instance (building and running printparams).",
+            ref("command", "One process."),
+          ),
         },
       ),
     ),
@@ -728,22 +943,32 @@ export const sizeAudit = recordSchema(
           ),
         },
         {
-          field: oneOfEnum("Size field concerned.", [
-            "publicKeyBytes",
-            "secretKeyBytes",
-            "ciphertextBytes",
-            "signatureBytes",
-            "sharedSecretBytes",
-          ]),
+          field: oneOfEnum(
+            "Size field concerned. Key exchange: publicKeyBBytes (catalog public_key), publicKeyABytes, message1Bytes / message2Bytes (kex_messages), passes (how many messages the catalog lists vs CRYPTO_KEX_PASSES).",
+            [
+              "publicKeyBytes",
+              "secretKeyBytes",
+              "ciphertextBytes",
+              "signatureBytes",
+              "sharedSecretBytes",
+              "publicKeyABytes",
+              "publicKeyBBytes",
+              "message1Bytes",
+              "message2Bytes",
+              "passes",
+            ],
+          ),
           catalog: nullable(nat("Catalog figure, bytes.")),
           api: nullable(nat("API figure, bytes.")),
           measured: nullable(nat("Largest measured figure, bytes.")),
           note: str("Catalog note or explanation."),
+          line: int("Line of the catalog row concerned.", { minimum: 1 }),
         },
       ),
     ),
   },
   {
+    inputsHash,
     catalog: obj(
       "The catalog used.",
       { path: str("Catalog file path as shown in the report.") },
@@ -758,7 +983,7 @@ export const sizeAudit = recordSchema(
       },
     ),
   },
-  pickDefs("provenance", "sha256"),
+  pickDefs("provenance", "sha256", "failure", "command"),
 );
 
 // ---------------------------------------------------------------- store index
