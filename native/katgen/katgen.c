@@ -1,9 +1,10 @@
 /*
- * katgen.c -- interim NIST-format KAT generator (ngcc-perf).
+ * katgen.c -- the NIST-format KAT generator of ngcc-perf (docs/kat.md).
  *
  * Build it together with one instance (its api.h on the include path, its
- * sources, the hash placeholders) and with ngcc_rng.c + ngcc_aes256.c as the
- * randomness provider, selecting the category with one define:
+ * sources, the ICCS hash placeholders or PQClean's common/ without
+ * randombytes.c) and with ngcc_rng.c + ngcc_aes256.c as the randomness
+ * provider, selecting the category with one define:
  *
  *   -DNGCC_KAT_KEM    crypto_kem_keypair / enc / dec      -> PQCkemKAT_<sk>.rsp
  *   -DNGCC_KAT_SIGN   crypto_sign_keypair / sign / open   -> PQCsignKAT_<sk>.rsp
@@ -11,22 +12,33 @@
  *
  * Namespaced APIs (PQClean): -DNGCC_API_PREFIX=PQCLEAN_MLKEM512_CLEAN_ makes
  * every CRYPTO_* macro and crypto_* function be looked up with that prefix.
+ * The smlen/mlen type of crypto_sign is read off its prototype (GCC, Clang);
+ * -DNGCC_SIGN_LEN_T=size_t overrides it.
  *
- * Usage: katgen [-o FILE] [--count N] [--single] [--filename]
- *   default      the full .rsp (header, 100 entries) on stdout or FILE
- *   --count N    only entries 0..N-1
- *   --single     entry 0 only, no header, no empty line (PQClean
- *                nistkat-sha256 / liboqs "single" input)
- *   --filename   print the NIST file name (e.g. PQCkemKAT_1632.rsp) and exit
- * Exit status: 0 ok, 1 an operation failed or a check (dec, open, both sides
- * of an exchange) did not agree, 2 usage or I/O error.
+ * One run produces every form at once (entries 0..N-1):
+ *   --write-rsp FILE     the NIST .rsp: "# <name>", empty line, entries each followed by an empty line
+ *   --write-single FILE  entry 0 without header or empty lines (PQClean nistkat-sha256, liboqs "single")
+ *   --write-all FILE     entries 0..N-1, no header, one empty line between entries (liboqs "all")
+ *   --write-info FILE    JSON: category, name, file name, generator, entries, output lengths, failure
+ * Other options:
+ *   --count N            entries (1..100, default 100)
+ *   --rng nist|hqc       NIST's AES-256 CTR_DRBG (default) or HQC's SHAKE256 KAT RNG
+ *   --algname NAME       header name when api.h defines no CRYPTO_ALGNAME
+ *   --filename           print the NIST file name (e.g. PQCkemKAT_1632.rsp) and exit
+ * Without --write-*: the .rsp on stdout (or -o FILE); --single prints the single form instead.
  *
- * Format and DRBG: /work/shared/reference/kat-format.md; key exchange:
- * docs/key-exchange.md.
+ * Exit status: 0 ok; 1 an operation failed or a check (dec, open, both sides
+ * of an exchange) disagreed; 2 usage or I/O error.  A fatal signal inside the
+ * instance is reported on stderr ("katgen: SIGSEGV in crypto_kem_dec at
+ * count = 0") and then re-raised, so the caller still sees the signal.
  */
+#define _POSIX_C_SOURCE 200809L
+
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api.h"
 #include "rng.h"
@@ -49,43 +61,135 @@
 
 #define NGCC_KAT_ENTRIES 100
 
-/* Length type of crypto_sign / crypto_sign_open: unsigned long long in the
- * NIST API, size_t in PQClean (-DNGCC_SIGN_LEN_T=size_t). */
-#ifndef NGCC_SIGN_LEN_T
-#define NGCC_SIGN_LEN_T unsigned long long
-#endif
+/* ------------------------------------------------------------ output buffer */
 
-static void ngcc_print_hex(FILE *fp, const char *label, const unsigned char *a, unsigned long long len) {
+typedef struct {
+    char *p;
+    size_t len, cap;
+} ngcc_buf;
+
+static void ngcc_die_oom(void) {
+    fprintf(stderr, "katgen: out of memory\n");
+    exit(2);
+}
+
+static void ngcc_reserve(ngcc_buf *b, size_t more) {
+    if (b->len + more + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        char *p;
+        while (cap < b->len + more + 1) {
+            cap *= 2;
+        }
+        p = realloc(b->p, cap);
+        if (p == NULL) {
+            ngcc_die_oom();
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+}
+
+static void ngcc_puts(ngcc_buf *b, const char *s) {
+    size_t n = strlen(s);
+    ngcc_reserve(b, n);
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+}
+
+static void ngcc_putu(ngcc_buf *b, const char *label, unsigned long long v) {
+    char tmp[64];
+    sprintf(tmp, "%s%llu\n", label, v);
+    ngcc_puts(b, tmp);
+}
+
+/* "label" then upper-case hex ("00" for zero length) and a newline. */
+static void ngcc_puthex(ngcc_buf *b, const char *label, const unsigned char *a, unsigned long long len) {
+    static const char hex[] = "0123456789ABCDEF";
     unsigned long long i;
-    fprintf(fp, "%s", label);
+    char *o;
+    ngcc_puts(b, label);
     if (len == 0) {
-        fprintf(fp, "00");
+        ngcc_puts(b, "00\n");
+        return;
     }
+    ngcc_reserve(b, (size_t)(2 * len + 1));
+    o = b->p + b->len;
     for (i = 0; i < len; i++) {
-        fprintf(fp, "%02X", a[i]);
+        *o++ = hex[a[i] >> 4];
+        *o++ = hex[a[i] & 15];
     }
-    fprintf(fp, "\n");
+    *o++ = '\n';
+    b->len = (size_t)(o - b->p);
 }
 
 static void *ngcc_xmalloc(size_t n) {
     void *p = malloc(n == 0 ? 1 : n);
     if (p == NULL) {
-        fprintf(stderr, "katgen: out of memory\n");
-        exit(2);
+        ngcc_die_oom();
     }
     return p;
 }
+
+/* ------------------------------------------------------------ stage and signals */
+
+static char ngcc_stage_msg[160];
+static const char *ngcc_stage_op = "setup";
+static int ngcc_stage_count = -1;
+
+static void ngcc_stage(const char *op, int count) {
+    ngcc_stage_op = op;
+    ngcc_stage_count = count;
+    ngcc_stage_msg[0] = '\0';
+    if (count >= 0) {
+        sprintf(ngcc_stage_msg, " in %s at count = %d\n", op, count);
+    } else {
+        sprintf(ngcc_stage_msg, " in %s\n", op);
+    }
+}
+
+static void ngcc_on_signal(int sig) {
+    const char *name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGILL ? "SIGILL"
+                                                  : sig == SIGFPE   ? "SIGFPE"
+                                                                    : "SIGABRT";
+    ssize_t w;
+    w = write(2, "katgen: ", 8);
+    w = write(2, name, strlen(name));
+    w = write(2, ngcc_stage_msg, strlen(ngcc_stage_msg));
+    (void)w;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+typedef struct {
+    unsigned long long min, max, sum, count;
+} ngcc_len_stat;
+
+static void ngcc_len_add(ngcc_len_stat *s, unsigned long long v) {
+    if (s->count == 0 || v < s->min) {
+        s->min = v;
+    }
+    if (s->count == 0 || v > s->max) {
+        s->max = v;
+    }
+    s->sum += v;
+    s->count++;
+}
+
+static ngcc_len_stat ngcc_len_pk, ngcc_len_ct, ngcc_len_sig;
 
 static int ngcc_fail(int count, const char *what, int rc) {
     fprintf(stderr, "katgen: count = %d: %s (returned %d)\n", count, what, rc);
     return 1;
 }
 
+/* ------------------------------------------------------------ categories */
+
 #if defined(NGCC_KAT_KEM)
 #define NGCC_SKBYTES NGCC_API(CRYPTO_SECRETKEYBYTES)
 #define NGCC_FILE_STEM "PQCkemKAT_"
+#define NGCC_CATEGORY "kem"
 
-static int ngcc_entry(FILE *fp, int count, unsigned char *seed, const unsigned char *msg,
+static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigned char *msg,
                       unsigned long long mlen) {
     unsigned char *pk = ngcc_xmalloc(NGCC_API(CRYPTO_PUBLICKEYBYTES));
     unsigned char *sk = ngcc_xmalloc(NGCC_API(CRYPTO_SECRETKEYBYTES));
@@ -96,21 +200,26 @@ static int ngcc_entry(FILE *fp, int count, unsigned char *seed, const unsigned c
     (void)msg;
     (void)mlen;
 
-    fprintf(fp, "count = %d\n", count);
-    ngcc_print_hex(fp, "seed = ", seed, 48);
+    ngcc_putu(b, "count = ", (unsigned long long)count);
+    ngcc_puthex(b, "seed = ", seed, 48);
     randombytes_init(seed, NULL, 256);
+    ngcc_stage("crypto_kem_keypair", count);
     if ((rc = NGCC_API(crypto_kem_keypair)(pk, sk)) != 0) {
         ret = ngcc_fail(count, "crypto_kem_keypair failed", rc);
         goto out;
     }
-    ngcc_print_hex(fp, "pk = ", pk, NGCC_API(CRYPTO_PUBLICKEYBYTES));
-    ngcc_print_hex(fp, "sk = ", sk, NGCC_API(CRYPTO_SECRETKEYBYTES));
+    ngcc_puthex(b, "pk = ", pk, NGCC_API(CRYPTO_PUBLICKEYBYTES));
+    ngcc_puthex(b, "sk = ", sk, NGCC_API(CRYPTO_SECRETKEYBYTES));
+    ngcc_stage("crypto_kem_enc", count);
     if ((rc = NGCC_API(crypto_kem_enc)(ct, ss, pk)) != 0) {
         ret = ngcc_fail(count, "crypto_kem_enc failed", rc);
         goto out;
     }
-    ngcc_print_hex(fp, "ct = ", ct, NGCC_API(CRYPTO_CIPHERTEXTBYTES));
-    ngcc_print_hex(fp, "ss = ", ss, NGCC_API(CRYPTO_BYTES));
+    ngcc_puthex(b, "ct = ", ct, NGCC_API(CRYPTO_CIPHERTEXTBYTES));
+    ngcc_puthex(b, "ss = ", ss, NGCC_API(CRYPTO_BYTES));
+    ngcc_len_add(&ngcc_len_pk, NGCC_API(CRYPTO_PUBLICKEYBYTES));
+    ngcc_len_add(&ngcc_len_ct, NGCC_API(CRYPTO_CIPHERTEXTBYTES));
+    ngcc_stage("crypto_kem_dec", count);
     if ((rc = NGCC_API(crypto_kem_dec)(ss1, ct, sk)) != 0) {
         ret = ngcc_fail(count, "crypto_kem_dec failed", rc);
         goto out;
@@ -130,35 +239,67 @@ out:
 #elif defined(NGCC_KAT_SIGN)
 #define NGCC_SKBYTES NGCC_API(CRYPTO_SECRETKEYBYTES)
 #define NGCC_FILE_STEM "PQCsignKAT_"
+#define NGCC_CATEGORY "sign"
 
-static int ngcc_entry(FILE *fp, int count, unsigned char *seed, const unsigned char *msg,
+/* The type of smlen / mlen: NIST says unsigned long long, PQClean uses size_t
+ * (as native/driver/ngcc_ops_sign.c). */
+#if !defined(NGCC_SIGN_LEN_T)
+#if defined(__GNUC__)
+typedef int (*ngcc_nist_sign_fn)(unsigned char *, unsigned long long *, const unsigned char *, unsigned long long,
+                                 const unsigned char *);
+typedef int (*ngcc_mixed_sign_fn)(unsigned char *, unsigned long long *, const unsigned char *, size_t,
+                                  const unsigned char *);
+#define NGCC_SIGN_LEN_T                                                                                         \
+    __typeof__(__builtin_choose_expr(                                                                           \
+        __builtin_types_compatible_p(__typeof__(&NGCC_API(crypto_sign)), ngcc_nist_sign_fn) ||                  \
+            __builtin_types_compatible_p(__typeof__(&NGCC_API(crypto_sign)), ngcc_mixed_sign_fn),               \
+        (unsigned long long)0, (size_t)0))
+#elif defined(NGCC_API_PREFIX)
+#define NGCC_SIGN_LEN_T size_t
+#else
+#define NGCC_SIGN_LEN_T unsigned long long
+#endif
+#endif
+typedef NGCC_SIGN_LEN_T ngcc_sign_len;
+
+static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigned char *msg,
                       unsigned long long mlen) {
     unsigned char *pk = ngcc_xmalloc(NGCC_API(CRYPTO_PUBLICKEYBYTES));
     unsigned char *sk = ngcc_xmalloc(NGCC_API(CRYPTO_SECRETKEYBYTES));
     unsigned char *m = ngcc_xmalloc((size_t)mlen);
     unsigned char *sm = ngcc_xmalloc((size_t)mlen + NGCC_API(CRYPTO_BYTES));
     unsigned char *m1 = ngcc_xmalloc((size_t)mlen + NGCC_API(CRYPTO_BYTES));
-    NGCC_SIGN_LEN_T smlen = 0, mlen1 = 0;
+    ngcc_sign_len smlen = 0, mlen1 = 0;
     int rc, ret = 0;
 
     memcpy(m, msg, (size_t)mlen);
-    fprintf(fp, "count = %d\n", count);
-    ngcc_print_hex(fp, "seed = ", seed, 48);
-    fprintf(fp, "mlen = %llu\n", mlen);
-    ngcc_print_hex(fp, "msg = ", m, mlen);
+    ngcc_putu(b, "count = ", (unsigned long long)count);
+    ngcc_puthex(b, "seed = ", seed, 48);
+    ngcc_putu(b, "mlen = ", mlen);
+    ngcc_puthex(b, "msg = ", m, mlen);
     randombytes_init(seed, NULL, 256);
+    ngcc_stage("crypto_sign_keypair", count);
     if ((rc = NGCC_API(crypto_sign_keypair)(pk, sk)) != 0) {
         ret = ngcc_fail(count, "crypto_sign_keypair failed", rc);
         goto out;
     }
-    ngcc_print_hex(fp, "pk = ", pk, NGCC_API(CRYPTO_PUBLICKEYBYTES));
-    ngcc_print_hex(fp, "sk = ", sk, NGCC_API(CRYPTO_SECRETKEYBYTES));
-    if ((rc = NGCC_API(crypto_sign)(sm, &smlen, m, (NGCC_SIGN_LEN_T)mlen, sk)) != 0) {
+    ngcc_puthex(b, "pk = ", pk, NGCC_API(CRYPTO_PUBLICKEYBYTES));
+    ngcc_puthex(b, "sk = ", sk, NGCC_API(CRYPTO_SECRETKEYBYTES));
+    ngcc_stage("crypto_sign", count);
+    if ((rc = NGCC_API(crypto_sign)(sm, &smlen, m, (ngcc_sign_len)mlen, sk)) != 0) {
         ret = ngcc_fail(count, "crypto_sign failed", rc);
         goto out;
     }
-    fprintf(fp, "smlen = %llu\n", (unsigned long long)smlen);
-    ngcc_print_hex(fp, "sm = ", sm, smlen);
+    if ((unsigned long long)smlen < mlen ||
+        (unsigned long long)smlen > mlen + (unsigned long long)NGCC_API(CRYPTO_BYTES)) {
+        ret = ngcc_fail(count, "crypto_sign returned a signed-message length outside [mlen, mlen + CRYPTO_BYTES]", 0);
+        goto out;
+    }
+    ngcc_putu(b, "smlen = ", (unsigned long long)smlen);
+    ngcc_puthex(b, "sm = ", sm, (unsigned long long)smlen);
+    ngcc_len_add(&ngcc_len_pk, NGCC_API(CRYPTO_PUBLICKEYBYTES));
+    ngcc_len_add(&ngcc_len_sig, (unsigned long long)smlen - mlen);
+    ngcc_stage("crypto_sign_open", count);
     if ((rc = NGCC_API(crypto_sign_open)(m1, &mlen1, sm, smlen, pk)) != 0) {
         ret = ngcc_fail(count, "crypto_sign_open rejected the signature", rc);
         goto out;
@@ -178,8 +319,11 @@ out:
 #else /* NGCC_KAT_KEX */
 #define NGCC_SKBYTES CRYPTO_KEX_SECRETKEYBYTES_B
 #define NGCC_FILE_STEM "PQCkexKAT_"
+#define NGCC_CATEGORY "kex"
 
-static int ngcc_entry(FILE *fp, int count, unsigned char *seed, const unsigned char *msg,
+/* docs/key-exchange.md: init_a, init_b, pass1, [pass2,] derive_a, derive_b
+ * with all randomness from the entry's seed; states are not printed. */
+static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigned char *msg,
                       unsigned long long mlen) {
     unsigned char *pk_a = ngcc_xmalloc(CRYPTO_KEX_PUBLICKEYBYTES_A);
     unsigned char *sk_a = ngcc_xmalloc(CRYPTO_KEX_SECRETKEYBYTES_A);
@@ -195,48 +339,55 @@ static int ngcc_entry(FILE *fp, int count, unsigned char *seed, const unsigned c
     (void)msg;
     (void)mlen;
 
-    fprintf(fp, "count = %d\n", count);
-    ngcc_print_hex(fp, "seed = ", seed, 48);
+    ngcc_putu(b, "count = ", (unsigned long long)count);
+    ngcc_puthex(b, "seed = ", seed, 48);
     randombytes_init(seed, NULL, 256);
+    ngcc_stage("crypto_kex_init_a", count);
     if ((rc = crypto_kex_init_a(pk_a, sk_a, st_a)) != 0) {
         ret = ngcc_fail(count, "crypto_kex_init_a failed", rc);
         goto out;
     }
+    ngcc_stage("crypto_kex_init_b", count);
     if ((rc = crypto_kex_init_b(pk_b, sk_b, st_b)) != 0) {
         ret = ngcc_fail(count, "crypto_kex_init_b failed", rc);
         goto out;
     }
+    ngcc_stage("crypto_kex_pass1", count);
     if ((rc = crypto_kex_pass1(m1, st_a, sk_a, pk_b)) != 0) {
         ret = ngcc_fail(count, "crypto_kex_pass1 failed", rc);
         goto out;
     }
 #if CRYPTO_KEX_PASSES >= 2
+    ngcc_stage("crypto_kex_pass2", count);
     if ((rc = crypto_kex_pass2(m2, st_b, m1, sk_b, pk_a)) != 0) {
         ret = ngcc_fail(count, "crypto_kex_pass2 failed", rc);
         goto out;
     }
 #endif
+    ngcc_stage("crypto_kex_derive_a", count);
     if ((rc = crypto_kex_derive_a(ss_a, st_a, m2, sk_a, pk_b)) != 0) {
         ret = ngcc_fail(count, "crypto_kex_derive_a failed", rc);
         goto out;
     }
+    ngcc_stage("crypto_kex_derive_b", count);
     if ((rc = crypto_kex_derive_b(ss_b, st_b, m1, sk_b, pk_a)) != 0) {
         ret = ngcc_fail(count, "crypto_kex_derive_b failed", rc);
         goto out;
     }
 #if CRYPTO_KEX_PUBLICKEYBYTES_A > 0
-    ngcc_print_hex(fp, "pk_a = ", pk_a, CRYPTO_KEX_PUBLICKEYBYTES_A);
+    ngcc_puthex(b, "pk_a = ", pk_a, CRYPTO_KEX_PUBLICKEYBYTES_A);
 #endif
 #if CRYPTO_KEX_SECRETKEYBYTES_A > 0
-    ngcc_print_hex(fp, "sk_a = ", sk_a, CRYPTO_KEX_SECRETKEYBYTES_A);
+    ngcc_puthex(b, "sk_a = ", sk_a, CRYPTO_KEX_SECRETKEYBYTES_A);
 #endif
-    ngcc_print_hex(fp, "pk_b = ", pk_b, CRYPTO_KEX_PUBLICKEYBYTES_B);
-    ngcc_print_hex(fp, "sk_b = ", sk_b, CRYPTO_KEX_SECRETKEYBYTES_B);
-    ngcc_print_hex(fp, "m1 = ", m1, CRYPTO_KEX_MSG1BYTES);
+    ngcc_puthex(b, "pk_b = ", pk_b, CRYPTO_KEX_PUBLICKEYBYTES_B);
+    ngcc_puthex(b, "sk_b = ", sk_b, CRYPTO_KEX_SECRETKEYBYTES_B);
+    ngcc_puthex(b, "m1 = ", m1, CRYPTO_KEX_MSG1BYTES);
 #if CRYPTO_KEX_PASSES >= 2
-    ngcc_print_hex(fp, "m2 = ", m2, CRYPTO_KEX_MSG2BYTES);
+    ngcc_puthex(b, "m2 = ", m2, CRYPTO_KEX_MSG2BYTES);
 #endif
-    ngcc_print_hex(fp, "ss = ", ss_a, CRYPTO_KEX_BYTES);
+    ngcc_puthex(b, "ss = ", ss_a, CRYPTO_KEX_BYTES);
+    ngcc_len_add(&ngcc_len_pk, CRYPTO_KEX_PUBLICKEYBYTES_B);
     if (memcmp(ss_a, ss_b, CRYPTO_KEX_BYTES) != 0) {
         ret = ngcc_fail(count, "the two sides derived different shared secrets", 0);
     }
@@ -257,46 +408,176 @@ out:
 
 #if defined(NGCC_API_PREFIX)
 #define NGCC_ALGNAME NGCC_API(CRYPTO_ALGNAME)
-#else
+#elif defined(CRYPTO_ALGNAME)
 #define NGCC_ALGNAME CRYPTO_ALGNAME
+#else
+#define NGCC_ALGNAME NULL
 #endif
 
+/* ------------------------------------------------------------ main */
+
 static int ngcc_usage(void) {
-    fprintf(stderr, "usage: katgen [-o FILE] [--count N] [--single] [--filename]\n");
+    fprintf(stderr, "usage: katgen [--count N] [--rng nist|hqc] [--algname NAME] [--write-rsp FILE]\n"
+                    "              [--write-single FILE] [--write-all FILE] [--write-info FILE]\n"
+                    "       katgen [-o FILE] [--count N] [--single] [--rng nist|hqc]\n"
+                    "       katgen --filename\n");
     return 2;
 }
 
+static FILE *ngcc_open(const char *path) {
+    FILE *fp = fopen(path, "wb");
+    if (fp == NULL) {
+        fprintf(stderr, "katgen: cannot write %s\n", path);
+    }
+    return fp;
+}
+
+static int ngcc_close(FILE *fp, const char *path) {
+    int bad = fflush(fp) != 0 || ferror(fp);
+    if (fp != stdout && fclose(fp) != 0) {
+        bad = 1;
+    }
+    if (bad) {
+        fprintf(stderr, "katgen: error writing %s\n", path);
+    }
+    return bad;
+}
+
+static void ngcc_json_string(FILE *fp, const char *s) {
+    fputc('"', fp);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            fprintf(fp, "\\%c", c);
+        } else if (c < 0x20) {
+            fprintf(fp, "\\u%04x", c);
+        } else {
+            fputc(c, fp);
+        }
+    }
+    fputc('"', fp);
+}
+
+static void ngcc_json_len(FILE *fp, const char *name, const ngcc_len_stat *s, int *first) {
+    if (s->count == 0) {
+        return;
+    }
+    fprintf(fp, "%s\"%s\":{\"min\":%llu,\"max\":%llu,\"sum\":%llu,\"count\":%llu}", *first ? "" : ",", name, s->min,
+            s->max, s->sum, s->count);
+    *first = 0;
+}
+
+static int ngcc_write_info(const char *path, const char *algname, const char *rng, int entries, int failed) {
+    FILE *fp = ngcc_open(path);
+    int first = 1;
+    if (fp == NULL) {
+        return 1;
+    }
+    fprintf(fp, "{\"category\":\"%s\",\"algname\":", NGCC_CATEGORY);
+    ngcc_json_string(fp, algname);
+    fprintf(fp, ",\"fileName\":\"%s%lu.rsp\",\"rng\":\"%s\",\"entries\":%d,\"lengths\":{", NGCC_FILE_STEM,
+            (unsigned long)(NGCC_SKBYTES), rng, entries);
+    ngcc_json_len(fp, "publicKeyBytes", &ngcc_len_pk, &first);
+    ngcc_json_len(fp, "ciphertextBytes", &ngcc_len_ct, &first);
+    ngcc_json_len(fp, "signatureBytes", &ngcc_len_sig, &first);
+    fprintf(fp, "}");
+    if (failed) {
+        fprintf(fp, ",\"failed\":{\"operation\":");
+        ngcc_json_string(fp, ngcc_stage_op);
+        fprintf(fp, ",\"count\":%d}", ngcc_stage_count);
+    }
+    fprintf(fp, "}\n");
+    return ngcc_close(fp, path);
+}
+
 int main(int argc, char **argv) {
+    static unsigned char seeds[NGCC_KAT_ENTRIES][48];
     unsigned char entropy[48];
-    unsigned char seeds[NGCC_KAT_ENTRIES][48];
     unsigned char *msgs[NGCC_KAT_ENTRIES];
     unsigned long long mlens[NGCC_KAT_ENTRIES];
-    const char *outpath = NULL;
-    int count = NGCC_KAT_ENTRIES, single = 0, i, ret = 0;
-    FILE *fp = stdout;
+    const char *legacy_out = NULL, *rsp_path = NULL, *single_path = NULL, *all_path = NULL, *info_path = NULL;
+    const char *algname = NGCC_ALGNAME, *rng = "nist";
+    int count = NGCC_KAT_ENTRIES, single = 0, i, ret = 0, done = 0;
+    FILE *rsp = NULL, *one = NULL, *all = NULL;
+    ngcc_buf entry = {NULL, 0, 0};
 
     for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-            outpath = argv[++i];
-        } else if (strcmp(argv[i], "--count") == 0 && i + 1 < argc) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--filename") == 0) {
+            printf("%s%lu.rsp\n", NGCC_FILE_STEM, (unsigned long)(NGCC_SKBYTES));
+            return 0;
+        } else if (strcmp(a, "--single") == 0) {
+            single = 1;
+            count = 1;
+        } else if (v == NULL) {
+            return ngcc_usage();
+        } else if (strcmp(a, "--count") == 0) {
             char *end = NULL;
-            long n = strtol(argv[++i], &end, 10);
+            long n = strtol(v, &end, 10);
             if (end == NULL || *end != '\0' || n < 1 || n > NGCC_KAT_ENTRIES) {
                 return ngcc_usage();
             }
             count = (int)n;
-        } else if (strcmp(argv[i], "--single") == 0) {
-            single = 1;
-            count = 1;
-        } else if (strcmp(argv[i], "--filename") == 0) {
-            printf("%s%lu.rsp\n", NGCC_FILE_STEM, (unsigned long)(NGCC_SKBYTES));
-            return 0;
+            i++;
+        } else if (strcmp(a, "--rng") == 0) {
+            if (strcmp(v, "nist") == 0) {
+                ngcc_rng_select(NGCC_RNG_NIST);
+            } else if (strcmp(v, "hqc") == 0) {
+                ngcc_rng_select(NGCC_RNG_HQC);
+            } else {
+                return ngcc_usage();
+            }
+            rng = v;
+            i++;
+        } else if (strcmp(a, "--algname") == 0) {
+            if (algname == NULL) {
+                algname = v;
+            }
+            i++;
+        } else if (strcmp(a, "-o") == 0) {
+            legacy_out = v;
+            i++;
+        } else if (strcmp(a, "--write-rsp") == 0) {
+            rsp_path = v;
+            i++;
+        } else if (strcmp(a, "--write-single") == 0) {
+            single_path = v;
+            i++;
+        } else if (strcmp(a, "--write-all") == 0) {
+            all_path = v;
+            i++;
+        } else if (strcmp(a, "--write-info") == 0) {
+            info_path = v;
+            i++;
         } else {
             return ngcc_usage();
         }
     }
+    if (algname == NULL) {
+        algname = "unnamed";
+    }
+    if (single && single_path == NULL && rsp_path == NULL && all_path == NULL) {
+        single_path = legacy_out != NULL ? legacy_out : "-";
+    } else if (rsp_path == NULL && single_path == NULL && all_path == NULL) {
+        rsp_path = legacy_out != NULL ? legacy_out : "-";
+    }
+    if (rsp_path != NULL && (rsp = strcmp(rsp_path, "-") == 0 ? stdout : ngcc_open(rsp_path)) == NULL) {
+        return 2;
+    }
+    if (single_path != NULL && (one = strcmp(single_path, "-") == 0 ? stdout : ngcc_open(single_path)) == NULL) {
+        return 2;
+    }
+    if (all_path != NULL && (all = strcmp(all_path, "-") == 0 ? stdout : ngcc_open(all_path)) == NULL) {
+        return 2;
+    }
+    signal(SIGSEGV, ngcc_on_signal);
+    signal(SIGBUS, ngcc_on_signal);
+    signal(SIGILL, ngcc_on_signal);
+    signal(SIGFPE, ngcc_on_signal);
+    signal(SIGABRT, ngcc_on_signal);
 
-    /* The outer DRBG: seeded with 0x00..0x2F, yields every seed (and, for
+    /* The outer generator: seeded with 0x00..0x2F, yields every seed (and, for
      * signatures, every message) one after another, as NIST's PQCgenKAT. */
     for (i = 0; i < 48; i++) {
         entropy[i] = (unsigned char)i;
@@ -314,32 +595,47 @@ int main(int argc, char **argv) {
 #endif
     }
 
-    if (outpath != NULL) {
-        fp = fopen(outpath, "wb");
-        if (fp == NULL) {
-            fprintf(stderr, "katgen: cannot write %s\n", outpath);
-            return 2;
-        }
-    }
-    if (!single) {
-        fprintf(fp, "# %s\n\n", NGCC_ALGNAME);
+    if (rsp != NULL) {
+        fprintf(rsp, "# %s\n\n", algname);
     }
     for (i = 0; i < count; i++) {
-        if (ngcc_entry(fp, i, seeds[i], msgs[i], mlens[i]) != 0) {
+        entry.len = 0;
+        if (ngcc_entry(&entry, i, seeds[i], msgs[i], mlens[i]) != 0) {
             ret = 1;
             break;
         }
-        if (!single) {
-            fprintf(fp, "\n");
+        done++;
+        if (rsp != NULL) {
+            fwrite(entry.p, 1, entry.len, rsp);
+            fputc('\n', rsp);
         }
+        if (one != NULL && i == 0) {
+            fwrite(entry.p, 1, entry.len, one);
+        }
+        if (all != NULL) {
+            if (i > 0) {
+                fputc('\n', all);
+            }
+            fwrite(entry.p, 1, entry.len, all);
+        }
+    }
+    if (ret == 0) {
+        ngcc_stage("output", -1);
     }
     for (i = 0; i < count; i++) {
         free(msgs[i]);
     }
-    if (fflush(fp) != 0 || ferror(fp)) {
+    free(entry.p);
+    if (rsp != NULL && ngcc_close(rsp, rsp_path)) {
         ret = 2;
     }
-    if (outpath != NULL && fclose(fp) != 0) {
+    if (one != NULL && one != rsp && ngcc_close(one, single_path)) {
+        ret = 2;
+    }
+    if (all != NULL && all != rsp && all != one && ngcc_close(all, all_path)) {
+        ret = 2;
+    }
+    if (info_path != NULL && ngcc_write_info(info_path, algname, rng, done, ret == 1)) {
         ret = 2;
     }
     return ret;

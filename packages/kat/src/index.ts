@@ -1,0 +1,40 @@
+// @ngcc-perf/kat: the KAT generator (NIST DRBG and HQC's RNG, in native/katgen), manifest checks, comparison
+// and mismatch diagnosis, KAT logs, and the pipeline's KAT step.
+export { type Expectation, type KatPlan, NIST_ENTRIES, planExpectations } from "./expect.ts";
+export {
+  type BuiltKatgen,
+  buildKatgen,
+  KAT_RECIPE,
+  type KatBuildPlan,
+  type KatgenInfo,
+  type KatgenRun,
+  type KatRng,
+  katgenDir,
+  katgenSources,
+  planKatBuild,
+  RANDOMNESS_SOURCES,
+  runKatgen,
+} from "./generator.ts";
+export { formatLog, type LogInput, showArgv } from "./log.ts";
+export {
+  checkManifestFor,
+  type ManifestCheck,
+  type ManifestLine,
+  type ParsedManifest,
+  parseManifest,
+} from "./manifest.ts";
+export { PQCLEAN_NISTKAT_SHA256, PQCLEAN_SOURCE, pqcleanKatRng } from "./pqclean.ts";
+export {
+  abbreviate,
+  type Diagnosis,
+  deriveForm,
+  diagnose,
+  type Form,
+  hasCrlf,
+  parseRsp,
+  type Rsp,
+  type RspEntry,
+  type RspField,
+  toLf,
+} from "./rsp.ts";
+export { type KatOptions, type KatVerdict, katCampaign, katStem } from "./step.ts";
