@@ -32,6 +32,15 @@
 #include "ngcc_mem.h"
 #include "ngcc_ops.h"
 
+/*
+ * -DNGCC_PROFILE: the profiling build of @ngcc-perf/hashprof (native/hashprof/ngcc_prof.h on the
+ * include path, the instance linked with its link-time wrappers).  `time` then also reports what the
+ * wrappers counted during the trials.  The timing build never defines it: no profiling code in it.
+ */
+#if defined(NGCC_PROFILE)
+#include "ngcc_prof.h"
+#endif
+
 /* -DNGCC_NAMESPACE=PQCLEAN_MLKEM512_CLEAN_ as a string, or NULL. */
 #define NGCC_DRIVER_STR_(x) #x
 #define NGCC_DRIVER_STR(x) NGCC_DRIVER_STR_(x)
@@ -480,12 +489,21 @@ static void ngcc_cmd_time(const ngcc_opts *o) {
     if (trials == NULL) {
         ngcc_die(NGCC_EXIT_USAGE, "out of memory");
     }
+#if defined(NGCC_PROFILE)
+    ngcc_prof_reset();
+#endif
     for (t = 0; t < o->trials; t++) {
         uint64_t ns0, ns1, c0, c1;
         const char *err;
         ns0 = ngcc_clock_ns();
         c0 = ngcc_counter_start(&c);
+#if defined(NGCC_PROFILE)
+        ngcc_prof_trial_begin();
         err = op->run(per_trial);
+        ngcc_prof_trial_end();
+#else
+        err = op->run(per_trial);
+#endif
         c1 = ngcc_counter_stop(&c);
         ns1 = ngcc_clock_ns();
         if (err != NULL) {
@@ -497,6 +515,9 @@ static void ngcc_cmd_time(const ngcc_opts *o) {
         trials[t].counter_delta = ngcc_counter_delta(&c, c0, c1);
         trials[t].ns = ns1 - ns0;
     }
+#if defined(NGCC_PROFILE)
+    ngcc_prof_freeze();
+#endif
     /* A broken implementation must never be timed as fast: check the last results. */
     op->verify();
     ngcc_buf_check_all("after verifying the results");
@@ -525,7 +546,12 @@ static void ngcc_cmd_time(const ngcc_opts *o) {
     } else {
         fputs("null", ngcc_out);
     }
-    fprintf(ngcc_out, ",\"messageBytes\":%llu}", o->msg_bytes);
+    fprintf(ngcc_out, ",\"messageBytes\":%llu", o->msg_bytes);
+#if defined(NGCC_PROFILE)
+    fputs(",\"profile\":", ngcc_out);
+    ngcc_prof_json(ngcc_out);
+#endif
+    ngcc_putc('}');
     ngcc_json_end();
     free(trials);
     if (c.perf_fd >= 0) {

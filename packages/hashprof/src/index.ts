@@ -1,0 +1,55 @@
+// @ngcc-perf/hashprof: link-time wrapper profiling of the placeholder hash functions and the DRNG, and the
+// symmetric-primitive survey.
+export {
+  type AnalysedObject,
+  buildProfiled,
+  PROFILE_RECIPE,
+  type ProfileBuild,
+  profileInputsHash,
+  type Variant,
+} from "./build.ts";
+export { type FingerprintHit, findFingerprints, primitiveFromName } from "./fingerprints.ts";
+export {
+  drngGroup,
+  groupsFor,
+  hashGroups,
+  NGCC_DEFAULT_GROUPS,
+  PQCLEAN_DEFAULT_GROUPS,
+  PQCLEAN_HASH_SYMBOLS,
+} from "./groups.ts";
+export {
+  type BlindReason,
+  type BlindSpot,
+  type GroupSpec,
+  type Interception,
+  interception,
+  mentionsIdentifier,
+  type ObjectFacts,
+  parseNm,
+  parseObjdumpEdges,
+} from "./objects.ts";
+export {
+  type DriverProfile,
+  type ProfileOptions,
+  type ProfileSummary,
+  profileCampaign,
+  profileFigures,
+} from "./profile.ts";
+export {
+  curatedNotes,
+  findingOf,
+  type InstanceFinding,
+  type OwnPrimitive,
+  type SurveyNote,
+  surveyAlgorithm,
+  type Verdict,
+  verdictOf,
+} from "./survey.ts";
+export {
+  type Prototype,
+  parseAuxInfo,
+  tableSource,
+  unwrappable,
+  type WrappedSymbol,
+  wrapperSource,
+} from "./wrappers.ts";
