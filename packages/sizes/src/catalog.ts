@@ -1,0 +1,279 @@
+// The size catalog (external_sizes.csv): RFC 4180 CSV parsed with csv-parse, every row checked, errors as
+// file:line plus what was expected. docs/sizes.md documents the format.
+import { readFileSync } from "node:fs";
+import { InputError } from "@ngcc-perf/runner";
+import { type SizeCatalogRow, validate } from "@ngcc-perf/schema";
+import { CsvError, parse } from "csv-parse/sync";
+
+export type Category = "kem" | "sign" | "kex";
+
+/** The catalog's columns, in the order formatCatalog writes them. */
+export const CATALOG_COLUMNS = [
+  "algorithm_id",
+  "instance",
+  "category",
+  "public_key",
+  "ciphertext",
+  "signature",
+  "public_key_a",
+  "kex_messages",
+  "source",
+  "note",
+] as const;
+export type CatalogColumn = (typeof CATALOG_COLUMNS)[number];
+
+/** Columns every catalog has; the others (category, public_key_a, kex_messages) are optional. */
+export const REQUIRED_COLUMNS: readonly CatalogColumn[] = [
+  "algorithm_id",
+  "instance",
+  "public_key",
+  "ciphertext",
+  "signature",
+  "source",
+  "note",
+];
+
+/** Which size columns a row of each category may fill (the others must be empty). */
+const CATEGORY_COLUMNS: Record<Category, readonly CatalogColumn[]> = {
+  kem: ["public_key", "ciphertext"],
+  sign: ["public_key", "signature"],
+  kex: ["public_key", "public_key_a", "kex_messages"],
+};
+const SIZE_COLUMNS: readonly CatalogColumn[] = [
+  "public_key",
+  "ciphertext",
+  "signature",
+  "public_key_a",
+  "kex_messages",
+];
+
+export interface CatalogRow {
+  algorithmId: string;
+  instance: string;
+  category: Category | null;
+  /** KEM/signature public key; key exchange: the responder B's long-term public key. */
+  publicKeyBytes: number | null;
+  ciphertextBytes: number | null;
+  signatureBytes: number | null;
+  /** Key exchange: the initiator A's long-term public key (0 when A has none). */
+  publicKeyABytes: number | null;
+  /** Key exchange: each protocol message in pass order. */
+  kexMessageBytes: number[] | null;
+  source: string;
+  note: string;
+  /** 1-based line of the row in the file (its first line when a quoted cell spans lines). */
+  line: number;
+}
+
+export interface Catalog {
+  path: string;
+  sha256?: string;
+  rows: CatalogRow[];
+}
+
+const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.+-]*$/;
+const SIZE_RE = /^\d+$/;
+const MESSAGES_RE = /^\d+(\+\d+)*$/;
+const MAX_ERRORS = 50;
+
+interface Located {
+  record: string[];
+  info: { lines: number };
+}
+
+/**
+ * Parses catalog text. `file` names the file in error messages. Lines whose first character is `#` are
+ * comments; empty lines are skipped. Throws InputError listing every problem as `file:line: message`.
+ */
+export function parseCatalog(text: string, file: string): CatalogRow[] {
+  let records: Located[];
+  try {
+    records = parse(text, {
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      comment: "#",
+      comment_no_infix: true,
+    }) as unknown as Located[];
+  } catch (err) {
+    if (err instanceof CsvError) {
+      const line = (err as CsvError & { lines?: number }).lines ?? 1;
+      throw new InputError(`invalid size catalog:\n${file}:${line}: not valid CSV (RFC 4180): ${err.message}`);
+    }
+    throw err;
+  }
+  const errors: string[] = [];
+  const fail = (line: number, message: string) => {
+    if (errors.length < MAX_ERRORS) errors.push(`${file}:${line}: ${message}`);
+  };
+  // A record's first line: where it ends minus the line breaks inside its quoted cells.
+  const startLine = (r: Located) => r.info.lines - r.record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
+
+  const [head, ...body] = records;
+  if (!head)
+    throw new InputError(
+      `invalid size catalog:\n${file}:1: expected a header line (${REQUIRED_COLUMNS.join(",")}), found nothing`,
+    );
+  const headLine = startLine(head);
+  const header = head.record.map((c) => c.trim());
+  const index = new Map<string, number>();
+  header.forEach((name, i) => {
+    if (!(CATALOG_COLUMNS as readonly string[]).includes(name)) {
+      fail(headLine, `unknown column "${name}" in the header; expected the columns ${CATALOG_COLUMNS.join(", ")}`);
+    } else if (index.has(name)) {
+      fail(headLine, `column "${name}" appears twice in the header`);
+    } else index.set(name, i);
+  });
+  const missing = REQUIRED_COLUMNS.filter((c) => !index.has(c));
+  if (missing.length > 0) fail(headLine, `the header lacks the column(s) ${missing.join(", ")}`);
+  if (errors.length > 0) throw new InputError(`invalid size catalog:\n${errors.join("\n")}`);
+
+  const rows: CatalogRow[] = [];
+  const seen = new Map<string, number>();
+  for (const r of body) {
+    const line = startLine(r);
+    if (r.record.length !== header.length) {
+      fail(line, `expected ${header.length} columns as in the header (line ${headLine}), found ${r.record.length}`);
+      continue;
+    }
+    const cell = (c: CatalogColumn): string => {
+      const i = index.get(c);
+      return i === undefined ? "" : (r.record[i] ?? "");
+    };
+    const before = errors.length;
+    const size = (c: CatalogColumn): number | null => {
+      const v = cell(c).trim();
+      if (v === "") return null;
+      if (!SIZE_RE.test(v) || !Number.isSafeInteger(Number(v))) {
+        fail(line, `column ${c}: expected a size in bytes (a whole number) or an empty cell, found "${v}"`);
+        return null;
+      }
+      return Number(v);
+    };
+    const algorithmId = cell("algorithm_id").trim();
+    const instance = cell("instance").trim();
+    if (!ID_RE.test(algorithmId))
+      fail(line, `column algorithm_id: expected an algorithm id such as kem-20, found "${algorithmId}"`);
+    if (!ID_RE.test(instance))
+      fail(line, `column instance: expected an instance name such as MAMBA-Frost-128, found "${instance}"`);
+    const categoryText = cell("category").trim();
+    let category: Category | null = null;
+    if (categoryText !== "") {
+      if (categoryText === "kem" || categoryText === "sign" || categoryText === "kex") category = categoryText;
+      else fail(line, `column category: expected kem, sign or kex, found "${categoryText}"`);
+    }
+    const messagesText = cell("kex_messages").trim();
+    let kexMessageBytes: number[] | null = null;
+    if (messagesText !== "") {
+      const parts = messagesText.split("+").map((p) => p.trim());
+      if (
+        !parts.every((p) => SIZE_RE.test(p) && Number.isSafeInteger(Number(p))) ||
+        !MESSAGES_RE.test(parts.join("+"))
+      ) {
+        fail(
+          line,
+          `column kex_messages: expected message sizes in bytes joined by + (e.g. 1632+832), found "${messagesText}"`,
+        );
+      } else kexMessageBytes = parts.map(Number);
+    }
+    const row: CatalogRow = {
+      algorithmId,
+      instance,
+      category,
+      publicKeyBytes: size("public_key"),
+      ciphertextBytes: size("ciphertext"),
+      signatureBytes: size("signature"),
+      publicKeyABytes: size("public_key_a"),
+      kexMessageBytes,
+      source: cell("source").trim(),
+      note: cell("note").trim(),
+      line,
+    };
+    if (category) {
+      const allowed = CATEGORY_COLUMNS[category];
+      for (const c of SIZE_COLUMNS) {
+        if (!allowed.includes(c) && cell(c).trim() !== "") {
+          fail(line, `column ${c}: expected an empty cell in a ${category} row (it fills ${allowed.join(", ")})`);
+        }
+      }
+    }
+    if (errors.length > before) continue;
+    const key = `${algorithmId}/${instance}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      fail(line, `duplicate row for ${key}: expected one row per instance (first at line ${first})`);
+      continue;
+    }
+    seen.set(key, line);
+    // The schema is the last word on what a row may hold.
+    const v = validate("size-catalog-row", toSchemaRow(row));
+    if (!v.valid) {
+      for (const e of v.errors) fail(line, `${e.pointer || "(row)"} ${e.message}`);
+      continue;
+    }
+    rows.push(row);
+  }
+  if (errors.length > 0) {
+    const more = errors.length >= MAX_ERRORS ? `\n(stopped after ${MAX_ERRORS} errors)` : "";
+    throw new InputError(`invalid size catalog:\n${errors.join("\n")}${more}`);
+  }
+  return rows;
+}
+
+/** Reads and parses a catalog file; `shown` names it in messages (default: the path). */
+export function readCatalog(path: string, shown = path): CatalogRow[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new InputError(`${shown}: cannot read the size catalog (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  return parseCatalog(text, shown);
+}
+
+/** A row as the size-catalog-row schema holds it. */
+export function toSchemaRow(row: CatalogRow): SizeCatalogRow {
+  return {
+    algorithmId: row.algorithmId,
+    instance: row.instance,
+    publicKeyBytes: row.publicKeyBytes,
+    ciphertextBytes: row.ciphertextBytes,
+    signatureBytes: row.signatureBytes,
+    source: row.source,
+    note: row.note,
+    ...(row.category ? { category: row.category } : {}),
+    ...(row.publicKeyABytes !== null ? { publicKeyABytes: row.publicKeyABytes } : {}),
+    ...(row.kexMessageBytes !== null ? { kexMessageBytes: row.kexMessageBytes } : {}),
+  };
+}
+
+function quote(cell: string): string {
+  return /[",\r\n]|^\s|\s$|^#/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
+/** Writes rows as catalog CSV (all columns, LF line ends), after `comments` as `# ` lines. */
+export function formatCatalog(rows: readonly Omit<CatalogRow, "line">[], comments: readonly string[] = []): string {
+  const n = (v: number | null) => (v === null ? "" : String(v));
+  const lines = [
+    ...comments.map((c) => `# ${c}`.trimEnd()),
+    CATALOG_COLUMNS.join(","),
+    ...rows.map((r) =>
+      [
+        r.algorithmId,
+        r.instance,
+        r.category ?? "",
+        n(r.publicKeyBytes),
+        n(r.ciphertextBytes),
+        n(r.signatureBytes),
+        n(r.publicKeyABytes),
+        r.kexMessageBytes ? r.kexMessageBytes.join("+") : "",
+        r.source,
+        r.note,
+      ]
+        .map(quote)
+        .join(","),
+    ),
+  ];
+  return `${lines.join("\n")}\n`;
+}
