@@ -8,29 +8,24 @@ export interface Interval {
   high: number;
 }
 
-/** C's `%.{p}g`: p significant digits, exponent form when exp < -4 or exp ≥ p, trailing zeros removed. */
-export function formatG(value: number, precision = 3): string {
-  if (!Number.isFinite(value)) return String(value);
-  if (value === 0) return "0";
-  const exp = Number(value.toExponential(precision - 1).split("e")[1]);
-  if (exp < -4 || exp >= precision) {
-    const [mant = "", e = "0"] = value.toExponential(precision - 1).split("e");
-    const m = mant.includes(".") ? mant.replace(/0+$/, "").replace(/\.$/, "") : mant;
-    const en = Number(e);
-    return `${m}e${en < 0 ? "-" : "+"}${String(Math.abs(en)).padStart(2, "0")}`;
-  }
-  const fixed = value.toFixed(Math.max(0, precision - 1 - exp));
-  return fixed.includes(".") ? fixed.replace(/0+$/, "").replace(/\.$/, "") : fixed;
-}
+// The forward rules are the report's own (packages/report/src/format.ts, the one tested formatting module), so the
+// seed store is synthesized against exactly what the pages print.
+import {
+  formatCalls,
+  formatCount,
+  formatCounter,
+  formatG,
+  formatKiB,
+  formatN,
+  formatOpsPerSecond,
+  formatShare,
+  formatTime,
+} from "../../packages/report/src/format.ts";
+
+export { formatCalls, formatCount, formatG, formatKiB, formatN, formatOpsPerSecond, formatShare, formatTime };
 
 /** Mean cycles: below 10,000 an integer; below 10⁶ one decimal and ` k`; else two decimals and ` M`. */
-export function formatCycles(cycles: number): string {
-  const r = Math.round(cycles);
-  if (r < 10_000) return String(r);
-  const k = (cycles / 1e3).toFixed(1);
-  if (Number(k) < 1000) return `${k} k`;
-  return `${(cycles / 1e6).toFixed(2)} M`;
-}
+export const formatCycles = formatCounter;
 
 const TIME_UNITS: ReadonlyArray<{ unit: string; ns: number }> = [
   { unit: "ns", ns: 1 },
@@ -38,58 +33,6 @@ const TIME_UNITS: ReadonlyArray<{ unit: string; ns: number }> = [
   { unit: "ms", ns: 1e6 },
   { unit: "s", ns: 1e9 },
 ];
-
-/**
- * Times: three significant digits as `%.3g` prints them (trailing zeros dropped: `13 ms`, `5.4 ms`), in the unit
- * that puts the number in [1, 1000): `1.55 µs`, `64.9 µs`, `503 µs`, `10.8 ms`, `151 ms`.
- */
-export function formatTime(ns: number): string {
-  for (let i = 0; i < TIME_UNITS.length; i++) {
-    const u = TIME_UNITS[i];
-    if (u === undefined) break;
-    const v = ns / u.ns;
-    const printed = formatG(v, 3);
-    const last = i === TIME_UNITS.length - 1;
-    if (last || (Number(printed) < 1000 && !printed.includes("e"))) return `${printed} ${u.unit}`;
-  }
-  throw new Error("unreachable");
-}
-
-/** ops/s: C's `%.3g` (`92.5`, `915`, `1.54e+04`, `6.45e+05`). */
-export function formatOpsPerSecond(ops: number): string {
-  return formatG(ops, 3);
-}
-
-/** `285 (5 × 57)` */
-export function formatN(trials: number, iterationsPerTrial: number): string {
-  return `${trials * iterationsPerTrial} (${trials} × ${iterationsPerTrial})`;
-}
-
-/** Shares (fractions): below 10% one decimal (`2.8%`, `0.0%`), else an integer (`55%`). */
-export function formatShare(fraction: number): string {
-  const pct = fraction * 100;
-  const one = pct.toFixed(1);
-  if (Number(one) < 10) return `${one}%`;
-  return `${pct.toFixed(0)}%`;
-}
-
-/** A mean count: an integer when whole, else one decimal. */
-export function formatCount(count: number): string {
-  return Number.isInteger(count) ? String(count) : count.toFixed(1);
-}
-
-/** Calls per operation: labels in alphabetical order with their mean counts, zero counts left out. */
-export function formatCalls(calls: ReadonlyArray<{ label: string; mean: number }>): string {
-  return [...calls]
-    .filter((c) => c.mean > 0)
-    .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
-    .map((c) => `${c.label} ${formatCount(c.mean)}`)
-    .join(", ");
-}
-
-export function formatKiB(kib: number): string {
-  return `${kib} KiB`;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Inverses: the interval of values a printed figure stands for.

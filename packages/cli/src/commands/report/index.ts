@@ -1,0 +1,48 @@
+// ngcc-perf report <store>: the Markdown and HTML site of a record store.
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { EXIT, type Io, UsageError } from "../../io.ts";
+
+export const usage = `ngcc-perf report <store-dir> [--out DIR] [--format md,html] [--json]
+
+Renders the report of a record store: per system an index of algorithms, a page per algorithm (sections 1–7 of
+the NICCS guide with charts), the method page and the size audit; a cross-system page when the store holds
+several systems. Writes <out>/site/ (built aside and swapped in whole); when <out> is not the store, the records
+the pages link to are copied to <out>/data/ so the site stands alone. Relative links only: open
+<out>/site/index.html from disk or serve <out> from any web server.
+  --out DIR       where site/ goes (default: the store itself)
+  --format LIST   md, html or md,html (default md,html)
+  --json          print a summary as JSON on stdout`;
+
+export async function reportCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      out: { type: "string" },
+      format: { type: "string" },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    io.out(usage);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError("name exactly one record store folder");
+  // Loaded on use: the charting libraries are large, and the other commands do not need them.
+  const { parseFormats, renderSite } = await import("@ngcc-perf/report");
+  const store = resolve(positionals[0] as string);
+  const formats = values.format === undefined ? undefined : parseFormats(values.format);
+  const summary = await renderSite(store, {
+    ...(values.out !== undefined ? { out: resolve(values.out) } : {}),
+    ...(formats ? { formats } : {}),
+  });
+  io.err(
+    `report: ${summary.pages} page(s) (${summary.formats.join(", ")}), ${summary.charts} chart(s), ${summary.algorithms} algorithm page(s) on ${summary.systems.join(", ")}` +
+      (summary.failedRecords ? `; ${summary.failedRecords} failed record(s) shown as FAILED` : "") +
+      ` → ${summary.siteDir}`,
+  );
+  if (values.json) io.out(JSON.stringify(summary, null, 2));
+  return EXIT.ok;
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import {
+  formatCalls,
+  formatCount,
+  formatCounter,
+  formatDeviation,
+  formatG,
+  formatGHz,
+  formatKiB,
+  formatN,
+  formatOpsPerSecond,
+  formatRatio,
+  formatShare,
+  formatTime,
+  formatUtc,
+} from "./format.ts";
+
+describe("number formatting (design brief, report rules read off the seed pages)", () => {
+  it("prints mean cycles as an integer below 10,000, k below 10⁶, else M", () => {
+    expect(formatCounter(4340)).toBe("4340");
+    expect(formatCounter(4339.6)).toBe("4340");
+    expect(formatCounter(9999.4)).toBe("9999");
+    expect(formatCounter(9999.6)).toBe("10.0 k");
+    expect(formatCounter(174_900)).toBe("174.9 k");
+    expect(formatCounter(689_000)).toBe("689.0 k");
+    expect(formatCounter(999_949)).toBe("999.9 k");
+    expect(formatCounter(999_950)).toBe("1.00 M");
+    expect(formatCounter(29_130_000)).toBe("29.13 M");
+    expect(formatCounter(742_050_000)).toBe("742.05 M");
+    expect(formatCounter(0)).toBe("0");
+  });
+
+  it("prints times with three significant digits in the unit that puts them in [1, 1000)", () => {
+    expect(formatTime(1550)).toBe("1.55 µs");
+    expect(formatTime(64_900)).toBe("64.9 µs");
+    expect(formatTime(503_000)).toBe("503 µs");
+    expect(formatTime(10_800_000)).toBe("10.8 ms");
+    expect(formatTime(151_000_000)).toBe("151 ms");
+    expect(formatTime(13_000_000)).toBe("13 ms");
+    expect(formatTime(5_400_000)).toBe("5.4 ms");
+    expect(formatTime(999.7)).toBe("1 µs");
+    expect(formatTime(999_600)).toBe("1 ms");
+    expect(formatTime(12)).toBe("12 ns");
+    expect(formatTime(2.5e9)).toBe("2.5 s");
+    expect(formatTime(4.2e12)).toBe("4.2e+03 s");
+  });
+
+  it("prints ops/s as C's %.3g", () => {
+    expect(formatOpsPerSecond(92.5)).toBe("92.5");
+    expect(formatOpsPerSecond(915.2)).toBe("915");
+    expect(formatOpsPerSecond(15_400)).toBe("1.54e+04");
+    expect(formatOpsPerSecond(645_000)).toBe("6.45e+05");
+    expect(formatOpsPerSecond(1700)).toBe("1.7e+03");
+    expect(formatOpsPerSecond(3.5)).toBe("3.5");
+    expect(formatG(0.000012345)).toBe("1.23e-05");
+    expect(formatG(0.00012345)).toBe("0.000123");
+    expect(formatG(0)).toBe("0");
+  });
+
+  it("prints n, RSS, shares and calls as the seeds do", () => {
+    expect(formatN(5, 57)).toBe("285 (5 × 57)");
+    expect(formatKiB(1436)).toBe("1436 KiB");
+    expect(formatShare(0.028)).toBe("2.8%");
+    expect(formatShare(0)).toBe("0.0%");
+    expect(formatShare(0.0996)).toBe("10%");
+    expect(formatShare(0.0994)).toBe("9.9%");
+    expect(formatShare(0.55)).toBe("55%");
+    expect(formatCount(2)).toBe("2");
+    expect(formatCount(46.6)).toBe("46.6");
+    expect(
+      formatCalls([
+        { label: "pseudoXOF", mean: 46.6 },
+        { label: "sm3hash", mean: 0 },
+        { label: "drng", mean: 2 },
+      ]),
+    ).toBe("drng 2, pseudoXOF 46.6");
+    expect(formatCalls([])).toBe("");
+  });
+
+  it("prints frequencies, ratios, deviations and timestamps", () => {
+    expect(formatGHz(2_710_000_000)).toBe("2.71 GHz");
+    expect(formatGHz(3_000_000_000)).toBe("3 GHz");
+    expect(formatRatio(1.2345)).toBe("1.23×");
+    expect(formatDeviation(0.004)).toBe("+0.4%");
+    expect(formatDeviation(-0.06)).toBe("−6.0%");
+    expect(formatUtc("2026-09-28T15:05:46Z")).toBe("2026-09-28T15:05:46");
+    expect(formatUtc("2026-11-30T11:48:47.440Z")).toBe("2026-11-30T11:48:47");
+    expect(formatUtc("2026-11-30T12:48:47+01:00")).toBe("2026-11-30T11:48:47");
+  });
+});

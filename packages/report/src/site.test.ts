@@ -1,0 +1,243 @@
+// The site from small stores made of seed-store records: hostile text stays text, missing and failed records are
+// shown plainly, TSC ticks are never called cycles, bad records are rejected with file and pointer, and several
+// systems give a comparison page and a working system switcher.
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { InputError } from "@ngcc-perf/runner";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadStore } from "./load.ts";
+import { parseFormats, renderSite } from "./site.ts";
+
+const seed = fileURLToPath(new URL("../../../fixtures/seed-store/data/arm_1/", import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), "ngcc-report-unit-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+// biome-ignore lint/suspicious/noExplicitAny: records are edited untyped; the loader validates them.
+type Rec = any;
+const readJson = (p: string): Rec => JSON.parse(readFileSync(p, "utf8"));
+const writeJson = (p: string, v: unknown) => writeFileSync(p, `${JSON.stringify(v, null, 2)}\n`);
+
+/** A store holding kem-22 (and kex-06 when asked) of the seed store, under system `system`. */
+function miniStore(name: string, options: { system?: string; kex?: boolean } = {}): string {
+  const root = join(tmp, name);
+  const system = options.system ?? "arm_1";
+  const dir = join(root, "data", system);
+  const ids = ["kem-22", ...(options.kex ? ["kex-06"] : [])];
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(seed, "environment.json"), join(dir, "environment.json"));
+  for (const folder of ["records", "profile", "kat"])
+    for (const id of ids) cpSync(join(seed, folder, id), join(dir, folder, id), { recursive: true });
+  for (const folder of ["sizes", "survey"])
+    for (const id of ids) cpSync(join(seed, folder, `${id}.json`), join(dir, folder, `${id}.json`));
+  const index = readJson(join(seed, "index.json"));
+  index.algorithms = index.algorithms.filter((a: Rec) => ids.includes(a.id));
+  index.files = [];
+  writeJson(join(dir, "index.json"), index);
+  if (system !== "arm_1") retag(dir, system);
+  return root;
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+  );
+}
+
+function retag(dir: string, system: string): void {
+  for (const f of walk(dir).filter((p) => p.endsWith(".json"))) {
+    const r = readJson(f);
+    if (r.system !== undefined) r.system = system;
+    writeJson(f, r);
+  }
+}
+
+const page = (root: string, rel: string) => readFileSync(join(root, "site", rel), "utf8");
+
+describe("renderSite", () => {
+  it("writes the pages of every system and links only to files that exist", async () => {
+    const root = miniStore("plain", { kex: true });
+    const out = join(tmp, "plain-out");
+    const s = await renderSite(root, { out });
+    expect(s.systems).toEqual(["arm_1"]);
+    expect(s.algorithms).toBe(2);
+    // home, system index, method, sizes, 2 algorithm pages, in 2 formats
+    expect(s.pages).toBe(12);
+    expect(s.charts).toBe(6);
+    const files = walk(join(out, "site")).map((f) => f.slice(out.length + 6));
+    for (const rel of ["index.html", "arm_1/index.md", "arm_1/method.html", "arm_1/sizes.md", "arm_1/kex-06.html"])
+      expect(files).toContain(rel);
+    expect(files).toContain("arm_1/img/kem-22-time.svg");
+    expect(files.some((f) => f.startsWith("compare"))).toBe(false);
+    // Every relative link of every HTML page points at a file of the published tree.
+    for (const f of files.filter((x) => x.endsWith(".html"))) {
+      const html = page(out, f);
+      for (const m of html.matchAll(/href="([^"]+)"/g)) {
+        const target = decodeURI((m[1] as string).split("#")[0] as string);
+        expect(() => readFileSync(join(out, "site", f, "..", target)), `${f} → ${m[1]}`).not.toThrow();
+      }
+    }
+    // The KAT logs are not in the store: their evidence cells are not links.
+    expect(page(out, "arm_1/kem-22.html")).toContain("<td><code>kat/kem-22/Mithril-128.log</code></td>");
+  });
+
+  it("renders hostile names, notes and labels as text in HTML, Markdown and SVG", async () => {
+    const root = miniStore("hostile");
+    const dir = join(root, "data", "arm_1");
+    const index = readJson(join(dir, "index.json"));
+    index.algorithms[0].name = '<img src=x onerror="alert(1)">';
+    index.algorithms[0].links.submission = { label: "evil", href: "javascript:alert(1)" };
+    writeJson(join(dir, "index.json"), index);
+    const survey = readJson(join(dir, "survey", "kem-22.json"));
+    survey.text = "</p><script>alert(2)</script> | *bold* [x](javascript:alert(3)) `code`\n# heading";
+    writeJson(join(dir, "survey", "kem-22.json"), survey);
+    for (const f of walk(join(dir, "profile"))) {
+      const profile = readJson(f);
+      profile.groups[0].label = "<b>hash</b>";
+      writeJson(f, profile);
+    }
+    const out = join(tmp, "hostile-out");
+    await renderSite(root, { out });
+
+    const html = page(out, "arm_1/kem-22.html");
+    expect(html).not.toMatch(/<script|<img|<b>|href="javascript/i);
+    expect(html).toContain("Submission: evil</li>");
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
+    expect(html).toContain("&lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt;");
+    expect(html).toContain("&lt;b&gt;hash&lt;/b&gt;");
+    expect(page(out, "arm_1/index.html")).not.toMatch(/<img|<script/i);
+
+    const md = page(out, "arm_1/kem-22.md");
+    expect(md).toContain('\\<img src=x onerror="alert(1)"\\>');
+    expect(md).toContain(
+      "\\</p\\>\\<script\\>alert(2)\\</script\\> \\| \\*bold\\* \\[x\\](javascript:alert(3)) \\`code\\` \\# heading",
+    );
+    expect(md).not.toMatch(/[^\\]\]\(javascript:/);
+    expect(md).not.toMatch(/^# heading/m);
+
+    const svg = readFileSync(join(out, "site", "arm_1", "img", "kem-22-share.svg"), "utf8");
+    expect(svg).not.toContain("<b>");
+    expect(svg).toContain("&lt;b&gt;hash&lt;/b&gt;");
+  });
+
+  it("shows missing steps as not measured and failures as FAILED with the reason", async () => {
+    const root = miniStore("gaps");
+    const dir = join(root, "data", "arm_1");
+    rmSync(join(dir, "profile"), { recursive: true });
+    for (const instance of ["Mithril-128", "Mithril-256"]) rmSync(join(dir, "kat", "kem-22", `${instance}.json`));
+    const kat = readJson(join(dir, "kat", "kem-22", "Mithril-512.json"));
+    kat.verdict = "FAIL";
+    kat.outcome = "output-differs";
+    kat.diagnosis = { differingEntries: 1, firstCount: 37, field: "ct" };
+    writeJson(join(dir, "kat", "kem-22", "Mithril-512.json"), kat);
+    rmSync(join(dir, "sizes"), { recursive: true });
+    rmSync(join(dir, "survey"), { recursive: true });
+    rmSync(join(dir, "records", "kem-22", "Mithril-256__enc.json"));
+    const failed = readJson(join(dir, "records", "kem-22", "Mithril-512__dec.json"));
+    for (const k of ["trials", "aggregates", "counter", "memory"]) delete failed[k];
+    failed.status = "failed";
+    failed.failure = { reason: "crash", message: "killed by SIGSEGV", signal: "SIGSEGV" };
+    writeJson(join(dir, "records", "kem-22", "Mithril-512__dec.json"), failed);
+    const out = join(tmp, "gaps-out");
+    const s = await renderSite(root, { out, formats: ["md"] });
+    expect(s.failedRecords).toBe(1);
+    const md = page(out, "arm_1/kem-22.md");
+    expect(md).toContain("| `Mithril-256` | enc | not measured | — | — | — | — |");
+    expect(md).toContain("| `Mithril-512` | dec | FAILED (crash): killed by SIGSEGV | — | — | — | — |");
+    expect(md).toContain("| `Mithril-128` | guide | not run |");
+    expect(md).toContain(
+      "| `Mithril-512` | guide | FAIL: first difference at count 37, field ct (1 differing entry) |",
+    );
+    expect(md).toContain("No size audit in the store: sizes were not measured.");
+    expect(md).toContain("Survey verdict: not surveyed");
+    expect(md).toContain("No hash/DRNG profile in the store");
+    expect(page(out, "arm_1/index.md")).toContain("1 record(s) of this system are failures");
+    expect(page(out, "arm_1/sizes.md")).toContain("Not audited");
+  });
+
+  it("works without an index: algorithms, instances and operations come from the records", async () => {
+    const root = miniStore("noindex");
+    rmSync(join(root, "data", "arm_1", "index.json"));
+    const out = join(tmp, "noindex-out");
+    await renderSite(root, { out, formats: ["md"] });
+    const md = page(out, "arm_1/kem-22.md");
+    expect(md).toContain("# kem-22 — performance on AArch64 (system arm_1)");
+    expect(md).toContain("- Parameter sets: Mithril-128, Mithril-256, Mithril-512");
+    expect(md).toContain("| `Mithril-512` | dec | 2.66 M | 988 µs |");
+    expect(md).toContain("Paths are relative to data/arm_1/ in the record store");
+  });
+
+  it("calls TSC ticks ticks, never cycles, and says what they count", async () => {
+    const root = miniStore("tsc", { system: "x86_1" });
+    const dir = join(root, "data", "x86_1");
+    const env = readJson(join(dir, "environment.json"));
+    const counter = {
+      kind: "rdtsc",
+      unit: "tsc-ticks",
+      rateHz: 2_095_966_672,
+      overhead: 40.7,
+      description: "x86-64 time-stamp counter",
+    };
+    env.counter = counter;
+    env.processor.architecture = "x86_64";
+    writeJson(join(dir, "environment.json"), env);
+    for (const f of walk(join(dir, "records"))) {
+      const r = readJson(f);
+      r.counter = counter;
+      writeJson(f, r);
+    }
+    const out = join(tmp, "tsc-out");
+    await renderSite(root, { out });
+    const md = page(out, "x86_1/kem-22.md");
+    expect(md).toContain(
+      "| instance | operation | mean TSC ticks | mean time | ops/s | median trial | n (trials × iters) |",
+    );
+    expect(md).not.toContain("mean cycles");
+    expect(md).toContain("TSC ticks at its constant reference rate (2.096 GHz here), not core cycles");
+    expect(md).toContain("performance on x86-64 (system x86_1)");
+    expect(page(out, "x86_1/method.md")).toContain(
+      "tsc-ticks (TSC ticks at a constant reference rate, not core cycles)",
+    );
+  });
+
+  it("compares several systems side by side and links the same algorithm on each", async () => {
+    const root = miniStore("two", { kex: true });
+    const x86 = miniStore("two-x86", { system: "x86_1" });
+    cpSync(join(x86, "data", "x86_1"), join(root, "data", "x86_1"), { recursive: true });
+    const out = join(tmp, "two-out");
+    const s = await renderSite(root, { out });
+    expect(s.systems).toEqual(["arm_1", "x86_1"]);
+    const compare = page(out, "compare.md");
+    expect(compare).toContain("| instance | operation | mean time arm_1 | mean time x86_1 | x86_1 / arm_1 |");
+    expect(compare).toContain("| `Mithril-128` | keygen | 101 µs | 101 µs | 1× |");
+    expect(compare).not.toContain("kex-06");
+    const arm = page(out, "arm_1/kem-22.md");
+    expect(arm.split("\n")[0]).toBe(
+      "[Performance measurements](../index.md) › [arm_1](index.md) › **kem-22** · system: [x86_1](../x86_1/kem-22.md) · **arm_1**",
+    );
+    // kex-06 exists on arm_1 only: its switcher names x86_1 without a link.
+    expect(page(out, "arm_1/kex-06.md").split("\n")[0]).toContain("· system: x86_1 · **arm_1**");
+    expect(page(out, "index.md")).toContain("[cross-system page](compare.md)");
+  });
+
+  it("rejects a record that does not validate, naming the file, line and pointer", async () => {
+    const root = miniStore("bad");
+    const f = join(root, "data", "arm_1", "records", "kem-22", "Mithril-128__keygen.json");
+    const r = readJson(f);
+    r.aggregates.meanNs = "fast";
+    writeJson(f, r);
+    const err = await renderSite(root, { out: join(tmp, "bad-out") }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as Error).message).toMatch(/Mithril-128__keygen\.json:\d+:\d+: \/aggregates\/meanNs /);
+    expect(() => readdirSync(join(tmp, "bad-out", "site"))).toThrow();
+  });
+
+  it("rejects folders that are not stores and unknown formats", () => {
+    expect(() => loadStore(join(tmp, "nowhere"))).toThrow(/no such folder/);
+    mkdirSync(join(tmp, "empty", "data"), { recursive: true });
+    expect(() => loadStore(join(tmp, "empty"))).toThrow(/no system folder/);
+    expect(() => parseFormats("md,pdf")).toThrow(InputError);
+    expect(parseFormats("html, md")).toEqual(["html", "md"]);
+  });
+});
