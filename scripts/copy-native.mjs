@@ -8,5 +8,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dest = join(process.cwd(), "native");
 rmSync(dest, { recursive: true, force: true });
 if (process.argv.includes("--remove")) process.exit(0); // postpack: the copy is only for the tarball
-cpSync(join(root, "native"), dest, { recursive: true, filter: (src) => !src.endsWith(".md") || src.endsWith("README.md") });
+cpSync(join(root, "native"), dest, {
+  recursive: true,
+  filter: (src) => !src.endsWith(".md") || src.endsWith("README.md"),
+});
 process.stderr.write(`copied native/ into ${dest}\n`);

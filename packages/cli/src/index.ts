@@ -2,7 +2,12 @@
 
 import { InputError } from "@ngcc-perf/runner";
 import { envCommand, usage as envUsage } from "./commands/env/index.ts";
+import { katCommand, usage as katUsage } from "./commands/kat/index.ts";
 import { mergeCommand, usage as mergeUsage } from "./commands/merge/index.ts";
+import { profileCommand, usage as profileUsage } from "./commands/profile/index.ts";
+import { reportCommand, usage as reportUsage } from "./commands/report/index.ts";
+import { runCommand, usage as runUsage } from "./commands/run/index.ts";
+import { sizesCommand, usage as sizesUsage } from "./commands/sizes/index.ts";
 import { timeCommand, usage as timeUsage } from "./commands/time/index.ts";
 import { validateCommand, usage as validateUsage } from "./commands/validate/index.ts";
 import { EXIT, type Io, processIo, UsageError } from "./io.ts";
@@ -12,9 +17,22 @@ export { EXIT, type Io, UsageError } from "./io.ts";
 type Command = (argv: string[], io: Io) => number | Promise<number>;
 
 const commands: Record<string, { run: Command; summary: string; usage: string }> = {
+  run: { run: runCommand, summary: "the whole pipeline: build, KAT, time, profile, sizes, report", usage: runUsage },
   time: { run: timeCommand, summary: "build, check and time every operation; memory; environment", usage: timeUsage },
   env: { run: envCommand, summary: "print this machine's environment record and counters", usage: envUsage },
+  kat: { run: katCommand, summary: "regenerate and compare Known-Answer Tests; KAT logs", usage: katUsage },
   merge: { run: mergeCommand, summary: "merge record stores (e.g. shards) into one", usage: mergeUsage },
+  profile: {
+    run: profileCommand,
+    summary: "hash/DRNG share per operation with link-time wrappers; symmetric-primitive survey",
+    usage: profileUsage,
+  },
+  report: {
+    run: reportCommand,
+    summary: "render the Markdown and HTML report site of a record store",
+    usage: reportUsage,
+  },
+  sizes: { run: sizesCommand, summary: "audit sizes: catalog vs API vs measured; section-6 tables", usage: sizesUsage },
   validate: { run: validateCommand, summary: "check records and campaigns against the schemas", usage: validateUsage },
 };
 

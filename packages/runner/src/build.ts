@@ -164,7 +164,13 @@ export async function cachedBuild<T>(
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const commands: Command[] = [];
-  const result = await steps(work, buildRunner(work, timeoutMs, commands));
+  let result: T;
+  try {
+    result = await steps(work, buildRunner(work, timeoutMs, commands));
+  } catch (err) {
+    rmSync(work, { recursive: true, force: true }); // a failed build leaves nothing behind
+    throw err;
+  }
   writeJsonAtomic(join(work, ".build.json"), { inputsHash, commands, result });
   rmSync(dir, { recursive: true, force: true });
   renameSync(work, dir);

@@ -1,0 +1,151 @@
+// The whole pipeline as a user runs it: `ngcc-perf run` end to end, killed with SIGKILL at random moments
+// and resumed until it completes, and split into shards whose stores are merged.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { iccsDir, makeTempDir, repoRoot, submissionsDir } from "./fixture-tools.ts";
+
+const bin = join(repoRoot, "packages/cli/bin.js");
+const tmp = makeTempDir("ngcc-pipeline-");
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 900_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const campaignFile = join(tmp, "small.yaml");
+beforeAll(() => {
+  const sub = (id: string) => JSON.stringify(join(submissionsDir, id));
+  writeFileSync(
+    campaignFile,
+    [
+      "name: small",
+      "system: test_1",
+      `iccs: { dir: ${JSON.stringify(iccsDir)} }`,
+      "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1 }",
+      "profiler:",
+      "  groups:",
+      "    hash: { symbols: [pseudohash, pseudoXOF, sm3hash], label: pseudohash/XOF/sm3 }",
+      "    drng: { symbols: [randombytes], symbolLabels: { randombytes: drng } }",
+      `sizes: { catalog: ${JSON.stringify(join(repoRoot, "fixtures/catalog/external_sizes.csv"))} }`,
+      "algorithms:",
+      `  - { id: kem-90, instances: [Puffin-128, Puffin-K-128], source: { submission: ${sub("kem-90")} } }`,
+      `  - { id: sig-91, instances: [Quill-V-192], source: { submission: ${sub("sig-91")} } }`,
+      `  - { id: kex-92, instances: [Heron-128], source: { submission: ${sub("kex-92")} } }`,
+    ].join("\n"),
+  );
+});
+
+/** Record files of a store (paths relative to data/<system>), without the index and environment. */
+function recordFiles(out: string): string[] {
+  const dir = join(out, "data", "test_1");
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.push(relative(dir, p));
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return files.filter((f) => f !== "index.json" && f !== "environment.json").sort();
+}
+
+let reference: string[] = [];
+let referenceMs = 0;
+
+describe("ngcc-perf run", () => {
+  it("runs the whole pipeline and prints where the site is", () => {
+    const out = join(tmp, "reference");
+    const t0 = Date.now();
+    const r = cli("run", campaignFile, "--out", out, "--json");
+    referenceMs = Date.now() - t0;
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/site: .*site\/test_1\/index\.html/);
+    reference = recordFiles(out);
+    for (const kind of ["records/", "kat/", "profile/", "sizes/", "survey/"]) {
+      expect(
+        reference.some((f) => f.startsWith(kind)),
+        kind,
+      ).toBe(true);
+    }
+    expect(existsSync(join(out, "site/test_1/index.html"))).toBe(true);
+    expect(cli("validate", join(out, "data")).code).toBe(0);
+  }, 900_000);
+
+  it("ends with a complete, valid store after being killed with SIGKILL at random moments and resumed", async () => {
+    const out = join(tmp, "killed");
+    let seed = 20261130;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const kills: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      const delay = Math.floor(300 + rand() * Math.max(1000, referenceMs * 0.8));
+      kills.push(delay);
+      const child = spawn(process.execPath, [bin, "run", campaignFile, "--out", out, "--resume"], {
+        detached: true,
+        stdio: "ignore",
+      });
+      const finished = await new Promise<boolean>((done) => {
+        const timer = setTimeout(() => {
+          try {
+            process.kill(-(child.pid as number), "SIGKILL"); // the CLI and every compiler/driver it started
+          } catch {
+            // already gone
+          }
+          done(false);
+        }, delay);
+        child.on("exit", () => {
+          clearTimeout(timer);
+          done(true);
+        });
+      });
+      if (finished) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const last = cli("run", campaignFile, "--out", out, "--resume");
+    expect(last.code, `killed after ${kills.join(", ")} ms; ${last.stderr}`).toBe(0);
+    expect(recordFiles(out).filter((f) => !f.endsWith(".tmp"))).toEqual(reference);
+    expect(recordFiles(out).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    const v = cli("validate", join(out, "data"));
+    expect(v.code).toBe(0);
+    for (const f of reference.filter((x) => x.endsWith(".json"))) {
+      const rec = JSON.parse(readFileSync(join(out, "data/test_1", f), "utf8"));
+      expect(rec.status ?? "ok", f).not.toBe("failed");
+    }
+  }, 1_800_000);
+
+  it("splits into shards whose merged stores hold the same records as one run", () => {
+    const a = join(tmp, "shard-1");
+    const b = join(tmp, "shard-2");
+    const steps = "build,kat,time,profile";
+    for (const [k, out] of [
+      [1, a],
+      [2, b],
+    ] as const) {
+      const r = cli("run", campaignFile, "--out", out, "--steps", steps, "--shard", `${k}/2`);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const sa = recordFiles(a);
+    const sb = recordFiles(b);
+    expect(sa.filter((f) => sb.includes(f))).toEqual([]); // no job ran twice
+    const merged = join(tmp, "merged");
+    const m = cli("merge", a, b, "--out", merged);
+    expect(m.code, m.stderr).toBe(0);
+    const final = cli("run", campaignFile, "--out", merged, "--steps", "sizes,report");
+    expect(final.code, final.stderr).toBe(0);
+    expect(recordFiles(merged)).toEqual(reference);
+    expect(cli("validate", join(merged, "data")).code).toBe(0);
+    // Merging a shard with a changed copy of itself is refused.
+    const rec = join(a, "data/test_1", sa.find((f) => f.startsWith("records/")) as string);
+    writeFileSync(rec, readFileSync(rec, "utf8").replace('"status": "ok"', '"status": "ok" '));
+    const conflict = cli("merge", a, merged, "--out", join(tmp, "conflict"));
+    expect(conflict.code).toBe(2);
+    expect(conflict.stderr).toMatch(/differs between/);
+  }, 1_800_000);
+});
