@@ -9,7 +9,7 @@
  * fresh one from `makeTempDir`); nothing here writes into the repository
  * except `writeManifest` / `regenerateKats` when asked to.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -25,6 +25,20 @@ export const catalogFile = join(fixturesDir, "catalog", "external_sizes.csv");
 export const katgenDir = join(repoRoot, "native", "katgen");
 export const nativeIncludeDir = join(repoRoot, "native", "include");
 export const pqcleanDir = join(repoRoot, "node_modules", "pqclean", "deps", "PQClean");
+/** The built ngcc-perf executable (run `pnpm build` before the tests). */
+export const cliBin = join(repoRoot, "packages", "cli", "bin.js");
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `ngcc-perf <args>` as a user would, in a child process, and returns its exit code and output. */
+export function runCli(args: readonly string[], timeoutMs = 900_000): CliResult {
+  const r = spawnSync(process.execPath, [cliBin, ...args], { encoding: "utf8", timeout: timeoutMs });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
 
 /** The warning set every fixture must pass (C99, PQClean's set). */
 export const STRICT_CFLAGS = [

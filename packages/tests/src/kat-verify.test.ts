@@ -15,6 +15,7 @@ import {
   makeFlippedKat,
   makeTempDir,
   repoRoot,
+  runCli,
   sha256Hex,
   submissionsDir,
   writeManifest,
@@ -24,10 +25,7 @@ const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-kat-");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 600_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (...args: string[]) => runCli(args);
 
 function campaign(name: string, algorithms: string[]): string {
   const file = join(tmp, `${name}.yaml`);

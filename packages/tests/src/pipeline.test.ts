@@ -4,16 +4,13 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { iccsDir, makeTempDir, repoRoot, submissionsDir } from "./fixture-tools.ts";
+import { iccsDir, makeTempDir, repoRoot, runCli, submissionsDir } from "./fixture-tools.ts";
 
 const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-pipeline-");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 900_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (...args: string[]) => runCli(args);
 
 const campaignFile = join(tmp, "small.yaml");
 beforeAll(() => {

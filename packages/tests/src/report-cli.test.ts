@@ -5,17 +5,14 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { iccsDir, makeCrashInDec, makeTempDir, repoRoot, submissionsDir } from "./fixture-tools.ts";
+import { iccsDir, makeCrashInDec, makeTempDir, repoRoot, runCli, submissionsDir } from "./fixture-tools.ts";
 import { parseMarkdownPage } from "./report-pages.ts";
 
 const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-report-cli-");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 600_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (...args: string[]) => runCli(args);
 
 describe("ngcc-perf report over a measured store", () => {
   it("renders measured records, names the counter's unit and shows a crash as FAILED", () => {

@@ -7,16 +7,13 @@ import { join } from "node:path";
 import type { SizeAuditRecord } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { CATALOG_FILE, META_FILE, pqcleanCatalogText } from "../../../scripts/make-pqclean-catalog.ts";
-import { makeTempDir, repoRoot } from "./fixture-tools.ts";
+import { makeTempDir, repoRoot, runCli } from "./fixture-tools.ts";
 
 const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-sizes-pqclean-");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 600_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (...args: string[]) => runCli(args);
 
 type MetaEntry = Record<string, number | string | string[]>;
 const meta = JSON.parse(readFileSync(META_FILE, "utf8")) as Record<string, MetaEntry>;

@@ -14,6 +14,7 @@ import {
   nativeIncludeDir,
   pqcleanDir,
   repoRoot,
+  runCli,
   SANITIZE_CFLAGS,
   STRICT_CFLAGS,
   submissionsDir,
@@ -23,10 +24,7 @@ const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-sizes-");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 300_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (...args: string[]) => runCli(args);
 
 const ALGORITHMS = [
   `  - { id: kem-90, source: { submission: ${JSON.stringify(join(submissionsDir, "kem-90"))} } }`,

@@ -13,6 +13,7 @@ import {
   makeOverflowInEnc,
   makeTempDir,
   repoRoot,
+  runCli,
   submissionsDir,
 } from "./fixture-tools.ts";
 
@@ -20,10 +21,7 @@ const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-time-");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", timeout: 600_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (...args: string[]) => runCli(args);
 
 /** A fast campaign: 3 short trials, so the tests check behaviour, not speed. */
 function campaign(name: string, algorithms: string, extra = ""): string {

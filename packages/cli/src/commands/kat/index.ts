@@ -1,10 +1,7 @@
 // ngcc-perf kat <campaign>: regenerate every instance's Known-Answer Tests and compare them with the shipped ones.
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { katCampaign } from "@ngcc-perf/kat";
-import { loadCampaign, parseShard } from "@ngcc-perf/runner";
-import { EXIT, type Io, UsageError } from "../../io.ts";
-import { progressPrinter } from "../../progress.ts";
+import { type Io, UsageError } from "../../io.ts";
+import { finishStep, parseStepArgs, prepareStep, printUsage } from "../../step-args.ts";
 
 export const usage = `ngcc-perf kat <campaign.yaml> [--out DIR] [--only GLOB]... [--resume] [--shard K/N] [--jobs N] [--json]
 
@@ -21,43 +18,19 @@ Exit 1 when an instance fails (FAIL: mismatch or corrupt KAT file; ERROR: build 
   --json        print a summary as JSON on stdout`;
 
 export async function katCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      out: { type: "string" },
-      only: { type: "string", multiple: true },
-      resume: { type: "boolean", default: false },
-      shard: { type: "string" },
-      jobs: { type: "string" },
-      json: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help) {
-    io.out(usage);
-    return EXIT.ok;
-  }
-  if (positionals.length !== 1) throw new UsageError("name exactly one campaign file");
-  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
-  if (shard === null) throw new UsageError(`--shard takes K/N with 1 ≤ K ≤ N, not "${values.shard}"`);
+  const { values, positionals } = parseStepArgs(argv, { jobs: { type: "string" } });
+  if (values.help) return printUsage(io, usage);
   const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
   if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) {
     throw new UsageError(`--jobs takes a whole number ≥ 1, not "${values.jobs}"`);
   }
-  const campaign = loadCampaign(positionals[0] as string);
-  const out = resolve(values.out ?? "ngcc-perf-out");
-  const summary = await katCampaign(campaign, {
-    out,
-    ...(values.only ? { only: values.only } : {}),
-    resume: values.resume ?? false,
-    ...(shard ? { shard } : {}),
-    ...(jobs ? { jobs } : {}),
-    onProgress: progressPrinter(io),
-  });
-  io.err(
-    `kat: ${summary.records - summary.failed} passed, ${summary.failed} failed, ${summary.skipped} skipped → ${out}/data/${campaign.system}/kat`,
+  const step = prepareStep(values, positionals, io);
+  const summary = await katCampaign(step.campaign, { ...step.options, ...(jobs ? { jobs } : {}) });
+  return finishStep(
+    io,
+    step,
+    summary,
+    `kat: ${summary.records - summary.failed} passed, ${summary.failed} failed, ${summary.skipped} skipped → ${step.out}/data/${step.campaign.system}/kat`,
+    values.json,
   );
-  if (values.json) io.out(JSON.stringify({ out, system: campaign.system, ...summary }, null, 2));
-  return summary.failed > 0 ? EXIT.measuredFailure : EXIT.ok;
 }

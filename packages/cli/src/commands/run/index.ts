@@ -1,23 +1,19 @@
 // ngcc-perf run <campaign>: the whole pipeline — build, KAT, time and memory, hash/DRNG profile, sizes,
 // report — each step reading the records of the steps before it from the store.
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { profileCampaign } from "@ngcc-perf/hashprof";
 import { katCampaign } from "@ngcc-perf/kat";
 import {
   buildCampaign,
-  loadCampaign,
-  parseShard,
   removeStaleTemps,
   resolveAlgorithms,
-  type StepOptions,
   type StepSummary,
   timeCampaign,
   writeStoreIndex,
 } from "@ngcc-perf/runner";
 import { sizesCampaign } from "@ngcc-perf/sizes";
 import { EXIT, type Io, UsageError } from "../../io.ts";
-import { progressPrinter } from "../../progress.ts";
+import { parseStepArgs, prepareStep, printUsage, SELECTOR_USAGE } from "../../step-args.ts";
 
 export const STEPS = ["build", "kat", "time", "profile", "sizes", "report"] as const;
 type Step = (typeof STEPS)[number];
@@ -26,12 +22,8 @@ export const usage = `ngcc-perf run <campaign.yaml> [--out DIR] [--only GLOB]...
 
 Runs the pipeline: build → kat → time (+ memory) → profile → sizes → report. An instance whose KAT
 fails is not timed. Records go to <out>/data/<system>/, pages to <out>/site/<system>/.
-  --out DIR      record store and site (default ./ngcc-perf-out)
-  --only GLOB    only instances matching <algorithm-id>/<instance>, <instance> or <algorithm-id> (repeatable)
-  --steps LIST   comma-separated subset of ${STEPS.join(",")} (default: all)
-  --resume       skip jobs whose record exists for identical inputs (after a crash or a kill)
-  --shard K/N    only the K-th of N deterministic parts of the jobs; merge the stores with ngcc-perf merge
-  --json         print a summary as JSON on stdout
+  --steps LIST  comma-separated subset of ${STEPS.join(",")} (default: all)
+${SELECTOR_USAGE}
 Exit codes: 0 all good; 1 something measured failed; 2 bad input.`;
 
 export function parseSteps(text: string | undefined): Step[] {
@@ -50,36 +42,10 @@ export function parseSteps(text: string | undefined): Step[] {
 }
 
 export async function runCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      out: { type: "string" },
-      only: { type: "string", multiple: true },
-      steps: { type: "string" },
-      resume: { type: "boolean", default: false },
-      shard: { type: "string" },
-      json: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help) {
-    io.out(usage);
-    return EXIT.ok;
-  }
-  if (positionals.length !== 1) throw new UsageError("name exactly one campaign file");
+  const { values, positionals } = parseStepArgs(argv, { steps: { type: "string" } });
+  if (values.help) return printUsage(io, usage);
   const steps = parseSteps(values.steps);
-  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
-  if (shard === null) throw new UsageError(`--shard takes K/N with 1 ≤ K ≤ N, not "${values.shard}"`);
-  const campaign = loadCampaign(positionals[0] as string);
-  const out = resolve(values.out ?? "ngcc-perf-out");
-  const options: StepOptions = {
-    out,
-    ...(values.only ? { only: values.only } : {}),
-    resume: values.resume ?? false,
-    ...(shard ? { shard } : {}),
-    onProgress: progressPrinter(io),
-  };
+  const { campaign, out, options } = prepareStep(values, positionals, io);
   const started = Date.now();
   const stale = removeStaleTemps(out);
   if (stale > 0) io.err(`run: removed ${stale} temporary file(s) left by an interrupted run`);
