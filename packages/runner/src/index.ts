@@ -51,7 +51,15 @@ export {
   type StepOptions,
   type StepSummary,
 } from "./step.ts";
-export { removeStaleTemps, sha256, sha256File, storePaths, writeFileAtomic, writeJsonAtomic } from "./store.ts";
+export {
+  removeStaleTemps,
+  setCampaignEnd,
+  sha256,
+  sha256File,
+  storePaths,
+  writeFileAtomic,
+  writeJsonAtomic,
+} from "./store.ts";
 export { indexAlgorithm, listStoreFiles, writeStoreIndex } from "./store-index.ts";
 export {
   chooseCounter,

@@ -78,3 +78,13 @@ export function removeStaleTemps(out: string): number {
   walk(join(out, "build"), 0);
   return removed;
 }
+
+/** Sets the campaign end of a system's environment record (the run command, after its last step). */
+export function setCampaignEnd(out: string, system: string, end: string): void {
+  const path = storePaths(out, system).environment;
+  if (!existsSync(path)) return;
+  const env = JSON.parse(readFileSync(path, "utf8")) as { campaign?: { end?: string | null } };
+  if (!env.campaign) return;
+  env.campaign.end = end;
+  writeJsonAtomic(path, env);
+}

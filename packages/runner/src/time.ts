@@ -24,6 +24,8 @@ import { storePaths, writeJsonAtomic } from "./store.ts";
 import { TOOL } from "./tool.ts";
 
 export interface TimeOptions extends StepOptions {
+  /** When the campaign began (UTC, RFC 3339), if before this step (the run command's start). */
+  campaignStart?: string;
   /** Do not time an instance whose KAT record says FAIL or ERROR (the guide's functional testing first). */
   requireKatPass?: boolean;
 }
@@ -125,7 +127,7 @@ function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, ope
 }
 
 export async function timeCampaign(campaign: Campaign, options: TimeOptions): Promise<TimeSummary> {
-  const started = new Date().toISOString();
+  const started = options.campaignStart ?? new Date().toISOString();
   const algorithms: AlgorithmSpec[] = resolveAlgorithms(campaign);
   const paths = storePaths(options.out, campaign.system);
   const tc = await toolchain(campaign.cc);

@@ -8,6 +8,7 @@ import {
   removeStaleTemps,
   resolveAlgorithms,
   type StepSummary,
+  setCampaignEnd,
   timeCampaign,
   writeStoreIndex,
 } from "@ngcc-perf/runner";
@@ -47,6 +48,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const steps = parseSteps(values.steps);
   const { campaign, out, options } = prepareStep(values, positionals, io);
   const started = Date.now();
+  const startedAt = new Date(started).toISOString();
   const stale = removeStaleTemps(out);
   if (stale > 0) io.err(`run: removed ${stale} temporary file(s) left by an interrupted run`);
   const summaries: Partial<Record<Step, StepSummary | { pages: number }>> = {};
@@ -58,9 +60,11 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   };
   if (steps.includes("build")) record("build", await buildCampaign(campaign, options));
   if (steps.includes("kat")) record("kat", await katCampaign(campaign, options));
-  if (steps.includes("time")) record("time", await timeCampaign(campaign, { ...options, requireKatPass: true }));
+  if (steps.includes("time"))
+    record("time", await timeCampaign(campaign, { ...options, requireKatPass: true, campaignStart: startedAt }));
   if (steps.includes("profile")) record("profile", await profileCampaign(campaign, options));
   if (steps.includes("sizes")) record("sizes", await sizesCampaign(campaign, options));
+  setCampaignEnd(out, campaign.system, new Date().toISOString());
   writeStoreIndex(campaign, resolveAlgorithms(campaign), out);
   let site: string | null = null;
   if (steps.includes("report")) {
