@@ -20,8 +20,8 @@
 #define NGCC_RATE_WINDOW_NS 20000000u /* the TSC / PMU rate is measured over ~20 ms */
 #define NGCC_OVERHEAD_SAMPLES 1024
 
-static const char *const ngcc_counter_names[NGCC_COUNTER_KINDS] = {"rdtsc", "perf-cycles", "cntvct",
-                                                                    "clock_gettime", "fixed-clock"};
+static const char *const ngcc_counter_names[NGCC_COUNTER_KINDS] = {
+    "rdtsc", "perf-cycles", "cntvct", "clock_gettime", "fixed-clock", "perf-instructions"};
 
 int ngcc_counter_parse(const char *name, ngcc_counter_kind *kind) {
     int k;
@@ -49,23 +49,51 @@ ngcc_counter_kind ngcc_counter_default(void) {
 }
 
 #if defined(__linux__) && defined(SYS_perf_event_open)
-/* perf_event_open for this thread's user-mode core cycles; -1 with errno set on failure. */
-static int ngcc_perf_open(void) {
+/* perf_event_open of a hardware event (cycles, instructions) for this thread in user mode; -1 with errno set on failure. */
+static int ngcc_perf_open(unsigned long long config) {
     struct perf_event_attr attr;
     memset(&attr, 0, sizeof attr);
     attr.type = PERF_TYPE_HARDWARE;
     attr.size = sizeof attr;
-    attr.config = PERF_COUNT_HW_CPU_CYCLES;
+    attr.config = config;
     attr.exclude_kernel = 1;
     attr.exclude_hv = 1;
     return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 }
+#define NGCC_PERF_CYCLES PERF_COUNT_HW_CPU_CYCLES
+#define NGCC_PERF_INSTRUCTIONS PERF_COUNT_HW_INSTRUCTIONS
 #else
-static int ngcc_perf_open(void) {
+static int ngcc_perf_open(unsigned long long config) {
+    (void)config;
     errno = ENOSYS;
     return -1;
 }
+#define NGCC_PERF_CYCLES 0u
+#define NGCC_PERF_INSTRUCTIONS 1u
 #endif
+
+/* Opens a perf_event counter or exits 2 naming errno and kernel.perf_event_paranoid. */
+static int ngcc_perf_open_or_die(const char *name, const char *event, unsigned long long config) {
+    int fd = ngcc_perf_open(config);
+    if (fd < 0) {
+        int e = errno;
+        long paranoid = -9;
+        FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+        if (f != NULL) {
+            if (fscanf(f, "%ld", &paranoid) != 1) {
+                paranoid = -9;
+            }
+            fclose(f);
+        }
+        if (paranoid == -9) {
+            ngcc_die(NGCC_EXIT_USAGE, "counter %s: perf_event_open(%s) failed: errno %d (%s)", name, event, e,
+                     strerror(e));
+        }
+        ngcc_die(NGCC_EXIT_USAGE, "counter %s: perf_event_open(%s) failed: errno %d (%s); kernel.perf_event_paranoid = %ld",
+                 name, event, e, strerror(e), paranoid);
+    }
+    return fd;
+}
 
 uint64_t ngcc_perf_read(const ngcc_counter *c) {
     uint64_t v = 0;
@@ -89,8 +117,9 @@ int ngcc_counter_usable(ngcc_counter_kind kind) {
 #else
         return 0;
 #endif
-    case NGCC_COUNTER_PERF_CYCLES: {
-        int fd = ngcc_perf_open();
+    case NGCC_COUNTER_PERF_CYCLES:
+    case NGCC_COUNTER_PERF_INSTRUCTIONS: {
+        int fd = ngcc_perf_open(kind == NGCC_COUNTER_PERF_CYCLES ? NGCC_PERF_CYCLES : NGCC_PERF_INSTRUCTIONS);
         if (fd < 0) {
             return 0;
         }
@@ -187,31 +216,19 @@ void ngcc_counter_open(ngcc_counter *c, ngcc_counter_kind kind, double fixed_hz)
         ngcc_die(NGCC_EXIT_USAGE, "counter cntvct: only available on aarch64");
 #endif
     case NGCC_COUNTER_PERF_CYCLES:
-        c->perf_fd = ngcc_perf_open();
-        if (c->perf_fd < 0) {
-            int e = errno;
-            long paranoid = -9;
-            FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-            if (f != NULL) {
-                if (fscanf(f, "%ld", &paranoid) != 1) {
-                    paranoid = -9;
-                }
-                fclose(f);
-            }
-            if (paranoid == -9) {
-                ngcc_die(NGCC_EXIT_USAGE,
-                         "counter perf-cycles: perf_event_open(PERF_COUNT_HW_CPU_CYCLES) failed: errno %d (%s)", e,
-                         strerror(e));
-            }
-            ngcc_die(NGCC_EXIT_USAGE,
-                     "counter perf-cycles: perf_event_open(PERF_COUNT_HW_CPU_CYCLES) failed: errno %d (%s); "
-                     "kernel.perf_event_paranoid = %ld",
-                     e, strerror(e), paranoid);
-        }
+        c->perf_fd = ngcc_perf_open_or_die(c->name, "PERF_COUNT_HW_CPU_CYCLES", NGCC_PERF_CYCLES);
         c->unit = "core-cycles";
         c->serialization = "read() of a perf_event file descriptor (system call; not serialising)";
         c->description = "core cycles of this thread in user mode (perf_event PERF_COUNT_HW_CPU_CYCLES); "
                          "rateHz is the measured effective core clock";
+        c->rate_hz = ngcc_measure_rate(c);
+        break;
+    case NGCC_COUNTER_PERF_INSTRUCTIONS:
+        c->perf_fd = ngcc_perf_open_or_die(c->name, "PERF_COUNT_HW_INSTRUCTIONS", NGCC_PERF_INSTRUCTIONS);
+        c->unit = "instructions";
+        c->serialization = "read() of a perf_event file descriptor (system call; not serialising)";
+        c->description = "instructions retired by this thread in user mode (perf_event PERF_COUNT_HW_INSTRUCTIONS); "
+                         "rateHz is the instruction rate of the busy-wait used to measure it";
         c->rate_hz = ngcc_measure_rate(c);
         break;
     case NGCC_COUNTER_FIXED_CLOCK:

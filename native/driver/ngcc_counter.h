@@ -6,6 +6,8 @@
  *                  has no rdtscp).  Constant reference rate, NOT core cycles
  *                  (unit tsc-ticks); the rate is measured against
  *                  CLOCK_MONOTONIC over ~20 ms.
+ *   perf-instructions  PERF_COUNT_HW_INSTRUCTIONS of this thread (user mode) via
+ *                  perf_event_open and read(); unit instructions (retired).
  *   perf-cycles    PERF_COUNT_HW_CPU_CYCLES of this thread (user mode) via
  *                  perf_event_open and read(); unit core-cycles.
  *   cntvct         aarch64 generic timer cntvct_el0, "isb; mrs" at start and
@@ -30,6 +32,7 @@ typedef enum {
     NGCC_COUNTER_CNTVCT,
     NGCC_COUNTER_CLOCK_GETTIME,
     NGCC_COUNTER_FIXED_CLOCK,
+    NGCC_COUNTER_PERF_INSTRUCTIONS,
     NGCC_COUNTER_KINDS
 } ngcc_counter_kind;
 
@@ -42,7 +45,7 @@ typedef struct {
     double rate_hz;            /* counter increments per second */
     double overhead;           /* interquartile mean of back-to-back read differences, in unit */
     double fixed_hz;           /* fixed-clock only */
-    int perf_fd;               /* perf-cycles only */
+    int perf_fd;               /* perf-cycles and perf-instructions only */
     int has_rdtscp;            /* rdtsc only */
 } ngcc_counter;
 
@@ -119,6 +122,7 @@ static inline uint64_t ngcc_counter_start(const ngcc_counter *c) {
         return ngcc_cntvct_start();
 #endif
     case NGCC_COUNTER_PERF_CYCLES:
+    case NGCC_COUNTER_PERF_INSTRUCTIONS:
         return ngcc_perf_read(c);
     default:
         return ngcc_clock_ns();
@@ -137,6 +141,7 @@ static inline uint64_t ngcc_counter_stop(const ngcc_counter *c) {
         return ngcc_cntvct_stop();
 #endif
     case NGCC_COUNTER_PERF_CYCLES:
+    case NGCC_COUNTER_PERF_INSTRUCTIONS:
         return ngcc_perf_read(c);
     default:
         return ngcc_clock_ns();

@@ -196,7 +196,7 @@ static const char ngcc_usage[] =
     "                            [--msg-bytes 32] [--pin CPU] [--fixed-clock-hz HZ] [--seed S]\n"
     "       ngcc-driver memory   --op OP [--msg-bytes B] [--seed S]\n"
     "       ngcc-driver overhead [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU]\n"
-    "counters: rdtsc (x86-64), perf-cycles, cntvct (aarch64), clock_gettime, fixed-clock (needs --fixed-clock-hz)\n";
+    "counters: rdtsc (x86-64), perf-cycles, perf-instructions, cntvct (aarch64), clock_gettime, fixed-clock (needs --fixed-clock-hz)\n";
 
 static unsigned long long ngcc_parse_u64(const char *opt, const char *s) {
     char *end;
@@ -350,7 +350,7 @@ static const ngcc_op *ngcc_find_op(const char *name) {
 static void ngcc_open_counter(const ngcc_opts *o, ngcc_counter *c) {
     ngcc_counter_kind kind = ngcc_counter_default();
     if (o->counter != NULL && ngcc_counter_parse(o->counter, &kind) != 0) {
-        ngcc_die(NGCC_EXIT_USAGE, "unknown --counter \"%s\" (rdtsc, perf-cycles, cntvct, clock_gettime, fixed-clock)",
+        ngcc_die(NGCC_EXIT_USAGE, "unknown --counter \"%s\" (rdtsc, perf-cycles, perf-instructions, cntvct, clock_gettime, fixed-clock)",
                  o->counter);
     }
     if (o->fixed_hz > 0 && kind != NGCC_COUNTER_FIXED_CLOCK) {

@@ -54,6 +54,7 @@ int main(int argc, char **argv) {
             ngcc_die(NGCC_EXIT_USAGE, "usage: ngcc-probe [--counter KIND] [--fixed-clock-hz HZ]");
         }
     }
+    ngcc_counter_open(&c, kind, fixed_hz); /* exits 2 with a message before anything is printed */
     printf("{\"available\":[");
     for (i = 0; i < (int)NGCC_COUNTER_KINDS; i++) {
         if (i == (int)NGCC_COUNTER_FIXED_CLOCK || !ngcc_counter_usable((ngcc_counter_kind)i)) continue;
@@ -63,7 +64,6 @@ int main(int argc, char **argv) {
     }
     printf("],\"default\":");
     ngcc_probe_json_string(ngcc_counter_name(ngcc_counter_default()));
-    ngcc_counter_open(&c, kind, fixed_hz);
     printf(",\"counter\":{\"kind\":");
     ngcc_probe_json_string(c.name);
     printf(",\"unit\":");

@@ -384,6 +384,7 @@ const COUNTER_COLUMN: Record<string, string> = {
   "core-cycles": "mean cycles",
   "tsc-ticks": "mean TSC ticks",
   "timer-ticks": "mean timer ticks",
+  instructions: "mean instructions",
   ns: "mean counter ns",
 };
 
@@ -401,6 +402,7 @@ export function counterColumn(
   const notes: Record<string, string> = {
     "tsc-ticks": `The counter is the x86-64 time-stamp counter: TSC ticks at its constant reference rate${rate}, not core cycles.`,
     "timer-ticks": `The counter is the aarch64 generic timer (cntvct_el0): timer ticks${rate}, not core cycles.`,
+    instructions: "The counter is perf_event's instructions retired (user mode): a count of work, not of time.",
     ns: "The counter is CLOCK_MONOTONIC: the counter column repeats the mean time in ns; no cycle counter was available.",
   };
   return { header: COUNTER_COLUMN[unit] ?? `mean counter (${unit})`, mixed: false, note: notes[unit] ?? null };

@@ -12,7 +12,7 @@ export interface BuildProfile {
   description?: string;
 }
 
-export type CounterKind = "rdtsc" | "perf-cycles" | "cntvct" | "clock_gettime" | "fixed-clock";
+export type CounterKind = "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
 
 export interface Campaign {
   file: string;

@@ -15,8 +15,8 @@ export class DriverError extends Error {
 }
 
 export interface DriverCounter {
-  kind: "rdtsc" | "perf-cycles" | "cntvct" | "clock_gettime" | "fixed-clock";
-  unit: "tsc-ticks" | "core-cycles" | "timer-ticks" | "ns";
+  kind: "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
+  unit: "tsc-ticks" | "core-cycles" | "instructions" | "timer-ticks" | "ns";
   rateHz: number | null;
   overhead: number | null;
   serialization?: string;

@@ -200,7 +200,7 @@ export interface CampaignConfig {
     /**
      * Counter to use; auto picks the best available.
      */
-    kind?: "auto" | "rdtsc" | "perf-cycles" | "cntvct" | "clock_gettime" | "fixed-clock";
+    kind?: "auto" | "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
     /**
      * Clock frequency for fixed-clock mode, in Hz (cycles = time × frequency).
      */
@@ -522,13 +522,13 @@ export interface EnvironmentRecord_Provenance {
  */
 export interface EnvironmentRecord_Counter {
   /**
-   * rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.
+   * rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.
    */
-  kind: "rdtsc" | "perf-cycles" | "cntvct" | "clock_gettime" | "fixed-clock";
+  kind: "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
   /**
-   * Unit of counterDelta and of every *EnvironmentRecord_Counter figure: tsc-ticks (never to be called cycles), core-cycles, timer-ticks (cntvct), ns.
+   * Unit of counterDelta and of every *EnvironmentRecord_Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns.
    */
-  unit: "tsc-ticks" | "core-cycles" | "timer-ticks" | "ns";
+  unit: "tsc-ticks" | "core-cycles" | "instructions" | "timer-ticks" | "ns";
   /**
    * EnvironmentRecord_Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.
    */
@@ -825,13 +825,13 @@ export interface TimingRecord_Build {
  */
 export interface TimingRecord_Counter {
   /**
-   * rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.
+   * rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.
    */
-  kind: "rdtsc" | "perf-cycles" | "cntvct" | "clock_gettime" | "fixed-clock";
+  kind: "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
   /**
-   * Unit of counterDelta and of every *TimingRecord_Counter figure: tsc-ticks (never to be called cycles), core-cycles, timer-ticks (cntvct), ns.
+   * Unit of counterDelta and of every *TimingRecord_Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns.
    */
-  unit: "tsc-ticks" | "core-cycles" | "timer-ticks" | "ns";
+  unit: "tsc-ticks" | "core-cycles" | "instructions" | "timer-ticks" | "ns";
   /**
    * TimingRecord_Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.
    */

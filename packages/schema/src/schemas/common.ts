@@ -115,12 +115,12 @@ export const defs: Record<string, JsonSchema> = {
     "The counter that produced the record's counter figures.",
     {
       kind: oneOfEnum(
-        "rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.",
-        ["rdtsc", "perf-cycles", "cntvct", "clock_gettime", "fixed-clock"],
+        "rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.",
+        ["rdtsc", "perf-cycles", "perf-instructions", "cntvct", "clock_gettime", "fixed-clock"],
       ),
       unit: oneOfEnum(
-        "Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, timer-ticks (cntvct), ns.",
-        ["tsc-ticks", "core-cycles", "timer-ticks", "ns"],
+        "Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns.",
+        ["tsc-ticks", "core-cycles", "instructions", "timer-ticks", "ns"],
       ),
       rateHz: nullable(
         nonneg("Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock."),

@@ -157,6 +157,7 @@ export const campaign: JsonSchema = {
             "auto",
             "rdtsc",
             "perf-cycles",
+            "perf-instructions",
             "cntvct",
             "clock_gettime",
             "fixed-clock",
