@@ -4,6 +4,7 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { OPERATION_ORDER } from "../../packages/report/src/pages.ts";
 import {
   formatCalls,
   formatCycles,
@@ -44,23 +45,6 @@ export function loadStore(systemDir: string): LoadedStore {
     records.set(relative(systemDir, f).split(sep).join("/"), JSON.parse(readFileSync(f, "utf8")));
   return { dir: systemDir, index: records.get("index.json"), environment: records.get("environment.json"), records };
 }
-
-/** Operation order on a page: KEM and signature operations, then KEX's whole protocol and its steps in order. */
-export const OPERATION_ORDER = [
-  "keygen",
-  "enc",
-  "dec",
-  "sign",
-  "verify",
-  "exchange",
-  "init_a",
-  "init_b",
-  "pass1",
-  "pass2",
-  "pass3",
-  "derive_a",
-  "derive_b",
-];
 
 function byOperation(a: string, b: string): number {
   const ia = OPERATION_ORDER.indexOf(a);

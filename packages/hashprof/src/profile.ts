@@ -16,6 +16,7 @@ import {
   DriverError,
   type DriverInfo,
   driverRun,
+  driverTimeArgs,
   emptySummary,
   InputError,
   type InstanceSpec,
@@ -60,33 +61,6 @@ interface DriverTimeOut {
 }
 
 type KatCheck = NonNullable<HashProfileRecord["katCheck"]>;
-
-function timingArgs(campaign: Campaign, op: string, counter: string): string[] {
-  const t = campaign.timing;
-  return [
-    "time",
-    "--op",
-    op,
-    "--counter",
-    counter,
-    "--trials",
-    String(t.trials),
-    "--min-iterations",
-    String(t.minIterations),
-    "--max-iterations",
-    String(t.maxIterations),
-    "--target-ns",
-    String(Math.round(t.targetTrialNs)),
-    "--warmup-ns",
-    String(Math.round(t.warmupNs)),
-    "--msg-bytes",
-    String(t.messageBytes),
-    ...(t.pinCpu !== null ? ["--pin", String(t.pinCpu)] : []),
-    ...(counter === "fixed-clock" && campaign.counter.fixedClockHz
-      ? ["--fixed-clock-hz", String(campaign.counter.fixedClockHz)]
-      : []),
-  ];
-}
 
 const perOp = (trials: readonly Trial[]) => {
   const it = trials.reduce((n, t) => n + t.iterations, 0);
@@ -392,14 +366,14 @@ export async function profileCampaign(campaign: Campaign, options: ProfileOption
         try {
           const unprof = await driverRun<DriverTimeOut>(
             timingBuild.driver,
-            timingArgs(campaign, op, counter),
+            driverTimeArgs(campaign, op, counter),
             campaign.timeouts.operationMs,
             `${spec.instance} ${op}: time (timing build)`,
           );
           commands.push(commandOf(unprof.result));
           const prof = await driverRun<DriverTimeOut>(
             build.driver,
-            timingArgs(campaign, op, counter),
+            driverTimeArgs(campaign, op, counter),
             campaign.timeouts.operationMs,
             `${spec.instance} ${op}: time (profiling build)`,
           );

@@ -63,6 +63,7 @@ export {
 export { indexAlgorithm, listStoreFiles, writeStoreIndex } from "./store-index.ts";
 export {
   chooseCounter,
+  driverTimeArgs,
   selected,
   type TimeOptions,
   type TimeSummary,

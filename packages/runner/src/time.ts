@@ -85,7 +85,8 @@ function katVerdict(path: string): string | null {
   }
 }
 
-function timingArgs(campaign: Campaign, op: string, counter: CounterKind): string[] {
+/** The driver's `time` arguments for an operation under the campaign's calibration (also used by the profiler). */
+export function driverTimeArgs(campaign: Campaign, op: string, counter: CounterKind): string[] {
   const t = campaign.timing;
   return [
     "time",
@@ -305,7 +306,7 @@ export async function timeCampaign(campaign: Campaign, options: TimeOptions): Pr
       try {
         const timed = await driverRun<DriverTime>(
           built.driver,
-          timingArgs(campaign, op, counter),
+          driverTimeArgs(campaign, op, counter),
           campaign.timeouts.operationMs,
           `${spec.instance} ${op}: time`,
         );
