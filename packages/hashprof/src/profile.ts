@@ -20,6 +20,7 @@ import {
   emptySummary,
   InputError,
   type InstanceSpec,
+  infoAndCheck,
   inShard,
   operationsOf,
   resolveAlgorithms,
@@ -327,15 +328,7 @@ export async function profileCampaign(campaign: Campaign, options: ProfileOption
       };
       let info: DriverInfo;
       try {
-        info = (
-          await driverRun<DriverInfo>(build.driver, ["info"], campaign.timeouts.operationMs, `${spec.instance}: info`)
-        ).value;
-        await driverRun(
-          build.driver,
-          ["check", "--iterations", "3", "--msg-bytes", String(campaign.timing.messageBytes)],
-          campaign.timeouts.operationMs,
-          `${spec.instance}: check (profiling build)`,
-        );
+        info = await infoAndCheck(build.driver, campaign, `${spec.instance} (profiling build)`);
       } catch (err) {
         if (!(err instanceof DriverError)) throw err;
         failAll(err.reason, err.message, { build: buildInfo, commands: [commandOf(err.result)] });

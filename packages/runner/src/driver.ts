@@ -1,4 +1,5 @@
 // Running the native driver of a built instance (native/README.md gives its protocol).
+import type { Campaign } from "./campaign.ts";
 import type { RunResult } from "./proc.ts";
 import { runProcess } from "./proc.ts";
 
@@ -77,4 +78,20 @@ export async function driverRun<T>(
 ): Promise<{ value: T; result: RunResult }> {
   const result = await runProcess([driver, ...args], { timeoutMs });
   return { value: interpret<T>(result, what), result };
+}
+
+/**
+ * The API figures and the counters this machine offers (`info`), then a functional check (`check`: round trips
+ * with canaries) — what every build must pass before anything of it is timed. `label` names it in messages.
+ */
+export async function infoAndCheck(driver: string, campaign: Campaign, label: string): Promise<DriverInfo> {
+  const limit = campaign.timeouts.operationMs;
+  const info = (await driverRun<DriverInfo>(driver, ["info"], limit, `${label}: info`)).value;
+  await driverRun(
+    driver,
+    ["check", "--iterations", "3", "--msg-bytes", String(campaign.timing.messageBytes)],
+    limit,
+    `${label}: check`,
+  );
+  return info;
 }

@@ -22,7 +22,7 @@ export {
 } from "./build.ts";
 export { buildCampaign } from "./build-step.ts";
 export { type BuildProfile, type Campaign, type CounterKind, DEFAULT_PROFILES, loadCampaign } from "./campaign.ts";
-export { DriverError, type DriverInfo, driverRun } from "./driver.ts";
+export { DriverError, type DriverInfo, driverRun, infoAndCheck } from "./driver.ts";
 export { captureEnvironment, type EnvironmentOptions, processorModel } from "./env.ts";
 export { InputError } from "./errors.ts";
 export {

@@ -13,6 +13,7 @@ import {
   type DriverMemory,
   type DriverTime,
   driverRun,
+  infoAndCheck,
 } from "./driver.ts";
 import { captureEnvironment } from "./env.ts";
 import { type AlgorithmSpec, type InstanceSpec, matchesAny, operationsOf, resolveAlgorithms } from "./instances.ts";
@@ -262,15 +263,7 @@ export async function timeCampaign(campaign: Campaign, options: TimeOptions): Pr
     // API figures and the counters this machine offers; then a functional check before any timing.
     let info: DriverInfo;
     try {
-      info = (
-        await driverRun<DriverInfo>(built.driver, ["info"], campaign.timeouts.operationMs, `${spec.instance}: info`)
-      ).value;
-      await driverRun(
-        built.driver,
-        ["check", "--iterations", "3", "--msg-bytes", String(campaign.timing.messageBytes)],
-        campaign.timeouts.operationMs,
-        `${spec.instance}: check`,
-      );
+      info = await infoAndCheck(built.driver, campaign, spec.instance);
     } catch (err) {
       if (!(err instanceof DriverError)) throw err;
       adjustPlan(spec, 1);
