@@ -4,7 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { iccsDir, makeTempDir, repoRoot, runCli, submissionsDir } from "./fixture-tools.ts";
+import { iccsDir, makeFlippedKat, makeTempDir, repoRoot, runCli, submissionsDir } from "./fixture-tools.ts";
 
 const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-pipeline-");
@@ -116,6 +116,31 @@ describe("ngcc-perf run", () => {
       expect(rec.status ?? "ok", f).not.toBe("failed");
     }
   }, 1_800_000);
+
+  it("does not time an instance whose KAT fails (functional testing first)", () => {
+    const bad = makeFlippedKat(join(tmp, "flipped"));
+    const file = join(tmp, "flipped.yaml");
+    writeFileSync(
+      file,
+      [
+        "name: flipped",
+        "system: test_1",
+        `iccs: { dir: ${JSON.stringify(iccsDir)} }`,
+        "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1 }",
+        "algorithms:",
+        `  - { id: kem-90, instances: [Puffin-128, Puffin-192], source: { submission: ${JSON.stringify(bad.sub.dir)} } }`,
+      ].join("\n"),
+    );
+    const out = join(tmp, "flipped-out");
+    const r = cli("run", file, "--out", out, "--steps", "kat,time");
+    expect(r.code).toBe(1);
+    const rec = (name: string) => JSON.parse(readFileSync(join(out, "data/test_1", name), "utf8"));
+    expect(rec("kat/kem-90/Puffin-128.json").verdict).toBe("FAIL");
+    for (const op of ["keygen", "enc", "dec"]) {
+      expect(rec(`records/kem-90/Puffin-128__${op}.json`).failure.reason).toBe("kat-failed");
+      expect(rec(`records/kem-90/Puffin-192__${op}.json`).status).toBe("ok");
+    }
+  }, 600_000);
 
   it("splits into shards whose merged stores hold the same records as one run", () => {
     const a = join(tmp, "shard-1");
