@@ -1,9 +1,31 @@
 // @ngcc-perf/schema: JSON Schemas, types and ahead-of-time compiled validators for ngcc-perf records.
+
+export { InputError } from "./errors.ts";
 export { collectRecordFiles, type FileResult, MAX_RECORD_BYTES, validateFile } from "./files.ts";
 export * from "./generated/types.ts";
+export {
+  type AlgorithmKey,
+  buildPath,
+  checkName,
+  type InstanceKey,
+  insideOut,
+  isValidName,
+  kindOfPath,
+  NAME_PATTERN,
+  NAME_RULE,
+  parseRecordPath,
+  type RecordKey,
+  recordPath,
+  relativeRecordPath,
+  type StoreEntry,
+  type StoreFileKind,
+  systemDir,
+  unitName,
+} from "./layout.ts";
 export { offsetToPosition, type Position, pointerTokens, toPointer } from "./locate.ts";
 export { ID_BASE, SCHEMA_VERSION } from "./schemas/builders.ts";
 export { schemas } from "./schemas/records.ts";
+export { TOOL } from "./tool.ts";
 export {
   declaredKind,
   formatOf,

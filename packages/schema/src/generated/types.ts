@@ -618,6 +618,22 @@ export type TimingRecord = {
      * Minimum iterations per trial.
      */
     minIterations?: number;
+    /**
+     * Maximum iterations per trial.
+     */
+    maxIterations?: number;
+    /**
+     * Minimum duration of the untimed warm-up, in ns.
+     */
+    warmupNs?: number;
+    /**
+     * The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).
+     */
+    estimateNs?: number;
+    /**
+     * What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either.
+     */
+    limitedBy?: "min-iterations" | "target-ns" | "counter-overhead" | "max-iterations";
   };
   /**
    * Raw trials, in the order they ran.

@@ -4038,7 +4038,7 @@ return errors === 0;
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const timing = validate22;
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1},"maxIterations":{"type":"integer","description":"Maximum iterations per trial.","minimum":1},"warmupNs":{"type":"number","description":"Minimum duration of the untimed warm-up, in ns.","minimum":0},"estimateNs":{"type":"number","description":"The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).","minimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either."}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 const schema37 = {"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false};
 const schema38 = {"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false};
 const schema40 = {"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false};
@@ -5487,7 +5487,7 @@ vErrors.push(err111);
 errors++;
 }
 for(const key6 in data45){
-if(!(((key6 === "targetTrialNs") || (key6 === "warmupIterations")) || (key6 === "minIterations"))){
+if(!(((((((key6 === "targetTrialNs") || (key6 === "warmupIterations")) || (key6 === "minIterations")) || (key6 === "maxIterations")) || (key6 === "warmupNs")) || (key6 === "estimateNs")) || (key6 === "limitedBy"))){
 const err112 = {instancePath:instancePath+"/calibration",schemaPath:"#/properties/calibration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err112];
@@ -5573,9 +5573,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err119 = {instancePath:instancePath+"/calibration",schemaPath:"#/properties/calibration/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data45.maxIterations !== undefined){
+let data49 = data45.maxIterations;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err119 = {instancePath:instancePath+"/calibration/maxIterations",schemaPath:"#/properties/calibration/properties/maxIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -5584,12 +5585,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-if(data.trials !== undefined){
-let data49 = data.trials;
-if(Array.isArray(data49)){
-if(data49.length < 1){
-const err120 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < 1 || isNaN(data49)){
+const err120 = {instancePath:instancePath+"/calibration/maxIterations",schemaPath:"#/properties/calibration/properties/maxIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -5598,12 +5596,13 @@ vErrors.push(err120);
 }
 errors++;
 }
-const len3 = data49.length;
-for(let i3=0; i3<len3; i3++){
-let data50 = data49[i3];
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-if(data50.iterations === undefined){
-const err121 = {instancePath:instancePath+"/trials/" + i3,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "iterations"},message:"must have required property '"+"iterations"+"'"};
+}
+}
+if(data45.warmupNs !== undefined){
+let data50 = data45.warmupNs;
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 0 || isNaN(data50)){
+const err121 = {instancePath:instancePath+"/calibration/warmupNs",schemaPath:"#/properties/calibration/properties/warmupNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -5612,8 +5611,9 @@ vErrors.push(err121);
 }
 errors++;
 }
-if(data50.counterDelta === undefined){
-const err122 = {instancePath:instancePath+"/trials/" + i3,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "counterDelta"},message:"must have required property '"+"counterDelta"+"'"};
+}
+else {
+const err122 = {instancePath:instancePath+"/calibration/warmupNs",schemaPath:"#/properties/calibration/properties/warmupNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -5622,8 +5622,12 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(data50.ns === undefined){
-const err123 = {instancePath:instancePath+"/trials/" + i3,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "ns"},message:"must have required property '"+"ns"+"'"};
+}
+if(data45.estimateNs !== undefined){
+let data51 = data45.estimateNs;
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 0 || isNaN(data51)){
+const err123 = {instancePath:instancePath+"/calibration/estimateNs",schemaPath:"#/properties/calibration/properties/estimateNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -5632,9 +5636,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-for(const key7 in data50){
-if(!(((key7 === "iterations") || (key7 === "counterDelta")) || (key7 === "ns"))){
-const err124 = {instancePath:instancePath+"/trials/" + i3,schemaPath:"#/$defs/trial/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+else {
+const err124 = {instancePath:instancePath+"/calibration/estimateNs",schemaPath:"#/properties/calibration/properties/estimateNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -5644,10 +5648,10 @@ vErrors.push(err124);
 errors++;
 }
 }
-if(data50.iterations !== undefined){
-let data51 = data50.iterations;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-const err125 = {instancePath:instancePath+"/trials/" + i3+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data45.limitedBy !== undefined){
+let data52 = data45.limitedBy;
+if(typeof data52 !== "string"){
+const err125 = {instancePath:instancePath+"/calibration/limitedBy",schemaPath:"#/properties/calibration/properties/limitedBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -5656,9 +5660,8 @@ vErrors.push(err125);
 }
 errors++;
 }
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 < 1 || isNaN(data51)){
-const err126 = {instancePath:instancePath+"/trials/" + i3+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(!((((data52 === "min-iterations") || (data52 === "target-ns")) || (data52 === "counter-overhead")) || (data52 === "max-iterations"))){
+const err126 = {instancePath:instancePath+"/calibration/limitedBy",schemaPath:"#/properties/calibration/properties/limitedBy/enum",keyword:"enum",params:{allowedValues: schema35.properties.calibration.properties.limitedBy.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -5669,11 +5672,8 @@ errors++;
 }
 }
 }
-if(data50.counterDelta !== undefined){
-let data52 = data50.counterDelta;
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 < 0 || isNaN(data52)){
-const err127 = {instancePath:instancePath+"/trials/" + i3+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err127 = {instancePath:instancePath+"/calibration",schemaPath:"#/properties/calibration/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -5683,8 +5683,11 @@ vErrors.push(err127);
 errors++;
 }
 }
-else {
-const err128 = {instancePath:instancePath+"/trials/" + i3+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.trials !== undefined){
+let data53 = data.trials;
+if(Array.isArray(data53)){
+if(data53.length < 1){
+const err128 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -5693,12 +5696,12 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-if(data50.ns !== undefined){
-let data53 = data50.ns;
-if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 < 0 || isNaN(data53)){
-const err129 = {instancePath:instancePath+"/trials/" + i3+"/ns",schemaPath:"#/$defs/trial/properties/ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const len3 = data53.length;
+for(let i3=0; i3<len3; i3++){
+let data54 = data53[i3];
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.iterations === undefined){
+const err129 = {instancePath:instancePath+"/trials/" + i3,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "iterations"},message:"must have required property '"+"iterations"+"'"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -5707,9 +5710,8 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-else {
-const err130 = {instancePath:instancePath+"/trials/" + i3+"/ns",schemaPath:"#/$defs/trial/properties/ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data54.counterDelta === undefined){
+const err130 = {instancePath:instancePath+"/trials/" + i3,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "counterDelta"},message:"must have required property '"+"counterDelta"+"'"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -5718,10 +5720,8 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-}
-else {
-const err131 = {instancePath:instancePath+"/trials/" + i3,schemaPath:"#/$defs/trial/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data54.ns === undefined){
+const err131 = {instancePath:instancePath+"/trials/" + i3,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "ns"},message:"must have required property '"+"ns"+"'"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -5730,10 +5730,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-}
-else {
-const err132 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key7 in data54){
+if(!(((key7 === "iterations") || (key7 === "counterDelta")) || (key7 === "ns"))){
+const err132 = {instancePath:instancePath+"/trials/" + i3,schemaPath:"#/$defs/trial/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -5743,11 +5742,10 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data.aggregates !== undefined){
-let data54 = data.aggregates;
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-if(data54.n === undefined){
-const err133 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "n"},message:"must have required property '"+"n"+"'"};
+if(data54.iterations !== undefined){
+let data55 = data54.iterations;
+if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
+const err133 = {instancePath:instancePath+"/trials/" + i3+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -5756,8 +5754,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-if(data54.trials === undefined){
-const err134 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "trials"},message:"must have required property '"+"trials"+"'"};
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 < 1 || isNaN(data55)){
+const err134 = {instancePath:instancePath+"/trials/" + i3+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -5766,8 +5765,13 @@ vErrors.push(err134);
 }
 errors++;
 }
-if(data54.iterationsPerTrial === undefined){
-const err135 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "iterationsPerTrial"},message:"must have required property '"+"iterationsPerTrial"+"'"};
+}
+}
+if(data54.counterDelta !== undefined){
+let data56 = data54.counterDelta;
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 < 0 || isNaN(data56)){
+const err135 = {instancePath:instancePath+"/trials/" + i3+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -5776,8 +5780,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-if(data54.meanCounter === undefined){
-const err136 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanCounter"},message:"must have required property '"+"meanCounter"+"'"};
+}
+else {
+const err136 = {instancePath:instancePath+"/trials/" + i3+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -5786,8 +5791,12 @@ vErrors.push(err136);
 }
 errors++;
 }
-if(data54.meanNs === undefined){
-const err137 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanNs"},message:"must have required property '"+"meanNs"+"'"};
+}
+if(data54.ns !== undefined){
+let data57 = data54.ns;
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 < 0 || isNaN(data57)){
+const err137 = {instancePath:instancePath+"/trials/" + i3+"/ns",schemaPath:"#/$defs/trial/properties/ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -5796,8 +5805,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(data54.opsPerSecond === undefined){
-const err138 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "opsPerSecond"},message:"must have required property '"+"opsPerSecond"+"'"};
+}
+else {
+const err138 = {instancePath:instancePath+"/trials/" + i3+"/ns",schemaPath:"#/$defs/trial/properties/ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -5806,8 +5816,10 @@ vErrors.push(err138);
 }
 errors++;
 }
-if(data54.medianTrialNs === undefined){
-const err139 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "medianTrialNs"},message:"must have required property '"+"medianTrialNs"+"'"};
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/trials/" + i3,schemaPath:"#/$defs/trial/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -5816,8 +5828,10 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(data54.minTrialNs === undefined){
-const err140 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "minTrialNs"},message:"must have required property '"+"minTrialNs"+"'"};
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -5826,8 +5840,12 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(data54.maxTrialNs === undefined){
-const err141 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "maxTrialNs"},message:"must have required property '"+"maxTrialNs"+"'"};
+}
+if(data.aggregates !== undefined){
+let data58 = data.aggregates;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(data58.n === undefined){
+const err141 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "n"},message:"must have required property '"+"n"+"'"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -5836,8 +5854,8 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(data54.q1TrialNs === undefined){
-const err142 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q1TrialNs"},message:"must have required property '"+"q1TrialNs"+"'"};
+if(data58.trials === undefined){
+const err142 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "trials"},message:"must have required property '"+"trials"+"'"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -5846,8 +5864,8 @@ vErrors.push(err142);
 }
 errors++;
 }
-if(data54.q3TrialNs === undefined){
-const err143 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q3TrialNs"},message:"must have required property '"+"q3TrialNs"+"'"};
+if(data58.iterationsPerTrial === undefined){
+const err143 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "iterationsPerTrial"},message:"must have required property '"+"iterationsPerTrial"+"'"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -5856,8 +5874,8 @@ vErrors.push(err143);
 }
 errors++;
 }
-if(data54.stddevTrialNs === undefined){
-const err144 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "stddevTrialNs"},message:"must have required property '"+"stddevTrialNs"+"'"};
+if(data58.meanCounter === undefined){
+const err144 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanCounter"},message:"must have required property '"+"meanCounter"+"'"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -5866,8 +5884,8 @@ vErrors.push(err144);
 }
 errors++;
 }
-if(data54.cv === undefined){
-const err145 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "cv"},message:"must have required property '"+"cv"+"'"};
+if(data58.meanNs === undefined){
+const err145 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanNs"},message:"must have required property '"+"meanNs"+"'"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -5876,8 +5894,8 @@ vErrors.push(err145);
 }
 errors++;
 }
-if(data54.ci95Ns === undefined){
-const err146 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "ci95Ns"},message:"must have required property '"+"ci95Ns"+"'"};
+if(data58.opsPerSecond === undefined){
+const err146 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "opsPerSecond"},message:"must have required property '"+"opsPerSecond"+"'"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -5886,8 +5904,8 @@ vErrors.push(err146);
 }
 errors++;
 }
-if(data54.unstable === undefined){
-const err147 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstable"},message:"must have required property '"+"unstable"+"'"};
+if(data58.medianTrialNs === undefined){
+const err147 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "medianTrialNs"},message:"must have required property '"+"medianTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -5896,8 +5914,8 @@ vErrors.push(err147);
 }
 errors++;
 }
-if(data54.unstableThreshold === undefined){
-const err148 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstableThreshold"},message:"must have required property '"+"unstableThreshold"+"'"};
+if(data58.minTrialNs === undefined){
+const err148 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "minTrialNs"},message:"must have required property '"+"minTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -5906,9 +5924,8 @@ vErrors.push(err148);
 }
 errors++;
 }
-for(const key8 in data54){
-if(!(func1.call(schema35.properties.aggregates.properties, key8))){
-const err149 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(data58.maxTrialNs === undefined){
+const err149 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "maxTrialNs"},message:"must have required property '"+"maxTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -5917,11 +5934,8 @@ vErrors.push(err149);
 }
 errors++;
 }
-}
-if(data54.n !== undefined){
-let data55 = data54.n;
-if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
-const err150 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data58.q1TrialNs === undefined){
+const err150 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q1TrialNs"},message:"must have required property '"+"q1TrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -5930,9 +5944,8 @@ vErrors.push(err150);
 }
 errors++;
 }
-if((typeof data55 == "number") && (isFinite(data55))){
-if(data55 < 1 || isNaN(data55)){
-const err151 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data58.q3TrialNs === undefined){
+const err151 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q3TrialNs"},message:"must have required property '"+"q3TrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -5941,12 +5954,8 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-}
-if(data54.trials !== undefined){
-let data56 = data54.trials;
-if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
-const err152 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data58.stddevTrialNs === undefined){
+const err152 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "stddevTrialNs"},message:"must have required property '"+"stddevTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -5955,9 +5964,8 @@ vErrors.push(err152);
 }
 errors++;
 }
-if((typeof data56 == "number") && (isFinite(data56))){
-if(data56 < 1 || isNaN(data56)){
-const err153 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data58.cv === undefined){
+const err153 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "cv"},message:"must have required property '"+"cv"+"'"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -5966,12 +5974,8 @@ vErrors.push(err153);
 }
 errors++;
 }
-}
-}
-if(data54.iterationsPerTrial !== undefined){
-let data57 = data54.iterationsPerTrial;
-if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
-const err154 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data58.ci95Ns === undefined){
+const err154 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "ci95Ns"},message:"must have required property '"+"ci95Ns"+"'"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -5980,9 +5984,8 @@ vErrors.push(err154);
 }
 errors++;
 }
-if((typeof data57 == "number") && (isFinite(data57))){
-if(data57 < 1 || isNaN(data57)){
-const err155 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data58.unstable === undefined){
+const err155 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstable"},message:"must have required property '"+"unstable"+"'"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -5991,13 +5994,8 @@ vErrors.push(err155);
 }
 errors++;
 }
-}
-}
-if(data54.meanCounter !== undefined){
-let data58 = data54.meanCounter;
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 < 0 || isNaN(data58)){
-const err156 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data58.unstableThreshold === undefined){
+const err156 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstableThreshold"},message:"must have required property '"+"unstableThreshold"+"'"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -6006,9 +6004,9 @@ vErrors.push(err156);
 }
 errors++;
 }
-}
-else {
-const err157 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key8 in data58){
+if(!(func1.call(schema35.properties.aggregates.properties, key8))){
+const err157 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -6018,11 +6016,10 @@ vErrors.push(err157);
 errors++;
 }
 }
-if(data54.meanNs !== undefined){
-let data59 = data54.meanNs;
-if((typeof data59 == "number") && (isFinite(data59))){
-if(data59 < 0 || isNaN(data59)){
-const err158 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data58.n !== undefined){
+let data59 = data58.n;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+const err158 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -6031,9 +6028,9 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-else {
-const err159 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 < 1 || isNaN(data59)){
+const err159 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -6043,11 +6040,11 @@ vErrors.push(err159);
 errors++;
 }
 }
-if(data54.opsPerSecond !== undefined){
-let data60 = data54.opsPerSecond;
-if((typeof data60 == "number") && (isFinite(data60))){
-if(data60 < 0 || isNaN(data60)){
-const err160 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data58.trials !== undefined){
+let data60 = data58.trials;
+if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+const err160 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -6056,9 +6053,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-}
-else {
-const err161 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 < 1 || isNaN(data60)){
+const err161 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -6068,11 +6065,11 @@ vErrors.push(err161);
 errors++;
 }
 }
-if(data54.medianTrialNs !== undefined){
-let data61 = data54.medianTrialNs;
-if((typeof data61 == "number") && (isFinite(data61))){
-if(data61 < 0 || isNaN(data61)){
-const err162 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data58.iterationsPerTrial !== undefined){
+let data61 = data58.iterationsPerTrial;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
+const err162 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -6081,9 +6078,9 @@ vErrors.push(err162);
 }
 errors++;
 }
-}
-else {
-const err163 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 < 1 || isNaN(data61)){
+const err163 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -6093,11 +6090,12 @@ vErrors.push(err163);
 errors++;
 }
 }
-if(data54.minTrialNs !== undefined){
-let data62 = data54.minTrialNs;
+}
+if(data58.meanCounter !== undefined){
+let data62 = data58.meanCounter;
 if((typeof data62 == "number") && (isFinite(data62))){
 if(data62 < 0 || isNaN(data62)){
-const err164 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err164 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -6108,7 +6106,7 @@ errors++;
 }
 }
 else {
-const err165 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err165 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -6118,11 +6116,11 @@ vErrors.push(err165);
 errors++;
 }
 }
-if(data54.maxTrialNs !== undefined){
-let data63 = data54.maxTrialNs;
+if(data58.meanNs !== undefined){
+let data63 = data58.meanNs;
 if((typeof data63 == "number") && (isFinite(data63))){
 if(data63 < 0 || isNaN(data63)){
-const err166 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err166 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -6133,7 +6131,7 @@ errors++;
 }
 }
 else {
-const err167 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err167 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -6143,11 +6141,11 @@ vErrors.push(err167);
 errors++;
 }
 }
-if(data54.q1TrialNs !== undefined){
-let data64 = data54.q1TrialNs;
+if(data58.opsPerSecond !== undefined){
+let data64 = data58.opsPerSecond;
 if((typeof data64 == "number") && (isFinite(data64))){
 if(data64 < 0 || isNaN(data64)){
-const err168 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err168 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -6158,7 +6156,7 @@ errors++;
 }
 }
 else {
-const err169 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err169 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -6168,11 +6166,11 @@ vErrors.push(err169);
 errors++;
 }
 }
-if(data54.q3TrialNs !== undefined){
-let data65 = data54.q3TrialNs;
+if(data58.medianTrialNs !== undefined){
+let data65 = data58.medianTrialNs;
 if((typeof data65 == "number") && (isFinite(data65))){
 if(data65 < 0 || isNaN(data65)){
-const err170 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err170 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -6183,7 +6181,7 @@ errors++;
 }
 }
 else {
-const err171 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err171 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -6193,11 +6191,11 @@ vErrors.push(err171);
 errors++;
 }
 }
-if(data54.stddevTrialNs !== undefined){
-let data66 = data54.stddevTrialNs;
+if(data58.minTrialNs !== undefined){
+let data66 = data58.minTrialNs;
 if((typeof data66 == "number") && (isFinite(data66))){
 if(data66 < 0 || isNaN(data66)){
-const err172 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err172 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -6208,7 +6206,7 @@ errors++;
 }
 }
 else {
-const err173 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err173 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -6218,11 +6216,11 @@ vErrors.push(err173);
 errors++;
 }
 }
-if(data54.cv !== undefined){
-let data67 = data54.cv;
+if(data58.maxTrialNs !== undefined){
+let data67 = data58.maxTrialNs;
 if((typeof data67 == "number") && (isFinite(data67))){
 if(data67 < 0 || isNaN(data67)){
-const err174 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err174 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -6233,7 +6231,7 @@ errors++;
 }
 }
 else {
-const err175 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err175 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -6243,11 +6241,11 @@ vErrors.push(err175);
 errors++;
 }
 }
-if(data54.ci95Ns !== undefined){
-let data68 = data54.ci95Ns;
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-if(data68.low === undefined){
-const err176 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if(data58.q1TrialNs !== undefined){
+let data68 = data58.q1TrialNs;
+if((typeof data68 == "number") && (isFinite(data68))){
+if(data68 < 0 || isNaN(data68)){
+const err176 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -6256,8 +6254,9 @@ vErrors.push(err176);
 }
 errors++;
 }
-if(data68.high === undefined){
-const err177 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+else {
+const err177 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -6266,9 +6265,12 @@ vErrors.push(err177);
 }
 errors++;
 }
-for(const key9 in data68){
-if(!((key9 === "low") || (key9 === "high"))){
-const err178 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+}
+if(data58.q3TrialNs !== undefined){
+let data69 = data58.q3TrialNs;
+if((typeof data69 == "number") && (isFinite(data69))){
+if(data69 < 0 || isNaN(data69)){
+const err178 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -6278,10 +6280,8 @@ vErrors.push(err178);
 errors++;
 }
 }
-if(data68.low !== undefined){
-let data69 = data68.low;
-if(!((typeof data69 == "number") && (isFinite(data69)))){
-const err179 = {instancePath:instancePath+"/aggregates/ci95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+const err179 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -6291,10 +6291,11 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data68.high !== undefined){
-let data70 = data68.high;
-if(!((typeof data70 == "number") && (isFinite(data70)))){
-const err180 = {instancePath:instancePath+"/aggregates/ci95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data58.stddevTrialNs !== undefined){
+let data70 = data58.stddevTrialNs;
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 < 0 || isNaN(data70)){
+const err180 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -6304,9 +6305,8 @@ vErrors.push(err180);
 errors++;
 }
 }
-}
 else {
-const err181 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err181 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -6316,9 +6316,11 @@ vErrors.push(err181);
 errors++;
 }
 }
-if(data54.unstable !== undefined){
-if(typeof data54.unstable !== "boolean"){
-const err182 = {instancePath:instancePath+"/aggregates/unstable",schemaPath:"#/properties/aggregates/properties/unstable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data58.cv !== undefined){
+let data71 = data58.cv;
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 < 0 || isNaN(data71)){
+const err182 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -6328,11 +6330,8 @@ vErrors.push(err182);
 errors++;
 }
 }
-if(data54.unstableThreshold !== undefined){
-let data72 = data54.unstableThreshold;
-if((typeof data72 == "number") && (isFinite(data72))){
-if(data72 > 1 || isNaN(data72)){
-const err183 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+else {
+const err183 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -6341,8 +6340,12 @@ vErrors.push(err183);
 }
 errors++;
 }
-if(data72 < 0 || isNaN(data72)){
-const err184 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data58.ci95Ns !== undefined){
+let data72 = data58.ci95Ns;
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+if(data72.low === undefined){
+const err184 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -6351,9 +6354,8 @@ vErrors.push(err184);
 }
 errors++;
 }
-}
-else {
-const err185 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data72.high === undefined){
+const err185 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -6362,12 +6364,9 @@ vErrors.push(err185);
 }
 errors++;
 }
-}
-if(data54.medianTrialCounter !== undefined){
-let data73 = data54.medianTrialCounter;
-if((typeof data73 == "number") && (isFinite(data73))){
-if(data73 < 0 || isNaN(data73)){
-const err186 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key9 in data72){
+if(!((key9 === "low") || (key9 === "high"))){
+const err186 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -6377,8 +6376,10 @@ vErrors.push(err186);
 errors++;
 }
 }
-else {
-const err187 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data72.low !== undefined){
+let data73 = data72.low;
+if(!((typeof data73 == "number") && (isFinite(data73)))){
+const err187 = {instancePath:instancePath+"/aggregates/ci95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -6388,9 +6389,10 @@ vErrors.push(err187);
 errors++;
 }
 }
-}
-else {
-const err188 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data72.high !== undefined){
+let data74 = data72.high;
+if(!((typeof data74 == "number") && (isFinite(data74)))){
+const err188 = {instancePath:instancePath+"/aggregates/ci95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -6400,11 +6402,9 @@ vErrors.push(err188);
 errors++;
 }
 }
-if(data.memory !== undefined){
-let data74 = data.memory;
-if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
-if(data74.elfImageBytes === undefined){
-const err189 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "elfImageBytes"},message:"must have required property '"+"elfImageBytes"+"'"};
+}
+else {
+const err189 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -6413,8 +6413,10 @@ vErrors.push(err189);
 }
 errors++;
 }
-if(data74.baselineRssKiB === undefined){
-const err190 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "baselineRssKiB"},message:"must have required property '"+"baselineRssKiB"+"'"};
+}
+if(data58.unstable !== undefined){
+if(typeof data58.unstable !== "boolean"){
+const err190 = {instancePath:instancePath+"/aggregates/unstable",schemaPath:"#/properties/aggregates/properties/unstable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -6423,8 +6425,12 @@ vErrors.push(err190);
 }
 errors++;
 }
-if(data74.peakRssKiB === undefined){
-const err191 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "peakRssKiB"},message:"must have required property '"+"peakRssKiB"+"'"};
+}
+if(data58.unstableThreshold !== undefined){
+let data76 = data58.unstableThreshold;
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 > 1 || isNaN(data76)){
+const err191 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -6433,9 +6439,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-for(const key10 in data74){
-if(!(((key10 === "elfImageBytes") || (key10 === "baselineRssKiB")) || (key10 === "peakRssKiB"))){
-const err192 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data76 < 0 || isNaN(data76)){
+const err192 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -6445,10 +6450,8 @@ vErrors.push(err192);
 errors++;
 }
 }
-if(data74.elfImageBytes !== undefined){
-let data75 = data74.elfImageBytes;
-if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
-const err193 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err193 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -6457,9 +6460,12 @@ vErrors.push(err193);
 }
 errors++;
 }
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 < 0 || isNaN(data75)){
-const err194 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data58.medianTrialCounter !== undefined){
+let data77 = data58.medianTrialCounter;
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 0 || isNaN(data77)){
+const err194 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -6469,11 +6475,8 @@ vErrors.push(err194);
 errors++;
 }
 }
-}
-if(data74.baselineRssKiB !== undefined){
-let data76 = data74.baselineRssKiB;
-if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
-const err195 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err195 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -6482,9 +6485,10 @@ vErrors.push(err195);
 }
 errors++;
 }
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 < 0 || isNaN(data76)){
-const err196 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err196 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -6494,11 +6498,11 @@ vErrors.push(err196);
 errors++;
 }
 }
-}
-if(data74.peakRssKiB !== undefined){
-let data77 = data74.peakRssKiB;
-if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
-const err197 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.memory !== undefined){
+let data78 = data.memory;
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+if(data78.elfImageBytes === undefined){
+const err197 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "elfImageBytes"},message:"must have required property '"+"elfImageBytes"+"'"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -6507,9 +6511,8 @@ vErrors.push(err197);
 }
 errors++;
 }
-if((typeof data77 == "number") && (isFinite(data77))){
-if(data77 < 0 || isNaN(data77)){
-const err198 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data78.baselineRssKiB === undefined){
+const err198 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "baselineRssKiB"},message:"must have required property '"+"baselineRssKiB"+"'"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -6518,11 +6521,8 @@ vErrors.push(err198);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err199 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data78.peakRssKiB === undefined){
+const err199 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "peakRssKiB"},message:"must have required property '"+"peakRssKiB"+"'"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -6531,13 +6531,9 @@ vErrors.push(err199);
 }
 errors++;
 }
-}
-if(data.lengths !== undefined){
-let data78 = data.lengths;
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-for(const key11 in data78){
-if(!(key11 === "signatureBytes")){
-const err200 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+for(const key10 in data78){
+if(!(((key10 === "elfImageBytes") || (key10 === "baselineRssKiB")) || (key10 === "peakRssKiB"))){
+const err200 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -6547,11 +6543,10 @@ vErrors.push(err200);
 errors++;
 }
 }
-if(data78.signatureBytes !== undefined){
-let data79 = data78.signatureBytes;
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-if(data79.min === undefined){
-const err201 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+if(data78.elfImageBytes !== undefined){
+let data79 = data78.elfImageBytes;
+if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
+const err201 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -6560,8 +6555,9 @@ vErrors.push(err201);
 }
 errors++;
 }
-if(data79.mean === undefined){
-const err202 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
+if((typeof data79 == "number") && (isFinite(data79))){
+if(data79 < 0 || isNaN(data79)){
+const err202 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -6570,8 +6566,12 @@ vErrors.push(err202);
 }
 errors++;
 }
-if(data79.max === undefined){
-const err203 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+}
+}
+if(data78.baselineRssKiB !== undefined){
+let data80 = data78.baselineRssKiB;
+if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
+const err203 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -6580,8 +6580,9 @@ vErrors.push(err203);
 }
 errors++;
 }
-if(data79.samples === undefined){
-const err204 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 < 0 || isNaN(data80)){
+const err204 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -6590,9 +6591,12 @@ vErrors.push(err204);
 }
 errors++;
 }
-for(const key12 in data79){
-if(!((((key12 === "min") || (key12 === "mean")) || (key12 === "max")) || (key12 === "samples"))){
-const err205 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+}
+}
+if(data78.peakRssKiB !== undefined){
+let data81 = data78.peakRssKiB;
+if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
+const err205 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -6601,11 +6605,9 @@ vErrors.push(err205);
 }
 errors++;
 }
-}
-if(data79.min !== undefined){
-let data80 = data79.min;
-if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
-const err206 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 < 0 || isNaN(data81)){
+const err206 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -6614,9 +6616,11 @@ vErrors.push(err206);
 }
 errors++;
 }
-if((typeof data80 == "number") && (isFinite(data80))){
-if(data80 < 0 || isNaN(data80)){
-const err207 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+}
+else {
+const err207 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -6626,12 +6630,12 @@ vErrors.push(err207);
 errors++;
 }
 }
-}
-if(data79.mean !== undefined){
-let data81 = data79.mean;
-if((typeof data81 == "number") && (isFinite(data81))){
-if(data81 < 0 || isNaN(data81)){
-const err208 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data.lengths !== undefined){
+let data82 = data.lengths;
+if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
+for(const key11 in data82){
+if(!(key11 === "signatureBytes")){
+const err208 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -6641,8 +6645,11 @@ vErrors.push(err208);
 errors++;
 }
 }
-else {
-const err209 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data82.signatureBytes !== undefined){
+let data83 = data82.signatureBytes;
+if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
+if(data83.min === undefined){
+const err209 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -6651,11 +6658,8 @@ vErrors.push(err209);
 }
 errors++;
 }
-}
-if(data79.max !== undefined){
-let data82 = data79.max;
-if(!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))){
-const err210 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data83.mean === undefined){
+const err210 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -6664,9 +6668,8 @@ vErrors.push(err210);
 }
 errors++;
 }
-if((typeof data82 == "number") && (isFinite(data82))){
-if(data82 < 0 || isNaN(data82)){
-const err211 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data83.max === undefined){
+const err211 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -6675,12 +6678,8 @@ vErrors.push(err211);
 }
 errors++;
 }
-}
-}
-if(data79.samples !== undefined){
-let data83 = data79.samples;
-if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
-const err212 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data83.samples === undefined){
+const err212 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -6689,9 +6688,9 @@ vErrors.push(err212);
 }
 errors++;
 }
-if((typeof data83 == "number") && (isFinite(data83))){
-if(data83 < 1 || isNaN(data83)){
-const err213 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+for(const key12 in data83){
+if(!((((key12 === "min") || (key12 === "mean")) || (key12 === "max")) || (key12 === "samples"))){
+const err213 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -6701,10 +6700,10 @@ vErrors.push(err213);
 errors++;
 }
 }
-}
-}
-else {
-const err214 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data83.min !== undefined){
+let data84 = data83.min;
+if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
+const err214 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -6713,10 +6712,9 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-}
-else {
-const err215 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data84 == "number") && (isFinite(data84))){
+if(data84 < 0 || isNaN(data84)){
+const err215 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -6726,15 +6724,12 @@ vErrors.push(err215);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data84 = data.commands;
-if(Array.isArray(data84)){
-const len4 = data84.length;
-for(let i4=0; i4<len4; i4++){
-let data85 = data84[i4];
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-if(data85.argv === undefined){
-const err216 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+}
+if(data83.mean !== undefined){
+let data85 = data83.mean;
+if((typeof data85 == "number") && (isFinite(data85))){
+if(data85 < 0 || isNaN(data85)){
+const err216 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -6743,8 +6738,9 @@ vErrors.push(err216);
 }
 errors++;
 }
-if(data85.exitCode === undefined){
-const err217 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+}
+else {
+const err217 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -6753,8 +6749,11 @@ vErrors.push(err217);
 }
 errors++;
 }
-if(data85.signal === undefined){
-const err218 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+}
+if(data83.max !== undefined){
+let data86 = data83.max;
+if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
+const err218 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -6763,8 +6762,9 @@ vErrors.push(err218);
 }
 errors++;
 }
-if(data85.durationMs === undefined){
-const err219 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+if((typeof data86 == "number") && (isFinite(data86))){
+if(data86 < 0 || isNaN(data86)){
+const err219 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -6773,8 +6773,12 @@ vErrors.push(err219);
 }
 errors++;
 }
-if(data85.timedOut === undefined){
-const err220 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+}
+}
+if(data83.samples !== undefined){
+let data87 = data83.samples;
+if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
+const err220 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -6783,9 +6787,9 @@ vErrors.push(err220);
 }
 errors++;
 }
-for(const key13 in data85){
-if(!((((((((key13 === "argv") || (key13 === "exitCode")) || (key13 === "signal")) || (key13 === "durationMs")) || (key13 === "timedOut")) || (key13 === "cwd")) || (key13 === "timeLimitMs")) || (key13 === "stderrTail"))){
-const err221 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if((typeof data87 == "number") && (isFinite(data87))){
+if(data87 < 1 || isNaN(data87)){
+const err221 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -6795,11 +6799,10 @@ vErrors.push(err221);
 errors++;
 }
 }
-if(data85.argv !== undefined){
-let data86 = data85.argv;
-if(Array.isArray(data86)){
-if(data86.length < 1){
-const err222 = {instancePath:instancePath+"/commands/" + i4+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+}
+else {
+const err222 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -6808,10 +6811,10 @@ vErrors.push(err222);
 }
 errors++;
 }
-const len5 = data86.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data86[i5] !== "string"){
-const err223 = {instancePath:instancePath+"/commands/" + i4+"/argv/" + i5,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err223 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -6821,9 +6824,15 @@ vErrors.push(err223);
 errors++;
 }
 }
-}
-else {
-const err224 = {instancePath:instancePath+"/commands/" + i4+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.commands !== undefined){
+let data88 = data.commands;
+if(Array.isArray(data88)){
+const len4 = data88.length;
+for(let i4=0; i4<len4; i4++){
+let data89 = data88[i4];
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+if(data89.argv === undefined){
+const err224 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -6832,14 +6841,8 @@ vErrors.push(err224);
 }
 errors++;
 }
-}
-if(data85.exitCode !== undefined){
-let data88 = data85.exitCode;
-const _errs220 = errors;
-let valid43 = false;
-const _errs221 = errors;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
-const err225 = {instancePath:instancePath+"/commands/" + i4+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data89.exitCode === undefined){
+const err225 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -6848,11 +6851,8 @@ vErrors.push(err225);
 }
 errors++;
 }
-var _valid6 = _errs221 === errors;
-valid43 = valid43 || _valid6;
-const _errs223 = errors;
-if(data88 !== null){
-const err226 = {instancePath:instancePath+"/commands/" + i4+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data89.signal === undefined){
+const err226 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -6861,10 +6861,8 @@ vErrors.push(err226);
 }
 errors++;
 }
-var _valid6 = _errs223 === errors;
-valid43 = valid43 || _valid6;
-if(!valid43){
-const err227 = {instancePath:instancePath+"/commands/" + i4+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data89.durationMs === undefined){
+const err227 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -6873,25 +6871,8 @@ vErrors.push(err227);
 }
 errors++;
 }
-else {
-errors = _errs220;
-if(vErrors !== null){
-if(_errs220){
-vErrors.length = _errs220;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data85.signal !== undefined){
-let data89 = data85.signal;
-const _errs226 = errors;
-let valid44 = false;
-const _errs227 = errors;
-if(typeof data89 !== "string"){
-const err228 = {instancePath:instancePath+"/commands/" + i4+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data89.timedOut === undefined){
+const err228 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -6900,11 +6881,9 @@ vErrors.push(err228);
 }
 errors++;
 }
-var _valid7 = _errs227 === errors;
-valid44 = valid44 || _valid7;
-const _errs229 = errors;
-if(data89 !== null){
-const err229 = {instancePath:instancePath+"/commands/" + i4+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+for(const key13 in data89){
+if(!((((((((key13 === "argv") || (key13 === "exitCode")) || (key13 === "signal")) || (key13 === "durationMs")) || (key13 === "timedOut")) || (key13 === "cwd")) || (key13 === "timeLimitMs")) || (key13 === "stderrTail"))){
+const err229 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -6913,10 +6892,12 @@ vErrors.push(err229);
 }
 errors++;
 }
-var _valid7 = _errs229 === errors;
-valid44 = valid44 || _valid7;
-if(!valid44){
-const err230 = {instancePath:instancePath+"/commands/" + i4+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data89.argv !== undefined){
+let data90 = data89.argv;
+if(Array.isArray(data90)){
+if(data90.length < 1){
+const err230 = {instancePath:instancePath+"/commands/" + i4+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -6925,23 +6906,10 @@ vErrors.push(err230);
 }
 errors++;
 }
-else {
-errors = _errs226;
-if(vErrors !== null){
-if(_errs226){
-vErrors.length = _errs226;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data85.durationMs !== undefined){
-let data90 = data85.durationMs;
-if((typeof data90 == "number") && (isFinite(data90))){
-if(data90 < 0 || isNaN(data90)){
-const err231 = {instancePath:instancePath+"/commands/" + i4+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const len5 = data90.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data90[i5] !== "string"){
+const err231 = {instancePath:instancePath+"/commands/" + i4+"/argv/" + i5,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -6951,8 +6919,9 @@ vErrors.push(err231);
 errors++;
 }
 }
+}
 else {
-const err232 = {instancePath:instancePath+"/commands/" + i4+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err232 = {instancePath:instancePath+"/commands/" + i4+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -6962,9 +6931,13 @@ vErrors.push(err232);
 errors++;
 }
 }
-if(data85.timedOut !== undefined){
-if(typeof data85.timedOut !== "boolean"){
-const err233 = {instancePath:instancePath+"/commands/" + i4+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data89.exitCode !== undefined){
+let data92 = data89.exitCode;
+const _errs228 = errors;
+let valid43 = false;
+const _errs229 = errors;
+if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
+const err233 = {instancePath:instancePath+"/commands/" + i4+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -6973,10 +6946,11 @@ vErrors.push(err233);
 }
 errors++;
 }
-}
-if(data85.cwd !== undefined){
-if(typeof data85.cwd !== "string"){
-const err234 = {instancePath:instancePath+"/commands/" + i4+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid6 = _errs229 === errors;
+valid43 = valid43 || _valid6;
+const _errs231 = errors;
+if(data92 !== null){
+const err234 = {instancePath:instancePath+"/commands/" + i4+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -6985,12 +6959,10 @@ vErrors.push(err234);
 }
 errors++;
 }
-}
-if(data85.timeLimitMs !== undefined){
-let data93 = data85.timeLimitMs;
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 < 0 || isNaN(data93)){
-const err235 = {instancePath:instancePath+"/commands/" + i4+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+var _valid6 = _errs231 === errors;
+valid43 = valid43 || _valid6;
+if(!valid43){
+const err235 = {instancePath:instancePath+"/commands/" + i4+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -6999,9 +6971,25 @@ vErrors.push(err235);
 }
 errors++;
 }
+else {
+errors = _errs228;
+if(vErrors !== null){
+if(_errs228){
+vErrors.length = _errs228;
 }
 else {
-const err236 = {instancePath:instancePath+"/commands/" + i4+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+vErrors = null;
+}
+}
+}
+}
+if(data89.signal !== undefined){
+let data93 = data89.signal;
+const _errs234 = errors;
+let valid44 = false;
+const _errs235 = errors;
+if(typeof data93 !== "string"){
+const err236 = {instancePath:instancePath+"/commands/" + i4+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -7010,10 +6998,11 @@ vErrors.push(err236);
 }
 errors++;
 }
-}
-if(data85.stderrTail !== undefined){
-if(typeof data85.stderrTail !== "string"){
-const err237 = {instancePath:instancePath+"/commands/" + i4+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid7 = _errs235 === errors;
+valid44 = valid44 || _valid7;
+const _errs237 = errors;
+if(data93 !== null){
+const err237 = {instancePath:instancePath+"/commands/" + i4+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -7022,10 +7011,10 @@ vErrors.push(err237);
 }
 errors++;
 }
-}
-}
-else {
-const err238 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid7 = _errs237 === errors;
+valid44 = valid44 || _valid7;
+if(!valid44){
+const err238 = {instancePath:instancePath+"/commands/" + i4+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -7034,10 +7023,23 @@ vErrors.push(err238);
 }
 errors++;
 }
-}
+else {
+errors = _errs234;
+if(vErrors !== null){
+if(_errs234){
+vErrors.length = _errs234;
 }
 else {
-const err239 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+vErrors = null;
+}
+}
+}
+}
+if(data89.durationMs !== undefined){
+let data94 = data89.durationMs;
+if((typeof data94 == "number") && (isFinite(data94))){
+if(data94 < 0 || isNaN(data94)){
+const err239 = {instancePath:instancePath+"/commands/" + i4+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -7047,14 +7049,110 @@ vErrors.push(err239);
 errors++;
 }
 }
-}
 else {
-const err240 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err240 = {instancePath:instancePath+"/commands/" + i4+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err240];
 }
 else {
 vErrors.push(err240);
+}
+errors++;
+}
+}
+if(data89.timedOut !== undefined){
+if(typeof data89.timedOut !== "boolean"){
+const err241 = {instancePath:instancePath+"/commands/" + i4+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err241];
+}
+else {
+vErrors.push(err241);
+}
+errors++;
+}
+}
+if(data89.cwd !== undefined){
+if(typeof data89.cwd !== "string"){
+const err242 = {instancePath:instancePath+"/commands/" + i4+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err242];
+}
+else {
+vErrors.push(err242);
+}
+errors++;
+}
+}
+if(data89.timeLimitMs !== undefined){
+let data97 = data89.timeLimitMs;
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 < 0 || isNaN(data97)){
+const err243 = {instancePath:instancePath+"/commands/" + i4+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err243];
+}
+else {
+vErrors.push(err243);
+}
+errors++;
+}
+}
+else {
+const err244 = {instancePath:instancePath+"/commands/" + i4+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err244];
+}
+else {
+vErrors.push(err244);
+}
+errors++;
+}
+}
+if(data89.stderrTail !== undefined){
+if(typeof data89.stderrTail !== "string"){
+const err245 = {instancePath:instancePath+"/commands/" + i4+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err245];
+}
+else {
+vErrors.push(err245);
+}
+errors++;
+}
+}
+}
+else {
+const err246 = {instancePath:instancePath+"/commands/" + i4,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err246];
+}
+else {
+vErrors.push(err246);
+}
+errors++;
+}
+}
+}
+else {
+const err247 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err247];
+}
+else {
+vErrors.push(err247);
+}
+errors++;
+}
+}
+}
+else {
+const err248 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err248];
+}
+else {
+vErrors.push(err248);
 }
 errors++;
 }

@@ -340,6 +340,15 @@ export const timing = recordSchema(
       },
       {
         minIterations: int("Minimum iterations per trial.", { minimum: 1 }),
+        maxIterations: int("Maximum iterations per trial.", { minimum: 1 }),
+        warmupNs: nonneg("Minimum duration of the untimed warm-up, in ns."),
+        estimateNs: nonneg(
+          "The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).",
+        ),
+        limitedBy: oneOfEnum(
+          "What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either.",
+          ["min-iterations", "target-ns", "counter-overhead", "max-iterations"],
+        ),
       },
     ),
     trials: arr("Raw trials, in the order they ran.", ref("trial", "One trial."), { minItems: 1 }),
