@@ -3,10 +3,10 @@
 // model shows that. A record that does not validate is bad input: the error names the file, line and pointer.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { InputError } from "@ngcc-perf/runner";
 import {
   type EnvironmentRecord,
   type HashProfileRecord,
+  InputError,
   type KatRecord,
   type RecordKind,
   type SizeAuditRecord,

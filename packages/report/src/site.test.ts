@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { InputError } from "@ngcc-perf/runner";
+import { InputError } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadStore } from "./load.ts";
 import { parseFormats, renderSite } from "./site.ts";

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { InputError, TOOL } from "@ngcc-perf/runner";
+import { InputError, TOOL } from "@ngcc-perf/schema";
 import { chartRenderer } from "./charts.ts";
 import { type LoadedStore, loadStore } from "./load.ts";
 import type { Page } from "./model.ts";
