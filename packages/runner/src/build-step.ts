@@ -1,59 +1,49 @@
 // The build step on its own (`--steps build`): compile every selected instance per build profile into the
-// build cache, so later steps find their builds ready. A compile error is reported, not recorded: the
-// time step records it as a failure of each operation.
-import { join } from "node:path";
-import { BuildError, buildInstance } from "./build.ts";
+// build cache, so later steps find their builds ready. A compile error is reported, not recorded: the time
+// step records it as a failure of each operation.
+import { buildPath } from "@ngcc-perf/schema";
+import { BuildError, buildInputsHash, buildInstance, toolchain } from "./build.ts";
 import type { Campaign } from "./campaign.ts";
-import { resolveAlgorithms } from "./instances.ts";
-import { emptySummary, inShard, type StepOptions, type StepSummary } from "./step.ts";
-import { storePaths } from "./store.ts";
-import { selected } from "./time.ts";
+import type { InstanceSpec } from "./instances.ts";
+import { runStep, type StepDefinition } from "./step/run.ts";
+import type { StepOptions, StepSummary } from "./step/types.ts";
+import { instanceUnits } from "./time.ts";
 
 export async function buildCampaign(campaign: Campaign, options: StepOptions): Promise<StepSummary> {
-  const summary = emptySummary();
-  const progress = options.onProgress ?? (() => {});
-  const paths = storePaths(options.out, campaign.system);
-  const units = resolveAlgorithms(campaign).flatMap((a) =>
-    a.instances
-      .filter((s) => selected(s, options.only))
-      .flatMap((s) => s.buildProfiles.map((p) => ({ spec: s, profile: p })))
-      .filter((u) => inShard(`${u.spec.algorithmId}/${u.spec.instance}/${u.profile}`, options.shard)),
-  );
-  progress({ type: "plan", step: "build", total: units.length });
-  let done = 0;
-  for (const { spec, profile } of units) {
-    const p = campaign.profiles[profile];
-    if (!p) throw new Error(`unknown profile ${profile}`);
-    const event = {
-      type: "job" as const,
-      step: "build" as const,
-      algorithmId: spec.algorithmId,
-      instance: spec.instance,
-      profile,
-      operation: "build",
-    };
-    try {
+  const tc = await toolchain(campaign.cc);
+  const profileOf = (name: string) => {
+    const p = campaign.profiles[name];
+    if (!p) throw new Error(`unknown build profile ${name}`);
+    return p;
+  };
+  const step: StepDefinition<{ spec: InstanceSpec }> = {
+    name: "build",
+    plan: () =>
+      instanceUnits(
+        campaign,
+        tc,
+        (spec, profile) => ({
+          operation: "build",
+          entry: null,
+          inputsHash: buildInputsHash(spec, profileOf(profile), tc),
+        }),
+        async () => ["build"],
+        (spec) => ({ spec }),
+      ),
+    outcomeOf: () => null,
+    failureRecord: () => null,
+    failureOf: (err) => (err instanceof BuildError ? { reason: "compile-error", message: err.message } : null),
+    run: async (unit, [job], ctx) => {
+      if (!job) return;
       const built = await buildInstance(
-        spec,
-        p,
+        unit.work.spec,
+        profileOf(unit.key.buildProfile),
         campaign.cc,
-        join(paths.buildDir, spec.algorithmId),
+        buildPath(options.out, unit.key),
         campaign.timeouts.buildMs,
       );
-      if (built.cached) summary.skipped++;
-      else summary.records++;
-      progress({ ...event, status: built.cached ? "skipped" : "ok", done: ++done, total: units.length });
-    } catch (err) {
-      if (!(err instanceof BuildError)) throw err;
-      summary.failed++;
-      summary.failures.push({
-        algorithmId: spec.algorithmId,
-        instance: spec.instance,
-        reason: "compile-error",
-        message: err.message,
-      });
-      progress({ ...event, status: "failed", done: ++done, total: units.length, message: err.message });
-    }
-  }
-  return summary;
+      ctx.done(job, built.cached ? "skipped" : "ok");
+    },
+  };
+  return runStep(step, options);
 }

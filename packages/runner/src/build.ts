@@ -343,3 +343,29 @@ export function inputsHashOf(description: unknown, files: readonly string[]): st
 export function headersIn(dirs: readonly string[]): string[] {
   return headerFiles(dirs);
 }
+
+/**
+ * A key exchange's CRYPTO_KEX_PASSES as its api.h defines it, evaluated by the compiler's preprocessor (an
+ * expression is evaluated as C would, not parsed as text), so a plan knows every operation before any build.
+ */
+export async function kexPasses(spec: InstanceSpec, tc: Toolchain, timeoutMs: number): Promise<number> {
+  const source = [
+    '#include "api.h"',
+    "#if !defined(CRYPTO_KEX_PASSES)",
+    "ngcc_passes=none",
+    "#elif CRYPTO_KEX_PASSES >= 2",
+    "ngcc_passes=2",
+    "#else",
+    "ngcc_passes=1",
+    "#endif",
+    "",
+  ].join("\n");
+  const r = await runProcess([tc.cc, "-E", "-P", ...defineFlags(spec.defines), ...includeFlags(spec), "-x", "c", "-"], {
+    timeoutMs,
+    input: source,
+    cwd: spec.apiDir,
+  });
+  const m = /ngcc_passes=(\w+)/.exec(r.stdout);
+  // A header the preprocessor rejects fails its build later, with the compiler's message; plan one pass.
+  return r.exitCode === 0 && m?.[1] === "2" ? 2 : 1;
+}

@@ -37,6 +37,15 @@ export interface DriverTime {
   counter: DriverCounter;
   warmupIterations: number;
   iterationsPerTrial: number;
+  /** How the driver chose iterations per trial (ngcc_driver.c): its estimate and the rule that decided. */
+  calibration?: {
+    targetNs: number;
+    warmupNs: number;
+    minIterations: number;
+    maxIterations: number;
+    estimateNs: number;
+    limitedBy: "min-iterations" | "target-ns" | "counter-overhead" | "max-iterations";
+  };
   trials: Array<{ iterations: number; counterDelta: number; ns: number }>;
   lengths?: { signatureBytes?: { min: number; max: number; sum: number; count: number } };
   pinnedCpu: number | null;

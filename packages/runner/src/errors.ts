@@ -1,5 +1,2 @@
-// Errors the user can fix (bad campaign, missing folder, compiler not installed): the CLI prints the
-// message alone and exits 2. Anything else thrown is a bug of ours.
-export class InputError extends Error {
-  override name = "InputError";
-}
+// The error class for bad input lives in @ngcc-perf/schema, where every package (the report too) can reach it.
+export { InputError } from "@ngcc-perf/schema";

@@ -17,6 +17,7 @@ export {
   headersIn,
   includeFlags,
   inputsHashOf,
+  kexPasses,
   type Toolchain,
   toolchain,
 } from "./build.ts";
@@ -37,9 +38,30 @@ export {
 } from "./instances.ts";
 export { type MergeResult, mergeStores } from "./merge.ts";
 export { nativeDir } from "./native.ts";
+export {
+  buildStep,
+  PIPELINE_ORDER,
+  type PipelineOptions,
+  type PipelineResult,
+  type PipelineStep,
+  type PipelineStepOptions,
+  type PipelineStepResult,
+  runPipeline,
+  timeStep,
+} from "./pipeline.ts";
 export { buildProbe, type ProbeResult, probeCounter } from "./probe.ts";
 export { commandOf, type RunOptions, type RunResult, runProcess, tail } from "./proc.ts";
 export { type Aggregates, aggregate, median, quantile, type Trial } from "./stats.ts";
+export {
+  type Failure,
+  instanceNames,
+  type Job,
+  runStep,
+  type StepDefinition,
+  selectUnits,
+  type Unit,
+  type UnitContext,
+} from "./step/run.ts";
 export {
   emptySummary,
   inShard,
@@ -50,23 +72,20 @@ export {
   type StepName,
   type StepOptions,
   type StepSummary,
-} from "./step.ts";
-export {
-  removeStaleTemps,
-  setCampaignEnd,
-  sha256,
-  sha256File,
-  storePaths,
-  writeFileAtomic,
-  writeJsonAtomic,
-} from "./store.ts";
+} from "./step/types.ts";
+export { removeStaleTemps, sha256, sha256File, writeFileAtomic, writeJsonAtomic } from "./store.ts";
 export { indexAlgorithm, listStoreFiles, writeStoreIndex } from "./store-index.ts";
 export {
+  buildFacts,
+  buildOrDriverFailure,
   chooseCounter,
   driverTimeArgs,
-  selected,
+  instanceUnits,
+  katGate,
+  katVerdict,
+  plannedOperations,
   type TimeOptions,
-  type TimeSummary,
   timeCampaign,
+  timeStep as timeStepDefinition,
 } from "./time.ts";
 export { TOOL } from "./tool.ts";

@@ -3,7 +3,15 @@
 // environments of a system are combined and the index is rebuilt. Nothing is written when anything is wrong.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { type EnvironmentRecord, type StoreIndexRecord, validateFile } from "@ngcc-perf/schema";
+import {
+  type EnvironmentRecord,
+  insideOut,
+  parseRecordPath,
+  recordPath,
+  type StoreIndexRecord,
+  systemDir,
+  validateFile,
+} from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
 import { writeFileAtomic, writeJsonAtomic } from "./store.ts";
 import { listStoreFiles } from "./store-index.ts";
@@ -62,6 +70,11 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
     }
     for (const file of filesBelow(data)) {
       const rel = relative(store, file).split(sep).join("/");
+      const [, system = "", ...rest] = rel.split("/");
+      if (!parseRecordPath(system, rest.join("/"))) {
+        invalid.push(`${file}: not a file of the store layout (see docs/record-schema.md)`);
+        continue;
+      }
       if (file.endsWith(".json")) {
         const r = validateFile(file);
         for (const e of r.errors)
@@ -79,13 +92,13 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
   const indexes = new Map<string, StoreIndexRecord[]>();
   let duplicates = 0;
   for (const [rel, copies] of [...byPath.entries()].sort()) {
-    const parts = rel.split("/");
-    const system = parts[1] as string;
-    if (parts.length === 3 && parts[2] === "index.json") {
+    const [, system = "", ...rest] = rel.split("/");
+    const kind = parseRecordPath(system, rest.join("/"))?.kind;
+    if (kind === "store-index") {
       indexes.set(system, [...(indexes.get(system) ?? []), ...copies.map((c) => JSON.parse(c.data.toString("utf8")))]);
       continue;
     }
-    if (parts.length === 3 && parts[2] === "environment.json" && copies.length > 1) {
+    if (kind === "environment" && copies.length > 1) {
       const envs = copies.map((c) => JSON.parse(c.data.toString("utf8")) as EnvironmentRecord);
       const first = envs[0] as EnvironmentRecord;
       let ok = true;
@@ -130,7 +143,7 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
     );
   }
   // 3. Write the files, then each system's index.
-  for (const [rel, data] of merged) writeFileAtomic(join(outDir, rel), data);
+  for (const [rel, data] of merged) writeFileAtomic(insideOut(outDir, rel), data);
   for (const system of systems) {
     const olds = indexes.get(system) ?? [];
     const algorithms = new Map<string, StoreIndexRecord["algorithms"][number]>();
@@ -149,11 +162,11 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
       },
       system,
       algorithms: [...algorithms.values()],
-      files: listStoreFiles(join(outDir, "data", system)),
+      files: listStoreFiles(systemDir(outDir, system)),
       ...(allSystems.length > 0 ? { systems: allSystems.includes(system) ? allSystems : [...allSystems, system] } : {}),
       ...(campaign ? { campaign } : {}),
     };
-    writeJsonAtomic(join(outDir, "data", system, "index.json"), index);
+    writeJsonAtomic(recordPath(outDir, { kind: "store-index", key: { system } }), index);
   }
   return { out: outDir, systems, files: merged.size, duplicates };
 }

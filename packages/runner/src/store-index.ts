@@ -1,25 +1,19 @@
 // The store index (data/<system>/index.json): the algorithms of the campaign (section 1 facts, page order)
 // and every record and log of the system's folder with its SHA-256, rebuilt from what is on disk.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
-import type { StoreIndexRecord } from "@ngcc-perf/schema";
+import { basename, join, relative, sep } from "node:path";
+import { parseRecordPath, recordPath, type StoreIndexRecord, systemDir } from "@ngcc-perf/schema";
 import type { Campaign } from "./campaign.ts";
 import { type AlgorithmSpec, operationsOf } from "./instances.ts";
-import { sha256, storePaths, writeJsonAtomic } from "./store.ts";
+import { sha256, writeJsonAtomic } from "./store.ts";
 import { TOOL } from "./tool.ts";
 
 type IndexFile = StoreIndexRecord["files"][number];
 type IndexAlgorithm = StoreIndexRecord["algorithms"][number];
 
-const FOLDER_KIND: Record<string, IndexFile["kind"]> = {
-  records: "timing",
-  profile: "hash-profile",
-  sizes: "size-audit",
-  survey: "survey",
-};
-
 /** Every record and KAT log below a system folder, with kind, hash and size (the index itself excluded). */
 export function listStoreFiles(dataDir: string): IndexFile[] {
+  const system = basename(dataDir);
   const files: IndexFile[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -30,13 +24,9 @@ export function listStoreFiles(dataDir: string): IndexFile[] {
         continue;
       }
       const rel = relative(dataDir, p).split(sep).join("/");
-      if (rel === "index.json") continue;
-      const top = rel.split("/")[0] ?? "";
-      let kind: IndexFile["kind"] | undefined;
-      if (rel === "environment.json") kind = "environment";
-      else if (top === "kat") kind = rel.endsWith(".log") ? "kat-log" : rel.endsWith(".json") ? "kat" : undefined;
-      else if (rel.endsWith(".json")) kind = FOLDER_KIND[top];
-      if (!kind) continue;
+      const entry = parseRecordPath(system, rel);
+      if (!entry || entry.kind === "store-index") continue;
+      const kind = entry.kind;
       const data = readFileSync(p);
       files.push({ path: rel, kind, sha256: sha256(data), bytes: statSync(p).size });
     }
@@ -62,11 +52,11 @@ export function indexAlgorithm(a: AlgorithmSpec, passes = 1): IndexAlgorithm {
 
 /** Operations actually in the store for an algorithm, in page order (KEX: pass2 only when measured). */
 function measuredOperations(files: IndexFile[], a: AlgorithmSpec): string[] {
-  const ops = new Set(
-    files
-      .filter((f) => f.kind === "timing" && f.path.startsWith(`records/${a.id}/`))
-      .map((f) => f.path.replace(/^.*__/, "").replace(/\.json$/, "")),
-  );
+  const ops = new Set<string>();
+  for (const f of files) {
+    const e = parseRecordPath("x", f.path);
+    if (e?.kind === "timing" && e.key.algorithmId === a.id) ops.add(e.key.operation);
+  }
   const canonical = operationsOf(a.category, 2);
   const present = canonical.filter((o) => ops.has(o));
   return present.length > 0 ? present : operationsOf(a.category, 1);
@@ -77,12 +67,13 @@ function measuredOperations(files: IndexFile[], a: AlgorithmSpec): string[] {
  * existing index, so shards and merges keep each other's) and every file now in the folder.
  */
 export function writeStoreIndex(campaign: Campaign, algorithms: AlgorithmSpec[], out: string): StoreIndexRecord {
-  const paths = storePaths(out, campaign.system);
-  const files = listStoreFiles(paths.dataDir);
+  const dataDir = systemDir(out, campaign.system);
+  const indexPath = recordPath(out, { kind: "store-index", key: { system: campaign.system } });
+  const files = listStoreFiles(dataDir);
   const byId = new Map<string, IndexAlgorithm>();
-  if (existsSync(paths.index)) {
+  if (existsSync(indexPath)) {
     try {
-      const old = JSON.parse(readFileSync(paths.index, "utf8")) as StoreIndexRecord;
+      const old = JSON.parse(readFileSync(indexPath, "utf8")) as StoreIndexRecord;
       for (const a of old.algorithms ?? []) byId.set(a.id, a);
     } catch {
       // an unreadable index is rebuilt from the campaign
@@ -101,6 +92,6 @@ export function writeStoreIndex(campaign: Campaign, algorithms: AlgorithmSpec[],
     systems: campaign.systems,
     campaign: { name: campaign.name, path: campaign.file, sha256: sha256(campaign.text) },
   };
-  writeJsonAtomic(paths.index, index);
+  writeJsonAtomic(indexPath, index);
   return index;
 }

@@ -1,4 +1,5 @@
-// Record store paths and atomic writes: a store never holds half a record.
+// Atomic writes and hashes for the record store: a store never holds half a record. Paths come from the
+// layout module of @ngcc-perf/schema.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -20,23 +21,6 @@ export function sha256(data: string | Buffer): string {
 
 export function sha256File(path: string): string {
   return sha256(readFileSync(path));
-}
-
-/** Paths of the store layout (docs/record-schema.md). */
-export function storePaths(out: string, system: string) {
-  const dataDir = join(out, "data", system);
-  return {
-    dataDir,
-    environment: join(dataDir, "environment.json"),
-    index: join(dataDir, "index.json"),
-    timing: (alg: string, instance: string, op: string) => join(dataDir, "records", alg, `${instance}__${op}.json`),
-    profile: (alg: string, instance: string, op: string) => join(dataDir, "profile", alg, `${instance}__${op}.json`),
-    katRecord: (alg: string, instance: string) => join(dataDir, "kat", alg, `${instance}.json`),
-    katLog: (alg: string, instance: string) => join(dataDir, "kat", alg, `${instance}.log`),
-    sizes: (alg: string) => join(dataDir, "sizes", `${alg}.json`),
-    survey: (alg: string) => join(dataDir, "survey", `${alg}.json`),
-    buildDir: join(out, "build", system),
-  };
 }
 
 function pidAlive(pid: number): boolean {
@@ -77,14 +61,4 @@ export function removeStaleTemps(out: string): number {
   walk(join(out, "data"), 0);
   walk(join(out, "build"), 0);
   return removed;
-}
-
-/** Sets the campaign end of a system's environment record (the run command, after its last step). */
-export function setCampaignEnd(out: string, system: string, end: string): void {
-  const path = storePaths(out, system).environment;
-  if (!existsSync(path)) return;
-  const env = JSON.parse(readFileSync(path, "utf8")) as { campaign?: { end?: string | null } };
-  if (!env.campaign) return;
-  env.campaign.end = end;
-  writeJsonAtomic(path, env);
 }

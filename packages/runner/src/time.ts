@@ -1,41 +1,30 @@
 // The time step: for every instance × build profile × operation, a timing record with its raw trials,
 // aggregates and memory figures, or a failure record. The campaign goes on after a failure.
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { TimingRecord } from "@ngcc-perf/schema";
-import { BuildError, type BuiltInstance, buildInstance, elfLoadSize, toolchain } from "./build.ts";
-import type { Campaign, CounterKind } from "./campaign.ts";
+import { buildPath, type InstanceKey, recordPath, type TimingRecord } from "@ngcc-perf/schema";
 import {
-  type DriverCounter,
-  DriverError,
-  type DriverInfo,
-  type DriverMemory,
-  type DriverTime,
-  driverRun,
-  infoAndCheck,
-} from "./driver.ts";
-import { captureEnvironment } from "./env.ts";
-import { type AlgorithmSpec, type InstanceSpec, matchesAny, operationsOf, resolveAlgorithms } from "./instances.ts";
-import { probeCounter } from "./probe.ts";
+  BuildError,
+  type BuiltInstance,
+  buildInputsHash,
+  buildInstance,
+  elfLoadSize,
+  kexPasses,
+  type Toolchain,
+  toolchain,
+} from "./build.ts";
+import type { Campaign, CounterKind } from "./campaign.ts";
+import { DriverError, type DriverInfo, type DriverMemory, type DriverTime, driverRun, infoAndCheck } from "./driver.ts";
+import { type InstanceSpec, operationsOf, resolveAlgorithms } from "./instances.ts";
 import { commandOf } from "./proc.ts";
 import { aggregate } from "./stats.ts";
-import { emptySummary, inShard, type StepOptions, type StepSummary } from "./step.ts";
-import { storePaths, writeJsonAtomic } from "./store.ts";
+import { type Failure, instanceNames, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
+import type { StepOptions, StepSummary } from "./step/types.ts";
+import { sha256 } from "./store.ts";
 import { TOOL } from "./tool.ts";
 
 export interface TimeOptions extends StepOptions {
-  /** When the campaign began (UTC, RFC 3339), if before this step (the run command's start). */
-  campaignStart?: string;
   /** Do not time an instance whose KAT record says FAIL or ERROR (the guide's functional testing first). */
   requireKatPass?: boolean;
-}
-
-export type TimeSummary = StepSummary;
-
-export function selected(spec: InstanceSpec, only?: string[]): boolean {
-  if (!only || only.length === 0) return true;
-  return [`${spec.algorithmId}/${spec.instance}`, spec.instance, spec.algorithmId].some((n) => matchesAny(n, only));
 }
 
 /** The counter to ask the driver for: the campaign's choice, else the best the machine has. */
@@ -43,47 +32,6 @@ export function chooseCounter(campaign: Campaign, available: readonly string[]):
   if (campaign.counter.kind !== "auto") return campaign.counter.kind;
   for (const k of ["perf-cycles", "rdtsc", "cntvct"] as const) if (available.includes(k)) return k;
   return "clock_gettime";
-}
-
-function jobHash(build: BuiltInstance, campaign: Campaign, operation: string, counter: string): string {
-  return createHash("sha256")
-    .update(
-      JSON.stringify({ build: build.inputsHash, operation, counter, timing: campaign.timing, fixed: campaign.counter }),
-    )
-    .digest("hex");
-}
-
-function existingHash(path: string): string | null {
-  if (!existsSync(path)) return null;
-  try {
-    const r = JSON.parse(readFileSync(path, "utf8")) as { inputsHash?: string; status?: string };
-    return r.status === "ok" ? (r.inputsHash ?? null) : null;
-  } catch {
-    return null;
-  }
-}
-
-function readEnvironmentStart(path: string): string | null {
-  if (!existsSync(path)) return null;
-  try {
-    return (JSON.parse(readFileSync(path, "utf8")) as { campaign?: { start?: string } }).campaign?.start ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** The counter kind the probe should report when no timing job ran: the campaign's, or the probe's default. */
-function chosenCounter(campaign: Campaign): string | undefined {
-  return campaign.counter.kind === "auto" ? undefined : campaign.counter.kind;
-}
-
-function katVerdict(path: string): string | null {
-  if (!existsSync(path)) return null;
-  try {
-    return (JSON.parse(readFileSync(path, "utf8")) as { verdict?: string }).verdict ?? null;
-  } catch {
-    return null;
-  }
 }
 
 /** The driver's `time` arguments for an operation under the campaign's calibration (also used by the profiler). */
@@ -114,6 +62,57 @@ export function driverTimeArgs(campaign: Campaign, op: string, counter: CounterK
   ];
 }
 
+/** The operations an instance is measured on; a key exchange's pass2 only when its api.h has two passes. */
+export async function plannedOperations(spec: InstanceSpec, tc: Toolchain, timeoutMs: number): Promise<string[]> {
+  return operationsOf(spec.category, spec.category === "kex" ? await kexPasses(spec, tc, timeoutMs) : 1);
+}
+
+/** The KAT verdict of an instance under a profile, or null when it has none (KAT not run). */
+export function katVerdict(out: string, key: InstanceKey): string | null {
+  const path = recordPath(out, { kind: "kat", key });
+  if (!existsSync(path)) return null;
+  try {
+    return (JSON.parse(readFileSync(path, "utf8")) as { verdict?: string }).verdict ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The failure that keeps an instance from being timed or profiled: a KAT verdict other than PASS. */
+export function katGate(out: string, key: InstanceKey): Failure | null {
+  const verdict = katVerdict(out, key);
+  return verdict !== null && verdict !== "PASS"
+    ? { reason: "kat-failed", message: `not measured: its KAT verdict is ${verdict} (see the KAT log)` }
+    : null;
+}
+
+/** Known failures of building and running an instance; anything else is an internal error. */
+export function buildOrDriverFailure(err: unknown): Failure | null {
+  if (err instanceof BuildError)
+    return { reason: "compile-error", message: err.message, extra: { commands: err.commands } };
+  if (err instanceof DriverError)
+    return { reason: err.reason, message: err.message, extra: { commands: [commandOf(err.result)] } };
+  return null;
+}
+
+interface TimeWork {
+  spec: InstanceSpec;
+}
+
+/** The build facts a record carries. */
+export function buildFacts(campaign: Campaign, tc: Toolchain, profileName: string, built: BuiltInstance) {
+  const profile = campaign.profiles[profileName];
+  return {
+    compiler: campaign.cc,
+    compilerVersion: tc.version,
+    flags: built.flags,
+    ...(built.defines.length ? { defines: built.defines } : {}),
+    ...(profile?.ldflags.length ? { ldflags: profile.ldflags } : {}),
+    sourcesSha256: built.inputsHash,
+    artifact: built.sharedObject,
+  };
+}
+
 function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, operation: string) {
   return {
     kind: "timing" as const,
@@ -128,245 +127,198 @@ function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, ope
   };
 }
 
-export async function timeCampaign(campaign: Campaign, options: TimeOptions): Promise<TimeSummary> {
-  const started = options.campaignStart ?? new Date().toISOString();
-  const algorithms: AlgorithmSpec[] = resolveAlgorithms(campaign);
-  const paths = storePaths(options.out, campaign.system);
-  const tc = await toolchain(campaign.cc);
-  const progress = options.onProgress ?? (() => {});
-  const summary: TimeSummary = emptySummary();
-  const units = algorithms.flatMap((a) =>
-    a.instances
-      .filter((s) => selected(s, options.only))
-      .flatMap((s) => s.buildProfiles.map((p) => ({ spec: s, profile: p })))
-      .filter((u) => inShard(`${u.spec.algorithmId}/${u.spec.instance}/${u.profile}`, options.shard)),
-  );
-  let total = units.reduce((n, u) => n + operationsOf(u.spec.category, 2).length, 0);
-  progress({ type: "plan", step: "time", total });
-  let done = 0;
-  let envCounter: DriverCounter | null = null;
-  // The environment is written at the start (end null), so even a killed campaign records when it began,
-  // and again at the end; a resumed campaign keeps its original start. Without a timing run of its own
-  // (every job skipped on --resume) the counter is what the probe reports.
-  const previousStart = options.resume ? readEnvironmentStart(paths.environment) : null;
-  const writeEnvironment = async (measured: DriverCounter | null, end: string | null) => {
-    const counter =
-      measured ?? (await probeCounter(campaign.cc, chosenCounter(campaign), campaign.counter.fixedClockHz)).counter;
-    const env = await captureEnvironment({
-      system: campaign.system,
-      cc: campaign.cc,
-      counter: {
-        kind: counter.kind,
-        unit: counter.unit,
-        rateHz: counter.rateHz,
-        overhead: counter.overhead,
-        ...(counter.serialization ? { serialization: counter.serialization } : {}),
-      },
-      campaign: { name: campaign.name, start: previousStart ?? started, end },
-      pinnedCpu: campaign.timing.pinCpu,
-      ...(campaign.config.machine?.machine ? { machine: campaign.config.machine.machine } : {}),
-      ...(campaign.config.machine?.clockNote ? { clockNote: campaign.config.machine.clockNote } : {}),
-      fixedFrequencyHz: campaign.counter.kind === "fixed-clock" ? (campaign.counter.fixedClockHz ?? null) : null,
-    });
-    writeJsonAtomic(paths.environment, env);
-  };
-  if (!previousStart) await writeEnvironment(null, null);
-
-  // The plan counted a second pass for every key exchange; correct it once the instance's is known.
-  const adjustPlan = (spec: InstanceSpec, passes: number) => {
-    if (spec.category === "kex" && passes < 2) {
-      total -= 1;
-      progress({ type: "plan", step: "time", total });
-    }
-  };
-
-  const writeFailure = (
-    spec: InstanceSpec,
-    profile: string,
-    op: string,
-    reason: string,
-    message: string,
-    extra: Partial<TimingRecord> = {},
-  ) => {
-    const record: TimingRecord = {
-      ...baseRecord(campaign, spec, profile, op),
-      status: "failed",
-      failure: { reason: reason as "error", message },
-      ...extra,
-    };
-    writeJsonAtomic(paths.timing(spec.algorithmId, spec.instance, op), record);
-    summary.failed++;
-    summary.failures.push({ algorithmId: spec.algorithmId, instance: spec.instance, operation: op, reason, message });
-    done++;
-    progress({
-      type: "job",
-      step: "time",
-      algorithmId: spec.algorithmId,
-      instance: spec.instance,
-      profile,
-      operation: op,
-      status: "failed",
-      done,
-      total,
-      message,
-    });
-  };
-
-  for (const { spec, profile: profileName } of units) {
-    const profile = campaign.profiles[profileName];
-    if (!profile) throw new Error(`unknown profile ${profileName}`);
-    if (options.requireKatPass) {
-      const verdict = katVerdict(paths.katRecord(spec.algorithmId, spec.instance));
-      if (verdict !== null && verdict !== "PASS") {
-        adjustPlan(spec, 1);
-        for (const op of operationsOf(spec.category, 1)) {
-          writeFailure(
-            spec,
-            profileName,
-            op,
-            "kat-failed",
-            `not timed: its KAT verdict is ${verdict} (see the KAT log)`,
-          );
-        }
-        continue;
-      }
-    }
-    const buildRoot = join(paths.buildDir, spec.algorithmId);
-    let built: BuiltInstance;
-    try {
-      built = await buildInstance(spec, profile, campaign.cc, buildRoot, campaign.timeouts.buildMs);
-      progress({
-        type: "build",
-        step: "time",
-        algorithmId: spec.algorithmId,
-        instance: spec.instance,
-        profile: profileName,
-        cached: built.cached,
-      });
-    } catch (err) {
-      if (!(err instanceof BuildError)) throw err;
-      adjustPlan(spec, 1);
-      for (const op of operationsOf(spec.category, 1)) {
-        writeFailure(spec, profileName, op, "compile-error", err.message, { commands: err.commands });
-      }
-      continue;
-    }
-    const build = {
-      compiler: campaign.cc,
-      compilerVersion: tc.version,
-      flags: built.flags,
-      ...(built.defines.length ? { defines: built.defines } : {}),
-      ...(profile.ldflags.length ? { ldflags: profile.ldflags } : {}),
-      sourcesSha256: built.inputsHash,
-      artifact: built.sharedObject,
-    };
-    // API figures and the counters this machine offers; then a functional check before any timing.
-    let info: DriverInfo;
-    try {
-      info = await infoAndCheck(built.driver, campaign, spec.instance);
-    } catch (err) {
-      if (!(err instanceof DriverError)) throw err;
-      adjustPlan(spec, 1);
-      for (const op of operationsOf(spec.category, 1)) {
-        writeFailure(spec, profileName, op, err.reason, err.message, { build, commands: [commandOf(err.result)] });
-      }
-      continue;
-    }
-    const passes = info.sizes.passes ?? 1;
-    adjustPlan(spec, passes);
-    const counter = chooseCounter(campaign, info.counters);
-    const elfImageBytes = elfLoadSize(built.sharedObject);
-    for (const op of operationsOf(spec.category, passes)) {
-      const recordPath = paths.timing(spec.algorithmId, spec.instance, op);
-      const inputsHash = jobHash(built, campaign, op, counter);
-      if (options.resume && existingHash(recordPath) === inputsHash) {
-        summary.skipped++;
-        done++;
-        progress({
-          type: "job",
-          step: "time",
-          algorithmId: spec.algorithmId,
-          instance: spec.instance,
-          profile: profileName,
-          operation: op,
-          status: "skipped",
-          done,
-          total,
+/** Plans a unit per instance × build profile, a job per operation, each with the hash of its inputs. */
+export async function instanceUnits<W>(
+  campaign: Campaign,
+  tc: Toolchain,
+  jobOf: (spec: InstanceSpec, profile: string, op: string, key: InstanceKey) => Job,
+  operations: (spec: InstanceSpec) => Promise<string[]>,
+  work: (spec: InstanceSpec) => W,
+): Promise<Array<Unit<W>>> {
+  const units: Array<Unit<W>> = [];
+  for (const a of resolveAlgorithms(campaign)) {
+    for (const spec of a.instances) {
+      const ops = await operations(spec);
+      for (const buildProfile of spec.buildProfiles) {
+        const key = { system: campaign.system, algorithmId: spec.algorithmId, instance: spec.instance, buildProfile };
+        units.push({
+          key,
+          names: instanceNames(spec.algorithmId, spec.instance),
+          jobs: ops.map((op) => jobOf(spec, buildProfile, op, key)),
+          work: work(spec),
         });
-        continue;
-      }
-      const commands = [];
-      try {
-        const timed = await driverRun<DriverTime>(
-          built.driver,
-          driverTimeArgs(campaign, op, counter),
-          campaign.timeouts.operationMs,
-          `${spec.instance} ${op}: time`,
-        );
-        commands.push(commandOf(timed.result));
-        const mem = await driverRun<DriverMemory>(
-          built.driver,
-          ["memory", "--op", op, "--msg-bytes", String(campaign.timing.messageBytes)],
-          campaign.timeouts.operationMs,
-          `${spec.instance} ${op}: memory`,
-        );
-        commands.push(commandOf(mem.result));
-        const t = timed.value;
-        envCounter ??= t.counter;
-        const sig = t.lengths?.signatureBytes;
-        const record: TimingRecord = {
-          ...baseRecord(campaign, spec, profileName, op),
-          status: "ok",
-          inputsHash,
-          build,
-          counter: {
-            kind: t.counter.kind,
-            unit: t.counter.unit,
-            rateHz: t.counter.rateHz,
-            overhead: t.counter.overhead,
-            ...(t.counter.serialization ? { serialization: t.counter.serialization } : {}),
-            ...(t.counter.description ? { description: t.counter.description } : {}),
-          },
-          ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
-          calibration: {
-            targetTrialNs: campaign.timing.targetTrialNs,
-            warmupIterations: t.warmupIterations,
-            minIterations: campaign.timing.minIterations,
-          },
-          trials: t.trials,
-          aggregates: aggregate(t.trials, campaign.timing.unstableThreshold),
-          memory: { elfImageBytes, baselineRssKiB: mem.value.baselineRssKiB, peakRssKiB: mem.value.peakRssKiB },
-          ...(sig && sig.count > 0
-            ? {
-                lengths: {
-                  signatureBytes: { min: sig.min, max: sig.max, mean: sig.sum / sig.count, samples: sig.count },
-                },
-              }
-            : {}),
-          commands,
-        };
-        writeJsonAtomic(recordPath, record);
-        summary.records++;
-        done++;
-        progress({
-          type: "job",
-          step: "time",
-          algorithmId: spec.algorithmId,
-          instance: spec.instance,
-          profile: profileName,
-          operation: op,
-          status: "ok",
-          done,
-          total,
-        });
-      } catch (err) {
-        if (!(err instanceof DriverError)) throw err;
-        commands.push(commandOf(err.result));
-        writeFailure(spec, profileName, op, err.reason, err.message, { build, commands, inputsHash });
       }
     }
   }
-  // Environment of the system at the end: the counter as the timing runs reported it.
-  await writeEnvironment(envCounter, new Date().toISOString());
-  return summary;
+  return units;
+}
+
+export function timeStep(campaign: Campaign, tc: Toolchain, options: TimeOptions): StepDefinition<TimeWork> {
+  const out = options.out;
+  const profileOf = (name: string) => {
+    const p = campaign.profiles[name];
+    if (!p) throw new Error(`unknown build profile ${name}`);
+    return p;
+  };
+  const failureRecord = (unit: Unit<TimeWork>, job: Job, f: Failure): TimingRecord => ({
+    ...baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation),
+    status: "failed",
+    failure: { reason: f.reason as "error", message: f.message },
+    ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
+    ...(f.extra ?? {}),
+  });
+  return {
+    name: "time",
+    plan: () =>
+      instanceUnits(
+        campaign,
+        tc,
+        (spec, profile, op, key) => ({
+          operation: op,
+          entry: { kind: "timing", key: { ...key, operation: op } },
+          inputsHash: sha256(
+            JSON.stringify({
+              build: buildInputsHash(spec, profileOf(profile), tc),
+              operation: op,
+              counter: campaign.counter,
+              timing: campaign.timing,
+            }),
+          ),
+        }),
+        (spec) => plannedOperations(spec, tc, campaign.timeouts.buildMs),
+        (spec) => ({ spec }),
+      ),
+    gate: (unit) => (options.requireKatPass ? katGate(out, unit.key as InstanceKey) : null),
+    failureOf: buildOrDriverFailure,
+    outcomeOf: (r) => {
+      const rec = r as TimingRecord;
+      return rec.status === "ok"
+        ? null
+        : { reason: rec.failure?.reason ?? "error", message: rec.failure?.message ?? "" };
+    },
+    failureRecord,
+    run: async (unit, pending, ctx) => {
+      const { spec } = unit.work;
+      const profileName = unit.key.buildProfile;
+      const built = await buildInstance(
+        spec,
+        profileOf(profileName),
+        campaign.cc,
+        buildPath(out, unit.key),
+        campaign.timeouts.buildMs,
+      );
+      ctx.built(built.cached);
+      const build = buildFacts(campaign, tc, profileName, built);
+      // API figures and the counters this machine offers; then a functional check before any timing.
+      let info: DriverInfo;
+      try {
+        info = await infoAndCheck(built.driver, campaign, spec.instance);
+      } catch (err) {
+        if (!(err instanceof DriverError)) throw err;
+        ctx.failRest({ reason: err.reason, message: err.message, extra: { build, commands: [commandOf(err.result)] } });
+        return;
+      }
+      const counter = chooseCounter(campaign, info.counters);
+      const elfImageBytes = elfLoadSize(built.sharedObject);
+      const measured = new Set(operationsOf(spec.category, info.sizes.passes ?? 1));
+      for (const job of pending) {
+        if (!measured.has(job.operation)) {
+          ctx.write(
+            job,
+            failureRecord(unit, job, {
+              reason: "error",
+              message: `${job.operation}: the built instance has ${info.sizes.passes ?? 1} pass(es), its api.h said otherwise`,
+              extra: { build },
+            }),
+          );
+          continue;
+        }
+        ctx.write(job, await timeOperation(campaign, unit, job, built, build, counter, elfImageBytes));
+      }
+    },
+  };
+}
+
+async function timeOperation(
+  campaign: Campaign,
+  unit: Unit<TimeWork>,
+  job: Job,
+  built: BuiltInstance,
+  build: ReturnType<typeof buildFacts>,
+  counter: CounterKind,
+  elfImageBytes: number,
+): Promise<TimingRecord> {
+  const { spec } = unit.work;
+  const op = job.operation;
+  const base = baseRecord(campaign, spec, unit.key.buildProfile, op);
+  const commands = [];
+  try {
+    const timed = await driverRun<DriverTime>(
+      built.driver,
+      driverTimeArgs(campaign, op, counter),
+      campaign.timeouts.operationMs,
+      `${spec.instance} ${op}: time`,
+    );
+    commands.push(commandOf(timed.result));
+    const mem = await driverRun<DriverMemory>(
+      built.driver,
+      ["memory", "--op", op, "--msg-bytes", String(campaign.timing.messageBytes)],
+      campaign.timeouts.operationMs,
+      `${spec.instance} ${op}: memory`,
+    );
+    commands.push(commandOf(mem.result));
+    const t = timed.value;
+    const sig = t.lengths?.signatureBytes;
+    return {
+      ...base,
+      status: "ok",
+      ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
+      build,
+      counter: {
+        kind: t.counter.kind,
+        unit: t.counter.unit,
+        rateHz: t.counter.rateHz,
+        overhead: t.counter.overhead,
+        ...(t.counter.serialization ? { serialization: t.counter.serialization } : {}),
+        ...(t.counter.description ? { description: t.counter.description } : {}),
+      },
+      ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
+      calibration: {
+        targetTrialNs: campaign.timing.targetTrialNs,
+        warmupIterations: t.warmupIterations,
+        minIterations: campaign.timing.minIterations,
+        ...(t.calibration
+          ? {
+              maxIterations: t.calibration.maxIterations,
+              warmupNs: t.calibration.warmupNs,
+              estimateNs: t.calibration.estimateNs,
+              limitedBy: t.calibration.limitedBy,
+            }
+          : {}),
+      },
+      trials: t.trials,
+      aggregates: aggregate(t.trials, campaign.timing.unstableThreshold),
+      memory: { elfImageBytes, baselineRssKiB: mem.value.baselineRssKiB, peakRssKiB: mem.value.peakRssKiB },
+      ...(sig && sig.count > 0
+        ? { lengths: { signatureBytes: { min: sig.min, max: sig.max, mean: sig.sum / sig.count, samples: sig.count } } }
+        : {}),
+      commands,
+    };
+  } catch (err) {
+    if (!(err instanceof DriverError)) throw err;
+    commands.push(commandOf(err.result));
+    return {
+      ...base,
+      status: "failed",
+      failure: { reason: err.reason as "error", message: err.message },
+      ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
+      build,
+      commands,
+    };
+  }
+}
+
+/** The time step on its own (the pipeline writes the environment around it). */
+export async function timeCampaign(campaign: Campaign, options: TimeOptions): Promise<StepSummary> {
+  return runStep(timeStep(campaign, await toolchain(campaign.cc), options), options);
 }

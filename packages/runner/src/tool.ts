@@ -1,7 +1,2 @@
-// The name and version written into every record's provenance.
-declare const __VERSION__: string;
-
-export const TOOL = {
-  name: "ngcc-perf",
-  version: typeof __VERSION__ === "string" ? __VERSION__ : "0.0.0-dev",
-};
+// The tool identity lives in @ngcc-perf/schema, where every package (the report too) can reach it.
+export { TOOL } from "@ngcc-perf/schema";

@@ -1,8 +1,8 @@
-// What every pipeline step (build+time, kat, profile, sizes) shares: options, progress events, the
-// summary it returns, and the deterministic shard split of its jobs.
+// What every pipeline step shares: options, progress events, the summary it returns, and the deterministic
+// shard split of its units.
 import { createHash } from "node:crypto";
 
-export type StepName = "build" | "time" | "kat" | "profile" | "sizes" | "report";
+export type StepName = "build" | "kat" | "time" | "profile" | "sizes" | "report";
 
 export interface Shard {
   /** 1-based shard number. */
@@ -11,7 +11,7 @@ export interface Shard {
 }
 
 export type ProgressEvent =
-  | { type: "plan"; step: StepName; total: number }
+  | { type: "plan"; step: StepName; total: number; units: number }
   | { type: "build"; step: StepName; algorithmId: string; instance: string; profile: string; cached: boolean }
   | {
       type: "job";
@@ -33,7 +33,7 @@ export interface StepOptions {
   only?: string[];
   /** Skip jobs whose record exists for identical inputs. */
   resume?: boolean;
-  /** Only this shard's jobs (a job is an instance × build profile). */
+  /** Only this shard's units (an instance × build profile, or an algorithm × build profile). */
   shard?: Shard;
   onProgress?: (e: ProgressEvent) => void;
 }
@@ -41,20 +41,26 @@ export interface StepOptions {
 export interface StepFailure {
   algorithmId: string;
   instance: string;
+  buildProfile?: string;
   operation?: string;
   reason: string;
   message: string;
 }
 
 export interface StepSummary {
+  /** Jobs planned for this run (after selection and shard); records + failed + skipped, or fewer for failures. */
+  planned: number;
+  /** Records written that say the measurement succeeded. */
   records: number;
+  /** Records written that say it failed (and builds that failed). */
   failed: number;
+  /** Jobs whose record was current (--resume) or whose build was cached. */
   skipped: number;
   failures: StepFailure[];
 }
 
 export function emptySummary(): StepSummary {
-  return { records: 0, failed: 0, skipped: 0, failures: [] };
+  return { planned: 0, records: 0, failed: 0, skipped: 0, failures: [] };
 }
 
 /** Parses "K/N" (1 ≤ K ≤ N). */
@@ -66,10 +72,7 @@ export function parseShard(text: string): Shard | null {
   return count >= 1 && index >= 1 && index <= count ? { index, count } : null;
 }
 
-/**
- * Whether a job unit (an instance under one build profile: "<algorithm-id>/<instance>/<profile>")
- * belongs to a shard. The split depends on the key alone, so every host computes the same one.
- */
+/** Whether a unit (by its name, see unitName in @ngcc-perf/schema) belongs to a shard; the same on every host. */
 export function inShard(unitKey: string, shard?: Shard): boolean {
   if (!shard || shard.count === 1) return true;
   const h = createHash("sha256").update(unitKey).digest().readUInt32BE(0);

@@ -1,0 +1,146 @@
+// runPipeline: the whole campaign — build, KAT, time and memory, hash/DRNG profile, sizes, report — each step
+// reading the records of the steps before it from the store. The steps of other packages (kat, hashprof, sizes,
+// report) are handed in, so this package depends on none of them; the order, the KAT gate, the environment,
+// the index and the campaign's start and end are owned here.
+import { existsSync, readFileSync } from "node:fs";
+import { type EnvironmentRecord, recordPath } from "@ngcc-perf/schema";
+import { buildCampaign } from "./build-step.ts";
+import type { Campaign } from "./campaign.ts";
+import { captureEnvironment } from "./env.ts";
+import { resolveAlgorithms } from "./instances.ts";
+import { probeCounter } from "./probe.ts";
+import type { StepName, StepOptions, StepSummary } from "./step/types.ts";
+import { removeStaleTemps, writeJsonAtomic } from "./store.ts";
+import { writeStoreIndex } from "./store-index.ts";
+import { timeCampaign } from "./time.ts";
+
+export const PIPELINE_ORDER: readonly StepName[] = ["build", "kat", "time", "profile", "sizes", "report"];
+
+export interface PipelineStepOptions extends StepOptions {
+  /** Measure an instance under a profile only when its KAT under that profile passed (or was not run). */
+  requireKatPass: boolean;
+}
+
+/** What a step reports: a step summary, and for the report the site it wrote. */
+export interface PipelineStepResult extends StepSummary {
+  /** The report: pages written and the system index page. */
+  pages?: number;
+  site?: string;
+  /** Lines worth telling the user (e.g. "3 failed record(s) shown as FAILED"). */
+  notes?: string[];
+}
+
+/** A step the pipeline can run: the runner's own (build, time) or one of kat, hashprof, sizes and report. */
+export interface PipelineStep {
+  name: StepName;
+  run(campaign: Campaign, options: PipelineStepOptions): Promise<PipelineStepResult>;
+}
+
+export const buildStep: PipelineStep = { name: "build", run: (c, o) => buildCampaign(c, o) };
+export const timeStep: PipelineStep = { name: "time", run: (c, o) => timeCampaign(c, o) };
+
+export interface PipelineOptions extends StepOptions {
+  /** The steps to run; run in PIPELINE_ORDER whatever order they are given in. */
+  steps: readonly PipelineStep[];
+  /** Called when a step starts and ends (the CLI prints them). */
+  onStep?: (
+    e: { step: StepName; phase: "start" } | { step: StepName; phase: "end"; result: PipelineStepResult },
+  ) => void;
+}
+
+export interface PipelineResult {
+  out: string;
+  system: string;
+  /** Records of measurements that failed (KAT mismatch, compile error, crash, timeout …), over all steps. */
+  failed: number;
+  steps: Partial<Record<StepName, PipelineStepResult>>;
+  /** The system's index page, when the report ran. */
+  site: string | null;
+  /** Temporary files of an interrupted run that were removed first. */
+  staleRemoved: number;
+  seconds: number;
+}
+
+function readEnvironment(path: string): EnvironmentRecord | null {
+  if (!existsSync(path)) return null;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as EnvironmentRecord;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the system's environment record with the campaign's start and end (end null while running). */
+async function writeEnvironment(campaign: Campaign, out: string, start: string, end: string | null): Promise<void> {
+  const path = recordPath(out, { kind: "environment", key: { system: campaign.system } });
+  const kind = campaign.counter.kind === "auto" ? undefined : campaign.counter.kind;
+  const { counter } = await probeCounter(campaign.cc, kind, campaign.counter.fixedClockHz);
+  const env = await captureEnvironment({
+    system: campaign.system,
+    cc: campaign.cc,
+    counter: {
+      kind: counter.kind,
+      unit: counter.unit,
+      rateHz: counter.rateHz,
+      overhead: counter.overhead,
+      ...(counter.serialization ? { serialization: counter.serialization } : {}),
+    },
+    campaign: { name: campaign.name, start, end },
+    pinnedCpu: campaign.timing.pinCpu,
+    ...(campaign.config.machine?.machine ? { machine: campaign.config.machine.machine } : {}),
+    ...(campaign.config.machine?.clockNote ? { clockNote: campaign.config.machine.clockNote } : {}),
+    fixedFrequencyHz: campaign.counter.kind === "fixed-clock" ? (campaign.counter.fixedClockHz ?? null) : null,
+  });
+  writeJsonAtomic(path, env);
+}
+
+/**
+ * Runs the given steps of a campaign in order into `options.out`: removes what an interrupted run left, writes
+ * the environment (a resumed campaign keeps its start), runs each step with the KAT gate for time and profile,
+ * stamps the campaign's end, rebuilds the store index and, last, runs the report.
+ */
+export async function runPipeline(campaign: Campaign, options: PipelineOptions): Promise<PipelineResult> {
+  const t0 = Date.now();
+  const { out } = options;
+  const staleRemoved = removeStaleTemps(out);
+  const envPath = recordPath(out, { kind: "environment", key: { system: campaign.system } });
+  const previous = options.resume ? readEnvironment(envPath) : null;
+  const start = previous?.campaign.start ?? new Date(t0).toISOString();
+  const ordered = PIPELINE_ORDER.flatMap((n) => options.steps.filter((s) => s.name === n));
+  const measuring = ordered.filter((s) => s.name !== "report");
+  const report = ordered.find((s) => s.name === "report");
+  const result: PipelineResult = {
+    out,
+    system: campaign.system,
+    failed: 0,
+    steps: {},
+    site: null,
+    staleRemoved,
+    seconds: 0,
+  };
+  const stepOptions: PipelineStepOptions = { ...options, requireKatPass: false };
+  if (measuring.length > 0) await writeEnvironment(campaign, out, start, null);
+  for (const step of measuring) {
+    options.onStep?.({ step: step.name, phase: "start" });
+    const r = await step.run(campaign, {
+      ...stepOptions,
+      requireKatPass: step.name === "time" || step.name === "profile",
+    });
+    result.steps[step.name] = r;
+    result.failed += r.failed;
+    options.onStep?.({ step: step.name, phase: "end", result: r });
+  }
+  if (measuring.length > 0) {
+    await writeEnvironment(campaign, out, start, new Date().toISOString());
+    writeStoreIndex(campaign, resolveAlgorithms(campaign), out);
+  }
+  if (report) {
+    options.onStep?.({ step: "report", phase: "start" });
+    const r = await report.run(campaign, stepOptions);
+    result.steps.report = r;
+    result.site = r.site ?? null;
+    options.onStep?.({ step: "report", phase: "end", result: r });
+  }
+  result.seconds = (Date.now() - t0) / 1000;
+  return result;
+}
