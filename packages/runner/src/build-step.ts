@@ -21,7 +21,6 @@ export async function buildCampaign(campaign: Campaign, options: StepOptions): P
     plan: () =>
       instanceUnits(
         campaign,
-        tc,
         (spec, profile) => ({
           operation: "build",
           entry: null,

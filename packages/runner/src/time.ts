@@ -130,7 +130,6 @@ function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, ope
 /** Plans a unit per instance × build profile, a job per operation, each with the hash of its inputs. */
 export async function instanceUnits<W>(
   campaign: Campaign,
-  tc: Toolchain,
   jobOf: (spec: InstanceSpec, profile: string, op: string, key: InstanceKey) => Job,
   operations: (spec: InstanceSpec) => Promise<string[]>,
   work: (spec: InstanceSpec) => W,
@@ -172,7 +171,6 @@ export function timeStep(campaign: Campaign, tc: Toolchain, options: TimeOptions
     plan: () =>
       instanceUnits(
         campaign,
-        tc,
         (spec, profile, op, key) => ({
           operation: op,
           entry: { kind: "timing", key: { ...key, operation: op } },

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { type AlgorithmKey, type InstanceKey, recordPath, type StoreEntry, unitName } from "@ngcc-perf/schema";
 import { matchesAny } from "../instances.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../store.ts";
-import { emptySummary, inShard, type StepFailure, type StepName, type StepOptions, type StepSummary } from "./types.ts";
+import { emptySummary, inShard, type StepName, type StepOptions, type StepSummary } from "./types.ts";
 
 /** One record a step writes (or, for the build step, one build). */
 export interface Job {
