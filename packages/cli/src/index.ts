@@ -1,6 +1,6 @@
 // The ngcc-perf command: argument handling, exit codes and output only; the work lives in the packages.
 
-import { InputError } from "@ngcc-perf/runner";
+import { InputError } from "@ngcc-perf/schema";
 import { envCommand, usage as envUsage } from "./commands/env/index.ts";
 import { katCommand, usage as katUsage } from "./commands/kat/index.ts";
 import { mergeCommand, usage as mergeUsage } from "./commands/merge/index.ts";
@@ -45,7 +45,7 @@ ${Object.entries(commands)
   .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
   .join("\n")}
 
-Exit codes: 0 all good; 1 something measured failed; 2 bad input or usage.
+Exit codes: 0 all good; 1 something measured failed; 2 bad input or usage; 70 an internal error of ngcc-perf.
 Run "ngcc-perf <command> --help" for a command's options.`;
 
 /** Runs the command line; returns the exit code. Never throws. */
@@ -75,9 +75,15 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       io.err(`ngcc-perf ${name}: ${(err as Error).message}\n\n${command.usage}`);
       return EXIT.badInput;
     }
-    // A bug of ours: say so plainly, with the stack for the report.
-    io.err(`ngcc-perf ${name}: internal error: ${(err as Error)?.stack ?? String(err)}`);
-    return EXIT.measuredFailure;
+    // A bug of ours, not a measured failure: one line that says so, the stack only with --debug.
+    const e = err instanceof Error ? err : new Error(String(err));
+    const where = e.stack?.split("\n")[1]?.trim();
+    io.err(
+      `ngcc-perf ${name}: internal error: ${e.message.split("\n")[0]}${where ? ` (${where})` : ""}` +
+        " — this is a bug of ngcc-perf; please report it with the command line" +
+        (rest.includes("--debug") ? `\n${e.stack ?? ""}` : " (add --debug for the stack)"),
+    );
+    return EXIT.internal;
   }
 }
 

@@ -10,7 +10,7 @@ export const processIo: Io = {
 };
 
 /** Exit codes of the command-line contract (docs/architecture.md). */
-export const EXIT = { ok: 0, measuredFailure: 1, badInput: 2 } as const;
+export const EXIT = { ok: 0, measuredFailure: 1, badInput: 2, internal: 70 } as const;
 
 /** A user error: printed as one message, exit code 2, never a stack trace. */
 export class UsageError extends Error {}

@@ -1,10 +1,20 @@
 // What every campaign command (run, kat, time, profile, sizes) shares: the selector options, reading the
-// campaign, and the closing summary with the exit code.
+// campaign, running the pipeline's steps and printing their summaries with the exit code.
 import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { type Campaign, loadCampaign, parseShard, type StepOptions, type StepSummary } from "@ngcc-perf/runner";
+import {
+  type Campaign,
+  loadCampaign,
+  type PipelineResult,
+  type PipelineStepResult,
+  parseShard,
+  runPipeline,
+  type StepName,
+  type StepOptions,
+} from "@ngcc-perf/runner";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { progressPrinter } from "./progress.ts";
+import { stepsNamed } from "./steps.ts";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -15,6 +25,7 @@ export const SELECTOR_OPTIONS = {
   resume: { type: "boolean", default: false },
   shard: { type: "string" },
   json: { type: "boolean", default: false },
+  debug: { type: "boolean", default: false },
   help: { type: "boolean", short: "h" },
 } as const satisfies Options;
 
@@ -22,14 +33,16 @@ export const SELECTOR_OPTIONS = {
 export const SELECTOR_USAGE = `  --out DIR     record store (default ./ngcc-perf-out)
   --only GLOB   only instances matching <algorithm-id>/<instance>, <instance> or <algorithm-id> (repeatable)
   --resume      skip jobs whose record exists for identical inputs
-  --shard K/N   only the K-th of N deterministic parts of the jobs (an instance × build profile each)
-  --json        print a summary as JSON on stdout`;
+  --shard K/N   only the K-th of N deterministic parts of the units (an instance × build profile each)
+  --json        print a summary as JSON on stdout
+  --debug       print the stack of an internal error`;
 
 export interface SelectorValues {
   out?: string;
   only?: string[];
   resume?: boolean;
   shard?: string;
+  json?: boolean;
 }
 
 export interface PreparedStep {
@@ -66,17 +79,39 @@ export function prepareStep(values: SelectorValues, positionals: string[], io: I
   };
 }
 
-/** Prints the closing line (and the JSON summary) of a step; exit 1 when something measured failed. */
-export function finishStep(
+/** The closing line of one step. */
+export function stepLine(step: StepName, r: PipelineStepResult): string {
+  const counts =
+    step === "report"
+      ? `${r.pages ?? r.records} page(s)`
+      : `${r.records} done, ${r.failed} failed, ${r.skipped} skipped (of ${r.planned})`;
+  return `${step}: ${counts}${r.notes?.length ? `; ${r.notes.join("; ")}` : ""}`;
+}
+
+/** Runs the named steps of the campaign through the pipeline and prints what they did; the exit code. */
+export async function runCampaignSteps(
   io: Io,
-  step: PreparedStep,
-  summary: StepSummary,
-  line: string,
-  json: boolean | undefined,
-): number {
-  io.err(line);
-  if (json) io.out(JSON.stringify({ out: step.out, system: step.campaign.system, ...summary }, null, 2));
-  return summary.failed > 0 ? EXIT.measuredFailure : EXIT.ok;
+  values: SelectorValues,
+  positionals: string[],
+  names: readonly StepName[],
+  jobs?: number,
+): Promise<number> {
+  const prepared = prepareStep(values, positionals, io);
+  const result: PipelineResult = await runPipeline(prepared.campaign, {
+    ...prepared.options,
+    steps: stepsNamed(names, jobs),
+    onStep: (e) => {
+      if (e.phase === "end") io.err(stepLine(e.step, e.result));
+    },
+  });
+  if (result.staleRemoved > 0) io.err(`removed ${result.staleRemoved} temporary file(s) left by an interrupted run`);
+  const s = Math.round(result.seconds);
+  io.err(
+    `finished in ${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s, ${result.failed} failure(s) → ${prepared.out}/data/${prepared.campaign.system}`,
+  );
+  if (result.site) io.err(`site: ${result.site}`);
+  if (values.json) io.out(JSON.stringify(result, null, 2));
+  return result.failed > 0 ? EXIT.measuredFailure : EXIT.ok;
 }
 
 /** --help: print the usage, exit 0. */

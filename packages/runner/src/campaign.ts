@@ -2,7 +2,7 @@
 // resolve defaults and paths.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { type CampaignConfig, validateText } from "@ngcc-perf/schema";
+import { type CampaignConfig, checkName, validateText } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
 
 export interface BuildProfile {
@@ -79,8 +79,11 @@ export function loadCampaign(file: string): Campaign {
       `${file}: defaultProfile "${defaultProfile}" is not one of the buildProfiles (${Object.keys(profiles).join(", ")})`,
     );
   }
+  checkName(config.system, `${file}: /system`);
+  for (const p of Object.keys(profiles)) checkName(p, `${file}: /buildProfiles`);
   const ids = new Set<string>();
-  for (const a of config.algorithms) {
+  for (const [i, a] of config.algorithms.entries()) {
+    checkName(a.id, `${file}: /algorithms/${i}/id`);
     if (ids.has(a.id)) throw new InputError(`${file}: algorithm id "${a.id}" appears twice`);
     ids.add(a.id);
     for (const p of a.buildProfiles ?? []) {

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
+import { checkName } from "@ngcc-perf/schema";
 import type { Campaign } from "./campaign.ts";
 import { InputError } from "./errors.ts";
 
@@ -115,11 +116,13 @@ function pqcleanAlgorithm(campaign: Campaign, a: Campaign["config"]["algorithms"
   const common = join(root, "common");
   const support = cFiles(common).filter((f) => !f.endsWith("randombytes.c") || true);
   const name = a.name ?? src.pqclean;
+  const instanceName = a.instances?.[0] && !/[*?]/.test(a.instances[0]) ? a.instances[0] : src.pqclean;
+  checkName(instanceName, `${campaign.file}: algorithm ${a.id}: instance`);
   const instance: InstanceSpec = {
     algorithmId: a.id,
     algorithmName: name,
     category,
-    instance: a.instances?.[0] && !/[*?]/.test(a.instances[0]) ? a.instances[0] : src.pqclean,
+    instance: instanceName,
     implementation: impl,
     apiDir: dir,
     sources: cFiles(dir),
@@ -184,6 +187,8 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
   const iccs = campaign.iccsDir;
   const instances: InstanceSpec[] = [];
   meta.instances.forEach((m, i) => {
+    // The name becomes part of store and build paths: checked before anything else is done with it.
+    checkName(m.name, `${metaPath}: /instances/${i}/name`);
     if (!matchesAny(m.name, a.instances)) return;
     if (!Array.isArray(m.sources) || m.sources.length === 0) {
       throw new InputError(`${metaPath}: /instances/${i}/sources must list the instance's C files`);

@@ -63,23 +63,33 @@ describe("mergeStores", () => {
   it("refuses conflicting duplicates and writes nothing", () => {
     const a = copyStore("c");
     const b = copyStore("d");
-    const rec = join(b, "data/arm_1/records/kem-22/Mithril-128__keygen.json");
+    const rec = join(b, "data/arm_1/records/kem-22/guide/Mithril-128__keygen.json");
     writeFileSync(rec, readFileSync(rec, "utf8").replace('"peakRssKiB": 1488', '"peakRssKiB": 1489'));
     const out = join(tmp, "conflict");
     expect(() => mergeStores([a, b], out)).toThrow(InputError);
     expect(() => mergeStores([a, b], out)).toThrow(
-      /data\/arm_1\/records\/kem-22\/Mithril-128__keygen\.json: differs between/,
+      /data\/arm_1\/records\/kem-22\/guide\/Mithril-128__keygen\.json: differs between/,
     );
     expect(existsSync(out)).toBe(false);
   });
 
   it("refuses invalid records, naming file, line and pointer", () => {
     const a = copyStore("e");
-    const rec = join(a, "data/arm_1/records/kem-22/Mithril-128__enc.json");
+    const rec = join(a, "data/arm_1/records/kem-22/guide/Mithril-128__enc.json");
     writeFileSync(rec, readFileSync(rec, "utf8").replace('"status": "ok"', '"status": "fine"'));
     expect(() => mergeStores([a], join(tmp, "invalid"))).toThrow(
       /Mithril-128__enc\.json:\d+:\d+ \/status must be one of/,
     );
+  });
+
+  it("refuses files outside the store layout (e.g. a store of the layout without build profiles)", () => {
+    const a = copyStore("g");
+    const old = join(a, "data/arm_1/records/kem-22/Mithril-128__enc.json");
+    writeFileSync(old, readFileSync(join(a, "data/arm_1/records/kem-22/guide/Mithril-128__enc.json")));
+    expect(() => mergeStores([a], join(tmp, "old-layout"))).toThrow(
+      /records\/kem-22\/Mithril-128__enc\.json: not a file of the store layout/,
+    );
+    expect(existsSync(join(tmp, "old-layout"))).toBe(false);
   });
 
   it("refuses a folder that is not a store", () => {

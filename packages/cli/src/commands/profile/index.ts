@@ -1,31 +1,19 @@
 // ngcc-perf profile <campaign>: hash/DRNG profile records per operation and a survey record per algorithm.
-import { profileCampaign } from "@ngcc-perf/hashprof";
 import type { Io } from "../../io.ts";
-import { finishStep, parseStepArgs, prepareStep, printUsage, SELECTOR_USAGE } from "../../step-args.ts";
+import { parseStepArgs, printUsage, runCampaignSteps, SELECTOR_USAGE } from "../../step-args.ts";
 
 export const usage = `ngcc-perf profile <campaign.yaml> [--out DIR] [--only GLOB]... [--resume] [--shard K/N] [--json]
 
 Builds every instance a second time with link-time wrappers (-Wl,--wrap) around the campaign's profiler
 symbol groups (default: pseudohash, pseudoXOF, sm3hash and randombytes; PQClean: its fips202/sha2 functions
 and PQCLEAN_randombytes), times every operation with and without them, and checks that the profiled KAT
-generator still reproduces the KAT. Writes <out>/data/<system>/profile/<algorithm>/<instance>__<operation>.json
+generator still reproduces the KAT. Writes <out>/data/<system>/profile/<algorithm>/<profile>/<instance>__<operation>.json
 (share of time per group, calls per operation per symbol, wrapper overhead, blind spots) and the
-symmetric-primitive survey <out>/data/<system>/survey/<algorithm>.json.
+symmetric-primitive survey <out>/data/<system>/survey/<algorithm>/<profile>.json.
 ${SELECTOR_USAGE}`;
 
 export async function profileCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseStepArgs(argv, {});
   if (values.help) return printUsage(io, usage);
-  const step = prepareStep(values, positionals, io);
-  const summary = await profileCampaign(step.campaign, step.options);
-  for (const f of summary.failures.filter((x) => x.operation === undefined)) {
-    io.err(`  ${f.algorithmId}/${f.instance}: ${f.message}`);
-  }
-  return finishStep(
-    io,
-    step,
-    summary,
-    `profile: ${summary.records} record(s), ${summary.failed} failed, ${summary.skipped} skipped → ${step.out}/data/${step.campaign.system}`,
-    values.json,
-  );
+  return runCampaignSteps(io, values, positionals, ["profile"]);
 }
