@@ -84,7 +84,7 @@ export function buildExpectedCells(seedDir: string): ExpectedCells {
   }
   return {
     description:
-      "Golden cells of the seed performance pages (system arm_1), extracted by scripts/seed-store/extract-cells.ts. " +
+      "Golden cells of the seed performance pages (system arm_1), extracted by packages/seed-store/src/extract-cells.ts. " +
       "Rendering the seed store must give, for each page, tables whose cells equal these: every table, row and cell.",
     cellNormalForm: CELL_NORMAL_FORM,
     pages,

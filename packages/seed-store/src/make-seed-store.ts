@@ -14,8 +14,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_SEED_DIR, REPO_ROOT, readSeedDir } from "./extract-cells.ts";
 import { kindOfPath, type RecordKind, type StoreFileKind, validateText } from "@ngcc-perf/schema";
+import { DEFAULT_SEED_DIR, REPO_ROOT, readSeedDir } from "./extract-cells.ts";
 import { formatJson, writeFileAtomic } from "./json-io.ts";
 import type { SeedPage } from "./parse-seeds.ts";
 import {

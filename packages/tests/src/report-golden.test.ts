@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { renderSite } from "@ngcc-perf/report";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExpectedCells } from "../../../scripts/seed-store/extract-cells.ts";
+import type { ExpectedCells } from "@ngcc-perf/seed-store";
 import { fixturesDir } from "./fixture-tools.ts";
 import { type ParsedPage, parseHtmlPage, parseMarkdownPage } from "./report-pages.ts";
 

@@ -3,10 +3,10 @@
 // and on pages rendered back from the committed golden file.
 
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ExpectedCells, ExpectedPage } from "../../../scripts/seed-store/extract-cells.ts";
-import { toExpectedPage } from "../../../scripts/seed-store/extract-cells.ts";
+import type { ExpectedCells, ExpectedPage } from "./extract-cells.ts";
+import { REPO_ROOT, toExpectedPage } from "./extract-cells.ts";
 import {
   BASIC_KEYS,
   detectRendering,
@@ -15,10 +15,10 @@ import {
   parseSeedPage,
   SeedParseError,
   tableOf,
-} from "../../../scripts/seed-store/parse-seeds.ts";
-import { renderScrapedMarkdown, renderTab } from "../../../scripts/seed-store/render-seed-text.ts";
+} from "./parse-seeds.ts";
+import { renderScrapedMarkdown, renderTab } from "./render-seed-text.ts";
 
-const expectedPath = fileURLToPath(new URL("../../../fixtures/seed-cells/expected-cells.json", import.meta.url));
+const expectedPath = join(REPO_ROOT, "fixtures/seed-cells/expected-cells.json");
 const golden = JSON.parse(readFileSync(expectedPath, "utf8")) as ExpectedCells;
 
 function page(id: string): ExpectedPage {
