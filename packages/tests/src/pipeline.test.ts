@@ -135,12 +135,72 @@ describe("ngcc-perf run", () => {
     const r = cli("run", file, "--out", out, "--steps", "kat,time");
     expect(r.code).toBe(1);
     const rec = (name: string) => JSON.parse(readFileSync(join(out, "data/test_1", name), "utf8"));
-    expect(rec("kat/kem-90/Puffin-128.json").verdict).toBe("FAIL");
+    expect(rec("kat/kem-90/guide/Puffin-128.json").verdict).toBe("FAIL");
     for (const op of ["keygen", "enc", "dec"]) {
-      expect(rec(`records/kem-90/Puffin-128__${op}.json`).failure.reason).toBe("kat-failed");
-      expect(rec(`records/kem-90/Puffin-192__${op}.json`).status).toBe("ok");
+      expect(rec(`records/kem-90/guide/Puffin-128__${op}.json`).failure.reason).toBe("kat-failed");
+      expect(rec(`records/kem-90/guide/Puffin-192__${op}.json`).status).toBe("ok");
     }
   }, 600_000);
+
+  it("measures one instance under two build profiles in every step, and the page shows both", () => {
+    const file = join(tmp, "profiles.yaml");
+    writeFileSync(
+      file,
+      [
+        "name: profiles",
+        "system: test_1",
+        `iccs: { dir: ${JSON.stringify(iccsDir)} }`,
+        "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1 }",
+        "buildProfiles:",
+        '  o0: { cflags: ["-O0"], description: unoptimised }',
+        '  o3: { cflags: ["-O3", "-fomit-frame-pointer"] }',
+        "defaultProfile: o3",
+        "profiler:",
+        "  groups:",
+        "    hash: { symbols: [pseudohash, pseudoXOF, sm3hash], label: pseudohash/XOF/sm3 }",
+        "    drng: { symbols: [randombytes], symbolLabels: { randombytes: drng } }",
+        `sizes: { catalog: ${JSON.stringify(join(repoRoot, "fixtures/catalog/external_sizes.csv"))} }`,
+        "algorithms:",
+        `  - { id: kem-90, instances: [Puffin-128], buildProfiles: [o0, o3], source: { submission: ${JSON.stringify(join(submissionsDir, "kem-90"))} } }`,
+      ].join("\n"),
+    );
+    const out = join(tmp, "profiles-out");
+    const r = cli("run", file, "--out", out, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const files = recordFiles(out);
+    for (const profile of ["o0", "o3"]) {
+      const expected = [
+        `kat/kem-90/${profile}/Puffin-128.json`,
+        `kat/kem-90/${profile}/Puffin-128.log`,
+        ...["keygen", "enc", "dec"].flatMap((op) => [
+          `records/kem-90/${profile}/Puffin-128__${op}.json`,
+          `profile/kem-90/${profile}/Puffin-128__${op}.json`,
+        ]),
+        `sizes/kem-90/${profile}.json`,
+        `survey/kem-90/${profile}.json`,
+      ];
+      for (const f of expected) expect(files, f).toContain(f);
+      for (const f of expected.filter((x) => x.endsWith(".json"))) {
+        const rec = JSON.parse(readFileSync(join(out, "data/test_1", f), "utf8"));
+        expect(rec.buildProfile, f).toBe(profile);
+        expect(rec.status ?? rec.verdict ?? "ok", f).not.toMatch(/failed|FAIL|ERROR/);
+      }
+    }
+    // Each profile's timing record carries its own flags.
+    const flags = (p: string) =>
+      JSON.parse(readFileSync(join(out, `data/test_1/records/kem-90/${p}/Puffin-128__enc.json`), "utf8")).build.flags;
+    expect(flags("o0")).toContain("-O0");
+    expect(flags("o3")).toContain("-O3");
+    // Progress totals were final: every step did what it planned.
+    const steps = JSON.parse(r.stdout).steps as Record<string, { planned: number; records: number; skipped: number }>;
+    for (const name of ["kat", "time", "profile", "sizes"]) {
+      const s = steps[name];
+      expect(s && s.records + s.skipped, name).toBe(s?.planned);
+    }
+    const page = readFileSync(join(out, "site/test_1/kem-90.md"), "utf8");
+    expect(page).toMatch(/\bo0\b/);
+    expect(page).toMatch(/\bo3\b/);
+  }, 900_000);
 
   it("splits into shards whose merged stores hold the same records as one run", () => {
     const a = join(tmp, "shard-1");

@@ -41,16 +41,44 @@ function campaign(name: string, algorithms: string, extra = ""): string {
   return file;
 }
 
+/** Timing records by "<alg>/<instance>__<op>" (profile guide) or "<alg>/<profile>/<instance>__<op>". */
 function records(out: string, system = "test_1"): Record<string, { status: string; [k: string]: unknown }> {
   const dir = join(out, "data", system, "records");
   const result: Record<string, { status: string }> = {};
   if (!existsSync(dir)) return result;
   for (const alg of readdirSync(dir)) {
-    for (const f of readdirSync(join(dir, alg))) {
-      result[`${alg}/${f.replace(/\.json$/, "")}`] = JSON.parse(readFileSync(join(dir, alg, f), "utf8"));
+    for (const profile of readdirSync(join(dir, alg))) {
+      for (const f of readdirSync(join(dir, alg, profile))) {
+        const name = profile === "guide" ? `${alg}/${f}` : `${alg}/${profile}/${f}`;
+        result[name.replace(/\.json$/, "")] = JSON.parse(readFileSync(join(dir, alg, profile, f), "utf8"));
+      }
     }
   }
   return result;
+}
+
+/**
+ * The driver's calibration rule (native/driver/ngcc_driver.c), from its own estimate: iterations per trial so
+ * that a trial lasts the target and at least 1000 × the counter overhead, within [min, max].
+ */
+function expectedIterations(cal: {
+  targetTrialNs: number;
+  minIterations: number;
+  maxIterations: number;
+  estimateNs: number;
+  overheadNs: number;
+}): { iterations: number; limitedBy: string } {
+  const est = Math.max(cal.estimateNs, 0.01);
+  const needTarget = Math.ceil(cal.targetTrialNs / est);
+  const needOverhead = Math.ceil((1000 * cal.overheadNs) / est);
+  let iterations = cal.minIterations;
+  let limitedBy = "min-iterations";
+  if (needTarget > iterations) [iterations, limitedBy] = [Math.min(needTarget, cal.maxIterations), "target-ns"];
+  if (needOverhead > iterations) [iterations, limitedBy] = [Math.min(needOverhead, cal.maxIterations), "counter-overhead"];
+  if (iterations >= cal.maxIterations && (needTarget > cal.maxIterations || needOverhead > cal.maxIterations)) {
+    limitedBy = "max-iterations";
+  }
+  return { iterations, limitedBy };
 }
 
 describe("ngcc-perf time", () => {
@@ -88,6 +116,20 @@ describe("ngcc-perf time", () => {
         expect(t.iterations).toBeGreaterThanOrEqual(5);
         expect(t.ns).toBeGreaterThan(0);
       }
+      // The calibration block is kept, and the iterations follow the rule from the driver's own estimate.
+      const cal = rec.calibration as {
+        targetTrialNs: number;
+        minIterations: number;
+        maxIterations: number;
+        estimateNs: number;
+        limitedBy: string;
+      };
+      const counter = rec.counter as { overhead: number; rateHz: number };
+      const rule = expectedIterations({
+        ...cal,
+        overheadNs: (Math.max(counter.overhead, 1) * 1e9) / counter.rateHz,
+      });
+      expect({ iterations: trials[0]?.iterations, limitedBy: cal.limitedBy }, name).toEqual(rule);
       const mem = rec.memory as { elfImageBytes: number; baselineRssKiB: number; peakRssKiB: number };
       expect(mem.elfImageBytes).toBeGreaterThan(1000);
       expect(mem.peakRssKiB).toBeGreaterThanOrEqual(mem.baselineRssKiB);
@@ -113,12 +155,12 @@ describe("ngcc-perf time", () => {
     const v = cli("validate", join(out, "data"));
     expect(v.stderr).toMatch(/(\d+) of \1 file\(s\) valid/);
     expect(v.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ records: Object.keys(recs).length, failed: 0 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ failed: 0, steps: { time: { records: Object.keys(recs).length } } });
 
     // --resume skips every job whose record exists for identical inputs.
     const again = cli("time", file, "--out", out, "--resume", "--json");
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ records: 0, skipped: Object.keys(recs).length });
+    expect(JSON.parse(again.stdout)).toMatchObject({ steps: { time: { records: 0, skipped: Object.keys(recs).length } } });
   }, 600_000);
 
   it("measures a PQClean scheme through its namespaced API", () => {
@@ -132,7 +174,7 @@ describe("ngcc-perf time", () => {
       "ml-kem-512/ml-kem-512__enc",
       "ml-kem-512/ml-kem-512__keygen",
     ]);
-    expect(validateFile(join(out, "data/test_1/records/ml-kem-512/ml-kem-512__dec.json")).errors).toEqual([]);
+    expect(validateFile(join(out, "data/test_1/records/ml-kem-512/guide/ml-kem-512__dec.json")).errors).toEqual([]);
   }, 300_000);
 
   it("turns a compile error, a crash, a hang and a buffer overflow into failure records, exit 1, and goes on", () => {
