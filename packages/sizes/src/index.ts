@@ -49,9 +49,22 @@ export {
   MEASURED_FIELDS,
   type Measured,
   type MeasuredField,
+  type MeasuredFile,
   type MeasuredRead,
   type MeasuredSource,
   readMeasured,
 } from "./measured.ts";
 export { pqcleanCatalogRows } from "./pqclean.ts";
-export { catalogPath, type SizesSummary, sizesCampaign } from "./step.ts";
+export {
+  auditOutcome,
+  catalogPath,
+  type FindingCounts,
+  type LoadedCatalog,
+  loadCatalog,
+  type SizesSummary,
+  type SizesWork,
+  sizesCampaign,
+  sizesDefinition,
+  sizesStep,
+  sizesUnits,
+} from "./step.ts";

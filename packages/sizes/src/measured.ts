@@ -1,9 +1,10 @@
-// Measured output lengths: what the KAT and timing steps saw, read from their records in the store. Each
-// figure keeps the records it came from; the combined distribution takes the smallest minimum, the largest
+// Measured output lengths: what the KAT and timing steps saw under one build profile, read from their records
+// in the store (paths from the layout of @ngcc-perf/schema). Each figure keeps the records it came from; the combined distribution takes the smallest minimum, the largest
 // maximum and the mean weighted by the number of outputs.
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
 import { operationsOf } from "@ngcc-perf/runner";
+import { type InstanceKey, recordPath, relativeRecordPath, type StoreEntry } from "@ngcc-perf/schema";
 
 export const MEASURED_FIELDS = ["publicKeyBytes", "ciphertextBytes", "signatureBytes"] as const;
 export type MeasuredField = (typeof MEASURED_FIELDS)[number];
@@ -55,64 +56,67 @@ export function combine(sources: MeasuredSource[]): Distribution | null {
   };
 }
 
-function readJson(path: string): Record<string, unknown> | null {
+/** A record file read for the audit: its path relative to the system folder and the SHA-256 of its bytes. */
+export interface MeasuredFile {
+  path: string;
+  sha256: string;
+}
+
+interface ReadRecord {
+  file: MeasuredFile;
+  /** null when the file is not a JSON object (a broken record is `ngcc-perf validate`'s to report). */
+  value: Record<string, unknown> | null;
+}
+
+function readRecord(out: string, entry: StoreEntry): ReadRecord | null {
+  const path = recordPath(out, entry);
   if (!existsSync(path)) return null;
+  const bytes = readFileSync(path);
+  const file = { path: relativeRecordPath(entry), sha256: createHash("sha256").update(bytes).digest("hex") };
   try {
-    const v = JSON.parse(readFileSync(path, "utf8"));
-    return typeof v === "object" && v !== null ? (v as Record<string, unknown>) : null;
+    const v = JSON.parse(bytes.toString("utf8"));
+    return { file, value: typeof v === "object" && v !== null ? (v as Record<string, unknown>) : null };
   } catch {
-    return null; // a broken record is `ngcc-perf validate`'s to report, not a length
+    return { file, value: null };
   }
 }
 
 export interface MeasuredRead {
   measured: Measured;
-  /** Every record file that was read (for the audit's inputs hash), absolute. */
-  files: string[];
+  /** Every record file that was read, with its hash (for the audit's inputs hash). */
+  files: MeasuredFile[];
 }
 
 /**
- * The lengths recorded for an instance in the store's system folder `dataDir`: the KAT record's `lengths`
- * (kat/<alg>/<instance>.json) and the `lengths` of its successful timing records
- * (records/<alg>/<instance>__<operation>.json). Either may be missing.
+ * The lengths recorded for an instance under one build profile in the store at `out`: the KAT record's
+ * `lengths` (kat/<alg>/<profile>/<instance>.json) and the `lengths` of its successful timing records
+ * (records/<alg>/<profile>/<instance>__<operation>.json), both by the layout of @ngcc-perf/schema. Either may
+ * be missing.
  */
-export function readMeasured(
-  dataDir: string,
-  algorithmId: string,
-  instance: string,
-  category: "kem" | "sign" | "kex",
-): MeasuredRead {
+export function readMeasured(out: string, key: InstanceKey, category: "kem" | "sign" | "kex"): MeasuredRead {
   const bySource: Record<MeasuredField, MeasuredSource[]> = {
     publicKeyBytes: [],
     ciphertextBytes: [],
     signatureBytes: [],
   };
-  const files: string[] = [];
-  const rel = (p: string) => relative(dataDir, p).split(sep).join("/");
   const take = (source: "kat" | "timing", path: string, lengths: unknown) => {
     if (typeof lengths !== "object" || lengths === null) return;
     for (const f of MEASURED_FIELDS) {
       const s = lengthStats((lengths as Record<string, unknown>)[f]);
-      if (s) bySource[f].push({ source, path: rel(path), ...s });
+      if (s) bySource[f].push({ source, path, ...s });
     }
   };
-  const katPath = join(dataDir, "kat", algorithmId, `${instance}.json`);
-  const kat = readJson(katPath);
-  if (kat) {
-    files.push(katPath);
-    take("kat", katPath, kat.lengths);
-  }
-  for (const op of operationsOf(category, 2)) {
-    const p = join(dataDir, "records", algorithmId, `${instance}__${op}.json`);
-    const rec = readJson(p);
-    if (!rec) continue;
-    files.push(p);
-    if (rec.status === "ok") take("timing", p, rec.lengths);
-  }
+  const kat = readRecord(out, { kind: "kat", key });
+  if (kat) take("kat", kat.file.path, kat.value?.lengths);
+  const timing = operationsOf(category, 2).flatMap((operation) => {
+    const r = readRecord(out, { kind: "timing", key: { ...key, operation } });
+    return r ? [r] : [];
+  });
+  for (const r of timing) if (r.value?.status === "ok") take("timing", r.file.path, r.value.lengths);
   const measured: Measured = {};
   for (const f of MEASURED_FIELDS) {
     const d = combine(bySource[f]);
     if (d) measured[f] = d;
   }
-  return { measured, files };
+  return { measured, files: [...(kat ? [kat.file] : []), ...timing.map((r) => r.file)] };
 }

@@ -1,33 +1,41 @@
-// The sizes step: for every algorithm of a campaign, the API figures of its instances (printparams), the
-// lengths the KAT and timing steps recorded, the catalog, the audit, and one size-audit record at
-// <out>/data/<system>/sizes/<algorithm-id>.json. A failing instance is recorded and the step goes on.
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+// The sizes step: for every algorithm × build profile of a campaign, the API figures of its instances
+// (printparams under the profile's defines), the lengths the KAT and timing steps recorded under that profile,
+// the catalog, the audit, and one size-audit record at <out>/data/<system>/sizes/<algorithm>/<profile>.json.
+// Run by the runner's runStep: one unit per algorithm × profile with one job (its record), planned with its
+// inputs hash before the first job runs. A failing instance is recorded in the audit and the step goes on.
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import {
   type AlgorithmSpec,
   type Campaign,
-  emptySummary,
-  inShard,
+  type Failure,
+  type InstanceSpec,
+  instanceNames,
+  type Job,
+  type PipelineStep,
   resolveAlgorithms,
+  runStep,
+  type StepDefinition,
   type StepOptions,
   type StepSummary,
-  selected,
+  sha256,
   sha256File,
-  storePaths,
-  TOOL,
+  type Toolchain,
   toolchain,
-  writeJsonAtomic,
+  type Unit,
 } from "@ngcc-perf/runner";
-import { type SizeAuditRecord, validate } from "@ngcc-perf/schema";
-import { ApiError, type ApiFigures, printparamsHash, profileDefines, readApiFigures } from "./api.ts";
+import { type AlgorithmKey, buildPath, type SizeAuditRecord, TOOL, validate } from "@ngcc-perf/schema";
+import { ApiError, printparamsHash, profileDefines, readApiFigures } from "./api.ts";
 import { auditAlgorithm, type Finding, type InstanceInput } from "./audit.ts";
 import { type CatalogRow, readCatalog } from "./catalog.ts";
-import { readMeasured } from "./measured.ts";
+import { type MeasuredRead, readMeasured } from "./measured.ts";
+
+export type FindingCounts = Record<Finding["kind"], number>;
 
 export interface SizesSummary extends StepSummary {
-  /** Disagreements found, by kind. */
-  findings: Record<Finding["kind"], number>;
+  /** Disagreements found in the audits written by this run, by kind. */
+  findings: FindingCounts;
+  /** The findings as a line for the user (when an audit was written). */
+  notes: string[];
 }
 
 /** Time limit for running printparams (it prints one line). */
@@ -45,6 +53,18 @@ function shownPath(p: string): string {
   return r && !r.startsWith("..") && !isAbsolute(r) ? r.split(sep).join("/") : p;
 }
 
+/** The campaign's catalog, read and checked (InputError before anything is written), with what records show. */
+export interface LoadedCatalog {
+  rows: CatalogRow[] | null;
+  info: { path: string; sha256: string } | null;
+}
+
+export function loadCatalog(campaign: Campaign): LoadedCatalog {
+  const file = catalogPath(campaign);
+  if (!file) return { rows: null, info: null };
+  return { rows: readCatalog(file, shownPath(file)), info: { path: shownPath(file), sha256: sha256File(file) } };
+}
+
 /** Every instance name an algorithm has, ignoring the campaign's instance selection (for unknown-row checks). */
 function allInstanceNames(campaign: Campaign, alg: AlgorithmSpec): string[] {
   const cfg = campaign.config.algorithms.find((a) => a.id === alg.id);
@@ -54,176 +74,211 @@ function allInstanceNames(campaign: Campaign, alg: AlgorithmSpec): string[] {
   return full ? full.instances.map((s) => s.instance) : alg.instances.map((s) => s.instance);
 }
 
-function selectedAlgorithm(alg: AlgorithmSpec, only?: string[]): boolean {
-  if (!only || only.length === 0) return true;
-  return alg.instances.some((s) => selected(s, only));
+/** The build profiles an algorithm's instances are measured under, in campaign order. */
+function profilesOf(alg: AlgorithmSpec): string[] {
+  return [...new Set(alg.instances.flatMap((s) => s.buildProfiles))];
 }
 
-function existingHash(path: string): string | null {
-  if (!existsSync(path)) return null;
+/** What a unit (an algorithm under a build profile) carries from plan to run. */
+export interface SizesWork {
+  category: AlgorithmSpec["category"];
+  /** The instances measured under the profile, in page order. */
+  specs: InstanceSpec[];
+  /** The profile's -D/-U flags, which may change what api.h defines. */
+  extraDefines: string[];
+  knownInstances: string[];
+  /** The KAT and timing lengths of each instance under the profile, read at plan time (and hashed). */
+  measured: MeasuredRead[];
+}
+
+/** Plans the unit of an algorithm under a profile: its one job, with the hash of everything the record depends on. */
+function sizesUnit(
+  campaign: Campaign,
+  tc: Toolchain,
+  out: string,
+  catalog: LoadedCatalog,
+  alg: AlgorithmSpec,
+  knownInstances: string[],
+  buildProfile: string,
+): Unit<SizesWork> {
+  const key: AlgorithmKey = { system: campaign.system, algorithmId: alg.id, buildProfile };
+  const specs = alg.instances.filter((s) => s.buildProfiles.includes(buildProfile));
+  const extraDefines = profileDefines(campaign.profiles[buildProfile]);
+  const measured = specs.map((s) => readMeasured(out, { ...key, instance: s.instance }, s.category));
+  const inputsHash = sha256(
+    JSON.stringify({
+      tool: TOOL.version,
+      catalog: catalog.info,
+      known: knownInstances,
+      api: specs.map((s) => printparamsHash(s, tc, extraDefines)),
+      measured: measured.flatMap((m) => m.files),
+    }),
+  );
+  return {
+    key,
+    names: [...new Set(specs.flatMap((s) => instanceNames(alg.id, s.instance)))],
+    jobs: [{ operation: "sizes", entry: { kind: "size-audit", key }, inputsHash }],
+    work: { category: alg.category, specs, extraDefines, knownInstances, measured },
+  };
+}
+
+/** Every unit of the campaign: an algorithm × each build profile its instances are measured under. */
+export function sizesUnits(campaign: Campaign, tc: Toolchain, out: string, catalog: LoadedCatalog) {
+  return resolveAlgorithms(campaign).flatMap((alg) => {
+    const known = allInstanceNames(campaign, alg);
+    return profilesOf(alg).map((p) => sizesUnit(campaign, tc, out, catalog, alg, known, p));
+  });
+}
+
+/** The API figures of one instance as the audit takes them; an api.h that cannot be read is the instance's failure. */
+async function instanceInput(
+  campaign: Campaign,
+  tc: Toolchain,
+  buildRoot: string,
+  spec: InstanceSpec,
+  work: SizesWork,
+  index: number,
+): Promise<InstanceInput> {
+  const measured = work.measured[index]?.measured ?? {};
   try {
-    return (JSON.parse(readFileSync(path, "utf8")) as { inputsHash?: string }).inputsHash ?? null;
-  } catch {
-    return null;
+    const read = await readApiFigures(spec, tc, buildRoot, {
+      buildTimeoutMs: campaign.timeouts.buildMs,
+      runTimeoutMs: Math.min(RUN_TIMEOUT_MS, campaign.timeouts.operationMs),
+      extraDefines: work.extraDefines,
+    });
+    return { instance: spec.instance, api: read.figures, commands: read.commands, measured };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const failure = { reason: err.reason, message: err.message };
+    return { instance: spec.instance, api: null, failure, commands: err.commands, measured };
   }
+}
+
+function baseRecord(campaign: Campaign, unit: Unit<SizesWork>, job: Job, catalog: LoadedCatalog) {
+  return {
+    kind: "size-audit" as const,
+    schemaVersion: 1 as const,
+    provenance: { origin: "measured" as const, tool: TOOL, createdAt: new Date().toISOString() },
+    system: campaign.system,
+    algorithmId: unit.key.algorithmId,
+    category: unit.work.category,
+    ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
+    ...(catalog.info ? { catalog: catalog.info } : {}),
+  };
+}
+
+function checked(record: SizeAuditRecord): SizeAuditRecord {
+  const v = validate("size-audit", record);
+  if (!v.valid) {
+    throw new Error(
+      `size-audit record for ${record.algorithmId} does not match its schema: ${v.errors.map((e) => `${e.pointer} ${e.message}`).join("; ")}`,
+    );
+  }
+  return record;
 }
 
 /**
- * Runs the sizes step. A size audit is one record per algorithm, so `only` picks the algorithms with at
- * least one matching instance and audits them whole; `shard` splits by algorithm. Throws InputError for a
- * bad catalog (before anything is written).
+ * Whether an audit reports a failure: an instance whose api.h could not be read, or a measured length over
+ * the API's (an implementation bug that measurement found). Catalog disagreements are findings, not failures.
  */
-export async function sizesCampaign(campaign: Campaign, options: StepOptions): Promise<SizesSummary> {
-  const algorithms = resolveAlgorithms(campaign).filter(
-    (a) => selectedAlgorithm(a, options.only) && inShard(`${a.id}/sizes`, options.shard),
-  );
-  const catalogFile = catalogPath(campaign);
-  const catalog: CatalogRow[] | null = catalogFile ? readCatalog(catalogFile, shownPath(catalogFile)) : null;
-  const catalogInfo = catalogFile ? { path: shownPath(catalogFile), sha256: sha256File(catalogFile) } : null;
-  const paths = storePaths(options.out, campaign.system);
-  const tc = await toolchain(campaign.cc);
-  const progress = options.onProgress ?? (() => {});
-  const summary: SizesSummary = {
-    ...emptySummary(),
-    findings: {
-      "catalog-differs-from-api": 0,
-      "measured-exceeds-api": 0,
-      "catalog-row-missing": 0,
-      "catalog-row-unknown-instance": 0,
+export function auditOutcome(record: unknown): { reason: string; message: string } | null {
+  const r = record as SizeAuditRecord;
+  const failed = (r.instances ?? []).filter((i) => i.failure);
+  const exceeds = (r.findings ?? []).filter((f) => f.kind === "measured-exceeds-api");
+  const first = failed[0]?.failure?.reason ?? (exceeds.length > 0 ? "measured-exceeds-api" : null);
+  if (first === null) return null;
+  const lines = [
+    ...failed.map((i) => `${r.algorithmId}/${i.instance}: ${(i.failure?.message ?? "").split("\n")[0]}`),
+    ...exceeds.map((f) => `${r.algorithmId}/${f.instance}: ${f.note ?? `measured ${f.field} exceeds the API's`}`),
+  ];
+  return { reason: first, message: lines.join("\n") };
+}
+
+const FAILURE_REASONS = new Set(["compile-error", "crash", "timeout", "error"]);
+
+/** The step definition: plan the units, run one audit per unit, count its findings into `findings`. */
+export function sizesDefinition(
+  campaign: Campaign,
+  tc: Toolchain,
+  catalog: LoadedCatalog,
+  out: string,
+  findings: FindingCounts,
+): StepDefinition<SizesWork> {
+  return {
+    name: "sizes",
+    plan: () => sizesUnits(campaign, tc, out, catalog),
+    outcomeOf: auditOutcome,
+    // Same inputs and nothing failed: an audit that failed is redone, as every step's failed records are.
+    isCurrent: (record, job) =>
+      (record as SizeAuditRecord | null)?.kind === "size-audit" &&
+      (record as SizeAuditRecord).inputsHash === job.inputsHash &&
+      auditOutcome(record) === null,
+    failureRecord: (unit: Unit<SizesWork>, job: Job, f: Failure): SizeAuditRecord => ({
+      ...baseRecord(campaign, unit, job, catalog),
+      instances: unit.work.specs.map((s) => ({
+        instance: s.instance,
+        failure: { reason: (FAILURE_REASONS.has(f.reason) ? f.reason : "error") as "error", message: f.message },
+      })),
+      findings: [],
+    }),
+    run: async (unit, [job], ctx) => {
+      if (!job) return;
+      const buildRoot = buildPath(out, unit.key);
+      const inputs: InstanceInput[] = [];
+      for (const [i, spec] of unit.work.specs.entries()) {
+        inputs.push(await instanceInput(campaign, tc, buildRoot, spec, unit.work, i));
+      }
+      const audit = auditAlgorithm({
+        algorithmId: unit.key.algorithmId,
+        category: unit.work.category,
+        instances: inputs,
+        knownInstances: unit.work.knownInstances,
+        catalog: catalog.rows,
+      });
+      for (const f of audit.findings) findings[f.kind]++;
+      ctx.write(
+        job,
+        checked({
+          ...baseRecord(campaign, unit, job, catalog),
+          instances: audit.instances,
+          findings: audit.findings,
+          ...(audit.notes.length > 0 ? { notes: audit.notes } : {}),
+        }),
+      );
     },
   };
-  const total = algorithms.reduce((n, a) => n + a.instances.length, 0);
-  progress({ type: "plan", step: "sizes", total });
-  let done = 0;
-
-  for (const alg of algorithms) {
-    const recordPath = paths.sizes(alg.id);
-    const known = allInstanceNames(campaign, alg);
-    const profileOf = (spec: AlgorithmSpec["instances"][number]) => spec.buildProfiles[0] ?? campaign.defaultProfile;
-    const extraOf = (spec: AlgorithmSpec["instances"][number]) => profileDefines(campaign.profiles[profileOf(spec)]);
-    const measuredReads = alg.instances.map((s) => readMeasured(paths.dataDir, alg.id, s.instance, s.category));
-
-    // Everything the record depends on: the catalog rows, the API inputs, the measured records.
-    const inputsHash = createHash("sha256")
-      .update(
-        JSON.stringify({
-          tool: TOOL.version,
-          catalog: catalogInfo,
-          known,
-          api: alg.instances.map((s) => printparamsHash(s, tc, extraOf(s))),
-          measured: measuredReads.flatMap((m) => m.files.map((f) => [f, sha256File(f)])),
-        }),
-      )
-      .digest("hex");
-    if (options.resume && existingHash(recordPath) === inputsHash) {
-      for (const s of alg.instances) {
-        done++;
-        summary.skipped++;
-        progress({
-          type: "job",
-          step: "sizes",
-          algorithmId: alg.id,
-          instance: s.instance,
-          profile: profileOf(s),
-          operation: "sizes",
-          status: "skipped",
-          done,
-          total,
-        });
-      }
-      continue;
-    }
-
-    const inputs: InstanceInput[] = [];
-    for (const [i, spec] of alg.instances.entries()) {
-      const measured = measuredReads[i]?.measured ?? {};
-      let api: ApiFigures | null = null;
-      let message: string | undefined;
-      try {
-        const read = await readApiFigures(spec, tc, join(paths.buildDir, alg.id), {
-          buildTimeoutMs: campaign.timeouts.buildMs,
-          runTimeoutMs: Math.min(RUN_TIMEOUT_MS, campaign.timeouts.operationMs),
-          extraDefines: extraOf(spec),
-        });
-        progress({
-          type: "build",
-          step: "sizes",
-          algorithmId: alg.id,
-          instance: spec.instance,
-          profile: profileOf(spec),
-          cached: read.cached,
-        });
-        api = read.figures;
-        inputs.push({ instance: spec.instance, api, commands: read.commands, measured });
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        message = err.message;
-        inputs.push({
-          instance: spec.instance,
-          api: null,
-          failure: { reason: err.reason, message: err.message },
-          commands: err.commands,
-          measured,
-        });
-        summary.failed++;
-        summary.failures.push({ algorithmId: alg.id, instance: spec.instance, reason: err.reason, message });
-      }
-      done++;
-      progress({
-        type: "job",
-        step: "sizes",
-        algorithmId: alg.id,
-        instance: spec.instance,
-        profile: profileOf(spec),
-        operation: "sizes",
-        status: api ? "ok" : "failed",
-        done,
-        total,
-        ...(message ? { message } : {}),
-      });
-    }
-
-    const audit = auditAlgorithm({
-      algorithmId: alg.id,
-      category: alg.category,
-      instances: inputs,
-      knownInstances: known,
-      catalog,
-    });
-    for (const f of audit.findings) {
-      summary.findings[f.kind]++;
-      if (f.kind === "measured-exceeds-api") {
-        // An output longer than the API allows is an implementation bug that measurement found.
-        summary.failed++;
-        summary.failures.push({
-          algorithmId: alg.id,
-          instance: f.instance,
-          reason: "measured-exceeds-api",
-          message: `${alg.id}/${f.instance}: ${f.note ?? f.field}`,
-        });
-      }
-    }
-    const record: SizeAuditRecord = {
-      kind: "size-audit",
-      schemaVersion: 1,
-      provenance: { origin: "measured", tool: TOOL, createdAt: new Date().toISOString() },
-      system: campaign.system,
-      algorithmId: alg.id,
-      category: alg.category,
-      inputsHash,
-      ...(catalogInfo ? { catalog: catalogInfo } : {}),
-      instances: audit.instances,
-      findings: audit.findings,
-      ...(audit.notes.length > 0 ? { notes: audit.notes } : {}),
-    };
-    const v = validate("size-audit", record);
-    if (!v.valid) {
-      throw new Error(
-        `size-audit record for ${alg.id} does not match its schema: ${v.errors.map((e) => `${e.pointer} ${e.message}`).join("; ")}`,
-      );
-    }
-    writeJsonAtomic(recordPath, record);
-    summary.records++;
-  }
-  return summary;
 }
+
+function emptyFindings(): FindingCounts {
+  return {
+    "catalog-differs-from-api": 0,
+    "measured-exceeds-api": 0,
+    "catalog-row-missing": 0,
+    "catalog-row-unknown-instance": 0,
+  };
+}
+
+/** The findings line of a run, when it wrote an audit. */
+function findingNotes(summary: StepSummary, findings: FindingCounts): string[] {
+  if (summary.records + summary.failed === 0) return [];
+  const found = Object.entries(findings)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${kind}`);
+  return [`findings: ${found.length > 0 ? found.join(", ") : "none"}`];
+}
+
+/**
+ * Runs the sizes step. A size audit is one record per algorithm and build profile, so `only` picks the
+ * algorithms with at least one matching instance and audits them whole; `shard` splits by algorithm × profile.
+ * Throws InputError for a bad catalog (before anything is written).
+ */
+export async function sizesCampaign(campaign: Campaign, options: StepOptions): Promise<SizesSummary> {
+  const catalog = loadCatalog(campaign);
+  const tc = await toolchain(campaign.cc);
+  const findings = emptyFindings();
+  const summary = await runStep(sizesDefinition(campaign, tc, catalog, options.out, findings), options);
+  return { ...summary, findings, notes: findingNotes(summary, findings) };
+}
+
+/** The sizes step as the pipeline runs it. */
+export const sizesStep: PipelineStep = { name: "sizes", run: (campaign, options) => sizesCampaign(campaign, options) };
