@@ -1,15 +1,13 @@
 // End to end over PQClean: the catalog generated from PQClean's META.yml lengths audits all 35 schemes
 // without a disagreement (API figures read from the real api.h files), and Falcon-512's signature lengths
 // measured by `ngcc-perf time` reach the size audit as a distribution below the API cap.
-import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SizeAuditRecord } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { CATALOG_FILE, META_FILE, pqcleanCatalogText } from "../../../scripts/make-pqclean-catalog.ts";
-import { makeTempDir, repoRoot, runCli } from "./fixture-tools.ts";
+import { makeTempDir, runCli } from "./fixture-tools.ts";
 
-const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-sizes-pqclean-");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -38,8 +36,13 @@ function campaign(name: string, ids: string[], extra = ""): string {
   return file;
 }
 
+/** The size audit of a scheme under the default build profile (guide). */
 const audit = (out: string, alg: string) =>
-  JSON.parse(readFileSync(join(out, "data/test_1/sizes", `${alg}.json`), "utf8")) as SizeAuditRecord;
+  JSON.parse(readFileSync(join(out, "data/test_1/sizes", alg, "guide.json"), "utf8")) as SizeAuditRecord;
+
+/** The sizes step's summary in the --json output of a campaign command. */
+const sizesSummary = (stdout: string) =>
+  (JSON.parse(stdout) as { steps: { sizes: Record<string, unknown> } }).steps.sizes;
 
 describe("PQClean size catalog", { timeout: 600_000 }, () => {
   it("is what scripts/make-pqclean-catalog.ts makes from fixtures/reference/pqclean-meta-lengths.json", () => {
@@ -61,7 +64,7 @@ describe("PQClean size catalog", { timeout: 600_000 }, () => {
     );
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ records: 35, failed: 0 });
+    expect(sizesSummary(r.stdout)).toMatchObject({ planned: 35, records: 35, failed: 0 });
     for (const { key, scheme, entry } of schemes) {
       const rec = audit(out, scheme);
       expect(rec.findings, scheme).toEqual([]);
@@ -109,14 +112,16 @@ describe("PQClean size catalog", { timeout: 600_000 }, () => {
     expect(d.sources).toEqual([
       {
         source: "timing",
-        path: "records/falcon-512/falcon-512__sign.json",
+        path: "records/falcon-512/guide/falcon-512__sign.json",
         min: d.min,
         mean: d.mean,
         max: d.max,
         samples: d.samples,
       },
     ]);
-    const timing = JSON.parse(readFileSync(join(out, "data/test_1/records/falcon-512/falcon-512__sign.json"), "utf8"));
+    const timing = JSON.parse(
+      readFileSync(join(out, "data/test_1/records/falcon-512/guide/falcon-512__sign.json"), "utf8"),
+    );
     expect(timing.lengths.signatureBytes).toEqual({ min: d.min, mean: d.mean, max: d.max, samples: d.samples });
     // The page's signature column is the catalog's figure (PQClean's META gives the cap).
     expect(inst?.table?.signatureBytes).toBe(752);

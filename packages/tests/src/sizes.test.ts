@@ -1,8 +1,8 @@
 // End to end: `ngcc-perf sizes` over the fixture submissions and the fixture catalog — API figures from
 // printparams compiled against each real api.h, the audit, the key-exchange table — plus bad catalogs,
-// an api.h that does not compile, --resume, and the C hygiene of native/printparams.
+// an api.h that does not compile, --resume, two build profiles, and the C hygiene of native/printparams.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SizeAuditRecord } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
@@ -20,7 +20,6 @@ import {
   submissionsDir,
 } from "./fixture-tools.ts";
 
-const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-sizes-");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -49,8 +48,14 @@ function campaign(name: string, catalog: string | null, algorithms = ALGORITHMS,
   return file;
 }
 
-function audit(out: string, alg: string): SizeAuditRecord {
-  return JSON.parse(readFileSync(join(out, "data/test_1/sizes", `${alg}.json`), "utf8")) as SizeAuditRecord;
+/** The size audit of an algorithm under a build profile (the campaigns here use the default profile, guide). */
+function audit(out: string, alg: string, profile = "guide"): SizeAuditRecord {
+  return JSON.parse(readFileSync(join(out, "data/test_1/sizes", alg, `${profile}.json`), "utf8")) as SizeAuditRecord;
+}
+
+/** The sizes step's summary in the --json output of a campaign command. */
+function sizesSummary(stdout: string) {
+  return (JSON.parse(stdout) as { steps: { sizes: Record<string, unknown> } }).steps.sizes;
 }
 
 function instance(rec: SizeAuditRecord, name: string) {
@@ -79,11 +84,16 @@ describe("ngcc-perf sizes over the fixture submissions", { timeout: 180_000 }, (
     for (const a of ["kem-90", "sig-91", "kex-92"]) {
       expect(audit(out, a).findings[0]?.note).toMatch(/^Deliberate disagreement/);
     }
-    expect(JSON.parse(first.stdout)).toMatchObject({
+    expect(sizesSummary(first.stdout)).toMatchObject({
+      planned: 3,
       records: 3,
       failed: 0,
       findings: { "catalog-differs-from-api": 3, "measured-exceeds-api": 0 },
+      notes: ["findings: 3 catalog-differs-from-api"],
     });
+    // One job per algorithm × build profile, and the progress total says so from the start.
+    expect(first.stderr).toMatch(/^sizes: 3 job\(s\)$/m);
+    expect(first.stderr).toMatch(/^sizes: 3 done, 0 failed, 0 skipped \(of 3\)/m);
     const v = cli("validate", join(out, "data"));
     expect(v.code).toBe(0);
   });
@@ -160,11 +170,11 @@ describe("ngcc-perf sizes over the fixture submissions", { timeout: 180_000 }, (
   it("skips unchanged algorithms on --resume and redoes them when the catalog changes", () => {
     const again = cli("sizes", campaign("fixtures", catalogFile), "--out", out, "--resume", "--json");
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ records: 0, skipped: 12 });
+    expect(sizesSummary(again.stdout)).toMatchObject({ planned: 3, records: 0, skipped: 3 });
     const changed = join(tmp, "commented.csv");
     writeFileSync(changed, `# the same rows under a comment\n${readFileSync(catalogFile, "utf8")}`);
     const redo = cli("sizes", campaign("fixtures", changed), "--out", out, "--resume", "--json");
-    expect(JSON.parse(redo.stdout)).toMatchObject({ records: 3, skipped: 0 });
+    expect(sizesSummary(redo.stdout)).toMatchObject({ records: 3, skipped: 0 });
     // The rows moved down one line; the findings say so.
     expect(audit(out, "kem-90").findings[0]?.line).toBe(5);
   });
@@ -190,13 +200,13 @@ describe("ngcc-perf sizes after kat and time: measured lengths", { timeout: 300_
     // The 100 KAT signatures span exactly the range and mean the catalog's note quotes from the document.
     expect(kat).toMatchObject({
       source: "kat",
-      path: "kat/sig-91/Quill-V-192.json",
+      path: "kat/sig-91/guide/Quill-V-192.json",
       min: 1898,
       max: 2354,
       samples: 100,
     });
     expect(Math.round(kat?.mean ?? 0)).toBe(2128);
-    expect(timing).toMatchObject({ source: "timing", path: "records/sig-91/Quill-V-192__sign.json" });
+    expect(timing).toMatchObject({ source: "timing", path: "records/sig-91/guide/Quill-V-192__sign.json" });
     expect(d.samples).toBe((kat?.samples ?? 0) + (timing?.samples ?? 0));
     expect(d.min).toBe(Math.min(kat?.min ?? 0, timing?.min ?? 0));
     expect(d.max).toBeLessThanOrEqual(3074);
@@ -222,7 +232,7 @@ describe("ngcc-perf sizes: catalog rows missing or unknown, bad catalogs, a brok
     const out = join(tmp, "edited-out");
     const r = cli("sizes", campaign("edited", cat), "--out", out, "--only", "kem-90/Puffin-1*");
     expect(r.code).toBe(0);
-    expect(existsSync(join(out, "data/test_1/sizes/sig-91.json"))).toBe(false);
+    expect(existsSync(join(out, "data/test_1/sizes/sig-91"))).toBe(false);
     const rec = audit(out, "kem-90");
     // --only picks the algorithm; a size audit always covers all of its instances.
     expect(rec.instances).toHaveLength(6);
@@ -283,7 +293,9 @@ describe("ngcc-perf sizes: catalog rows missing or unknown, bad catalogs, a brok
       "--json",
     );
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/failed\s+kem-90\/Puffin-192/);
+    // The audit of kem-90 is the one job; it failed, naming each instance whose api.h could not be read.
+    expect(r.stderr).toMatch(/failed\s+kem-90\/ sizes \[guide\]\n\s+kem-90\/Puffin-192: /);
+    expect(r.stderr).toMatch(/^\s+kem-90\/Puffin-K-192: /m);
     const rec = audit(out, "kem-90");
     const broken = instance(rec, "Puffin-192");
     expect(broken.failure?.reason).toBe("compile-error");
@@ -293,7 +305,20 @@ describe("ngcc-perf sizes: catalog rows missing or unknown, bad catalogs, a brok
     expect(instance(rec, "Puffin-128").table?.ciphertextBytes).toBe(832);
     // Puffin-K-192 is the same folder compiled with another define: it fails too.
     expect(instance(rec, "Puffin-K-192").failure?.reason).toBe("compile-error");
-    expect(JSON.parse(r.stdout)).toMatchObject({ records: 1, failed: 2 });
+    expect(sizesSummary(r.stdout)).toMatchObject({ records: 0, failed: 1 });
+    expect(sizesSummary(r.stdout).failures).toMatchObject([
+      { algorithmId: "kem-90", buildProfile: "guide", reason: "compile-error" },
+    ]);
+    // A failed audit is redone on --resume (as every step's failed records are).
+    const again = cli(
+      "sizes",
+      campaign("broken", catalogFile, `  - { id: kem-90, source: { submission: ${JSON.stringify(sub.dir)} } }`),
+      "--out",
+      out,
+      "--resume",
+      "--json",
+    );
+    expect(sizesSummary(again.stdout)).toMatchObject({ skipped: 0, failed: 1 });
     expect(cli("validate", join(out, "data")).code).toBe(0);
   });
 
@@ -306,6 +331,54 @@ describe("ngcc-perf sizes: catalog rows missing or unknown, bad catalogs, a brok
     expect(rec.catalog).toBeUndefined();
     expect(instance(rec, "Quill-V-192").table?.signatureBytes).toBe(3074);
     expect(rec.notes?.[0]).toMatch(/^No size catalog is configured/);
+  });
+});
+
+describe("ngcc-perf sizes with two build profiles", { timeout: 300_000 }, () => {
+  it("writes one audit per profile, each from the timing records of its own profile", () => {
+    const out = join(tmp, "two-profiles-out");
+    const file = campaign(
+      "two-profiles",
+      catalogFile,
+      `  - { id: sig-91, instances: [Quill-V-192], buildProfiles: [guide, o0], source: { submission: ${JSON.stringify(join(submissionsDir, "sig-91"))} } }`,
+      [
+        "buildProfiles:",
+        '  guide: { cflags: ["-O3", "-fomit-frame-pointer"] }',
+        '  o0: { cflags: ["-O0"] }',
+        "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1 }",
+      ].join("\n"),
+    );
+    const t = cli("time", file, "--out", out);
+    expect(t.code, t.stderr).toBe(0);
+    const r = cli("sizes", file, "--out", out, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^sizes: 2 job\(s\)$/m);
+    expect(r.stderr).toMatch(/^sizes: 2 done, 0 failed, 0 skipped \(of 2\)/m);
+    expect(sizesSummary(r.stdout)).toMatchObject({ planned: 2, records: 2, failed: 0 });
+    expect(readdirSync(join(out, "data/test_1/sizes/sig-91")).sort()).toEqual(["guide.json", "o0.json"]);
+    for (const profile of ["guide", "o0"]) {
+      const rec = audit(out, "sig-91", profile);
+      expect(
+        rec.findings.map((f) => f.kind),
+        profile,
+      ).toEqual(["catalog-differs-from-api"]);
+      const d = instance(rec, "Quill-V-192").measured?.signatureBytes;
+      expect(d?.sources, profile).toEqual([
+        expect.objectContaining({ source: "timing", path: `records/sig-91/${profile}/Quill-V-192__sign.json` }),
+      ]);
+      // printparams was compiled in the profile's own build folder.
+      expect(instance(rec, "Quill-V-192").commands?.[0]?.cwd ?? "", profile).toContain(
+        join("build/test_1/sig-91", profile),
+      );
+    }
+    // On --resume both are current; a new timing record of one profile redoes that profile's audit only.
+    const again = cli("sizes", file, "--out", out, "--resume", "--json");
+    expect(sizesSummary(again.stdout)).toMatchObject({ planned: 2, records: 0, skipped: 2 });
+    const o0 = join(out, "data/test_1/records/sig-91/o0/Quill-V-192__sign.json");
+    writeFileSync(o0, JSON.stringify(JSON.parse(readFileSync(o0, "utf8")))); // the same record, other bytes
+    const redo = cli("sizes", file, "--out", out, "--resume", "--json");
+    expect(sizesSummary(redo.stdout)).toMatchObject({ planned: 2, records: 1, skipped: 1 });
+    expect(redo.stderr).toMatch(/ok\s+sig-91\/ sizes \[o0\]/);
   });
 });
 
