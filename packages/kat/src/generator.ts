@@ -48,7 +48,7 @@ export interface KatBuildPlan {
   inputsHash: string;
 }
 
-/** What a KAT build of `spec` under `profile` compiles, and the hash of all of it. */
+/** What a KAT build of `spec` under `profile` compiles, and the hash of all of it (nothing is compiled). */
 export function planKatBuild(spec: InstanceSpec, profile: BuildProfile, tc: Toolchain): KatBuildPlan {
   const support = spec.support.filter((f) => !RANDOMNESS_SOURCES.has(basename(f)));
   const sources = [...spec.sources, ...support];
@@ -79,19 +79,22 @@ export interface BuiltKatgen {
   plan: KatBuildPlan;
 }
 
-/** Compiles the generator into <root>/kat-<instance>-<profile>-<hash>/katgen (cached by every input). */
+/**
+ * Compiles the generator into <root>/kat-<instance>-<hash>/katgen (cached by every input); `root` is the build
+ * profile's build folder (`buildPath(out, key)`). `plan` is the one planned before the step ran, if there is one.
+ */
 export async function buildKatgen(
   spec: InstanceSpec,
   profile: BuildProfile,
   tc: Toolchain,
   root: string,
   timeoutMs: number,
+  plan: KatBuildPlan = planKatBuild(spec, profile, tc),
 ): Promise<BuiltKatgen> {
-  const plan = planKatBuild(spec, profile, tc);
   const what = `${spec.algorithmId}/${spec.instance} (KAT build)`;
   const build: CachedBuild<{ objects: string[] }> = await cachedBuild(
     root,
-    `kat-${spec.instance}-${profile.name}`,
+    `kat-${spec.instance}`,
     plan.inputsHash,
     timeoutMs,
     async (work, run) => {

@@ -1,5 +1,6 @@
 // @ngcc-perf/kat: the KAT generator (NIST DRBG and HQC's RNG, in native/katgen), manifest checks, comparison
 // and mismatch diagnosis, KAT logs, and the pipeline's KAT step.
+export { type Compared, compare } from "./compare.ts";
 export { type Expectation, type KatPlan, NIST_ENTRIES, planExpectations } from "./expect.ts";
 export {
   type BuiltKatgen,
@@ -24,6 +25,7 @@ export {
   parseManifest,
 } from "./manifest.ts";
 export { PQCLEAN_NISTKAT_SHA256, PQCLEAN_SOURCE, pqcleanKatRng } from "./pqclean.ts";
+export { katRecord, type RecordInput } from "./record.ts";
 export {
   abbreviate,
   type Diagnosis,
@@ -37,4 +39,22 @@ export {
   type RspField,
   toLf,
 } from "./rsp.ts";
-export { type KatOptions, type KatVerdict, katCampaign, katStem } from "./step.ts";
+export {
+  type KatOptions,
+  katCampaign,
+  katInputsHash,
+  katStep,
+  katStepDefinition,
+  katUnits,
+} from "./step.ts";
+export {
+  type KatError,
+  type KatOutcome,
+  type KatVerdict,
+  type KatWork,
+  runFailure,
+  unverified,
+  type Verification,
+  type VerifyPlace,
+  verify,
+} from "./verify.ts";

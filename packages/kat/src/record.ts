@@ -1,0 +1,122 @@
+// The kat record of one verification (record-schema.md): the verdict and outcome, the log it points at, the
+// build, the manifest check, what was expected and what was generated, the checks, diagnosis and lengths.
+import { relative } from "node:path";
+import { type Campaign, type InstanceSpec, sha256, TOOL, type Toolchain } from "@ngcc-perf/runner";
+import type { KatRecord } from "@ngcc-perf/schema";
+import type { Expectation } from "./expect.ts";
+import type { KatgenRun } from "./generator.ts";
+import type { KatWork, Verification } from "./verify.ts";
+
+const RNG_NAME = { nist: "nist-ctr-drbg", hqc: "hqc-shake256" } as const;
+
+type Check = NonNullable<KatRecord["checks"]>[number];
+
+function lengthsOf(run: KatgenRun | null): KatRecord["lengths"] | undefined {
+  const l = run?.info?.lengths;
+  if (!l) return undefined;
+  const out: NonNullable<KatRecord["lengths"]> = {};
+  for (const k of ["publicKeyBytes", "ciphertextBytes", "signatureBytes"] as const) {
+    const v = l[k];
+    if (v && v.count > 0) out[k] = { min: v.min, mean: v.sum / v.count, max: v.max, samples: v.count };
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function buildFacts(campaign: Campaign, tc: Toolchain, w: KatWork, v: Verification): KatRecord["build"] {
+  if (!v.built) return undefined;
+  const { plan, exe } = v.built;
+  return {
+    compiler: campaign.cc,
+    compilerVersion: tc.version,
+    flags: plan.flags,
+    ...(plan.defines.length ? { defines: plan.defines } : {}),
+    ...(w.profile.ldflags.length ? { ldflags: w.profile.ldflags } : {}),
+    sourcesSha256: plan.inputsHash,
+    artifact: exe,
+  };
+}
+
+/** The manifest check; "not-applicable" when expected hashes stand in for shipped files. */
+function manifestOf(v: Verification, primary: Expectation | undefined): Pick<KatRecord, "manifest"> {
+  const m = v.manifest;
+  if (!m) return primary?.sha256 ? { manifest: { path: "(none)", status: "not-applicable" } } : {};
+  const mismatch =
+    m.status === "mismatch" && m.listedAs && m.expected
+      ? { mismatches: [{ file: m.listedAs, expected: m.expected, actual: m.actual ?? null }] }
+      : {};
+  return { manifest: { path: m.display, status: m.status, ...mismatch } };
+}
+
+function expectedOf(spec: InstanceSpec, e: Expectation | undefined, check: Check | undefined) {
+  if (!e) return {};
+  return {
+    expected: {
+      source: e.path ? ("rsp-file" as const) : ("sha256" as const),
+      ...(e.path ? { path: relative(spec.submissionDir, e.path).split("\\").join("/") } : {}),
+      ...(check ? { sha256: check.expectedSha256 } : {}),
+      form: e.form,
+      entries: e.entries,
+      ...(e.sha256 ? { note: e.source } : {}),
+    },
+  };
+}
+
+function generatedOf(run: KatgenRun | null, check: Check | undefined) {
+  const rsp = run?.outputs.rsp;
+  if (!run?.info || !rsp || !check) return {};
+  return {
+    generated: {
+      sha256: check.generatedSha256,
+      entries: run.info.entries,
+      bytes: rsp.length,
+      forms: {
+        rsp: sha256(rsp),
+        ...(run.outputs.single ? { single: sha256(run.outputs.single) } : {}),
+        ...(run.outputs.all ? { all: sha256(run.outputs.all) } : {}),
+      },
+    },
+  };
+}
+
+export interface RecordInput {
+  campaign: Campaign;
+  tc: Toolchain;
+  work: KatWork;
+  verification: Verification;
+  /** The log's path relative to data/<system>/ and its text. */
+  log: { path: string; text: string };
+  inputsHash: string | null;
+}
+
+export function katRecord({ campaign, tc, work, verification: v, log, inputsHash }: RecordInput): KatRecord {
+  const plan = "error" in work.expect ? null : work.expect;
+  const primary = v.checks[0];
+  const expectedPrimary = plan?.expectations[0];
+  const build = buildFacts(campaign, tc, work, v);
+  const lengths = lengthsOf(v.run);
+  return {
+    kind: "kat",
+    schemaVersion: 1,
+    provenance: { origin: "measured", tool: TOOL, createdAt: new Date().toISOString() },
+    system: campaign.system,
+    algorithmId: work.spec.algorithmId,
+    instance: work.spec.instance,
+    implementation: work.spec.implementation,
+    buildProfile: work.profile.name,
+    verdict: v.verdict,
+    log: { path: log.path, sha256: sha256(log.text) },
+    ...(inputsHash ? { inputsHash } : {}),
+    ...(build ? { build } : {}),
+    ...manifestOf(v, expectedPrimary),
+    ...expectedOf(work.spec, expectedPrimary, primary),
+    ...generatedOf(v.run, primary),
+    ...(v.diagnosis ? { diagnosis: v.diagnosis } : {}),
+    ...(v.error ? { error: v.error } : {}),
+    outcome: v.outcome,
+    ...(plan ? { rng: RNG_NAME[plan.rng] } : {}),
+    ...(v.checks.length ? { checks: v.checks } : {}),
+    ...(lengths ? { lengths } : {}),
+    ...(v.warnings.length ? { warnings: v.warnings } : {}),
+    commands: v.commands,
+  };
+}

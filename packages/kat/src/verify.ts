@@ -1,0 +1,164 @@
+// One KAT verification of an instance under a build profile: the shipped KAT against its manifest, the
+// generator's build, one generation in every form, the comparison and the verdict. What it saw is returned
+// whole, for the KAT log and the kat record; a failure of the instance is a verdict, never an exception.
+import {
+  BuildError,
+  type BuildProfile,
+  type Campaign,
+  type Command,
+  type InstanceSpec,
+  type Toolchain,
+} from "@ngcc-perf/runner";
+import type { KatRecord } from "@ngcc-perf/schema";
+import { compare } from "./compare.ts";
+import type { KatPlan } from "./expect.ts";
+import { type BuiltKatgen, buildKatgen, type KatBuildPlan, type KatgenRun, runKatgen } from "./generator.ts";
+import { checkManifestFor, type ManifestCheck } from "./manifest.ts";
+
+export type KatVerdict = "PASS" | "FAIL" | "ERROR";
+export type KatOutcome = NonNullable<KatRecord["outcome"]>;
+export type KatError = NonNullable<KatRecord["error"]>;
+
+/** Everything one verification found. */
+export interface Verification {
+  started: Date;
+  manifest: ManifestCheck | undefined;
+  built: BuiltKatgen | undefined;
+  run: KatgenRun | null;
+  commands: Command[];
+  checks: NonNullable<KatRecord["checks"]>;
+  verdict: KatVerdict;
+  outcome: KatOutcome;
+  /** Why the verdict is not PASS, in words (the log's reason and the failure message). */
+  message: string | undefined;
+  diagnosis: KatRecord["diagnosis"];
+  error?: KatError;
+  warnings: string[];
+}
+
+/** What one verification needs, all of it known when the step is planned. */
+export interface KatWork {
+  spec: InstanceSpec;
+  profile: BuildProfile;
+  /** What the output is compared with, or why there is nothing to compare with. */
+  expect: KatPlan | { error: string };
+  /** The generator's build (null when nothing is compared, so nothing is built). */
+  build: KatBuildPlan | null;
+}
+
+/** Where a verification builds and generates, and whom it tells that the generator is built. */
+export interface VerifyPlace {
+  campaign: Campaign;
+  tc: Toolchain;
+  /** The build profile's build folder (the generator's cached build goes below it). */
+  buildRoot: string;
+  /** Where the generated forms are written (replaced on every run). */
+  outputDir: string;
+  onBuilt(cached: boolean): void;
+}
+
+/** A verification that got nowhere: ERROR until something says otherwise. */
+export function unverified(started: Date, error?: KatError): Verification {
+  return {
+    started,
+    manifest: undefined,
+    built: undefined,
+    run: null,
+    commands: [],
+    checks: [],
+    verdict: "ERROR",
+    outcome: "error",
+    message: error?.message,
+    diagnosis: undefined,
+    ...(error ? { error } : {}),
+    warnings: [],
+  };
+}
+
+/** The shipped .rsp against the submission's manifest (expected hashes have none). */
+function shippedManifest(plan: KatPlan): ManifestCheck | undefined {
+  const rsp = plan.expectations.find((e) => e.path);
+  return plan.manifest && rsp?.path ? checkManifestFor(plan.manifest.path, rsp.path, plan.manifest.display) : undefined;
+}
+
+async function tryBuild(
+  w: KatWork,
+  build: KatBuildPlan,
+  at: VerifyPlace,
+): Promise<BuiltKatgen | { error: KatError; commands: Command[] }> {
+  try {
+    return await buildKatgen(w.spec, w.profile, at.tc, at.buildRoot, at.campaign.timeouts.buildMs, build);
+  } catch (err) {
+    if (!(err instanceof BuildError)) throw err;
+    const r = err.result;
+    const error: KatError = { reason: "compile-error", message: err.message, exitCode: r.exitCode, signal: r.signal };
+    return { error, commands: err.commands };
+  }
+}
+
+/** Why a generator run failed: a timeout, a crash, a failed check inside the generator, or another exit. */
+export function runFailure(run: KatgenRun, timeoutMs: number): KatError {
+  const r = run.result;
+  const stderr = r.stderr.trim();
+  const last = stderr ? `: ${stderr.split("\n").slice(-3).join(" | ")}` : "";
+  const tailOf = stderr ? { stderrTail: stderr.slice(-2000) } : {};
+  if (r.spawnError) return { reason: "error", message: `cannot start the KAT generator (${r.spawnError})` };
+  if (r.timedOut) {
+    const at = run.info?.failed ? ` (in ${run.info.failed.operation})` : "";
+    const message = `KAT generation exceeded its time limit of ${timeoutMs / 1000} s${at}`;
+    return { reason: "timeout", message, signal: r.signal, exitCode: null, ...tailOf };
+  }
+  if (r.signal) {
+    const message = `KAT generator killed by ${r.signal}${last}`;
+    return { reason: "crash", message, signal: r.signal, exitCode: null, ...tailOf };
+  }
+  if (r.exitCode === 1) {
+    return { reason: "check-failed", message: `KAT generation failed${last}`, signal: null, exitCode: 1, ...tailOf };
+  }
+  const message = `KAT generator exited with ${r.exitCode}${last}`;
+  return { reason: "error", message, signal: null, exitCode: r.exitCode, ...tailOf };
+}
+
+/** The verdict of a generation that ran to its end: the manifest first, then every comparison. */
+function judge(plan: KatPlan, run: KatgenRun, manifest: ManifestCheck | undefined, warnings: string[]) {
+  const c = compare(plan, run, warnings);
+  const found = { checks: c.checks, diagnosis: c.diagnosis, warnings: c.warnings };
+  if (manifest?.status === "mismatch") {
+    const message = `corrupt KAT file: ${manifest.problems.join("; ")}`;
+    return { ...found, verdict: "FAIL" as const, outcome: "corrupt-kat" as const, message };
+  }
+  if (c.checks.every((check) => check.match)) {
+    return { ...found, verdict: "PASS" as const, outcome: "match" as const, message: undefined };
+  }
+  const message = `KAT mismatch: ${c.text ?? "the generated output differs from the expected one"}`;
+  return { ...found, verdict: "FAIL" as const, outcome: "output-differs" as const, message };
+}
+
+/** Verifies one instance under one build profile. Throws only what is not the instance's fault. */
+export async function verify(w: KatWork, at: VerifyPlace): Promise<Verification> {
+  const started = unverified(new Date());
+  if ("error" in w.expect || !w.build) {
+    const message = "error" in w.expect ? w.expect.error : "nothing to compare with";
+    return { ...unverified(started.started, { reason: "error", message }), outcome: "no-expected-kat" };
+  }
+  const manifest = shippedManifest(w.expect);
+  const checked = { ...started, manifest, warnings: [...(manifest?.warnings ?? [])] };
+  const built = await tryBuild(w, w.build, at);
+  if ("error" in built) {
+    return { ...checked, commands: built.commands, error: built.error, message: built.error.message };
+  }
+  at.onBuilt(built.cached);
+  const run = await runKatgen(built.exe, {
+    entries: w.expect.entries,
+    rng: w.expect.rng,
+    algname: w.spec.instance,
+    outDir: at.outputDir,
+    timeoutMs: at.campaign.timeouts.katMs,
+  });
+  const ran = { ...checked, built, run, commands: [...built.commands, run.command] };
+  if (run.result.exitCode !== 0 || run.result.timedOut || run.result.signal) {
+    const error = runFailure(run, at.campaign.timeouts.katMs);
+    return { ...ran, error, message: error.message };
+  }
+  return { ...ran, ...judge(w.expect, run, manifest, ran.warnings) };
+}
