@@ -1,11 +1,12 @@
 // End to end: `ngcc-perf kat` over real C builds of the fixture submissions and the bad ones. Checks the
-// verdicts, the diagnosis, the KAT log and its hash, CRLF tolerance, --resume, and that one failing instance
-// never stops the others. Never asserts a timing.
-import { spawnSync } from "node:child_process";
+// verdicts, the diagnosis, the KAT log and its hash, CRLF tolerance, --resume, that one failing instance
+// never stops the others, and that every build profile of a campaign gets its own record and log. Never asserts
+// a timing.
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { KatRecord } from "@ngcc-perf/schema";
-import { validateFile } from "@ngcc-perf/schema";
+import { katStep } from "@ngcc-perf/kat";
+import { loadCampaign, type ProgressEvent } from "@ngcc-perf/runner";
+import { type InstanceKey, type KatRecord, recordPath, systemDir, validateFile } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   getInstance,
@@ -14,20 +15,18 @@ import {
   makeCrashInDec,
   makeFlippedKat,
   makeTempDir,
-  repoRoot,
   runCli,
   sha256Hex,
   submissionsDir,
   writeManifest,
 } from "./fixture-tools.ts";
 
-const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-kat-");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const cli = (...args: string[]) => runCli(args);
 
-function campaign(name: string, algorithms: string[]): string {
+function campaign(name: string, algorithms: string[], profiles = "{ quick: { cflags: [-O2] } }"): string {
   const file = join(tmp, `${name}.yaml`);
   writeFileSync(
     file,
@@ -35,7 +34,7 @@ function campaign(name: string, algorithms: string[]): string {
       `name: ${name}`,
       "system: test_1",
       `iccs: { dir: ${JSON.stringify(iccsDir)} }`,
-      "buildProfiles: { quick: { cflags: [-O2] } }",
+      `buildProfiles: ${profiles}`,
       "algorithms:",
       ...algorithms,
     ].join("\n"),
@@ -43,8 +42,17 @@ function campaign(name: string, algorithms: string[]): string {
   return file;
 }
 
-function record(out: string, alg: string, instance: string): KatRecord {
-  return JSON.parse(readFileSync(join(out, "data/test_1/kat", alg, `${instance}.json`), "utf8")) as KatRecord;
+const keyOf = (algorithmId: string, instance: string, buildProfile = "quick"): InstanceKey => ({
+  system: "test_1",
+  algorithmId,
+  instance,
+  buildProfile,
+});
+const recordFile = (out: string, alg: string, instance: string, profile?: string) =>
+  recordPath(out, { kind: "kat", key: keyOf(alg, instance, profile) });
+
+function record(out: string, alg: string, instance: string, profile?: string): KatRecord {
+  return JSON.parse(readFileSync(recordFile(out, alg, instance, profile), "utf8")) as KatRecord;
 }
 
 describe("ngcc-perf kat", () => {
@@ -68,7 +76,8 @@ describe("ngcc-perf kat", () => {
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.code).toBe(1);
     const summary = JSON.parse(r.stdout) as { records: number; failed: number };
-    expect(summary).toMatchObject({ records: 7, failed: 3 });
+    // records: those that say the KAT passed; failed: FAIL and ERROR records.
+    expect(summary).toMatchObject({ records: 4, failed: 3 });
 
     // Flipped byte in entry 37: FAIL naming count 37 and the field, one entry differing.
     const flip = record(out, "kem-flip", "Puffin-128");
@@ -118,22 +127,64 @@ describe("ngcc-perf kat", () => {
       ["sig-91", "Quill-V-192"],
       ["kex-92", "Heron-2P-128"],
     ] as const) {
-      const path = join(out, "data/test_1/kat", alg, `${inst}.json`);
-      expect(validateFile(path).errors).toEqual([]);
+      expect(validateFile(recordFile(out, alg, inst)).errors).toEqual([]);
       const rec = record(out, alg, inst);
-      const log = readFileSync(join(out, "data/test_1", rec.log.path as string));
+      expect(rec.log.path).toBe(`kat/${alg}/quick/${inst}.log`);
+      const log = readFileSync(join(systemDir(out, "test_1"), rec.log.path as string));
       expect(sha256Hex(log)).toBe(rec.log.sha256);
       expect(log.toString()).toContain(`verdict:          ${rec.verdict}`);
     }
-    const flipLog = readFileSync(join(out, "data/test_1/kat/kem-flip/Puffin-128.log"), "utf8");
+    const flipLog = readFileSync(recordPath(out, { kind: "kat-log", key: keyOf("kem-flip", "Puffin-128") }), "utf8");
     expect(flipLog).toMatch(/first count:\s+37/);
     expect(flipLog).toMatch(/\$ gcc /);
 
     // --resume skips PASS and FAIL records whose inputs are unchanged, and redoes ERROR ones.
     const again = cli("kat", file, "--out", out, "--resume", "--json", "--only", "kem-flip/*", "--only", "kem-crash");
     expect(again.code).toBe(1);
-    expect(JSON.parse(again.stdout)).toMatchObject({ skipped: 2, records: 1, failed: 1 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ skipped: 2, records: 0, failed: 1 });
   }, 600_000);
+
+  it("verifies every build profile of an instance into its own record and log", async () => {
+    const file = campaign(
+      "profiles",
+      [
+        `  - { id: kem-90, source: { submission: ${JSON.stringify(join(submissionsDir, "kem-90"))} }, instances: [Puffin-128], buildProfiles: [quick, o0] }`,
+      ],
+      "{ quick: { cflags: [-O2] }, o0: { cflags: [-O0] } }",
+    );
+    const out = join(tmp, "profiles-out");
+    const events: ProgressEvent[] = [];
+    const options = { out, requireKatPass: false, onProgress: (e: ProgressEvent) => events.push(e) };
+    const r = await katStep.run(loadCampaign(file), options);
+    expect(r).toMatchObject({ planned: 2, records: 2, failed: 0, skipped: 0 });
+    expect(events.find((e) => e.type === "plan")).toMatchObject({ step: "kat", total: 2, units: 2 });
+    const jobs = events.filter((e) => e.type === "job");
+    expect(jobs.map((e) => e.type === "job" && `${e.profile} ${e.status}`).sort()).toEqual(["o0 ok", "quick ok"]);
+    const built = events.filter((e) => e.type === "build").map((e) => e.type === "build" && e.profile);
+    expect(built.sort()).toEqual(["o0", "quick"]);
+    for (const [profile, flag] of [
+      ["quick", "-O2"],
+      ["o0", "-O0"],
+    ] as const) {
+      expect(validateFile(recordFile(out, "kem-90", "Puffin-128", profile)).errors).toEqual([]);
+      const rec = record(out, "kem-90", "Puffin-128", profile);
+      expect(rec).toMatchObject({ buildProfile: profile, verdict: "PASS", outcome: "match" });
+      expect(rec.build?.flags).toEqual([flag]);
+      expect(rec.build?.artifact).toContain(`/build/test_1/kem-90/${profile}/`);
+      expect(rec.log.path).toBe(`kat/kem-90/${profile}/Puffin-128.log`);
+      const log = readFileSync(join(systemDir(out, "test_1"), rec.log.path as string));
+      expect(sha256Hex(log)).toBe(rec.log.sha256);
+      expect(log.toString()).toContain(`build profile:    ${profile}: ${flag}`);
+    }
+    const [quick, o0] = ["quick", "o0"].map((p) => record(out, "kem-90", "Puffin-128", p));
+    expect(quick?.inputsHash).not.toBe(o0?.inputsHash);
+
+    // --resume: both current, nothing rebuilt; the total is still the two jobs.
+    events.length = 0;
+    const again = await katStep.run(loadCampaign(file), { ...options, resume: true });
+    expect(again).toMatchObject({ planned: 2, records: 0, failed: 0, skipped: 2 });
+    expect(events.filter((e) => e.type === "build")).toEqual([]);
+  }, 300_000);
 
   it("reports a campaign naming a missing submission as bad input (exit 2, no stack trace)", () => {
     const file = campaign("missing", [
