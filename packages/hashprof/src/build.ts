@@ -21,6 +21,7 @@ import {
   runProcess,
   type Toolchain,
 } from "@ngcc-perf/runner";
+import { ProfilingBuildError } from "./errors.ts";
 import { type FingerprintHit, findFingerprints } from "./fingerprints.ts";
 import {
   type GroupSpec,
@@ -78,7 +79,7 @@ function tool(name: "nm" | "objdump"): string {
 async function toolOutput(argv: string[], cwd: string): Promise<string> {
   const r = await runProcess(argv, { cwd, timeoutMs: 60_000, maxOutputBytes: 64 * 1024 * 1024 });
   if (r.spawnError || r.exitCode !== 0) {
-    throw new Error(`${argv.join(" ")} failed: ${r.spawnError ?? r.stderr.trim()}`);
+    throw new ProfilingBuildError(`${argv.join(" ")} failed: ${r.spawnError ?? r.stderr.trim()}`);
   }
   return r.stdout;
 }
@@ -160,7 +161,7 @@ async function prototypesOf(
     const parsed = parseAuxInfo(readFileSync(aux, "utf8"));
     for (const s of syms) {
       const p = parsed.get(s);
-      if (!p) throw new Error(`no prototype of ${s} is visible in ${src}: cannot generate its wrapper`);
+      if (!p) throw new ProfilingBuildError(`no prototype of ${s} is visible in ${src}: cannot generate its wrapper`);
       protos.set(s, p);
     }
   }
@@ -247,9 +248,152 @@ export function profileInputsHash(
   );
 }
 
+/** What every part of one profiling build shares. */
+interface BuildContext {
+  spec: InstanceSpec;
+  profile: BuildProfile;
+  cc: string;
+  groups: readonly GroupSpec[];
+  run: BuildRun;
+  work: string;
+  what: string;
+  includes: string[];
+  mentions: (sym: string) => string | null;
+}
+
+const compileContext = (b: BuildContext, flags: string[], what = b.what): CompileContext => ({
+  cc: b.cc,
+  flags,
+  run: b.run,
+  work: b.work,
+  what,
+});
+
+/** Links the objects (with their wrappers) into `output`: a shared object or an executable. */
+async function link(b: BuildContext, output: string, inputs: readonly string[], what: string, shared = false) {
+  const p = b.profile;
+  const soname = shared ? ["-shared", ...p.cflags, ...p.ldflags, `-Wl,-soname,${output}`] : [...p.cflags, ...p.ldflags];
+  await b.run([b.cc, ...soname, "-o", join(b.work, output), ...inputs, "-lm"], what);
+}
+
+/** The -DNGCC_PROFILE driver, linked against libprofiled.so. */
+async function linkProfilingDriver(b: BuildContext): Promise<void> {
+  const nd = nativeDir();
+  const { spec } = b;
+  await b.run(
+    [
+      b.cc,
+      "-std=c99",
+      "-O2",
+      "-D_GNU_SOURCE",
+      "-DNGCC_PROFILE",
+      `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
+      ...defineFlags(spec.defines),
+      ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
+      ...b.includes,
+      ...["include", "driver", "hashprof"].flatMap((d) => ["-I", join(nd, d)]),
+      ...driverSources(),
+      "-o",
+      join(b.work, "ngcc-prof-driver"),
+      join(b.work, "libprofiled.so"),
+      "-Wl,-rpath,$ORIGIN",
+      "-lm",
+    ],
+    `building the profiling driver for ${b.what}`,
+  );
+}
+
+/** The timing variant: exactly the timing build's sources and flags, as objects, wrapped into libprofiled.so. */
+async function timingVariant(b: BuildContext): Promise<Variant> {
+  const { spec } = b;
+  const ctx = compileContext(b, [...b.profile.cflags, ...defineFlags(spec.defines), ...b.includes]);
+  const objects = [
+    ...(await compileAndAnalyse(ctx, spec.sources, "obj/instance", "instance")),
+    ...(await compileAndAnalyse(ctx, spec.support, "obj/support", "support")),
+  ];
+  const int = interception(objects, b.groups, b.mentions);
+  const protos = await prototypesOf(ctx, objects, int.wrap, "aux");
+  const wrappers = await wrapperObjects(ctx, b.groups, int.wrap, protos, "wrap");
+  const inputs = [...objects.map((o) => join(b.work, o.object)), ...wrappers, ...wrapFlags(int.wrap)];
+  await link(b, "libprofiled.so", inputs, `linking the profiling build of ${b.what}`, true);
+  await linkProfilingDriver(b);
+  return { defines: spec.defines, objects, interception: int };
+}
+
+/**
+ * The objects of the KAT variant: the instance compiled with its KAT defines (the timing objects when they are
+ * the same), the support code without whatever the KAT DRBG replaces, the DRBG and the generator.
+ */
+async function katObjects(b: BuildContext, timing: readonly AnalysedObject[], ctx: CompileContext, same: boolean) {
+  const { spec } = b;
+  const nd = nativeDir();
+  const instance = same
+    ? timing.filter((o) => o.role === "instance")
+    : await compileAndAnalyse(ctx, spec.sources, "kat/instance", "instance");
+  const rngSources = ["ngcc_rng.c", "ngcc_aes256.c"].map((f) => join(nd, "katgen", f));
+  const rng = await compileAndAnalyse(ctx, rngSources, "kat/rng", "support");
+  const rngDefined = new Set(rng.flatMap((o) => o.defined));
+  // The KAT DRBG replaces whatever support object defines the same names (the DRNG stand-in,
+  // PQClean's randombytes.c).
+  const timingSupport = timing.filter((x) => x.role === "support");
+  const supportSources = spec.support.filter((_s, i) => !timingSupport[i]?.defined.some((d) => rngDefined.has(d)));
+  const support = same
+    ? timingSupport.filter((o) => supportSources.includes(o.source))
+    : await compileAndAnalyse(ctx, supportSources, "kat/support", "support");
+  const genFlags = [
+    ...ctx.flags,
+    `-DNGCC_KAT_${spec.category.toUpperCase()}`,
+    ...(spec.namespace ? [`-DNGCC_API_PREFIX=${spec.namespace}`] : []),
+    ...(spec.namespace && spec.category === "sign" ? ["-DNGCC_SIGN_LEN_T=size_t"] : []),
+  ];
+  const gen = await compileAndAnalyse(
+    { ...ctx, flags: genFlags },
+    [join(nd, "katgen", "katgen.c")],
+    "kat/gen",
+    "support",
+  );
+  return [...instance, ...support, ...rng, ...gen];
+}
+
+/** The KAT variant's objects and what the linker can intercept in them. */
+async function katVariant(b: BuildContext, timing: readonly AnalysedObject[]) {
+  const { spec } = b;
+  const nd = nativeDir();
+  const defines = spec.kat?.defines ?? spec.defines;
+  const same = JSON.stringify(defines) === JSON.stringify(spec.defines);
+  const flags = [...b.profile.cflags, ...defineFlags(defines), ...b.includes, "-I", join(nd, "include")];
+  const ctx = compileContext(b, [...flags, "-I", join(nd, "katgen")], `${b.what} (KAT build)`);
+  const objects = await katObjects(b, timing, ctx, same);
+  const variant: Variant = { defines, objects, interception: interception(objects, b.groups, b.mentions) };
+  return { variant, ctx };
+}
+
+/** The KAT generator linked from the KAT variant twice, with and without the wrappers. */
+async function linkKatGenerators(b: BuildContext, variant: Variant, ctx: CompileContext): Promise<void> {
+  const wrap = variant.interception.wrap;
+  const protos = await prototypesOf(ctx, variant.objects, wrap, "kat/aux");
+  const wrappers = await wrapperObjects(ctx, b.groups, wrap, protos, "kat/wrap");
+  const objs = variant.objects.map((o) => join(b.work, o.object));
+  await link(b, "katgen-plain", objs, `linking the KAT generator of ${b.what}`);
+  const profiled = [...objs, ...wrappers, ...wrapFlags(wrap)];
+  await link(b, "katgen-profiled", profiled, `linking the profiled KAT generator of ${b.what}`);
+}
+
+/** Both variants; a KAT variant that cannot be made leaves the timing variant standing, with the reason. */
+async function bothVariants(b: BuildContext): Promise<ProfileBuildResult & { katgen: boolean }> {
+  const timing = await timingVariant(b);
+  const groups = [...b.groups];
+  const failed = (err: unknown) => (err as Error).message;
+  const kat = await katVariant(b, timing.objects).catch(failed);
+  if (typeof kat === "string") return { timing, kat: null, katError: kat, groups, katgen: false };
+  const linkError = await linkKatGenerators(b, kat.variant, kat.ctx).then(() => null, failed);
+  return { timing, kat: kat.variant, katError: linkError, groups, katgen: linkError === null };
+}
+
 /**
  * Builds (or reuses) the profiling build of an instance under <root>/<instance>-<profile>-<hash>.
- * Throws the runner's BuildError when compiling the instance fails.
+ * Throws the runner's BuildError when compiling the instance fails, ProfilingBuildError when its placeholders
+ * cannot be wrapped. A KAT variant that cannot be built is not an error of the build: `katError` says why.
  */
 export async function buildProfiled(
   spec: InstanceSpec,
@@ -259,147 +403,19 @@ export async function buildProfiled(
   root: string,
   timeoutMs: number,
 ): Promise<ProfileBuild> {
-  const what = `${spec.algorithmId}/${spec.instance}`;
   const inputsHash = profileInputsHash(spec, profile, tc, groups);
-  const nd = nativeDir();
-  const cc = tc.cc;
-  const includes = includeFlags(spec);
-  const mentions = mentionFinder(spec.sources);
-  const built = await cachedBuild(
-    root,
-    `${spec.instance}-${profile.name}`,
-    inputsHash,
-    timeoutMs,
-    async (work, run): Promise<ProfileBuildResult & { katgen: boolean }> => {
-      // 1. The timing variant: exactly the timing build's sources and flags, as objects.
-      const tDefines = defineFlags(spec.defines);
-      const tctx: CompileContext = { cc, flags: [...profile.cflags, ...tDefines, ...includes], run, work, what };
-      const tObjects = [
-        ...(await compileAndAnalyse(tctx, spec.sources, "obj/instance", "instance")),
-        ...(await compileAndAnalyse(tctx, spec.support, "obj/support", "support")),
-      ];
-      const tInt = interception(tObjects, groups, mentions);
-      const tProtos = await prototypesOf(tctx, tObjects, tInt.wrap, "aux");
-      const tWrappers = await wrapperObjects(tctx, groups, tInt.wrap, tProtos, "wrap");
-      await run(
-        [
-          cc,
-          "-shared",
-          ...profile.cflags,
-          ...profile.ldflags,
-          "-Wl,-soname,libprofiled.so",
-          "-o",
-          join(work, "libprofiled.so"),
-          ...tObjects.map((o) => join(work, o.object)),
-          ...tWrappers,
-          ...wrapFlags(tInt.wrap),
-          "-lm",
-        ],
-        `linking the profiling build of ${what}`,
-      );
-      await run(
-        [
-          cc,
-          "-std=c99",
-          "-O2",
-          "-D_GNU_SOURCE",
-          "-DNGCC_PROFILE",
-          `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
-          ...tDefines,
-          ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
-          ...includes,
-          "-I",
-          join(nd, "include"),
-          "-I",
-          join(nd, "driver"),
-          "-I",
-          join(nd, "hashprof"),
-          ...driverSources(),
-          "-o",
-          join(work, "ngcc-prof-driver"),
-          join(work, "libprofiled.so"),
-          "-Wl,-rpath,$ORIGIN",
-          "-lm",
-        ],
-        `building the profiling driver for ${what}`,
-      );
-      const timing: Variant = { defines: spec.defines, objects: tObjects, interception: tInt };
-
-      // 2. The KAT variant and the KAT generator, with and without wrappers.
-      let kat: Variant | null = null;
-      let katError: string | null = null;
-      let katgen = false;
-      try {
-        const kDefinesRaw = spec.kat?.defines ?? spec.defines;
-        const same = JSON.stringify(kDefinesRaw) === JSON.stringify(spec.defines);
-        const kDefines = defineFlags(kDefinesRaw);
-        const kctx: CompileContext = {
-          cc,
-          flags: [...profile.cflags, ...kDefines, ...includes, "-I", join(nd, "include"), "-I", join(nd, "katgen")],
-          run,
-          work,
-          what: `${what} (KAT build)`,
-        };
-        const kInstance = same
-          ? tObjects.filter((o) => o.role === "instance")
-          : await compileAndAnalyse(kctx, spec.sources, "kat/instance", "instance");
-        const rngSources = ["ngcc_rng.c", "ngcc_aes256.c"].map((f) => join(nd, "katgen", f));
-        const rng = await compileAndAnalyse(kctx, rngSources, "kat/rng", "support");
-        const rngDefined = new Set(rng.flatMap((o) => o.defined));
-        // The KAT DRBG replaces whatever support object defines the same names (the DRNG stand-in,
-        // PQClean's randombytes.c).
-        const supportSources = spec.support.filter((_s, i) => {
-          const o = tObjects.filter((x) => x.role === "support")[i];
-          return !o?.defined.some((d) => rngDefined.has(d));
-        });
-        const kSupport = same
-          ? tObjects.filter((o) => o.role === "support" && supportSources.includes(o.source))
-          : await compileAndAnalyse(kctx, supportSources, "kat/support", "support");
-        const cat = spec.category.toUpperCase();
-        const gen = await compileAndAnalyse(
-          {
-            ...kctx,
-            flags: [
-              ...kctx.flags,
-              `-DNGCC_KAT_${cat}`,
-              ...(spec.namespace ? [`-DNGCC_API_PREFIX=${spec.namespace}`] : []),
-              ...(spec.namespace && spec.category === "sign" ? ["-DNGCC_SIGN_LEN_T=size_t"] : []),
-            ],
-          },
-          [join(nd, "katgen", "katgen.c")],
-          "kat/gen",
-          "support",
-        );
-        const kObjects = [...kInstance, ...kSupport, ...rng, ...gen];
-        const kInt = interception(kObjects, groups, mentions);
-        kat = { defines: kDefinesRaw, objects: kObjects, interception: kInt };
-        const kProtos = await prototypesOf(kctx, kObjects, kInt.wrap, "kat/aux");
-        const kWrappers = await wrapperObjects(kctx, groups, kInt.wrap, kProtos, "kat/wrap");
-        const objs = kObjects.map((o) => join(work, o.object));
-        await run(
-          [cc, ...profile.cflags, ...profile.ldflags, "-o", join(work, "katgen-plain"), ...objs, "-lm"],
-          `linking the KAT generator of ${what}`,
-        );
-        await run(
-          [
-            cc,
-            ...profile.cflags,
-            ...profile.ldflags,
-            "-o",
-            join(work, "katgen-profiled"),
-            ...objs,
-            ...kWrappers,
-            ...wrapFlags(kInt.wrap),
-            "-lm",
-          ],
-          `linking the profiled KAT generator of ${what}`,
-        );
-        katgen = true;
-      } catch (err) {
-        katError = (err as Error).message;
-      }
-      return { timing, kat, katError, groups, katgen };
-    },
+  const built = await cachedBuild(root, `${spec.instance}-${profile.name}`, inputsHash, timeoutMs, (work, run) =>
+    bothVariants({
+      spec,
+      profile,
+      cc: tc.cc,
+      groups,
+      run,
+      work,
+      what: `${spec.algorithmId}/${spec.instance}`,
+      includes: includeFlags(spec),
+      mentions: mentionFinder(spec.sources),
+    }),
   );
   const r = built.result;
   return {

@@ -2,6 +2,7 @@
 // translation unit sees, with the header it comes from; a wrapper file includes that header and declares
 // `__wrap_<sym>` with the same return and parameter types (each parameter as __typeof__(<type>), so any
 // type the header can name works), forwarding to `__real_<sym>` one call for one call.
+import { ProfilingBuildError } from "./errors.ts";
 
 export interface Prototype {
   name: string;
@@ -95,8 +96,8 @@ export function wrapperSource(header: string, symbols: readonly WrappedSymbol[])
   for (const s of symbols) {
     const p = s.prototype;
     const why = unwrappable(p);
-    if (why) throw new Error(why);
-    if (!C_IDENT.test(p.name)) throw new Error(`not a C identifier: ${p.name}`);
+    if (why) throw new ProfilingBuildError(why);
+    if (!C_IDENT.test(p.name)) throw new ProfilingBuildError(`not a C identifier: ${p.name}`);
     const types = p.params.map((t, i) => `typedef __typeof__(${t}) ngcc_prof_${p.name}_t${i};`);
     const decl = p.params.map((_t, i) => `ngcc_prof_${p.name}_t${i} a${i}`).join(", ") || "void";
     const args = p.params.map((_t, i) => `a${i}`).join(", ");
@@ -127,10 +128,11 @@ export function tableSource(
   groups: readonly string[],
   symbols: ReadonlyArray<{ name: string; group: number }>,
 ): string {
-  if (groups.length === 0) throw new Error("no profiler groups");
-  if (groups.length > 256 || symbols.length > 256) throw new Error("at most 256 groups and 256 wrapped symbols");
+  if (groups.length === 0) throw new ProfilingBuildError("no profiler groups");
+  if (groups.length > 256 || symbols.length > 256)
+    throw new ProfilingBuildError("at most 256 groups and 256 wrapped symbols");
   for (const n of [...groups, ...symbols.map((s) => s.name)]) {
-    if (!C_IDENT.test(n)) throw new Error(`not a C identifier: ${n}`);
+    if (!C_IDENT.test(n)) throw new ProfilingBuildError(`not a C identifier: ${n}`);
   }
   const g = groups.map((n) => `    {"${n}", 0u, 0u, 0u},`).join("\n");
   const s = symbols.map((x) => `    {"${x.name}", ${x.group}u, 0u, 0u, 0u},`).join("\n");
