@@ -40,6 +40,78 @@ export function verdictOf(ownPrimitives: number, placeholders: number): Verdict 
   return placeholders > 0 ? "ICCS-only" : "bypass";
 }
 
+/** Which of the instance's own functions reach a placeholder through its call graph. */
+function placeholderReach(own: readonly AnalysedObject[], placeholders: ReadonlySet<string>) {
+  const callees = new Map<string, Set<string>>();
+  for (const e of own.flatMap((o) => o.edges))
+    callees.set(e.caller, (callees.get(e.caller) ?? new Set()).add(e.callee));
+  const reaches = new Map<string, boolean>();
+  const reachesPlaceholder = (fn: string, seen = new Set<string>()): boolean => {
+    const known = reaches.get(fn);
+    if (known !== undefined) return known;
+    if (seen.has(fn)) return false;
+    seen.add(fn);
+    const r = [...(callees.get(fn) ?? [])].some((c) => placeholders.has(c) || reachesPlaceholder(c, seen));
+    reaches.set(fn, r);
+    return r;
+  };
+  return { callees: (fn: string) => [...(callees.get(fn) ?? [])], reachesPlaceholder };
+}
+
+type Reach = ReturnType<typeof placeholderReach>;
+type OwnFunction = { name: string; object: AnalysedObject };
+
+/** Functions named after a primitive whose only calls are placeholders (and harmless library calls). */
+function shimsOf(functions: readonly OwnFunction[], placeholders: ReadonlySet<string>, reach: Reach) {
+  const shims: InstanceFinding["shims"] = [];
+  for (const { name } of functions) {
+    if (!primitiveFromName(name) || placeholders.has(name)) continue;
+    const cs = reach.callees(name);
+    const targets = cs.filter((c) => placeholders.has(c));
+    if (targets.length > 0 && cs.every((c) => placeholders.has(c) || HARMLESS.has(c))) {
+      shims.push({ symbol: name, forwardsTo: targets.sort().join(", ") });
+    }
+  }
+  return shims;
+}
+
+/** Own primitives per object: constant fingerprints, and primitive-named functions that reach no placeholder. */
+function ownPrimitivesOf(
+  own: readonly AnalysedObject[],
+  functions: readonly OwnFunction[],
+  placeholders: ReadonlySet<string>,
+  reach: Reach,
+): OwnPrimitive[] {
+  const byObject = new Map(
+    own.map((o) => [
+      o,
+      {
+        fingerprints: o.fingerprints.map((f) => f.evidence),
+        names: [] as string[],
+        primitive: o.fingerprints.map((f) => f.primitive),
+      },
+    ]),
+  );
+  for (const { name, object } of functions) {
+    const p = primitiveFromName(name);
+    const entry = byObject.get(object);
+    if (!p || !entry || placeholders.has(name) || reach.reachesPlaceholder(name)) continue;
+    entry.names.push(name);
+    if (!entry.primitive.includes(p)) entry.primitive.push(p);
+  }
+  const found: OwnPrimitive[] = [];
+  for (const [o, e] of byObject) {
+    if (e.fingerprints.length === 0 && e.names.length === 0) continue;
+    const evidence = [
+      `${o.object.split("/").pop()} (from ${o.source.split("/").pop()})`,
+      ...(e.fingerprints.length ? [`constants: ${e.fingerprints.join("; ")}`] : []),
+      ...(e.names.length ? [`symbols: ${e.names.sort().join(", ")}`] : []),
+    ].join(", ");
+    for (const p of [...new Set(e.primitive)]) found.push({ name: p, evidence });
+  }
+  return found;
+}
+
 /** The survey's finding for one variant (timing or KAT build) of one instance. */
 export function findingOf(instance: string, variant: Variant, groups: readonly GroupSpec[]): InstanceFinding {
   const own = variant.objects.filter((o) => o.role === "instance");
@@ -49,66 +121,9 @@ export function findingOf(instance: string, variant: Variant, groups: readonly G
   const placeholders = [...hashSyms].filter((s) => refs.has(s)).sort();
   const drng = [...drngSyms].filter((s) => refs.has(s)).sort();
   const placeholderSet = new Set([...hashSyms, ...drngSyms]);
-
-  // Call graph over the instance's own functions: which reach a placeholder.
-  const callees = new Map<string, Set<string>>();
-  for (const o of own) {
-    for (const e of o.edges) {
-      if (!callees.has(e.caller)) callees.set(e.caller, new Set());
-      callees.get(e.caller)?.add(e.callee);
-    }
-  }
-  const reaches = new Map<string, boolean>();
-  const reachesPlaceholder = (fn: string, seen = new Set<string>()): boolean => {
-    const known = reaches.get(fn);
-    if (known !== undefined) return known;
-    if (seen.has(fn)) return false;
-    seen.add(fn);
-    const cs = callees.get(fn) ?? new Set<string>();
-    const r = [...cs].some((c) => placeholderSet.has(c) || reachesPlaceholder(c, seen));
-    reaches.set(fn, r);
-    return r;
-  };
+  const reach = placeholderReach(own, placeholderSet);
   const functions = own.flatMap((o) => [...o.defined, ...o.locals].map((name) => ({ name, object: o })));
-
-  const shims: InstanceFinding["shims"] = [];
-  for (const { name } of functions) {
-    if (!primitiveFromName(name) || placeholderSet.has(name)) continue;
-    const cs = [...(callees.get(name) ?? [])];
-    const targets = cs.filter((c) => placeholderSet.has(c));
-    if (targets.length > 0 && cs.every((c) => placeholderSet.has(c) || HARMLESS.has(c))) {
-      shims.push({ symbol: name, forwardsTo: targets.sort().join(", ") });
-    }
-  }
-
-  const ownPrimitives: OwnPrimitive[] = [];
-  const byObject = new Map<AnalysedObject, { fingerprints: string[]; names: string[]; primitive: string[] }>();
-  for (const o of own) {
-    const entry = { fingerprints: [] as string[], names: [] as string[], primitive: [] as string[] };
-    for (const f of o.fingerprints) {
-      entry.fingerprints.push(f.evidence);
-      entry.primitive.push(f.primitive);
-    }
-    byObject.set(o, entry);
-  }
-  for (const { name, object } of functions) {
-    const p = primitiveFromName(name);
-    if (!p || placeholderSet.has(name) || reachesPlaceholder(name)) continue;
-    const entry = byObject.get(object);
-    if (!entry) continue;
-    entry.names.push(name);
-    if (!entry.primitive.includes(p)) entry.primitive.push(p);
-  }
-  for (const [o, e] of byObject) {
-    if (e.fingerprints.length === 0 && e.names.length === 0) continue;
-    const evidence = [
-      `${o.object.split("/").pop()} (from ${o.source.split("/").pop()})`,
-      ...(e.fingerprints.length ? [`constants: ${e.fingerprints.join("; ")}`] : []),
-      ...(e.names.length ? [`symbols: ${e.names.sort().join(", ")}`] : []),
-    ].join(", ");
-    for (const p of [...new Set(e.primitive)]) ownPrimitives.push({ name: p, evidence });
-  }
-  const entropySources = [...new Set(own.flatMap((o) => o.entropySources))].sort();
+  const ownPrimitives = ownPrimitivesOf(own, functions, placeholderSet, reach);
   return {
     instance,
     defines: variant.defines,
@@ -116,8 +131,8 @@ export function findingOf(instance: string, variant: Variant, groups: readonly G
     placeholders,
     drng,
     ownPrimitives,
-    shims,
-    entropySources,
+    shims: shimsOf(functions, placeholderSet, reach),
+    entropySources: [...new Set(own.flatMap((o) => o.entropySources))].sort(),
   };
 }
 
@@ -178,74 +193,68 @@ const list = (xs: readonly string[]) =>
 
 const flag = (d: string) => (d.startsWith("-D") ? d : `-D${d}`);
 
-/** The survey record of an algorithm from its instances' profiling builds. */
-export function surveyAlgorithm(
-  campaign: Campaign,
-  alg: AlgorithmSpec,
-  built: ReadonlyArray<{ spec: InstanceSpec; build: ProfileBuild }>,
-): SurveyRecord {
-  const findings = built.map(({ spec, build }) => findingOf(spec.instance, build.timing, build.groups));
-  const switches: Array<{ define: string; effect: string }> = [];
+type Built = { spec: InstanceSpec; build: ProfileBuild };
+type Switch = { define: string; effect: string };
 
-  // KAT build vs timing build (e.g. the DRNG only with -DKAT_BUILD).
-  built.forEach(({ spec, build }, i) => {
+/** Switches between the KAT build and the timing build of an instance (e.g. the DRNG only with -DKAT_BUILD). */
+function katSwitches(built: readonly Built[], findings: readonly InstanceFinding[]): Switch[] {
+  return built.flatMap(({ spec, build }, i): Switch[] => {
     const t = findings[i];
-    if (!build.kat || !t) return;
+    if (!build.kat || !t) return [];
     const added = build.kat.defines.filter((d) => !build.timing.defines.includes(d));
-    if (added.length === 0) return;
-    const k = findingOf(spec.instance, { ...build.kat, objects: build.kat.objects }, build.groups);
+    if (added.length === 0) return [];
+    const k = findingOf(spec.instance, build.kat, build.groups);
     const define = added.map(flag).join(" ");
     if (k.drng.length > 0 && t.drng.length === 0) {
       const other = t.entropySources.length ? `; otherwise ${t.entropySources.join(", ")}` : "";
-      switches.push({
-        define,
-        effect: `DRNG (${k.drng.join(", ")}) only with ${define}${other} — the timing build bypasses the DRNG`,
-      });
-    } else if (JSON.stringify(k.placeholders) !== JSON.stringify(t.placeholders) || k.verdict !== t.verdict) {
-      switches.push({
-        define,
-        effect: `KAT build: ${k.verdict}, placeholders ${list(k.placeholders) || "none"}; timing build: ${t.verdict}`,
-      });
+      const effect = `DRNG (${k.drng.join(", ")}) only with ${define}${other} — the timing build bypasses the DRNG`;
+      return [{ define, effect }];
     }
+    if (JSON.stringify(k.placeholders) !== JSON.stringify(t.placeholders) || k.verdict !== t.verdict) {
+      const effect = `KAT build: ${k.verdict}, placeholders ${list(k.placeholders) || "none"}; timing build: ${t.verdict}`;
+      return [{ define, effect }];
+    }
+    return [];
   });
-  // Instances compiled from the same folder with different defines (e.g. own Keccak with -DPUFFIN_OWN_KECCAK).
-  for (let i = 0; i < built.length; i++) {
-    for (let j = 0; j < built.length; j++) {
-      const a = built[i];
-      const b = built[j];
-      const fa = findings[i];
-      const fb = findings[j];
-      if (!a || !b || !fa || !fb || a.spec.apiDir !== b.spec.apiDir) continue;
-      const extra = b.spec.defines.filter((d) => !a.spec.defines.includes(d));
-      if (extra.length === 0 || a.spec.defines.some((d) => !b.spec.defines.includes(d))) continue;
-      if (fa.verdict === fb.verdict && fa.ownPrimitives.length === fb.ownPrimitives.length) continue;
-      const define = extra.map(flag).join(" ");
-      const own = [...new Set(fb.ownPrimitives.map((p) => p.name))];
-      const effect = `with ${define}: ${fb.verdict}${own.length ? ` (own ${list(own)})` : ""}; without: ${fa.verdict}`;
-      if (!switches.some((s) => s.define === define && s.effect === effect)) switches.push({ define, effect });
-    }
-  }
+}
 
-  const verdicts = new Set(findings.map((f) => f.verdict));
-  const automaticVerdict: Verdict = verdicts.has("mixed")
-    ? "mixed"
-    : verdicts.size > 1
-      ? "mixed"
-      : (findings[0]?.verdict ?? "ICCS-only");
-  const placeholders = [...new Set(findings.flatMap((f) => [...f.placeholders, ...f.drng]))].sort();
-  const ownPrimitives: OwnPrimitive[] = [];
+/** Switches between instances compiled from one folder with different defines (e.g. -DPUFFIN_OWN_KECCAK). */
+function defineSwitches(built: readonly Built[], findings: readonly InstanceFinding[], switches: Switch[]): void {
+  const pairs = built.flatMap((a, i) => built.map((b, j) => ({ a, b, fa: findings[i], fb: findings[j] })));
+  for (const { a, b, fa, fb } of pairs) {
+    if (!fa || !fb || a.spec.apiDir !== b.spec.apiDir) continue;
+    const extra = b.spec.defines.filter((d) => !a.spec.defines.includes(d));
+    if (extra.length === 0 || a.spec.defines.some((d) => !b.spec.defines.includes(d))) continue;
+    if (fa.verdict === fb.verdict && fa.ownPrimitives.length === fb.ownPrimitives.length) continue;
+    const define = extra.map(flag).join(" ");
+    const own = [...new Set(fb.ownPrimitives.map((p) => p.name))];
+    const effect = `with ${define}: ${fb.verdict}${own.length ? ` (own ${list(own)})` : ""}; without: ${fa.verdict}`;
+    if (!switches.some((s) => s.define === define && s.effect === effect)) switches.push({ define, effect });
+  }
+}
+
+/** The algorithm's own primitives over its instances, the evidence naming the instances they were found in. */
+function mergedOwnPrimitives(findings: readonly InstanceFinding[]): OwnPrimitive[] {
+  const merged: OwnPrimitive[] = [];
   for (const f of findings) {
     for (const p of f.ownPrimitives) {
-      const prev = ownPrimitives.find((x) => x.name === p.name);
+      const prev = merged.find((x) => x.name === p.name);
       const inst = f.instance;
       if (prev) {
         if (!prev.evidence.includes(inst)) prev.evidence = prev.evidence.replace(/^in ([^:]+):/, `in $1, ${inst}:`);
-      } else ownPrimitives.push({ name: p.name, evidence: `in ${inst}: ${p.evidence}` });
+      } else merged.push({ name: p.name, evidence: `in ${inst}: ${p.evidence}` });
     }
   }
-  const shims = [...new Map(findings.flatMap((f) => f.shims).map((s) => [`${s.symbol}→${s.forwardsTo}`, s])).values()];
+  return merged;
+}
 
-  // The generated one-line summary.
+/** The generated one-line summary. */
+function summaryText(
+  findings: readonly InstanceFinding[],
+  ownPrimitives: readonly OwnPrimitive[],
+  shims: readonly InstanceFinding["shims"][number][],
+  switches: readonly Switch[],
+): string {
   const parts: string[] = [];
   const hashUsed = [...new Set(findings.flatMap((f) => f.placeholders))].sort();
   const shortList = (xs: readonly string[]) =>
@@ -256,16 +265,54 @@ export function surveyAlgorithm(
     const names = list([...new Set(ownPrimitives.map((p) => p.name))]);
     parts.push(withOwn.length === findings.length ? `own ${names}` : `own ${names} in ${list(withOwn)}`);
   }
-  if (shims.length) {
-    const first = shims[0];
-    const eg = first ? ` (e.g. ${first.symbol} → ${first.forwardsTo.split(", ")[0]})` : "";
+  const first = shims[0];
+  if (first) {
+    const eg = ` (e.g. ${first.symbol} → ${first.forwardsTo.split(", ")[0]})`;
     parts.push(`${shims.length} shim${shims.length > 1 ? "s" : ""} over placeholders${eg}`);
   }
   const drngSwitch = switches.find((s) => s.effect.startsWith("DRNG"));
   if (drngSwitch) parts.push(drngSwitch.effect.replace(/ — .*$/, ""));
   else if (findings.every((f) => f.drng.length === 0)) parts.push("no DRNG call");
-  const text = parts.join("; ");
+  return parts.join("; ");
+}
 
+/** The automatic finding of an algorithm from its instances' findings. */
+function automaticFinding(built: readonly Built[], findings: readonly InstanceFinding[]) {
+  const switches = katSwitches(built, findings);
+  defineSwitches(built, findings, switches);
+  const verdicts = new Set(findings.map((f) => f.verdict));
+  const verdict: Verdict = verdicts.has("mixed") || verdicts.size > 1 ? "mixed" : (findings[0]?.verdict ?? "ICCS-only");
+  const ownPrimitives = mergedOwnPrimitives(findings);
+  const shims = [...new Map(findings.flatMap((f) => f.shims).map((s) => [`${s.symbol}→${s.forwardsTo}`, s])).values()];
+  return {
+    verdict,
+    placeholders: [...new Set(findings.flatMap((f) => [...f.placeholders, ...f.drng]))].sort(),
+    ownPrimitives,
+    shims,
+    switches,
+    text: summaryText(findings, ownPrimitives, shims, switches),
+    instances: findings.map((f) => ({
+      instance: f.instance,
+      verdict: f.verdict,
+      placeholders: f.placeholders,
+      drng: f.drng,
+      ownPrimitives: [...new Set(f.ownPrimitives.map((p) => p.name))],
+      defines: f.defines.map(flag),
+    })),
+  };
+}
+
+/**
+ * The survey record of an algorithm under one build profile, from its instances' profiling builds under that
+ * profile (the record's place in the store names the profile).
+ */
+export function surveyAlgorithm(
+  campaign: Campaign,
+  alg: Pick<AlgorithmSpec, "id">,
+  built: readonly Built[],
+): SurveyRecord {
+  const findings = built.map(({ spec, build }) => findingOf(spec.instance, build.timing, build.groups));
+  const automatic = automaticFinding(built, findings);
   const note = curatedNotes(campaign).get(alg.id);
   const curated = note
     ? {
@@ -279,25 +326,10 @@ export function surveyAlgorithm(
     schemaVersion: 1,
     provenance: { origin: "measured", tool: TOOL, createdAt: new Date().toISOString() },
     algorithmId: alg.id,
-    verdict: curated?.verdict ?? automaticVerdict,
+    verdict: curated?.verdict ?? automatic.verdict,
     system: campaign.system,
-    automatic: {
-      verdict: automaticVerdict,
-      placeholders,
-      ownPrimitives,
-      shims,
-      switches,
-      text,
-      instances: findings.map((f) => ({
-        instance: f.instance,
-        verdict: f.verdict,
-        placeholders: f.placeholders,
-        drng: f.drng,
-        ownPrimitives: [...new Set(f.ownPrimitives.map((p) => p.name))],
-        defines: f.defines.map(flag),
-      })),
-    },
+    automatic,
     ...(curated ? { curated } : {}),
-    text: curated?.text ?? text,
+    text: curated?.text ?? automatic.text,
   };
 }
