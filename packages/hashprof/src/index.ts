@@ -8,6 +8,8 @@ export {
   profileInputsHash,
   type Variant,
 } from "./build.ts";
+export { ProfilingBuildError } from "./errors.ts";
+export { type DriverProfile, profileFigures } from "./figures.ts";
 export { type FingerprintHit, findFingerprints, primitiveFromName } from "./fingerprints.ts";
 export {
   drngGroup,
@@ -17,6 +19,7 @@ export {
   PQCLEAN_DEFAULT_GROUPS,
   PQCLEAN_HASH_SYMBOLS,
 } from "./groups.ts";
+export { type KatCheck, katCheck } from "./kat-check.ts";
 export {
   type BlindReason,
   type BlindSpot,
@@ -29,11 +32,11 @@ export {
   parseObjdumpEdges,
 } from "./objects.ts";
 export {
-  type DriverProfile,
   type ProfileOptions,
   type ProfileSummary,
   profileCampaign,
-  profileFigures,
+  profileStep,
+  profileStepDefinition,
 } from "./profile.ts";
 export {
   curatedNotes,

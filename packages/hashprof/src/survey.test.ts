@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { InputError, loadCampaign } from "@ngcc-perf/runner";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AnalysedObject } from "./build.ts";
+import { profileFigures } from "./figures.ts";
 import { NGCC_DEFAULT_GROUPS } from "./groups.ts";
-import { profileFigures } from "./profile.ts";
 import { curatedNotes, findingOf, verdictOf } from "./survey.ts";
 
 const work = mkdtempSync(join(tmpdir(), "ngcc-hashprof-survey-"));

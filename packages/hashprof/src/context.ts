@@ -1,0 +1,72 @@
+// What the profile step's units share: the campaign, the toolchain, the store, and the profiling builds that
+// failed in this run (so that the survey leaves them out instead of building them a second time).
+import {
+  type AlgorithmSpec,
+  BuildError,
+  type BuildProfile,
+  type Campaign,
+  InputError,
+  type InstanceSpec,
+  type Toolchain,
+} from "@ngcc-perf/runner";
+import { buildPath, type InstanceKey, unitName } from "@ngcc-perf/schema";
+import { buildProfiled, type ProfileBuild } from "./build.ts";
+import { ProfilingBuildError } from "./errors.ts";
+import { groupsFor } from "./groups.ts";
+import type { GroupSpec } from "./objects.ts";
+
+export interface ProfileContext {
+  campaign: Campaign;
+  tc: Toolchain;
+  out: string;
+  /** Unit names (see unitName) of instances whose profiling build failed in this run. */
+  failedBuilds: Set<string>;
+}
+
+/** An instance under one build profile: a job per operation. */
+export interface InstanceWork {
+  kind: "instance";
+  spec: InstanceSpec;
+  groups: GroupSpec[];
+}
+
+/** An algorithm under one build profile: one survey job over the instances named. */
+export interface SurveyWork {
+  kind: "survey";
+  algorithm: Pick<AlgorithmSpec, "id">;
+  specs: InstanceSpec[];
+}
+
+export type ProfileWork = InstanceWork | SurveyWork;
+
+export function profileOf(campaign: Campaign, name: string): BuildProfile {
+  const p = campaign.profiles[name];
+  if (!p) throw new InputError(`${campaign.file}: unknown build profile ${name}`);
+  return p;
+}
+
+export function instanceKey(campaign: Campaign, spec: InstanceSpec, buildProfile: string): InstanceKey {
+  return { system: campaign.system, algorithmId: spec.algorithmId, instance: spec.instance, buildProfile };
+}
+
+/** Whether an error is a profiling build's measured failure (a compile error, a symbol that cannot be wrapped). */
+export function isBuildFailure(err: unknown): err is BuildError | ProfilingBuildError {
+  return err instanceof BuildError || err instanceof ProfilingBuildError;
+}
+
+/**
+ * The profiling build of an instance under a profile, cached in <out>/build/<system>/<algorithm>/<profile>/profile/.
+ * A failure is remembered for the rest of the run and thrown on.
+ */
+export async function profilingBuild(pc: ProfileContext, spec: InstanceSpec, key: InstanceKey): Promise<ProfileBuild> {
+  const { campaign } = pc;
+  const profile = profileOf(campaign, key.buildProfile);
+  const root = buildPath(pc.out, key, "profile");
+  const groups = groupsFor(campaign, spec);
+  try {
+    return await buildProfiled(spec, profile, pc.tc, groups, root, campaign.timeouts.buildMs);
+  } catch (err) {
+    if (isBuildFailure(err)) pc.failedBuilds.add(unitName(key));
+    throw err;
+  }
+}

@@ -1,0 +1,77 @@
+// The profiled KAT build's check: the KAT generator linked with the same wrappers must print what the committed
+// .rsp file holds (NGCC submissions) or, without one (PQClean), what the generator without wrappers prints —
+// the wrappers forward every call, the DRNG's included, one for one.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Command, commandOf, type InstanceSpec, runProcess, sha256, tail } from "@ngcc-perf/runner";
+import type { HashProfileRecord } from "@ngcc-perf/schema";
+import type { ProfileBuild } from "./build.ts";
+
+export type KatCheck = NonNullable<HashProfileRecord["katCheck"]>;
+
+/** Runs one KAT generator and returns what it printed; throws (with its command recorded) when it fails. */
+async function generate(exe: string, timeoutMs: number, commands: Command[]): Promise<string> {
+  const r = await runProcess([exe], { timeoutMs, maxOutputBytes: 256 * 1024 * 1024 });
+  commands.push(commandOf(r));
+  if (r.spawnError || r.exitCode !== 0 || r.timedOut) {
+    const how = r.timedOut ? "timed out" : r.signal ? `was killed by ${r.signal}` : `exited with ${r.exitCode}`;
+    throw new Error(`${exe} ${how}: ${tail(r.stderr, 500)}`);
+  }
+  return r.stdout;
+}
+
+/** The verdict of the profiled output against the committed file, or (without one) the unwrapped generator's. */
+async function compare(
+  spec: InstanceSpec,
+  katgen: { plain: string; profiled: string },
+  timeoutMs: number,
+  commands: Command[],
+): Promise<KatCheck> {
+  const profiled = await generate(katgen.profiled, timeoutMs, commands);
+  const digest = sha256(profiled);
+  const committed = spec.kat?.file ? join(spec.submissionDir, spec.kat.file) : null;
+  if (committed && existsSync(committed)) {
+    const comparedWith = spec.kat?.file ?? committed;
+    if (readFileSync(committed, "utf8") === profiled) return { verdict: "PASS", comparedWith, sha256: digest };
+    const plain = await generate(katgen.plain, timeoutMs, commands);
+    const message =
+      plain === profiled
+        ? "the output differs from the committed file with and without wrappers: the KAT itself fails (see the kat step), not the wrappers"
+        : "the profiled output differs from the committed file and from the unprofiled generator's: the wrappers changed a result";
+    return { verdict: "FAIL", comparedWith, sha256: digest, message };
+  }
+  const plain = await generate(katgen.plain, timeoutMs, commands);
+  return {
+    verdict: plain === profiled ? "PASS" : "FAIL",
+    comparedWith: "the KAT generator built from the same objects without wrappers",
+    sha256: digest,
+    ...(plain === profiled ? {} : { message: "the wrappers changed the KAT output" }),
+  };
+}
+
+/** Runs the profiled KAT generator and compares its output (see the katCheck field); never throws. */
+export async function katCheck(
+  spec: InstanceSpec,
+  build: ProfileBuild,
+  timeoutMs: number,
+): Promise<{ check: KatCheck; commands: Command[] }> {
+  const commands: Command[] = [];
+  if (!build.katgen) {
+    const message = `the profiled KAT generator could not be built: ${tail(build.katError ?? "", 1500)}`;
+    return { check: { verdict: "ERROR", message }, commands };
+  }
+  try {
+    return { check: await compare(spec, build.katgen, timeoutMs, commands), commands };
+  } catch (err) {
+    return { check: { verdict: "ERROR", message: (err as Error).message }, commands };
+  }
+}
+
+/** The failure a non-PASS check stands for (the record keeps its figures; the step counts it as failed). */
+export function katCheckFailure(check: KatCheck | undefined): { reason: string; message: string } | null {
+  if (!check || check.verdict === "PASS") return null;
+  return {
+    reason: "kat-failed",
+    message: `profiled KAT build: ${check.verdict}${check.message ? `: ${check.message}` : ""}`,
+  };
+}
