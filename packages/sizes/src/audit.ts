@@ -115,127 +115,104 @@ function groupNotes(perInstance: Array<[string, string]>, all: readonly string[]
   return [...by].map(([note, insts]) => (insts.length === all.length ? note : `${insts.join(", ")}: ${note}`));
 }
 
-export function auditAlgorithm(input: AuditInput): AuditResult {
-  const { algorithmId, category } = input;
-  const rows = (input.catalog ?? []).filter((r) => r.algorithmId === algorithmId);
-  const findings: Finding[] = [];
-  const instances: AuditInstance[] = [];
-  const authNotes: Array<[string, string]> = [];
-  const fallbackNotes: Array<[string, string]> = [];
+/** What auditing one instance gives: its record entry, its findings, and the notes it asks for. */
+interface InstanceAudit {
+  entry: AuditInstance;
+  findings: Finding[];
+  authNote?: string;
+  fallbackNote?: string;
+}
 
-  for (const inst of input.instances) {
-    const row = rows.find((r) => r.instance === inst.instance) ?? null;
-    const entry: AuditInstance = { instance: inst.instance };
-    if (input.catalog !== null) {
-      entry.catalog = row ? catalogOf(row) : null;
-      if (!row) {
-        findings.push({
-          instance: inst.instance,
-          kind: "catalog-row-missing",
-          note: `the catalog has no row for ${algorithmId}/${inst.instance}`,
-        });
-      }
-    }
-    if (Object.keys(inst.measured).length > 0) entry.measured = inst.measured;
-    if (inst.commands) entry.commands = inst.commands;
-    if (!inst.api) {
-      if (inst.failure) entry.failure = inst.failure;
-      instances.push(entry);
-      continue;
-    }
-    const api = inst.api;
-    const s = api.sizes;
-    entry.algname = api.algname;
-    if (row?.category && row.category !== category) {
-      findings.push({
-        instance: inst.instance,
-        kind: "catalog-differs-from-api",
-        line: row.line,
-        note: `the catalog row's category is ${row.category}; ${algorithmId}'s api.h is a ${category}`,
-      });
-    }
+/** Records a catalog-differs-from-api finding for a field when the row's figure is not the API's. */
+type Differs = (field: Field, catalog: number | null, apiValue: number | null) => void;
 
-    const differs = (field: Field, catalog: number | null, apiValue: number | null) => {
-      if (!row || catalog === apiValue) return;
-      findings.push({
-        instance: inst.instance,
-        kind: "catalog-differs-from-api",
-        field,
-        catalog,
-        api: apiValue,
-        line: row.line,
-        note:
-          row.note ||
-          (catalog === null
-            ? `the catalog gives no ${FIELD_LABEL[field]}; the API gives ${apiValue}`
-            : `the catalog's ${FIELD_LABEL[field]} is ${catalog} bytes, the API's ${apiValue ?? "none"}`),
-      });
-    };
+function differsInto(findings: Finding[], instance: string, row: CatalogRow | null): Differs {
+  return (field, catalog, apiValue) => {
+    if (!row || catalog === apiValue) return;
+    findings.push({
+      instance,
+      kind: "catalog-differs-from-api",
+      field,
+      catalog,
+      api: apiValue,
+      line: row.line,
+      note:
+        row.note ||
+        (catalog === null
+          ? `the catalog gives no ${FIELD_LABEL[field]}; the API gives ${apiValue}`
+          : `the catalog's ${FIELD_LABEL[field]} is ${catalog} bytes, the API's ${apiValue ?? "none"}`),
+    });
+  };
+}
 
-    if (category === "kex") {
-      const kex = kexRow(api);
-      entry.api = {
-        secretKeyBytes: kex.longTermSecretKeyBytes,
-        sharedSecretBytes: kex.sharedSecretBytes,
-        ...s,
-      };
-      entry.kex = kex;
-      const note = authenticationNote(kex.publicKeyABytes, kex.publicKeyBBytes);
-      if (note) authNotes.push([inst.instance, note]);
-      if (row) {
-        differs("publicKeyBBytes", row.publicKeyBytes, kex.publicKeyBBytes);
-        differs("publicKeyABytes", row.publicKeyABytes, kex.publicKeyABytes);
-        const listed = row.kexMessageBytes ?? [];
-        if (listed.length !== kex.passes) differs("passes", row.kexMessageBytes ? listed.length : null, kex.passes);
-        kex.messageBytes.forEach((m, i) => {
-          if (i < listed.length) differs(i === 0 ? "message1Bytes" : "message2Bytes", listed[i] ?? null, m);
-        });
-      }
-    } else {
-      const fields: Array<"publicKeyBytes" | "ciphertextBytes" | "signatureBytes"> =
-        category === "kem" ? ["publicKeyBytes", "ciphertextBytes"] : ["publicKeyBytes", "signatureBytes"];
-      entry.api = { ...s };
-      const table: NonNullable<AuditInstance["table"]> = {};
-      const from: NonNullable<AuditInstance["tableFrom"]> = {};
-      const fellBack: string[] = [];
-      for (const f of fields) {
-        const apiValue = s[f] ?? null;
-        const cat = row ? row[f] : null;
-        differs(f, cat, apiValue);
-        if (cat !== null) {
-          table[f] = cat;
-          from[f] = "catalog";
-        } else if (apiValue !== null) {
-          table[f] = apiValue;
-          from[f] = "api";
-          fellBack.push(FIELD_LABEL[f]);
-        }
-      }
-      // Section-6 column order: public key, secret key, ciphertext | signature, shared secret.
-      entry.table = {
-        ...(table.publicKeyBytes !== undefined ? { publicKeyBytes: table.publicKeyBytes } : {}),
-        ...(s.secretKeyBytes !== undefined ? { secretKeyBytes: s.secretKeyBytes } : {}),
-        ...(table.ciphertextBytes !== undefined ? { ciphertextBytes: table.ciphertextBytes } : {}),
-        ...(table.signatureBytes !== undefined ? { signatureBytes: table.signatureBytes } : {}),
-        ...(s.sharedSecretBytes !== undefined ? { sharedSecretBytes: s.sharedSecretBytes } : {}),
-      };
-      entry.tableFrom = from;
-      if (fellBack.length > 0) {
-        fallbackNotes.push([
-          inst.instance,
-          row
-            ? `The catalog gives no ${fellBack.join(" or ")}: the API's figure is shown.`
-            : `No catalog row: the ${fellBack.join(" and ")} shown are the API's figures.`,
-        ]);
-      }
+/** A key exchange's row, the catalog's messages and keys against it, and the note on authentication. */
+function auditKex(api: ApiFigures, row: CatalogRow | null, entry: AuditInstance, differs: Differs): string | null {
+  const kex = kexRow(api);
+  entry.api = { secretKeyBytes: kex.longTermSecretKeyBytes, sharedSecretBytes: kex.sharedSecretBytes, ...api.sizes };
+  entry.kex = kex;
+  if (row) {
+    differs("publicKeyBBytes", row.publicKeyBytes, kex.publicKeyBBytes);
+    differs("publicKeyABytes", row.publicKeyABytes, kex.publicKeyABytes);
+    const listed = row.kexMessageBytes ?? [];
+    if (listed.length !== kex.passes) differs("passes", row.kexMessageBytes ? listed.length : null, kex.passes);
+    kex.messageBytes.forEach((m, i) => {
+      if (i < listed.length) differs(i === 0 ? "message1Bytes" : "message2Bytes", listed[i] ?? null, m);
+    });
+  }
+  return authenticationNote(kex.publicKeyABytes, kex.publicKeyBBytes);
+}
+
+/** A KEM's or signature's section-6 row (catalog figures, else the API's) and the note when it fell back. */
+function auditTable(
+  api: ApiFigures,
+  category: "kem" | "sign",
+  row: CatalogRow | null,
+  entry: AuditInstance,
+  differs: Differs,
+): string | null {
+  const s = api.sizes;
+  const fields: Array<"publicKeyBytes" | "ciphertextBytes" | "signatureBytes"> =
+    category === "kem" ? ["publicKeyBytes", "ciphertextBytes"] : ["publicKeyBytes", "signatureBytes"];
+  entry.api = { ...s };
+  const table: NonNullable<AuditInstance["table"]> = {};
+  const from: NonNullable<AuditInstance["tableFrom"]> = {};
+  const fellBack: string[] = [];
+  for (const f of fields) {
+    const apiValue = s[f] ?? null;
+    const cat = row ? row[f] : null;
+    differs(f, cat, apiValue);
+    if (cat !== null) {
+      table[f] = cat;
+      from[f] = "catalog";
+    } else if (apiValue !== null) {
+      table[f] = apiValue;
+      from[f] = "api";
+      fellBack.push(FIELD_LABEL[f]);
     }
+  }
+  // Section-6 column order: public key, secret key, ciphertext | signature, shared secret.
+  entry.table = {
+    ...(table.publicKeyBytes !== undefined ? { publicKeyBytes: table.publicKeyBytes } : {}),
+    ...(s.secretKeyBytes !== undefined ? { secretKeyBytes: s.secretKeyBytes } : {}),
+    ...(table.ciphertextBytes !== undefined ? { ciphertextBytes: table.ciphertextBytes } : {}),
+    ...(table.signatureBytes !== undefined ? { signatureBytes: table.signatureBytes } : {}),
+    ...(s.sharedSecretBytes !== undefined ? { sharedSecretBytes: s.sharedSecretBytes } : {}),
+  };
+  entry.tableFrom = from;
+  if (fellBack.length === 0) return null;
+  return row
+    ? `The catalog gives no ${fellBack.join(" or ")}: the API's figure is shown.`
+    : `No catalog row: the ${fellBack.join(" and ")} shown are the API's figures.`;
+}
 
-    // Measured outputs above the API's cap: the implementation writes past buffers sized by the API.
-    for (const f of MEASURED_FIELDS) {
-      const d = inst.measured[f];
-      const cap = s[f];
-      if (!d || cap === undefined || d.max <= cap) continue;
-      findings.push({
+/** Measured outputs above the API's cap: the implementation writes past buffers sized by the API. */
+function exceedsFindings(inst: InstanceInput, api: ApiFigures, row: CatalogRow | null): Finding[] {
+  return MEASURED_FIELDS.flatMap((f): Finding[] => {
+    const d = inst.measured[f];
+    const cap = api.sizes[f];
+    if (!d || cap === undefined || d.max <= cap) return [];
+    return [
+      {
         instance: inst.instance,
         kind: "measured-exceeds-api",
         field: f,
@@ -243,32 +220,85 @@ export function auditAlgorithm(input: AuditInput): AuditResult {
         measured: d.max,
         ...(row ? { catalog: row[f] } : {}),
         note: `the implementation output a ${FIELD_LABEL[f]} of ${d.max} bytes (${d.sources.map((x) => x.path).join(", ")}), more than the API's ${cap}: an implementation bug (a buffer sized by the API overflows)`,
-      });
-    }
-    instances.push(entry);
-  }
+      },
+    ];
+  });
+}
 
-  const known = new Set(input.knownInstances);
-  for (const r of rows) {
-    if (known.has(r.instance)) continue;
+function auditInstance(input: AuditInput, inst: InstanceInput, rows: readonly CatalogRow[]): InstanceAudit {
+  const { algorithmId, category } = input;
+  const row = rows.find((r) => r.instance === inst.instance) ?? null;
+  const entry: AuditInstance = { instance: inst.instance };
+  const findings: Finding[] = [];
+  if (input.catalog !== null) {
+    entry.catalog = row ? catalogOf(row) : null;
+    if (!row) {
+      const note = `the catalog has no row for ${algorithmId}/${inst.instance}`;
+      findings.push({ instance: inst.instance, kind: "catalog-row-missing", note });
+    }
+  }
+  if (Object.keys(inst.measured).length > 0) entry.measured = inst.measured;
+  if (inst.commands) entry.commands = inst.commands;
+  if (!inst.api) {
+    if (inst.failure) entry.failure = inst.failure;
+    return { entry, findings };
+  }
+  entry.algname = inst.api.algname;
+  if (row?.category && row.category !== category) {
     findings.push({
-      instance: r.instance,
-      kind: "catalog-row-unknown-instance",
-      line: r.line,
-      note: `the catalog names ${algorithmId}/${r.instance}, which is not an instance of ${algorithmId} (instances: ${input.knownInstances.join(", ")})`,
+      instance: inst.instance,
+      kind: "catalog-differs-from-api",
+      line: row.line,
+      note: `the catalog row's category is ${row.category}; ${algorithmId}'s api.h is a ${category}`,
     });
   }
+  const differs = differsInto(findings, inst.instance, row);
+  const authNote = category === "kex" ? auditKex(inst.api, row, entry, differs) : null;
+  const fallbackNote = category === "kex" ? null : auditTable(inst.api, category, row, entry, differs);
+  findings.push(...exceedsFindings(inst, inst.api, row));
+  return { entry, findings, ...(authNote ? { authNote } : {}), ...(fallbackNote ? { fallbackNote } : {}) };
+}
 
+/** Rows that name the algorithm but an instance it does not have. */
+function unknownRowFindings(input: AuditInput, rows: readonly CatalogRow[]): Finding[] {
+  const known = new Set(input.knownInstances);
+  return rows
+    .filter((r) => !known.has(r.instance))
+    .map((r) => ({
+      instance: r.instance,
+      kind: "catalog-row-unknown-instance" as const,
+      line: r.line,
+      note: `the catalog names ${input.algorithmId}/${r.instance}, which is not an instance of ${input.algorithmId} (instances: ${input.knownInstances.join(", ")})`,
+    }));
+}
+
+export function auditAlgorithm(input: AuditInput): AuditResult {
+  const rows = (input.catalog ?? []).filter((r) => r.algorithmId === input.algorithmId);
+  const audits = input.instances.map((inst) => auditInstance(input, inst, rows));
+  const notesOf = (pick: (a: InstanceAudit) => string | undefined) =>
+    audits.flatMap((a): Array<[string, string]> => {
+      const note = pick(a);
+      return note ? [[a.entry.instance, note]] : [];
+    });
   const names = input.instances.map((i) => i.instance);
-  const notes = [
-    ...groupNotes(authNotes, names),
-    ...(input.catalog === null
-      ? [
-          category === "kex"
-            ? "No size catalog is configured (campaign sizes.catalog); the figures are the API's, unaudited."
-            : "No size catalog is configured (campaign sizes.catalog); public-key, ciphertext and signature sizes are the API's figures.",
-        ]
-      : groupNotes(fallbackNotes, names)),
-  ];
-  return { instances, findings, notes };
+  const noCatalog =
+    input.category === "kex"
+      ? "No size catalog is configured (campaign sizes.catalog); the figures are the API's, unaudited."
+      : "No size catalog is configured (campaign sizes.catalog); public-key, ciphertext and signature sizes are the API's figures.";
+  return {
+    instances: audits.map((a) => a.entry),
+    findings: [...audits.flatMap((a) => a.findings), ...unknownRowFindings(input, rows)],
+    notes: [
+      ...groupNotes(
+        notesOf((a) => a.authNote),
+        names,
+      ),
+      ...(input.catalog === null
+        ? [noCatalog]
+        : groupNotes(
+            notesOf((a) => a.fallbackNote),
+            names,
+          )),
+    ],
+  };
 }

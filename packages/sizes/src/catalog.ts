@@ -1,8 +1,7 @@
 // The size catalog (external_sizes.csv): RFC 4180 CSV parsed with csv-parse, every row checked, errors as
 // file:line plus what was expected. docs/sizes.md documents the format.
 import { readFileSync } from "node:fs";
-import { InputError } from "@ngcc-perf/runner";
-import { type SizeCatalogRow, validate } from "@ngcc-perf/schema";
+import { InputError, type SizeCatalogRow, validate } from "@ngcc-perf/schema";
 import { CsvError, parse } from "csv-parse/sync";
 
 export type Category = "kem" | "sign" | "kex";
@@ -81,14 +80,24 @@ interface Located {
   info: { lines: number };
 }
 
-/**
- * Parses catalog text. `file` names the file in error messages. Lines whose first character is `#` are
- * comments; empty lines are skipped. Throws InputError listing every problem as `file:line: message`.
- */
-export function parseCatalog(text: string, file: string): CatalogRow[] {
-  let records: Located[];
+/** Collects `file:line: message` problems (at most MAX_ERRORS) and throws them together. */
+class Problems {
+  readonly list: string[] = [];
+  constructor(private readonly file: string) {}
+  add(line: number, message: string): void {
+    if (this.list.length < MAX_ERRORS) this.list.push(`${this.file}:${line}: ${message}`);
+  }
+  throwIfAny(): void {
+    if (this.list.length === 0) return;
+    const more = this.list.length >= MAX_ERRORS ? `\n(stopped after ${MAX_ERRORS} errors)` : "";
+    throw new InputError(`invalid size catalog:\n${this.list.join("\n")}${more}`);
+  }
+}
+
+/** csv-parse's records with their line information; InputError for text that is not CSV. */
+function csvRecords(text: string, file: string): Located[] {
   try {
-    records = parse(text, {
+    return parse(text, {
       bom: true,
       info: true,
       relax_column_count: true,
@@ -103,121 +112,135 @@ export function parseCatalog(text: string, file: string): CatalogRow[] {
     }
     throw err;
   }
-  const errors: string[] = [];
-  const fail = (line: number, message: string) => {
-    if (errors.length < MAX_ERRORS) errors.push(`${file}:${line}: ${message}`);
-  };
-  // A record's first line: where it ends minus the line breaks inside its quoted cells.
-  const startLine = (r: Located) => r.info.lines - r.record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
+}
 
-  const [head, ...body] = records;
+/** A record's first line: where it ends minus the line breaks inside its quoted cells. */
+function startLine(r: Located): number {
+  return r.info.lines - r.record.reduce((n, c) => n + (c.match(/\n/g)?.length ?? 0), 0);
+}
+
+/** The header: each known column's index; unknown, repeated and missing columns are problems. */
+function headerIndex(header: readonly string[], line: number, problems: Problems): Map<string, number> {
+  const index = new Map<string, number>();
+  header.forEach((name, i) => {
+    if (!(CATALOG_COLUMNS as readonly string[]).includes(name)) {
+      problems.add(line, `unknown column "${name}" in the header; expected the columns ${CATALOG_COLUMNS.join(", ")}`);
+    } else if (index.has(name)) {
+      problems.add(line, `column "${name}" appears twice in the header`);
+    } else index.set(name, i);
+  });
+  const missing = REQUIRED_COLUMNS.filter((c) => !index.has(c));
+  if (missing.length > 0) problems.add(line, `the header lacks the column(s) ${missing.join(", ")}`);
+  return index;
+}
+
+function parseCategory(text: string, fail: (message: string) => void): Category | null {
+  if (text === "") return null;
+  if (text === "kem" || text === "sign" || text === "kex") return text;
+  fail(`column category: expected kem, sign or kex, found "${text}"`);
+  return null;
+}
+
+function parseMessages(text: string, fail: (message: string) => void): number[] | null {
+  if (text === "") return null;
+  const parts = text.split("+").map((p) => p.trim());
+  if (parts.every((p) => SIZE_RE.test(p) && Number.isSafeInteger(Number(p))) && MESSAGES_RE.test(parts.join("+"))) {
+    return parts.map(Number);
+  }
+  fail(`column kex_messages: expected message sizes in bytes joined by + (e.g. 1632+832), found "${text}"`);
+  return null;
+}
+
+/** One body record as a row; its problems are added to `problems` (the row is usable when none were). */
+function parseRow(r: Located, line: number, index: Map<string, number>, problems: Problems): CatalogRow {
+  const fail = (message: string) => problems.add(line, message);
+  const cell = (c: CatalogColumn): string => {
+    const i = index.get(c);
+    return i === undefined ? "" : (r.record[i] ?? "").trim();
+  };
+  const size = (c: CatalogColumn): number | null => {
+    const v = cell(c);
+    if (v === "") return null;
+    if (SIZE_RE.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
+    fail(`column ${c}: expected a size in bytes (a whole number) or an empty cell, found "${v}"`);
+    return null;
+  };
+  const algorithmId = cell("algorithm_id");
+  const instance = cell("instance");
+  if (!ID_RE.test(algorithmId))
+    fail(`column algorithm_id: expected an algorithm id such as kem-20, found "${algorithmId}"`);
+  if (!ID_RE.test(instance))
+    fail(`column instance: expected an instance name such as MAMBA-Frost-128, found "${instance}"`);
+  const category = parseCategory(cell("category"), fail);
+  const kexMessageBytes = parseMessages(cell("kex_messages"), fail);
+  const row: CatalogRow = {
+    algorithmId,
+    instance,
+    category,
+    publicKeyBytes: size("public_key"),
+    ciphertextBytes: size("ciphertext"),
+    signatureBytes: size("signature"),
+    publicKeyABytes: size("public_key_a"),
+    kexMessageBytes,
+    source: cell("source"),
+    note: cell("note"),
+    line,
+  };
+  const allowed = category ? CATEGORY_COLUMNS[category] : SIZE_COLUMNS;
+  for (const c of SIZE_COLUMNS) {
+    if (!allowed.includes(c) && cell(c) !== "") {
+      fail(`column ${c}: expected an empty cell in a ${category} row (it fills ${allowed.join(", ")})`);
+    }
+  }
+  return row;
+}
+
+/**
+ * Parses catalog text. `file` names the file in error messages. Lines whose first character is `#` are
+ * comments; empty lines are skipped. Throws InputError listing every problem as `file:line: message`.
+ */
+export function parseCatalog(text: string, file: string): CatalogRow[] {
+  const [head, ...body] = csvRecords(text, file);
   if (!head)
     throw new InputError(
       `invalid size catalog:\n${file}:1: expected a header line (${REQUIRED_COLUMNS.join(",")}), found nothing`,
     );
+  const problems = new Problems(file);
   const headLine = startLine(head);
   const header = head.record.map((c) => c.trim());
-  const index = new Map<string, number>();
-  header.forEach((name, i) => {
-    if (!(CATALOG_COLUMNS as readonly string[]).includes(name)) {
-      fail(headLine, `unknown column "${name}" in the header; expected the columns ${CATALOG_COLUMNS.join(", ")}`);
-    } else if (index.has(name)) {
-      fail(headLine, `column "${name}" appears twice in the header`);
-    } else index.set(name, i);
-  });
-  const missing = REQUIRED_COLUMNS.filter((c) => !index.has(c));
-  if (missing.length > 0) fail(headLine, `the header lacks the column(s) ${missing.join(", ")}`);
-  if (errors.length > 0) throw new InputError(`invalid size catalog:\n${errors.join("\n")}`);
+  const index = headerIndex(header, headLine, problems);
+  problems.throwIfAny();
 
   const rows: CatalogRow[] = [];
   const seen = new Map<string, number>();
   for (const r of body) {
     const line = startLine(r);
     if (r.record.length !== header.length) {
-      fail(line, `expected ${header.length} columns as in the header (line ${headLine}), found ${r.record.length}`);
+      problems.add(
+        line,
+        `expected ${header.length} columns as in the header (line ${headLine}), found ${r.record.length}`,
+      );
       continue;
     }
-    const cell = (c: CatalogColumn): string => {
-      const i = index.get(c);
-      return i === undefined ? "" : (r.record[i] ?? "");
-    };
-    const before = errors.length;
-    const size = (c: CatalogColumn): number | null => {
-      const v = cell(c).trim();
-      if (v === "") return null;
-      if (!SIZE_RE.test(v) || !Number.isSafeInteger(Number(v))) {
-        fail(line, `column ${c}: expected a size in bytes (a whole number) or an empty cell, found "${v}"`);
-        return null;
-      }
-      return Number(v);
-    };
-    const algorithmId = cell("algorithm_id").trim();
-    const instance = cell("instance").trim();
-    if (!ID_RE.test(algorithmId))
-      fail(line, `column algorithm_id: expected an algorithm id such as kem-20, found "${algorithmId}"`);
-    if (!ID_RE.test(instance))
-      fail(line, `column instance: expected an instance name such as MAMBA-Frost-128, found "${instance}"`);
-    const categoryText = cell("category").trim();
-    let category: Category | null = null;
-    if (categoryText !== "") {
-      if (categoryText === "kem" || categoryText === "sign" || categoryText === "kex") category = categoryText;
-      else fail(line, `column category: expected kem, sign or kex, found "${categoryText}"`);
-    }
-    const messagesText = cell("kex_messages").trim();
-    let kexMessageBytes: number[] | null = null;
-    if (messagesText !== "") {
-      const parts = messagesText.split("+").map((p) => p.trim());
-      if (
-        !parts.every((p) => SIZE_RE.test(p) && Number.isSafeInteger(Number(p))) ||
-        !MESSAGES_RE.test(parts.join("+"))
-      ) {
-        fail(
-          line,
-          `column kex_messages: expected message sizes in bytes joined by + (e.g. 1632+832), found "${messagesText}"`,
-        );
-      } else kexMessageBytes = parts.map(Number);
-    }
-    const row: CatalogRow = {
-      algorithmId,
-      instance,
-      category,
-      publicKeyBytes: size("public_key"),
-      ciphertextBytes: size("ciphertext"),
-      signatureBytes: size("signature"),
-      publicKeyABytes: size("public_key_a"),
-      kexMessageBytes,
-      source: cell("source").trim(),
-      note: cell("note").trim(),
-      line,
-    };
-    if (category) {
-      const allowed = CATEGORY_COLUMNS[category];
-      for (const c of SIZE_COLUMNS) {
-        if (!allowed.includes(c) && cell(c).trim() !== "") {
-          fail(line, `column ${c}: expected an empty cell in a ${category} row (it fills ${allowed.join(", ")})`);
-        }
-      }
-    }
-    if (errors.length > before) continue;
-    const key = `${algorithmId}/${instance}`;
+    const before = problems.list.length;
+    const row = parseRow(r, line, index, problems);
+    if (problems.list.length > before) continue;
+    const key = `${row.algorithmId}/${row.instance}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      fail(line, `duplicate row for ${key}: expected one row per instance (first at line ${first})`);
+      problems.add(line, `duplicate row for ${key}: expected one row per instance (first at line ${first})`);
       continue;
     }
     seen.set(key, line);
     // The schema is the last word on what a row may hold.
     const v = validate("size-catalog-row", toSchemaRow(row));
     if (!v.valid) {
-      for (const e of v.errors) fail(line, `${e.pointer || "(row)"} ${e.message}`);
+      for (const e of v.errors) problems.add(line, `${e.pointer || "(row)"} ${e.message}`);
       continue;
     }
     rows.push(row);
   }
-  if (errors.length > 0) {
-    const more = errors.length >= MAX_ERRORS ? `\n(stopped after ${MAX_ERRORS} errors)` : "";
-    throw new InputError(`invalid size catalog:\n${errors.join("\n")}${more}`);
-  }
+  problems.throwIfAny();
   return rows;
 }
 
