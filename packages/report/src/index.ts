@@ -16,18 +16,18 @@ export {
   formatTime,
   formatUtc,
 } from "./format.ts";
-export { kindOfPath, type LoadedStore, loadStore, type SystemStore } from "./load.ts";
+export { type AlgorithmRecord, type LoadedStore, loadStore, type SystemStore } from "./load.ts";
 export { type Cell, type Chart, type Inline, type Page, plain, type Section, type Table } from "./model.ts";
+export { algorithmPage, sitePages } from "./pages.ts";
+export { escapeHtml, escapeMarkdown, FORMATS, type Format, renderPage, safeHref } from "./render.ts";
+export { environmentRows } from "./sections/environment.ts";
+export { counterColumn } from "./sections/performance.ts";
+export { parseFormats, type RenderOptions, type RenderSummary, renderLoadedSite, renderSite } from "./site.ts";
 export {
   type AlgorithmView,
-  algorithmPage,
-  counterColumn,
-  environmentRows,
+  type InstanceRow,
   OPERATION_ORDER,
   type SiteContext,
   SystemView,
   siteContext,
-  sitePages,
-} from "./pages.ts";
-export { escapeHtml, escapeMarkdown, FORMATS, type Format, renderPage, safeHref } from "./render.ts";
-export { parseFormats, type RenderOptions, type RenderSummary, renderLoadedSite, renderSite } from "./site.ts";
+} from "./view.ts";

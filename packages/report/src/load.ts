@@ -1,21 +1,31 @@
 // Reading a record store: every system folder under <store>/data/, each record validated against the schema of
-// the kind its path says it holds. A store may lack whole kinds (a step not run) or hold failure records; the
-// model shows that. A record that does not validate is bad input: the error names the file, line and pointer.
+// the kind its path says it holds (the layout is @ngcc-perf/schema's: parseRecordPath). A store may lack whole
+// kinds (a step not run) or hold failure records; the model shows that. A record that does not validate, or whose
+// fields name another key than its path, is bad input: the error names the file, line and pointer.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
+  type AlgorithmKey,
   type EnvironmentRecord,
   type HashProfileRecord,
   InputError,
   type KatRecord,
+  parseRecordPath,
   type RecordKind,
   type SizeAuditRecord,
+  type StoreEntry,
   type StoreIndexRecord,
   type SurveyRecord,
   type TimingRecord,
   validate,
   validateText,
 } from "@ngcc-perf/schema";
+
+/** A record keyed by (algorithm, build profile): its key comes from its place in the store. */
+export interface AlgorithmRecord<R> {
+  key: AlgorithmKey;
+  record: R;
+}
 
 export interface SystemStore {
   system: string;
@@ -26,8 +36,10 @@ export interface SystemStore {
   timings: TimingRecord[];
   profiles: HashProfileRecord[];
   kats: KatRecord[];
-  audits: Map<string, SizeAuditRecord>;
-  surveys: Map<string, SurveyRecord>;
+  /** Size audits, one per (algorithm, build profile). */
+  audits: Array<AlgorithmRecord<SizeAuditRecord>>;
+  /** Symmetric-primitive surveys, one per (algorithm, build profile). */
+  surveys: Array<AlgorithmRecord<SurveyRecord>>;
   /** Every file of the folder the site may link to (records and KAT logs), relative to dir with / separators. */
   files: Set<string>;
   /** Where each loaded record lives, relative to dir. */
@@ -38,19 +50,6 @@ export interface LoadedStore {
   /** Absolute path of the store root (the folder holding data/). */
   root: string;
   systems: SystemStore[];
-}
-
-/** The record kind a file holds, by its place in the store layout (docs/record-schema.md); null for others. */
-export function kindOfPath(path: string): RecordKind | "kat-log" | null {
-  if (path === "environment.json") return "environment";
-  if (path === "index.json") return "store-index";
-  if (/^records\/[^/]+\/[^/]+__[^/]+\.json$/.test(path)) return "timing";
-  if (/^profile\/[^/]+\/[^/]+__[^/]+\.json$/.test(path)) return "hash-profile";
-  if (/^kat\/[^/]+\/[^/]+\.json$/.test(path)) return "kat";
-  if (/^kat\/[^/]+\/[^/]+\.log$/.test(path)) return "kat-log";
-  if (/^sizes\/[^/]+\.json$/.test(path)) return "size-audit";
-  if (/^survey\/[^/]+\.json$/.test(path)) return "survey";
-  return null;
 }
 
 function walk(dir: string, out: string[]): void {
@@ -95,6 +94,20 @@ function readRecord(file: string, kind: RecordKind): unknown {
   throw new InputError(`not a valid ${kind} record:\n${lines.join("\n")}`);
 }
 
+/** A record's own key fields must be the key its path gives (a record moved by hand to another folder is not). */
+function checkKey(file: string, entry: StoreEntry, record: Record<string, unknown>): void {
+  for (const [field, want] of Object.entries(entry.key)) {
+    const got = record[field];
+    if (got === undefined && field === "system") continue;
+    if (got === undefined && (entry.kind === "size-audit" || entry.kind === "survey") && field === "buildProfile")
+      continue;
+    if (got !== want)
+      throw new InputError(
+        `${file}: ${field} ${JSON.stringify(got)} in the record, but its place in the store says ${JSON.stringify(want)}`,
+      );
+  }
+}
+
 function loadSystem(dir: string, system: string): SystemStore {
   const paths: string[] = [];
   walk(dir, paths);
@@ -106,50 +119,41 @@ function loadSystem(dir: string, system: string): SystemStore {
     timings: [],
     profiles: [],
     kats: [],
-    audits: new Map(),
-    surveys: new Map(),
+    audits: [],
+    surveys: [],
     files: new Set(),
     pathOf: new Map(),
   };
   for (const file of paths.sort()) {
     const rel = relative(dir, file).split(sep).join("/");
-    const kind = kindOfPath(rel);
-    if (kind === null) continue;
+    const entry = parseRecordPath(system, rel);
+    if (entry === null) continue;
     store.files.add(rel);
-    if (kind === "kat-log") continue;
-    const record = readRecord(file, kind) as { system?: string };
+    if (entry.kind === "kat-log") continue;
+    const record = readRecord(file, entry.kind) as Record<string, unknown>;
+    checkKey(file, entry, record);
     store.pathOf.set(record, rel);
-    if (record.system !== undefined && record.system !== system)
-      throw new InputError(
-        `${file}: record of system "${record.system}" in the folder of system "${system}" (data/${system}/)`,
-      );
-    switch (kind) {
+    switch (entry.kind) {
       case "environment":
-        store.environment = record as EnvironmentRecord;
+        store.environment = record as unknown as EnvironmentRecord;
         break;
       case "store-index":
-        store.index = record as StoreIndexRecord;
+        store.index = record as unknown as StoreIndexRecord;
         break;
       case "timing":
-        store.timings.push(record as TimingRecord);
+        store.timings.push(record as unknown as TimingRecord);
         break;
       case "hash-profile":
-        store.profiles.push(record as HashProfileRecord);
+        store.profiles.push(record as unknown as HashProfileRecord);
         break;
       case "kat":
-        store.kats.push(record as KatRecord);
+        store.kats.push(record as unknown as KatRecord);
         break;
-      case "size-audit": {
-        const r = record as SizeAuditRecord;
-        store.audits.set(r.algorithmId, r);
+      case "size-audit":
+        store.audits.push({ key: entry.key, record: record as unknown as SizeAuditRecord });
         break;
-      }
-      case "survey": {
-        const r = record as SurveyRecord;
-        store.surveys.set(r.algorithmId, r);
-        break;
-      }
-      default:
+      case "survey":
+        store.surveys.push({ key: entry.key, record: record as unknown as SurveyRecord });
         break;
     }
   }
@@ -172,7 +176,10 @@ export function loadStore(root: string): LoadedStore {
   if (systems.length === 0) throw new InputError(`${data}: no system folder; expected data/<system>/`);
   const loaded = systems.map((s) => loadSystem(join(data, s), s));
   const empty = loaded.filter(
-    (s) => !s.environment && !s.index && s.timings.length + s.kats.length + s.profiles.length + s.audits.size === 0,
+    (s) =>
+      !s.environment &&
+      !s.index &&
+      s.timings.length + s.kats.length + s.profiles.length + s.audits.length + s.surveys.length === 0,
   );
   if (empty.length === loaded.length)
     throw new InputError(

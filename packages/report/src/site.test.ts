@@ -1,56 +1,30 @@
 // The site from small stores made of seed-store records: hostile text stays text, missing and failed records are
 // shown plainly, TSC ticks are never called cycles, bad records are rejected with file and pointer, and several
 // systems give a comparison page and a working system switcher.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { InputError } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadStore } from "./load.ts";
 import { parseFormats, renderSite } from "./site.ts";
+import {
+  algorithmRecordAt,
+  editAll,
+  katAt,
+  readJson,
+  recordAt,
+  miniStore as seedStore,
+  walk,
+  writeJson,
+} from "./test-store.ts";
 
-const seed = fileURLToPath(new URL("../../../fixtures/seed-store/data/arm_1/", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-report-unit-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-// biome-ignore lint/suspicious/noExplicitAny: records are edited untyped; the loader validates them.
-type Rec = any;
-const readJson = (p: string): Rec => JSON.parse(readFileSync(p, "utf8"));
-const writeJson = (p: string, v: unknown) => writeFileSync(p, `${JSON.stringify(v, null, 2)}\n`);
-
 /** A store holding kem-22 (and kex-06 when asked) of the seed store, under system `system`. */
 function miniStore(name: string, options: { system?: string; kex?: boolean } = {}): string {
-  const root = join(tmp, name);
-  const system = options.system ?? "arm_1";
-  const dir = join(root, "data", system);
-  const ids = ["kem-22", ...(options.kex ? ["kex-06"] : [])];
-  mkdirSync(dir, { recursive: true });
-  cpSync(join(seed, "environment.json"), join(dir, "environment.json"));
-  for (const folder of ["records", "profile", "kat"])
-    for (const id of ids) cpSync(join(seed, folder, id), join(dir, folder, id), { recursive: true });
-  for (const folder of ["sizes", "survey"])
-    for (const id of ids) cpSync(join(seed, folder, `${id}.json`), join(dir, folder, `${id}.json`));
-  const index = readJson(join(seed, "index.json"));
-  index.algorithms = index.algorithms.filter((a: Rec) => ids.includes(a.id));
-  index.files = [];
-  writeJson(join(dir, "index.json"), index);
-  if (system !== "arm_1") retag(dir, system);
-  return root;
-}
-
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
-  );
-}
-
-function retag(dir: string, system: string): void {
-  for (const f of walk(dir).filter((p) => p.endsWith(".json"))) {
-    const r = readJson(f);
-    if (r.system !== undefined) r.system = system;
-    writeJson(f, r);
-  }
+  return seedStore(join(tmp, name), ["kem-22", ...(options.kex ? ["kex-06"] : [])], options.system ?? "arm_1");
 }
 
 const page = (root: string, rel: string) => readFileSync(join(root, "site", rel), "utf8");
@@ -78,8 +52,13 @@ describe("renderSite", () => {
         expect(() => readFileSync(join(out, "site", f, "..", target)), `${f} → ${m[1]}`).not.toThrow();
       }
     }
-    // The KAT logs are not in the store: their evidence cells are not links.
-    expect(page(out, "arm_1/kem-22.html")).toContain("<td><code>kat/kem-22/Mithril-128.log</code></td>");
+    // The KAT logs are not in the store: their evidence cells are not links. The records are, at the layout's paths
+    // (the build profile is a folder), named as the earlier harness named them.
+    const html = page(out, "arm_1/kem-22.html");
+    expect(html).toContain("<td><code>kat/kem-22/Mithril-128.log</code></td>");
+    expect(html).toContain(
+      '<a href="../../../plain/data/arm_1/records/kem-22/guide/Mithril-128__dec.json"><code>records/kem-22/Mithril-128__dec.json</code></a>',
+    );
   });
 
   it("renders hostile names, notes and labels as text in HTML, Markdown and SVG", async () => {
@@ -89,14 +68,14 @@ describe("renderSite", () => {
     index.algorithms[0].name = '<img src=x onerror="alert(1)">';
     index.algorithms[0].links.submission = { label: "evil", href: "javascript:alert(1)" };
     writeJson(join(dir, "index.json"), index);
-    const survey = readJson(join(dir, "survey", "kem-22.json"));
+    const surveyFile = algorithmRecordAt(root, "survey", { algorithmId: "kem-22" });
+    const survey = readJson(surveyFile);
     survey.text = "</p><script>alert(2)</script> | *bold* [x](javascript:alert(3)) `code`\n# heading";
-    writeJson(join(dir, "survey", "kem-22.json"), survey);
-    for (const f of walk(join(dir, "profile"))) {
-      const profile = readJson(f);
-      profile.groups[0].label = "<b>hash</b>";
-      writeJson(f, profile);
-    }
+    delete survey.curated;
+    writeJson(surveyFile, survey);
+    editAll(root, "arm_1", (r) => {
+      if (r.kind === "hash-profile") r.groups[0].label = "<b>hash</b>";
+    });
     const out = join(tmp, "hostile-out");
     await renderSite(root, { out });
 
@@ -125,20 +104,22 @@ describe("renderSite", () => {
     const root = miniStore("gaps");
     const dir = join(root, "data", "arm_1");
     rmSync(join(dir, "profile"), { recursive: true });
-    for (const instance of ["Mithril-128", "Mithril-256"]) rmSync(join(dir, "kat", "kem-22", `${instance}.json`));
-    const kat = readJson(join(dir, "kat", "kem-22", "Mithril-512.json"));
+    for (const instance of ["Mithril-128", "Mithril-256"]) rmSync(katAt(root, { algorithmId: "kem-22", instance }));
+    const katFile = katAt(root, { algorithmId: "kem-22", instance: "Mithril-512" });
+    const kat = readJson(katFile);
     kat.verdict = "FAIL";
     kat.outcome = "output-differs";
     kat.diagnosis = { differingEntries: 1, firstCount: 37, field: "ct" };
-    writeJson(join(dir, "kat", "kem-22", "Mithril-512.json"), kat);
+    writeJson(katFile, kat);
     rmSync(join(dir, "sizes"), { recursive: true });
     rmSync(join(dir, "survey"), { recursive: true });
-    rmSync(join(dir, "records", "kem-22", "Mithril-256__enc.json"));
-    const failed = readJson(join(dir, "records", "kem-22", "Mithril-512__dec.json"));
+    rmSync(recordAt(root, "timing", { algorithmId: "kem-22", instance: "Mithril-256", operation: "enc" }));
+    const failedFile = recordAt(root, "timing", { algorithmId: "kem-22", instance: "Mithril-512", operation: "dec" });
+    const failed = readJson(failedFile);
     for (const k of ["trials", "aggregates", "counter", "memory"]) delete failed[k];
     failed.status = "failed";
     failed.failure = { reason: "crash", message: "killed by SIGSEGV", signal: "SIGSEGV" };
-    writeJson(join(dir, "records", "kem-22", "Mithril-512__dec.json"), failed);
+    writeJson(failedFile, failed);
     const out = join(tmp, "gaps-out");
     const s = await renderSite(root, { out, formats: ["md"] });
     expect(s.failedRecords).toBe(1);
@@ -182,11 +163,9 @@ describe("renderSite", () => {
     env.counter = counter;
     env.processor.architecture = "x86_64";
     writeJson(join(dir, "environment.json"), env);
-    for (const f of walk(join(dir, "records"))) {
-      const r = readJson(f);
-      r.counter = counter;
-      writeJson(f, r);
-    }
+    editAll(root, "x86_1", (r) => {
+      if (r.kind === "timing") r.counter = counter;
+    });
     const out = join(tmp, "tsc-out");
     await renderSite(root, { out });
     const md = page(out, "x86_1/kem-22.md");
@@ -223,7 +202,7 @@ describe("renderSite", () => {
 
   it("rejects a record that does not validate, naming the file, line and pointer", async () => {
     const root = miniStore("bad");
-    const f = join(root, "data", "arm_1", "records", "kem-22", "Mithril-128__keygen.json");
+    const f = recordAt(root, "timing", { algorithmId: "kem-22", instance: "Mithril-128", operation: "keygen" });
     const r = readJson(f);
     r.aggregates.meanNs = "fast";
     writeJson(f, r);

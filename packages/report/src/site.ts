@@ -8,8 +8,9 @@ import { InputError, TOOL } from "@ngcc-perf/schema";
 import { chartRenderer } from "./charts.ts";
 import { type LoadedStore, loadStore } from "./load.ts";
 import type { Page } from "./model.ts";
-import { siteContext, sitePages } from "./pages.ts";
+import { sitePages } from "./pages.ts";
 import { FORMATS, type Format, renderPage } from "./render.ts";
+import { siteContext } from "./view.ts";
 
 export interface RenderOptions {
   /** Where site/ is written; default the store itself (the published tree is then the store: site/ beside data/). */

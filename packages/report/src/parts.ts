@@ -1,0 +1,141 @@
+// Parts every page shares: the header with the system switcher, the footer, the provenance remark, section and
+// link helpers, and the cells of tables keyed by instance (with a build-profile column when an algorithm's records
+// carry several profiles).
+import { type Cell, cell, code, type Inline, type Section, text } from "./model.ts";
+import type { AlgorithmView, Category, InstanceRow, Link, SiteContext, SystemView } from "./view.ts";
+
+export const DASH = "—";
+export const NOT_MEASURED = "not measured";
+
+export const FUNCTION_OF: Record<Category, string> = {
+  kem: "key encapsulation",
+  sign: "digital signature",
+  kex: "key exchange",
+};
+
+type WithProvenance = { provenance?: { origin?: string } } | null | undefined;
+
+/** A record made to agree with published pages (the seed store), never a measurement of ours. */
+export function isSynthesized(record: WithProvenance): boolean {
+  return record?.provenance?.origin === "synthesized";
+}
+
+/** Every one of the records is synthesized (and there is at least one). */
+export function allSynthesized(records: ReadonlyArray<WithProvenance>): boolean {
+  return records.length > 0 && records.every(isSynthesized);
+}
+
+export function failedText(f: { reason: string; message: string } | undefined): string {
+  if (!f) return "FAILED";
+  const message = f.message.replace(/\s+/g, " ").trim();
+  const short = message.length > 160 ? `${message.slice(0, 157)}…` : message;
+  return `FAILED (${f.reason}): ${short}`;
+}
+
+export function archLabel(arch: string | undefined): string {
+  if (!arch) return "an unrecorded architecture";
+  if (arch === "aarch64" || arch === "arm64") return "AArch64";
+  if (arch === "x86_64" || arch === "amd64") return "x86-64";
+  return arch;
+}
+
+export function guideName(arch: string | undefined): string {
+  if (arch === "aarch64" || arch === "arm64") return "NICCS ARM self-assessment guide";
+  if (arch === "x86_64" || arch === "amd64") return "NICCS x86 self-assessment guide";
+  return "NICCS self-assessment guide";
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+export function listText(items: ReadonlyArray<string>): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+/** A list cut after four items: `a, b, c, d and 5 more`. */
+export function shortList(items: ReadonlyArray<string>): string {
+  return items.length > 5 ? `${items.slice(0, 4).join(", ")} and ${items.length - 4} more` : listText(items);
+}
+
+/** `Performance measurements › arm_1 › kem-20 · system: x86_1 · arm_1`, with links where a page exists. */
+export function header(
+  ctx: SiteContext,
+  view: SystemView,
+  here: string | null,
+  switchTo: (s: SystemView) => string | null,
+): Inline[] {
+  const out: Inline[] = [
+    { text: "Performance measurements", page: "../index" },
+    text(" › "),
+    here === null ? { text: view.system, current: true } : { text: view.system, page: "index" },
+  ];
+  if (here !== null) out.push(text(" › "), { text: here, current: true });
+  out.push(text(" · system: "));
+  const systems = view.index?.systems ?? ctx.allSystems;
+  const named = [
+    ...systems,
+    ...ctx.allSystems.filter((s) => !systems.includes(s) && ctx.views.some((v) => v.system === s)),
+  ];
+  named.forEach((s, i) => {
+    if (i > 0) out.push(text(" · "));
+    const other = ctx.views.find((v) => v.system === s);
+    if (s === view.system) out.push({ text: s, current: true });
+    else {
+      const target = other ? switchTo(other) : null;
+      out.push(target ? { text: s, page: target } : text(s));
+    }
+  });
+  return out;
+}
+
+/** The remark that figures come from synthesized records, when any of them is. */
+export function provenanceNote(records: ReadonlyArray<WithProvenance>): Inline[][] {
+  if (!records.some(isSynthesized)) return [];
+  return [
+    [
+      text(
+        "Synthesized records: figures on this page come from records made to agree with published pages (provenance origin “synthesized”); they were not measured by ngcc-perf.",
+      ),
+    ],
+  ];
+}
+
+export function footer(ctx: SiteContext, view: SystemView | null): Inline[][] {
+  const made = text(
+    `Made by ngcc-perf ${ctx.toolVersion} from the record store (${view ? `data/${view.system}/` : "data/"}); every figure comes from a record listed in an evidence index. `,
+  );
+  if (!view) return [[made, { text: "all systems", page: "index" }]];
+  return [[made, { text: "method", page: "method" }, text(" · "), { text: "all systems", page: "../index" }]];
+}
+
+export function section(id: string, heading: string, parts: Partial<Omit<Section, "id" | "heading">> = {}): Section {
+  return { id, heading, notes: [], tables: [], after: [], charts: [], ...parts };
+}
+
+export function linkInline(link: Link | undefined, fallback: string): Inline {
+  if (!link) return text(fallback);
+  return link.href ? { text: link.label, href: link.href } : text(link.label);
+}
+
+export function instanceCell(instance: string): Cell {
+  return [code(instance)];
+}
+
+/** Several build profiles among an algorithm's records: tables keyed by instance show the profile. */
+export function severalProfiles(alg: AlgorithmView): boolean {
+  return alg.profiles.length > 1;
+}
+
+/** The leading header cells of a table keyed by instance: instance, and the build profile when there are several. */
+export function leadHeaders(alg: AlgorithmView): string[] {
+  return severalProfiles(alg) ? ["instance", "build profile"] : ["instance"];
+}
+
+/** The leading cells of a row keyed by instance (see leadHeaders). */
+export function leadCells(alg: AlgorithmView, row: InstanceRow): Cell[] {
+  return severalProfiles(alg) ? [instanceCell(row.instance), cell(row.profile ?? DASH)] : [instanceCell(row.instance)];
+}
+
+/** A row's name in running text and chart labels: the instance, with its build profile when there are several. */
+export function rowName(alg: AlgorithmView, row: InstanceRow): string {
+  return severalProfiles(alg) && row.profile !== null ? `${row.instance} (${row.profile})` : row.instance;
+}

@@ -1,0 +1,123 @@
+// Section 7 of the algorithm page: the raw evidence index. Per instance (and build profile) the KAT log with its
+// SHA-256, then the timing and profile records in alphabetical operation order, each linked where the store holds
+// it; the records' own paths come from the loader (the schema's layout), never made here.
+import type { HashProfileRecord, KatRecord, TimingRecord } from "@ngcc-perf/schema";
+import { type Cell, cell, code, type Inline, text } from "../model.ts";
+import { isSynthesized, leadCells, leadHeaders, rowName, section, severalProfiles } from "../parts.ts";
+import { type AlgorithmView, alphabetical, type SystemView } from "../view.ts";
+
+/**
+ * The name the earlier harness gave a record in its evidence index, for records transcribed from its pages. That
+ * harness kept one build profile and no profile folder: `records|profile/<algorithm>/<instance>__<operation>.json`,
+ * `kat/<algorithm>/<instance>.log`, relative to the folder its index names (evidenceRoot). It is text only: no file
+ * of this store is found or written by it; the link beside it opens this store's record (the layout's path).
+ */
+function harnessName(
+  what: "timing" | "hash-profile" | "kat-log",
+  r: { algorithmId: string; instance: string; operation?: string },
+): string {
+  if (what === "kat-log") return `kat/${r.algorithmId}/${r.instance}.log`;
+  return `${what === "timing" ? "records" : "profile"}/${r.algorithmId}/${r.instance}__${r.operation}.json`;
+}
+
+/** Section 7 names the earlier harness's files: the index and every record of the page were transcribed from it. */
+function fromHarness(view: SystemView, records: ReadonlyArray<TimingRecord | HashProfileRecord | KatRecord>): boolean {
+  return Boolean(view.index?.evidenceRoot) && isSynthesized(view.index) && records.every(isSynthesized);
+}
+
+/** The sentence on what the paths are relative to and what the files hold, as the records show it. */
+function pathsNote(view: SystemView, harness: boolean, timings: TimingRecord[], profiles: HashProfileRecord[]): string {
+  // An index transcribed from the earlier harness's pages names that harness's folder, in its words.
+  if (harness)
+    return `Paths are relative to ${view.index?.evidenceRoot} in the harness; each JSON file records its commands, environment and trials.`;
+  const records = [...timings, ...profiles].filter((r) => r.status === "ok");
+  const holds: string[] = [];
+  if (records.length && records.every((r) => r.commands?.length)) holds.push("the commands that produced it");
+  if (records.length && timings.every((t) => t.status !== "ok" || t.trials?.length)) holds.push("its raw trials");
+  const what = holds.length ? `; each timing and profile record holds ${holds.join(" and ")}` : "";
+  const env = view.store.files.has(view.environmentPath()) ? ", environment.json the environment" : "";
+  return `Paths are relative to data/${view.system}/ in the record store${what}${holds.length ? env : ""}.`;
+}
+
+export function evidenceSection(view: SystemView, alg: AlgorithmView) {
+  const timings = view.timingsOf(alg.id);
+  const profiles = view.profilesOf(alg.id);
+  const rows: Cell[][] = [];
+  const byOp = (a: { operation: string }, b: { operation: string }) => alphabetical(a.operation, b.operation);
+  const harness = fromHarness(view, [...timings, ...profiles, ...view.katsOf(alg.id)]);
+  const fileCell = (record: TimingRecord | HashProfileRecord): Cell => {
+    const rel = view.pathOf(record);
+    if (rel === undefined) return cell("not in the store");
+    return [view.fileLink(rel, harness ? harnessName(record.kind, record) : rel)];
+  };
+  for (const row of view.rowsOf(alg)) {
+    const lead = leadCells(alg, row);
+    const mine = <T extends { instance: string; buildProfile: string }>(x: T) =>
+      x.instance === row.instance && x.buildProfile === row.profile;
+    const k = view.katOf(alg.id, row);
+    if (k) {
+      const digest = String(k.log.sha256 ?? k.log.sha256Prefix ?? "");
+      const log = String(k.log.path);
+      rows.push([
+        ...lead,
+        [text("KAT log (sha256 "), code(`${digest.slice(0, 16)}…`), text(")")],
+        [view.fileLink(log, harness ? harnessName("kat-log", k) : log)],
+      ]);
+    }
+    for (const t of timings.filter(mine).sort(byOp)) rows.push([...lead, cell(`timing ${t.operation}`), fileCell(t)]);
+    for (const p of profiles.filter(mine).sort(byOp))
+      rows.push([...lead, cell(`hash profile ${p.operation}`), fileCell(p)]);
+  }
+  const several = severalProfiles(alg);
+  const extra: Array<[string, string | undefined]> = [
+    ...view
+      .katsOf(alg.id)
+      .map((k): [string, string | undefined] => [
+        `KAT record ${rowName(alg, { instance: k.instance, profile: k.buildProfile })}`,
+        view.pathOf(k),
+      ]),
+    ...view
+      .auditsOf(alg.id)
+      .map((a): [string, string | undefined] => [
+        `size audit${several ? ` (${a.key.buildProfile})` : ""}`,
+        view.pathOf(a.record),
+      ]),
+    ...view
+      .surveysOf(alg.id)
+      .map((s): [string, string | undefined] => [
+        `survey${several ? ` (${s.key.buildProfile})` : ""}`,
+        view.pathOf(s.record),
+      ]),
+    ["environment", view.environmentPath()],
+  ];
+  const more: Inline[] = [];
+  for (const [label, rel] of extra) {
+    if (rel === undefined || !view.store.files.has(rel)) continue;
+    more.push(text(more.length ? "; " : "Also in the store: "), text(`${label} `), view.fileLink(rel));
+  }
+  if (more.length) more.push(text("."));
+  const after: Inline[][] = [];
+  const example = timings[0] ?? profiles[0];
+  const examplePath = example ? view.pathOf(example) : undefined;
+  if (harness && examplePath)
+    after.push([
+      text(
+        `The file names above are the earlier harness's. The links open the records of this store made from its pages, under data/${view.system}/ with the build profile in their paths (e.g. `,
+      ),
+      view.fileLink(examplePath),
+      text(")."),
+    ]);
+  if (more.length) after.push(more);
+  return section("evidence", "7. Raw evidence index", {
+    notes: [[text(pathsNote(view, harness, timings, profiles))]],
+    tables: [
+      {
+        caption: `Records and logs behind the ${alg.id} page`,
+        headers: [...leadHeaders(alg), "item", "file"],
+        rows,
+        rowHeaders: true,
+      },
+    ],
+    after,
+  });
+}

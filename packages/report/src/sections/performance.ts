@@ -1,0 +1,153 @@
+// Section 4 of the algorithm page: time per operation of every instance under every build profile, the counter
+// column in the unit the records count, unstable operations, and the time and per-trial spread charts.
+import type { EnvironmentRecord, TimingRecord } from "@ngcc-perf/schema";
+import { formatCounter, formatGHz, formatN, formatOpsPerSecond, formatShare, formatTime } from "../format.ts";
+import { type Cell, type Chart, type ChartDatum, cell, type Inline, text } from "../model.ts";
+import { DASH, failedText, leadCells, leadHeaders, NOT_MEASURED, rowName, section } from "../parts.ts";
+import { type AlgorithmView, byOperation, type SystemView } from "../view.ts";
+
+const COUNTER_COLUMN: Record<string, string> = {
+  "core-cycles": "mean cycles",
+  "tsc-ticks": "mean TSC ticks",
+  "timer-ticks": "mean timer ticks",
+  instructions: "mean instructions",
+  ns: "mean counter ns",
+};
+
+/** The counter column's header and, for a unit that is not core cycles, the note saying what it counts. */
+export function counterColumn(
+  timings: ReadonlyArray<TimingRecord>,
+  env: EnvironmentRecord | null,
+): { header: string; mixed: boolean; note: string | null } {
+  const units = new Set(timings.filter((t) => t.status === "ok" && t.counter).map((t) => t.counter?.unit as string));
+  if (units.size === 0 && env) units.add(env.counter.unit);
+  if (units.size !== 1) return { header: "mean counter", mixed: units.size > 1, note: null };
+  const unit = [...units][0] as string;
+  const counter = timings.find((t) => t.counter?.unit === unit)?.counter ?? env?.counter;
+  const rate = counter?.rateHz ? ` (${formatGHz(counter.rateHz)} here)` : "";
+  const notes: Record<string, string> = {
+    "tsc-ticks": `The counter is the x86-64 time-stamp counter: TSC ticks at its constant reference rate${rate}, not core cycles.`,
+    "timer-ticks": `The counter is the aarch64 generic timer (cntvct_el0): timer ticks${rate}, not core cycles.`,
+    instructions: "The counter is perf_event's instructions retired (user mode): a count of work, not of time.",
+    ns: "The counter is CLOCK_MONOTONIC: the counter column repeats the mean time in ns; no cycle counter was available.",
+  };
+  return { header: COUNTER_COLUMN[unit] ?? `mean counter (${unit})`, mixed: false, note: notes[unit] ?? null };
+}
+
+export function performanceSection(view: SystemView, alg: AlgorithmView) {
+  const timings = view.timingsOf(alg.id);
+  const counter = counterColumn(timings, view.environment);
+  const rows: Cell[][] = [];
+  const unstable: string[] = [];
+  for (const row of view.rowsOf(alg)) {
+    for (const op of view.operationsOf(alg, row.instance)) {
+      const t = view.timingOf(alg.id, row, op);
+      const lead = [...leadCells(alg, row), cell(op)];
+      const dashes = [cell(DASH), cell(DASH), cell(DASH), cell(DASH)];
+      if (!t) {
+        rows.push([...lead, cell(NOT_MEASURED), ...dashes]);
+        continue;
+      }
+      if (t.status !== "ok" || !t.aggregates) {
+        rows.push([...lead, cell(failedText(t.failure)), ...dashes]);
+        continue;
+      }
+      const a = t.aggregates;
+      const counterText = formatCounter(a.meanCounter) + (counter.mixed && t.counter ? ` ${t.counter.unit}` : "");
+      rows.push([
+        ...lead,
+        cell(counterText),
+        cell(formatTime(a.meanNs)),
+        cell(formatOpsPerSecond(a.opsPerSecond)),
+        cell(formatTime(a.medianTrialNs)),
+        cell(formatN(a.trials, a.iterationsPerTrial)),
+      ]);
+      if (a.unstable) {
+        const spread = a.medianTrialNs > 0 ? (a.maxTrialNs - a.minTrialNs) / a.medianTrialNs : 0;
+        unstable.push(`${rowName(alg, row)} ${op} (${formatShare(spread)})`);
+      }
+    }
+  }
+  const after: Inline[][] = [];
+  if (counter.note) after.push([text(counter.note)]);
+  if (unstable.length) {
+    const threshold = timings.find((t) => t.aggregates)?.aggregates?.unstableThreshold ?? 0.05;
+    after.push([
+      text(
+        `Unstable (spread of the trial means, (max − min) / median, above ${formatShare(threshold)}): ${unstable.join(", ")}. The median trial resists such spikes better than the mean.`,
+      ),
+    ]);
+  }
+  return section("performance", "4. Performance", {
+    tables: [
+      {
+        caption: `Time per operation of each ${alg.id} instance (mean over all iterations; median of the trial means)`,
+        headers: [
+          ...leadHeaders(alg),
+          "operation",
+          counter.header,
+          "mean time",
+          "ops/s",
+          "median trial",
+          "n (trials × iters)",
+        ],
+        rows,
+        rowHeaders: true,
+      },
+    ],
+    after,
+    charts: [timeChart(view, alg), spreadChart(view, alg)].filter((c): c is Chart => c !== null),
+  });
+}
+
+/** Mean time per operation and row (instance, and build profile when there are several), log scale. */
+function timeChart(view: SystemView, alg: AlgorithmView): Chart | null {
+  const data: ChartDatum[] = [];
+  const series: string[] = [];
+  const rows: string[] = [];
+  for (const row of view.rowsOf(alg))
+    for (const op of view.operationsOf(alg, row.instance)) {
+      const a = view.timingOf(alg.id, row, op)?.aggregates;
+      if (!a || a.meanNs <= 0) continue;
+      const name = rowName(alg, row);
+      data.push({ row: name, series: op, value: a.meanNs / 1e9 });
+      if (!rows.includes(name)) rows.push(name);
+      if (!series.includes(op)) series.push(op);
+    }
+  if (!data.length) return null;
+  return {
+    kind: "time",
+    file: `img/${alg.id}-time.svg`,
+    title: "Mean time per operation (log scale)",
+    description: `Horizontal bars: mean time per operation of each ${alg.id} parameter set${alg.profiles.length > 1 ? " and build profile" : ""}, in seconds on a logarithmic axis; the table above gives the figures.`,
+    data,
+    rows,
+    series: series.sort(byOperation),
+  };
+}
+
+/** Each trial's mean relative to the median trial, per row and operation. */
+function spreadChart(view: SystemView, alg: AlgorithmView): Chart | null {
+  const data: ChartDatum[] = [];
+  const rows: string[] = [];
+  for (const row of view.rowsOf(alg))
+    for (const op of view.operationsOf(alg, row.instance)) {
+      const t = view.timingOf(alg.id, row, op);
+      const a = t?.aggregates;
+      if (!t?.trials || !a || a.medianTrialNs <= 0) continue;
+      const name = `${rowName(alg, row)} ${op}`;
+      rows.push(name);
+      for (const tr of t.trials)
+        data.push({ row: name, series: "trial mean", value: (tr.ns / tr.iterations / a.medianTrialNs - 1) * 100 });
+    }
+  if (!data.length) return null;
+  return {
+    kind: "spread",
+    file: `img/${alg.id}-spread.svg`,
+    title: "Per-trial spread (trial mean relative to the median trial)",
+    description: `Dots: each trial's mean time per operation as a percentage above or below the median trial, per ${alg.id} instance${alg.profiles.length > 1 ? ", build profile" : ""} and operation.`,
+    data,
+    rows,
+    series: ["trial mean"],
+  };
+}

@@ -1,0 +1,240 @@
+// The "Symmetric primitives" section of the algorithm page: the survey verdict, and the share of each operation in
+// each profiled symbol group with calls per operation. Every word about the groups comes from the records: the
+// groups and labels of the hash-profile records (the campaign's profiler groups as recorded), "ICCS" only when
+// those groups are the ICCS placeholders and DRNG, the survey's wording from its verdict and findings.
+import type { HashProfileRecord, SurveyRecord } from "@ngcc-perf/schema";
+import { formatCalls, formatShare } from "../format.ts";
+import type { AlgorithmRecord } from "../load.ts";
+import { type Cell, type Chart, type ChartDatum, cell, type Inline, text } from "../model.ts";
+import {
+  allSynthesized,
+  DASH,
+  failedText,
+  leadCells,
+  leadHeaders,
+  listText,
+  NOT_MEASURED,
+  rowName,
+  section,
+  shortList,
+} from "../parts.ts";
+import { type AlgorithmView, byOperation, OPERATION_ORDER, type SystemView } from "../view.ts";
+
+/** The ICCS placeholder hash functions and DRNG of NGCC submissions (fixtures/iccs/iccs.h). */
+const ICCS_HASH = new Set(["pseudohash", "pseudoXOF", "sm3hash"]);
+const ICCS_DRNG = new Set(["randombytes"]);
+
+export interface Group {
+  name: string;
+  label: string;
+  symbols: string[];
+}
+
+/** Symbol groups in the order the profiles give them, with their labels and every symbol any record lists. */
+export function groupsOf(profiles: ReadonlyArray<HashProfileRecord>): Group[] {
+  const out: Group[] = [];
+  for (const p of profiles)
+    for (const g of p.groups ?? []) {
+      const have = out.find((o) => o.name === g.name);
+      if (!have) out.push({ name: g.name, label: g.label ?? g.name, symbols: [...g.symbols] });
+      else for (const s of g.symbols) if (!have.symbols.includes(s)) have.symbols.push(s);
+    }
+  return out;
+}
+
+/** The DRNG's group: named drng, else the one holding randombytes (the profiler's rule). */
+function drngOf(groups: ReadonlyArray<Group>): Group | undefined {
+  return groups.find((g) => g.name === "drng") ?? groups.find((g) => g.symbols.some((s) => /randombytes/i.test(s)));
+}
+
+interface GroupWords {
+  /** The hash groups are the ICCS placeholders. */
+  iccs: boolean;
+  /** The hash groups' labels, e.g. pseudohash/XOF/sm3 or fips202/sha2. */
+  hashLabel: string;
+  /** `the ICCS placeholder hash functions and in the ICCS DRNG`, or the groups named by label and symbols. */
+  phrase: string;
+}
+
+function wordsOf(groups: ReadonlyArray<Group>): GroupWords {
+  const drng = drngOf(groups);
+  const hash = groups.filter((g) => g !== drng);
+  const iccs = hash.length > 0 && hash.every((g) => g.symbols.length > 0 && g.symbols.every((s) => ICCS_HASH.has(s)));
+  const iccsDrng = drng !== undefined && drng.symbols.length > 0 && drng.symbols.every((s) => ICCS_DRNG.has(s));
+  const hashPhrase = iccs
+    ? "the ICCS placeholder hash functions"
+    : listText(hash.map((g) => `the ${g.label} functions (${shortList(g.symbols)})`));
+  const drngPhrase = drng ? (iccsDrng ? "the ICCS DRNG" : `the DRNG (${shortList(drng.symbols)})`) : "";
+  const phrase = [hashPhrase, drngPhrase].filter((p) => p !== "").join(" and in ");
+  return { iccs, hashLabel: listText(hash.map((g) => g.label)) || "hash", phrase };
+}
+
+/** Without profiles, the survey's own findings say whether the functions it found are the ICCS ones. */
+function surveyWords(survey: SurveyRecord, groups: ReadonlyArray<Group>): GroupWords | null {
+  if (groups.length) return wordsOf(groups);
+  const found = survey.automatic?.placeholders;
+  if (!found?.length) return null;
+  const iccs = found.every((s) => ICCS_HASH.has(s) || ICCS_DRNG.has(s));
+  return { iccs, hashLabel: iccs ? "placeholder" : "profiled hash", phrase: "" };
+}
+
+const VERDICT_OUTSIDE_ICCS: Record<SurveyRecord["verdict"], (label: string) => string> = {
+  "ICCS-only": (label) => `${label} functions only`,
+  mixed: (label) => `mixed (${label} functions and own primitives)`,
+  bypass: (label) => `bypass (no ${label} function)`,
+};
+
+/** The survey's one-line summary from its findings, in the words of its groups. */
+function findingsText(a: NonNullable<SurveyRecord["automatic"]>, w: GroupWords): string {
+  const drngSymbols = new Set((a.instances ?? []).flatMap((i) => i.drng ?? []));
+  const hashUsed = a.instances?.length
+    ? [...new Set(a.instances.flatMap((i) => i.placeholders ?? []))].sort()
+    : (a.placeholders ?? []).filter((s) => !drngSymbols.has(s) && !/randombytes/i.test(s));
+  const functions = w.iccs ? "placeholders" : `${w.hashLabel} functions`;
+  const parts: string[] = [];
+  parts.push(
+    hashUsed.length
+      ? `${functions} ${shortList(hashUsed)}`
+      : `no ${w.iccs ? "placeholder hash" : w.hashLabel} function referenced`,
+  );
+  const own = [...new Set((a.ownPrimitives ?? []).map((p) => p.name))];
+  if (own.length) {
+    const withOwn = (a.instances ?? []).filter((i) => i.ownPrimitives?.length).map((i) => i.instance);
+    const all = !a.instances?.length || withOwn.length === a.instances.length;
+    parts.push(all ? `own ${listText(own)}` : `own ${listText(own)} in ${listText(withOwn)}`);
+  }
+  const shims = a.shims ?? [];
+  if (shims.length) {
+    const first = shims[0];
+    const eg = first ? ` (e.g. ${first.symbol} → ${first.forwardsTo.split(", ")[0]})` : "";
+    parts.push(`${shims.length} shim${shims.length > 1 ? "s" : ""} over ${functions}${eg}`);
+  }
+  const drngSwitch = (a.switches ?? []).find((s) => s.effect.startsWith("DRNG"));
+  if (drngSwitch) parts.push(drngSwitch.effect.replace(/ — .*$/, ""));
+  else if (a.instances?.length && a.instances.every((i) => (i.drng ?? []).length === 0)) parts.push("no DRNG call");
+  return parts.join("; ");
+}
+
+function verdictLine(entry: AlgorithmRecord<SurveyRecord>, groups: ReadonlyArray<Group>, profile: string | null) {
+  const s = entry.record;
+  const w = surveyWords(s, groups);
+  const verdict = w && !w.iccs ? VERDICT_OUTSIDE_ICCS[s.verdict](w.hashLabel) : s.verdict;
+  // A person's wording (the campaign's notes file) as written; else the findings in the groups' words.
+  const wording = s.curated?.text ?? (s.automatic && w ? findingsText(s.automatic, w) : s.text);
+  return `Survey verdict${profile ? ` (${profile})` : ""}: ${verdict}${wording ? ` — ${wording}` : ""}`;
+}
+
+function verdictNotes(view: SystemView, alg: AlgorithmView): Inline[][] {
+  const surveys = view.surveysOf(alg.id);
+  if (surveys.length === 0) return [[text("Survey verdict: not surveyed")]];
+  const groupsFor = (profile: string) => groupsOf(view.profilesOf(alg.id).filter((p) => p.buildProfile === profile));
+  const plain = surveys.map((e) => verdictLine(e, groupsFor(e.key.buildProfile), null));
+  // Several build profiles that the survey found alike make one line; else a line per profile.
+  if (new Set(plain).size === 1) return [[text(plain[0] as string)]];
+  return surveys.map((e) => [text(verdictLine(e, groupsFor(e.key.buildProfile), e.key.buildProfile))]);
+}
+
+export function symmetricSection(view: SystemView, alg: AlgorithmView) {
+  const profiles = view.profilesOf(alg.id);
+  const notes = verdictNotes(view, alg);
+  if (profiles.length === 0) {
+    notes.push([
+      text("No hash/DRNG profile in the store: the share of time in the hash functions and the DRNG was not measured."),
+    ]);
+    return section("symmetric", "Symmetric primitives", { notes });
+  }
+  const found = groupsOf(profiles);
+  const words = wordsOf(found);
+  const impls = [...new Set(profiles.map((p) => p.implementation))];
+  const impl = impls.length ? impls.join(", ") : "measured";
+  const ok = profiles.filter((p) => p.status === "ok");
+  const sameRun =
+    allSynthesized(profiles) || (ok.length > 0 && ok.every((p) => typeof p.unprofiledNsPerOp === "number"));
+  notes.push([
+    text(
+      `Share of each operation spent in ${words.phrase || "the profiled symbol groups"} (${impl} build, measured ${sameRun ? "in the same run " : ""}with link-time wrappers):`,
+    ),
+  ]);
+  // Only failure records: one column still carries the reason.
+  const groups = found.length ? found : [{ name: "", label: "share", symbols: [] }];
+  const rows: Cell[][] = [];
+  const blind = new Map<string, string>();
+  for (const row of view.rowsOf(alg)) {
+    // The operations profiled (a key exchange may profile the whole exchange only); none: one "not measured" row.
+    const ops = profiles
+      .filter((x) => x.instance === row.instance && x.buildProfile === row.profile)
+      .map((x) => x.operation)
+      .sort(byOperation);
+    const lead = leadCells(alg, row);
+    if (ops.length === 0) {
+      rows.push([...lead, cell(DASH), cell(NOT_MEASURED), ...groups.slice(1).map(() => cell(DASH)), cell(DASH)]);
+      continue;
+    }
+    for (const op of ops) {
+      const p = view.profileOf(alg.id, row, op) as HashProfileRecord;
+      if (p.status !== "ok" || !p.groups) {
+        rows.push([
+          ...lead,
+          cell(op),
+          ...groups.map((_, i) => cell(i === 0 ? failedText(p.failure) : DASH)),
+          cell(DASH),
+        ]);
+        continue;
+      }
+      rows.push([
+        ...lead,
+        cell(op),
+        ...groups.map((g) => cell(formatShare(p.groups?.find((x) => x.name === g.name)?.share ?? 0))),
+        cell(formatCalls((p.calls ?? []).map((c) => ({ label: c.label ?? c.symbol, mean: c.meanPerOperation })))),
+      ]);
+      for (const b of p.blindSpots ?? []) blind.set(b.symbol, b.reason);
+    }
+  }
+  const after: Inline[][] = [];
+  if (blind.size)
+    after.push([
+      text(
+        `Blind spots: ${[...blind].map(([s, r]) => `${s} (${r})`).join(", ")} — calls the link-time wrappers cannot see, so the shares above leave them out rather than show them as 0%.`,
+      ),
+    ]);
+  const labels = listText(groups.map((g) => g.label));
+  const chart = shareChart(view, alg, groups, labels);
+  return section("symmetric", "Symmetric primitives", {
+    notes,
+    tables: [
+      {
+        caption: `Share of time in each symbol group (${labels}), ${alg.id}`,
+        headers: [...leadHeaders(alg), "operation", ...groups.map((g) => g.label), "calls per operation"],
+        rows,
+        rowHeaders: true,
+      },
+    ],
+    after,
+    charts: chart ? [chart] : [],
+  });
+}
+
+function shareChart(view: SystemView, alg: AlgorithmView, groups: ReadonlyArray<Group>, labels: string): Chart | null {
+  const data: ChartDatum[] = [];
+  const rows: string[] = [];
+  const rank = (p: HashProfileRecord) =>
+    (alg.instances.indexOf(p.instance) * (alg.profiles.length + 1) + alg.profiles.indexOf(p.buildProfile)) * 100 +
+    OPERATION_ORDER.indexOf(p.operation);
+  for (const p of [...view.profilesOf(alg.id)].sort((a, b) => rank(a) - rank(b))) {
+    if (p.status !== "ok" || !p.groups) continue;
+    const row = `${rowName(alg, { instance: p.instance, profile: p.buildProfile })} ${p.operation}`;
+    rows.push(row);
+    for (const g of groups)
+      data.push({ row, series: g.label, value: (p.groups.find((x) => x.name === g.name)?.share ?? 0) * 100 });
+  }
+  if (!data.length) return null;
+  return {
+    kind: "share",
+    file: `img/${alg.id}-share.svg`,
+    title: `Share of time in each symbol group (${labels})`,
+    description: `Stacked bars: percentage of each ${alg.id} operation's time spent in each symbol group; the rest of the bar's length to 100% is the algorithm's own code.`,
+    data,
+    rows,
+    series: groups.map((g) => g.label),
+  };
+}

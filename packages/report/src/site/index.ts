@@ -1,0 +1,109 @@
+// The index page of a system: its algorithms with name, function, parameter sets, the KAT status and a headline
+// mean time per operation — per build profile when an algorithm's records carry several (never merged).
+import { formatTime } from "../format.ts";
+import { type Cell, cell, type Page, text } from "../model.ts";
+import { archLabel, FUNCTION_OF, footer, header, NOT_MEASURED, provenanceNote, section } from "../parts.ts";
+import type { AlgorithmView, InstanceRow, SiteContext, SystemView } from "../view.ts";
+
+/** The rows of one build profile (all rows when the algorithm has one profile or none). */
+function rowsByProfile(view: SystemView, alg: AlgorithmView): Array<{ profile: string | null; rows: InstanceRow[] }> {
+  const rows = view.rowsOf(alg);
+  if (alg.profiles.length <= 1) return [{ profile: null, rows }];
+  return alg.profiles.map((profile) => ({ profile, rows: rows.filter((r) => r.profile === profile) }));
+}
+
+function katStatus(view: SystemView, alg: AlgorithmView): string {
+  return rowsByProfile(view, alg)
+    .map(({ profile, rows }) => {
+      const verdicts = rows.map((r) => view.katOf(alg.id, r)?.verdict ?? "not run");
+      const counts = new Map<string, number>();
+      for (const v of verdicts) counts.set(v, (counts.get(v) ?? 0) + 1);
+      const status = [...counts].map(([v, n]) => `${n}/${verdicts.length} ${v}`).join(", ");
+      return profile === null ? status : `${profile}: ${status}`;
+    })
+    .join("; ");
+}
+
+/** A headline per operation: the mean time of the first parameter set measured (per build profile). */
+function headline(view: SystemView, alg: AlgorithmView): string {
+  const parts = rowsByProfile(view, alg).flatMap(({ profile, rows }) => {
+    for (const row of rows) {
+      const ops = view
+        .operationsOf(alg, row.instance)
+        .map((op) => {
+          const t = view.timingOf(alg.id, row, op);
+          if (!t) return null;
+          return t.status === "ok" && t.aggregates ? `${op} ${formatTime(t.aggregates.meanNs)}` : `${op} FAILED`;
+        })
+        .filter((p): p is string => p !== null);
+      if (ops.length) return [`${ops.join(", ")} (${row.instance}${profile === null ? "" : `, ${profile}`})`];
+    }
+    return profile === null ? [] : [`${profile}: ${NOT_MEASURED}`];
+  });
+  return parts.length ? parts.join("; ") : NOT_MEASURED;
+}
+
+export function systemIndexPage(ctx: SiteContext, view: SystemView): Page {
+  const failed =
+    view.store.timings.filter((t) => t.status !== "ok").length +
+    view.store.profiles.filter((p) => p.status !== "ok").length;
+  const rows: Cell[][] = view.algorithms.map((alg) => [
+    [{ text: alg.id, page: alg.id }],
+    cell(alg.name ?? "not recorded"),
+    cell(FUNCTION_OF[alg.category]),
+    cell(alg.instances.join(", ")),
+    cell(katStatus(view, alg)),
+    cell(headline(view, alg)),
+  ]);
+  const several = view.algorithms.some((a) => a.profiles.length > 1);
+  return {
+    kind: "system-index",
+    path: `${view.system}/index`,
+    header: header(ctx, view, null, (other) => `../${other.system}/index`),
+    title: `Performance measurements on system ${view.system} (${archLabel(view.environment?.processor.architecture)})`,
+    intro: [
+      [
+        text(
+          `${view.algorithms.length} algorithm(s) measured on ${view.environment ? `${view.environment.processor.model}` : `system ${view.system}`}. See the `,
+        ),
+        { text: "method", page: "method" },
+        text(" and the "),
+        { text: "size audit", page: "sizes" },
+        text("."),
+      ],
+      ...(several
+        ? [
+            [
+              text(
+                "Where an algorithm was built with several build profiles, its KAT status and headline are given per profile.",
+              ),
+            ],
+          ]
+        : []),
+      ...(failed
+        ? [[text(`${failed} record(s) of this system are failures; their pages say FAILED with the reason.`)]]
+        : []),
+      ...provenanceNote([view.environment, ...view.store.timings.slice(0, 1)]),
+    ],
+    sections: [
+      section("algorithms", "Algorithms", {
+        tables: [
+          {
+            caption: `Algorithms measured on system ${view.system}`,
+            headers: [
+              "algorithm",
+              "name",
+              "function",
+              "parameter sets",
+              "KAT",
+              `mean time per operation (first parameter set${several ? " per build profile" : ""})`,
+            ],
+            rows,
+            rowHeaders: true,
+          },
+        ],
+      }),
+    ],
+    footer: footer(ctx, view),
+  };
+}

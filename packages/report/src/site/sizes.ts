@@ -1,0 +1,127 @@
+// The size-audit page of a system: per algorithm the catalog's sizes against the API figures of the compiled
+// headers and the lengths measured, and every disagreement found — per build profile when there are several audits.
+import type { SizeAuditRecord } from "@ngcc-perf/schema";
+import { formatBytes } from "../format.ts";
+import { type Cell, cell, code, type Page, type Section, type Table, text } from "../model.ts";
+import { DASH, footer, header, listText, section } from "../parts.ts";
+import type { SiteContext, SystemView } from "../view.ts";
+
+const FIELDS = ["publicKeyBytes", "secretKeyBytes", "ciphertextBytes", "signatureBytes", "sharedSecretBytes"] as const;
+const LABEL: Record<string, string> = {
+  publicKeyBytes: "public key",
+  secretKeyBytes: "secret key",
+  ciphertextBytes: "ciphertext",
+  signatureBytes: "signature",
+  sharedSecretBytes: "shared secret",
+  publicKeyABytes: "public key A",
+  publicKeyBBytes: "public key B",
+  message1Bytes: "message 1",
+  message2Bytes: "message 2",
+  passes: "passes",
+};
+
+const num = (v: number | null | undefined) => (v === undefined || v === null ? DASH : formatBytes(v));
+const orDash = (v: number | null | undefined) => (v === undefined || v === null ? DASH : String(v));
+
+/** Catalog, API, measured and shown figure of every size field an instance has. */
+function fieldRows(audit: SizeAuditRecord, lead: (instance: string) => Cell[]): Cell[][] {
+  const rows: Cell[][] = [];
+  for (const i of audit.instances)
+    for (const f of FIELDS) {
+      const api = i.api?.[f];
+      const transmitted = f === "publicKeyBytes" || f === "ciphertextBytes" || f === "signatureBytes";
+      const cat = transmitted ? i.catalog?.[f] : undefined;
+      const measured = transmitted ? i.measured?.[f] : undefined;
+      const shown = i.table?.[f];
+      if (api === undefined && (cat === undefined || cat === null) && measured === undefined && shown === undefined)
+        continue;
+      const m = measured
+        ? measured.min === measured.max
+          ? formatBytes(measured.max)
+          : `${measured.min}–${measured.max}`
+        : DASH;
+      rows.push([...lead(i.instance), cell(LABEL[f] ?? f), cell(num(cat)), cell(num(api)), cell(m), cell(num(shown))]);
+    }
+  return rows;
+}
+
+function findingRows(audit: SizeAuditRecord, lead: (instance: string) => Cell[]): Cell[][] {
+  return audit.findings.map((f) => [
+    ...lead(f.instance),
+    cell(f.kind),
+    cell(f.field ? (LABEL[f.field] ?? f.field) : DASH),
+    cell(orDash(f.catalog)),
+    cell(orDash(f.api)),
+    cell(orDash(f.measured)),
+    cell(f.note ?? ""),
+  ]);
+}
+
+export function sizesPage(ctx: SiteContext, view: SystemView): Page {
+  const sections: Section[] = [];
+  for (const alg of view.algorithms) {
+    const audits = view.auditsOf(alg.id);
+    const heading = `${alg.id}${alg.name ? ` ${alg.name}` : ""}`;
+    if (audits.length === 0) {
+      sections.push(section(alg.id, heading, { notes: [[text("Not audited: no size audit in the store.")]] }));
+      continue;
+    }
+    const several = audits.length > 1;
+    const leadHeaders = several ? ["instance", "build profile"] : ["instance"];
+    const findings: Cell[][] = [];
+    const fields: Cell[][] = [];
+    for (const a of audits) {
+      const lead = (instance: string): Cell[] =>
+        several ? [[code(instance)], cell(a.key.buildProfile)] : [[code(instance)]];
+      findings.push(...findingRows(a.record, lead));
+      fields.push(...fieldRows(a.record, lead));
+    }
+    const tables: Table[] = [];
+    if (findings.length)
+      tables.push({
+        caption: `Disagreements found for ${alg.id}`,
+        headers: [...leadHeaders, "finding", "field", "catalog", "API", "measured", "note"],
+        rows: findings,
+        rowHeaders: true,
+      });
+    if (fields.length)
+      tables.push({
+        caption: `Sizes of ${alg.id} from the catalog, the API and measurement (bytes)`,
+        headers: [...leadHeaders, "field", "catalog", "API", "measured", "on the page"],
+        rows: fields,
+        rowHeaders: true,
+      });
+    const profiles = several ? ` (build profiles ${listText(audits.map((a) => a.key.buildProfile))})` : "";
+    sections.push(
+      section(alg.id, heading, {
+        notes: [
+          [
+            text(
+              findings.length
+                ? `${findings.length} disagreement(s)${profiles}. `
+                : `Catalog, API and measurement agree${profiles}. `,
+            ),
+            { text: "Page", page: alg.id, anchor: "sizes" },
+            text("."),
+          ],
+        ],
+        tables,
+      }),
+    );
+  }
+  return {
+    kind: "sizes",
+    path: `${view.system}/sizes`,
+    header: header(ctx, view, "size audit", (other) => `../${other.system}/sizes`),
+    title: `Size audit of system ${view.system}`,
+    intro: [
+      [
+        text(
+          "Per algorithm: the public-key, ciphertext and signature sizes of the curated catalog against the API figures of the compiled headers and the lengths measured, and every disagreement found. Pages show catalog figures for what is transmitted (the API's where the catalog has none) and API figures for secret keys and shared secrets.",
+        ),
+      ],
+    ],
+    sections,
+    footer: footer(ctx, view),
+  };
+}
