@@ -22,7 +22,7 @@ export function progressPrinter(io: Io, stream: NodeJS.WriteStream = process.std
         failures = 0;
         started = Date.now();
       }
-      if (total === 0) io.err(`${e.step}: ${e.total} job(s)`);
+      if (total === 0) io.err(`${e.step}: ${e.total} job(s) in ${e.units} unit(s)`);
       total = e.total;
       return;
     }
@@ -31,7 +31,8 @@ export function progressPrinter(io: Io, stream: NodeJS.WriteStream = process.std
       return;
     }
     if (e.status === "failed") failures++;
-    const line = `${e.step} [${e.done}/${total}] ${e.status.padEnd(7)} ${e.algorithmId}/${e.instance} ${e.operation} [${e.profile}]${eta(e.done)}`;
+    const what = e.instance ? `${e.algorithmId}/${e.instance}` : e.algorithmId;
+    const line = `${e.step} [${e.done}/${total}] ${e.status.padEnd(7)} ${what} ${e.operation} [${e.profile}]${eta(e.done)}`;
     if (live) {
       stream.write(`\r\x1b[2K${line}${failures ? ` — ${failures} failed` : ""}`);
       if (e.status === "failed" && e.message) stream.write(`\n  ${e.message.split("\n")[0]}\n`);

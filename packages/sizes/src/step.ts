@@ -161,6 +161,7 @@ function baseRecord(campaign: Campaign, unit: Unit<SizesWork>, job: Job, catalog
     provenance: { origin: "measured" as const, tool: TOOL, createdAt: new Date().toISOString() },
     system: campaign.system,
     algorithmId: unit.key.algorithmId,
+    buildProfile: unit.key.buildProfile,
     category: unit.work.category,
     ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
     ...(catalog.info ? { catalog: catalog.info } : {}),

@@ -1737,6 +1737,10 @@ export interface SurveyRecord {
    */
   system?: string;
   /**
+   * Build profile (named compiler flag set) the instance was built with, e.g. guide.
+   */
+  buildProfile?: string;
+  /**
    * What the survey found in the built objects.
    */
   automatic?: {
@@ -2364,6 +2368,10 @@ export interface SizeAuditRecord {
    * SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.
    */
   inputsHash?: string;
+  /**
+   * Build profile (named compiler flag set) the instance was built with, e.g. guide.
+   */
+  buildProfile?: string;
   /**
    * The catalog used.
    */

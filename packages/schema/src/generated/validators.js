@@ -12746,7 +12746,7 @@ return errors === 0;
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const survey = validate25;
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/survey.schema.json","title":"ngcc-perf symmetric-primitive survey verdict","description":"Whether an algorithm uses the ICCS placeholder functions only, mixes them with its own primitives, or bypasses them; the automatic finding and the curated text are kept apart.","type":"object","properties":{"kind":{"const":"survey","description":"Record kind; always \"survey\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Published verdict: the curated one when given, else the automatic one."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"automatic":{"type":"object","description":"What the survey found in the built objects.","properties":{"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Automatic verdict."},"placeholders":{"type":"array","description":"Placeholder symbols referenced.","items":{"type":"string"}},"ownPrimitives":{"type":"array","description":"Own primitives found (by symbol or constant fingerprint).","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Primitive, e.g. Keccak-f[1600], AES, ChaCha20, SHA-256, SM3."},"evidence":{"type":"string","description":"What gave it away: a symbol, a constant fingerprint, an object file."}},"required":["name","evidence"],"additionalProperties":false}},"shims":{"type":"array","description":"Functions that only forward to a placeholder (e.g. shake256 → pseudoXOF).","items":{"type":"object","description":"One shim.","properties":{"symbol":{"type":"string","description":"The shim."},"forwardsTo":{"type":"string","description":"The placeholder it calls."}},"required":["symbol","forwardsTo"],"additionalProperties":false}},"switches":{"type":"array","description":"Compile-time switches that change the answer.","items":{"type":"object","description":"One switch.","properties":{"define":{"type":"string","description":"The macro, e.g. KAT_BUILD."},"effect":{"type":"string","description":"What changes with it."}},"required":["define","effect"],"additionalProperties":false}},"text":{"type":"string","description":"Generated one-line summary."},"instances":{"type":"array","description":"Per instance: what its timing build references and contains.","items":{"type":"object","description":"One instance.","properties":{"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Verdict of this instance alone."},"placeholders":{"type":"array","description":"Placeholder (hash group) symbols its objects reference.","items":{"type":"string"}},"drng":{"type":"array","description":"DRNG group symbols its objects reference (empty: the DRNG is bypassed).","items":{"type":"string"}},"ownPrimitives":{"type":"array","description":"Own primitives found in its objects.","items":{"type":"string"}},"defines":{"type":"array","description":"The defines of its timing build.","items":{"type":"string"}}},"required":["instance","verdict"],"additionalProperties":false}}},"required":["verdict"],"additionalProperties":false},"curated":{"type":"object","description":"Curated wording from the campaign's notes file.","properties":{"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Curated verdict overriding the automatic one."},"text":{"type":"string","description":"Curated summary shown after the verdict, e.g. shake* names are shims over pseudoXOF."},"source":{"type":"string","description":"Notes file the wording came from."}},"additionalProperties":false},"text":{"type":"string","description":"Summary shown after the verdict on the page (curated text when given)."}},"required":["kind","schemaVersion","provenance","algorithmId","verdict"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false}}};
+const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/survey.schema.json","title":"ngcc-perf symmetric-primitive survey verdict","description":"Whether an algorithm uses the ICCS placeholder functions only, mixes them with its own primitives, or bypasses them; the automatic finding and the curated text are kept apart.","type":"object","properties":{"kind":{"const":"survey","description":"Record kind; always \"survey\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Published verdict: the curated one when given, else the automatic one."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"automatic":{"type":"object","description":"What the survey found in the built objects.","properties":{"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Automatic verdict."},"placeholders":{"type":"array","description":"Placeholder symbols referenced.","items":{"type":"string"}},"ownPrimitives":{"type":"array","description":"Own primitives found (by symbol or constant fingerprint).","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Primitive, e.g. Keccak-f[1600], AES, ChaCha20, SHA-256, SM3."},"evidence":{"type":"string","description":"What gave it away: a symbol, a constant fingerprint, an object file."}},"required":["name","evidence"],"additionalProperties":false}},"shims":{"type":"array","description":"Functions that only forward to a placeholder (e.g. shake256 → pseudoXOF).","items":{"type":"object","description":"One shim.","properties":{"symbol":{"type":"string","description":"The shim."},"forwardsTo":{"type":"string","description":"The placeholder it calls."}},"required":["symbol","forwardsTo"],"additionalProperties":false}},"switches":{"type":"array","description":"Compile-time switches that change the answer.","items":{"type":"object","description":"One switch.","properties":{"define":{"type":"string","description":"The macro, e.g. KAT_BUILD."},"effect":{"type":"string","description":"What changes with it."}},"required":["define","effect"],"additionalProperties":false}},"text":{"type":"string","description":"Generated one-line summary."},"instances":{"type":"array","description":"Per instance: what its timing build references and contains.","items":{"type":"object","description":"One instance.","properties":{"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Verdict of this instance alone."},"placeholders":{"type":"array","description":"Placeholder (hash group) symbols its objects reference.","items":{"type":"string"}},"drng":{"type":"array","description":"DRNG group symbols its objects reference (empty: the DRNG is bypassed).","items":{"type":"string"}},"ownPrimitives":{"type":"array","description":"Own primitives found in its objects.","items":{"type":"string"}},"defines":{"type":"array","description":"The defines of its timing build.","items":{"type":"string"}}},"required":["instance","verdict"],"additionalProperties":false}}},"required":["verdict"],"additionalProperties":false},"curated":{"type":"object","description":"Curated wording from the campaign's notes file.","properties":{"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Curated verdict overriding the automatic one."},"text":{"type":"string","description":"Curated summary shown after the verdict, e.g. shake* names are shims over pseudoXOF."},"source":{"type":"string","description":"Notes file the wording came from."}},"additionalProperties":false},"text":{"type":"string","description":"Summary shown after the verdict on the page (curated text when given)."}},"required":["kind","schemaVersion","provenance","algorithmId","verdict"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false}}};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/survey.schema.json" */;
@@ -13145,11 +13145,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.automatic !== undefined){
-let data13 = data.automatic;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.verdict === undefined){
-const err33 = {instancePath:instancePath+"/automatic",schemaPath:"#/properties/automatic/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+if(data.buildProfile !== undefined){
+let data13 = data.buildProfile;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+const err33 = {instancePath:instancePath+"/buildProfile",schemaPath:"#/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -13158,9 +13158,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-for(const key3 in data13){
-if(!(((((((key3 === "verdict") || (key3 === "placeholders")) || (key3 === "ownPrimitives")) || (key3 === "shims")) || (key3 === "switches")) || (key3 === "text")) || (key3 === "instances"))){
-const err34 = {instancePath:instancePath+"/automatic",schemaPath:"#/properties/automatic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+else {
+const err34 = {instancePath:instancePath+"/buildProfile",schemaPath:"#/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -13170,10 +13170,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data13.verdict !== undefined){
-let data14 = data13.verdict;
-if(typeof data14 !== "string"){
-const err35 = {instancePath:instancePath+"/automatic/verdict",schemaPath:"#/properties/automatic/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.automatic !== undefined){
+let data14 = data.automatic;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.verdict === undefined){
+const err35 = {instancePath:instancePath+"/automatic",schemaPath:"#/properties/automatic/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -13182,8 +13183,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(!(((data14 === "ICCS-only") || (data14 === "mixed")) || (data14 === "bypass"))){
-const err36 = {instancePath:instancePath+"/automatic/verdict",schemaPath:"#/properties/automatic/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema64.properties.automatic.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+for(const key3 in data14){
+if(!(((((((key3 === "verdict") || (key3 === "placeholders")) || (key3 === "ownPrimitives")) || (key3 === "shims")) || (key3 === "switches")) || (key3 === "text")) || (key3 === "instances"))){
+const err36 = {instancePath:instancePath+"/automatic",schemaPath:"#/properties/automatic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -13193,13 +13195,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data13.placeholders !== undefined){
-let data15 = data13.placeholders;
-if(Array.isArray(data15)){
-const len0 = data15.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data15[i0] !== "string"){
-const err37 = {instancePath:instancePath+"/automatic/placeholders/" + i0,schemaPath:"#/properties/automatic/properties/placeholders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.verdict !== undefined){
+let data15 = data14.verdict;
+if(typeof data15 !== "string"){
+const err37 = {instancePath:instancePath+"/automatic/verdict",schemaPath:"#/properties/automatic/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -13208,10 +13207,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/automatic/placeholders",schemaPath:"#/properties/automatic/properties/placeholders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(((data15 === "ICCS-only") || (data15 === "mixed")) || (data15 === "bypass"))){
+const err38 = {instancePath:instancePath+"/automatic/verdict",schemaPath:"#/properties/automatic/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema64.properties.automatic.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -13221,15 +13218,13 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data13.ownPrimitives !== undefined){
-let data17 = data13.ownPrimitives;
-if(Array.isArray(data17)){
-const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
-let data18 = data17[i1];
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.name === undefined){
-const err39 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(data14.placeholders !== undefined){
+let data16 = data14.placeholders;
+if(Array.isArray(data16)){
+const len0 = data16.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data16[i0] !== "string"){
+const err39 = {instancePath:instancePath+"/automatic/placeholders/" + i0,schemaPath:"#/properties/automatic/properties/placeholders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -13238,8 +13233,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data18.evidence === undefined){
-const err40 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/automatic/placeholders",schemaPath:"#/properties/automatic/properties/placeholders/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -13248,9 +13245,16 @@ vErrors.push(err40);
 }
 errors++;
 }
-for(const key4 in data18){
-if(!((key4 === "name") || (key4 === "evidence"))){
-const err41 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+if(data14.ownPrimitives !== undefined){
+let data18 = data14.ownPrimitives;
+if(Array.isArray(data18)){
+const len1 = data18.length;
+for(let i1=0; i1<len1; i1++){
+let data19 = data18[i1];
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.name === undefined){
+const err41 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -13259,10 +13263,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data18.name !== undefined){
-if(typeof data18.name !== "string"){
-const err42 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1+"/name",schemaPath:"#/properties/automatic/properties/ownPrimitives/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data19.evidence === undefined){
+const err42 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -13271,10 +13273,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data18.evidence !== undefined){
-if(typeof data18.evidence !== "string"){
-const err43 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1+"/evidence",schemaPath:"#/properties/automatic/properties/ownPrimitives/items/properties/evidence/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key4 in data19){
+if(!((key4 === "name") || (key4 === "evidence"))){
+const err43 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -13284,9 +13285,9 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
-else {
-const err44 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data19.name !== undefined){
+if(typeof data19.name !== "string"){
+const err44 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1+"/name",schemaPath:"#/properties/automatic/properties/ownPrimitives/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -13296,9 +13297,9 @@ vErrors.push(err44);
 errors++;
 }
 }
-}
-else {
-const err45 = {instancePath:instancePath+"/automatic/ownPrimitives",schemaPath:"#/properties/automatic/properties/ownPrimitives/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data19.evidence !== undefined){
+if(typeof data19.evidence !== "string"){
+const err45 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1+"/evidence",schemaPath:"#/properties/automatic/properties/ownPrimitives/items/properties/evidence/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -13308,15 +13309,9 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data13.shims !== undefined){
-let data21 = data13.shims;
-if(Array.isArray(data21)){
-const len2 = data21.length;
-for(let i2=0; i2<len2; i2++){
-let data22 = data21[i2];
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.symbol === undefined){
-const err46 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/required",keyword:"required",params:{missingProperty: "symbol"},message:"must have required property '"+"symbol"+"'"};
+}
+else {
+const err46 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -13325,8 +13320,10 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data22.forwardsTo === undefined){
-const err47 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/required",keyword:"required",params:{missingProperty: "forwardsTo"},message:"must have required property '"+"forwardsTo"+"'"};
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/automatic/ownPrimitives",schemaPath:"#/properties/automatic/properties/ownPrimitives/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -13335,9 +13332,16 @@ vErrors.push(err47);
 }
 errors++;
 }
-for(const key5 in data22){
-if(!((key5 === "symbol") || (key5 === "forwardsTo"))){
-const err48 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data14.shims !== undefined){
+let data22 = data14.shims;
+if(Array.isArray(data22)){
+const len2 = data22.length;
+for(let i2=0; i2<len2; i2++){
+let data23 = data22[i2];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.symbol === undefined){
+const err48 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/required",keyword:"required",params:{missingProperty: "symbol"},message:"must have required property '"+"symbol"+"'"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -13346,10 +13350,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data22.symbol !== undefined){
-if(typeof data22.symbol !== "string"){
-const err49 = {instancePath:instancePath+"/automatic/shims/" + i2+"/symbol",schemaPath:"#/properties/automatic/properties/shims/items/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.forwardsTo === undefined){
+const err49 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/required",keyword:"required",params:{missingProperty: "forwardsTo"},message:"must have required property '"+"forwardsTo"+"'"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -13358,10 +13360,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-if(data22.forwardsTo !== undefined){
-if(typeof data22.forwardsTo !== "string"){
-const err50 = {instancePath:instancePath+"/automatic/shims/" + i2+"/forwardsTo",schemaPath:"#/properties/automatic/properties/shims/items/properties/forwardsTo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key5 in data23){
+if(!((key5 === "symbol") || (key5 === "forwardsTo"))){
+const err50 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -13371,9 +13372,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-}
-else {
-const err51 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.symbol !== undefined){
+if(typeof data23.symbol !== "string"){
+const err51 = {instancePath:instancePath+"/automatic/shims/" + i2+"/symbol",schemaPath:"#/properties/automatic/properties/shims/items/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -13383,9 +13384,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/automatic/shims",schemaPath:"#/properties/automatic/properties/shims/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data23.forwardsTo !== undefined){
+if(typeof data23.forwardsTo !== "string"){
+const err52 = {instancePath:instancePath+"/automatic/shims/" + i2+"/forwardsTo",schemaPath:"#/properties/automatic/properties/shims/items/properties/forwardsTo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -13395,15 +13396,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data13.switches !== undefined){
-let data25 = data13.switches;
-if(Array.isArray(data25)){
-const len3 = data25.length;
-for(let i3=0; i3<len3; i3++){
-let data26 = data25[i3];
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.define === undefined){
-const err53 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/required",keyword:"required",params:{missingProperty: "define"},message:"must have required property '"+"define"+"'"};
+}
+else {
+const err53 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -13412,8 +13407,10 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data26.effect === undefined){
-const err54 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/required",keyword:"required",params:{missingProperty: "effect"},message:"must have required property '"+"effect"+"'"};
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/automatic/shims",schemaPath:"#/properties/automatic/properties/shims/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -13422,9 +13419,16 @@ vErrors.push(err54);
 }
 errors++;
 }
-for(const key6 in data26){
-if(!((key6 === "define") || (key6 === "effect"))){
-const err55 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+if(data14.switches !== undefined){
+let data26 = data14.switches;
+if(Array.isArray(data26)){
+const len3 = data26.length;
+for(let i3=0; i3<len3; i3++){
+let data27 = data26[i3];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.define === undefined){
+const err55 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/required",keyword:"required",params:{missingProperty: "define"},message:"must have required property '"+"define"+"'"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -13433,10 +13437,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-if(data26.define !== undefined){
-if(typeof data26.define !== "string"){
-const err56 = {instancePath:instancePath+"/automatic/switches/" + i3+"/define",schemaPath:"#/properties/automatic/properties/switches/items/properties/define/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.effect === undefined){
+const err56 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/required",keyword:"required",params:{missingProperty: "effect"},message:"must have required property '"+"effect"+"'"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -13445,10 +13447,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data26.effect !== undefined){
-if(typeof data26.effect !== "string"){
-const err57 = {instancePath:instancePath+"/automatic/switches/" + i3+"/effect",schemaPath:"#/properties/automatic/properties/switches/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key6 in data27){
+if(!((key6 === "define") || (key6 === "effect"))){
+const err57 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -13458,9 +13459,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data27.define !== undefined){
+if(typeof data27.define !== "string"){
+const err58 = {instancePath:instancePath+"/automatic/switches/" + i3+"/define",schemaPath:"#/properties/automatic/properties/switches/items/properties/define/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -13470,9 +13471,9 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/automatic/switches",schemaPath:"#/properties/automatic/properties/switches/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data27.effect !== undefined){
+if(typeof data27.effect !== "string"){
+const err59 = {instancePath:instancePath+"/automatic/switches/" + i3+"/effect",schemaPath:"#/properties/automatic/properties/switches/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -13482,9 +13483,9 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data13.text !== undefined){
-if(typeof data13.text !== "string"){
-const err60 = {instancePath:instancePath+"/automatic/text",schemaPath:"#/properties/automatic/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err60 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -13494,15 +13495,9 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data13.instances !== undefined){
-let data30 = data13.instances;
-if(Array.isArray(data30)){
-const len4 = data30.length;
-for(let i4=0; i4<len4; i4++){
-let data31 = data30[i4];
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.instance === undefined){
-const err61 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+}
+else {
+const err61 = {instancePath:instancePath+"/automatic/switches",schemaPath:"#/properties/automatic/properties/switches/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -13511,8 +13506,10 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data31.verdict === undefined){
-const err62 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+}
+if(data14.text !== undefined){
+if(typeof data14.text !== "string"){
+const err62 = {instancePath:instancePath+"/automatic/text",schemaPath:"#/properties/automatic/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -13521,9 +13518,16 @@ vErrors.push(err62);
 }
 errors++;
 }
-for(const key7 in data31){
-if(!((((((key7 === "instance") || (key7 === "verdict")) || (key7 === "placeholders")) || (key7 === "drng")) || (key7 === "ownPrimitives")) || (key7 === "defines"))){
-const err63 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+if(data14.instances !== undefined){
+let data31 = data14.instances;
+if(Array.isArray(data31)){
+const len4 = data31.length;
+for(let i4=0; i4<len4; i4++){
+let data32 = data31[i4];
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.instance === undefined){
+const err63 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -13532,12 +13536,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-if(data31.instance !== undefined){
-let data32 = data31.instance;
-if(typeof data32 === "string"){
-if(!pattern4.test(data32)){
-const err64 = {instancePath:instancePath+"/automatic/instances/" + i4+"/instance",schemaPath:"#/properties/automatic/properties/instances/items/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data32.verdict === undefined){
+const err64 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -13546,9 +13546,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-else {
-const err65 = {instancePath:instancePath+"/automatic/instances/" + i4+"/instance",schemaPath:"#/properties/automatic/properties/instances/items/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key7 in data32){
+if(!((((((key7 === "instance") || (key7 === "verdict")) || (key7 === "placeholders")) || (key7 === "drng")) || (key7 === "ownPrimitives")) || (key7 === "defines"))){
+const err65 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -13558,10 +13558,11 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data31.verdict !== undefined){
-let data33 = data31.verdict;
-if(typeof data33 !== "string"){
-const err66 = {instancePath:instancePath+"/automatic/instances/" + i4+"/verdict",schemaPath:"#/properties/automatic/properties/instances/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.instance !== undefined){
+let data33 = data32.instance;
+if(typeof data33 === "string"){
+if(!pattern4.test(data33)){
+const err66 = {instancePath:instancePath+"/automatic/instances/" + i4+"/instance",schemaPath:"#/properties/automatic/properties/instances/items/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -13570,8 +13571,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(!(((data33 === "ICCS-only") || (data33 === "mixed")) || (data33 === "bypass"))){
-const err67 = {instancePath:instancePath+"/automatic/instances/" + i4+"/verdict",schemaPath:"#/properties/automatic/properties/instances/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema64.properties.automatic.properties.instances.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err67 = {instancePath:instancePath+"/automatic/instances/" + i4+"/instance",schemaPath:"#/properties/automatic/properties/instances/items/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -13581,13 +13583,10 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data31.placeholders !== undefined){
-let data34 = data31.placeholders;
-if(Array.isArray(data34)){
-const len5 = data34.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data34[i5] !== "string"){
-const err68 = {instancePath:instancePath+"/automatic/instances/" + i4+"/placeholders/" + i5,schemaPath:"#/properties/automatic/properties/instances/items/properties/placeholders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.verdict !== undefined){
+let data34 = data32.verdict;
+if(typeof data34 !== "string"){
+const err68 = {instancePath:instancePath+"/automatic/instances/" + i4+"/verdict",schemaPath:"#/properties/automatic/properties/instances/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -13596,10 +13595,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-else {
-const err69 = {instancePath:instancePath+"/automatic/instances/" + i4+"/placeholders",schemaPath:"#/properties/automatic/properties/instances/items/properties/placeholders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(((data34 === "ICCS-only") || (data34 === "mixed")) || (data34 === "bypass"))){
+const err69 = {instancePath:instancePath+"/automatic/instances/" + i4+"/verdict",schemaPath:"#/properties/automatic/properties/instances/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema64.properties.automatic.properties.instances.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -13609,13 +13606,13 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data31.drng !== undefined){
-let data36 = data31.drng;
-if(Array.isArray(data36)){
-const len6 = data36.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data36[i6] !== "string"){
-const err70 = {instancePath:instancePath+"/automatic/instances/" + i4+"/drng/" + i6,schemaPath:"#/properties/automatic/properties/instances/items/properties/drng/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.placeholders !== undefined){
+let data35 = data32.placeholders;
+if(Array.isArray(data35)){
+const len5 = data35.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data35[i5] !== "string"){
+const err70 = {instancePath:instancePath+"/automatic/instances/" + i4+"/placeholders/" + i5,schemaPath:"#/properties/automatic/properties/instances/items/properties/placeholders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -13627,7 +13624,7 @@ errors++;
 }
 }
 else {
-const err71 = {instancePath:instancePath+"/automatic/instances/" + i4+"/drng",schemaPath:"#/properties/automatic/properties/instances/items/properties/drng/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err71 = {instancePath:instancePath+"/automatic/instances/" + i4+"/placeholders",schemaPath:"#/properties/automatic/properties/instances/items/properties/placeholders/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -13637,13 +13634,13 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data31.ownPrimitives !== undefined){
-let data38 = data31.ownPrimitives;
-if(Array.isArray(data38)){
-const len7 = data38.length;
-for(let i7=0; i7<len7; i7++){
-if(typeof data38[i7] !== "string"){
-const err72 = {instancePath:instancePath+"/automatic/instances/" + i4+"/ownPrimitives/" + i7,schemaPath:"#/properties/automatic/properties/instances/items/properties/ownPrimitives/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.drng !== undefined){
+let data37 = data32.drng;
+if(Array.isArray(data37)){
+const len6 = data37.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data37[i6] !== "string"){
+const err72 = {instancePath:instancePath+"/automatic/instances/" + i4+"/drng/" + i6,schemaPath:"#/properties/automatic/properties/instances/items/properties/drng/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -13655,7 +13652,7 @@ errors++;
 }
 }
 else {
-const err73 = {instancePath:instancePath+"/automatic/instances/" + i4+"/ownPrimitives",schemaPath:"#/properties/automatic/properties/instances/items/properties/ownPrimitives/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err73 = {instancePath:instancePath+"/automatic/instances/" + i4+"/drng",schemaPath:"#/properties/automatic/properties/instances/items/properties/drng/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -13665,13 +13662,13 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(data31.defines !== undefined){
-let data40 = data31.defines;
-if(Array.isArray(data40)){
-const len8 = data40.length;
-for(let i8=0; i8<len8; i8++){
-if(typeof data40[i8] !== "string"){
-const err74 = {instancePath:instancePath+"/automatic/instances/" + i4+"/defines/" + i8,schemaPath:"#/properties/automatic/properties/instances/items/properties/defines/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.ownPrimitives !== undefined){
+let data39 = data32.ownPrimitives;
+if(Array.isArray(data39)){
+const len7 = data39.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data39[i7] !== "string"){
+const err74 = {instancePath:instancePath+"/automatic/instances/" + i4+"/ownPrimitives/" + i7,schemaPath:"#/properties/automatic/properties/instances/items/properties/ownPrimitives/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -13683,7 +13680,7 @@ errors++;
 }
 }
 else {
-const err75 = {instancePath:instancePath+"/automatic/instances/" + i4+"/defines",schemaPath:"#/properties/automatic/properties/instances/items/properties/defines/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err75 = {instancePath:instancePath+"/automatic/instances/" + i4+"/ownPrimitives",schemaPath:"#/properties/automatic/properties/instances/items/properties/ownPrimitives/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -13693,9 +13690,13 @@ vErrors.push(err75);
 errors++;
 }
 }
-}
-else {
-const err76 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32.defines !== undefined){
+let data41 = data32.defines;
+if(Array.isArray(data41)){
+const len8 = data41.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data41[i8] !== "string"){
+const err76 = {instancePath:instancePath+"/automatic/instances/" + i4+"/defines/" + i8,schemaPath:"#/properties/automatic/properties/instances/items/properties/defines/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -13707,7 +13708,7 @@ errors++;
 }
 }
 else {
-const err77 = {instancePath:instancePath+"/automatic/instances",schemaPath:"#/properties/automatic/properties/instances/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err77 = {instancePath:instancePath+"/automatic/instances/" + i4+"/defines",schemaPath:"#/properties/automatic/properties/instances/items/properties/defines/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -13719,7 +13720,7 @@ errors++;
 }
 }
 else {
-const err78 = {instancePath:instancePath+"/automatic",schemaPath:"#/properties/automatic/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err78 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -13729,12 +13730,9 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data.curated !== undefined){
-let data42 = data.curated;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-for(const key8 in data42){
-if(!(((key8 === "verdict") || (key8 === "text")) || (key8 === "source"))){
-const err79 = {instancePath:instancePath+"/curated",schemaPath:"#/properties/curated/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+}
+else {
+const err79 = {instancePath:instancePath+"/automatic/instances",schemaPath:"#/properties/automatic/properties/instances/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -13744,10 +13742,9 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data42.verdict !== undefined){
-let data43 = data42.verdict;
-if(typeof data43 !== "string"){
-const err80 = {instancePath:instancePath+"/curated/verdict",schemaPath:"#/properties/curated/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err80 = {instancePath:instancePath+"/automatic",schemaPath:"#/properties/automatic/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -13756,8 +13753,13 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(!(((data43 === "ICCS-only") || (data43 === "mixed")) || (data43 === "bypass"))){
-const err81 = {instancePath:instancePath+"/curated/verdict",schemaPath:"#/properties/curated/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema64.properties.curated.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.curated !== undefined){
+let data43 = data.curated;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+for(const key8 in data43){
+if(!(((key8 === "verdict") || (key8 === "text")) || (key8 === "source"))){
+const err81 = {instancePath:instancePath+"/curated",schemaPath:"#/properties/curated/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -13767,9 +13769,10 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data42.text !== undefined){
-if(typeof data42.text !== "string"){
-const err82 = {instancePath:instancePath+"/curated/text",schemaPath:"#/properties/curated/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data43.verdict !== undefined){
+let data44 = data43.verdict;
+if(typeof data44 !== "string"){
+const err82 = {instancePath:instancePath+"/curated/verdict",schemaPath:"#/properties/curated/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -13778,10 +13781,8 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-if(data42.source !== undefined){
-if(typeof data42.source !== "string"){
-const err83 = {instancePath:instancePath+"/curated/source",schemaPath:"#/properties/curated/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data44 === "ICCS-only") || (data44 === "mixed")) || (data44 === "bypass"))){
+const err83 = {instancePath:instancePath+"/curated/verdict",schemaPath:"#/properties/curated/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema64.properties.curated.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -13791,9 +13792,9 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
-else {
-const err84 = {instancePath:instancePath+"/curated",schemaPath:"#/properties/curated/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data43.text !== undefined){
+if(typeof data43.text !== "string"){
+const err84 = {instancePath:instancePath+"/curated/text",schemaPath:"#/properties/curated/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -13803,9 +13804,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data.text !== undefined){
-if(typeof data.text !== "string"){
-const err85 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data43.source !== undefined){
+if(typeof data43.source !== "string"){
+const err85 = {instancePath:instancePath+"/curated/source",schemaPath:"#/properties/curated/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -13817,12 +13818,36 @@ errors++;
 }
 }
 else {
-const err86 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err86 = {instancePath:instancePath+"/curated",schemaPath:"#/properties/curated/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err86];
 }
 else {
 vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data.text !== undefined){
+if(typeof data.text !== "string"){
+const err87 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
 }
 errors++;
 }
@@ -14388,7 +14413,7 @@ return errors === 0;
 validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const size_audit = validate27;
-const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/size-audit.schema.json","title":"ngcc-perf size audit","description":"Sizes of one algorithm's instances from the catalog, the API and measurement, the section-6 table, and every disagreement found.","type":"object","properties":{"kind":{"const":"size-audit","description":"Record kind; always \"size-audit\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"instances":{"type":"array","description":"Per instance.","items":{"type":"object","description":"One instance.","properties":{"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algname":{"description":"CRYPTO_ALGNAME from the compiled api.h, or null when it defines none.","anyOf":[{"type":"string"},{"type":"null"}]},"api":{"type":"object","description":"API (from the compiled api.h) sizes in bytes; absent fields do not apply.","properties":{"publicKeyBytes":{"type":"integer","description":"Public key, bytes.","minimum":0},"secretKeyBytes":{"type":"integer","description":"Secret key, bytes (key exchange: the long-term secret key, as longTermSecretKeyBytes).","minimum":0},"ciphertextBytes":{"type":"integer","description":"Ciphertext, bytes.","minimum":0},"signatureBytes":{"type":"integer","description":"Signature, bytes: CRYPTO_BYTES, the maximum.","minimum":0},"sharedSecretBytes":{"type":"integer","description":"Shared secret, bytes.","minimum":0},"passes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_PASSES.","minimum":1},"msg1Bytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_MSG1BYTES, bytes.","minimum":0},"msg2Bytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_MSG2BYTES, bytes.","minimum":0},"publicKeyABytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_PUBLICKEYBYTES_A, bytes.","minimum":0},"secretKeyABytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_SECRETKEYBYTES_A, bytes.","minimum":0},"publicKeyBBytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_PUBLICKEYBYTES_B, bytes.","minimum":0},"secretKeyBBytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_SECRETKEYBYTES_B, bytes.","minimum":0},"stateABytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_STATEBYTES_A, bytes.","minimum":0},"stateBBytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_STATEBYTES_B, bytes.","minimum":0},"bandwidthBytes":{"type":"integer","description":"Key exchange: NGCC_KEX_BANDWIDTH_BYTES as the compiler computed it, bytes.","minimum":0}},"additionalProperties":false},"catalog":{"description":"The catalog row, or null when missing.","anyOf":[{"type":"object","properties":{"publicKeyBytes":{"description":"Public key, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"ciphertextBytes":{"description":"Ciphertext, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"signatureBytes":{"description":"Signature, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"publicKeyABytes":{"description":"Key exchange: the initiator's public key, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"kexMessageBytes":{"description":"Key exchange: each protocol message, bytes.","anyOf":[{"type":"array","items":{"type":"integer","minimum":0},"minItems":1},{"type":"null"}]},"source":{"type":"string","description":"Catalog source column."},"note":{"type":"string","description":"Catalog note column."},"line":{"type":"integer","description":"Line of the row in the catalog file.","minimum":1}},"additionalProperties":false},{"type":"null"}]},"measured":{"type":"object","description":"Output lengths seen in KAT and timing runs.","properties":{"publicKeyBytes":{"type":"object","description":"A measured length distribution.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1},"sources":{"type":"array","description":"The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).","items":{"type":"object","description":"One source.","properties":{"source":{"type":"string","enum":["kat","timing"],"description":"kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run)."},"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["source","path","min","mean","max","samples"],"additionalProperties":false},"minItems":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"ciphertextBytes":{"type":"object","description":"A measured length distribution.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1},"sources":{"type":"array","description":"The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).","items":{"type":"object","description":"One source.","properties":{"source":{"type":"string","enum":["kat","timing"],"description":"kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run)."},"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["source","path","min","mean","max","samples"],"additionalProperties":false},"minItems":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"signatureBytes":{"type":"object","description":"A measured length distribution.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1},"sources":{"type":"array","description":"The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).","items":{"type":"object","description":"One source.","properties":{"source":{"type":"string","enum":["kat","timing"],"description":"kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run)."},"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["source","path","min","mean","max","samples"],"additionalProperties":false},"minItems":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"table":{"type":"object","description":"Section 6 row (public key, ciphertext, signature from the catalog; secret key, shared secret from the API) sizes in bytes; absent fields do not apply.","properties":{"publicKeyBytes":{"type":"integer","description":"Public key, bytes.","minimum":0},"secretKeyBytes":{"type":"integer","description":"Secret key, bytes.","minimum":0},"ciphertextBytes":{"type":"integer","description":"Ciphertext, bytes.","minimum":0},"signatureBytes":{"type":"integer","description":"Signature, bytes (API: the maximum).","minimum":0},"sharedSecretBytes":{"type":"integer","description":"Shared secret, bytes.","minimum":0}},"additionalProperties":false},"tableFrom":{"type":"object","description":"Where the section-6 public key, ciphertext and signature came from (secret key and shared secret are always the API's).","properties":{"publicKeyBytes":{"type":"string","enum":["catalog","api"],"description":"catalog: the catalog's figure; api: the API's (no catalog figure)."},"ciphertextBytes":{"type":"string","enum":["catalog","api"],"description":"catalog: the catalog's figure; api: the API's (no catalog figure)."},"signatureBytes":{"type":"string","enum":["catalog","api"],"description":"catalog: the catalog's figure; api: the API's (no catalog figure)."}},"additionalProperties":false},"kex":{"type":"object","description":"Key-exchange section 6 row.","properties":{"passes":{"type":"integer","description":"Protocol passes.","minimum":1},"messageBytes":{"type":"array","description":"Each protocol message's size from the API, in pass order, bytes.","items":{"type":"integer","minimum":0},"minItems":1},"protocolMessageBytes":{"type":"integer","description":"Sum of the protocol messages, bytes.","minimum":0},"publicKeyABytes":{"type":"integer","description":"Initiator's public key that must be transmitted, bytes (0 when none is required).","minimum":0},"publicKeyBBytes":{"type":"integer","description":"Responder's public key that must be transmitted, bytes.","minimum":0},"bandwidthBytes":{"type":"integer","description":"All protocol messages plus each required public key once, bytes; certificates and framing excluded.","minimum":0},"longTermSecretKeyBytes":{"type":"integer","description":"Long-term secret key (API cap), bytes: the larger of the two parties' (each party stores its own).","minimum":0},"sharedSecretBytes":{"type":"integer","description":"Shared secret, bytes.","minimum":0}},"required":["passes","messageBytes","protocolMessageBytes","publicKeyABytes","publicKeyBBytes","bandwidthBytes","longTermSecretKeyBytes","sharedSecretBytes"],"additionalProperties":false},"failure":{"$ref":"#/$defs/failure","description":"Why the instance's API figures could not be read (e.g. api.h does not compile)."},"commands":{"type":"array","description":"Child processes run for this instance (building and running printparams).","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["instance"],"additionalProperties":false}},"findings":{"type":"array","description":"Disagreements found (empty when catalog, API and measurement agree).","items":{"type":"object","description":"One disagreement.","properties":{"instance":{"type":"string","description":"Instance (or catalog instance name) concerned."},"kind":{"type":"string","enum":["catalog-differs-from-api","measured-exceeds-api","catalog-row-missing","catalog-row-unknown-instance"],"description":"catalog-differs-from-api; measured-exceeds-api (an implementation bug); catalog-row-missing; catalog-row-unknown-instance."},"field":{"type":"string","enum":["publicKeyBytes","secretKeyBytes","ciphertextBytes","signatureBytes","sharedSecretBytes","publicKeyABytes","publicKeyBBytes","message1Bytes","message2Bytes","passes"],"description":"Size field concerned. Key exchange: publicKeyBBytes (catalog public_key), publicKeyABytes, message1Bytes / message2Bytes (kex_messages), passes (how many messages the catalog lists vs CRYPTO_KEX_PASSES)."},"catalog":{"description":"Catalog figure, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"api":{"description":"API figure, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"measured":{"description":"Largest measured figure, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"note":{"type":"string","description":"Catalog note or explanation."},"line":{"type":"integer","description":"Line of the catalog row concerned.","minimum":1}},"required":["instance","kind"],"additionalProperties":false}},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"catalog":{"type":"object","description":"The catalog used.","properties":{"path":{"type":"string","description":"Catalog file path as shown in the report."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the catalog file."}},"required":["path"],"additionalProperties":false},"notes":{"type":"array","description":"Notes shown under the section-6 table (e.g. on authentication when only the responder has a long-term key).","items":{"type":"string"}}},"required":["kind","schemaVersion","provenance","system","algorithmId","category","instances","findings"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/size-audit.schema.json","title":"ngcc-perf size audit","description":"Sizes of one algorithm's instances from the catalog, the API and measurement, the section-6 table, and every disagreement found.","type":"object","properties":{"kind":{"const":"size-audit","description":"Record kind; always \"size-audit\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"instances":{"type":"array","description":"Per instance.","items":{"type":"object","description":"One instance.","properties":{"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algname":{"description":"CRYPTO_ALGNAME from the compiled api.h, or null when it defines none.","anyOf":[{"type":"string"},{"type":"null"}]},"api":{"type":"object","description":"API (from the compiled api.h) sizes in bytes; absent fields do not apply.","properties":{"publicKeyBytes":{"type":"integer","description":"Public key, bytes.","minimum":0},"secretKeyBytes":{"type":"integer","description":"Secret key, bytes (key exchange: the long-term secret key, as longTermSecretKeyBytes).","minimum":0},"ciphertextBytes":{"type":"integer","description":"Ciphertext, bytes.","minimum":0},"signatureBytes":{"type":"integer","description":"Signature, bytes: CRYPTO_BYTES, the maximum.","minimum":0},"sharedSecretBytes":{"type":"integer","description":"Shared secret, bytes.","minimum":0},"passes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_PASSES.","minimum":1},"msg1Bytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_MSG1BYTES, bytes.","minimum":0},"msg2Bytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_MSG2BYTES, bytes.","minimum":0},"publicKeyABytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_PUBLICKEYBYTES_A, bytes.","minimum":0},"secretKeyABytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_SECRETKEYBYTES_A, bytes.","minimum":0},"publicKeyBBytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_PUBLICKEYBYTES_B, bytes.","minimum":0},"secretKeyBBytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_SECRETKEYBYTES_B, bytes.","minimum":0},"stateABytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_STATEBYTES_A, bytes.","minimum":0},"stateBBytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_STATEBYTES_B, bytes.","minimum":0},"bandwidthBytes":{"type":"integer","description":"Key exchange: NGCC_KEX_BANDWIDTH_BYTES as the compiler computed it, bytes.","minimum":0}},"additionalProperties":false},"catalog":{"description":"The catalog row, or null when missing.","anyOf":[{"type":"object","properties":{"publicKeyBytes":{"description":"Public key, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"ciphertextBytes":{"description":"Ciphertext, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"signatureBytes":{"description":"Signature, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"publicKeyABytes":{"description":"Key exchange: the initiator's public key, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"kexMessageBytes":{"description":"Key exchange: each protocol message, bytes.","anyOf":[{"type":"array","items":{"type":"integer","minimum":0},"minItems":1},{"type":"null"}]},"source":{"type":"string","description":"Catalog source column."},"note":{"type":"string","description":"Catalog note column."},"line":{"type":"integer","description":"Line of the row in the catalog file.","minimum":1}},"additionalProperties":false},{"type":"null"}]},"measured":{"type":"object","description":"Output lengths seen in KAT and timing runs.","properties":{"publicKeyBytes":{"type":"object","description":"A measured length distribution.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1},"sources":{"type":"array","description":"The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).","items":{"type":"object","description":"One source.","properties":{"source":{"type":"string","enum":["kat","timing"],"description":"kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run)."},"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["source","path","min","mean","max","samples"],"additionalProperties":false},"minItems":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"ciphertextBytes":{"type":"object","description":"A measured length distribution.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1},"sources":{"type":"array","description":"The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).","items":{"type":"object","description":"One source.","properties":{"source":{"type":"string","enum":["kat","timing"],"description":"kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run)."},"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["source","path","min","mean","max","samples"],"additionalProperties":false},"minItems":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"signatureBytes":{"type":"object","description":"A measured length distribution.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1},"sources":{"type":"array","description":"The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).","items":{"type":"object","description":"One source.","properties":{"source":{"type":"string","enum":["kat","timing"],"description":"kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run)."},"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["source","path","min","mean","max","samples"],"additionalProperties":false},"minItems":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"table":{"type":"object","description":"Section 6 row (public key, ciphertext, signature from the catalog; secret key, shared secret from the API) sizes in bytes; absent fields do not apply.","properties":{"publicKeyBytes":{"type":"integer","description":"Public key, bytes.","minimum":0},"secretKeyBytes":{"type":"integer","description":"Secret key, bytes.","minimum":0},"ciphertextBytes":{"type":"integer","description":"Ciphertext, bytes.","minimum":0},"signatureBytes":{"type":"integer","description":"Signature, bytes (API: the maximum).","minimum":0},"sharedSecretBytes":{"type":"integer","description":"Shared secret, bytes.","minimum":0}},"additionalProperties":false},"tableFrom":{"type":"object","description":"Where the section-6 public key, ciphertext and signature came from (secret key and shared secret are always the API's).","properties":{"publicKeyBytes":{"type":"string","enum":["catalog","api"],"description":"catalog: the catalog's figure; api: the API's (no catalog figure)."},"ciphertextBytes":{"type":"string","enum":["catalog","api"],"description":"catalog: the catalog's figure; api: the API's (no catalog figure)."},"signatureBytes":{"type":"string","enum":["catalog","api"],"description":"catalog: the catalog's figure; api: the API's (no catalog figure)."}},"additionalProperties":false},"kex":{"type":"object","description":"Key-exchange section 6 row.","properties":{"passes":{"type":"integer","description":"Protocol passes.","minimum":1},"messageBytes":{"type":"array","description":"Each protocol message's size from the API, in pass order, bytes.","items":{"type":"integer","minimum":0},"minItems":1},"protocolMessageBytes":{"type":"integer","description":"Sum of the protocol messages, bytes.","minimum":0},"publicKeyABytes":{"type":"integer","description":"Initiator's public key that must be transmitted, bytes (0 when none is required).","minimum":0},"publicKeyBBytes":{"type":"integer","description":"Responder's public key that must be transmitted, bytes.","minimum":0},"bandwidthBytes":{"type":"integer","description":"All protocol messages plus each required public key once, bytes; certificates and framing excluded.","minimum":0},"longTermSecretKeyBytes":{"type":"integer","description":"Long-term secret key (API cap), bytes: the larger of the two parties' (each party stores its own).","minimum":0},"sharedSecretBytes":{"type":"integer","description":"Shared secret, bytes.","minimum":0}},"required":["passes","messageBytes","protocolMessageBytes","publicKeyABytes","publicKeyBBytes","bandwidthBytes","longTermSecretKeyBytes","sharedSecretBytes"],"additionalProperties":false},"failure":{"$ref":"#/$defs/failure","description":"Why the instance's API figures could not be read (e.g. api.h does not compile)."},"commands":{"type":"array","description":"Child processes run for this instance (building and running printparams).","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["instance"],"additionalProperties":false}},"findings":{"type":"array","description":"Disagreements found (empty when catalog, API and measurement agree).","items":{"type":"object","description":"One disagreement.","properties":{"instance":{"type":"string","description":"Instance (or catalog instance name) concerned."},"kind":{"type":"string","enum":["catalog-differs-from-api","measured-exceeds-api","catalog-row-missing","catalog-row-unknown-instance"],"description":"catalog-differs-from-api; measured-exceeds-api (an implementation bug); catalog-row-missing; catalog-row-unknown-instance."},"field":{"type":"string","enum":["publicKeyBytes","secretKeyBytes","ciphertextBytes","signatureBytes","sharedSecretBytes","publicKeyABytes","publicKeyBBytes","message1Bytes","message2Bytes","passes"],"description":"Size field concerned. Key exchange: publicKeyBBytes (catalog public_key), publicKeyABytes, message1Bytes / message2Bytes (kex_messages), passes (how many messages the catalog lists vs CRYPTO_KEX_PASSES)."},"catalog":{"description":"Catalog figure, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"api":{"description":"API figure, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"measured":{"description":"Largest measured figure, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"note":{"type":"string","description":"Catalog note or explanation."},"line":{"type":"integer","description":"Line of the catalog row concerned.","minimum":1}},"required":["instance","kind"],"additionalProperties":false}},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"catalog":{"type":"object","description":"The catalog used.","properties":{"path":{"type":"string","description":"Catalog file path as shown in the report."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the catalog file."}},"required":["path"],"additionalProperties":false},"notes":{"type":"array","description":"Notes shown under the section-6 table (e.g. on authentication when only the responder has a long-term key).","items":{"type":"string"}}},"required":["kind","schemaVersion","provenance","system","algorithmId","category","instances","findings"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/size-audit.schema.json" */;
@@ -18596,11 +18621,11 @@ vErrors.push(err329);
 errors++;
 }
 }
-if(data.catalog !== undefined){
-let data131 = data.catalog;
-if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
-if(data131.path === undefined){
-const err330 = {instancePath:instancePath+"/catalog",schemaPath:"#/properties/catalog/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+if(data.buildProfile !== undefined){
+let data131 = data.buildProfile;
+if(typeof data131 === "string"){
+if(!pattern4.test(data131)){
+const err330 = {instancePath:instancePath+"/buildProfile",schemaPath:"#/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -18609,9 +18634,9 @@ vErrors.push(err330);
 }
 errors++;
 }
-for(const key19 in data131){
-if(!((key19 === "path") || (key19 === "sha256"))){
-const err331 = {instancePath:instancePath+"/catalog",schemaPath:"#/properties/catalog/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+}
+else {
+const err331 = {instancePath:instancePath+"/buildProfile",schemaPath:"#/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -18621,9 +18646,11 @@ vErrors.push(err331);
 errors++;
 }
 }
-if(data131.path !== undefined){
-if(typeof data131.path !== "string"){
-const err332 = {instancePath:instancePath+"/catalog/path",schemaPath:"#/properties/catalog/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.catalog !== undefined){
+let data132 = data.catalog;
+if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
+if(data132.path === undefined){
+const err332 = {instancePath:instancePath+"/catalog",schemaPath:"#/properties/catalog/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -18632,12 +18659,9 @@ vErrors.push(err332);
 }
 errors++;
 }
-}
-if(data131.sha256 !== undefined){
-let data133 = data131.sha256;
-if(typeof data133 === "string"){
-if(!pattern23.test(data133)){
-const err333 = {instancePath:instancePath+"/catalog/sha256",schemaPath:"#/$defs/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+for(const key19 in data132){
+if(!((key19 === "path") || (key19 === "sha256"))){
+const err333 = {instancePath:instancePath+"/catalog",schemaPath:"#/properties/catalog/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -18647,8 +18671,9 @@ vErrors.push(err333);
 errors++;
 }
 }
-else {
-const err334 = {instancePath:instancePath+"/catalog/sha256",schemaPath:"#/$defs/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data132.path !== undefined){
+if(typeof data132.path !== "string"){
+const err334 = {instancePath:instancePath+"/catalog/path",schemaPath:"#/properties/catalog/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -18658,9 +18683,11 @@ vErrors.push(err334);
 errors++;
 }
 }
-}
-else {
-const err335 = {instancePath:instancePath+"/catalog",schemaPath:"#/properties/catalog/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data132.sha256 !== undefined){
+let data134 = data132.sha256;
+if(typeof data134 === "string"){
+if(!pattern23.test(data134)){
+const err335 = {instancePath:instancePath+"/catalog/sha256",schemaPath:"#/$defs/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -18670,13 +18697,8 @@ vErrors.push(err335);
 errors++;
 }
 }
-if(data.notes !== undefined){
-let data134 = data.notes;
-if(Array.isArray(data134)){
-const len9 = data134.length;
-for(let i9=0; i9<len9; i9++){
-if(typeof data134[i9] !== "string"){
-const err336 = {instancePath:instancePath+"/notes/" + i9,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err336 = {instancePath:instancePath+"/catalog/sha256",schemaPath:"#/$defs/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -18688,7 +18710,7 @@ errors++;
 }
 }
 else {
-const err337 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err337 = {instancePath:instancePath+"/catalog",schemaPath:"#/properties/catalog/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -18698,14 +18720,42 @@ vErrors.push(err337);
 errors++;
 }
 }
-}
-else {
-const err338 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.notes !== undefined){
+let data135 = data.notes;
+if(Array.isArray(data135)){
+const len9 = data135.length;
+for(let i9=0; i9<len9; i9++){
+if(typeof data135[i9] !== "string"){
+const err338 = {instancePath:instancePath+"/notes/" + i9,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err338];
 }
 else {
 vErrors.push(err338);
+}
+errors++;
+}
+}
+}
+else {
+const err339 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err339];
+}
+else {
+vErrors.push(err339);
+}
+errors++;
+}
+}
+}
+else {
+const err340 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err340];
+}
+else {
+vErrors.push(err340);
 }
 errors++;
 }

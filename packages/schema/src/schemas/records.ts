@@ -709,6 +709,7 @@ export const survey = recordSchema(
   },
   {
     system: systemId,
+    buildProfile: buildProfileName,
     automatic: obj(
       "What the survey found in the built objects.",
       {
@@ -979,6 +980,7 @@ export const sizeAudit = recordSchema(
   },
   {
     inputsHash,
+    buildProfile: buildProfileName,
     catalog: obj(
       "The catalog used.",
       { path: str("Catalog file path as shown in the report.") },
