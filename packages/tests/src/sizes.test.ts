@@ -92,7 +92,7 @@ describe("ngcc-perf sizes over the fixture submissions", { timeout: 180_000 }, (
       notes: ["findings: 3 catalog-differs-from-api"],
     });
     // One job per algorithm × build profile, and the progress total says so from the start.
-    expect(first.stderr).toMatch(/^sizes: 3 job\(s\)$/m);
+    expect(first.stderr).toMatch(/^sizes: 3 job\(s\) in 3 unit\(s\)$/m);
     expect(first.stderr).toMatch(/^sizes: 3 done, 0 failed, 0 skipped \(of 3\)/m);
     const v = cli("validate", join(out, "data"));
     expect(v.code).toBe(0);
@@ -353,7 +353,7 @@ describe("ngcc-perf sizes with two build profiles", { timeout: 300_000 }, () => 
     expect(t.code, t.stderr).toBe(0);
     const r = cli("sizes", file, "--out", out, "--json");
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^sizes: 2 job\(s\)$/m);
+    expect(r.stderr).toMatch(/^sizes: 2 job\(s\) in 2 unit\(s\)$/m);
     expect(r.stderr).toMatch(/^sizes: 2 done, 0 failed, 0 skipped \(of 2\)/m);
     expect(sizesSummary(r.stdout)).toMatchObject({ planned: 2, records: 2, failed: 0 });
     expect(readdirSync(join(out, "data/test_1/sizes/sig-91")).sort()).toEqual(["guide.json", "o0.json"]);
