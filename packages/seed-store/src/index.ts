@@ -14,7 +14,17 @@ export {
   toExpectedPage,
 } from "./extract-cells.ts";
 export { formatJson, writeFileAtomic } from "./json-io.ts";
-export { buildSeedStore, DEFAULT_STORE_DIR, recordErrors, type SeedStore, writeSeedStore } from "./make-seed-store.ts";
+export {
+  buildRoundingStore,
+  DEFAULT_ROUNDING_STORE_DIR,
+  PROFILES as ROUNDING_PROFILES,
+  ROUNDING,
+  ROWS as ROUNDING_ROWS,
+  type RoundingProfile,
+  type RoundingRow,
+  trialsOf,
+} from "./make-rounding-store.ts";
+export { buildSeedStore, DEFAULT_STORE_DIR, type SeedStore, writeSeedStore } from "./make-seed-store.ts";
 export {
   type AlgorithmCategory,
   BASIC_KEYS,
@@ -28,10 +38,20 @@ export {
 } from "./parse-seeds.ts";
 export { renderScrapedMarkdown, renderTab } from "./render-seed-text.ts";
 export {
+  type AssembledStore,
+  assembleStore,
+  type IndexedFile,
+  recordErrors,
+  type StoreFile,
+  type StoreText,
+  sha256,
+  storeFile,
+  writeStore,
+} from "./store-files.ts";
+export {
   BUILD_PROFILE,
   harnessEvidenceEntry,
   SEED_TOOL,
   type SeedProblem,
-  type StoreFile,
   synthesizePage,
 } from "./synthesize.ts";

@@ -10,42 +10,18 @@
 // a run. Seed figures for which no consistent value exists are listed on stderr and make the exit code 1 (the store
 // is still written).
 
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { kindOfPath, type RecordKind, type StoreFileKind, validateText } from "@ngcc-perf/schema";
 import { DEFAULT_SEED_DIR, REPO_ROOT, readSeedDir } from "./extract-cells.ts";
-import { formatJson, writeFileAtomic } from "./json-io.ts";
 import type { SeedPage } from "./parse-seeds.ts";
-import {
-  environmentRecord,
-  type SeedProblem,
-  type StoreFile,
-  storeFile,
-  storeIndexRecord,
-  synthesizePage,
-} from "./synthesize.ts";
+import { type AssembledStore, assembleStore, type StoreFile, storeFile, writeStore } from "./store-files.ts";
+import { environmentRecord, type SeedProblem, storeIndexRecord, synthesizePage } from "./synthesize.ts";
 
 export const DEFAULT_STORE_DIR = join(REPO_ROOT, "fixtures/seed-store");
 
-export interface SeedStore {
-  system: string;
-  /** Files relative to data/<system>/, with their JSON text. */
-  files: Array<{ path: string; kind: StoreFileKind; text: string }>;
+export interface SeedStore extends AssembledStore {
   problems: SeedProblem[];
   remarks: string[];
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
-/** `line:column pointer message` lines of the schema's validator for a file's text; none when it is valid. */
-export function recordErrors(text: string, path: string, kind: RecordKind): string[] {
-  return validateText(text, path, kind).errors.map(
-    (e) => `${e.line ?? 1}:${e.column ?? 1}: ${e.pointer || "(document)"} ${e.message}`,
-  );
 }
 
 /** Builds (in memory) and validates the whole store of the seed pages. Throws on an invalid record. */
@@ -73,56 +49,13 @@ export function buildSeedStore(pages: ReadonlyArray<{ page: SeedPage; file: stri
     problems.push(...r.problems);
     remarks.push(...r.remarks);
   }
-
-  const invalid: string[] = [];
-  const files = records
-    .map((f) => {
-      const kind = f.entry.kind;
-      if (kind === "kat-log") throw new Error(`${f.path}: KAT logs are not part of the seed store`);
-      if (kindOfPath(f.path) !== kind) invalid.push(`${f.path}: the layout says ${kindOfPath(f.path)}, not ${kind}`);
-      if (f.record.kind !== kind) invalid.push(`${f.path}: holds a ${String(f.record.kind)} record, not ${kind}`);
-      const text = formatJson(f.record);
-      const errors = recordErrors(text, f.path, kind);
-      if (errors.length > 0) invalid.push(`${f.path} (${kind}):\n    ${errors.join("\n    ")}`);
-      return { path: f.path, kind, text };
-    })
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const seen = new Set<string>();
-  for (const f of files) {
-    if (seen.has(f.path)) invalid.push(`${f.path}: written twice`);
-    seen.add(f.path);
-  }
-
-  const index = storeIndexRecord(
-    pages,
-    files.map((f) => ({ path: f.path, kind: f.kind, sha256: sha256(f.text), bytes: Buffer.byteLength(f.text) })),
-  );
-  const indexFile = storeFile({ kind: "store-index", key: { system } }, index);
-  const indexText = formatJson(index);
-  const indexErrors = recordErrors(indexText, indexFile.path, "store-index");
-  if (indexErrors.length > 0) invalid.push(`${indexFile.path} (store-index):\n    ${indexErrors.join("\n    ")}`);
-  if (invalid.length > 0) throw new Error(`records that fail their schema:\n  ${invalid.join("\n  ")}`);
-  files.push({ path: indexFile.path, kind: "store-index", text: indexText });
-  return { system, files, problems, remarks };
+  const store = assembleStore(system, records, (files) => storeIndexRecord(pages, files));
+  return { ...store, problems, remarks };
 }
 
-/** Writes the store's system folder under a temporary name, then swaps it into place. */
+/** Writes the seed store's system folder under a temporary name, then swaps it into place. */
 export function writeSeedStore(store: SeedStore, storeDir: string): string {
-  const dataDir = join(storeDir, "data");
-  const target = join(dataDir, store.system);
-  const stamp = `${process.pid}.${Date.now().toString(36)}`;
-  const tmp = join(dataDir, `.${store.system}.tmp-${stamp}`);
-  const old = join(dataDir, `.${store.system}.old-${stamp}`);
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    for (const f of store.files) writeFileAtomic(join(tmp, f.path), f.text);
-    if (existsSync(target)) renameSync(target, old);
-    renameSync(tmp, target);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-    rmSync(old, { recursive: true, force: true });
-  }
-  return target;
+  return writeStore(store, storeDir);
 }
 
 function main(argv: string[]): number {

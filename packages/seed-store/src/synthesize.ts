@@ -24,6 +24,7 @@ import {
 } from "./format.ts";
 import type { AlgorithmCategory, SeedPage } from "./parse-seeds.ts";
 import { notesOf, operationsOf, profiledOperationsOf, sectionByName, surveyVerdictOf, tableOf } from "./parse-seeds.ts";
+import { type IndexedFile, type JsonRecord, type StoreFile, storeFile } from "./store-files.ts";
 
 /** The tool named in every seed record's provenance (not ngcc-perf itself: nothing here was measured). */
 export const SEED_TOOL = {
@@ -48,20 +49,6 @@ export interface Provenance {
   createdAt: string;
   source: string;
   note: string;
-}
-
-export type JsonRecord = Record<string, unknown>;
-
-/** A record of the store: where it goes (its kind and key) and what it holds. */
-export interface StoreFile {
-  entry: StoreEntry;
-  /** Path relative to data/<system>/, from the layout module (relativeRecordPath). */
-  path: string;
-  record: JsonRecord;
-}
-
-export function storeFile(entry: StoreEntry, record: JsonRecord): StoreFile {
-  return { entry, path: relativeRecordPath(entry), record };
 }
 
 export interface SynthesisResult {
@@ -599,7 +586,7 @@ export function harnessEvidenceEntry(system: string, path: string): StoreEntry |
 /** The store index of a system's folder: the algorithms (section 1 facts) and every file with its hash. */
 export function storeIndexRecord(
   pages: ReadonlyArray<{ page: SeedPage; file: string }>,
-  files: ReadonlyArray<{ path: string; kind: string; sha256: string; bytes: number }>,
+  files: readonly IndexedFile[],
 ): JsonRecord {
   const first = pages[0];
   if (!first) throw new Error("no pages");
