@@ -20,9 +20,21 @@ function harnessName(
   return `${what === "timing" ? "records" : "profile"}/${r.algorithmId}/${r.instance}__${r.operation}.json`;
 }
 
-/** Section 7 names the earlier harness's files: the index and every record of the page were transcribed from it. */
-function fromHarness(view: SystemView, records: ReadonlyArray<TimingRecord | HashProfileRecord | KatRecord>): boolean {
-  return Boolean(view.index?.evidenceRoot) && isSynthesized(view.index) && records.every(isSynthesized);
+/**
+ * Section 7 names the earlier harness's files: the index and every record of the page were transcribed from it,
+ * under the one build profile that harness knew (with several, its names would not tell the profiles apart).
+ */
+function fromHarness(
+  view: SystemView,
+  alg: AlgorithmView,
+  records: ReadonlyArray<TimingRecord | HashProfileRecord | KatRecord>,
+): boolean {
+  return (
+    Boolean(view.index?.evidenceRoot) &&
+    isSynthesized(view.index) &&
+    alg.profiles.length <= 1 &&
+    records.every(isSynthesized)
+  );
 }
 
 /** The sentence on what the paths are relative to and what the files hold, as the records show it. */
@@ -30,13 +42,15 @@ function pathsNote(view: SystemView, harness: boolean, timings: TimingRecord[], 
   // An index transcribed from the earlier harness's pages names that harness's folder, in its words.
   if (harness)
     return `Paths are relative to ${view.index?.evidenceRoot} in the harness; each JSON file records its commands, environment and trials.`;
-  const records = [...timings, ...profiles].filter((r) => r.status === "ok");
+  const ok = [...timings, ...profiles].filter((r) => r.status === "ok");
   const holds: string[] = [];
-  if (records.length && records.every((r) => r.commands?.length)) holds.push("the commands that produced it");
-  if (records.length && timings.every((t) => t.status !== "ok" || t.trials?.length)) holds.push("its raw trials");
-  const what = holds.length ? `; each timing and profile record holds ${holds.join(" and ")}` : "";
-  const env = view.store.files.has(view.environmentPath()) ? ", environment.json the environment" : "";
-  return `Paths are relative to data/${view.system}/ in the record store${what}${holds.length ? env : ""}.`;
+  if (ok.length && ok.every((r) => r.commands?.length))
+    holds.push("each timing and profile record holds the commands that produced it");
+  const timed = timings.filter((t) => t.status === "ok");
+  if (timed.length && timed.every((t) => t.trials?.length)) holds.push("each timing record holds its raw trials");
+  if (holds.length && view.store.files.has(view.environmentPath()))
+    holds.push("environment.json holds the environment");
+  return `Paths are relative to data/${view.system}/ in the record store${holds.map((h) => `; ${h}`).join("")}.`;
 }
 
 export function evidenceSection(view: SystemView, alg: AlgorithmView) {
@@ -44,7 +58,7 @@ export function evidenceSection(view: SystemView, alg: AlgorithmView) {
   const profiles = view.profilesOf(alg.id);
   const rows: Cell[][] = [];
   const byOp = (a: { operation: string }, b: { operation: string }) => alphabetical(a.operation, b.operation);
-  const harness = fromHarness(view, [...timings, ...profiles, ...view.katsOf(alg.id)]);
+  const harness = fromHarness(view, alg, [...timings, ...profiles, ...view.katsOf(alg.id)]);
   const fileCell = (record: TimingRecord | HashProfileRecord): Cell => {
     const rel = view.pathOf(record);
     if (rel === undefined) return cell("not in the store");

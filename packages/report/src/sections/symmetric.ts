@@ -99,8 +99,9 @@ function findingsText(a: NonNullable<SurveyRecord["automatic"]>, w: GroupWords):
   );
   const own = [...new Set((a.ownPrimitives ?? []).map((p) => p.name))];
   if (own.length) {
-    const withOwn = (a.instances ?? []).filter((i) => i.ownPrimitives?.length).map((i) => i.instance);
-    const all = !a.instances?.length || withOwn.length === a.instances.length;
+    const perInstance = (a.instances ?? []).filter((i) => i.ownPrimitives !== undefined);
+    const withOwn = perInstance.filter((i) => i.ownPrimitives?.length).map((i) => i.instance);
+    const all = perInstance.length === 0 || withOwn.length === (a.instances ?? []).length;
     parts.push(all ? `own ${listText(own)}` : `own ${listText(own)} in ${listText(withOwn)}`);
   }
   const shims = a.shims ?? [];
