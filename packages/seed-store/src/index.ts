@@ -41,6 +41,7 @@ export {
   type AssembledStore,
   assembleStore,
   type IndexedFile,
+  readSystemFolder,
   recordErrors,
   type StoreFile,
   type StoreText,

@@ -202,6 +202,19 @@ export function trialsOf(row: RoundingRow): Trial[] {
   }));
 }
 
+/** A timing or hash-profile record of one row: the common head (key, implementation, status ok) and `body`. */
+function measurementFile(
+  kind: "timing" | "hash-profile",
+  at: { instance: string; operation: string },
+  note: string,
+  body: JsonRecord,
+): StoreFile {
+  const { system, algorithmId, buildProfile, implementation } = ROUNDING;
+  const key = { system, algorithmId, instance: at.instance, buildProfile, operation: at.operation };
+  const head = { kind, schemaVersion: SCHEMA_VERSION, provenance: provenance(note), ...key, implementation };
+  return storeFile({ kind, key }, { ...head, status: "ok", ...body });
+}
+
 function timingRecord(row: RoundingRow): StoreFile {
   const trials = trialsOf(row);
   const aggregates = aggregate(trials);
@@ -210,29 +223,16 @@ function timingRecord(row: RoundingRow): StoreFile {
     medianTrialNs: row.medianTrialNs / row.iterations,
     meanCounter: row.meanCycles,
   };
-  for (const [field, value] of Object.entries(want))
-    if (aggregates[field as keyof typeof want] !== value)
-      throw new Error(
-        `${row.instance} ${row.operation}: ${field} comes out ${aggregates[field as keyof typeof want]}, not ${value}`,
-      );
-  const key = {
-    system: ROUNDING.system,
-    algorithmId: ROUNDING.algorithmId,
-    instance: row.instance,
-    buildProfile: ROUNDING.buildProfile,
-    operation: row.operation,
-  };
-  return storeFile(
-    { kind: "timing", key },
+  for (const [field, value] of Object.entries(want)) {
+    const got = aggregates[field as keyof typeof want];
+    if (got !== value) throw new Error(`${row.instance} ${row.operation}: ${field} comes out ${got}, not ${value}`);
+  }
+  return measurementFile(
+    "timing",
+    row,
+    "Hand-chosen figures at the rounding edges of the report's number formats; the trials are made to give " +
+      "exactly them. Not a measurement.",
     {
-      kind: "timing",
-      schemaVersion: SCHEMA_VERSION,
-      provenance: provenance(
-        "Hand-chosen figures at the rounding edges of the report's number formats; the trials are made to give exactly them. Not a measurement.",
-      ),
-      ...key,
-      implementation: ROUNDING.implementation,
-      status: "ok",
       counter: COUNTER,
       trials,
       aggregates,
@@ -242,25 +242,12 @@ function timingRecord(row: RoundingRow): StoreFile {
 }
 
 function profileRecord(p: RoundingProfile): StoreFile {
-  const key = {
-    system: ROUNDING.system,
-    algorithmId: ROUNDING.algorithmId,
-    instance: p.instance,
-    buildProfile: ROUNDING.buildProfile,
-    operation: p.operation,
-  };
   const share = { hash: p.hash, drng: p.drng };
-  return storeFile(
-    { kind: "hash-profile", key },
+  return measurementFile(
+    "hash-profile",
+    p,
+    "Hand-chosen shares and calls per operation at the rounding edges of the report's formats. Not a measurement.",
     {
-      kind: "hash-profile",
-      schemaVersion: SCHEMA_VERSION,
-      provenance: provenance(
-        "Hand-chosen shares and calls per operation at the rounding edges of the report's formats. Not a measurement.",
-      ),
-      ...key,
-      implementation: ROUNDING.implementation,
-      status: "ok",
       groups: GROUPS.map((g) => ({ name: g.name, label: g.label, symbols: [...g.symbols], share: share[g.name] })),
       calls: Object.entries(p.calls).map(([symbol, mean]) => ({
         symbol,

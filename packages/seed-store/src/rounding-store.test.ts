@@ -3,27 +3,17 @@
 // the chosen figures, and exactly what make-rounding-store.ts writes. What the report prints for it is
 // packages/tests/src/rounding-store.test.ts.
 
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { aggregate, type Trial } from "@ngcc-perf/runner";
 import { kindOfPath, parseRecordPath, validateText } from "@ngcc-perf/schema";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./extract-cells.ts";
 import { buildRoundingStore, PROFILES, ROUNDING, ROWS, trialsOf } from "./make-rounding-store.ts";
-import { sha256 } from "./store-files.ts";
+import { readSystemFolder, sha256 } from "./store-files.ts";
 
 const systemDir = join(REPO_ROOT, "fixtures/rounding-store/data", ROUNDING.system);
 
-function walk(dir: string, out: string[]): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) walk(p, out);
-    else out.push(relative(systemDir, p).split(sep).join("/"));
-  }
-  return out;
-}
-
-const texts = new Map(walk(systemDir, []).map((path) => [path, readFileSync(join(systemDir, path), "utf8")]));
+const texts = readSystemFolder(systemDir);
 // biome-ignore lint/suspicious/noExplicitAny: records are read untyped and checked here.
 const records = new Map([...texts].map(([path, text]) => [path, JSON.parse(text) as any]));
 

@@ -4,8 +4,8 @@
 // store back into the seed cells is packages/tests/src/report-golden.test.ts.
 
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { aggregate, type Trial } from "@ngcc-perf/runner";
 import { kindOfPath, parseRecordPath, relativeRecordPath, type StoreEntry, validateText } from "@ngcc-perf/schema";
 import { describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { type ExpectedCells, REPO_ROOT } from "./extract-cells.ts";
 import { buildSeedStore } from "./make-seed-store.ts";
 import { parseSeedPage, type SeedPage, tableOf } from "./parse-seeds.ts";
 import { renderTab } from "./render-seed-text.ts";
+import { readSystemFolder } from "./store-files.ts";
 import { BUILD_PROFILE, evidenceRootOf, harnessEvidenceEntry, katManifestOf, synthesizePage } from "./synthesize.ts";
 
 const systemDir = join(REPO_ROOT, "fixtures/seed-store/data/arm_1");
@@ -23,17 +24,8 @@ const golden = JSON.parse(
 // biome-ignore lint/suspicious/noExplicitAny: records are read untyped and checked here.
 type Rec = any;
 
-function walk(dir: string, out: string[]): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) walk(p, out);
-    else out.push(relative(systemDir, p).split(sep).join("/"));
-  }
-  return out;
-}
-
 /** Every file of the system folder by its path relative to it, with its text. */
-const texts = new Map(walk(systemDir, []).map((path) => [path, readFileSync(join(systemDir, path), "utf8")]));
+const texts = readSystemFolder(systemDir);
 const records = new Map([...texts].map(([path, text]) => [path, JSON.parse(text) as Rec]));
 const index = records.get("index.json");
 

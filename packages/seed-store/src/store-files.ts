@@ -3,8 +3,8 @@
 // Shared by the seed store (make-seed-store.ts) and the rounding-edge store (make-rounding-store.ts).
 
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import {
   kindOfPath,
   type RecordKind,
@@ -118,4 +118,18 @@ export function writeStore(store: AssembledStore, storeDir: string): string {
     rmSync(old, { recursive: true, force: true });
   }
   return target;
+}
+
+/** Every file of a written system folder by its path relative to it (`/` separators), with its text. */
+export function readSystemFolder(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else files.set(relative(dir, p).split(sep).join("/"), readFileSync(p, "utf8"));
+    }
+  };
+  walk(dir);
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

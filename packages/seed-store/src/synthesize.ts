@@ -235,17 +235,24 @@ function timingRecord(
       file,
       "Raw trials synthesized to be consistent with the published aggregates (sections 4 and 5); not a measurement.",
     ),
+    ...measurementHead(page, instance, operation),
+    status: "ok",
+    counter: counterOf(page),
+    trials,
+    aggregates: aggregate(trials),
+    memory,
+  };
+}
+
+/** The identifying fields of a timing or profile record, in the order the records print them. */
+function measurementHead(page: SeedPage, instance: string, operation: string): JsonRecord {
+  return {
     system: page.header.system,
     algorithmId: page.header.algorithmId,
     instance,
     implementation: implementationOf(page),
     buildProfile: BUILD_PROFILE,
     operation,
-    status: "ok",
-    counter: counterOf(page),
-    trials,
-    aggregates: aggregate(trials),
-    memory,
   };
 }
 
@@ -304,12 +311,7 @@ function profileRecord(page: SeedPage, file: string, row: string[], problems: Se
       "Shares are the midpoints of the published (rounded) percentages, 0 for a group without calls; " +
         "call counts as published. Symbol lists of the groups are assumed from the column label.",
     ),
-    system: page.header.system,
-    algorithmId: page.header.algorithmId,
-    instance,
-    implementation: implementationOf(page),
-    buildProfile: BUILD_PROFILE,
-    operation,
+    ...measurementHead(page, instance, operation),
     status: "ok",
     groups: [
       { name: GROUPS.hash.name, label: GROUPS.hash.label, symbols: [...GROUPS.hash.symbols], share: hash },
