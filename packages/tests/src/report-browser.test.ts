@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseRecordPath } from "@ngcc-perf/schema";
 import type * as Playwright from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixturesDir, makeTempDir, repoRoot } from "./fixture-tools.ts";
@@ -37,9 +38,8 @@ function twoSystemStore(): string {
   const keep = ["kem-22", "kex-06"];
   for (const file of walk(seed)) {
     const rel = file.slice(seed.length + 1);
-    const parts = rel.split("/");
-    const alg = parts.length === 3 ? parts[1] : parts.length === 2 ? parts[1]?.replace(/\.json$/, "") : null;
-    if (alg !== null && !keep.includes(alg ?? "")) continue;
+    const entry = parseRecordPath("arm_1", rel);
+    if (entry === null || ("algorithmId" in entry.key && !keep.includes(entry.key.algorithmId))) continue;
     const record = JSON.parse(readFileSync(file, "utf8"));
     if (record.system !== undefined) record.system = "x86_1";
     if (record.kind === "store-index") {
