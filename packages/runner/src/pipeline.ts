@@ -102,6 +102,8 @@ async function writeEnvironment(campaign: Campaign, out: string, start: string, 
 export async function runPipeline(campaign: Campaign, options: PipelineOptions): Promise<PipelineResult> {
   const t0 = Date.now();
   const { out } = options;
+  // Bad input (a missing submission, a bad meta.json) is refused before anything is written.
+  const algorithms = resolveAlgorithms(campaign);
   const staleRemoved = removeStaleTemps(out);
   const envPath = recordPath(out, { kind: "environment", key: { system: campaign.system } });
   const previous = options.resume ? readEnvironment(envPath) : null;
@@ -132,7 +134,7 @@ export async function runPipeline(campaign: Campaign, options: PipelineOptions):
   }
   if (measuring.length > 0) {
     await writeEnvironment(campaign, out, start, new Date().toISOString());
-    writeStoreIndex(campaign, resolveAlgorithms(campaign), out);
+    writeStoreIndex(campaign, algorithms, out);
   }
   if (report) {
     options.onStep?.({ step: "report", phase: "start" });
