@@ -1,14 +1,13 @@
 // End to end: `ngcc-perf time` measures a fixture KEM and a KEM that crashes in dec (real C builds), then
 // `ngcc-perf report` renders that store: measured figures, the counter's own unit, FAILED with the reason, and the
 // exit codes of bad input. Never asserts a timing.
-import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { recordPath } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
-import { iccsDir, makeCrashInDec, makeTempDir, repoRoot, runCli, submissionsDir } from "./fixture-tools.ts";
+import { iccsDir, makeCrashInDec, makeTempDir, runCli, submissionsDir } from "./fixture-tools.ts";
 import { parseMarkdownPage } from "./report-pages.ts";
 
-const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-report-cli-");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -77,9 +76,12 @@ describe("ngcc-perf report over a measured store", () => {
 
   it("exits 2 with the file and pointer of a bad record, and for bad usage", () => {
     const store = join(tmp, "bad-store");
-    const dir = join(store, "data", "x_1", "records", "kem-1");
-    spawnSync("mkdir", ["-p", dir]);
-    writeFileSync(join(dir, "A__keygen.json"), '{\n  "kind": "timing",\n  "schemaVersion": 1\n}\n');
+    const file = recordPath(store, {
+      kind: "timing",
+      key: { system: "x_1", algorithmId: "kem-1", instance: "A", buildProfile: "guide", operation: "keygen" },
+    });
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '{\n  "kind": "timing",\n  "schemaVersion": 1\n}\n');
     const r = cli("report", store);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/A__keygen\.json:\d+:\d+: /);
