@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadStore, renderLoadedSite } from "../packages/report/src/index.ts";
 import { aggregate, sha256, writeJsonAtomic } from "../packages/runner/src/index.ts";
+import { recordPath, relativeRecordPath, type StoreEntry } from "../packages/schema/src/index.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -24,6 +25,7 @@ const charts = !args.includes("--no-charts");
 const keep = args.includes("--keep");
 
 const SYSTEM = "bench_1";
+const PROFILE = "guide";
 const OPS = ["keygen", "enc", "dec"] as const;
 const provenance = {
   origin: "synthesized" as const,
@@ -40,26 +42,30 @@ const random = () => {
 };
 
 function writeStore(root: string): number {
-  const dir = join(root, "data", SYSTEM);
   let files = 0;
-  const put = (rel: string, value: unknown) => {
-    writeJsonAtomic(join(dir, rel), value);
+  // Every file goes where the schema's layout puts it.
+  const put = (entry: StoreEntry, value: unknown) => {
+    writeJsonAtomic(recordPath(root, entry), value);
     files++;
   };
-  put("environment.json", {
-    kind: "environment",
-    schemaVersion: 1,
-    provenance,
-    system: SYSTEM,
-    processor: { model: "Synthetic CPU", architecture: "x86_64", logicalCpus: 2, pinnedCpu: 1 },
-    machine: "bench",
-    clock: { fixedFrequencyHz: null, governor: null, boost: "unknown", smt: "unknown" },
-    memory: { totalMiB: 16384 },
-    os: { name: "Bench OS", kernel: "6.0" },
-    toolchain: { compiler: "gcc 12", buildTool: null },
-    counter,
-    campaign: { start: "2026-01-01T00:00:00Z", end: "2026-01-01T01:00:00Z" },
-  });
+  const system = { system: SYSTEM };
+  put(
+    { kind: "environment", key: system },
+    {
+      kind: "environment",
+      schemaVersion: 1,
+      provenance,
+      system: SYSTEM,
+      processor: { model: "Synthetic CPU", architecture: "x86_64", logicalCpus: 2, pinnedCpu: 1 },
+      machine: "bench",
+      clock: { fixedFrequencyHz: null, governor: null, boost: "unknown", smt: "unknown" },
+      memory: { totalMiB: 16384 },
+      os: { name: "Bench OS", kernel: "6.0" },
+      toolchain: { compiler: "gcc 12", buildTool: null },
+      counter,
+      campaign: { start: "2026-01-01T00:00:00Z", end: "2026-01-01T01:00:00Z" },
+    },
+  );
   const index = [];
   for (let a = 0; a < algorithms; a++) {
     const id = `kem-${String(a).padStart(3, "0")}`;
@@ -73,18 +79,22 @@ function writeStore(root: string): number {
       katManifest: `${id}/kat.sha256`,
     });
     for (const [i, instance] of instances.entries()) {
-      put(`kat/${id}/${instance}.json`, {
-        kind: "kat",
-        schemaVersion: 1,
-        provenance,
-        system: SYSTEM,
-        algorithmId: id,
-        instance,
-        implementation: "reference",
-        buildProfile: "guide",
-        verdict: "PASS",
-        log: { path: `kat/${id}/${instance}.log`, sha256: sha256(`${id}/${instance}`) },
-      });
+      const key = { system: SYSTEM, algorithmId: id, instance, buildProfile: PROFILE };
+      put(
+        { kind: "kat", key },
+        {
+          kind: "kat",
+          schemaVersion: 1,
+          provenance,
+          system: SYSTEM,
+          algorithmId: id,
+          instance,
+          implementation: "reference",
+          buildProfile: PROFILE,
+          verdict: "PASS",
+          log: { path: relativeRecordPath({ kind: "kat-log", key }), sha256: sha256(`${id}/${instance}`) },
+        },
+      );
       for (const [o, op] of OPS.entries()) {
         const base = 5e4 * (1 + i) * (1 + o * 0.3) * (0.5 + random());
         const trials = Array.from({ length: 5 }, () => {
@@ -92,80 +102,96 @@ function writeStore(root: string): number {
           return { iterations: 20, ns, counterDelta: Math.round(ns * 2.1) };
         });
         const agg = aggregate(trials);
-        put(`records/${id}/${instance}__${op}.json`, {
-          kind: "timing",
-          schemaVersion: 1,
-          provenance,
-          system: SYSTEM,
-          algorithmId: id,
-          instance,
-          implementation: "reference",
-          buildProfile: "guide",
-          operation: op,
-          status: "ok",
-          counter,
-          trials,
-          aggregates: agg,
-          memory: { elfImageBytes: 30000 + i, baselineRssKiB: 1400, peakRssKiB: 1500 + 10 * i },
-        });
+        put(
+          { kind: "timing", key: { ...key, operation: op } },
+          {
+            kind: "timing",
+            schemaVersion: 1,
+            provenance,
+            system: SYSTEM,
+            algorithmId: id,
+            instance,
+            implementation: "reference",
+            buildProfile: PROFILE,
+            operation: op,
+            status: "ok",
+            counter,
+            trials,
+            aggregates: agg,
+            memory: { elfImageBytes: 30000 + i, baselineRssKiB: 1400, peakRssKiB: 1500 + 10 * i },
+          },
+        );
         const hash = 0.2 + 0.5 * random();
-        put(`profile/${id}/${instance}__${op}.json`, {
-          kind: "hash-profile",
-          schemaVersion: 1,
-          provenance,
-          system: SYSTEM,
-          algorithmId: id,
-          instance,
-          implementation: "reference",
-          buildProfile: "guide",
-          operation: op,
-          status: "ok",
-          groups: [
-            { name: "hash", label: "pseudohash/XOF/sm3", symbols: ["pseudoXOF"], share: hash },
-            { name: "drng", label: "DRNG", symbols: ["randombytes"], share: op === "dec" ? 0 : 0.02 },
-          ],
-          calls: [
-            { symbol: "pseudoXOF", group: "hash", label: "pseudoXOF", meanPerOperation: 4 + i },
-            ...(op === "dec" ? [] : [{ symbol: "randombytes", group: "drng", label: "drng", meanPerOperation: 1 }]),
-          ],
-        });
+        put(
+          { kind: "hash-profile", key: { ...key, operation: op } },
+          {
+            kind: "hash-profile",
+            schemaVersion: 1,
+            provenance,
+            system: SYSTEM,
+            algorithmId: id,
+            instance,
+            implementation: "reference",
+            buildProfile: PROFILE,
+            operation: op,
+            status: "ok",
+            groups: [
+              { name: "hash", label: "pseudohash/XOF/sm3", symbols: ["pseudoXOF"], share: hash },
+              { name: "drng", label: "DRNG", symbols: ["randombytes"], share: op === "dec" ? 0 : 0.02 },
+            ],
+            calls: [
+              { symbol: "pseudoXOF", group: "hash", label: "pseudoXOF", meanPerOperation: 4 + i },
+              ...(op === "dec" ? [] : [{ symbol: "randombytes", group: "drng", label: "drng", meanPerOperation: 1 }]),
+            ],
+          },
+        );
       }
     }
-    put(`sizes/${id}.json`, {
-      kind: "size-audit",
-      schemaVersion: 1,
-      provenance,
-      system: SYSTEM,
-      algorithmId: id,
-      category: "kem",
-      instances: instances.map((instance, i) => {
-        const t = {
-          publicKeyBytes: 800 + 64 * i,
-          secretKeyBytes: 1600 + 64 * i,
-          ciphertextBytes: 768 + 64 * i,
-          sharedSecretBytes: 32,
-        };
-        return { instance, api: t, table: t };
-      }),
-      findings: [],
-    });
-    put(`survey/${id}.json`, {
-      kind: "survey",
-      schemaVersion: 1,
-      provenance,
-      algorithmId: id,
-      verdict: "ICCS-only",
-      system: SYSTEM,
-    });
+    const algorithmKey = { system: SYSTEM, algorithmId: id, buildProfile: PROFILE };
+    put(
+      { kind: "size-audit", key: algorithmKey },
+      {
+        kind: "size-audit",
+        schemaVersion: 1,
+        provenance,
+        system: SYSTEM,
+        algorithmId: id,
+        category: "kem",
+        instances: instances.map((instance, i) => {
+          const t = {
+            publicKeyBytes: 800 + 64 * i,
+            secretKeyBytes: 1600 + 64 * i,
+            ciphertextBytes: 768 + 64 * i,
+            sharedSecretBytes: 32,
+          };
+          return { instance, api: t, table: t };
+        }),
+        findings: [],
+      },
+    );
+    put(
+      { kind: "survey", key: algorithmKey },
+      {
+        kind: "survey",
+        schemaVersion: 1,
+        provenance,
+        algorithmId: id,
+        verdict: "ICCS-only",
+        system: SYSTEM,
+      },
+    );
   }
-  put("index.json", {
-    kind: "store-index",
-    schemaVersion: 1,
-    provenance,
-    system: SYSTEM,
-    algorithms: index,
-    files: [],
-  });
+  put(
+    { kind: "store-index", key: system },
+    {
+      kind: "store-index",
+      schemaVersion: 1,
+      provenance,
+      system: SYSTEM,
+      algorithms: index,
+      files: [],
+    },
+  );
   return files;
 }
 
