@@ -29,7 +29,7 @@ export const DEFAULT_ROUNDING_STORE_DIR = join(REPO_ROOT, "fixtures/rounding-sto
 
 export const ROUNDING = {
   system: "edge_1",
-  algorithmId: "kem-90",
+  algorithmId: "kem-99",
   name: "Rounding edges",
   implementation: "reference",
   buildProfile: "guide",
