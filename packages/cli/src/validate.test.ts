@@ -46,7 +46,7 @@ describe("ngcc-perf validate", () => {
   it("accepts the seed store, and names the pointer and line of a wrong-typed field in a copy of one of its records", () => {
     expect(cli("validate", join(repo, "fixtures/seed-store")).code).toBe(0);
     const src = readFileSync(
-      join(repo, "fixtures/seed-store/data/arm_1/records/kem-22/Mithril-128__keygen.json"),
+      join(repo, "fixtures/seed-store/data/arm_1/records/kem-22/guide/Mithril-128__keygen.json"),
       "utf8",
     );
     const text = src.replace(/"elfImageBytes": (\d+)/, '"elfImageBytes": "$1"');
