@@ -32,7 +32,7 @@ export async function runSurveyUnit(
     if (build) built.push({ spec, build });
   }
   for (const job of pending) {
-    if (built.length > 0) ctx.write(job, surveyAlgorithm(pc.campaign, unit.work.algorithm, built));
+    if (built.length > 0) ctx.write(job, surveyAlgorithm(pc.campaign, unit.work.algorithm, built, key.buildProfile));
     else {
       const message = `no instance of ${key.algorithmId} could be built under ${key.buildProfile}: nothing to survey`;
       ctx.done(job, "failed", { reason: "compile-error", message });

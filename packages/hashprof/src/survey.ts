@@ -304,12 +304,13 @@ function automaticFinding(built: readonly Built[], findings: readonly InstanceFi
 
 /**
  * The survey record of an algorithm under one build profile, from its instances' profiling builds under that
- * profile (the record's place in the store names the profile).
+ * profile.
  */
 export function surveyAlgorithm(
   campaign: Campaign,
   alg: Pick<AlgorithmSpec, "id">,
   built: readonly Built[],
+  buildProfile: string,
 ): SurveyRecord {
   const findings = built.map(({ spec, build }) => findingOf(spec.instance, build.timing, build.groups));
   const automatic = automaticFinding(built, findings);
@@ -328,6 +329,7 @@ export function surveyAlgorithm(
     algorithmId: alg.id,
     verdict: curated?.verdict ?? automatic.verdict,
     system: campaign.system,
+    buildProfile,
     automatic,
     ...(curated ? { curated } : {}),
     text: curated?.text ?? automatic.text,

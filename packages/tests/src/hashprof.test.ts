@@ -301,6 +301,7 @@ describe("two build profiles", () => {
         expect(calls(r)).toEqual(calls(profile(out, "kem-90", "Puffin-128", op, "guide")));
       }
       expect(validateFile(surveyPath(out, "kem-90", bp))).toMatchObject({ valid: true, errors: [] });
+      expect(survey(out, "kem-90", bp)).toMatchObject({ buildProfile: bp, system });
       expect(survey(out, "kem-90", bp).automatic?.instances?.map((i) => i.instance)).toEqual(["Puffin-128"]);
       expect(existsSync(buildPath(out, key(bp), "profile"))).toBe(true);
     }
