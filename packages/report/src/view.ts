@@ -255,6 +255,19 @@ export class SystemView {
   pathOf(record: object): string | undefined {
     return this.store.pathOf.get(record);
   }
+  /** Every record of the system (for what the site says of their provenance). */
+  records(): Array<{ provenance?: { origin?: string } }> {
+    const s = this.store;
+    return [
+      ...(s.environment ? [s.environment] : []),
+      ...(s.index ? [s.index] : []),
+      ...s.timings,
+      ...s.profiles,
+      ...s.kats,
+      ...s.audits.map((a) => a.record),
+      ...s.surveys.map((x) => x.record),
+    ];
+  }
   /** The environment record's place in the store. */
   environmentPath(): string {
     return relativeRecordPath({ kind: "environment", key: { system: this.system } });

@@ -192,4 +192,31 @@ describe("sentences built from the records", () => {
     expect(sizes).toContain("No figure comes from a size catalog: all sizes shown are API figures.");
     expect(sizes).not.toContain("follow the curated");
   });
+
+  it("says how iterations were chosen only as the driver's calibration records it", async () => {
+    const root = miniStore(join(tmp, "calibrated"), ["kem-22"]);
+    editAll(root, "arm_1", (r) => {
+      r.provenance = MEASURED;
+      if (r.kind !== "timing") return;
+      r.calibration = {
+        targetTrialNs: 2e7,
+        warmupIterations: 10,
+        estimateNs: 1e5,
+        limitedBy: r.instance === "Mithril-512" && r.operation === "dec" ? "max-iterations" : "target-ns",
+      };
+    });
+    await renderSite(root, { out: join(tmp, "calibrated-out"), formats: ["md"] });
+    const method = readFileSync(join(tmp, "calibrated-out", "site", "arm_1", "method.md"), "utf8");
+    expect(method).toContain("The driver chose the iterations per trial of every timing record from its own estimate");
+    expect(method).toContain("| iterations decided by | max-iterations (1), target-ns (8) |");
+    expect(method).toContain("| target trial duration | 20 ms |");
+    expect(method).not.toContain("Synthesized records:");
+
+    const seed = await render("uncalibrated", ["kem-22"], () => undefined);
+    const plain = readFileSync(join(tmp, "uncalibrated-out", "site", "arm_1", "method.md"), "utf8");
+    expect(seed("kem-22")).toContain("Synthesized records:");
+    expect(plain).toContain("The records do not say how the iterations per trial were chosen.");
+    expect(plain).toContain("| iterations decided by | not recorded |");
+    expect(plain).toContain("Synthesized records:");
+  });
 });

@@ -1,6 +1,6 @@
 // The home page of the site: the systems of the store, with links to their pages and the comparison.
 import { type Cell, cell, type Inline, type Page, text } from "../model.ts";
-import { archLabel, footer, section } from "../parts.ts";
+import { archLabel, footer, provenanceNote, section } from "../parts.ts";
 import type { SiteContext } from "../view.ts";
 
 export function homePage(ctx: SiteContext): Page {
@@ -21,6 +21,7 @@ export function homePage(ctx: SiteContext): Page {
       ),
     ],
   ];
+  intro.push(...provenanceNote(ctx.views.flatMap((v) => v.records())));
   if (ctx.views.length > 1)
     intro.push([
       text("Algorithms measured on several systems are compared side by side on the "),

@@ -83,7 +83,7 @@ export function systemIndexPage(ctx: SiteContext, view: SystemView): Page {
       ...(failed
         ? [[text(`${failed} record(s) of this system are failures; their pages say FAILED with the reason.`)]]
         : []),
-      ...provenanceNote([view.environment, ...view.store.timings.slice(0, 1)]),
+      ...provenanceNote(view.records()),
     ],
     sections: [
       section("algorithms", "Algorithms", {

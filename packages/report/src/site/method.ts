@@ -2,7 +2,7 @@
 // the records.
 import { formatG, formatShare, formatTime } from "../format.ts";
 import { cell, type Page, text } from "../model.ts";
-import { footer, header, NOT_MEASURED, section } from "../parts.ts";
+import { footer, header, NOT_MEASURED, provenanceNote, section } from "../parts.ts";
 import { environmentRows } from "../sections/environment.ts";
 import type { SiteContext, SystemView } from "../view.ts";
 
@@ -38,11 +38,27 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
     ...new Set(timings.map((t) => t.aggregates?.unstableThreshold).filter((n): n is number => n !== undefined)),
   ];
   const unstable = timings.filter((t) => t.aggregates?.unstable);
+  // What decided the iterations per trial, as the driver recorded it (its calibration block).
+  const limits = new Map<string, number>();
+  for (const t of timings) {
+    const by = t.calibration?.limitedBy;
+    if (by) limits.set(by, (limits.get(by) ?? 0) + 1);
+  }
+  const calibrated = timings.filter((t) => t.calibration).length;
   const calibrationRows: string[][] = timings.length
     ? [
         ["trials per operation", trialCounts.join(", ")],
         ["iterations per trial", `${Math.min(...iterations)} – ${Math.max(...iterations)}`],
         ["target trial duration", targets.length ? targets.map((t) => formatTime(t)).join(", ") : "not recorded"],
+        [
+          "iterations decided by",
+          limits.size
+            ? [...limits]
+                .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+                .map(([by, n]) => `${by} (${n})`)
+                .join(", ")
+            : "not recorded",
+        ],
         ["operations timed", String(timings.length)],
         ["unstable threshold", thresholds.length ? thresholds.map((t) => formatShare(t)).join(", ") : "not recorded"],
         ["operations flagged unstable", String(unstable.length)],
@@ -87,6 +103,7 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
           "How the figures of this system's pages were obtained: the counter, calibration, statistics, build profiles and environment, read from the records.",
         ),
       ],
+      ...provenanceNote(view.records()),
     ],
     sections: [
       section("counter", "Counter", {
@@ -103,7 +120,9 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
         notes: [
           [
             text(
-              "Iterations per trial are chosen so that a trial lasts at least the target time; each trial is one timed batch, n = trials × iterations.",
+              calibrated
+                ? `The driver chose the iterations per trial of ${calibrated === timings.length ? "every timing record" : `${calibrated} of the ${timings.length} timing records`} from its own estimate of one call: enough for a trial to last the target time and for the counter's read overhead to stay below 1/1000 of a trial, at least the minimum and at most the maximum (the table says which decided). Each trial is one timed batch, n = trials × iterations.`
+                : "The records do not say how the iterations per trial were chosen. Each trial is one timed batch, n = trials × iterations.",
             ),
           ],
         ],
@@ -113,7 +132,7 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
         notes: [
           [
             text(
-              "Mean time is the mean over all iterations; the median trial is the median of the trials' per-operation means. Records also hold the raw trials, minimum, maximum, quartiles, standard deviation and a Student-t 95% interval. An operation is flagged unstable when (max − min) / median of its trial means exceeds the threshold.",
+              `Mean time is the mean over all iterations; the median trial is the median of the trials' per-operation means. Records also hold ${timings.length && timings.every((t) => t.trials?.length) ? "the raw trials, " : ""}the minimum, maximum, quartiles, standard deviation and a Student-t 95% interval of the trial means. An operation is flagged unstable when (max − min) / median of its trial means exceeds the threshold.`,
             ),
           ],
         ],
