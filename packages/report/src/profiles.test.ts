@@ -133,5 +133,9 @@ describe("two build profiles", () => {
     const method = page("arm_1/method.md");
     expect(method).toMatch(/\| guide \| not recorded \| not recorded \| 39 \|/);
     expect(method).toMatch(/\| o3 \| not recorded \| not recorded \| 39 \|/);
+    expect(method).toContain("Unstable: kex-06 MAMBA-NIKE-128 (guide) init_b, kex-06 MAMBA-NIKE-128 (o3) init_b.");
+    expect(page("arm_1/kex-06.md")).toMatch(
+      /: MAMBA-NIKE-128 \(guide\) init_b \([\d.]+%\), MAMBA-NIKE-128 \(o3\) init_b/,
+    );
   });
 });

@@ -2,7 +2,7 @@
 // the records.
 import { formatG, formatShare, formatTime } from "../format.ts";
 import { cell, type Page, text } from "../model.ts";
-import { footer, header, NOT_MEASURED, provenanceNote, section } from "../parts.ts";
+import { footer, header, NOT_MEASURED, provenanceNote, rowName, section } from "../parts.ts";
 import { environmentRows } from "../sections/environment.ts";
 import type { SiteContext, SystemView } from "../view.ts";
 
@@ -38,6 +38,11 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
     ...new Set(timings.map((t) => t.aggregates?.unstableThreshold).filter((n): n is number => n !== undefined)),
   ];
   const unstable = timings.filter((t) => t.aggregates?.unstable);
+  // An instance with its build profile when its algorithm has several (the same instance otherwise repeats).
+  const rowNameOf = (t: (typeof timings)[number]) => {
+    const alg = view.algorithm(t.algorithmId);
+    return alg ? rowName(alg, { instance: t.instance, profile: t.buildProfile }) : t.instance;
+  };
   // What decided the iterations per trial, as the driver recorded it (its calibration block).
   const limits = new Map<string, number>();
   for (const t of timings) {
@@ -137,7 +142,7 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
           ],
         ],
         after: unstable.length
-          ? [[text(`Unstable: ${unstable.map((t) => `${t.algorithmId} ${t.instance} ${t.operation}`).join(", ")}.`)]]
+          ? [[text(`Unstable: ${unstable.map((t) => `${t.algorithmId} ${rowNameOf(t)} ${t.operation}`).join(", ")}.`)]]
           : [],
       }),
       section("profiles", "Build profiles", {
