@@ -4,6 +4,7 @@ import {
   formatCount,
   formatCounter,
   formatDeviation,
+  formatFixed,
   formatG,
   formatGHz,
   formatKiB,
@@ -75,6 +76,31 @@ describe("number formatting (design brief, report rules read off the seed pages)
       ]),
     ).toBe("drng 2, pseudoXOF 46.6");
     expect(formatCalls([])).toBe("");
+  });
+
+  it("rounds the decimal figure the record holds, ties to even, as C's printf does with an exact value", () => {
+    // 1555 / 1000 is 1.55499… in binary; the figure is 1.555 µs, a tie, and 5 is odd: up.
+    expect(formatTime(1555)).toBe("1.56 µs");
+    expect(formatTime(2125)).toBe("2.12 µs");
+    expect(formatTime(9995)).toBe("10 µs");
+    expect(formatTime(999.5)).toBe("1 µs");
+    expect(formatTime(2126)).toBe("2.13 µs");
+    expect(formatOpsPerSecond(3125)).toBe("3.12e+03");
+    expect(formatOpsPerSecond(3135)).toBe("3.14e+03");
+    expect(formatG(-1.2345)).toBe("-1.23");
+    // 0.0095 × 100 is 0.94999… in binary; the figure is 0.95 %.
+    expect(formatShare(0.0095)).toBe("1.0%");
+    expect(formatShare(0.0085)).toBe("0.8%");
+    expect(formatShare(0.0995)).toBe("10%");
+    expect(formatCount(9.95)).toBe("10.0");
+    expect(formatCount(46.65)).toBe("46.6");
+    expect(formatCounter(4340.5)).toBe("4340");
+    expect(formatCounter(4341.5)).toBe("4342");
+    expect(formatCounter(174_850)).toBe("174.8 k");
+    expect(formatCounter(29_135_000)).toBe("29.14 M");
+    expect(formatFixed(0.0004, 1)).toBe("0.0");
+    expect(formatFixed(-2.25, 1)).toBe("-2.2");
+    expect(formatFixed(0, 2)).toBe("0.00");
   });
 
   it("prints frequencies, ratios, deviations and timestamps", () => {

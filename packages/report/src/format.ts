@@ -1,18 +1,79 @@
 // Number formatting of the report pages: the rules read off the seed pages (design brief, "Report rules read
 // off the seed pages"). One module, so every page, chart label and test formats a figure the same way.
 
+// A figure is rounded as the decimal number the record holds (the shortest decimal that reads back as the same
+// double: what JSON and String print), ties to even — what C's printf does with an exact value. So 1555 ns is
+// 1.555 µs and prints 1.56 µs, where 1555 / 1000 (1.55499… in binary) would print 1.55; 3125 prints 3.12e+03.
+
+/** A positive finite number as decimal digits d₀d₁… and the exponent of d₀: value = d₀.d₁… × 10^exp. */
+interface Decimal {
+  digits: string;
+  exp: number;
+}
+
+function decimalOf(value: number): Decimal {
+  const [mantissa = "0", exponent = "0"] = Math.abs(value).toExponential().split("e");
+  const digits = mantissa.replace(".", "").replace(/0+$/, "") || "0";
+  return { digits, exp: Number(exponent) };
+}
+
+/** The decimal shifted by 10^shift (exact: 0.0095 → 0.95 for a percentage, 1555 ns → 1.555 µs). */
+const shifted = (d: Decimal, shift: number): Decimal => ({ digits: d.digits, exp: d.exp + shift });
+
+/** Rounds to `n` digits from the first (n ≥ 0), ties to even; the result may carry into a new leading digit. */
+function roundDigits(d: Decimal, n: number): Decimal {
+  if (n < 0) return { digits: "0", exp: d.exp };
+  if (d.digits.length <= n) return { digits: d.digits.padEnd(Math.max(n, 1), "0"), exp: d.exp };
+  const keep = d.digits.slice(0, n);
+  const rest = d.digits.slice(n);
+  const last = keep.length ? Number(keep[keep.length - 1]) : 0;
+  const first = Number(rest[0]);
+  const up = first > 5 || (first === 5 && (/[1-9]/.test(rest.slice(1)) || last % 2 === 1));
+  if (!up) return keep.length ? { digits: keep, exp: d.exp } : { digits: "0", exp: d.exp + 1 };
+  // Add one in the last kept place: 0.5 below the first digit rounds up to 1 in the place above it.
+  const digits = keep.length ? (BigInt(keep) + 1n).toString().padStart(keep.length, "0") : "1";
+  return digits.length > keep.length
+    ? { digits: digits.slice(0, Math.max(keep.length, 1)), exp: d.exp + 1 }
+    : { digits, exp: d.exp };
+}
+
+/** The decimal with `decimals` digits after the point (ties to even), as fixed-point text. */
+function fixedText(d: Decimal, decimals: number): string {
+  const r = roundDigits(d, d.exp + 1 + decimals);
+  if (/^0*$/.test(r.digits)) return decimals > 0 ? `0.${"0".repeat(decimals)}` : "0";
+  const intDigits = r.exp + 1;
+  const all = intDigits > 0 ? r.digits.padEnd(intDigits + decimals, "0") : "0".repeat(-intDigits) + r.digits;
+  const split = Math.max(intDigits, 0);
+  const int = all.slice(0, split) || "0";
+  const frac = all.slice(split, split + decimals).padEnd(decimals, "0");
+  return decimals > 0 ? `${int}.${frac}` : int;
+}
+
+/** C's `%.{p}g` of a decimal: p significant digits, exponent form when exp < -4 or exp ≥ p, trailing zeros removed. */
+function gText(d: Decimal, precision: number): string {
+  const r = roundDigits(d, precision);
+  const trim = (t: string) => (t.includes(".") ? t.replace(/0+$/, "").replace(/\.$/, "") : t);
+  if (r.exp < -4 || r.exp >= precision) {
+    const mantissa = trim(`${r.digits[0]}.${r.digits.slice(1)}`);
+    return `${mantissa}e${r.exp < 0 ? "-" : "+"}${String(Math.abs(r.exp)).padStart(2, "0")}`;
+  }
+  return trim(fixedText(r, Math.max(0, precision - 1 - r.exp)));
+}
+
+/** A finite number rounded to `decimals` places as the decimal it is (ties to even): `toFixed` without binary drift. */
+export function formatFixed(value: number, decimals: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (value === 0) return fixedText({ digits: "0", exp: 0 }, decimals);
+  const t = fixedText(decimalOf(value), decimals);
+  return value < 0 && /[1-9]/.test(t) ? `-${t}` : t;
+}
+
 /** C's `%.{p}g`: p significant digits, exponent form when exp < -4 or exp ≥ p, trailing zeros removed. */
 export function formatG(value: number, precision = 3): string {
   if (!Number.isFinite(value)) return String(value);
   if (value === 0) return "0";
-  const [mantissa = "", exponent = "0"] = value.toExponential(precision - 1).split("e");
-  const exp = Number(exponent);
-  if (exp < -4 || exp >= precision) {
-    const m = mantissa.includes(".") ? mantissa.replace(/0+$/, "").replace(/\.$/, "") : mantissa;
-    return `${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
-  }
-  const fixed = value.toFixed(Math.max(0, precision - 1 - exp));
-  return fixed.includes(".") ? fixed.replace(/0+$/, "").replace(/\.$/, "") : fixed;
+  const t = gText(decimalOf(value), precision);
+  return value < 0 ? `-${t}` : t;
 }
 
 /**
@@ -20,17 +81,21 @@ export function formatG(value: number, precision = 3): string {
  * (`174.9 k`); else two decimals and ` M` (`29.13 M`, `742.05 M`).
  */
 export function formatCounter(value: number): string {
-  if (Math.round(value) < 10_000) return String(Math.round(value));
-  const k = (value / 1e3).toFixed(1);
+  if (!Number.isFinite(value) || value <= 0) return formatFixed(value, 0);
+  const d = decimalOf(value);
+  const whole = fixedText(d, 0);
+  if (Number(whole) < 10_000) return whole;
+  const k = fixedText(shifted(d, -3), 1);
   if (Number(k) < 1000) return `${k} k`;
-  return `${(value / 1e6).toFixed(2)} M`;
+  return `${fixedText(shifted(d, -6), 2)} M`;
 }
 
-const TIME_UNITS: ReadonlyArray<{ unit: string; ns: number }> = [
-  { unit: "ns", ns: 1 },
-  { unit: "µs", ns: 1e3 },
-  { unit: "ms", ns: 1e6 },
-  { unit: "s", ns: 1e9 },
+/** Each unit by the power of ten it is in ns. */
+const TIME_UNITS: ReadonlyArray<{ unit: string; shift: number }> = [
+  { unit: "ns", shift: 0 },
+  { unit: "µs", shift: 3 },
+  { unit: "ms", shift: 6 },
+  { unit: "s", shift: 9 },
 ];
 
 /**
@@ -39,12 +104,15 @@ const TIME_UNITS: ReadonlyArray<{ unit: string; ns: number }> = [
  */
 export function formatTime(ns: number): string {
   if (!Number.isFinite(ns)) return String(ns);
+  if (ns === 0) return "0 ns";
+  const d = decimalOf(ns);
+  const sign = ns < 0 ? "-" : "";
   for (let i = 0; i < TIME_UNITS.length; i++) {
-    const u = TIME_UNITS[i] as { unit: string; ns: number };
-    const printed = formatG(ns / u.ns, 3);
+    const u = TIME_UNITS[i] as { unit: string; shift: number };
+    const printed = gText(shifted(d, -u.shift), 3);
     const last = i === TIME_UNITS.length - 1;
     // Rounding may carry into the next unit: 999.7 µs prints as 1e+03, so it becomes 1 ms.
-    if (last || (Math.abs(Number(printed)) < 1000 && !printed.includes("e"))) return `${printed} ${u.unit}`;
+    if (last || (Number(printed) < 1000 && !printed.includes("e"))) return `${sign}${printed} ${u.unit}`;
   }
   throw new Error("unreachable");
 }
@@ -61,15 +129,17 @@ export function formatN(trials: number, iterationsPerTrial: number): string {
 
 /** A share (a fraction): below 10% one decimal (`2.8%`, `0.0%`), else an integer (`55%`). */
 export function formatShare(fraction: number): string {
-  const pct = fraction * 100;
-  const one = pct.toFixed(1);
+  if (!Number.isFinite(fraction)) return `${fraction}%`;
+  if (fraction <= 0) return "0.0%";
+  const pct = shifted(decimalOf(fraction), 2);
+  const one = fixedText(pct, 1);
   if (Number(one) < 10) return `${one}%`;
-  return `${pct.toFixed(0)}%`;
+  return `${fixedText(pct, 0)}%`;
 }
 
 /** A mean count: an integer when whole, else one decimal (`2`, `46.6`). */
 export function formatCount(count: number): string {
-  return Number.isInteger(count) ? String(count) : count.toFixed(1);
+  return Number.isInteger(count) ? String(count) : formatFixed(count, 1);
 }
 
 /** Calls per operation: labels in alphabetical order with their mean counts, zero counts left out. */
@@ -93,7 +163,7 @@ export function formatBytes(bytes: number): string {
 
 /** A frequency in Hz as GHz with up to three decimals, trailing zeros dropped: `2.71 GHz`. */
 export function formatGHz(hz: number): string {
-  return `${String(Number((hz / 1e9).toFixed(3)))} GHz`;
+  return `${String(Number(formatFixed(hz / 1e9, 3)))} GHz`;
 }
 
 /** A ratio of two figures for side-by-side comparisons: three significant digits and `×` (`1.23×`, `0.5×`). */
@@ -103,8 +173,8 @@ export function formatRatio(ratio: number): string {
 
 /** A relative deviation as a signed percentage with one decimal (`+0.4%`, `−6.0%`). */
 export function formatDeviation(fraction: number): string {
-  const pct = (fraction * 100).toFixed(1);
-  return Number(pct) < 0 ? `−${pct.slice(1)}%` : `+${pct}%`;
+  const pct = Number.isFinite(fraction) && fraction !== 0 ? fixedText(shifted(decimalOf(fraction), 2), 1) : "0.0";
+  return fraction < 0 && Number(pct) !== 0 ? `−${pct}%` : `+${pct}%`;
 }
 
 /** An RFC 3339 UTC timestamp as the pages print it: seconds, no fraction, no zone letter (`2026-09-28T15:05:46`). */

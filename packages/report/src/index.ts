@@ -6,6 +6,7 @@ export {
   formatCount,
   formatCounter,
   formatDeviation,
+  formatFixed,
   formatG,
   formatGHz,
   formatKiB,
