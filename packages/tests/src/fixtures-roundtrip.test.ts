@@ -107,6 +107,7 @@ const PREFIX: Record<string, RegExp> = {
   "kem-90": /^(puffin_|crypto_kem_(keypair|enc|dec)$)/,
   "sig-91": /^(quill_|crypto_sign(_keypair|_open)?$)/,
   "kex-92": /^(heron_|crypto_kex_(init_a|init_b|pass1|pass2|derive_a|derive_b)$)/,
+  "sig-93": /^(wren_|crypto_sign(_keypair|_open)?$)/,
 };
 
 describe("object files", () => {
