@@ -1,5 +1,6 @@
 // @ngcc-perf/schema: JSON Schemas, types and ahead-of-time compiled validators for ngcc-perf records.
 
+export { environmentWarnings } from "./environment-warnings.ts";
 export { InputError } from "./errors.ts";
 export { collectRecordFiles, type FileResult, MAX_RECORD_BYTES, validateFile } from "./files.ts";
 export * from "./generated/types.ts";
