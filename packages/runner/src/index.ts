@@ -25,6 +25,26 @@ export { buildCampaign } from "./build-step.ts";
 export { type BuildProfile, type Campaign, type CounterKind, DEFAULT_PROFILES, loadCampaign } from "./campaign.ts";
 export { DriverError, type DriverInfo, driverRun, infoAndCheck } from "./driver.ts";
 export { captureEnvironment, type EnvironmentOptions, processorModel } from "./env.ts";
+export {
+  type BusyProcess,
+  busyProcesses,
+  type CheckOptions,
+  type CheckStatus,
+  checkEnvironment,
+  checkMachine,
+  countStatuses,
+  type EnvCheck,
+  formatCpuList,
+  listPids,
+  type ProcessSample,
+  type ProcessSnapshot,
+  parseCpuList,
+  parseProcStat,
+  type ReadText,
+  readSystemFile,
+  sampleProcesses,
+  snapshotProcesses,
+} from "./env-check.ts";
 export { InputError } from "./errors.ts";
 export {
   type AlgorithmSpec,
