@@ -19,7 +19,11 @@ type Command = (argv: string[], io: Io) => number | Promise<number>;
 const commands: Record<string, { run: Command; summary: string; usage: string }> = {
   run: { run: runCommand, summary: "the whole pipeline: build, KAT, time, profile, sizes, report", usage: runUsage },
   time: { run: timeCommand, summary: "build, check and time every operation; memory; environment", usage: timeUsage },
-  env: { run: envCommand, summary: "print this machine's environment record and counters", usage: envUsage },
+  env: {
+    run: envCommand,
+    summary: "this machine's environment record and counters; --check: is it fit to publish timings?",
+    usage: envUsage,
+  },
   kat: { run: katCommand, summary: "regenerate and compare Known-Answer Tests; KAT logs", usage: katUsage },
   merge: { run: mergeCommand, summary: "merge record stores (e.g. shards) into one", usage: mergeUsage },
   profile: {
