@@ -3,6 +3,7 @@
 // or a failure record; per algorithm × build profile a survey record. One step definition run by the runner's
 // runStep: the plan (and so the progress total) is complete before the first job. The campaign goes on after
 // a failure.
+
 import {
   buildOrDriverFailure,
   type Campaign,
@@ -22,6 +23,7 @@ import { ProfilingBuildError } from "./errors.ts";
 import { profileFailureRecord, runInstanceUnit } from "./instance-unit.ts";
 import { katCheckFailure } from "./kat-check.ts";
 import { planProfile } from "./plan.ts";
+import { curatedNotes } from "./survey.ts";
 import { runSurveyUnit } from "./survey-unit.ts";
 
 export interface ProfileOptions extends StepOptions {
@@ -79,4 +81,10 @@ export async function profileCampaign(campaign: Campaign, options: ProfileOption
 }
 
 /** The pipeline's profile step (runPipeline sets requireKatPass). */
-export const profileStep: PipelineStep = { name: "profile", run: (c, o) => profileCampaign(c, o) };
+export const profileStep: PipelineStep = {
+  name: "profile",
+  prepare: (campaign) => {
+    curatedNotes(campaign);
+  },
+  run: (c, o) => profileCampaign(c, o),
+};

@@ -32,8 +32,10 @@ export async function runSurveyUnit(
     if (build) built.push({ spec, build });
   }
   for (const job of pending) {
-    if (built.length > 0) ctx.write(job, surveyAlgorithm(pc.campaign, unit.work.algorithm, built, key.buildProfile));
-    else {
+    if (built.length > 0) {
+      const record = surveyAlgorithm(pc.campaign, unit.work.algorithm, built, key.buildProfile);
+      ctx.write(job, job.inputsHash ? { ...record, inputsHash: job.inputsHash } : record);
+    } else {
       const message = `no instance of ${key.algorithmId} could be built under ${key.buildProfile}: nothing to survey`;
       ctx.done(job, "failed", { reason: "compile-error", message });
     }

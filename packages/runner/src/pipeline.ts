@@ -33,6 +33,8 @@ export interface PipelineStepResult extends StepSummary {
 /** A step the pipeline can run: the runner's own (build, time) or one of kat, hashprof, sizes and report. */
 export interface PipelineStep {
   name: StepName;
+  /** Checks the step's own input (a size catalog, a notes file) before the pipeline writes anything. */
+  prepare?(campaign: Campaign): void | Promise<void>;
   run(campaign: Campaign, options: PipelineStepOptions): Promise<PipelineStepResult>;
 }
 
@@ -104,6 +106,7 @@ export async function runPipeline(campaign: Campaign, options: PipelineOptions):
   const { out } = options;
   // Bad input (a missing submission, a bad meta.json) is refused before anything is written.
   const algorithms = resolveAlgorithms(campaign);
+  for (const step of options.steps) await step.prepare?.(campaign);
   const staleRemoved = removeStaleTemps(out);
   const envPath = recordPath(out, { kind: "environment", key: { system: campaign.system } });
   const previous = options.resume ? readEnvironment(envPath) : null;

@@ -37,6 +37,7 @@ describe("parseCatalog", () => {
       "Heron-256",
       "Heron-2P-128",
       "Heron-2P-256",
+      "Wren-128",
     ]);
     const by = (name: string) => rows.find((r) => r.instance === name);
     expect(by("Puffin-256")).toMatchObject({ category: "kem", publicKeyBytes: 1568, ciphertextBytes: 1664, line: 4 });

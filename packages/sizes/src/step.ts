@@ -282,4 +282,10 @@ export async function sizesCampaign(campaign: Campaign, options: StepOptions): P
 }
 
 /** The sizes step as the pipeline runs it. */
-export const sizesStep: PipelineStep = { name: "sizes", run: (campaign, options) => sizesCampaign(campaign, options) };
+export const sizesStep: PipelineStep = {
+  name: "sizes",
+  prepare: (campaign) => {
+    loadCatalog(campaign);
+  },
+  run: (campaign, options) => sizesCampaign(campaign, options),
+};

@@ -1,6 +1,6 @@
 // The whole pipeline as a user runs it: `ngcc-perf run` end to end, killed with SIGKILL at random moments
 // and resumed until it completes, and split into shards whose stores are merged.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,5 @@
 // End to end: `ngcc-perf time` over real C builds — the fixture submissions, PQClean, and the bad
 // submissions — and `ngcc-perf validate` over the store it writes. Never asserts a timing.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { validateFile } from "@ngcc-perf/schema";
@@ -12,12 +11,10 @@ import {
   makeNoCompile,
   makeOverflowInEnc,
   makeTempDir,
-  repoRoot,
   runCli,
   submissionsDir,
 } from "./fixture-tools.ts";
 
-const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-time-");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -74,7 +71,8 @@ function expectedIterations(cal: {
   let iterations = cal.minIterations;
   let limitedBy = "min-iterations";
   if (needTarget > iterations) [iterations, limitedBy] = [Math.min(needTarget, cal.maxIterations), "target-ns"];
-  if (needOverhead > iterations) [iterations, limitedBy] = [Math.min(needOverhead, cal.maxIterations), "counter-overhead"];
+  if (needOverhead > iterations)
+    [iterations, limitedBy] = [Math.min(needOverhead, cal.maxIterations), "counter-overhead"];
   if (iterations >= cal.maxIterations && (needTarget > cal.maxIterations || needOverhead > cal.maxIterations)) {
     limitedBy = "max-iterations";
   }
@@ -160,7 +158,9 @@ describe("ngcc-perf time", () => {
     // --resume skips every job whose record exists for identical inputs.
     const again = cli("time", file, "--out", out, "--resume", "--json");
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ steps: { time: { records: 0, skipped: Object.keys(recs).length } } });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      steps: { time: { records: 0, skipped: Object.keys(recs).length } },
+    });
   }, 600_000);
 
   it("measures a PQClean scheme through its namespaced API", () => {

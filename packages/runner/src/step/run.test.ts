@@ -131,6 +131,16 @@ describe("runStep", () => {
     expect(runs).toEqual(["o3/B"]);
     expect(s).toMatchObject({ records: 3, failed: 3 });
     expect(read(out, unit("A", "o3"), "keygen").failure.reason).toBe("kat-failed");
+    // A record current for its inputs does not stand once the gate closes (e.g. the KAT now fails).
+    const again = await runStep(
+      step([unit("B", "o3")], [], () => ({ reason: "kat-failed", message: "now" })),
+      {
+        out,
+        resume: true,
+      },
+    );
+    expect(again).toMatchObject({ skipped: 0, failed: 3 });
+    expect(read(out, unit("B", "o3"), "enc").failure.message).toBe("now");
   });
 
   it("lets an internal error through and refuses a unit that ends without its records", async () => {

@@ -178,10 +178,12 @@ export async function runStep<W>(step: StepDefinition<W>, options: StepOptions):
         });
       },
     };
+    // The gate first: a record that is current for its inputs no longer stands once its KAT fails.
+    const gated = step.gate?.(unit) ?? null;
     const pending: Job[] = [];
     for (const job of unit.jobs) {
       const current =
-        options.resume && job.entry !== null && isCurrent(readJson(recordPath(options.out, job.entry)), job);
+        !gated && options.resume && job.entry !== null && isCurrent(readJson(recordPath(options.out, job.entry)), job);
       if (current) {
         summary.skipped++;
         tell(job, "skipped");
@@ -189,7 +191,6 @@ export async function runStep<W>(step: StepDefinition<W>, options: StepOptions):
     }
     const pendingSet = new Set(pending);
     if (pending.length === 0) return;
-    const gated = step.gate?.(unit) ?? null;
     if (gated) {
       ctx.failRest(gated);
       return;

@@ -1741,6 +1741,10 @@ export interface SurveyRecord {
    */
   buildProfile?: string;
   /**
+   * SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.
+   */
+  inputsHash?: string;
+  /**
    * What the survey found in the built objects.
    */
   automatic?: {

@@ -12746,7 +12746,7 @@ return errors === 0;
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const survey = validate25;
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/survey.schema.json","title":"ngcc-perf symmetric-primitive survey verdict","description":"Whether an algorithm uses the ICCS placeholder functions only, mixes them with its own primitives, or bypasses them; the automatic finding and the curated text are kept apart.","type":"object","properties":{"kind":{"const":"survey","description":"Record kind; always \"survey\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Published verdict: the curated one when given, else the automatic one."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"automatic":{"type":"object","description":"What the survey found in the built objects.","properties":{"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Automatic verdict."},"placeholders":{"type":"array","description":"Placeholder symbols referenced.","items":{"type":"string"}},"ownPrimitives":{"type":"array","description":"Own primitives found (by symbol or constant fingerprint).","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Primitive, e.g. Keccak-f[1600], AES, ChaCha20, SHA-256, SM3."},"evidence":{"type":"string","description":"What gave it away: a symbol, a constant fingerprint, an object file."}},"required":["name","evidence"],"additionalProperties":false}},"shims":{"type":"array","description":"Functions that only forward to a placeholder (e.g. shake256 → pseudoXOF).","items":{"type":"object","description":"One shim.","properties":{"symbol":{"type":"string","description":"The shim."},"forwardsTo":{"type":"string","description":"The placeholder it calls."}},"required":["symbol","forwardsTo"],"additionalProperties":false}},"switches":{"type":"array","description":"Compile-time switches that change the answer.","items":{"type":"object","description":"One switch.","properties":{"define":{"type":"string","description":"The macro, e.g. KAT_BUILD."},"effect":{"type":"string","description":"What changes with it."}},"required":["define","effect"],"additionalProperties":false}},"text":{"type":"string","description":"Generated one-line summary."},"instances":{"type":"array","description":"Per instance: what its timing build references and contains.","items":{"type":"object","description":"One instance.","properties":{"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Verdict of this instance alone."},"placeholders":{"type":"array","description":"Placeholder (hash group) symbols its objects reference.","items":{"type":"string"}},"drng":{"type":"array","description":"DRNG group symbols its objects reference (empty: the DRNG is bypassed).","items":{"type":"string"}},"ownPrimitives":{"type":"array","description":"Own primitives found in its objects.","items":{"type":"string"}},"defines":{"type":"array","description":"The defines of its timing build.","items":{"type":"string"}}},"required":["instance","verdict"],"additionalProperties":false}}},"required":["verdict"],"additionalProperties":false},"curated":{"type":"object","description":"Curated wording from the campaign's notes file.","properties":{"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Curated verdict overriding the automatic one."},"text":{"type":"string","description":"Curated summary shown after the verdict, e.g. shake* names are shims over pseudoXOF."},"source":{"type":"string","description":"Notes file the wording came from."}},"additionalProperties":false},"text":{"type":"string","description":"Summary shown after the verdict on the page (curated text when given)."}},"required":["kind","schemaVersion","provenance","algorithmId","verdict"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false}}};
+const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/survey.schema.json","title":"ngcc-perf symmetric-primitive survey verdict","description":"Whether an algorithm uses the ICCS placeholder functions only, mixes them with its own primitives, or bypasses them; the automatic finding and the curated text are kept apart.","type":"object","properties":{"kind":{"const":"survey","description":"Record kind; always \"survey\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Published verdict: the curated one when given, else the automatic one."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"automatic":{"type":"object","description":"What the survey found in the built objects.","properties":{"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Automatic verdict."},"placeholders":{"type":"array","description":"Placeholder symbols referenced.","items":{"type":"string"}},"ownPrimitives":{"type":"array","description":"Own primitives found (by symbol or constant fingerprint).","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Primitive, e.g. Keccak-f[1600], AES, ChaCha20, SHA-256, SM3."},"evidence":{"type":"string","description":"What gave it away: a symbol, a constant fingerprint, an object file."}},"required":["name","evidence"],"additionalProperties":false}},"shims":{"type":"array","description":"Functions that only forward to a placeholder (e.g. shake256 → pseudoXOF).","items":{"type":"object","description":"One shim.","properties":{"symbol":{"type":"string","description":"The shim."},"forwardsTo":{"type":"string","description":"The placeholder it calls."}},"required":["symbol","forwardsTo"],"additionalProperties":false}},"switches":{"type":"array","description":"Compile-time switches that change the answer.","items":{"type":"object","description":"One switch.","properties":{"define":{"type":"string","description":"The macro, e.g. KAT_BUILD."},"effect":{"type":"string","description":"What changes with it."}},"required":["define","effect"],"additionalProperties":false}},"text":{"type":"string","description":"Generated one-line summary."},"instances":{"type":"array","description":"Per instance: what its timing build references and contains.","items":{"type":"object","description":"One instance.","properties":{"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Verdict of this instance alone."},"placeholders":{"type":"array","description":"Placeholder (hash group) symbols its objects reference.","items":{"type":"string"}},"drng":{"type":"array","description":"DRNG group symbols its objects reference (empty: the DRNG is bypassed).","items":{"type":"string"}},"ownPrimitives":{"type":"array","description":"Own primitives found in its objects.","items":{"type":"string"}},"defines":{"type":"array","description":"The defines of its timing build.","items":{"type":"string"}}},"required":["instance","verdict"],"additionalProperties":false}}},"required":["verdict"],"additionalProperties":false},"curated":{"type":"object","description":"Curated wording from the campaign's notes file.","properties":{"verdict":{"type":"string","enum":["ICCS-only","mixed","bypass"],"description":"Curated verdict overriding the automatic one."},"text":{"type":"string","description":"Curated summary shown after the verdict, e.g. shake* names are shims over pseudoXOF."},"source":{"type":"string","description":"Notes file the wording came from."}},"additionalProperties":false},"text":{"type":"string","description":"Summary shown after the verdict on the page (curated text when given)."}},"required":["kind","schemaVersion","provenance","algorithmId","verdict"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false}}};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/survey.schema.json" */;
@@ -13170,11 +13170,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data.automatic !== undefined){
-let data14 = data.automatic;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.verdict === undefined){
-const err35 = {instancePath:instancePath+"/automatic",schemaPath:"#/properties/automatic/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+if(data.inputsHash !== undefined){
+let data14 = data.inputsHash;
+if(typeof data14 === "string"){
+if(!pattern23.test(data14)){
+const err35 = {instancePath:instancePath+"/inputsHash",schemaPath:"#/properties/inputsHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -13183,9 +13183,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-for(const key3 in data14){
-if(!(((((((key3 === "verdict") || (key3 === "placeholders")) || (key3 === "ownPrimitives")) || (key3 === "shims")) || (key3 === "switches")) || (key3 === "text")) || (key3 === "instances"))){
-const err36 = {instancePath:instancePath+"/automatic",schemaPath:"#/properties/automatic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+else {
+const err36 = {instancePath:instancePath+"/inputsHash",schemaPath:"#/properties/inputsHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -13195,10 +13195,11 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data14.verdict !== undefined){
-let data15 = data14.verdict;
-if(typeof data15 !== "string"){
-const err37 = {instancePath:instancePath+"/automatic/verdict",schemaPath:"#/properties/automatic/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.automatic !== undefined){
+let data15 = data.automatic;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.verdict === undefined){
+const err37 = {instancePath:instancePath+"/automatic",schemaPath:"#/properties/automatic/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -13207,8 +13208,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(!(((data15 === "ICCS-only") || (data15 === "mixed")) || (data15 === "bypass"))){
-const err38 = {instancePath:instancePath+"/automatic/verdict",schemaPath:"#/properties/automatic/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema64.properties.automatic.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+for(const key3 in data15){
+if(!(((((((key3 === "verdict") || (key3 === "placeholders")) || (key3 === "ownPrimitives")) || (key3 === "shims")) || (key3 === "switches")) || (key3 === "text")) || (key3 === "instances"))){
+const err38 = {instancePath:instancePath+"/automatic",schemaPath:"#/properties/automatic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -13218,13 +13220,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data14.placeholders !== undefined){
-let data16 = data14.placeholders;
-if(Array.isArray(data16)){
-const len0 = data16.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data16[i0] !== "string"){
-const err39 = {instancePath:instancePath+"/automatic/placeholders/" + i0,schemaPath:"#/properties/automatic/properties/placeholders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data15.verdict !== undefined){
+let data16 = data15.verdict;
+if(typeof data16 !== "string"){
+const err39 = {instancePath:instancePath+"/automatic/verdict",schemaPath:"#/properties/automatic/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -13233,10 +13232,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/automatic/placeholders",schemaPath:"#/properties/automatic/properties/placeholders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(((data16 === "ICCS-only") || (data16 === "mixed")) || (data16 === "bypass"))){
+const err40 = {instancePath:instancePath+"/automatic/verdict",schemaPath:"#/properties/automatic/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema64.properties.automatic.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -13246,15 +13243,13 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data14.ownPrimitives !== undefined){
-let data18 = data14.ownPrimitives;
-if(Array.isArray(data18)){
-const len1 = data18.length;
-for(let i1=0; i1<len1; i1++){
-let data19 = data18[i1];
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.name === undefined){
-const err41 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(data15.placeholders !== undefined){
+let data17 = data15.placeholders;
+if(Array.isArray(data17)){
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data17[i0] !== "string"){
+const err41 = {instancePath:instancePath+"/automatic/placeholders/" + i0,schemaPath:"#/properties/automatic/properties/placeholders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -13263,8 +13258,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data19.evidence === undefined){
-const err42 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/automatic/placeholders",schemaPath:"#/properties/automatic/properties/placeholders/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -13273,9 +13270,16 @@ vErrors.push(err42);
 }
 errors++;
 }
-for(const key4 in data19){
-if(!((key4 === "name") || (key4 === "evidence"))){
-const err43 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+if(data15.ownPrimitives !== undefined){
+let data19 = data15.ownPrimitives;
+if(Array.isArray(data19)){
+const len1 = data19.length;
+for(let i1=0; i1<len1; i1++){
+let data20 = data19[i1];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.name === undefined){
+const err43 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -13284,10 +13288,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data19.name !== undefined){
-if(typeof data19.name !== "string"){
-const err44 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1+"/name",schemaPath:"#/properties/automatic/properties/ownPrimitives/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data20.evidence === undefined){
+const err44 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -13296,10 +13298,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data19.evidence !== undefined){
-if(typeof data19.evidence !== "string"){
-const err45 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1+"/evidence",schemaPath:"#/properties/automatic/properties/ownPrimitives/items/properties/evidence/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key4 in data20){
+if(!((key4 === "name") || (key4 === "evidence"))){
+const err45 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -13309,9 +13310,9 @@ vErrors.push(err45);
 errors++;
 }
 }
-}
-else {
-const err46 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.name !== undefined){
+if(typeof data20.name !== "string"){
+const err46 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1+"/name",schemaPath:"#/properties/automatic/properties/ownPrimitives/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -13321,9 +13322,9 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/automatic/ownPrimitives",schemaPath:"#/properties/automatic/properties/ownPrimitives/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data20.evidence !== undefined){
+if(typeof data20.evidence !== "string"){
+const err47 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1+"/evidence",schemaPath:"#/properties/automatic/properties/ownPrimitives/items/properties/evidence/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -13333,15 +13334,9 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data14.shims !== undefined){
-let data22 = data14.shims;
-if(Array.isArray(data22)){
-const len2 = data22.length;
-for(let i2=0; i2<len2; i2++){
-let data23 = data22[i2];
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.symbol === undefined){
-const err48 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/required",keyword:"required",params:{missingProperty: "symbol"},message:"must have required property '"+"symbol"+"'"};
+}
+else {
+const err48 = {instancePath:instancePath+"/automatic/ownPrimitives/" + i1,schemaPath:"#/properties/automatic/properties/ownPrimitives/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -13350,8 +13345,10 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(data23.forwardsTo === undefined){
-const err49 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/required",keyword:"required",params:{missingProperty: "forwardsTo"},message:"must have required property '"+"forwardsTo"+"'"};
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/automatic/ownPrimitives",schemaPath:"#/properties/automatic/properties/ownPrimitives/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -13360,9 +13357,16 @@ vErrors.push(err49);
 }
 errors++;
 }
-for(const key5 in data23){
-if(!((key5 === "symbol") || (key5 === "forwardsTo"))){
-const err50 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data15.shims !== undefined){
+let data23 = data15.shims;
+if(Array.isArray(data23)){
+const len2 = data23.length;
+for(let i2=0; i2<len2; i2++){
+let data24 = data23[i2];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.symbol === undefined){
+const err50 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/required",keyword:"required",params:{missingProperty: "symbol"},message:"must have required property '"+"symbol"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -13371,10 +13375,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-if(data23.symbol !== undefined){
-if(typeof data23.symbol !== "string"){
-const err51 = {instancePath:instancePath+"/automatic/shims/" + i2+"/symbol",schemaPath:"#/properties/automatic/properties/shims/items/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data24.forwardsTo === undefined){
+const err51 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/required",keyword:"required",params:{missingProperty: "forwardsTo"},message:"must have required property '"+"forwardsTo"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -13383,10 +13385,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-if(data23.forwardsTo !== undefined){
-if(typeof data23.forwardsTo !== "string"){
-const err52 = {instancePath:instancePath+"/automatic/shims/" + i2+"/forwardsTo",schemaPath:"#/properties/automatic/properties/shims/items/properties/forwardsTo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key5 in data24){
+if(!((key5 === "symbol") || (key5 === "forwardsTo"))){
+const err52 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -13396,9 +13397,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-else {
-const err53 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data24.symbol !== undefined){
+if(typeof data24.symbol !== "string"){
+const err53 = {instancePath:instancePath+"/automatic/shims/" + i2+"/symbol",schemaPath:"#/properties/automatic/properties/shims/items/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -13408,9 +13409,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
-else {
-const err54 = {instancePath:instancePath+"/automatic/shims",schemaPath:"#/properties/automatic/properties/shims/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data24.forwardsTo !== undefined){
+if(typeof data24.forwardsTo !== "string"){
+const err54 = {instancePath:instancePath+"/automatic/shims/" + i2+"/forwardsTo",schemaPath:"#/properties/automatic/properties/shims/items/properties/forwardsTo/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -13420,15 +13421,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data14.switches !== undefined){
-let data26 = data14.switches;
-if(Array.isArray(data26)){
-const len3 = data26.length;
-for(let i3=0; i3<len3; i3++){
-let data27 = data26[i3];
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.define === undefined){
-const err55 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/required",keyword:"required",params:{missingProperty: "define"},message:"must have required property '"+"define"+"'"};
+}
+else {
+const err55 = {instancePath:instancePath+"/automatic/shims/" + i2,schemaPath:"#/properties/automatic/properties/shims/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -13437,8 +13432,10 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data27.effect === undefined){
-const err56 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/required",keyword:"required",params:{missingProperty: "effect"},message:"must have required property '"+"effect"+"'"};
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/automatic/shims",schemaPath:"#/properties/automatic/properties/shims/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -13447,9 +13444,16 @@ vErrors.push(err56);
 }
 errors++;
 }
-for(const key6 in data27){
-if(!((key6 === "define") || (key6 === "effect"))){
-const err57 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+if(data15.switches !== undefined){
+let data27 = data15.switches;
+if(Array.isArray(data27)){
+const len3 = data27.length;
+for(let i3=0; i3<len3; i3++){
+let data28 = data27[i3];
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.define === undefined){
+const err57 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/required",keyword:"required",params:{missingProperty: "define"},message:"must have required property '"+"define"+"'"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -13458,10 +13462,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data27.define !== undefined){
-if(typeof data27.define !== "string"){
-const err58 = {instancePath:instancePath+"/automatic/switches/" + i3+"/define",schemaPath:"#/properties/automatic/properties/switches/items/properties/define/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data28.effect === undefined){
+const err58 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/required",keyword:"required",params:{missingProperty: "effect"},message:"must have required property '"+"effect"+"'"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -13470,10 +13472,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-if(data27.effect !== undefined){
-if(typeof data27.effect !== "string"){
-const err59 = {instancePath:instancePath+"/automatic/switches/" + i3+"/effect",schemaPath:"#/properties/automatic/properties/switches/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key6 in data28){
+if(!((key6 === "define") || (key6 === "effect"))){
+const err59 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -13483,9 +13484,9 @@ vErrors.push(err59);
 errors++;
 }
 }
-}
-else {
-const err60 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data28.define !== undefined){
+if(typeof data28.define !== "string"){
+const err60 = {instancePath:instancePath+"/automatic/switches/" + i3+"/define",schemaPath:"#/properties/automatic/properties/switches/items/properties/define/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -13495,9 +13496,9 @@ vErrors.push(err60);
 errors++;
 }
 }
-}
-else {
-const err61 = {instancePath:instancePath+"/automatic/switches",schemaPath:"#/properties/automatic/properties/switches/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data28.effect !== undefined){
+if(typeof data28.effect !== "string"){
+const err61 = {instancePath:instancePath+"/automatic/switches/" + i3+"/effect",schemaPath:"#/properties/automatic/properties/switches/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -13507,9 +13508,9 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data14.text !== undefined){
-if(typeof data14.text !== "string"){
-const err62 = {instancePath:instancePath+"/automatic/text",schemaPath:"#/properties/automatic/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err62 = {instancePath:instancePath+"/automatic/switches/" + i3,schemaPath:"#/properties/automatic/properties/switches/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -13519,15 +13520,9 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data14.instances !== undefined){
-let data31 = data14.instances;
-if(Array.isArray(data31)){
-const len4 = data31.length;
-for(let i4=0; i4<len4; i4++){
-let data32 = data31[i4];
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.instance === undefined){
-const err63 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+}
+else {
+const err63 = {instancePath:instancePath+"/automatic/switches",schemaPath:"#/properties/automatic/properties/switches/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -13536,8 +13531,10 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data32.verdict === undefined){
-const err64 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+}
+if(data15.text !== undefined){
+if(typeof data15.text !== "string"){
+const err64 = {instancePath:instancePath+"/automatic/text",schemaPath:"#/properties/automatic/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -13546,9 +13543,16 @@ vErrors.push(err64);
 }
 errors++;
 }
-for(const key7 in data32){
-if(!((((((key7 === "instance") || (key7 === "verdict")) || (key7 === "placeholders")) || (key7 === "drng")) || (key7 === "ownPrimitives")) || (key7 === "defines"))){
-const err65 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+if(data15.instances !== undefined){
+let data32 = data15.instances;
+if(Array.isArray(data32)){
+const len4 = data32.length;
+for(let i4=0; i4<len4; i4++){
+let data33 = data32[i4];
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.instance === undefined){
+const err65 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -13557,12 +13561,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-if(data32.instance !== undefined){
-let data33 = data32.instance;
-if(typeof data33 === "string"){
-if(!pattern4.test(data33)){
-const err66 = {instancePath:instancePath+"/automatic/instances/" + i4+"/instance",schemaPath:"#/properties/automatic/properties/instances/items/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data33.verdict === undefined){
+const err66 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -13571,9 +13571,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-else {
-const err67 = {instancePath:instancePath+"/automatic/instances/" + i4+"/instance",schemaPath:"#/properties/automatic/properties/instances/items/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key7 in data33){
+if(!((((((key7 === "instance") || (key7 === "verdict")) || (key7 === "placeholders")) || (key7 === "drng")) || (key7 === "ownPrimitives")) || (key7 === "defines"))){
+const err67 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -13583,10 +13583,11 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data32.verdict !== undefined){
-let data34 = data32.verdict;
-if(typeof data34 !== "string"){
-const err68 = {instancePath:instancePath+"/automatic/instances/" + i4+"/verdict",schemaPath:"#/properties/automatic/properties/instances/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data33.instance !== undefined){
+let data34 = data33.instance;
+if(typeof data34 === "string"){
+if(!pattern4.test(data34)){
+const err68 = {instancePath:instancePath+"/automatic/instances/" + i4+"/instance",schemaPath:"#/properties/automatic/properties/instances/items/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -13595,8 +13596,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(!(((data34 === "ICCS-only") || (data34 === "mixed")) || (data34 === "bypass"))){
-const err69 = {instancePath:instancePath+"/automatic/instances/" + i4+"/verdict",schemaPath:"#/properties/automatic/properties/instances/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema64.properties.automatic.properties.instances.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err69 = {instancePath:instancePath+"/automatic/instances/" + i4+"/instance",schemaPath:"#/properties/automatic/properties/instances/items/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -13606,13 +13608,10 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data32.placeholders !== undefined){
-let data35 = data32.placeholders;
-if(Array.isArray(data35)){
-const len5 = data35.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data35[i5] !== "string"){
-const err70 = {instancePath:instancePath+"/automatic/instances/" + i4+"/placeholders/" + i5,schemaPath:"#/properties/automatic/properties/instances/items/properties/placeholders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data33.verdict !== undefined){
+let data35 = data33.verdict;
+if(typeof data35 !== "string"){
+const err70 = {instancePath:instancePath+"/automatic/instances/" + i4+"/verdict",schemaPath:"#/properties/automatic/properties/instances/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -13621,10 +13620,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-}
-else {
-const err71 = {instancePath:instancePath+"/automatic/instances/" + i4+"/placeholders",schemaPath:"#/properties/automatic/properties/instances/items/properties/placeholders/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(((data35 === "ICCS-only") || (data35 === "mixed")) || (data35 === "bypass"))){
+const err71 = {instancePath:instancePath+"/automatic/instances/" + i4+"/verdict",schemaPath:"#/properties/automatic/properties/instances/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema64.properties.automatic.properties.instances.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -13634,13 +13631,13 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data32.drng !== undefined){
-let data37 = data32.drng;
-if(Array.isArray(data37)){
-const len6 = data37.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data37[i6] !== "string"){
-const err72 = {instancePath:instancePath+"/automatic/instances/" + i4+"/drng/" + i6,schemaPath:"#/properties/automatic/properties/instances/items/properties/drng/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data33.placeholders !== undefined){
+let data36 = data33.placeholders;
+if(Array.isArray(data36)){
+const len5 = data36.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data36[i5] !== "string"){
+const err72 = {instancePath:instancePath+"/automatic/instances/" + i4+"/placeholders/" + i5,schemaPath:"#/properties/automatic/properties/instances/items/properties/placeholders/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -13652,7 +13649,7 @@ errors++;
 }
 }
 else {
-const err73 = {instancePath:instancePath+"/automatic/instances/" + i4+"/drng",schemaPath:"#/properties/automatic/properties/instances/items/properties/drng/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err73 = {instancePath:instancePath+"/automatic/instances/" + i4+"/placeholders",schemaPath:"#/properties/automatic/properties/instances/items/properties/placeholders/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -13662,13 +13659,13 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(data32.ownPrimitives !== undefined){
-let data39 = data32.ownPrimitives;
-if(Array.isArray(data39)){
-const len7 = data39.length;
-for(let i7=0; i7<len7; i7++){
-if(typeof data39[i7] !== "string"){
-const err74 = {instancePath:instancePath+"/automatic/instances/" + i4+"/ownPrimitives/" + i7,schemaPath:"#/properties/automatic/properties/instances/items/properties/ownPrimitives/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data33.drng !== undefined){
+let data38 = data33.drng;
+if(Array.isArray(data38)){
+const len6 = data38.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data38[i6] !== "string"){
+const err74 = {instancePath:instancePath+"/automatic/instances/" + i4+"/drng/" + i6,schemaPath:"#/properties/automatic/properties/instances/items/properties/drng/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -13680,7 +13677,7 @@ errors++;
 }
 }
 else {
-const err75 = {instancePath:instancePath+"/automatic/instances/" + i4+"/ownPrimitives",schemaPath:"#/properties/automatic/properties/instances/items/properties/ownPrimitives/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err75 = {instancePath:instancePath+"/automatic/instances/" + i4+"/drng",schemaPath:"#/properties/automatic/properties/instances/items/properties/drng/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -13690,13 +13687,13 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data32.defines !== undefined){
-let data41 = data32.defines;
-if(Array.isArray(data41)){
-const len8 = data41.length;
-for(let i8=0; i8<len8; i8++){
-if(typeof data41[i8] !== "string"){
-const err76 = {instancePath:instancePath+"/automatic/instances/" + i4+"/defines/" + i8,schemaPath:"#/properties/automatic/properties/instances/items/properties/defines/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data33.ownPrimitives !== undefined){
+let data40 = data33.ownPrimitives;
+if(Array.isArray(data40)){
+const len7 = data40.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data40[i7] !== "string"){
+const err76 = {instancePath:instancePath+"/automatic/instances/" + i4+"/ownPrimitives/" + i7,schemaPath:"#/properties/automatic/properties/instances/items/properties/ownPrimitives/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -13708,7 +13705,7 @@ errors++;
 }
 }
 else {
-const err77 = {instancePath:instancePath+"/automatic/instances/" + i4+"/defines",schemaPath:"#/properties/automatic/properties/instances/items/properties/defines/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err77 = {instancePath:instancePath+"/automatic/instances/" + i4+"/ownPrimitives",schemaPath:"#/properties/automatic/properties/instances/items/properties/ownPrimitives/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -13718,9 +13715,13 @@ vErrors.push(err77);
 errors++;
 }
 }
-}
-else {
-const err78 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data33.defines !== undefined){
+let data42 = data33.defines;
+if(Array.isArray(data42)){
+const len8 = data42.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data42[i8] !== "string"){
+const err78 = {instancePath:instancePath+"/automatic/instances/" + i4+"/defines/" + i8,schemaPath:"#/properties/automatic/properties/instances/items/properties/defines/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -13732,7 +13733,7 @@ errors++;
 }
 }
 else {
-const err79 = {instancePath:instancePath+"/automatic/instances",schemaPath:"#/properties/automatic/properties/instances/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err79 = {instancePath:instancePath+"/automatic/instances/" + i4+"/defines",schemaPath:"#/properties/automatic/properties/instances/items/properties/defines/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -13744,7 +13745,7 @@ errors++;
 }
 }
 else {
-const err80 = {instancePath:instancePath+"/automatic",schemaPath:"#/properties/automatic/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err80 = {instancePath:instancePath+"/automatic/instances/" + i4,schemaPath:"#/properties/automatic/properties/instances/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -13754,12 +13755,9 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data.curated !== undefined){
-let data43 = data.curated;
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-for(const key8 in data43){
-if(!(((key8 === "verdict") || (key8 === "text")) || (key8 === "source"))){
-const err81 = {instancePath:instancePath+"/curated",schemaPath:"#/properties/curated/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+}
+else {
+const err81 = {instancePath:instancePath+"/automatic/instances",schemaPath:"#/properties/automatic/properties/instances/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -13769,10 +13767,9 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data43.verdict !== undefined){
-let data44 = data43.verdict;
-if(typeof data44 !== "string"){
-const err82 = {instancePath:instancePath+"/curated/verdict",schemaPath:"#/properties/curated/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err82 = {instancePath:instancePath+"/automatic",schemaPath:"#/properties/automatic/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -13781,8 +13778,13 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(!(((data44 === "ICCS-only") || (data44 === "mixed")) || (data44 === "bypass"))){
-const err83 = {instancePath:instancePath+"/curated/verdict",schemaPath:"#/properties/curated/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema64.properties.curated.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.curated !== undefined){
+let data44 = data.curated;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+for(const key8 in data44){
+if(!(((key8 === "verdict") || (key8 === "text")) || (key8 === "source"))){
+const err83 = {instancePath:instancePath+"/curated",schemaPath:"#/properties/curated/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -13792,9 +13794,10 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data43.text !== undefined){
-if(typeof data43.text !== "string"){
-const err84 = {instancePath:instancePath+"/curated/text",schemaPath:"#/properties/curated/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data44.verdict !== undefined){
+let data45 = data44.verdict;
+if(typeof data45 !== "string"){
+const err84 = {instancePath:instancePath+"/curated/verdict",schemaPath:"#/properties/curated/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -13803,10 +13806,8 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-if(data43.source !== undefined){
-if(typeof data43.source !== "string"){
-const err85 = {instancePath:instancePath+"/curated/source",schemaPath:"#/properties/curated/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((data45 === "ICCS-only") || (data45 === "mixed")) || (data45 === "bypass"))){
+const err85 = {instancePath:instancePath+"/curated/verdict",schemaPath:"#/properties/curated/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema64.properties.curated.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -13816,9 +13817,9 @@ vErrors.push(err85);
 errors++;
 }
 }
-}
-else {
-const err86 = {instancePath:instancePath+"/curated",schemaPath:"#/properties/curated/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data44.text !== undefined){
+if(typeof data44.text !== "string"){
+const err86 = {instancePath:instancePath+"/curated/text",schemaPath:"#/properties/curated/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -13828,9 +13829,9 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data.text !== undefined){
-if(typeof data.text !== "string"){
-const err87 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data44.source !== undefined){
+if(typeof data44.source !== "string"){
+const err87 = {instancePath:instancePath+"/curated/source",schemaPath:"#/properties/curated/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -13842,12 +13843,36 @@ errors++;
 }
 }
 else {
-const err88 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err88 = {instancePath:instancePath+"/curated",schemaPath:"#/properties/curated/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err88];
 }
 else {
 vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data.text !== undefined){
+if(typeof data.text !== "string"){
+const err89 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+else {
+const err90 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
 }
 errors++;
 }

@@ -710,6 +710,7 @@ export const survey = recordSchema(
   {
     system: systemId,
     buildProfile: buildProfileName,
+    inputsHash,
     automatic: obj(
       "What the survey found in the built objects.",
       {
