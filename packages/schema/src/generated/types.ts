@@ -235,13 +235,50 @@ export interface CampaignConfig {
      */
     unstableThreshold?: number;
     /**
-     * CPU to pin the driver to, or null for no pinning.
+     * CPU to pin every driver process to; "auto" (default): the last CPU this process may run on; null: no pinning.
      */
-    pinCpu?: number | null;
+    pinCpu?: number | "auto" | null;
     /**
      * Message length for sign/verify, in bytes; default 32.
      */
     messageBytes?: number;
+    /**
+     * per-call (default): every call (or a small fixed batch of very short calls) timed alone, in several fresh worker processes, until the precision target or the budget; trials: the seed pages' method (trials × calibrated iterations).
+     */
+    method?: "per-call" | "trials";
+    /**
+     * Precision target of the per-call method: the published figure's 95 % interval within ± this fraction of it; default 0.01.
+     */
+    target?: number;
+    /**
+     * Sampling time an operation may spend at most before it stops short of its target, in ms; default 2000.
+     */
+    budgetMs?: number;
+    /**
+     * Sampling time of one worker process, in ms; default 100.
+     */
+    workerMs?: number;
+    /**
+     * Fresh worker processes per operation at least; default 3.
+     */
+    minWorkers?: number;
+    /**
+     * Key pairs in rotation for enc, dec, sign, verify; default 4.
+     */
+    keyPairs?: number;
+    /**
+     * Inputs in a pool (ciphertexts, message/signature pairs, protocol states); default 64.
+     */
+    inputPool?: number;
+    /**
+     * Published central figure per operation name: median, mean, or auto (default: mean when the per-call distribution is wide, i.e. its interquartile range exceeds 10 % of the median).
+     */
+    central?: {
+      /**
+       * The statistic.
+       */
+      [k: string]: "auto" | "median" | "mean";
+    };
   };
   /**
    * Time limits for child processes.
@@ -636,6 +673,227 @@ export type TimingRecord = {
     limitedBy?: "min-iterations" | "target-ns" | "counter-overhead" | "max-iterations";
   };
   /**
+   * per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials.
+   */
+  method?: "per-call" | "trials";
+  /**
+   * How the per-call samples were taken.
+   */
+  sampling?: {
+    /**
+     * Calls per sample: 1 = every call timed alone.
+     */
+    batch: number;
+    /**
+     * Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so.
+     */
+    batchReason: string;
+    /**
+     * Fresh driver processes that sampled this operation.
+     */
+    workers: number;
+    /**
+     * Samples each worker took, in the order they ran.
+     */
+    samplesPerWorker: number[];
+    /**
+     * How inputs varied from call to call.
+     */
+    inputs: {
+      /**
+       * Key pairs in rotation (0 when the operation takes none).
+       */
+      keyPairs: number;
+      /**
+       * Inputs in the pool the calls rotate over (0 when none).
+       */
+      pool: number;
+      /**
+       * fresh: a new message every call; pool: messages from the pool; none: the operation takes no message.
+       */
+      messages: "fresh" | "pool" | "none";
+      /**
+       * The same in words, as the page shows it.
+       */
+      description: string;
+    };
+    /**
+     * CPU every worker was pinned to, or null.
+     */
+    pinnedCpu: number | null;
+    /**
+     * The precision target.
+     */
+    target: {
+      /**
+       * Target half-width of the 95 % interval, as a fraction of the figure.
+       */
+      relativeHalfWidth: number;
+      /**
+       * Sampling budget of the operation, in ms.
+       */
+      budgetMs: number;
+      /**
+       * Workers at least.
+       */
+      minWorkers: number;
+    };
+    /**
+     * target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target).
+     */
+    stoppedBy: "target" | "budget" | "quick";
+    /**
+     * Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).
+     */
+    elapsedMs: number;
+    /**
+     * TimingRecord_Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).
+     */
+    overheadShare: number;
+  };
+  /**
+   * Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.
+   */
+  samples?: {
+    /**
+     * Worker number, from 1, in the order the workers ran.
+     */
+    worker: number;
+    /**
+     * TimingRecord_Counter deltas, one per sample.
+     *
+     * @minItems 1
+     */
+    counterDeltas: number[];
+  }[];
+  /**
+   * Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns.
+   */
+  distribution?: {
+    /**
+     * Samples pooled.
+     */
+    n: number;
+    /**
+     * Calls timed: samples × batch.
+     */
+    calls: number;
+    /**
+     * Mean, ns.
+     */
+    meanNs: number;
+    /**
+     * Median, ns.
+     */
+    medianNs: number;
+    /**
+     * Smallest, ns.
+     */
+    minNs: number;
+    /**
+     * Largest, ns.
+     */
+    maxNs: number;
+    /**
+     * 1st percentile (type 7), ns.
+     */
+    p1Ns: number;
+    /**
+     * 5th percentile, ns.
+     */
+    p5Ns: number;
+    /**
+     * 25th percentile, ns.
+     */
+    p25Ns: number;
+    /**
+     * 75th percentile, ns.
+     */
+    p75Ns: number;
+    /**
+     * 95th percentile, ns.
+     */
+    p95Ns: number;
+    /**
+     * 99th percentile, ns.
+     */
+    p99Ns: number;
+    /**
+     * Median absolute deviation from the median (unscaled), ns.
+     */
+    madNs: number;
+    /**
+     * Sample standard deviation, ns.
+     */
+    sdNs: number;
+    medianCi95Ns: TimingRecord_Interval;
+    meanCi95Ns: TimingRecord_Interval1;
+    /**
+     * Tukey's fences (1.5 × IQR beyond the quartiles): samples counted, never dropped.
+     */
+    outliers: {
+      /**
+       * Samples below the lower fence.
+       */
+      low: number;
+      /**
+       * Samples above the upper fence.
+       */
+      high: number;
+      fences: TimingRecord_Interval2;
+    };
+    /**
+     * Each worker's median, ns, in worker order.
+     */
+    workerMediansNs: number[];
+    /**
+     * Each worker's mean, ns, in worker order.
+     */
+    workerMeansNs: number[];
+    /**
+     * The run's own noise floor: (max − min) / median of the workers' central figures, a fraction.
+     */
+    workerSpread: number;
+    /**
+     * Mean per call in the counter's unit.
+     */
+    meanCounter?: number;
+    /**
+     * Median per call in the counter's unit.
+     */
+    medianCounter?: number;
+  };
+  /**
+   * The published central figure and its interval.
+   */
+  central?: {
+    /**
+     * median, or mean for an operation whose time depends on its input.
+     */
+    statistic: "median" | "mean";
+    /**
+     * The figure, ns per call.
+     */
+    valueNs: number;
+    /**
+     * The figure in the counter's unit.
+     */
+    valueCounter: number;
+    ci95Ns: TimingRecord_Interval3;
+    /**
+     * Half-width of ci95Ns as a fraction of valueNs.
+     */
+    relativeHalfWidth: number;
+    /**
+     * Whether relativeHalfWidth ≤ the target.
+     */
+    metTarget: boolean;
+    /**
+     * Why this statistic, in words (shown on the page).
+     */
+    reason: string;
+  };
+  /**
    * Raw trials, in the order they ran.
    *
    * @minItems 1
@@ -697,7 +955,7 @@ export type TimingRecord = {
      * Coefficient of variation of the trial means (stddev / mean), a fraction.
      */
     cv: number;
-    ci95Ns: TimingRecord_Interval;
+    ci95Ns: TimingRecord_Interval4;
     /**
      * True when the trial spread exceeds unstableThreshold.
      */
@@ -835,6 +1093,10 @@ export interface TimingRecord_Build {
    * Path of the built artifact (shared object or executable) in the build cache.
    */
   artifact?: string;
+  /**
+   * How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method).
+   */
+  linkage?: "static-objects" | "shared-object";
 }
 /**
  * The counter that produced counterDelta and meanCounter.
@@ -866,6 +1128,58 @@ export interface TimingRecord_Counter {
   description?: string;
 }
 /**
+ * Distribution-free 95 % interval of the median from order statistics, ns.
+ */
+export interface TimingRecord_Interval {
+  /**
+   * Lower bound.
+   */
+  low: number;
+  /**
+   * Upper bound.
+   */
+  high: number;
+}
+/**
+ * 95 % interval of the mean, ns.
+ */
+export interface TimingRecord_Interval1 {
+  /**
+   * Lower bound.
+   */
+  low: number;
+  /**
+   * Upper bound.
+   */
+  high: number;
+}
+/**
+ * The fences, ns.
+ */
+export interface TimingRecord_Interval2 {
+  /**
+   * Lower bound.
+   */
+  low: number;
+  /**
+   * Upper bound.
+   */
+  high: number;
+}
+/**
+ * 95 % interval: the pooled interval widened to cover the spread between workers (t over the workers' figures), ns.
+ */
+export interface TimingRecord_Interval3 {
+  /**
+   * Lower bound.
+   */
+  low: number;
+  /**
+   * Upper bound.
+   */
+  high: number;
+}
+/**
  * One trial.
  */
 export interface TimingRecord_Trial {
@@ -885,7 +1199,7 @@ export interface TimingRecord_Trial {
 /**
  * 95% confidence interval of the mean per-operation time (Student t over trial means), in ns.
  */
-export interface TimingRecord_Interval {
+export interface TimingRecord_Interval4 {
   /**
    * Lower bound.
    */
@@ -1305,6 +1619,10 @@ export interface KatRecord_Build {
    * Path of the built artifact (shared object or executable) in the build cache.
    */
   artifact?: string;
+  /**
+   * How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method).
+   */
+  linkage?: "static-objects" | "shared-object";
 }
 /**
  * On ERROR: what went wrong.
@@ -1669,6 +1987,10 @@ export interface HashProfileRecord_Build {
    * Path of the built artifact (shared object or executable) in the build cache.
    */
   artifact?: string;
+  /**
+   * How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method).
+   */
+  linkage?: "static-objects" | "shared-object";
 }
 /**
  * One process.

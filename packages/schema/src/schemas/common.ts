@@ -109,6 +109,10 @@ export const defs: Record<string, JsonSchema> = {
       ldflags: arr("Linker flags.", { type: "string" }),
       sourcesSha256: str("SHA-256 over the instance's source files (sorted by path).", { pattern: "^[0-9a-f]{64}$" }),
       artifact: str("Path of the built artifact (shared object or executable) in the build cache."),
+      linkage: oneOfEnum(
+        "How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method).",
+        ["static-objects", "shared-object"],
+      ),
     },
   ),
   counter: obj(

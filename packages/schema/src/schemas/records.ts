@@ -177,8 +177,34 @@ export const campaign: JsonSchema = {
           unstableThreshold: fraction(
             "Relative trial spread above which an operation is flagged unstable; default 0.05.",
           ),
-          pinCpu: nullable(nat("CPU to pin the driver to, or null for no pinning.")),
+          pinCpu: {
+            description:
+              'CPU to pin every driver process to; "auto" (default): the last CPU this process may run on; null: no pinning.',
+            anyOf: [{ type: "integer", minimum: 0 }, { const: "auto" }, { type: "null" }],
+          },
           messageBytes: nat("Message length for sign/verify, in bytes; default 32."),
+          method: oneOfEnum(
+            "per-call (default): every call (or a small fixed batch of very short calls) timed alone, in several fresh worker processes, until the precision target or the budget; trials: the seed pages' method (trials × calibrated iterations).",
+            ["per-call", "trials"],
+          ),
+          target: fraction(
+            "Precision target of the per-call method: the published figure's 95 % interval within ± this fraction of it; default 0.01.",
+          ),
+          budgetMs: nonneg(
+            "Sampling time an operation may spend at most before it stops short of its target, in ms; default 2000.",
+          ),
+          workerMs: nonneg("Sampling time of one worker process, in ms; default 100."),
+          minWorkers: int("Fresh worker processes per operation at least; default 3.", { minimum: 1, maximum: 100 }),
+          keyPairs: int("Key pairs in rotation for enc, dec, sign, verify; default 4.", { minimum: 1, maximum: 64 }),
+          inputPool: int("Inputs in a pool (ciphertexts, message/signature pairs, protocol states); default 64.", {
+            minimum: 1,
+            maximum: 4096,
+          }),
+          central: map(
+            "Published central figure per operation name: median, mean, or auto (default: mean when the per-call distribution is wide, i.e. its interquartile range exceeds 10 % of the median).",
+            oneOfEnum("The statistic.", ["auto", "median", "mean"]),
+            "^[a-z][a-z0-9_]*$",
+          ),
         },
       ),
       timeouts: obj(
@@ -351,6 +377,97 @@ export const timing = recordSchema(
         ),
       },
     ),
+    method: oneOfEnum(
+      "per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials.",
+      ["per-call", "trials"],
+    ),
+    sampling: obj("How the per-call samples were taken.", {
+      batch: int("Calls per sample: 1 = every call timed alone.", { minimum: 1 }),
+      batchReason: str(
+        "Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so.",
+      ),
+      workers: int("Fresh driver processes that sampled this operation.", { minimum: 1 }),
+      samplesPerWorker: arr("Samples each worker took, in the order they ran.", { type: "integer", minimum: 1 }),
+      inputs: obj("How inputs varied from call to call.", {
+        keyPairs: int("Key pairs in rotation (0 when the operation takes none).", { minimum: 0 }),
+        pool: int("Inputs in the pool the calls rotate over (0 when none).", { minimum: 0 }),
+        messages: oneOfEnum(
+          "fresh: a new message every call; pool: messages from the pool; none: the operation takes no message.",
+          ["fresh", "pool", "none"],
+        ),
+        description: str("The same in words, as the page shows it."),
+      }),
+      pinnedCpu: nullable(nat("CPU every worker was pinned to, or null.")),
+      target: obj("The precision target.", {
+        relativeHalfWidth: fraction("Target half-width of the 95 % interval, as a fraction of the figure."),
+        budgetMs: nonneg("Sampling budget of the operation, in ms."),
+        minWorkers: int("Workers at least.", { minimum: 1 }),
+      }),
+      stoppedBy: oneOfEnum(
+        "target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target).",
+        ["target", "budget", "quick"],
+      ),
+      elapsedMs: nonneg(
+        "Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).",
+      ),
+      overheadShare: nonneg(
+        "Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).",
+      ),
+    }),
+    samples: arr(
+      "Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.",
+      obj("One worker's samples.", {
+        worker: int("Worker number, from 1, in the order the workers ran.", { minimum: 1 }),
+        counterDeltas: arr("Counter deltas, one per sample.", { type: "number", minimum: 0 }, { minItems: 1 }),
+      }),
+    ),
+    distribution: obj(
+      "Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns.",
+      {
+        n: int("Samples pooled.", { minimum: 1 }),
+        calls: int("Calls timed: samples × batch.", { minimum: 1 }),
+        meanNs: nonneg("Mean, ns."),
+        medianNs: nonneg("Median, ns."),
+        minNs: nonneg("Smallest, ns."),
+        maxNs: nonneg("Largest, ns."),
+        p1Ns: nonneg("1st percentile (type 7), ns."),
+        p5Ns: nonneg("5th percentile, ns."),
+        p25Ns: nonneg("25th percentile, ns."),
+        p75Ns: nonneg("75th percentile, ns."),
+        p95Ns: nonneg("95th percentile, ns."),
+        p99Ns: nonneg("99th percentile, ns."),
+        madNs: nonneg("Median absolute deviation from the median (unscaled), ns."),
+        sdNs: nonneg("Sample standard deviation, ns."),
+        medianCi95Ns: ref("interval", "Distribution-free 95 % interval of the median from order statistics, ns."),
+        meanCi95Ns: ref("interval", "95 % interval of the mean, ns."),
+        outliers: obj("Tukey's fences (1.5 × IQR beyond the quartiles): samples counted, never dropped.", {
+          low: nat("Samples below the lower fence."),
+          high: nat("Samples above the upper fence."),
+          fences: ref("interval", "The fences, ns."),
+        }),
+        workerMediansNs: arr("Each worker's median, ns, in worker order.", { type: "number", minimum: 0 }),
+        workerMeansNs: arr("Each worker's mean, ns, in worker order.", { type: "number", minimum: 0 }),
+        workerSpread: nonneg(
+          "The run's own noise floor: (max − min) / median of the workers' central figures, a fraction.",
+        ),
+      },
+      {
+        meanCounter: nonneg("Mean per call in the counter's unit."),
+        medianCounter: nonneg("Median per call in the counter's unit."),
+      },
+    ),
+    central: obj("The published central figure and its interval.", {
+      statistic: oneOfEnum("median, or mean for an operation whose time depends on its input.", ["median", "mean"]),
+      valueNs: nonneg("The figure, ns per call."),
+      valueCounter: nonneg("The figure in the counter's unit."),
+      ci95Ns: ref(
+        "interval",
+        "95 % interval: the pooled interval widened to cover the spread between workers (t over the workers' figures), ns.",
+      ),
+      relativeHalfWidth: nonneg("Half-width of ci95Ns as a fraction of valueNs."),
+      metTarget: bool("Whether relativeHalfWidth ≤ the target."),
+      reason: str("Why this statistic, in words (shown on the page)."),
+    }),
     trials: arr("Raw trials, in the order they ran.", ref("trial", "One trial."), { minItems: 1 }),
     aggregates: obj(
       "Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.",
