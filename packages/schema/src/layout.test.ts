@@ -4,7 +4,9 @@ import { InputError } from "./errors.ts";
 import {
   buildPath,
   checkName,
+  harnessRecordPath,
   kindOfPath,
+  parseHarnessRecordPath,
   parseRecordPath,
   recordPath,
   relativeRecordPath,
@@ -80,6 +82,26 @@ describe("store layout", () => {
       "/s/build/x86_1/kem-90/o3/Puffin-128",
     );
     expect(() => systemDir("/s", "..")).toThrow(InputError);
+  });
+
+  it("maps the earlier harness's names (no build profile) both ways", () => {
+    const expected: Record<string, string> = {
+      timing: "records/kem-90/Puffin-128__enc.json",
+      "hash-profile": "profile/kem-90/Puffin-128__init_a.json",
+      kat: "kat/kem-90/Puffin-K-128.json",
+      "kat-log": "kat/kem-90/Puffin-K-128.log",
+      "size-audit": "sizes/sig-91.json",
+      survey: "survey/sig-91.json",
+    };
+    for (const e of entries) {
+      const old = harnessRecordPath(e);
+      if (expected[e.kind]) expect(old).toBe(expected[e.kind]);
+      const profile = "buildProfile" in e.key ? e.key.buildProfile : "";
+      expect(parseHarnessRecordPath(e.key.system, old, profile)).toEqual(
+        e.kind === "environment" || e.kind === "store-index" ? null : e,
+      );
+    }
+    expect(parseHarnessRecordPath("x86_1", "records/kem-90/o3/Puffin-128__enc.json", "o3")).toBeNull();
   });
 
   it("names a unit the same way on every host", () => {

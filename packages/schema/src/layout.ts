@@ -197,3 +197,30 @@ export function unitName(key: InstanceKey | AlgorithmKey): string {
     ? `${key.algorithmId}/${key.instance}/${key.buildProfile}`
     : `${key.algorithmId}/${key.buildProfile}`;
 }
+
+/**
+ * The earlier harness's name for a file (its layout knew one build profile and put none in paths):
+ * records/<alg>/<instance>__<op>.json, profile/…, kat/<alg>/<instance>.log|.json, sizes/<alg>.json,
+ * survey/<alg>.json. For pages transcribed from that harness only: no file of a store has this name.
+ */
+export function harnessRecordPath(entry: StoreEntry): string {
+  const rel = relativeRecordPath(entry);
+  if (entry.kind === "environment" || entry.kind === "store-index") return rel;
+  const parts = rel.split("/");
+  if (entry.kind === "size-audit" || entry.kind === "survey") return `${parts[0]}/${parts[1]}.json`;
+  return [parts[0], parts[1], ...parts.slice(3)].join("/");
+}
+
+/** The inverse of harnessRecordPath: the entry an earlier harness's name stands for under `buildProfile`. */
+export function parseHarnessRecordPath(system: string, rel: string, buildProfile: string): StoreEntry | null {
+  const parts = rel.split("/");
+  const withProfile =
+    parts.length === 2 && (parts[0] === "sizes" || parts[0] === "survey")
+      ? [parts[0], (parts[1] ?? "").replace(/\.json$/, ""), `${buildProfile}.json`]
+      : parts.length === 3
+        ? [parts[0], parts[1], buildProfile, parts[2]]
+        : null;
+  if (!withProfile) return null;
+  const entry = parseRecordPath(system, withProfile.join("/"));
+  return entry && harnessRecordPath(entry) === rel ? entry : null;
+}

@@ -4,7 +4,7 @@
 // "synthesized"). Store paths come from the schema's layout module.
 
 import { aggregate, type Trial } from "@ngcc-perf/runner";
-import { relativeRecordPath, SCHEMA_VERSION, type StoreEntry } from "@ngcc-perf/schema";
+import { parseHarnessRecordPath, relativeRecordPath, SCHEMA_VERSION, type StoreEntry } from "@ngcc-perf/schema";
 import {
   cyclesInterval,
   formatCycles,
@@ -573,18 +573,8 @@ export function synthesizePage(page: SeedPage, file: string): SynthesisResult {
  * `guide` profile), or null for a path of another form.
  */
 export function harnessEvidenceEntry(system: string, path: string): StoreEntry | null {
-  const record = /^(records|profile)\/([^/]+)\/([^/]+)__([^/]+)\.json$/.exec(path);
-  if (record) {
-    const [, folder = "", algorithmId = "", instance = "", operation = ""] = record;
-    const key = { system, algorithmId, instance, buildProfile: BUILD_PROFILE, operation };
-    return { kind: folder === "records" ? "timing" : "hash-profile", key };
-  }
-  const log = /^kat\/([^/]+)\/([^/]+)\.log$/.exec(path);
-  if (log) {
-    const [, algorithmId = "", instance = ""] = log;
-    return { kind: "kat-log", key: { system, algorithmId, instance, buildProfile: BUILD_PROFILE } };
-  }
-  return null;
+  const entry = parseHarnessRecordPath(system, path, BUILD_PROFILE);
+  return entry && (entry.kind === "timing" || entry.kind === "hash-profile" || entry.kind === "kat-log") ? entry : null;
 }
 
 /** The store index of a system's folder: the algorithms (section 1 facts) and every file with its hash. */

@@ -1,7 +1,7 @@
 // Section 7 of the algorithm page: the raw evidence index. Per instance (and build profile) the KAT log with its
 // SHA-256, then the timing and profile records in alphabetical operation order, each linked where the store holds
 // it; the records' own paths come from the loader (the schema's layout), never made here.
-import type { HashProfileRecord, KatRecord, TimingRecord } from "@ngcc-perf/schema";
+import { type HashProfileRecord, harnessRecordPath, type KatRecord, type TimingRecord } from "@ngcc-perf/schema";
 import { type Cell, cell, code, type Inline, text } from "../model.ts";
 import { isSynthesized, leadCells, leadHeaders, rowName, section, severalProfiles } from "../parts.ts";
 import { type AlgorithmView, alphabetical, type SystemView } from "../view.ts";
@@ -14,10 +14,17 @@ import { type AlgorithmView, alphabetical, type SystemView } from "../view.ts";
  */
 function harnessName(
   what: "timing" | "hash-profile" | "kat-log",
-  r: { algorithmId: string; instance: string; operation?: string },
+  r: { system?: string; algorithmId: string; instance: string; buildProfile: string; operation?: string },
 ): string {
-  if (what === "kat-log") return `kat/${r.algorithmId}/${r.instance}.log`;
-  return `${what === "timing" ? "records" : "profile"}/${r.algorithmId}/${r.instance}__${r.operation}.json`;
+  const key = {
+    system: r.system ?? "x",
+    algorithmId: r.algorithmId,
+    instance: r.instance,
+    buildProfile: r.buildProfile,
+  };
+  return what === "kat-log"
+    ? harnessRecordPath({ kind: "kat-log", key })
+    : harnessRecordPath({ kind: what, key: { ...key, operation: r.operation ?? "" } });
 }
 
 /**
