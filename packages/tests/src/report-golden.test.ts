@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { renderSite } from "@ngcc-perf/report";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExpectedCells } from "@ngcc-perf/seed-store";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixturesDir } from "./fixture-tools.ts";
 import { type ParsedPage, parseHtmlPage, parseMarkdownPage } from "./report-pages.ts";
 
