@@ -249,6 +249,9 @@ function mergedOwnPrimitives(findings: readonly InstanceFinding[]): OwnPrimitive
 }
 
 /** The generated one-line summary. */
+/** The ICCS placeholder hash functions (the NGCC API). */
+const ICCS_HASH: ReadonlySet<string> = new Set(["pseudohash", "pseudoXOF", "sm3hash"]);
+
 function summaryText(
   findings: readonly InstanceFinding[],
   ownPrimitives: readonly OwnPrimitive[],
@@ -259,7 +262,11 @@ function summaryText(
   const hashUsed = [...new Set(findings.flatMap((f) => f.placeholders))].sort();
   const shortList = (xs: readonly string[]) =>
     xs.length > 5 ? `${xs.slice(0, 4).join(", ")} and ${xs.length - 4} more` : list(xs);
-  parts.push(hashUsed.length ? `placeholders ${shortList(hashUsed)}` : "no placeholder hash function referenced");
+  // "placeholders" are the ICCS placeholder functions; a submission's own or a library's hash functions (PQClean's
+  // fips202/sha2 groups) are named as the profiled hash functions they are.
+  const iccs = hashUsed.length > 0 && hashUsed.every((h) => ICCS_HASH.has(h));
+  const word = iccs ? "ICCS placeholders" : "profiled hash functions";
+  parts.push(hashUsed.length ? `${word} ${shortList(hashUsed)}` : "no profiled hash function referenced");
   if (ownPrimitives.length) {
     const withOwn = findings.filter((f) => f.ownPrimitives.length).map((f) => f.instance);
     const names = list([...new Set(ownPrimitives.map((p) => p.name))]);
@@ -268,7 +275,7 @@ function summaryText(
   const first = shims[0];
   if (first) {
     const eg = ` (e.g. ${first.symbol} → ${first.forwardsTo.split(", ")[0]})`;
-    parts.push(`${shims.length} shim${shims.length > 1 ? "s" : ""} over placeholders${eg}`);
+    parts.push(`${shims.length} shim${shims.length > 1 ? "s" : ""} over ${iccs ? "placeholders" : "them"}${eg}`);
   }
   const drngSwitch = switches.find((s) => s.effect.startsWith("DRNG"));
   if (drngSwitch) parts.push(drngSwitch.effect.replace(/ — .*$/, ""));

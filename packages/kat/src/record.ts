@@ -36,10 +36,10 @@ function buildFacts(campaign: Campaign, tc: Toolchain, w: KatWork, v: Verificati
   };
 }
 
-/** The manifest check; "not-applicable" when expected hashes stand in for shipped files. */
-function manifestOf(v: Verification, primary: Expectation | undefined): Pick<KatRecord, "manifest"> {
+/** The manifest check, when a manifest was checked (expected hashes standing in for shipped files need none). */
+function manifestOf(v: Verification): Pick<KatRecord, "manifest"> {
   const m = v.manifest;
-  if (!m) return primary?.sha256 ? { manifest: { path: "(none)", status: "not-applicable" } } : {};
+  if (!m) return {};
   const mismatch =
     m.status === "mismatch" && m.listedAs && m.expected
       ? { mismatches: [{ file: m.listedAs, expected: m.expected, actual: m.actual ?? null }] }
@@ -107,7 +107,7 @@ export function katRecord({ campaign, tc, work, verification: v, log, inputsHash
     log: { path: log.path, sha256: sha256(log.text) },
     ...(inputsHash ? { inputsHash } : {}),
     ...(build ? { build } : {}),
-    ...manifestOf(v, expectedPrimary),
+    ...manifestOf(v),
     ...expectedOf(work.spec, expectedPrimary, primary),
     ...generatedOf(v.run, primary),
     ...(v.diagnosis ? { diagnosis: v.diagnosis } : {}),

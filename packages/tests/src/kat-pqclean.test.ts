@@ -82,7 +82,7 @@ describe("KATs of PQClean schemes", () => {
         readFileSync(join(out, "data/test_1/kat", scheme, "o2", `${scheme}.json`), "utf8"),
       ) as KatRecord;
       expect(rec.verdict, scheme).toBe("PASS");
-      expect(rec.manifest?.status).toBe("not-applicable");
+      expect(rec.manifest).toBeUndefined(); // compared with published hashes: no manifest to check
       const forms = rec.checks?.map((c) => `${c.form}:${c.entries}:${c.match}`);
       expect(forms, scheme).toEqual(["single:1:true", ...(ALL_FORM.has(key) ? ["all:100:true"] : [])]);
       expect(rec.generated?.forms?.single).toBe(pqclean[key]);
