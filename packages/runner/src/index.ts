@@ -71,6 +71,24 @@ export {
 } from "./pipeline.ts";
 export { buildProbe, type ProbeResult, probeCounter } from "./probe.ts";
 export { commandOf, type RunOptions, type RunResult, runProcess, tail } from "./proc.ts";
+export {
+  type CentralFigure,
+  type CentralRule,
+  centralOf,
+  chooseStatistic,
+  distributionOf,
+  EXACT_BINOMIAL_MAX_N,
+  iqrShare,
+  medianRanks,
+  perCallCounter,
+  perCallNs,
+  type SampleDistribution,
+  type StopDecision,
+  stopDecision,
+  summarizeSamples,
+  WIDE_IQR_SHARE,
+  workerSpread,
+} from "./samples.ts";
 export { type Aggregates, aggregate, median, quantile, type Trial } from "./stats.ts";
 export {
   type Failure,

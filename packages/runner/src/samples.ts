@@ -1,0 +1,333 @@
+// Per-call statistics (docs/methodology.md, issue 13 §3): from the raw per-sample counter deltas of several
+// worker processes to the record's `distribution` block (pooled quantiles, MAD, Tukey fences, an order-statistic
+// interval of the median, per-worker figures) and its `central` block (the published figure, median or mean,
+// with an interval widened by the spread between workers). Pure functions, no I/O.
+
+import type { TimingRecord } from "@ngcc-perf/schema";
+import { quantile, tQuantile975 } from "./stats.ts";
+
+/** The record's `distribution` block. */
+export type SampleDistribution = NonNullable<TimingRecord["distribution"]>;
+/** The record's `central` block. */
+export type CentralFigure = NonNullable<TimingRecord["central"]>;
+/** How the published statistic is chosen: auto = mean when the per-call distribution is wide, else median. */
+export type CentralRule = "auto" | "median" | "mean";
+export type StopDecision = "continue" | "target" | "budget" | "quick";
+
+/** auto picks the mean when the pooled (p75 − p25) / median exceeds this. */
+export const WIDE_IQR_SHARE = 0.1;
+/** Largest n for which the median's interval comes from the exact binomial; beyond, the normal approximation. */
+export const EXACT_BINOMIAL_MAX_N = 1000;
+
+const Z975 = 1.959963984540054;
+/** P(B ≤ l − 1) ≤ 0.025 on each side, so that P(l ≤ B < n + 1 − l) ≥ 0.95. */
+const TAIL = 0.025;
+
+/** ns per call of every sample: delta ÷ batch ÷ rateHz × 1e9, or delta ÷ batch when the unit is ns. */
+export function perCallNs(
+  worker: { counterDeltas: readonly number[] },
+  batch: number,
+  counter: { unit: string; rateHz: number | null },
+): number[] {
+  checkBatch(batch);
+  if (counter.unit === "ns") return worker.counterDeltas.map((d) => d / batch);
+  const rate = counter.rateHz;
+  if (rate === null || !Number.isFinite(rate) || rate <= 0) {
+    throw new Error(`perCallNs: a counter in ${counter.unit} needs a positive rateHz to give ns (got ${rate})`);
+  }
+  return worker.counterDeltas.map((d) => (d * 1e9) / (batch * rate));
+}
+
+/** Counter units per call of every sample: delta ÷ batch. */
+export function perCallCounter(worker: { counterDeltas: readonly number[] }, batch: number): number[] {
+  checkBatch(batch);
+  return worker.counterDeltas.map((d) => d / batch);
+}
+
+function checkBatch(batch: number): void {
+  if (!Number.isInteger(batch) || batch < 1) throw new Error(`batch must be a positive integer (got ${batch})`);
+}
+
+/**
+ * 1-based ranks [lower, upper] of the order statistics that bound a distribution-free 95 % interval of the median
+ * of n samples: the largest lower rank l and the smallest upper rank u = n + 1 − l with
+ * P(l ≤ B < u) ≥ 0.95, B ~ binomial(n, ½) the number of samples below the true median. Exact (summed in log
+ * space) for n ≤ 1000, normal approximation with continuity correction beyond. null when no such interval
+ * exists (n ≤ 5: even [X(1), X(n)] covers with less than 95 %).
+ */
+export function medianRanks(n: number): { lower: number; upper: number } | null {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`medianRanks: n must be a positive integer (got ${n})`);
+  let lower: number;
+  if (n <= EXACT_BINOMIAL_MAX_N) {
+    // cdf(k) = P(B ≤ k); l is the first k with cdf(k) > TAIL (then cdf(l − 1) ≤ TAIL).
+    const logHalfN = n * Math.log(0.5);
+    let logChoose = 0; // log C(n, 0)
+    let cdf = 0;
+    lower = 0;
+    for (let k = 0; k <= n; k++) {
+      if (k > 0) logChoose += Math.log(n - k + 1) - Math.log(k);
+      cdf += Math.exp(logChoose + logHalfN);
+      if (cdf > TAIL) break;
+      lower = k + 1;
+    }
+  } else {
+    // P(B ≤ l − 1) ≈ Φ((l − 1 + ½ − n/2) / (√n / 2)) ≤ 0.025.
+    lower = Math.floor(n / 2 + 0.5 - (Z975 * Math.sqrt(n)) / 2);
+  }
+  if (lower < 1) return null;
+  return { lower, upper: n + 1 - lower };
+}
+
+function mean(values: readonly number[]): number {
+  let s = 0;
+  for (const v of values) s += v;
+  return s / values.length;
+}
+
+/** Sample standard deviation (n − 1); 0 for a single value. */
+function sd(values: readonly number[], m = mean(values)): number {
+  if (values.length < 2) return 0;
+  let ss = 0;
+  for (const v of values) ss += (v - m) ** 2;
+  return Math.sqrt(ss / (values.length - 1));
+}
+
+/** A typed array sorts numerically, and fast; back to an array for `quantile`. */
+function toSortedArray(typed: Float64Array): number[] {
+  typed.sort();
+  const out = new Array<number>(typed.length);
+  for (let i = 0; i < typed.length; i++) out[i] = typed[i] as number;
+  return out;
+}
+
+function sortedCopy(values: readonly number[]): number[] {
+  return toSortedArray(Float64Array.from(values));
+}
+
+function medianOf(values: readonly number[]): number {
+  return quantile(sortedCopy(values), 0.5);
+}
+
+/** (max − min) / median of the workers' central figures; 0 for fewer than two workers or a zero median. */
+export function workerSpread(figures: readonly number[]): number {
+  if (figures.length < 2) return 0;
+  const sorted = sortedCopy(figures);
+  const mid = quantile(sorted, 0.5);
+  return mid > 0 ? ((sorted[sorted.length - 1] as number) - (sorted[0] as number)) / mid : 0;
+}
+
+/**
+ * The record's `distribution` block from the per-call ns of every sample, per worker in worker order (a sample's
+ * delta ÷ batch, see perCallNs); perCallCounter the same in the counter's unit (gives meanCounter and
+ * medianCounter); batch the calls per sample (gives calls = n × batch). workerSpread is computed over the worker
+ * medians; centralOf's statistic may be the mean, for which see summarizeSamples.
+ */
+export function distributionOf(
+  workers: readonly (readonly number[])[],
+  perCallCounter?: readonly (readonly number[])[],
+  batch = 1,
+): SampleDistribution {
+  checkBatch(batch);
+  if (workers.length === 0) throw new Error("distributionOf: no workers");
+  workers.forEach((w, i) => {
+    if (w.length === 0) throw new Error(`distributionOf: worker ${i + 1} has no samples`);
+    if (!w.every(Number.isFinite)) throw new Error(`distributionOf: worker ${i + 1} has a non-finite sample`);
+  });
+  if (perCallCounter !== undefined) {
+    if (perCallCounter.length !== workers.length || perCallCounter.some((c, i) => c.length !== workers[i]?.length)) {
+      throw new Error("distributionOf: the counter figures do not match the ns figures worker by worker");
+    }
+  }
+
+  let n = 0;
+  for (const w of workers) n += w.length;
+  const pooled = new Float64Array(n);
+  let at = 0;
+  for (const w of workers) for (const v of w) pooled[at++] = v;
+  const sorted = toSortedArray(pooled);
+  const q = (p: number) => quantile(sorted, p);
+  const med = q(0.5);
+  const avg = mean(sorted);
+  const sdNs = sd(sorted, avg);
+  const p25 = q(0.25);
+  const p75 = q(0.75);
+
+  const ranks = medianRanks(n);
+  const medianCi95Ns = ranks
+    ? { low: sorted[ranks.lower - 1] as number, high: sorted[ranks.upper - 1] as number }
+    : { low: sorted[0] as number, high: sorted[n - 1] as number };
+
+  const t = n <= 30 ? tQuantile975(n - 1) : 1.96;
+  const meanHalf = n > 1 ? (t * sdNs) / Math.sqrt(n) : 0;
+
+  const iqr = p75 - p25;
+  const fences = { low: p25 - 1.5 * iqr, high: p75 + 1.5 * iqr };
+  let low = 0;
+  let high = 0;
+  for (const v of sorted) {
+    if (v < fences.low) low++;
+    else if (v > fences.high) high++;
+  }
+
+  const deviations = new Float64Array(n);
+  for (let i = 0; i < n; i++) deviations[i] = Math.abs((sorted[i] as number) - med);
+
+  const workerMediansNs = workers.length === 1 ? [med] : workers.map(medianOf);
+  const dist: SampleDistribution = {
+    n,
+    calls: n * batch,
+    meanNs: avg,
+    medianNs: med,
+    minNs: sorted[0] as number,
+    maxNs: sorted[n - 1] as number,
+    p1Ns: q(0.01),
+    p5Ns: q(0.05),
+    p25Ns: p25,
+    p75Ns: p75,
+    p95Ns: q(0.95),
+    p99Ns: q(0.99),
+    madNs: quantile(toSortedArray(deviations), 0.5),
+    sdNs,
+    medianCi95Ns,
+    meanCi95Ns: { low: avg - meanHalf, high: avg + meanHalf },
+    outliers: { low, high, fences },
+    workerMediansNs,
+    workerMeansNs: workers.length === 1 ? [avg] : workers.map(mean),
+    workerSpread: workerSpread(workerMediansNs),
+  };
+  if (perCallCounter !== undefined) {
+    const counter = perCallCounter.flat();
+    dist.meanCounter = mean(counter);
+    dist.medianCounter = medianOf(counter);
+  }
+  return dist;
+}
+
+/** The pooled (p75 − p25) / median: what the auto rule compares with WIDE_IQR_SHARE. */
+export function iqrShare(dist: Pick<SampleDistribution, "p25Ns" | "p75Ns" | "medianNs">): number {
+  return dist.medianNs > 0 ? (dist.p75Ns - dist.p25Ns) / dist.medianNs : 0;
+}
+
+/** The statistic a rule gives for a distribution. */
+export function chooseStatistic(
+  dist: Pick<SampleDistribution, "p25Ns" | "p75Ns" | "medianNs">,
+  rule: CentralRule,
+): "median" | "mean" {
+  if (rule !== "auto") return rule;
+  return iqrShare(dist) > WIDE_IQR_SHARE ? "mean" : "median";
+}
+
+/** A share as a percentage for a sentence: whole percent from 10 %, one decimal below, more when needed to
+ * show a share just above the auto threshold as above it. */
+function percent(share: number, aboveThreshold: boolean): string {
+  const pct = share * 100;
+  let digits = pct >= 10 ? 0 : 1;
+  while (aboveThreshold && digits < 3 && Number(pct.toFixed(digits)) <= WIDE_IQR_SHARE * 100) digits++;
+  return `${pct.toFixed(digits)} %`;
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/**
+ * The record's `central` block: the median, or the mean when forced or (auto) when the pooled IQR exceeds 10 % of
+ * the median (an input-dependent, discrete and wide distribution such as rejection sampling). The interval's
+ * half-width is the larger of the pooled interval's (its farthest end from the value) and
+ * t(W − 1) · sd(worker figures) / √W for W ≥ 2 workers, so that process-to-process noise widens it.
+ * workersNs: the per-call ns of every worker, as given to distributionOf.
+ */
+export function centralOf(
+  dist: SampleDistribution,
+  workersNs: readonly (readonly number[])[],
+  options: { statistic: CentralRule; target: number },
+): CentralFigure {
+  if (workersNs.length === 0) throw new Error("centralOf: no workers");
+  if (workersNs.length !== dist.workerMediansNs.length) {
+    throw new Error("centralOf: the workers do not match the distribution's");
+  }
+  if (dist.meanCounter === undefined) {
+    throw new Error("centralOf: the distribution has no counter figures (give distributionOf perCallCounter)");
+  }
+  const statistic = chooseStatistic(dist, options.statistic);
+  const valueNs = statistic === "mean" ? dist.meanNs : dist.medianNs;
+  const pooledCi = statistic === "mean" ? dist.meanCi95Ns : dist.medianCi95Ns;
+  const pooledHalf = Math.max(valueNs - pooledCi.low, pooledCi.high - valueNs, 0);
+
+  const w = workersNs.length;
+  const figures = workersNs.map(statistic === "mean" ? mean : medianOf);
+  const workersHalf = w >= 2 ? (tQuantile975(w - 1) * sd(figures)) / Math.sqrt(w) : 0;
+  const half = Math.max(pooledHalf, workersHalf);
+  const relativeHalfWidth = valueNs > 0 ? half / valueNs : 0;
+
+  const ratio = dist.meanNs > 0 ? dist.meanCounter / dist.meanNs : 0;
+  return {
+    statistic,
+    valueNs,
+    valueCounter: valueNs * ratio,
+    ci95Ns: { low: valueNs - half, high: valueNs + half },
+    relativeHalfWidth,
+    metTarget: valueNs > 0 && relativeHalfWidth <= options.target,
+    reason: reasonOf(dist, statistic, options.statistic, w),
+  };
+}
+
+function reasonOf(dist: SampleDistribution, statistic: "median" | "mean", rule: CentralRule, workers: number): string {
+  const batch = Math.round(dist.calls / dist.n);
+  const what =
+    batch === 1
+      ? `${statistic} of ${plural(dist.n, "single call", "single calls")}`
+      : `${statistic} per call of ${dist.n} samples of ${batch} calls (${dist.calls} calls)`;
+  const head = `${what} over ${plural(workers, "worker", "workers")}`;
+  const share = iqrShare(dist);
+  const wide = share > WIDE_IQR_SHARE;
+  const iqr = `IQR ${percent(share, wide)} of the median`;
+  if (rule === "auto") {
+    return statistic === "mean"
+      ? `${head}: the per-call distribution is wide (${iqr}): the time depends on the input`
+      : head;
+  }
+  if (statistic === "mean") {
+    return wide
+      ? `${head}, as the campaign asks: the per-call distribution is wide (${iqr}): the time depends on the input`
+      : `${head}, as the campaign asks (the per-call distribution is narrow: ${iqr})`;
+  }
+  return wide
+    ? `${head}, as the campaign asks, though the per-call distribution is wide (${iqr})`
+    : `${head}, as the campaign asks`;
+}
+
+/**
+ * Both blocks at once, consistent with each other: the distribution's workerSpread is over the worker figures of
+ * the statistic the central figure uses (medians, or means when the mean is published).
+ */
+export function summarizeSamples(
+  workersNs: readonly (readonly number[])[],
+  workersCounter: readonly (readonly number[])[],
+  batch: number,
+  options: { statistic: CentralRule; target: number },
+): { distribution: SampleDistribution; central: CentralFigure } {
+  const distribution = distributionOf(workersNs, workersCounter, batch);
+  const central = centralOf(distribution, workersNs, options);
+  if (central.statistic === "mean") distribution.workerSpread = workerSpread(distribution.workerMeansNs);
+  return { distribution, central };
+}
+
+/**
+ * After a round: whether an operation's sampling goes on. quick: stop after the first worker. target: at least
+ * minWorkers ran and the central interval is within the target. budget: the time budget is spent (even if fewer
+ * than minWorkers ran). Otherwise continue.
+ */
+export function stopDecision(state: {
+  central: Pick<CentralFigure, "metTarget"> | undefined;
+  workers: number;
+  minWorkers: number;
+  elapsedMs: number;
+  budgetMs: number;
+  quick: boolean;
+}): StopDecision {
+  if (state.quick) return state.workers >= 1 ? "quick" : "continue";
+  if (state.central?.metTarget === true && state.workers >= state.minWorkers) return "target";
+  if (state.elapsedMs >= state.budgetMs) return "budget";
+  return "continue";
+}
