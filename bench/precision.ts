@@ -1,0 +1,651 @@
+// Precision of ngcc-perf's timing against an independent reference (issue 13, item 9; not a test).
+// Run with `pnpm exec tsx bench/precision.ts [--runs 5] [--quick] [--json FILE]` after `pnpm build` (it runs the
+// built CLI, packages/cli/bin.js).
+//
+// For every operation of the campaign (default fixtures/campaigns/precision.yaml: PQClean ML-KEM-768, ML-DSA-44 and
+// the deterministic-signature fixture sig-93), N runs (default 5) of three designs, alternating a, b, c in each run:
+//   a  `ngcc-perf time` with the default method (per-call once it lands; until then it behaves like b);
+//   b  the same with `timing: { method: trials }`: 5 trials × calibrated iterations, targetTrialMs 20 (the seeds'
+//      "5 × 20 ms" design; the documented default trial is 100 ms, the precision campaign sets 20);
+//   c  the reference, bench/reference/speed.c, compiled and linked in one gcc command with the scheme's own sources
+//      and the campaign's build flags (no ngcc-perf artifact, no shared object), every call timed alone with rdtsc,
+//      inputs varied as in the spec's §2 (4 key pairs, a pool of 64, a fresh message per sign call).
+// It prints per operation the ratio of ngcc-perf's central figure (central.valueNs, else aggregates.medianTrialNs) to
+// the reference's (its median, or its mean where the record's central statistic is mean), the run-to-run spread
+// (max/min − 1) of each design and of the reference, and the sampling time spent per operation, beside the targets:
+// ratio within [0.98, 1.02], spread ≤ 1 %. The raw figures of every run go to --json FILE.
+//
+// Options: --runs N (5); --quick (a smoke run: `--quick` to ngcc-perf where it knows it, 2 ms trials, 201 reference
+// calls; the figures mean nothing); --json FILE; --campaign FILE; --only ALGORITHM-ID (repeatable); --calls N
+// (reference calls per operation, default 2001); --warmup-ms MS (reference warm-up per operation, default 50);
+// --trial-ms MS (design b's targetTrialMs, default the campaign's, else 20); --pin CPU|none (pin every design to
+// that CPU; default: the campaign's pinning, and the reference on the CPU a's record says it ran on); --cli FILE
+// (the ngcc-perf entry point, default packages/cli/bin.js); --keep (keep the temporary folder).
+
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, hostname, loadavg, tmpdir } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type CampaignConfig,
+  type EnvironmentRecord,
+  type TimingRecord,
+  validateText,
+} from "../packages/schema/src/index.ts";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const speedSource = join(root, "bench/reference/speed.c");
+
+// ---------------------------------------------------------------- options
+
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const options = (name: string): string[] =>
+  args.flatMap((a, i) => {
+    const v = args[i + 1];
+    return a === name && v !== undefined ? [v] : [];
+  });
+const positive = (name: string, fallback: number): number => {
+  const text = option(name);
+  const v = text === undefined ? fallback : Number(text);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name}: expected a positive number, got ${text}`);
+  return v;
+};
+const quick = args.includes("--quick");
+const runs = Math.round(positive("--runs", 5));
+const jsonFile = option("--json");
+const campaignFile = resolve(option("--campaign") ?? join(root, "fixtures/campaigns/precision.yaml"));
+const only = options("--only");
+const calls = Math.round(positive("--calls", quick ? 201 : 2001));
+const refWarmupMs = positive("--warmup-ms", quick ? 10 : 50);
+const pinOption = option("--pin");
+const keep = args.includes("--keep");
+const cli = resolve(option("--cli") ?? join(root, "packages/cli/bin.js"));
+const pinFixed: number | null | undefined =
+  pinOption === undefined ? undefined : pinOption === "none" ? null : Math.round(Number(pinOption));
+if (pinFixed !== undefined && pinFixed !== null && !(pinFixed >= 0)) throw new Error(`--pin: expected a CPU or none`);
+
+const TARGET_RATIO: [number, number] = [0.98, 1.02];
+const TARGET_SPREAD = 0.01;
+
+// --------------------------------------------------------------- campaign
+
+const campaignText = readFileSync(campaignFile, "utf8");
+const parsed = validateText(campaignText, campaignFile, "campaign");
+if (!parsed.valid) {
+  throw new Error(`${campaignFile}: ${parsed.errors.map((e) => `${e.pointer} ${e.message}`).join("; ")}`);
+}
+const campaign = parsed.value as CampaignConfig;
+const campaignDir = dirname(campaignFile);
+const abs = (p: string): string => (isAbsolute(p) ? p : resolve(campaignDir, p));
+const algorithms = campaign.algorithms.filter((a) => only.length === 0 || only.includes(a.id));
+if (algorithms.length === 0) throw new Error(`--only ${only.join(", ")}: no such algorithm in ${campaignFile}`);
+const profileName = campaign.defaultProfile ?? Object.keys(campaign.buildProfiles ?? {})[0] ?? "guide";
+const profile = campaign.buildProfiles?.[profileName] ?? { cflags: ["-O3", "-fomit-frame-pointer"], ldflags: [] };
+const cc = campaign.compiler?.cc ?? "gcc"; // the campaign's compiler (CC in the environment is not read)
+const timing = campaign.timing ?? {};
+const keyPairs = timing.keyPairs ?? 4;
+const inputPool = timing.inputPool ?? 64;
+const messageBytes = timing.messageBytes ?? 32;
+const trialMs = positive("--trial-ms", quick ? 2 : (timing.targetTrialMs ?? 20));
+
+/** The campaign with every path made absolute (the variants live in a temporary folder), one profile, the algorithms
+ * asked for and the timing options of one design. */
+function variant(timingOptions: NonNullable<CampaignConfig["timing"]>): CampaignConfig {
+  const c = structuredClone(campaign);
+  c.algorithms = structuredClone(algorithms).map((a) => {
+    const s = a.source as { submission?: string; root?: string };
+    if (s.submission !== undefined) s.submission = abs(s.submission);
+    if (s.root !== undefined) s.root = abs(s.root);
+    return { ...a, buildProfiles: [profileName] };
+  });
+  if (c.iccs) c.iccs.dir = abs(c.iccs.dir);
+  if (c.sizes) c.sizes.catalog = abs(c.sizes.catalog);
+  if (c.profiler?.notes !== undefined) c.profiler.notes = abs(c.profiler.notes);
+  c.timing = timingOptions;
+  return c;
+}
+
+const withPin = (t: NonNullable<CampaignConfig["timing"]>) => (pinFixed === undefined ? t : { ...t, pinCpu: pinFixed });
+const { method: _campaignMethod, ...timingWithoutMethod } = timing;
+const designA = withPin(quick ? { ...timingWithoutMethod, workerMs: 20 } : timingWithoutMethod);
+const designB = withPin({
+  ...timingWithoutMethod,
+  method: "trials" as const,
+  trials: timing.trials ?? 5,
+  minIterations: timing.minIterations ?? 20,
+  targetTrialMs: trialMs,
+  ...(quick ? { warmupMs: 5 } : {}),
+});
+
+// -------------------------------------------------------- reference builds
+
+const work = mkdtempSync(join(tmpdir(), "ngcc-bench-precision-"));
+const WARNINGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror", "-Wmissing-prototypes", "-Wredundant-decls"];
+
+interface Reference {
+  algorithmId: string;
+  instance: string;
+  category: "kem" | "sign";
+  binary: string;
+  argv: string[];
+}
+
+const cFiles = (dir: string): string[] =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".c"))
+    .sort()
+    .map((f) => join(dir, f));
+const globRegExp = (g: string): RegExp =>
+  new RegExp(
+    `^${g
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")}$`,
+  );
+
+function category(apiText: string): "kem" | "sign" | null {
+  if (/CRYPTO_KEX_PASSES\b/.test(apiText)) return null;
+  if (/CRYPTO_CIPHERTEXTBYTES\b/.test(apiText)) return "kem";
+  if (/crypto_sign/.test(apiText)) return "sign";
+  return null;
+}
+
+function buildReference(
+  algorithmId: string,
+  instance: string,
+  apiDir: string,
+  sources: string[],
+  includeDirs: string[],
+  defines: string[],
+): Reference | null {
+  const api = readFileSync(join(apiDir, "api.h"), "utf8");
+  const cat = category(api);
+  if (cat === null) {
+    console.error(`precision: ${algorithmId}/${instance}: not a KEM or signature API, skipped`);
+    return null;
+  }
+  const namespace = /#define\s+([A-Za-z0-9_]*?)CRYPTO_SECRETKEYBYTES\b/.exec(api)?.[1] ?? "";
+  const lenType = /\bsize_t\s*\*\s*smlen\b/.test(api) ? "size_t" : "unsigned long long";
+  const dir = join(work, "reference", algorithmId, instance);
+  mkdirSync(dir, { recursive: true });
+  const binary = join(dir, "speed");
+  const argv = [
+    "-std=c99",
+    ...WARNINGS,
+    ...profile.cflags,
+    cat === "kem" ? "-DSPEED_KEM" : "-DSPEED_SIGN",
+    `-DSPEED_NAMESPACE=${namespace}`,
+    `-DSPEED_LEN_T=${lenType}`,
+    ...defines.map((d) => (d.startsWith("-") ? d : `-D${d}`)),
+    `-I${apiDir}`,
+    ...includeDirs.map((d) => `-I${d}`),
+    speedSource,
+    ...sources,
+    "-o",
+    binary,
+    ...(profile.ldflags ?? []),
+  ];
+  const r = spawnSync(cc, argv, { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`${cc} ${argv.join(" ")}\n${r.stderr}`);
+  return { algorithmId, instance, category: cat, binary, argv: [cc, ...argv] };
+}
+
+function pqcleanTree(rootOption: string | undefined): string {
+  if (rootOption !== undefined) return abs(rootOption);
+  for (const base of [campaignDir, root]) {
+    let d = base;
+    for (;;) {
+      const p = join(d, "node_modules/pqclean/deps/PQClean");
+      if (existsSync(p)) return p;
+      const up = dirname(d);
+      if (up === d) break;
+      d = up;
+    }
+  }
+  throw new Error("the pqclean npm package is not installed");
+}
+
+interface MetaInstance {
+  name: string;
+  apiHeader?: string;
+  folder?: string;
+  sources: string[];
+  includeDirs?: string[];
+  defines?: string[];
+}
+
+const references: Reference[] = [];
+for (const a of algorithms) {
+  const s = a.source as { pqclean?: string; implementation?: string; root?: string; submission?: string };
+  if (s.pqclean !== undefined) {
+    const tree = pqcleanTree(s.root);
+    const impl = s.implementation ?? "clean";
+    const dir = [join(tree, "crypto_kem", s.pqclean, impl), join(tree, "crypto_sign", s.pqclean, impl)].find((d) =>
+      existsSync(d),
+    );
+    if (dir === undefined) throw new Error(`${a.id}: PQClean scheme ${s.pqclean} (${impl}) not found in ${tree}`);
+    const common = join(tree, "common");
+    const instance = a.instances?.[0] && !/[*?]/.test(a.instances[0]) ? a.instances[0] : s.pqclean;
+    const ref = buildReference(a.id, instance, dir, [...cFiles(dir), ...cFiles(common)], [dir, common], []);
+    if (ref) references.push(ref);
+  } else if (s.submission !== undefined) {
+    const dir = abs(s.submission);
+    const meta = JSON.parse(readFileSync(join(dir, "meta.json"), "utf8")) as { instances: MetaInstance[] };
+    const iccs = campaign.iccs ? abs(campaign.iccs.dir) : null;
+    for (const m of meta.instances) {
+      if (a.instances && !a.instances.some((g) => globRegExp(g).test(m.name))) continue;
+      const apiDir = resolve(dir, m.apiHeader ? dirname(m.apiHeader) : (m.folder ?? "."));
+      const ref = buildReference(
+        a.id,
+        m.name,
+        apiDir,
+        [...m.sources.map((f) => resolve(dir, f)), ...(iccs ? cFiles(iccs) : [])],
+        [...(m.includeDirs ?? []).map((d) => resolve(dir, d)), ...(iccs ? [iccs] : [])],
+        m.defines ?? [],
+      );
+      if (ref) references.push(ref);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ runs
+
+interface DesignRun {
+  exitCode: number | null;
+  wallMs: number;
+  stderrTail: string;
+  environment: EnvironmentRecord | null;
+  records: TimingRecord[];
+}
+
+interface ReferenceOp {
+  op: string;
+  calls: number;
+  medianNs: number;
+  meanNs: number;
+  p5Ns: number;
+  p25Ns: number;
+  p75Ns: number;
+  p95Ns: number;
+  minNs: number;
+  maxNs: number;
+  warmupCalls: number;
+  samplingMs: number;
+  counterHz: number;
+  overheadTicks: number;
+}
+
+interface ReferenceRun {
+  algorithmId: string;
+  instance: string;
+  argv: string[];
+  pinnedCpu: number | null;
+  wallMs: number;
+  ops: ReferenceOp[];
+}
+
+function walk(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith(".json") ? [join(dir, e.name)] : [],
+  );
+}
+
+const cliHelp = spawnSync(process.execPath, [cli, "time", "--help"], { encoding: "utf8" });
+const cliKnowsQuick = /--quick\b/.test(`${cliHelp.stdout}${cliHelp.stderr}`);
+
+function runDesign(name: string, file: string, out: string): DesignRun {
+  rmSync(join(out, "data"), { recursive: true, force: true }); // keep out/build: the build cache
+  const argv = [cli, "time", file, "--out", out, ...(quick && cliKnowsQuick && name === "a" ? ["--quick"] : [])];
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 64 << 20 });
+  const wallMs = performance.now() - t0;
+  const records: TimingRecord[] = [];
+  let environment: EnvironmentRecord | null = null;
+  const data = join(out, "data");
+  for (const system of existsSync(data) ? readdirSync(data) : []) {
+    const env = join(data, system, "environment.json");
+    if (existsSync(env)) environment = JSON.parse(readFileSync(env, "utf8")) as EnvironmentRecord;
+    for (const f of walk(join(data, system, "records"))) {
+      const rec = JSON.parse(readFileSync(f, "utf8")) as TimingRecord;
+      if (rec.kind === "timing" && rec.buildProfile === profileName) records.push(rec);
+    }
+  }
+  if (r.status !== 0) console.error(`precision: design ${name}: ngcc-perf time exited ${r.status}\n${r.stderr}`);
+  return { exitCode: r.status, wallMs, stderrTail: (r.stderr ?? "").slice(-2000), environment, records };
+}
+
+function parseReference(stdout: string): ReferenceOp[] {
+  return stdout
+    .split("\n")
+    .filter((l) => l.startsWith("op="))
+    .map((line) => {
+      const kv = new Map(line.split(/\s+/).map((w) => w.split("=", 2) as [string, string]));
+      const n = (k: string): number => Number(kv.get(k));
+      return {
+        op: kv.get("op") ?? "?",
+        calls: n("calls"),
+        medianNs: n("median_ns"),
+        meanNs: n("mean_ns"),
+        p5Ns: n("p5_ns"),
+        p25Ns: n("p25_ns"),
+        p75Ns: n("p75_ns"),
+        p95Ns: n("p95_ns"),
+        minNs: n("min_ns"),
+        maxNs: n("max_ns"),
+        warmupCalls: n("warmup_calls"),
+        samplingMs: n("sampling_ms"),
+        counterHz: n("counter_hz"),
+        overheadTicks: n("overhead_ticks"),
+      };
+    });
+}
+
+function runReference(ref: Reference, round: number, pin: number | null): ReferenceRun {
+  const speedArgs = [
+    ...["-n", String(calls), "-w", String(refWarmupMs), "-k", String(keyPairs), "-p", String(inputPool)],
+    ...["-m", String(messageBytes), "-s", String(round)],
+  ];
+  const [cmd, argv] =
+    pin === null ? [ref.binary, speedArgs] : ["taskset", ["-c", String(pin), ref.binary, ...speedArgs]];
+  const t0 = performance.now();
+  const r = spawnSync(cmd, argv, { encoding: "utf8" });
+  const wallMs = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return {
+    algorithmId: ref.algorithmId,
+    instance: ref.instance,
+    argv: [cmd, ...argv],
+    pinnedCpu: pin,
+    wallMs,
+    ops: parseReference(r.stdout),
+  };
+}
+
+const fileA = join(work, "campaign-a.json");
+const fileB = join(work, "campaign-b.json");
+writeFileSync(fileA, `${JSON.stringify(variant(designA), null, 2)}\n`);
+writeFileSync(fileB, `${JSON.stringify(variant(designB), null, 2)}\n`);
+
+const startedAt = new Date().toISOString();
+const loadStart = loadavg()[0] ?? 0;
+interface Round {
+  round: number;
+  a: DesignRun;
+  b: DesignRun;
+  c: ReferenceRun[];
+}
+const rounds: Round[] = [];
+for (let round = 1; round <= runs; round++) {
+  console.error(`precision: run ${round}/${runs}: a (default method)`);
+  const a = runDesign("a", fileA, join(work, "out-a"));
+  console.error(`precision: run ${round}/${runs}: b (trials, ${trialMs} ms)`);
+  const b = runDesign("b", fileB, join(work, "out-b"));
+  console.error(`precision: run ${round}/${runs}: c (reference)`);
+  const c = references.map((ref) => {
+    const rec = a.records.find((x) => x.algorithmId === ref.algorithmId && x.instance === ref.instance);
+    const pin =
+      pinFixed !== undefined ? pinFixed : (rec?.sampling?.pinnedCpu ?? a.environment?.processor.pinnedCpu ?? null);
+    return runReference(ref, round, pin);
+  });
+  rounds.push({ round, a, b, c });
+}
+const loadEnd = loadavg()[0] ?? 0;
+
+// -------------------------------------------------------------- analysis
+
+type Statistic = "median" | "mean" | "median-trial";
+
+interface DesignFigure {
+  valueNs: number;
+  statistic: Statistic;
+  method: "per-call" | "trials";
+  samplingMs: number;
+  driverProcessMs: number;
+  trialsPlusWarmupMs: number | null;
+  relativeHalfWidth: number | null;
+  stoppedBy: string | null;
+}
+
+function figure(rec: TimingRecord | undefined): DesignFigure | null {
+  if (rec?.status !== "ok") return null;
+  const method = rec.method ?? "trials";
+  const driverProcessMs = (rec.commands ?? [])
+    .filter((c) => c.argv[1] === "time" || c.argv[1] === "sample")
+    .reduce((s, c) => s + c.durationMs, 0);
+  const trialsNs = (rec.trials ?? []).reduce((s, t) => s + t.ns, 0);
+  const trialsPlusWarmupMs = rec.trials ? (trialsNs + (rec.calibration?.warmupNs ?? 0)) / 1e6 : null;
+  const valueNs = rec.central?.valueNs ?? rec.aggregates?.medianTrialNs;
+  if (valueNs === undefined) return null;
+  return {
+    valueNs,
+    statistic: rec.central ? rec.central.statistic : "median-trial",
+    method,
+    samplingMs: rec.sampling?.elapsedMs ?? (driverProcessMs || (trialsPlusWarmupMs ?? Number.NaN)),
+    driverProcessMs,
+    trialsPlusWarmupMs,
+    relativeHalfWidth: rec.central?.relativeHalfWidth ?? null,
+    stoppedBy: rec.sampling?.stoppedBy ?? null,
+  };
+}
+
+const median = (xs: number[]): number => {
+  const s = xs.filter(Number.isFinite).sort((x, y) => x - y);
+  if (s.length === 0) return Number.NaN;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] ?? Number.NaN) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+};
+const spread = (xs: number[]): number => {
+  const s = xs.filter(Number.isFinite);
+  return s.length < 2 ? Number.NaN : Math.max(...s) / Math.min(...s) - 1;
+};
+const refValue = (op: ReferenceOp | undefined, stat: Statistic): number =>
+  op === undefined ? Number.NaN : stat === "mean" ? op.meanNs : op.medianNs;
+
+interface OperationSummary {
+  key: string;
+  algorithmId: string;
+  instance: string;
+  operation: string;
+  perRun: Array<{
+    round: number;
+    a: DesignFigure | null;
+    b: DesignFigure | null;
+    reference: ReferenceOp | null;
+    ratioA: number;
+    ratioB: number;
+  }>;
+  a: { statistic: string; ratio: number; spread: number; samplingMs: number; method: string; halfWidth: number };
+  b: { statistic: string; ratio: number; spread: number; samplingMs: number; method: string; halfWidth: number };
+  reference: { comparedWithA: string; valueNs: number; spreadMedian: number; spreadMean: number; samplingMs: number };
+}
+
+const summaries: OperationSummary[] = [];
+for (const ref of references) {
+  const opNames = ref.category === "kem" ? ["keygen", "enc", "dec"] : ["keygen", "sign", "verify"];
+  for (const operation of opNames) {
+    const find = (d: DesignRun) =>
+      d.records.find(
+        (r) => r.algorithmId === ref.algorithmId && r.instance === ref.instance && r.operation === operation,
+      );
+    const perRun = rounds.map((r) => {
+      const a = figure(find(r.a));
+      const b = figure(find(r.b));
+      const reference =
+        r.c
+          .find((c) => c.algorithmId === ref.algorithmId && c.instance === ref.instance)
+          ?.ops.find((o) => o.op === operation) ?? null;
+      const ratio = (f: DesignFigure | null): number =>
+        f === null || reference === null ? Number.NaN : f.valueNs / refValue(reference, f.statistic);
+      return { round: r.round, a, b, reference, ratioA: ratio(a), ratioB: ratio(b) };
+    });
+    const label = (fs: Array<DesignFigure | null>, pick: (f: DesignFigure) => string): string => {
+      const seen = [...new Set(fs.flatMap((f) => (f ? [pick(f)] : [])))];
+      return seen.length === 0 ? "–" : seen.length === 1 ? (seen[0] ?? "–") : "mixed";
+    };
+    const design = (fs: Array<DesignFigure | null>, ratios: number[]) => ({
+      statistic: label(fs, (f) => f.statistic),
+      method: label(fs, (f) => f.method),
+      ratio: median(ratios),
+      spread: spread(fs.map((f) => f?.valueNs ?? Number.NaN)),
+      samplingMs: median(fs.map((f) => f?.samplingMs ?? Number.NaN)),
+      halfWidth: median(fs.map((f) => f?.relativeHalfWidth ?? Number.NaN)),
+    });
+    const as = perRun.map((p) => p.a);
+    const meanCount = as.filter((f) => f?.statistic === "mean").length;
+    const comparedWithA: Statistic = meanCount > as.length / 2 ? "mean" : "median";
+    const refs = perRun.map((p) => p.reference);
+    summaries.push({
+      key: `${ref.algorithmId}/${ref.instance} ${operation}`,
+      algorithmId: ref.algorithmId,
+      instance: ref.instance,
+      operation,
+      perRun,
+      a: design(
+        as,
+        perRun.map((p) => p.ratioA),
+      ),
+      b: design(
+        perRun.map((p) => p.b),
+        perRun.map((p) => p.ratioB),
+      ),
+      reference: {
+        comparedWithA,
+        valueNs: median(refs.map((o) => (o ? refValue(o, comparedWithA) : Number.NaN))),
+        spreadMedian: spread(refs.map((o) => o?.medianNs ?? Number.NaN)),
+        spreadMean: spread(refs.map((o) => o?.meanNs ?? Number.NaN)),
+        samplingMs: median(refs.map((o) => o?.samplingMs ?? Number.NaN)),
+      },
+    });
+  }
+}
+
+// ---------------------------------------------------------------- output
+
+const pct = (x: number): string => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : "–");
+const fix = (x: number, d: number): string => (Number.isFinite(x) ? x.toFixed(d) : "–");
+const ratioCell = (x: number): string =>
+  `${fix(x, 3)}${Number.isFinite(x) && (x < TARGET_RATIO[0] || x > TARGET_RATIO[1]) ? " !" : ""}`;
+const spreadCell = (x: number): string => `${pct(x)}${Number.isFinite(x) && x > TARGET_SPREAD ? " !" : ""}`;
+const statShort = (s: string): string => (s === "median-trial" ? "trial" : s === "median" ? "med" : s);
+
+const firstEnv = rounds.find((r) => r.a.environment)?.a.environment ?? null;
+const methodsA = [...new Set(summaries.map((s) => s.a.method))].join("/");
+const refHz = median(rounds.flatMap((r) => r.c.flatMap((c) => c.ops.map((o) => o.counterHz))));
+const envHz = firstEnv?.counter.rateHz ?? Number.NaN;
+const refPins = [...new Set(rounds.flatMap((r) => r.c.map((c) => c.pinnedCpu)))];
+const aPins = [
+  ...new Set(
+    rounds.flatMap((r) => r.a.records.map((x) => x.sampling?.pinnedCpu ?? r.a.environment?.processor.pinnedCpu)),
+  ),
+];
+const flags = [...profile.cflags, ...(profile.ldflags ?? [])].join(" ");
+const lines: string[] = [];
+lines.push(
+  `precision bench (issue 13): ${runs} run(s), a, b, c alternating in each; ${relative(root, campaignFile)}, profile ${profileName} (${flags})${quick ? "; QUICK smoke run: the figures mean nothing" : ""}`,
+);
+lines.push(
+  `  a  ngcc-perf time, default method; records seen: ${methodsA}${methodsA === "trials" ? " (the per-call method is not in this build: a measures what b does)" : ""}`,
+);
+lines.push(
+  `  b  ngcc-perf time, timing.method trials: ${designB.trials} trials × calibrated iterations (≥ ${designB.minIterations}), targetTrialMs ${trialMs}, warm-up ${designB.warmupMs ?? timing.warmupMs ?? 50} ms`,
+);
+lines.push(
+  `  c  reference bench/reference/speed.c, linked with the scheme's sources in one ${cc} command (no shared object): ${calls} single calls per operation after a ${refWarmupMs} ms warm-up, rdtsc; ${keyPairs} key pairs, pool of ${inputPool}, fresh ${messageBytes}-byte messages`,
+);
+lines.push(
+  `machine: ${hostname()}, ${cpus().length} CPUs${firstEnv?.processor.hypervisor ? ", VM" : ""}, load average ${loadStart.toFixed(2)} at start, ${loadEnd.toFixed(2)} at end; ngcc-perf pinned to ${aPins.map((p) => p ?? "none").join("/")}, reference to ${refPins.map((p) => p ?? "none").join("/")}`,
+);
+lines.push(
+  `TSC rate: reference ${fix(refHz / 1e9, 6)} GHz (against CLOCK_MONOTONIC), ngcc-perf environment ${fix(envHz / 1e9, 6)} GHz (${fix((refHz / envHz - 1) * 1e6, 0)} ppm)`,
+);
+lines.push(
+  `targets: ratio to the reference within [${TARGET_RATIO[0]}, ${TARGET_RATIO[1]}], run-to-run spread (max/min − 1) ≤ ${pct(TARGET_SPREAD)}; "!" marks a miss`,
+);
+lines.push(
+  "ratio: median over the runs of ngcc-perf's central figure ÷ the reference's median of the same run (its mean where a's central statistic is mean); ms/op: sampling time per operation (per-call: sampling.elapsedMs; trials: the driver's time process); ± a: the 95 % interval of a's central figure (per-call records only)",
+);
+lines.push("");
+const header = [
+  "operation".padEnd(26),
+  "a stat".padEnd(6),
+  "ref".padStart(5),
+  "ref µs".padStart(9),
+  "± a".padStart(7),
+  "ratio a".padStart(9),
+  "ratio b".padStart(9),
+  "spread a".padStart(9),
+  "spread b".padStart(9),
+  "ref med".padStart(9),
+  "ref mean".padStart(9),
+  "ms/op a".padStart(8),
+  "ms/op b".padStart(8),
+  "ms/op ref".padStart(9),
+];
+lines.push(header.join(" "));
+for (const s of summaries) {
+  lines.push(
+    [
+      `${s.algorithmId} ${s.operation}`.padEnd(26),
+      statShort(s.a.statistic).padEnd(6),
+      statShort(s.reference.comparedWithA).padStart(5),
+      fix(s.reference.valueNs / 1e3, 1).padStart(9),
+      (Number.isFinite(s.a.halfWidth) ? `±${pct(s.a.halfWidth)}` : "–").padStart(7),
+      ratioCell(s.a.ratio).padStart(9),
+      ratioCell(s.b.ratio).padStart(9),
+      spreadCell(s.a.spread).padStart(9),
+      spreadCell(s.b.spread).padStart(9),
+      spreadCell(s.reference.spreadMedian).padStart(9),
+      spreadCell(s.reference.spreadMean).padStart(9),
+      fix(s.a.samplingMs, 0).padStart(8),
+      fix(s.b.samplingMs, 0).padStart(8),
+      fix(s.reference.samplingMs, 0).padStart(9),
+    ].join(" "),
+  );
+}
+const failures = rounds.flatMap((r) =>
+  (["a", "b"] as const).flatMap((d) =>
+    r[d].exitCode === 0 ? [] : [`run ${r.round} design ${d}: ngcc-perf time exited ${r[d].exitCode}`],
+  ),
+);
+if (failures.length > 0) lines.push("", ...failures);
+console.log(lines.join("\n"));
+
+if (jsonFile !== undefined) {
+  const out = {
+    bench: "precision",
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    quick,
+    runs,
+    campaign: relative(root, campaignFile),
+    profile: { name: profileName, ...profile },
+    targets: { ratio: TARGET_RATIO, spread: TARGET_SPREAD },
+    machine: { hostname: hostname(), cpus: cpus().length, loadAverage: { start: loadStart, end: loadEnd } },
+    designs: {
+      a: { timing: designA, cliQuick: quick && cliKnowsQuick },
+      b: { timing: designB },
+      c: { calls, warmupMs: refWarmupMs, keyPairs, inputPool, messageBytes, builds: references },
+    },
+    environment: firstEnv,
+    operations: summaries,
+    rounds: rounds.map((r) => ({
+      round: r.round,
+      a: { exitCode: r.a.exitCode, wallMs: r.a.wallMs, stderrTail: r.a.exitCode === 0 ? undefined : r.a.stderrTail },
+      b: { exitCode: r.b.exitCode, wallMs: r.b.wallMs, stderrTail: r.b.exitCode === 0 ? undefined : r.b.stderrTail },
+      c: r.c,
+    })),
+    table: lines,
+  };
+  mkdirSync(dirname(resolve(jsonFile)), { recursive: true });
+  writeFileSync(jsonFile, `${JSON.stringify(out, null, 2)}\n`);
+  console.error(`precision: raw figures in ${jsonFile}`);
+}
+
+if (keep) console.error(`precision: work folder kept: ${work}`);
+else rmSync(work, { recursive: true, force: true });
