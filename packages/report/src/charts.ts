@@ -61,6 +61,7 @@ function specOf(kind: ChartKind): vl.TopLevelSpec {
         },
       } as vl.TopLevelSpec;
     case "spread":
+    case "workers":
       return {
         ...base,
         height: { step: 14 },
@@ -77,7 +78,10 @@ function specOf(kind: ChartKind): vl.TopLevelSpec {
                 field: "value",
                 type: "quantitative",
                 scale: { zero: false, nice: true },
-                title: "trial mean relative to the median trial (%)",
+                title:
+                  kind === "spread"
+                    ? "trial mean relative to the median trial (%)"
+                    : "worker's figure relative to the published figure (%)",
               },
               color: { value: "#4c78a8" },
             },

@@ -1,18 +1,22 @@
 import { describe, expect, it } from "vitest";
 import {
   formatCalls,
+  formatCallsN,
   formatCount,
   formatCounter,
   formatDeviation,
   formatFixed,
   formatG,
   formatGHz,
+  formatHalfWidth,
   formatKiB,
   formatN,
   formatOpsPerSecond,
+  formatPercent,
   formatRatio,
   formatShare,
   formatTime,
+  formatTimeRange,
   formatUtc,
 } from "./format.ts";
 
@@ -112,5 +116,20 @@ describe("number formatting (design brief, report rules read off the seed pages)
     expect(formatUtc("2026-09-28T15:05:46Z")).toBe("2026-09-28T15:05:46");
     expect(formatUtc("2026-11-30T11:48:47.440Z")).toBe("2026-11-30T11:48:47");
     expect(formatUtc("2026-11-30T12:48:47+01:00")).toBe("2026-11-30T11:48:47");
+  });
+
+  it("prints the per-call method's n, ± and ranges", () => {
+    expect(formatCallsN(6000, [2000, 2000, 2000], 1)).toBe("6000 (3 × 2000)");
+    expect(formatCallsN(6012, [2010, 1998, 2004], 1)).toBe("6012 (3 × 1998–2010)");
+    expect(formatCallsN(64000, [500, 500, 500, 500], 32)).toBe("64000 (4 × 500 × 32)");
+    expect(formatCallsN(6000, [2000, 2000, 2000], 1, true)).toBe("6000 (3 × 2000 × 1)");
+    expect(formatHalfWidth(0.004)).toBe("±0.4%");
+    expect(formatHalfWidth(0.12)).toBe("±12%");
+    expect(formatHalfWidth(0.0995)).toBe("±10%");
+    expect(formatPercent(0.01)).toBe("1%");
+    expect(formatPercent(0.005)).toBe("0.5%");
+    expect(formatPercent(0.0125)).toBe("1.25%");
+    expect(formatTimeRange(1_210_000, 3_400_000)).toBe("1.21–3.4 ms");
+    expect(formatTimeRange(912_000, 1_200_000)).toBe("912 µs – 1.2 ms");
   });
 });

@@ -127,6 +127,47 @@ export function formatN(trials: number, iterationsPerTrial: number): string {
   return `${trials * iterationsPerTrial} (${trials} × ${iterationsPerTrial})`;
 }
 
+/**
+ * Calls timed per call (`method: per-call`): calls, then workers × calls per worker (`6000 (3 × 2000)`), a range
+ * when the workers took different numbers (`6012 (3 × 1998–2010)`), or with batches workers × samples per
+ * worker × calls per sample (`64000 (4 × 500 × 32)`). `withBatch` writes the batch even when it is 1 (a table
+ * whose other rows are batched).
+ */
+export function formatCallsN(
+  calls: number,
+  samplesPerWorker: ReadonlyArray<number>,
+  batch: number,
+  withBatch = false,
+): string {
+  const w = samplesPerWorker.length;
+  if (w === 0) return String(calls);
+  const lo = Math.min(...samplesPerWorker);
+  const hi = Math.max(...samplesPerWorker);
+  const per = lo === hi ? String(lo) : `${lo}–${hi}`;
+  return batch > 1 || withBatch ? `${calls} (${w} × ${per} × ${batch})` : `${calls} (${w} × ${per})`;
+}
+
+/** A percentage of a fraction with up to three significant digits, for targets and thresholds: `1%`, `0.5%`. */
+export function formatPercent(fraction: number): string {
+  if (!Number.isFinite(fraction)) return `${fraction}%`;
+  if (fraction <= 0) return "0%";
+  return `${gText(shifted(decimalOf(fraction), 2), 3)}%`;
+}
+
+/** The relative half-width of an interval: `±` and the share rules (`±0.4%`, `±12%`). */
+export function formatHalfWidth(fraction: number): string {
+  return `±${formatShare(fraction)}`;
+}
+
+/** A range of two times: one unit when both print in it (`1.21–3.4 ms`), else each with its own (`912 µs – 1.2 ms`). */
+export function formatTimeRange(lowNs: number, highNs: number): string {
+  const lo = formatTime(lowNs);
+  const hi = formatTime(highNs);
+  const [loNum, loUnit] = lo.split(" ");
+  const [hiNum, hiUnit] = hi.split(" ");
+  return loUnit === hiUnit ? `${loNum}–${hiNum} ${hiUnit}` : `${lo} – ${hi}`;
+}
+
 /** A share (a fraction): below 10% one decimal (`2.8%`, `0.0%`), else an integer (`55%`). */
 export function formatShare(fraction: number): string {
   if (!Number.isFinite(fraction)) return `${fraction}%`;

@@ -3,23 +3,28 @@ export { type ChartRenderer, chartRenderer, renderChart, resetCharts } from "./c
 export {
   formatBytes,
   formatCalls,
+  formatCallsN,
   formatCount,
   formatCounter,
   formatDeviation,
   formatFixed,
   formatG,
   formatGHz,
+  formatHalfWidth,
   formatKiB,
   formatN,
   formatOpsPerSecond,
+  formatPercent,
   formatRatio,
   formatShare,
   formatTime,
+  formatTimeRange,
   formatUtc,
 } from "./format.ts";
 export { type AlgorithmRecord, type LoadedStore, loadStore, type SystemStore } from "./load.ts";
 export { type Cell, type Chart, type Inline, type Page, plain, type Section, type Table } from "./model.ts";
 export { algorithmPage, sitePages } from "./pages.ts";
+export { type PerCall, perCallOf } from "./per-call.ts";
 export { escapeHtml, escapeMarkdown, FORMATS, type Format, renderPage, safeHref } from "./render.ts";
 export { environmentRows } from "./sections/environment.ts";
 export { counterColumn } from "./sections/performance.ts";

@@ -25,7 +25,7 @@ export interface Table {
   rowHeaders: boolean;
 }
 
-export type ChartKind = "time" | "share" | "spread" | "compare";
+export type ChartKind = "time" | "share" | "spread" | "workers" | "compare";
 
 export interface ChartDatum {
   /** Row label (instance, or instance and operation). */

@@ -83,3 +83,193 @@ export function editAll(root: string, system: string, edit: (r: Rec, entry: Stor
     writeJson(file, r);
   }
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Per-call records (method "per-call"), made from a seed record: samples per worker, the distribution and central
+// figure computed from them as the schema defines them, each worker's totals as one trial, the aggregates from
+// those trials. Test data, not a model of the runner's statistics (it only has to be valid and consistent).
+
+/** A deterministic PRNG in [0, 1) (mulberry32). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sum = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0);
+const meanOf = (xs: ReadonlyArray<number>) => sum(xs) / xs.length;
+const sdOf = (xs: ReadonlyArray<number>) => {
+  if (xs.length < 2) return 0;
+  const m = meanOf(xs);
+  return Math.sqrt(sum(xs.map((x) => (x - m) ** 2)) / (xs.length - 1));
+};
+/** Type-7 quantile of sorted values. */
+function quantile(sorted: ReadonlyArray<number>, p: number): number {
+  const h = (sorted.length - 1) * p;
+  const lo = Math.floor(h);
+  const a = sorted[lo] as number;
+  const b = sorted[Math.min(lo + 1, sorted.length - 1)] as number;
+  return a + (h - lo) * (b - a);
+}
+const medianOf = (xs: ReadonlyArray<number>) =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
+const T975 = [Number.NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
+
+export interface PerCallOptions {
+  /** Per-call ns of every sample, per worker. */
+  workersNs: number[][];
+  batch?: number;
+  batchReason?: string;
+  statistic?: "median" | "mean";
+  reason?: string;
+  target?: number;
+  budgetMs?: number;
+  minWorkers?: number;
+  stoppedBy?: "target" | "budget" | "quick";
+  pinnedCpu?: number | null;
+  inputs?: { keyPairs: number; pool: number; messages: "fresh" | "pool" | "none"; description: string };
+  overheadShare?: number;
+  elapsedMs?: number;
+}
+
+/** Counter increments per ns of the per-call test records (a 2.71 GHz fixed clock, as the seed's). */
+export const PER_CALL_RATE = 2.71;
+
+/** A seed timing record rewritten as a measured per-call record. */
+export function perCallRecord(base: Rec, o: PerCallOptions): Rec {
+  const batch = o.batch ?? 1;
+  const r = structuredClone(base);
+  r.provenance = {
+    origin: "measured",
+    tool: { name: "ngcc-perf", version: "0.1.0" },
+    createdAt: "2026-10-02T10:00:00Z",
+  };
+  r.counter = { ...r.counter, overhead: 12, description: "test counter" };
+  r.calibration = undefined;
+  r.method = "per-call";
+  const pooled = o.workersNs.flat();
+  const sorted = [...pooled].sort((a, b) => a - b);
+  const n = sorted.length;
+  const median = quantile(sorted, 0.5);
+  const mean = meanOf(pooled);
+  const sd = sdOf(pooled);
+  const p25 = quantile(sorted, 0.25);
+  const p75 = quantile(sorted, 0.75);
+  const iqr = p75 - p25;
+  const k = Math.max(0, Math.floor(n / 2 - 0.98 * Math.sqrt(n)));
+  const workerMediansNs = o.workersNs.map(medianOf);
+  const workerMeansNs = o.workersNs.map(meanOf);
+  const statistic = o.statistic ?? "median";
+  const figures = statistic === "mean" ? workerMeansNs : workerMediansNs;
+  const valueNs = statistic === "mean" ? mean : median;
+  const medianCi95Ns = { low: sorted[k] as number, high: sorted[n - 1 - k] as number };
+  const meanCi95Ns = { low: mean - (1.96 * sd) / Math.sqrt(n), high: mean + (1.96 * sd) / Math.sqrt(n) };
+  const pooledCi = statistic === "mean" ? meanCi95Ns : medianCi95Ns;
+  const w = o.workersNs.length;
+  const workersHalf = w >= 2 ? ((T975[w - 1] ?? 2) * sdOf(figures)) / Math.sqrt(w) : 0;
+  const half = Math.max(valueNs - pooledCi.low, pooledCi.high - valueNs, workersHalf);
+  const target = o.target ?? 0.01;
+  const relativeHalfWidth = half / valueNs;
+  const mad = medianOf(pooled.map((x) => Math.abs(x - median)));
+  r.sampling = {
+    batch,
+    batchReason: o.batchReason ?? "single calls: a call is ≥ 1000 × the counter overhead",
+    workers: w,
+    samplesPerWorker: o.workersNs.map((x) => x.length),
+    inputs: o.inputs ?? { keyPairs: 0, pool: 0, messages: "none", description: "fresh randomness per call" },
+    pinnedCpu: o.pinnedCpu === undefined ? 1 : o.pinnedCpu,
+    target: { relativeHalfWidth: target, budgetMs: o.budgetMs ?? 2000, minWorkers: o.minWorkers ?? 3 },
+    stoppedBy: o.stoppedBy ?? (relativeHalfWidth <= target ? "target" : "budget"),
+    elapsedMs: o.elapsedMs ?? 400,
+    overheadShare: o.overheadShare ?? 0.0002,
+  };
+  r.samples = o.workersNs.map((ns, i) => ({
+    worker: i + 1,
+    counterDeltas: ns.map((x) => Math.round(x * PER_CALL_RATE * batch)),
+  }));
+  r.distribution = {
+    n,
+    calls: n * batch,
+    meanNs: mean,
+    medianNs: median,
+    minNs: sorted[0],
+    maxNs: sorted[n - 1],
+    p1Ns: quantile(sorted, 0.01),
+    p5Ns: quantile(sorted, 0.05),
+    p25Ns: p25,
+    p75Ns: p75,
+    p95Ns: quantile(sorted, 0.95),
+    p99Ns: quantile(sorted, 0.99),
+    madNs: mad,
+    sdNs: sd,
+    medianCi95Ns,
+    meanCi95Ns,
+    outliers: {
+      low: pooled.filter((x) => x < p25 - 1.5 * iqr).length,
+      high: pooled.filter((x) => x > p75 + 1.5 * iqr).length,
+      fences: { low: p25 - 1.5 * iqr, high: p75 + 1.5 * iqr },
+    },
+    workerMediansNs,
+    workerMeansNs,
+    workerSpread: (Math.max(...figures) - Math.min(...figures)) / medianOf(figures),
+    meanCounter: mean * PER_CALL_RATE,
+    medianCounter: median * PER_CALL_RATE,
+  };
+  r.central = {
+    statistic,
+    valueNs,
+    valueCounter: valueNs * PER_CALL_RATE,
+    ci95Ns: { low: valueNs - half, high: valueNs + half },
+    relativeHalfWidth,
+    metTarget: relativeHalfWidth <= target,
+    reason:
+      o.reason ??
+      `${statistic} of ${n} ${batch === 1 ? "single calls" : `samples of ${batch} calls`} over ${w} worker${w === 1 ? "" : "s"}`,
+  };
+  r.trials = o.workersNs.map((ns, i) => ({
+    iterations: ns.length * batch,
+    counterDelta: sum(r.samples[i].counterDeltas),
+    ns: Math.round(sum(ns) * batch),
+  }));
+  const means = r.trials.map((t: Rec) => t.ns / t.iterations);
+  const ms = [...means].sort((a, b) => a - b);
+  const calls = sum(r.trials.map((t: Rec) => t.iterations));
+  const meanNs = sum(r.trials.map((t: Rec) => t.ns)) / calls;
+  const avg = meanOf(means);
+  const tsd = sdOf(means);
+  const th = w > 1 ? ((T975[w - 1] ?? 2) * tsd) / Math.sqrt(w) : 0;
+  const iters = r.trials.map((t: Rec) => t.iterations);
+  r.aggregates = {
+    n: calls,
+    trials: w,
+    iterationsPerTrial: iters.every((i: number) => i === iters[0]) ? iters[0] : Math.round(calls / w),
+    meanCounter: sum(r.trials.map((t: Rec) => t.counterDelta)) / calls,
+    meanNs,
+    opsPerSecond: 1e9 / meanNs,
+    medianTrialNs: quantile(ms, 0.5),
+    medianTrialCounter: quantile(ms, 0.5) * PER_CALL_RATE,
+    minTrialNs: ms[0],
+    maxTrialNs: ms[w - 1],
+    q1TrialNs: quantile(ms, 0.25),
+    q3TrialNs: quantile(ms, 0.75),
+    stddevTrialNs: tsd,
+    cv: tsd / avg,
+    ci95Ns: { low: avg - th, high: avg + th },
+    unstable: (ms[w - 1] - ms[0]) / quantile(ms, 0.5) > 0.05,
+    unstableThreshold: 0.05,
+  };
+  return r;
+}
+
+/** Samples of one worker: `count` calls around `centerNs` with a relative jitter (uniform ± jitter). */
+export function jittered(rand: () => number, count: number, centerNs: number, jitter: number): number[] {
+  return Array.from({ length: count }, () => Math.round(centerNs * (1 + (rand() * 2 - 1) * jitter)));
+}

@@ -4,6 +4,7 @@
 import { type HashProfileRecord, harnessRecordPath, type KatRecord, type TimingRecord } from "@ngcc-perf/schema";
 import { type Cell, cell, code, type Inline, text } from "../model.ts";
 import { isSynthesized, leadCells, leadHeaders, rowName, section, severalProfiles } from "../parts.ts";
+import { perCallOf } from "../per-call.ts";
 import { type AlgorithmView, alphabetical, type SystemView } from "../view.ts";
 
 /**
@@ -54,7 +55,18 @@ function pathsNote(view: SystemView, harness: boolean, timings: TimingRecord[], 
   if (ok.length && ok.every((r) => r.commands?.length))
     holds.push("each timing and profile record holds the commands that produced it");
   const timed = timings.filter((t) => t.status === "ok");
-  if (timed.length && timed.every((t) => t.trials?.length)) holds.push("each timing record holds its raw trials");
+  // Raw data: the trials of a trials-method record; the samples of a record measured per call (its trials are the
+  // workers' totals).
+  const perCall = timed.filter((t) => perCallOf(t) !== null);
+  const trials = timed.filter((t) => perCallOf(t) === null);
+  if (timed.length && trials.every((t) => t.trials?.length) && perCall.every((t) => t.samples?.length))
+    holds.push(
+      perCall.length === 0
+        ? "each timing record holds its raw trials"
+        : trials.length === 0
+          ? "each timing record holds its raw samples"
+          : "each timing record holds its raw trials or, measured per call, its raw samples",
+    );
   if (holds.length && view.store.files.has(view.environmentPath()))
     holds.push("environment.json holds the environment");
   return `Paths are relative to data/${view.system}/ in the record store${holds.map((h) => `; ${h}`).join("")}.`;

@@ -1,9 +1,27 @@
 // Section 4 of the algorithm page: time per operation of every instance under every build profile, the counter
-// column in the unit the records count, unstable operations, and the time and per-trial spread charts.
+// column in the unit the records count, unstable operations, and the time and per-trial spread charts. Records
+// measured per call add a ± column, the published central figure in the median column, workers × calls in n, the
+// environment's warnings above the table and notes under it (per-call.ts); a page of trials records (the seeds')
+// keeps the seeds' columns.
 import type { EnvironmentRecord, TimingRecord } from "@ngcc-perf/schema";
 import { formatCounter, formatGHz, formatN, formatOpsPerSecond, formatShare, formatTime } from "../format.ts";
 import { type Cell, type Chart, type ChartDatum, cell, type Inline, text } from "../model.ts";
 import { DASH, failedText, leadCells, leadHeaders, NOT_MEASURED, rowName, section } from "../parts.ts";
+import {
+  anyBatched,
+  callsCell,
+  centralCell,
+  halfWidthCell,
+  isTrials,
+  meanNote,
+  methodLine,
+  missedNotes,
+  type Named,
+  type PerCall,
+  perCallOf,
+  timingWarnings,
+  warningsText,
+} from "../per-call.ts";
 import { type AlgorithmView, byOperation, type SystemView } from "../view.ts";
 
 const COUNTER_COLUMN: Record<string, string> = {
@@ -34,16 +52,27 @@ export function counterColumn(
   return { header: COUNTER_COLUMN[unit] ?? `mean counter (${unit})`, mixed: false, note: notes[unit] ?? null };
 }
 
+/** Which methods the page's measured records use: the table's columns follow (the seeds' columns for trials). */
+function methodsOf(timings: ReadonlyArray<TimingRecord>): { perCall: boolean; trials: boolean } {
+  return { perCall: timings.some((t) => perCallOf(t) !== null), trials: timings.some(isTrials) };
+}
+
 export function performanceSection(view: SystemView, alg: AlgorithmView) {
   const timings = view.timingsOf(alg.id);
   const counter = counterColumn(timings, view.environment);
+  const methods = methodsOf(timings);
+  // The ± column and the per-call cells only when a record of the page was measured per call: the seeds' pages
+  // (trials method) keep their columns.
+  const withInterval = methods.perCall;
+  const batched = anyBatched(timings.map(perCallOf).filter((p): p is PerCall => p !== null));
   const rows: Cell[][] = [];
   const unstable: string[] = [];
+  const perCall: Named[] = [];
   for (const row of view.rowsOf(alg)) {
     for (const op of view.operationsOf(alg, row.instance)) {
       const t = view.timingOf(alg.id, row, op);
       const lead = [...leadCells(alg, row), cell(op)];
-      const dashes = [cell(DASH), cell(DASH), cell(DASH), cell(DASH)];
+      const dashes = Array.from({ length: withInterval ? 5 : 4 }, () => cell(DASH));
       if (!t) {
         rows.push([...lead, cell(NOT_MEASURED), ...dashes]);
         continue;
@@ -54,12 +83,18 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
       }
       const a = t.aggregates;
       const counterText = formatCounter(a.meanCounter) + (counter.mixed && t.counter ? ` ${t.counter.unit}` : "");
+      const seed = [cell(counterText), cell(formatTime(a.meanNs)), cell(formatOpsPerSecond(a.opsPerSecond))];
+      const pc = perCallOf(t);
+      if (pc) {
+        perCall.push({ name: `${rowName(alg, row)} ${op}`, operation: op, pc });
+        rows.push([...lead, ...seed, cell(centralCell(pc)), cell(halfWidthCell(pc)), cell(callsCell(pc, batched))]);
+        continue;
+      }
       rows.push([
         ...lead,
-        cell(counterText),
-        cell(formatTime(a.meanNs)),
-        cell(formatOpsPerSecond(a.opsPerSecond)),
+        ...seed,
         cell(formatTime(a.medianTrialNs)),
+        ...(withInterval ? [cell(DASH)] : []),
         cell(formatN(a.trials, a.iterationsPerTrial)),
       ]);
       if (a.unstable) {
@@ -68,10 +103,21 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
       }
     }
   }
+  const notes: Inline[][] = [];
+  const warnings = warningsText(timingWarnings(view.environment, timings));
+  if (warnings) notes.push([text(warnings)]);
   const after: Inline[][] = [];
   if (counter.note) after.push([text(counter.note)]);
+  for (const line of [meanNote(perCall), ...missedNotes(perCall), methodLine(perCall)])
+    if (line) after.push([text(line)]);
+  if (methods.perCall && methods.trials)
+    after.push([
+      text(
+        `Rows with ${DASH} under ± were timed by the trials method: their median is the median of the trial means and n is trials × iterations per trial; the other rows were measured per call: n is the calls timed, workers × ${batched ? "samples × batch" : "calls per worker"}.`,
+      ),
+    ]);
   if (unstable.length) {
-    const threshold = timings.find((t) => t.aggregates)?.aggregates?.unstableThreshold ?? 0.05;
+    const threshold = timings.find((t) => isTrials(t))?.aggregates?.unstableThreshold ?? 0.05;
     after.push([
       text(
         `Unstable (spread of the trial means, (max − min) / median, above ${formatShare(threshold)}): ${unstable.join(", ")}. The median trial resists such spikes better than the mean.`,
@@ -79,25 +125,44 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
     ]);
   }
   return section("performance", "4. Performance", {
+    notes,
     tables: [
       {
-        caption: `Time per operation of each ${alg.id} instance (mean over all iterations; median of the trial means)`,
+        caption: captionOf(alg.id, methods),
         headers: [
           ...leadHeaders(alg),
           "operation",
           counter.header,
           "mean time",
           "ops/s",
-          "median trial",
-          "n (trials × iters)",
+          ...columnsOf(methods, batched),
         ],
         rows,
         rowHeaders: true,
       },
     ],
     after,
-    charts: [timeChart(view, alg), spreadChart(view, alg)].filter((c): c is Chart => c !== null),
+    charts: [timeChart(view, alg), spreadChart(view, alg), workerChart(view, alg)].filter(
+      (c): c is Chart => c !== null,
+    ),
   });
+}
+
+/** The table's caption: the seeds' for trials records, the per-call figures' otherwise. */
+function captionOf(id: string, methods: { perCall: boolean; trials: boolean }): string {
+  if (!methods.perCall)
+    return `Time per operation of each ${id} instance (mean over all iterations; median of the trial means)`;
+  const perCall = "the published figure per call (the median, or the mean where marked) and its 95% interval";
+  return methods.trials
+    ? `Time per operation of each ${id} instance (mean over all calls; ${perCall}; for rows timed in trials, the median of the trial means)`
+    : `Time per operation of each ${id} instance (mean over all calls; ${perCall})`;
+}
+
+/** The columns after ops/s: the seeds' (median trial, n), or with records measured per call the central figure, ±, n. */
+function columnsOf(methods: { perCall: boolean; trials: boolean }, batched: boolean): string[] {
+  if (!methods.perCall) return ["median trial", "n (trials × iters)"];
+  if (methods.trials) return ["median", "±", "n"];
+  return ["median per call", "±", batched ? "n (workers × samples × batch)" : "n (workers × calls)"];
 }
 
 /** Mean time per operation and row (instance, and build profile when there are several), log scale. */
@@ -134,7 +199,7 @@ function spreadChart(view: SystemView, alg: AlgorithmView): Chart | null {
     for (const op of view.operationsOf(alg, row.instance)) {
       const t = view.timingOf(alg.id, row, op);
       const a = t?.aggregates;
-      if (!t?.trials || !a || a.medianTrialNs <= 0) continue;
+      if (!t?.trials || !a || a.medianTrialNs <= 0 || !isTrials(t)) continue;
       const name = `${rowName(alg, row)} ${op}`;
       rows.push(name);
       for (const tr of t.trials)
@@ -149,5 +214,41 @@ function spreadChart(view: SystemView, alg: AlgorithmView): Chart | null {
     data,
     rows,
     series: ["trial mean"],
+  };
+}
+
+/** Per-call records: each worker process's figure (its median, or its mean where the mean is published) relative to
+ * the published figure — the spread between processes, the run's own noise floor. */
+function workerChart(view: SystemView, alg: AlgorithmView): Chart | null {
+  const data: ChartDatum[] = [];
+  const rows: string[] = [];
+  const statistics = new Set<string>();
+  for (const row of view.rowsOf(alg))
+    for (const op of view.operationsOf(alg, row.instance)) {
+      const pc = perCallOf(view.timingOf(alg.id, row, op));
+      if (!pc || pc.central.valueNs <= 0) continue;
+      const mean = pc.central.statistic === "mean";
+      const figures = mean ? pc.distribution.workerMeansNs : pc.distribution.workerMediansNs;
+      if (!figures.length) continue;
+      const name = `${rowName(alg, row)} ${op}`;
+      rows.push(name);
+      statistics.add(pc.central.statistic);
+      for (const f of figures)
+        data.push({
+          row: name,
+          series: mean ? "worker mean" : "worker median",
+          value: (f / pc.central.valueNs - 1) * 100,
+        });
+    }
+  if (!data.length) return null;
+  const figure = statistics.size === 1 ? `${[...statistics][0]}` : "median, or its mean where the mean is published,";
+  return {
+    kind: "workers",
+    file: `img/${alg.id}-workers.svg`,
+    title: `Per-worker spread: each worker process's ${figure} relative to the published figure`,
+    description: `Dots: each fresh worker process's ${figure} per call as a percentage above or below the published figure, per ${alg.id} instance${alg.profiles.length > 1 ? ", build profile" : ""} and operation measured per call.`,
+    data,
+    rows,
+    series: ["worker median", "worker mean"],
   };
 }

@@ -1,8 +1,10 @@
 // The index page of a system: its algorithms with name, function, parameter sets, the KAT status and a headline
-// mean time per operation — per build profile when an algorithm's records carry several (never merged).
+// time per operation (the mean; the published central figure for records measured per call) — per build profile
+// when an algorithm's records carry several (never merged).
 import { formatTime } from "../format.ts";
 import { type Cell, cell, type Page, text } from "../model.ts";
 import { archLabel, FUNCTION_OF, footer, header, NOT_MEASURED, provenanceNote, section } from "../parts.ts";
+import { headlineFigure, perCallOf } from "../per-call.ts";
 import type { AlgorithmView, InstanceRow, SiteContext, SystemView } from "../view.ts";
 
 /** The rows of one build profile (all rows when the algorithm has one profile or none). */
@@ -24,19 +26,30 @@ function katStatus(view: SystemView, alg: AlgorithmView): string {
     .join("; ");
 }
 
-/** A headline per operation: the mean time of the first parameter set measured (per build profile). */
-function headline(view: SystemView, alg: AlgorithmView): string {
+/**
+ * A headline per operation: the mean time of the first parameter set measured (per build profile); for records
+ * measured per call the published central figure (`mean` written where the mean is published), and in a system
+ * holding such records a trials record's mean is written `mean …` (and the row says `trials method`).
+ */
+function headline(view: SystemView, alg: AlgorithmView, perCallSystem: boolean): string {
   const parts = rowsByProfile(view, alg).flatMap(({ profile, rows }) => {
     for (const row of rows) {
+      let trials = false;
       const ops = view
         .operationsOf(alg, row.instance)
         .map((op) => {
           const t = view.timingOf(alg.id, row, op);
           if (!t) return null;
-          return t.status === "ok" && t.aggregates ? `${op} ${formatTime(t.aggregates.meanNs)}` : `${op} FAILED`;
+          if (t.status !== "ok" || !t.aggregates) return `${op} FAILED`;
+          const pc = perCallOf(t);
+          // Per call: the published figure; beside per-call records, a trials record's mean says what it is.
+          if (pc) return `${op} ${headlineFigure(pc)}`;
+          trials = true;
+          return `${op} ${perCallSystem ? "mean " : ""}${formatTime(t.aggregates.meanNs)}`;
         })
         .filter((p): p is string => p !== null);
-      if (ops.length) return [`${ops.join(", ")} (${row.instance}${profile === null ? "" : `, ${profile}`})`];
+      const method = perCallSystem && trials ? "; trials method" : "";
+      if (ops.length) return [`${ops.join(", ")} (${row.instance}${profile === null ? "" : `, ${profile}`}${method})`];
     }
     return profile === null ? [] : [`${profile}: ${NOT_MEASURED}`];
   });
@@ -47,13 +60,14 @@ export function systemIndexPage(ctx: SiteContext, view: SystemView): Page {
   const failed =
     view.store.timings.filter((t) => t.status !== "ok").length +
     view.store.profiles.filter((p) => p.status !== "ok").length;
+  const perCallSystem = view.store.timings.some((t) => perCallOf(t) !== null);
   const rows: Cell[][] = view.algorithms.map((alg) => [
     [{ text: alg.id, page: alg.id }],
     cell(alg.name ?? "not recorded"),
     cell(FUNCTION_OF[alg.category]),
     cell(alg.instances.join(", ")),
     cell(katStatus(view, alg)),
-    cell(headline(view, alg)),
+    cell(headline(view, alg, perCallSystem)),
   ]);
   const several = view.algorithms.some((a) => a.profiles.length > 1);
   return {
@@ -96,7 +110,9 @@ export function systemIndexPage(ctx: SiteContext, view: SystemView): Page {
               "function",
               "parameter sets",
               "KAT",
-              `mean time per operation (first parameter set${several ? " per build profile" : ""})`,
+              perCallSystem
+                ? `time per operation (first parameter set${several ? " per build profile" : ""}; median per call, or the mean where written)`
+                : `mean time per operation (first parameter set${several ? " per build profile" : ""})`,
             ],
             rows,
             rowHeaders: true,

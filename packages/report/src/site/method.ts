@@ -1,15 +1,25 @@
 // The method page of a system: the counter, calibration, statistics, build profiles and environment, read from
-// the records.
-import { formatG, formatShare, formatTime } from "../format.ts";
-import { cell, type Page, text } from "../model.ts";
-import { footer, header, NOT_MEASURED, provenanceNote, rowName, section } from "../parts.ts";
+// the records. Records measured per call have their own sections (the sampling: workers, batches, inputs, the
+// precision target and budget; the statistics: the published figure and its interval); the seeds' sections
+// describe the trials method and appear when the store holds such records (or no measured record at all).
+import type { TimingRecord } from "@ngcc-perf/schema";
+import { formatG, formatHalfWidth, formatPercent, formatShare, formatTime } from "../format.ts";
+import { cell, type Inline, type Page, type Section, text } from "../model.ts";
+import { footer, header, listText, NOT_MEASURED, provenanceNote, rowName, section } from "../parts.ts";
+import { NEGLIGIBLE_OVERHEAD, type PerCall, perCallOf, timingWarnings, warningsText } from "../per-call.ts";
 import { environmentRows } from "../sections/environment.ts";
-import type { SiteContext, SystemView } from "../view.ts";
+import { byOperation, type SiteContext, type SystemView } from "../view.ts";
 
 export function methodPage(ctx: SiteContext, view: SystemView): Page {
   const env = view.environment;
-  const timings = view.store.timings.filter((t) => t.status === "ok");
-  const counterRec = env?.counter ?? timings[0]?.counter;
+  const measured = view.store.timings.filter((t) => t.status === "ok");
+  // Records of the trials method (the seeds') and of the per-call method each have their own sections.
+  const timings = measured.filter((t) => perCallOf(t) === null);
+  const perCall = measured.flatMap((t) => {
+    const pc = perCallOf(t);
+    return pc ? [{ t, pc }] : [];
+  });
+  const counterRec = env?.counter ?? measured[0]?.counter;
   const counterRows: string[][] = counterRec
     ? [
         ["kind", counterRec.kind],
@@ -78,6 +88,8 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
     p.flags.add(t.build ? t.build.flags.join(" ") || "no flags" : "not recorded");
     profiles.set(t.buildProfile, p);
   }
+  const sampling = perCall.length ? samplingSections(view, measured.length, perCall) : null;
+  const warnings = warningsText(timingWarnings(env, view.store.timings));
   const envRows = environmentRows(env);
   if (env) {
     envRows.push(["architecture", env.processor.architecture]);
@@ -97,6 +109,41 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
     rows: rows.map((r) => r.map((c) => cell(c))),
     rowHeaders: true,
   });
+  // The seeds' method: trials × calibrated iterations (shown also for a store with no measured record).
+  const trialsSections = [
+    section("calibration", "Calibration", {
+      notes: [
+        [
+          text(
+            calibrated
+              ? `The driver chose the iterations per trial of ${calibrated === timings.length ? `every timing record${perCall.length ? " of the trials method" : ""}` : `${calibrated} of the ${timings.length} timing records${perCall.length ? " of the trials method" : ""}`} from its own estimate of one call: enough for a trial to last the target time and for the counter's read overhead to stay below 1/1000 of a trial, at least the minimum and at most the maximum (the table says which decided). Each trial is one timed batch, n = trials × iterations.`
+              : "The records do not say how the iterations per trial were chosen. Each trial is one timed batch, n = trials × iterations.",
+          ),
+        ],
+      ],
+      tables: [
+        table(
+          perCall.length
+            ? "Calibration over the timing records of the trials method"
+            : "Calibration over all timing records",
+          ["item", "value"],
+          calibrationRows,
+        ),
+      ],
+    }),
+    section("statistics", "Statistics", {
+      notes: [
+        [
+          text(
+            `Mean time is the mean over all iterations; the median trial is the median of the trials' per-operation means. Records also hold ${timings.length && timings.every((t) => t.trials?.length) ? "the raw trials, " : ""}the minimum, maximum, quartiles, standard deviation and a Student-t 95% interval of the trial means. An operation is flagged unstable when (max − min) / median of its trial means exceeds the threshold.`,
+          ),
+        ],
+      ],
+      after: unstable.length
+        ? [[text(`Unstable: ${unstable.map((t) => `${t.algorithmId} ${rowNameOf(t)} ${t.operation}`).join(", ")}.`)]]
+        : [],
+    }),
+  ];
   return {
     kind: "method",
     path: `${view.system}/method`,
@@ -105,7 +152,7 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
     intro: [
       [
         text(
-          "How the figures of this system's pages were obtained: the counter, calibration, statistics, build profiles and environment, read from the records.",
+          `How the figures of this system's pages were obtained: the counter, ${perCall.length ? (timings.length ? "the calibration of the trials, the per-call sampling" : "the per-call sampling") : "calibration"}, statistics, build profiles and environment, read from the records.`,
         ),
       ],
       ...provenanceNote(view.records()),
@@ -121,30 +168,8 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
         ],
         tables: [table(`Counter of system ${view.system}`, ["item", "value"], counterRows)],
       }),
-      section("calibration", "Calibration", {
-        notes: [
-          [
-            text(
-              calibrated
-                ? `The driver chose the iterations per trial of ${calibrated === timings.length ? "every timing record" : `${calibrated} of the ${timings.length} timing records`} from its own estimate of one call: enough for a trial to last the target time and for the counter's read overhead to stay below 1/1000 of a trial, at least the minimum and at most the maximum (the table says which decided). Each trial is one timed batch, n = trials × iterations.`
-                : "The records do not say how the iterations per trial were chosen. Each trial is one timed batch, n = trials × iterations.",
-            ),
-          ],
-        ],
-        tables: [table("Calibration over all timing records", ["item", "value"], calibrationRows)],
-      }),
-      section("statistics", "Statistics", {
-        notes: [
-          [
-            text(
-              `Mean time is the mean over all iterations; the median trial is the median of the trials' per-operation means. Records also hold ${timings.length && timings.every((t) => t.trials?.length) ? "the raw trials, " : ""}the minimum, maximum, quartiles, standard deviation and a Student-t 95% interval of the trial means. An operation is flagged unstable when (max − min) / median of its trial means exceeds the threshold.`,
-            ),
-          ],
-        ],
-        after: unstable.length
-          ? [[text(`Unstable: ${unstable.map((t) => `${t.algorithmId} ${rowNameOf(t)} ${t.operation}`).join(", ")}.`)]]
-          : [],
-      }),
+      ...(sampling ?? []),
+      ...(timings.length || !perCall.length ? trialsSections : []),
       section("profiles", "Build profiles", {
         tables: profiles.size
           ? [
@@ -166,8 +191,140 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
       }),
       section("environment", "Environment", {
         tables: [table(`Environment of system ${view.system}`, ["item", "value"], envRows)],
+        after: warnings ? [[text(warnings)]] : [],
       }),
     ],
     footer: footer(ctx, view),
   };
+}
+
+const kvTable = (caption: string, headers: string[], rows: string[][]) => ({
+  caption,
+  headers,
+  rows: rows.map((r) => r.map((c) => cell(c))),
+  rowHeaders: true,
+});
+
+/** `a (2), b (1)`: each value with how many records hold it, the most frequent first. */
+function counted(values: ReadonlyArray<string>): string {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts]
+    .sort(([a, m], [b, n]) => n - m || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([v, n]) => `${v} (${n})`)
+    .join(", ");
+}
+
+/** `3` or `3 – 5`. */
+function span(values: ReadonlyArray<number>, show: (n: number) => string = String): string {
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  return lo === hi ? show(lo) : `${show(lo)} – ${show(hi)}`;
+}
+
+/** The per-call sampling and its statistics, over the records measured per call. */
+function samplingSections(
+  view: SystemView,
+  total: number,
+  records: ReadonlyArray<{ t: TimingRecord; pc: PerCall }>,
+): Section[] {
+  const n = records.length;
+  const s = records.map((r) => r.pc.sampling);
+  const name = (t: TimingRecord) => {
+    const alg = view.algorithm(t.algorithmId);
+    const row = alg ? rowName(alg, { instance: t.instance, profile: t.buildProfile }) : t.instance;
+    return `${t.algorithmId} ${row} ${t.operation}`;
+  };
+  const batched = s.some((x) => x.batch > 1);
+  const quick = s.some((x) => x.stoppedBy === "quick");
+  const trialsPerWorker = records.every(
+    (r) =>
+      r.t.trials?.length === r.pc.sampling.workers &&
+      r.t.trials.reduce((a, tr) => a + tr.iterations, 0) === r.pc.distribution.calls,
+  );
+  const overhead = Math.max(...s.map((x) => x.overheadShare));
+  const elapsed = s.map((x) => x.elapsedMs);
+  const rows: string[][] = [
+    ["operations measured per call", n === total ? String(n) : `${n} of ${total}`],
+    ["published statistic", counted(records.map((r) => r.pc.central.statistic))],
+    ["precision target (95% interval within)", counted(s.map((x) => `±${formatPercent(x.target.relativeHalfWidth)}`))],
+    ["sampling budget per operation", counted(s.map((x) => formatTime(x.target.budgetMs * 1e6)))],
+    ["workers at least", counted(s.map((x) => String(x.target.minWorkers)))],
+    ["stopped by", counted(s.map((x) => x.stoppedBy))],
+    ["target reached", `${records.filter((r) => r.pc.central.metTarget).length} of ${n} operations`],
+    ["worker processes per operation", span(s.map((x) => x.workers))],
+    ["samples per worker", span(s.flatMap((x) => x.samplesPerWorker))],
+    ["calls per sample (batch)", counted(s.map((x) => String(x.batch)))],
+    ["pinned to", counted(s.map((x) => (x.pinnedCpu === null ? "not pinned" : `CPU ${x.pinnedCpu}`)))],
+    [
+      "sampling time per operation",
+      `${span(elapsed, (ms) => formatTime(ms * 1e6))} (${formatTime(elapsed.reduce((a, b) => a + b, 0) * 1e6)} in all)`,
+    ],
+    [
+      "counter overhead (share of the median sample)",
+      overhead <= NEGLIGIBLE_OVERHEAD
+        ? `at most ${formatShare(overhead)}: negligible (≤ ${formatShare(NEGLIGIBLE_OVERHEAD)})`
+        : `up to ${formatShare(overhead)}`,
+    ],
+  ];
+  const inputs = new Map<string, { operation: string; description: string; records: number }>();
+  for (const r of records) {
+    const key = `${r.t.operation}\u0000${r.pc.sampling.inputs.description}`;
+    const entry = inputs.get(key) ?? {
+      operation: r.t.operation,
+      description: r.pc.sampling.inputs.description,
+      records: 0,
+    };
+    entry.records++;
+    inputs.set(key, entry);
+  }
+  const inputRows = [...inputs.values()]
+    .sort((a, b) => byOperation(a.operation, b.operation) || (a.description < b.description ? -1 : 1))
+    .map((i) => [i.operation, i.description, String(i.records)]);
+  const means = records.filter((r) => r.pc.central.statistic === "mean");
+  const missed = records.filter((r) => !r.pc.central.metTarget);
+  const after: Inline[][] = [];
+  if (means.length)
+    after.push([
+      text(
+        `Mean published instead of the median: ${means.map((r) => `${name(r.t)} (${r.pc.central.reason})`).join("; ")}.`,
+      ),
+    ]);
+  if (missed.length)
+    after.push([
+      text(
+        `Target not reached: ${listText(missed.map((r) => `${name(r.t)} (${formatHalfWidth(r.pc.central.relativeHalfWidth)}, stopped by ${r.pc.sampling.stoppedBy})`))}.`,
+      ),
+    ]);
+  const every =
+    n === total ? "Every timing record was" : `${n} of the ${total} timing records ${n === 1 ? "was" : "were"}`;
+  return [
+    section("sampling", "Sampling per call", {
+      notes: [
+        [
+          text(
+            `${every} measured per call: each sample is one call timed alone by the counter${batched ? ", or a fixed batch of calls where a single call is too short for the counter (the record gives the batch and the driver's reason)" : ""}, taken in several fresh worker processes (driver processes) per operation, over inputs that vary from call to call as each record states. An operation's sampling stopped when the 95% interval of its published figure was within the target with at least the minimum of workers (stopped by target), or when its sampling budget was spent (budget)${quick ? ", or after a --quick smoke run with no precision target (quick)" : ""}.${trialsPerWorker ? " Each worker's totals are kept as one trial, so the mean time and ops/s of section 4 are over every call, and n is the calls timed (workers × calls per worker, or × samples × batch)." : ""}`,
+          ),
+        ],
+      ],
+      tables: [
+        kvTable("Per-call sampling over the records measured per call", ["item", "value"], rows),
+        kvTable(
+          "Inputs of the operations measured per call",
+          ["operation", "inputs varied per call", "timing records"],
+          inputRows,
+        ),
+      ],
+    }),
+    section("statistics-per-call", "Statistics per call", {
+      notes: [
+        [
+          text(
+            `The published figure (the median column of section 4) is the median per call over every worker's samples pooled, or the mean per call for an operation whose time depends on its input; each record says which and why (${counted(records.map((r) => r.pc.central.statistic))}). Its 95% interval is the distribution-free interval of the median from order statistics (for the mean, the 95% interval of the mean), widened to cover the spread between the workers' own figures (Student-t over the workers); the ± column is the interval's half-width relative to the figure, marked † where it missed the target. Records also hold ${records.every((r) => r.t.samples?.length) ? "every raw sample, " : ""}the mean, median, minimum, maximum, p1, p5, p25, p75, p95, p99, MAD and standard deviation per call, Tukey's outliers (counted, never dropped) and each worker's median and mean.`,
+          ),
+        ],
+      ],
+      after,
+    }),
+  ];
 }
