@@ -78,7 +78,7 @@ export {
   chooseStatistic,
   distributionOf,
   EXACT_BINOMIAL_MAX_N,
-  iqrShare,
+  lowerSpreadShare,
   medianRanks,
   perCallCounter,
   perCallNs,
@@ -86,7 +86,7 @@ export {
   type StopDecision,
   stopDecision,
   summarizeSamples,
-  WIDE_IQR_SHARE,
+  WIDE_SHARE,
   workerSpread,
 } from "./samples.ts";
 export { type Aggregates, aggregate, median, quantile, type Trial } from "./stats.ts";

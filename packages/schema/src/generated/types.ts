@@ -271,7 +271,7 @@ export interface CampaignConfig {
      */
     inputPool?: number;
     /**
-     * Published central figure per operation name: median, mean, or auto (default: mean when the per-call distribution is wide, i.e. its interquartile range exceeds 10 % of the median).
+     * Published central figure per operation name: median, mean, or auto (default: mean when the per-call distribution is wide below its median, i.e. its 5th percentile lies more than 10 % below the median — input-dependent time such as rejection sampling; interference only adds time).
      */
     central?: {
       /**

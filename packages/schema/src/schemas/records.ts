@@ -201,7 +201,7 @@ export const campaign: JsonSchema = {
             maximum: 4096,
           }),
           central: map(
-            "Published central figure per operation name: median, mean, or auto (default: mean when the per-call distribution is wide, i.e. its interquartile range exceeds 10 % of the median).",
+            "Published central figure per operation name: median, mean, or auto (default: mean when the per-call distribution is wide below its median, i.e. its 5th percentile lies more than 10 % below the median — input-dependent time such as rejection sampling; interference only adds time).",
             oneOfEnum("The statistic.", ["auto", "median", "mean"]),
             "^[a-z][a-z0-9_]*$",
           ),
