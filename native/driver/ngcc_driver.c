@@ -6,6 +6,9 @@
  *   ngcc-driver time     --op OP [--counter KIND] [--trials T] [--min-iterations N]
  *                        [--max-iterations N] [--target-ns NS] [--warmup-ns NS]
  *                        [--msg-bytes B] [--pin CPU] [--fixed-clock-hz HZ] [--seed S]
+ *   ngcc-driver sample   --op OP [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU] [--sample-ns NS]
+ *                        [--min-samples M] [--max-samples X] [--batch N|auto] [--warmup-ns NS]
+ *                        [--keys K] [--pool P] [--msg-bytes B] [--seed S]
  *   ngcc-driver memory   --op OP [--msg-bytes B] [--seed S]
  *   ngcc-driver overhead [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU]
  *
@@ -88,6 +91,14 @@ void ngcc_rng_fill(uint64_t *state, unsigned char *out, size_t len) {
             }
         }
     }
+}
+
+size_t ngcc_initial_slots(size_t entry_bytes) {
+    size_t budget = (size_t)16 << 20, n = 64;
+    if (entry_bytes > 0 && budget / entry_bytes < n) {
+        n = budget / entry_bytes;
+    }
+    return n > 0 ? n : 1;
 }
 
 void ngcc_length_add(ngcc_length_stats *s, unsigned long long value) {
@@ -177,13 +188,20 @@ static void ngcc_json_end(void) {
 
 /* ---------------------------------------------------------- command line */
 
-enum { CMD_INFO = 1, CMD_CHECK = 2, CMD_TIME = 4, CMD_MEMORY = 8, CMD_OVERHEAD = 16 };
+enum { CMD_INFO = 1, CMD_CHECK = 2, CMD_TIME = 4, CMD_MEMORY = 8, CMD_OVERHEAD = 16, CMD_SAMPLE = 32 };
+
+/* sample: at most this many samples (the array is allocated once, before the warm-up). */
+#define NGCC_SAMPLES_CAP 10000000ull
+#define NGCC_KEYS_CAP 4096ull
+#define NGCC_POOL_CAP 65536ull
+#define NGCC_BATCH_CAP 1000000000ull
 
 typedef struct {
     int command;
     const char *op;
     const char *counter;
     unsigned long long iterations, trials, min_iterations, max_iterations, target_ns, warmup_ns, msg_bytes, seed;
+    unsigned long long sample_ns, min_samples, max_samples, batch, keys, pool; /* sample; batch 0 = auto */
     long pin;
     double fixed_hz;
 } ngcc_opts;
@@ -194,6 +212,9 @@ static const char ngcc_usage[] =
     "       ngcc-driver time     --op OP [--counter KIND] [--trials 5] [--min-iterations 20]\n"
     "                            [--max-iterations 1000000] [--target-ns 100000000] [--warmup-ns 50000000]\n"
     "                            [--msg-bytes 32] [--pin CPU] [--fixed-clock-hz HZ] [--seed S]\n"
+    "       ngcc-driver sample   --op OP [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU] [--sample-ns 100000000]\n"
+    "                            [--min-samples 31] [--max-samples 50000] [--batch N|auto] [--warmup-ns 20000000]\n"
+    "                            [--keys 4] [--pool 64] [--msg-bytes 32] [--seed S]\n"
     "       ngcc-driver memory   --op OP [--msg-bytes B] [--seed S]\n"
     "       ngcc-driver overhead [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU]\n"
     "counters: rdtsc (x86-64), perf-cycles, perf-instructions, cntvct (aarch64), clock_gettime, fixed-clock (needs --fixed-clock-hz)\n";
@@ -218,17 +239,23 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
         int commands;
     } table[] = {
         {"--iterations", CMD_CHECK},
-        {"--msg-bytes", CMD_CHECK | CMD_TIME | CMD_MEMORY},
-        {"--seed", CMD_CHECK | CMD_TIME | CMD_MEMORY},
-        {"--op", CMD_TIME | CMD_MEMORY},
-        {"--counter", CMD_TIME | CMD_OVERHEAD},
+        {"--msg-bytes", CMD_CHECK | CMD_TIME | CMD_MEMORY | CMD_SAMPLE},
+        {"--seed", CMD_CHECK | CMD_TIME | CMD_MEMORY | CMD_SAMPLE},
+        {"--op", CMD_TIME | CMD_MEMORY | CMD_SAMPLE},
+        {"--counter", CMD_TIME | CMD_OVERHEAD | CMD_SAMPLE},
         {"--trials", CMD_TIME},
         {"--min-iterations", CMD_TIME},
         {"--max-iterations", CMD_TIME},
         {"--target-ns", CMD_TIME},
-        {"--warmup-ns", CMD_TIME},
-        {"--pin", CMD_TIME | CMD_OVERHEAD},
-        {"--fixed-clock-hz", CMD_TIME | CMD_OVERHEAD},
+        {"--warmup-ns", CMD_TIME | CMD_SAMPLE},
+        {"--pin", CMD_TIME | CMD_OVERHEAD | CMD_SAMPLE},
+        {"--fixed-clock-hz", CMD_TIME | CMD_OVERHEAD | CMD_SAMPLE},
+        {"--sample-ns", CMD_SAMPLE},
+        {"--min-samples", CMD_SAMPLE},
+        {"--max-samples", CMD_SAMPLE},
+        {"--batch", CMD_SAMPLE},
+        {"--keys", CMD_SAMPLE},
+        {"--pool", CMD_SAMPLE},
     };
     int i;
     memset(o, 0, sizeof *o);
@@ -240,6 +267,12 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
     o->warmup_ns = 50000000;
     o->msg_bytes = 32;
     o->seed = 1;
+    o->sample_ns = 100000000;
+    o->min_samples = 31;
+    o->max_samples = 50000;
+    o->batch = 0;
+    o->keys = 4;
+    o->pool = 64;
     o->pin = -1;
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fputs(ngcc_usage, argc < 2 ? stderr : ngcc_out);
@@ -255,6 +288,9 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
         o->command = CMD_MEMORY;
     } else if (strcmp(argv[1], "overhead") == 0) {
         o->command = CMD_OVERHEAD;
+    } else if (strcmp(argv[1], "sample") == 0) {
+        o->command = CMD_SAMPLE;
+        o->warmup_ns = 20000000;
     } else {
         fputs(ngcc_usage, stderr);
         ngcc_die(NGCC_EXIT_USAGE, "unknown command \"%s\"", argv[1]);
@@ -295,6 +331,26 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
             o->target_ns = ngcc_parse_u64(name, value);
         } else if (strcmp(name, "--warmup-ns") == 0) {
             o->warmup_ns = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--sample-ns") == 0) {
+            o->sample_ns = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--min-samples") == 0) {
+            o->min_samples = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--max-samples") == 0) {
+            o->max_samples = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--batch") == 0) {
+            if (strcmp(value, "auto") == 0) {
+                o->batch = 0;
+            } else {
+                o->batch = ngcc_parse_u64(name, value);
+                if (o->batch < 1 || o->batch > NGCC_BATCH_CAP) {
+                    ngcc_die(NGCC_EXIT_USAGE, "--batch: expected auto or an integer in [1, %llu], got \"%s\"",
+                             NGCC_BATCH_CAP, value);
+                }
+            }
+        } else if (strcmp(name, "--keys") == 0) {
+            o->keys = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--pool") == 0) {
+            o->pool = ngcc_parse_u64(name, value);
         } else if (strcmp(name, "--pin") == 0) {
             unsigned long long cpu = ngcc_parse_u64(name, value);
             if (cpu >= CPU_SETSIZE) {
@@ -321,7 +377,18 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
             ngcc_die(NGCC_EXIT_USAGE, "need 1 <= --min-iterations <= --max-iterations");
         }
     }
-    if ((o->command == CMD_TIME || o->command == CMD_MEMORY) && o->op == NULL) {
+    if (o->command == CMD_SAMPLE) {
+        if (o->min_samples < 1 || o->max_samples < o->min_samples || o->max_samples > NGCC_SAMPLES_CAP) {
+            ngcc_die(NGCC_EXIT_USAGE, "need 1 <= --min-samples <= --max-samples <= %llu", NGCC_SAMPLES_CAP);
+        }
+        if (o->keys < 1 || o->keys > NGCC_KEYS_CAP) {
+            ngcc_die(NGCC_EXIT_USAGE, "--keys must be in [1, %llu]", NGCC_KEYS_CAP);
+        }
+        if (o->pool < 1 || o->pool > NGCC_POOL_CAP) {
+            ngcc_die(NGCC_EXIT_USAGE, "--pool must be in [1, %llu]", NGCC_POOL_CAP);
+        }
+    }
+    if ((o->command == CMD_TIME || o->command == CMD_MEMORY || o->command == CMD_SAMPLE) && o->op == NULL) {
         ngcc_die(NGCC_EXIT_USAGE, "%s needs --op", argv[1]);
     }
     if (o->msg_bytes > (1ull << 30)) {
@@ -559,6 +626,197 @@ static void ngcc_cmd_time(const ngcc_opts *o) {
     }
 }
 
+/* The sampled operation named by --op (the names of ngcc_ops, so an unknown name fails the same way). */
+static const ngcc_sample_op *ngcc_find_sample_op(const char *name) {
+    const ngcc_sample_op *op;
+    for (op = ngcc_sample_ops; op->name != NULL; op++) {
+        if (strcmp(op->name, name) == 0) {
+            return op;
+        }
+    }
+    (void)ngcc_find_op(name); /* exits 2 naming the operations */
+    ngcc_die(NGCC_EXIT_USAGE, "internal error: --op %s has no sampled form", name);
+}
+
+/*
+ * Runs n calls from call `first` in chunks of at most `slots` calls (any number when slots is 0), each chunk
+ * staged outside the timed region; returns the CLOCK_MONOTONIC ns of the timed parts.
+ */
+static uint64_t ngcc_sample_warm(const ngcc_sample_op *op, unsigned long long first, unsigned long long n,
+                                 size_t slots) {
+    uint64_t ns = 0;
+    while (n > 0) {
+        size_t chunk = slots > 0 && n > slots ? slots : (size_t)n;
+        uint64_t t0, t1;
+        const char *err;
+        if (op->stage != NULL) {
+            op->stage(first, chunk);
+        }
+        t0 = ngcc_clock_ns();
+        err = op->run(first, chunk);
+        t1 = ngcc_clock_ns();
+        if (err != NULL) {
+            ngcc_die(NGCC_EXIT_RESULT, "sample --op %s (warm-up): %s", op->name, err);
+        }
+        ns += t1 - t0;
+        first += chunk;
+        n -= chunk;
+    }
+    return ns;
+}
+
+static void ngcc_cmd_sample(const ngcc_opts *o) {
+    const ngcc_sample_op *op = ngcc_find_sample_op(o->op);
+    ngcc_counter c;
+    ngcc_sample_inputs inputs;
+    uint64_t *samples, warm_ns = 0, t0, t1;
+    unsigned long long call = 0, last = 0, warm_calls = 0, batch = 1, n, s;
+    double est_ns = -1, overhead_ns, need;
+    size_t slots;
+    char reason[256];
+    const char *limited_by = "sample-ns";
+
+    ngcc_pin(o);
+    ngcc_open_counter(o, &c);
+    ngcc_ops_init((size_t)o->msg_bytes, o->seed);
+    /* The sample array, once, for --max-samples; written now so that no page is first touched while sampling. */
+    samples = malloc((size_t)o->max_samples * sizeof *samples);
+    if (samples == NULL) {
+        ngcc_die(NGCC_EXIT_USAGE, "out of memory allocating %llu samples", o->max_samples);
+    }
+    memset(samples, 0, (size_t)o->max_samples * sizeof *samples);
+    memset(&inputs, 0, sizeof inputs);
+    slots = op->prepare((size_t)o->keys, (size_t)o->pool, &inputs);
+    ngcc_buf_check_all("after preparing the inputs");
+
+    /*
+     * Warm-up: batches of 1, 2, 4, ... calls until the warm-up has lasted --warmup-ns and its last batch at
+     * least an eighth of that.  The estimate of a call is the smallest batch mean (interference only adds time).
+     */
+    for (;;) {
+        uint64_t batch_ns = ngcc_sample_warm(op, call, batch, slots);
+        call += batch;
+        warm_calls += batch;
+        warm_ns += batch_ns;
+        if (est_ns < 0 || (double)batch_ns / (double)batch < est_ns) {
+            est_ns = (double)batch_ns / (double)batch;
+        }
+        if ((warm_ns >= o->warmup_ns && batch_ns >= o->warmup_ns / 8) || batch >= NGCC_BATCH_CAP) {
+            break;
+        }
+        batch *= 2;
+    }
+    ngcc_buf_check_all("after the warm-up");
+    if (est_ns < 0.01) {
+        est_ns = 0.01;
+    }
+
+    /* The batch: single calls unless a call is shorter than 1000 x the counter overhead (floored at one tick). */
+    overhead_ns = (c.overhead > 1.0 ? c.overhead : 1.0) * 1e9 / c.rate_hz;
+    if (o->batch > 0) {
+        batch = o->batch;
+        snprintf(reason, sizeof reason, "%s%llu call%s per sample, as --batch asked", batch == 1 ? "single calls: " : "",
+                 batch, batch == 1 ? "" : "s");
+    } else if (est_ns >= 1000.0 * overhead_ns) {
+        batch = 1;
+        snprintf(reason, sizeof reason, "single calls: a call (about %.*f ns) is ≥ 1000 × the counter overhead (%.1f ns)",
+                 est_ns >= 100 ? 0 : 1, est_ns, overhead_ns);
+    } else {
+        need = ceil(1000.0 * overhead_ns / est_ns);
+        batch = need >= (double)NGCC_BATCH_CAP ? NGCC_BATCH_CAP : (unsigned long long)need;
+        snprintf(reason, sizeof reason,
+                 "batches of %llu: a call (about %.*f ns) is shorter than 1000 × the counter overhead (%.1f ns), "
+                 "so a sample of %llu calls lasts at least that",
+                 batch, est_ns >= 100 ? 0 : 1, est_ns, overhead_ns, batch);
+    }
+    if (slots > 0 && batch > slots) {
+        slots = op->reserve((size_t)batch);
+    }
+
+    /* Samples: enough to last --sample-ns, within [--min-samples, --max-samples]. */
+    need = ceil((double)o->sample_ns / (est_ns * (double)batch));
+    n = o->min_samples;
+    if (need > (double)n) {
+        n = need >= (double)o->max_samples ? o->max_samples : (unsigned long long)need;
+    } else {
+        limited_by = "min-samples";
+    }
+    if (need > (double)o->max_samples) {
+        limited_by = "max-samples";
+    }
+
+    t0 = ngcc_clock_ns();
+    for (s = 0; s < n; s++) {
+        uint64_t c0, c1;
+        const char *err;
+        if (op->stage != NULL) {
+            op->stage(call, (size_t)batch);
+        }
+        c0 = ngcc_counter_start(&c);
+        err = op->run(call, (size_t)batch);
+        c1 = ngcc_counter_stop(&c);
+        if (NGCC_UNLIKELY(err != NULL)) {
+            ngcc_die(NGCC_EXIT_RESULT, "sample --op %s (sample %llu): %s", op->name, s + 1, err);
+        }
+        samples[s] = c1 - c0;
+        last = call + batch - 1;
+        call += batch;
+    }
+    t1 = ngcc_clock_ns();
+    ngcc_buf_check_all("after sampling");
+    /* A broken implementation must never be timed as fast: check the last result. */
+    op->verify(last);
+    ngcc_buf_check_all("after verifying the results");
+
+    fprintf(ngcc_out, "{\"op\":\"%s\",\"counter\":", op->name);
+    ngcc_json_counter(&c);
+    fputs(",\"estimateNs\":", ngcc_out);
+    ngcc_json_number(est_ns);
+    fprintf(ngcc_out, ",\"warmupCalls\":%llu,\"batch\":%llu,\"batchReason\":", warm_calls, batch);
+    ngcc_json_string(reason);
+    fprintf(ngcc_out, ",\"samplesLimitedBy\":\"%s\"", limited_by);
+    fprintf(ngcc_out,
+            ",\"settings\":{\"sampleNs\":%llu,\"warmupNs\":%llu,\"minSamples\":%llu,\"maxSamples\":%llu,"
+            "\"batch\":",
+            o->sample_ns, o->warmup_ns, o->min_samples, o->max_samples);
+    if (o->batch > 0) {
+        fprintf(ngcc_out, "%llu", o->batch);
+    } else {
+        fputs("\"auto\"", ngcc_out);
+    }
+    fprintf(ngcc_out, ",\"keys\":%llu,\"pool\":%llu,\"seed\":%llu}", o->keys, o->pool, o->seed);
+    fprintf(ngcc_out, ",\"inputs\":{\"keyPairs\":%llu,\"pool\":%llu,\"messages\":", inputs.key_pairs, inputs.pool);
+    ngcc_json_string(inputs.messages);
+    fputs(",\"description\":", ngcc_out);
+    ngcc_json_string(inputs.description);
+    fputs("},\"pinnedCpu\":", ngcc_out);
+    if (o->pin >= 0) {
+        fprintf(ngcc_out, "%ld", o->pin);
+    } else {
+        fputs("null", ngcc_out);
+    }
+    fprintf(ngcc_out, ",\"messageBytes\":%llu,\"elapsedNs\":{\"warmup\":%llu,\"sampling\":%llu}", o->msg_bytes,
+            (unsigned long long)warm_ns, (unsigned long long)(t1 - t0));
+    fputs(",\"samples\":[", ngcc_out);
+    for (s = 0; s < n; s++) {
+        if (s > 0) {
+            ngcc_putc(',');
+        }
+        fprintf(ngcc_out, "%.0f", ngcc_counter_delta(&c, 0, samples[s]));
+    }
+    ngcc_putc(']');
+    if (ngcc_ops_signature_lengths() != NULL && strcmp(op->name, "sign") == 0) {
+        fputs(",\"lengths\":", ngcc_out);
+        ngcc_json_lengths();
+    }
+    ngcc_putc('}');
+    ngcc_json_end();
+    free(samples);
+    if (c.perf_fd >= 0) {
+        close(c.perf_fd);
+    }
+}
+
 static void ngcc_cmd_memory(const ngcc_opts *o) {
     const ngcc_op *op = ngcc_find_op(o->op);
     long baseline, peak;
@@ -620,6 +878,9 @@ int main(int argc, char **argv) {
         break;
     case CMD_MEMORY:
         ngcc_cmd_memory(&o);
+        break;
+    case CMD_SAMPLE:
+        ngcc_cmd_sample(&o);
         break;
     default:
         ngcc_cmd_overhead(&o);

@@ -44,4 +44,7 @@ typedef struct {
 
 void ngcc_length_add(ngcc_length_stats *s, unsigned long long value);
 
+/* Per-call slots to start with for entries of entry_bytes: 64, fewer when that would pass 16 MiB (at least 1). */
+size_t ngcc_initial_slots(size_t entry_bytes);
+
 #endif /* NGCC_DRIVER_H */

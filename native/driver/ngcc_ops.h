@@ -47,4 +47,37 @@ void ngcc_ops_check(unsigned long long iterations);
 /* Signature lengths (smlen - mlen) over every sign call so far; NULL outside the signature category. */
 const ngcc_length_stats *ngcc_ops_signature_lengths(void);
 
+/*
+ * Per-call sampling (`sample`): the same operations, with inputs that vary from call to call.  Calls are
+ * numbered from 0 over the whole process (warm-up and samples); call c uses key pair c mod K and pool entry
+ * c mod P.  What a call reads but must not find used (a fresh message, a protocol state the call updates) is
+ * made for it beforehand in one of `slots` per-call slots (slot c mod slots), outside the timed region.
+ */
+typedef struct {
+    unsigned long long key_pairs; /* key pairs in rotation; 0 when the operation takes none */
+    unsigned long long pool;      /* inputs in the pool; 0 when none */
+    const char *messages;         /* "fresh", "pool" or "none" */
+    char description[200];        /* the same in words */
+} ngcc_sample_inputs;
+
+typedef struct {
+    const char *name; /* as in ngcc_ops */
+    /*
+     * Make the key pairs and pools (outside any timed region) and describe them; returns the per-call slots,
+     * 0 when the operation has none (then any number of calls can be run at once).
+     */
+    size_t (*prepare)(size_t keys, size_t pool, ngcc_sample_inputs *inputs);
+    /* Make at least n per-call slots (n consecutive calls staged at once); returns the slots. NULL without slots. */
+    size_t (*reserve)(size_t n);
+    /* Untimed: make the inputs of calls first .. first + n - 1 (n <= slots); NULL when nothing is made per call. */
+    void (*stage)(unsigned long long first, size_t n);
+    /* Timed: calls first .. first + n - 1 back to back; NULL, or a message naming what failed. */
+    const char *(*run)(unsigned long long first, size_t n);
+    /* Check the result of call `last`, the last one run (exits 3 when it is wrong). */
+    void (*verify)(unsigned long long last);
+} ngcc_sample_op;
+
+/* The sampled operations of this category, NULL-name terminated (the names of ngcc_ops). */
+extern const ngcc_sample_op ngcc_sample_ops[];
+
 #endif /* NGCC_OPS_H */

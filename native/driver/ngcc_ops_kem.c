@@ -6,6 +6,7 @@
 
 #if defined(NGCC_CATEGORY_KEM)
 
+#include <stdio.h>
 #include <string.h>
 
 #include "ngcc_api.h"
@@ -128,6 +129,134 @@ const ngcc_op ngcc_ops[] = {
     {"dec", ngcc_prepare_dec, ngcc_run_dec, ngcc_verify_dec},
     {NULL, NULL, NULL, NULL},
 };
+
+/* ------------------------------------------------------------------ sample */
+
+/* K key pairs in rotation; a pool of P ciphertexts (ciphertext j under key pair j mod K) with their secrets. */
+static ngcc_pool ngcc_s_pk, ngcc_s_sk, ngcc_s_ct, ngcc_s_ss;
+static size_t ngcc_s_keys = 1, ngcc_s_pool = 1;
+
+static void ngcc_sample_keys(size_t keys) {
+    size_t k;
+    ngcc_s_keys = keys;
+    ngcc_buf_pool(&ngcc_s_pk, "pk_pool", keys, NGCC_PK);
+    ngcc_buf_pool(&ngcc_s_sk, "sk_pool", keys, NGCC_SK);
+    for (k = 0; k < keys; k++) {
+        ngcc_call(ngcc_keypair(ngcc_pool_at(&ngcc_s_pk, k), ngcc_pool_at(&ngcc_s_sk, k)), "crypto_kem_keypair");
+    }
+}
+
+static void ngcc_inputs(ngcc_sample_inputs *in, size_t keys, size_t pool) {
+    in->key_pairs = keys;
+    in->pool = pool;
+    in->messages = "none";
+}
+
+static size_t ngcc_sample_prepare_keygen(size_t keys, size_t pool, ngcc_sample_inputs *in) {
+    (void)keys;
+    (void)pool;
+    ngcc_inputs(in, 0, 0);
+    snprintf(in->description, sizeof in->description, "fresh randomness per call (randombytes); no other input");
+    return 0;
+}
+
+static const char *ngcc_sample_run_keygen(unsigned long long first, size_t n) {
+    (void)first;
+    return ngcc_run_keygen(n);
+}
+
+static void ngcc_sample_verify_keygen(unsigned long long last) {
+    (void)last;
+    ngcc_verify_keygen();
+}
+
+static size_t ngcc_sample_prepare_enc(size_t keys, size_t pool, ngcc_sample_inputs *in) {
+    (void)pool;
+    ngcc_sample_keys(keys);
+    ngcc_inputs(in, keys, 0);
+    snprintf(in->description, sizeof in->description, "%lu key pair%s in rotation (call i uses public key i mod %lu)",
+             (unsigned long)keys, keys == 1 ? "" : "s", (unsigned long)keys);
+    return 0;
+}
+
+static const char *ngcc_sample_run_enc(unsigned long long first, size_t n) {
+    size_t i, k = (size_t)(first % ngcc_s_keys);
+    for (i = 0; i < n; i++) {
+        if (NGCC_UNLIKELY(ngcc_enc(ct, ss_enc, ngcc_pool_at(&ngcc_s_pk, k)) != 0)) {
+            return "crypto_kem_enc returned non-zero";
+        }
+        if (++k == ngcc_s_keys) {
+            k = 0;
+        }
+    }
+    return NULL;
+}
+
+static void ngcc_sample_verify_enc(unsigned long long last) {
+    size_t k = (size_t)(last % ngcc_s_keys);
+    ngcc_call(ngcc_dec(ss_dec, ct, ngcc_pool_at(&ngcc_s_sk, k)), "crypto_kem_dec");
+    ngcc_buf_check_all("enc: the last ciphertext");
+    if (memcmp(ss_dec, ss_enc, NGCC_SS) != 0) {
+        ngcc_die(NGCC_EXIT_RESULT, "enc: the last ciphertext: crypto_kem_dec did not recover the shared secret of "
+                                   "crypto_kem_enc");
+    }
+}
+
+static size_t ngcc_sample_prepare_dec(size_t keys, size_t pool, ngcc_sample_inputs *in) {
+    size_t j;
+    if (keys > pool) {
+        keys = pool; /* ciphertext j is under key pair j mod K: only the first P are used */
+    }
+    ngcc_sample_keys(keys);
+    ngcc_s_pool = pool;
+    ngcc_buf_pool(&ngcc_s_ct, "ct_pool", pool, NGCC_CT);
+    ngcc_buf_pool(&ngcc_s_ss, "ss_pool", pool, NGCC_SS);
+    for (j = 0; j < pool; j++) {
+        ngcc_call(ngcc_enc(ngcc_pool_at(&ngcc_s_ct, j), ngcc_pool_at(&ngcc_s_ss, j), ngcc_pool_at(&ngcc_s_pk, j % keys)),
+                  "crypto_kem_enc");
+    }
+    ngcc_inputs(in, keys, pool);
+    snprintf(in->description, sizeof in->description,
+             "a pool of %lu ciphertext%s over %lu key pair%s (ciphertext j under key pair j mod %lu), in rotation",
+             (unsigned long)pool, pool == 1 ? "" : "s", (unsigned long)keys, keys == 1 ? "" : "s",
+             (unsigned long)keys);
+    return 0;
+}
+
+static const char *ngcc_sample_run_dec(unsigned long long first, size_t n) {
+    size_t i, e = (size_t)(first % ngcc_s_pool), k = e % ngcc_s_keys;
+    for (i = 0; i < n; i++) {
+        if (NGCC_UNLIKELY(ngcc_dec(ss_dec, ngcc_pool_at(&ngcc_s_ct, e), ngcc_pool_at(&ngcc_s_sk, k)) != 0)) {
+            return "crypto_kem_dec returned non-zero";
+        }
+        if (++k == ngcc_s_keys) {
+            k = 0;
+        }
+        if (++e == ngcc_s_pool) {
+            e = 0;
+            k = 0;
+        }
+    }
+    return NULL;
+}
+
+static void ngcc_sample_verify_dec(unsigned long long last) {
+    size_t e = (size_t)(last % ngcc_s_pool);
+    if (memcmp(ss_dec, ngcc_pool_at(&ngcc_s_ss, e), NGCC_SS) != 0) {
+        ngcc_die(NGCC_EXIT_RESULT, "dec: crypto_kem_dec did not recover the shared secret of crypto_kem_enc "
+                                   "(pool ciphertext %lu)",
+                 (unsigned long)e);
+    }
+}
+
+const ngcc_sample_op ngcc_sample_ops[] = {
+    {"keygen", ngcc_sample_prepare_keygen, NULL, NULL, ngcc_sample_run_keygen, ngcc_sample_verify_keygen},
+    {"enc", ngcc_sample_prepare_enc, NULL, NULL, ngcc_sample_run_enc, ngcc_sample_verify_enc},
+    {"dec", ngcc_sample_prepare_dec, NULL, NULL, ngcc_sample_run_dec, ngcc_sample_verify_dec},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
+/* ------------------------------------------------------------------- check */
 
 void ngcc_ops_check(unsigned long long iterations) {
     unsigned long long i;

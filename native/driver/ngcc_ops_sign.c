@@ -8,6 +8,7 @@
 
 #if defined(NGCC_CATEGORY_SIGN)
 
+#include <stdio.h>
 #include <string.h>
 
 #include "ngcc_api.h"
@@ -100,18 +101,23 @@ static void ngcc_check_lengths(const char *what) {
     }
 }
 
-/* open of the current sm must accept and give m back. */
-static void ngcc_open_check(const char *what) {
+/* open of the current sm under public key `key` must accept and give `msg` back. */
+static void ngcc_open_check_with(const char *what, const unsigned char *msg, const unsigned char *key) {
     int rc;
     ngcc_check_lengths(what);
-    rc = ngcc_open(m_open, &mlen_open, sm, smlen, pk);
+    rc = ngcc_open(m_open, &mlen_open, sm, smlen, key);
     ngcc_buf_check_all(what);
     if (rc != 0) {
         ngcc_die(NGCC_EXIT_RESULT, "%s: crypto_sign_open rejected a valid signature (returned non-zero)", what);
     }
-    if (mlen_open != mlen || memcmp(m_open, m, (size_t)mlen) != 0) {
+    if (mlen_open != mlen || memcmp(m_open, msg, (size_t)mlen) != 0) {
         ngcc_die(NGCC_EXIT_RESULT, "%s: crypto_sign_open did not return the signed message", what);
     }
+}
+
+/* open of the current sm must accept and give m back. */
+static void ngcc_open_check(const char *what) {
+    ngcc_open_check_with(what, m, pk);
 }
 
 static void ngcc_prepare_none(void) {
@@ -179,6 +185,170 @@ const ngcc_op ngcc_ops[] = {
     {"verify", ngcc_prepare_verify, ngcc_run_verify, ngcc_verify_verify},
     {NULL, NULL, NULL, NULL},
 };
+
+/* ------------------------------------------------------------------ sample */
+
+/*
+ * K key pairs in rotation; sign: a fresh message per call, written by the driver's generator into a per-call
+ * slot before the timed region; verify: a pool of P (message, signed message) pairs, pair j under key pair
+ * j mod K.
+ */
+static ngcc_pool ngcc_s_pk, ngcc_s_sk, ngcc_s_msg, ngcc_s_m, ngcc_s_sm, ngcc_s_smlen;
+static size_t ngcc_s_keys = 1, ngcc_s_pool = 1, ngcc_s_slots = 1;
+
+static void ngcc_sample_keys(size_t keys) {
+    size_t k;
+    ngcc_s_keys = keys;
+    ngcc_buf_pool(&ngcc_s_pk, "pk_pool", keys, NGCC_PK);
+    ngcc_buf_pool(&ngcc_s_sk, "sk_pool", keys, NGCC_SK);
+    for (k = 0; k < keys; k++) {
+        ngcc_call(ngcc_keypair(ngcc_pool_at(&ngcc_s_pk, k), ngcc_pool_at(&ngcc_s_sk, k)), "crypto_sign_keypair");
+    }
+}
+
+static size_t ngcc_sample_prepare_keygen(size_t keys, size_t pool, ngcc_sample_inputs *in) {
+    (void)keys;
+    (void)pool;
+    in->key_pairs = 0;
+    in->pool = 0;
+    in->messages = "none";
+    snprintf(in->description, sizeof in->description, "fresh randomness per call (randombytes); no other input");
+    return 0;
+}
+
+static const char *ngcc_sample_run_keygen(unsigned long long first, size_t n) {
+    (void)first;
+    return ngcc_run_keygen(n);
+}
+
+static void ngcc_sample_verify_keygen(unsigned long long last) {
+    (void)last;
+    ngcc_verify_keygen();
+}
+
+static size_t ngcc_sample_reserve_sign(size_t n) {
+    if (n > ngcc_s_slots) {
+        ngcc_buf_pool(&ngcc_s_msg, "m_slots", n, (size_t)mlen);
+        ngcc_s_slots = n;
+    }
+    return ngcc_s_slots;
+}
+
+static size_t ngcc_sample_prepare_sign(size_t keys, size_t pool, ngcc_sample_inputs *in) {
+    (void)pool;
+    ngcc_sample_keys(keys);
+    ngcc_s_slots = ngcc_initial_slots((size_t)mlen);
+    ngcc_buf_pool(&ngcc_s_msg, "m_slots", ngcc_s_slots, (size_t)mlen);
+    in->key_pairs = keys;
+    in->pool = 0;
+    in->messages = "fresh";
+    snprintf(in->description, sizeof in->description, "a fresh %lu-byte message per call, %lu key pair%s in rotation",
+             (unsigned long)mlen, (unsigned long)keys, keys == 1 ? "" : "s");
+    return ngcc_s_slots;
+}
+
+static void ngcc_sample_stage_sign(unsigned long long first, size_t n) {
+    size_t i, w = (size_t)(first % ngcc_s_slots);
+    for (i = 0; i < n; i++) {
+        ngcc_rng_fill(&ngcc_seed_state, ngcc_pool_at(&ngcc_s_msg, w), (size_t)mlen);
+        if (++w == ngcc_s_slots) {
+            w = 0;
+        }
+    }
+}
+
+static const char *ngcc_sample_run_sign(unsigned long long first, size_t n) {
+    size_t i, w = (size_t)(first % ngcc_s_slots), k = (size_t)(first % ngcc_s_keys);
+    for (i = 0; i < n; i++) {
+        if (NGCC_UNLIKELY(ngcc_sign(sm, &smlen, ngcc_pool_at(&ngcc_s_msg, w), mlen, ngcc_pool_at(&ngcc_s_sk, k)) !=
+                          0)) {
+            return "crypto_sign returned non-zero";
+        }
+        ngcc_length_add(&ngcc_siglen, (unsigned long long)(smlen - mlen));
+        if (++w == ngcc_s_slots) {
+            w = 0;
+        }
+        if (++k == ngcc_s_keys) {
+            k = 0;
+        }
+    }
+    return NULL;
+}
+
+static void ngcc_sample_verify_sign(unsigned long long last) {
+    ngcc_open_check_with("sign: the last signature", ngcc_pool_at(&ngcc_s_msg, (size_t)(last % ngcc_s_slots)),
+                         ngcc_pool_at(&ngcc_s_pk, (size_t)(last % ngcc_s_keys)));
+}
+
+static ngcc_sign_len *ngcc_smlen_at(size_t j) {
+    return (ngcc_sign_len *)(void *)ngcc_pool_at(&ngcc_s_smlen, j);
+}
+
+static size_t ngcc_sample_prepare_verify(size_t keys, size_t pool, ngcc_sample_inputs *in) {
+    size_t j;
+    if (keys > pool) {
+        keys = pool; /* pair j is under key pair j mod K: only the first P are used */
+    }
+    ngcc_sample_keys(keys);
+    ngcc_s_pool = pool;
+    ngcc_buf_pool(&ngcc_s_m, "m_pool", pool, (size_t)mlen);
+    ngcc_buf_pool(&ngcc_s_sm, "sm_pool", pool, (size_t)mlen + NGCC_SIG);
+    ngcc_buf_pool(&ngcc_s_smlen, "smlen_pool", pool, sizeof(ngcc_sign_len));
+    for (j = 0; j < pool; j++) {
+        ngcc_sign_len *len = ngcc_smlen_at(j);
+        ngcc_rng_fill(&ngcc_seed_state, ngcc_pool_at(&ngcc_s_m, j), (size_t)mlen);
+        ngcc_call(ngcc_sign(ngcc_pool_at(&ngcc_s_sm, j), len, ngcc_pool_at(&ngcc_s_m, j), mlen,
+                            ngcc_pool_at(&ngcc_s_sk, j % keys)),
+                  "crypto_sign");
+        ngcc_length_add(&ngcc_siglen, (unsigned long long)(*len - mlen));
+    }
+    ngcc_check_lengths("verify: making the pool");
+    in->key_pairs = keys;
+    in->pool = pool;
+    in->messages = "pool";
+    snprintf(in->description, sizeof in->description,
+             "a pool of %lu (message, signature) pair%s over %lu key pair%s (%lu-byte messages, pair j under key "
+             "pair j mod %lu), in rotation",
+             (unsigned long)pool, pool == 1 ? "" : "s", (unsigned long)keys, keys == 1 ? "" : "s",
+             (unsigned long)mlen, (unsigned long)keys);
+    return 0;
+}
+
+static const char *ngcc_sample_run_verify(unsigned long long first, size_t n) {
+    size_t i, e = (size_t)(first % ngcc_s_pool), k = e % ngcc_s_keys;
+    for (i = 0; i < n; i++) {
+        if (NGCC_UNLIKELY(ngcc_open(m_open, &mlen_open, ngcc_pool_at(&ngcc_s_sm, e), *ngcc_smlen_at(e),
+                                    ngcc_pool_at(&ngcc_s_pk, k)) != 0)) {
+            return "crypto_sign_open returned non-zero (rejected a valid signature)";
+        }
+        if (++k == ngcc_s_keys) {
+            k = 0;
+        }
+        if (++e == ngcc_s_pool) {
+            e = 0;
+            k = 0;
+        }
+    }
+    return NULL;
+}
+
+static void ngcc_sample_verify_verify(unsigned long long last) {
+    size_t e = (size_t)(last % ngcc_s_pool);
+    if (mlen_open != mlen || memcmp(m_open, ngcc_pool_at(&ngcc_s_m, e), (size_t)mlen) != 0) {
+        ngcc_die(NGCC_EXIT_RESULT, "verify: crypto_sign_open did not return the signed message (pool pair %lu)",
+                 (unsigned long)e);
+    }
+}
+
+const ngcc_sample_op ngcc_sample_ops[] = {
+    {"keygen", ngcc_sample_prepare_keygen, NULL, NULL, ngcc_sample_run_keygen, ngcc_sample_verify_keygen},
+    {"sign", ngcc_sample_prepare_sign, ngcc_sample_reserve_sign, ngcc_sample_stage_sign, ngcc_sample_run_sign,
+     ngcc_sample_verify_sign},
+    {"verify", ngcc_sample_prepare_verify, NULL, NULL, ngcc_sample_run_verify, ngcc_sample_verify_verify},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
+/* ------------------------------------------------------------------- check */
 
 void ngcc_ops_check(unsigned long long iterations) {
     unsigned long long i;
