@@ -1,6 +1,7 @@
-// Building an instance: its sources and its randomness/ICCS support compiled per build profile into a
-// shared object (for timing and memory), then the driver linked against it. Builds are cached by a
-// hash of every input (sources, headers, flags, compiler version).
+// Building an instance: its sources and its randomness/ICCS support compiled per build profile twice — without
+// -fPIC into objects linked straight into the driver (the timed code, built as a submitter builds a speed test:
+// no shared object, no PLT), and with -fPIC into libinstance.so (whose loadable segments are the static-memory
+// figure). Builds are cached by a hash of every input (sources, headers, flags, compiler version).
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -36,13 +37,22 @@ export function toolchain(cc: string): Promise<Toolchain> {
 }
 
 /** Bump when the way instances or the driver are compiled changes, so cached builds are redone. */
-export const BUILD_RECIPE = 4;
+export const BUILD_RECIPE = 5;
+
+/** How the driver's timed code is linked: the instance's own objects, without -fPIC, in the executable. */
+export const DRIVER_LINKAGE = "static-objects";
 
 export interface BuiltInstance {
   dir: string;
+  /** libinstance.so, from `objects`: the static-memory figure (its PT_LOAD segments); not what is timed. */
   sharedObject: string;
+  /** ngcc-driver: the driver's objects and `staticObjects` in one executable (what is timed). */
   driver: string;
+  /** The -fPIC objects (obj-pic/) of the instance and its support code, in source order, that make libinstance.so. */
   objects: string[];
+  /** The same sources compiled with the profile's flags as given, without -fPIC (obj/), linked into the driver. */
+  staticObjects: string[];
+  linkage: typeof DRIVER_LINKAGE;
   inputsHash: string;
   flags: string[];
   defines: string[];
@@ -187,13 +197,21 @@ export function includeFlags(spec: InstanceSpec): string[] {
 }
 
 /**
- * Compiles C sources one by one into <work>/<subdir>/<name>.o (position-independent), in order; object
- * names stay unique when two sources share a base name. Returns the objects' paths relative to `work`.
+ * Compiles C sources one by one into <work>/<subdir>/<name>.o, in order; object names stay unique when two
+ * sources share a base name. Position-independent (-fPIC) unless `pic` is false, when the flags are used as
+ * given (the compiler's default: PIE on most Linux distributions). Returns the objects' paths relative to `work`.
  */
 export async function compileSources(
   run: BuildRun,
   work: string,
-  o: { cc: string; sources: readonly string[]; flags: readonly string[]; what: string; subdir?: string },
+  o: {
+    cc: string;
+    sources: readonly string[];
+    flags: readonly string[];
+    what: string;
+    subdir?: string;
+    pic?: boolean;
+  },
 ): Promise<string[]> {
   const sub = o.subdir ?? "obj";
   mkdirSync(join(work, sub), { recursive: true });
@@ -206,7 +224,7 @@ export async function compileSources(
     seen.set(base, k);
     const rel = join(sub, `${base}${k > 1 ? `-${k}` : ""}.o`);
     await run(
-      [o.cc, "-std=c99", ...o.flags, "-fPIC", "-c", src, "-o", join(work, rel)],
+      [o.cc, "-std=c99", ...o.flags, ...(o.pic === false ? [] : ["-fPIC"]), "-c", src, "-o", join(work, rel)],
       `compiling ${o.what} (${basename(src)})`,
     );
     objects.push(rel);
@@ -215,8 +233,11 @@ export async function compileSources(
 }
 
 /**
- * Compiles an instance into <root>/<instance>-<profile>-<hash>/libinstance.so and its driver, unless that
- * folder already holds a finished build. Throws BuildError (with the compiler's message) when compilation fails.
+ * Compiles an instance into <root>/<instance>-<profile>-<hash>/: its sources and support code with the profile's
+ * flags into obj/ (no -fPIC), linked with the driver's objects (obj-driver/) into ngcc-driver — the timed code
+ * pays no shared-object cost — and again with -fPIC into obj-pic/ and libinstance.so, the static-memory figure.
+ * Reuses the folder when it already holds a finished build. Throws BuildError (with the compiler's message)
+ * when compilation fails.
  */
 export async function buildInstance(
   spec: InstanceSpec,
@@ -242,11 +263,22 @@ export async function buildInstance(
     inputsHash,
     timeoutMs,
     async (work, run) => {
+      const sources = [...spec.sources, ...spec.support];
+      const instanceFlags = [...flags, ...defines, ...includes];
+      const staticObjects = await compileSources(run, work, {
+        cc,
+        sources,
+        flags: instanceFlags,
+        what,
+        subdir: "obj",
+        pic: false,
+      });
       const objects = await compileSources(run, work, {
         cc,
-        sources: [...spec.sources, ...spec.support],
-        flags: [...flags, ...defines, ...includes],
-        what,
+        sources,
+        flags: instanceFlags,
+        what: `${what}, -fPIC`,
+        subdir: "obj-pic",
       });
       await run(
         [
@@ -262,30 +294,48 @@ export async function buildInstance(
         ],
         `linking ${what}`,
       );
+      // The driver's own code: -O2 whatever the profile, as before; its sources have distinct names.
+      mkdirSync(join(work, "obj-driver"), { recursive: true });
+      const driverObjects: string[] = [];
+      for (const src of driverSources()) {
+        const rel = join("obj-driver", `${basename(src, ".c")}.o`);
+        await run(
+          [
+            cc,
+            "-std=c99",
+            "-O2",
+            "-D_GNU_SOURCE",
+            `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
+            ...defines,
+            ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
+            ...includes,
+            "-I",
+            join(nd, "include"),
+            "-I",
+            join(nd, "driver"),
+            "-c",
+            src,
+            "-o",
+            join(work, rel),
+          ],
+          `building the driver for ${what}`,
+        );
+        driverObjects.push(rel);
+      }
+      // The profile's flags at the link too (-flto, -fsanitize=… need them there), as for libinstance.so.
       await run(
         [
           cc,
-          "-std=c99",
-          "-O2",
-          "-D_GNU_SOURCE",
-          `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
-          ...defines,
-          ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
-          ...includes,
-          "-I",
-          join(nd, "include"),
-          "-I",
-          join(nd, "driver"),
-          ...driverSources(),
+          ...flags,
+          ...profile.ldflags,
           "-o",
           join(work, "ngcc-driver"),
-          join(work, "libinstance.so"),
-          "-Wl,-rpath,$ORIGIN",
+          ...[...driverObjects, ...staticObjects].map((o) => join(work, o)),
           "-lm",
         ],
-        `building the driver for ${what}`,
+        `linking the driver for ${what}`,
       );
-      return { objects };
+      return { objects, staticObjects };
     },
   );
   return {
@@ -293,6 +343,8 @@ export async function buildInstance(
     sharedObject: join(build.dir, "libinstance.so"),
     driver: join(build.dir, "ngcc-driver"),
     objects: build.result.objects.map((o) => join(build.dir, o)),
+    staticObjects: build.result.staticObjects.map((o) => join(build.dir, o)),
+    linkage: DRIVER_LINKAGE,
     inputsHash,
     flags,
     defines,
