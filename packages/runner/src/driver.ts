@@ -1,5 +1,5 @@
 // Running the native driver of a built instance (native/README.md gives its protocol).
-import type { Campaign } from "./campaign.ts";
+import type { Campaign, CounterKind } from "./campaign.ts";
 import type { RunResult } from "./proc.ts";
 import { runProcess } from "./proc.ts";
 
@@ -50,6 +50,99 @@ export interface DriverTime {
   lengths?: { signatureBytes?: { min: number; max: number; sum: number; count: number } };
   pinnedCpu: number | null;
   messageBytes?: number;
+}
+
+/** How a sampled operation's inputs varied from call to call (the record's `sampling.inputs`). */
+export interface DriverSampleInputs {
+  /** Key pairs in rotation; 0 when the operation takes none. */
+  keyPairs: number;
+  /** Inputs in the pool the calls rotate over; 0 when none. */
+  pool: number;
+  messages: "fresh" | "pool" | "none";
+  description: string;
+}
+
+/** The output of `ngcc-driver sample` (native/README.md): one worker's per-call samples. */
+export interface DriverSample {
+  op: string;
+  counter: DriverCounter;
+  /** Time per call from the warm-up (its smallest batch mean), CLOCK_MONOTONIC ns. */
+  estimateNs: number;
+  warmupCalls: number;
+  /** Calls per sample: 1 unless a call is shorter than 1000 × the counter overhead (or --batch said so). */
+  batch: number;
+  batchReason: string;
+  /** Which rule fixed the number of samples. */
+  samplesLimitedBy: "sample-ns" | "min-samples" | "max-samples";
+  settings: {
+    sampleNs: number;
+    warmupNs: number;
+    minSamples: number;
+    maxSamples: number;
+    batch: number | "auto";
+    keys: number;
+    pool: number;
+    seed: number;
+  };
+  inputs: DriverSampleInputs;
+  pinnedCpu: number | null;
+  messageBytes: number;
+  /** CLOCK_MONOTONIC ns spent in the warm-up's timed calls and in the sampling loop. */
+  elapsedNs: { warmup: number; sampling: number };
+  /** One counter delta per sample (batch calls), in the counter's unit, in the order taken; overhead not subtracted. */
+  samples: number[];
+  /** Sign only: smlen − mlen over every sign call of the process (warm-up and samples). */
+  lengths?: { signatureBytes?: { min: number; max: number; sum: number; count: number } };
+}
+
+/** What a caller of `sample` chooses per worker; the rest comes from the campaign. */
+export interface DriverSampleOptions {
+  /** Target duration of the worker's sampling, ns (default: the campaign's `timing.workerMs`). */
+  sampleNs?: number;
+  /** Seeds the driver's own choices (the messages): give each worker its own. Default 1. */
+  seed?: number;
+  /** Warm-up, ns (default: the driver's, 20 ms). */
+  warmupNs?: number;
+  minSamples?: number;
+  maxSamples?: number;
+  /** Calls per sample; default "auto" (the driver's rule). */
+  batch?: number | "auto";
+}
+
+/** The driver's `sample` arguments for one worker of an operation under the campaign's settings. */
+export function driverSampleArgs(
+  campaign: Campaign,
+  op: string,
+  counter: CounterKind,
+  opts: DriverSampleOptions = {},
+): string[] {
+  const t = campaign.timing;
+  const n = (v: number) => String(Math.max(0, Math.round(v)));
+  return [
+    "sample",
+    "--op",
+    op,
+    "--counter",
+    counter,
+    "--sample-ns",
+    n(opts.sampleNs ?? t.workerNs),
+    ...(opts.warmupNs !== undefined ? ["--warmup-ns", n(opts.warmupNs)] : []),
+    ...(opts.minSamples !== undefined ? ["--min-samples", n(opts.minSamples)] : []),
+    ...(opts.maxSamples !== undefined ? ["--max-samples", n(opts.maxSamples)] : []),
+    ...(opts.batch !== undefined ? ["--batch", opts.batch === "auto" ? "auto" : n(opts.batch)] : []),
+    "--keys",
+    String(t.keyPairs),
+    "--pool",
+    String(t.inputPool),
+    "--msg-bytes",
+    String(t.messageBytes),
+    "--seed",
+    n(opts.seed ?? 1),
+    ...(t.pinCpu !== null ? ["--pin", String(t.pinCpu)] : []),
+    ...(counter === "fixed-clock" && campaign.counter.fixedClockHz
+      ? ["--fixed-clock-hz", String(campaign.counter.fixedClockHz)]
+      : []),
+  ];
 }
 
 export interface DriverMemory {
