@@ -26,6 +26,7 @@ export const SELECTOR_OPTIONS = {
   shard: { type: "string" },
   json: { type: "boolean", default: false },
   debug: { type: "boolean", default: false },
+  quick: { type: "boolean", default: false },
   help: { type: "boolean", short: "h" },
 } as const satisfies Options;
 
@@ -34,6 +35,7 @@ export const SELECTOR_USAGE = `  --out DIR     record store (default ./ngcc-perf
   --only GLOB   only instances matching <algorithm-id>/<instance>, <instance> or <algorithm-id> (repeatable)
   --resume      skip jobs whose record exists for identical inputs
   --shard K/N   only the K-th of N deterministic parts of the units (an instance × build profile each)
+  --quick       time: a smoke run (one short worker per operation, no precision target; the records say so)
   --json        print a summary as JSON on stdout
   --debug       print the stack of an internal error`;
 
@@ -43,6 +45,7 @@ export interface SelectorValues {
   resume?: boolean;
   shard?: string;
   json?: boolean;
+  quick?: boolean;
 }
 
 export interface PreparedStep {
@@ -74,6 +77,7 @@ export function prepareStep(values: SelectorValues, positionals: string[], io: I
       ...(values.only ? { only: values.only } : {}),
       resume: values.resume ?? false,
       ...(shard ? { shard } : {}),
+      ...(values.quick ? { quick: true } : {}),
       onProgress: progressPrinter(io),
     },
   };

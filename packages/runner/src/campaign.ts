@@ -36,9 +36,38 @@ export interface Campaign {
     unstableThreshold: number;
     pinCpu: number | null;
     messageBytes: number;
+    /** per-call (default) or trials (the seed pages' method). */
+    method: "per-call" | "trials";
+    /** Per-call method: target half-width of the 95 % interval, a fraction of the figure. */
+    target: number;
+    budgetNs: number;
+    workerNs: number;
+    minWorkers: number;
+    keyPairs: number;
+    inputPool: number;
+    /** Published statistic per operation name ("auto" when not named). */
+    central: Record<string, "auto" | "median" | "mean">;
   };
   timeouts: { buildMs: number; operationMs: number; katMs: number };
   iccsDir: string | null;
+}
+
+/**
+ * The CPU a measuring process is pinned to by default: the last one this process may run on
+ * (`Cpus_allowed_list` of /proc/self/status), or null where that cannot be read.
+ */
+export function lastAllowedCpu(status = "/proc/self/status"): number | null {
+  let text: string;
+  try {
+    text = readFileSync(status, "utf8");
+  } catch {
+    return null;
+  }
+  const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(text)?.[1];
+  if (!list) return null;
+  const last = list.split(",").pop()?.split("-").pop();
+  const n = Number(last);
+  return Number.isInteger(n) && n >= 0 ? n : null;
 }
 
 /** The default build profile: what the seeds call "guide". */
@@ -118,8 +147,16 @@ export function loadCampaign(file: string): Campaign {
       targetTrialNs: (t.targetTrialMs ?? 100) * 1e6,
       warmupNs: (t.warmupMs ?? 50) * 1e6,
       unstableThreshold: t.unstableThreshold ?? 0.05,
-      pinCpu: t.pinCpu ?? null,
+      pinCpu: t.pinCpu === undefined || t.pinCpu === "auto" ? lastAllowedCpu() : t.pinCpu,
       messageBytes: t.messageBytes ?? 32,
+      method: t.method ?? "per-call",
+      target: t.target ?? 0.01,
+      budgetNs: (t.budgetMs ?? 2000) * 1e6,
+      workerNs: (t.workerMs ?? 100) * 1e6,
+      minWorkers: t.minWorkers ?? 3,
+      keyPairs: t.keyPairs ?? 4,
+      inputPool: t.inputPool ?? 64,
+      central: t.central ?? {},
     },
     timeouts: {
       buildMs: (config.timeouts?.buildSeconds ?? 300) * 1000,

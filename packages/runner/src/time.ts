@@ -7,14 +7,25 @@ import {
   type BuiltInstance,
   buildInputsHash,
   buildInstance,
+  type Command,
   elfLoadSize,
   kexPasses,
   type Toolchain,
   toolchain,
 } from "./build.ts";
 import type { Campaign, CounterKind } from "./campaign.ts";
-import { DriverError, type DriverInfo, type DriverMemory, type DriverTime, driverRun, infoAndCheck } from "./driver.ts";
+import {
+  type DriverCounter,
+  DriverError,
+  type DriverInfo,
+  type DriverMemory,
+  type DriverSample,
+  type DriverTime,
+  driverRun,
+  infoAndCheck,
+} from "./driver.ts";
 import { type InstanceSpec, operationsOf, resolveAlgorithms } from "./instances.ts";
+import { type OpSampling, perCallFields, samplePerCall, workerTrials } from "./per-call.ts";
 import { commandOf } from "./proc.ts";
 import { aggregate } from "./stats.ts";
 import { type Failure, instanceNames, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
@@ -109,7 +120,8 @@ export function buildFacts(campaign: Campaign, tc: Toolchain, profileName: strin
     ...(built.defines.length ? { defines: built.defines } : {}),
     ...(profile?.ldflags.length ? { ldflags: profile.ldflags } : {}),
     sourcesSha256: built.inputsHash,
-    artifact: built.sharedObject,
+    artifact: built.driver,
+    linkage: built.linkage,
   };
 }
 
@@ -180,6 +192,7 @@ export function timeStep(campaign: Campaign, tc: Toolchain, options: TimeOptions
               operation: op,
               counter: campaign.counter,
               timing: campaign.timing,
+              quick: !!options.quick,
             }),
           ),
         }),
@@ -219,68 +232,154 @@ export function timeStep(campaign: Campaign, tc: Toolchain, options: TimeOptions
       const counter = chooseCounter(campaign, info.counters);
       const elfImageBytes = elfLoadSize(built.sharedObject);
       const measured = new Set(operationsOf(spec.category, info.sizes.passes ?? 1));
-      for (const job of pending) {
-        if (!measured.has(job.operation)) {
-          ctx.write(
-            job,
-            failureRecord(unit, job, {
-              reason: "error",
-              message: `${job.operation}: the built instance has ${info.sizes.passes ?? 1} pass(es), its api.h said otherwise`,
-              extra: { build },
-            }),
-          );
-          continue;
-        }
-        ctx.write(job, await timeOperation(campaign, unit, job, built, build, counter, elfImageBytes));
+      const [timed, mismatched] = [
+        pending.filter((j) => measured.has(j.operation)),
+        pending.filter((j) => !measured.has(j.operation)),
+      ];
+      for (const job of mismatched) {
+        ctx.write(
+          job,
+          failureRecord(unit, job, {
+            reason: "error",
+            message: `${job.operation}: the built instance has ${info.sizes.passes ?? 1} pass(es), its api.h said otherwise`,
+            extra: { build },
+          }),
+        );
       }
+      const m: Measured = { campaign, unit, built, build, counter, elfImageBytes };
+      // perf_event counts carry no time, so per-call nanoseconds cannot be had from them: those counters are
+      // read by the trials method (every trial has its CLOCK_MONOTONIC time), and the record says trials.
+      if (campaign.timing.method === "trials" || counter === "perf-cycles" || counter === "perf-instructions") {
+        for (const job of timed) ctx.write(job, await timeOperation(m, job));
+        return;
+      }
+      const byOp = new Map(timed.map((j) => [j.operation, j]));
+      await samplePerCall(campaign, built, spec.instance, [...byOp.keys()], counter, !!options.quick, async (o) => {
+        const job = byOp.get(o.operation) as Job;
+        ctx.write(job, await perCallRecord(m, job, o, !!options.quick));
+      });
     },
   };
 }
 
-async function timeOperation(
-  campaign: Campaign,
-  unit: Unit<TimeWork>,
-  job: Job,
-  built: BuiltInstance,
-  build: ReturnType<typeof buildFacts>,
-  counter: CounterKind,
-  elfImageBytes: number,
-): Promise<TimingRecord> {
-  const { spec } = unit.work;
+/** What every timed operation of a built instance shares. */
+interface Measured {
+  campaign: Campaign;
+  unit: Unit<TimeWork>;
+  built: BuiltInstance;
+  build: ReturnType<typeof buildFacts>;
+  counter: CounterKind;
+  elfImageBytes: number;
+}
+
+/** Baseline and peak RSS of one operation, in a fresh process of its own. */
+async function memoryOf(m: Measured, op: string) {
+  const mem = await driverRun<DriverMemory>(
+    m.built.driver,
+    ["memory", "--op", op, "--msg-bytes", String(m.campaign.timing.messageBytes)],
+    m.campaign.timeouts.operationMs,
+    `${m.unit.work.spec.instance} ${op}: memory`,
+  );
+  const memory = {
+    elfImageBytes: m.elfImageBytes,
+    baselineRssKiB: mem.value.baselineRssKiB,
+    peakRssKiB: mem.value.peakRssKiB,
+  };
+  return { memory, command: commandOf(mem.result) };
+}
+
+function counterFields(c: DriverCounter) {
+  return {
+    kind: c.kind,
+    unit: c.unit,
+    rateHz: c.rateHz,
+    overhead: c.overhead,
+    ...(c.serialization ? { serialization: c.serialization } : {}),
+    ...(c.description ? { description: c.description } : {}),
+  };
+}
+
+function signatureLengths(sig: { min: number; max: number; sum: number; count: number } | undefined) {
+  return sig && sig.count > 0
+    ? { lengths: { signatureBytes: { min: sig.min, max: sig.max, mean: sig.sum / sig.count, samples: sig.count } } }
+    : {};
+}
+
+/** The failure record of an operation whose driver run failed. */
+function driverFailure(m: Measured, job: Job, err: DriverError, commands: Command[]): TimingRecord {
+  return {
+    ...baseRecord(m.campaign, m.unit.work.spec, m.unit.key.buildProfile, job.operation),
+    status: "failed",
+    failure: { reason: err.reason as "error", message: err.message },
+    ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
+    build: m.build,
+    commands,
+  };
+}
+
+/** The record of an operation sampled per call (the default method). */
+async function perCallRecord(m: Measured, job: Job, o: OpSampling, quick: boolean): Promise<TimingRecord> {
+  if (o.failure) return driverFailure(m, job, o.failure, o.commands);
+  const first = o.workers[0] as DriverSample;
+  const spec = m.unit.work.spec;
+  try {
+    const { memory, command } = await memoryOf(m, job.operation);
+    const trials = workerTrials(o);
+    const sig = o.workers.flatMap((w) => (w.lengths?.signatureBytes ? [w.lengths.signatureBytes] : []));
+    return {
+      ...baseRecord(m.campaign, spec, m.unit.key.buildProfile, job.operation),
+      status: "ok",
+      ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
+      build: m.build,
+      counter: counterFields(first.counter),
+      ...(spec.category === "sign" ? { messageBytes: m.campaign.timing.messageBytes } : {}),
+      ...perCallFields(m.campaign, o, quick),
+      trials,
+      aggregates: aggregate(trials, m.campaign.timing.unstableThreshold),
+      memory,
+      ...signatureLengths(
+        sig.length > 0
+          ? {
+              min: Math.min(...sig.map((x) => x.min)),
+              max: Math.max(...sig.map((x) => x.max)),
+              sum: sig.reduce((a, x) => a + x.sum, 0),
+              count: sig.reduce((a, x) => a + x.count, 0),
+            }
+          : undefined,
+      ),
+      commands: [...o.commands, command],
+    };
+  } catch (err) {
+    if (!(err instanceof DriverError)) throw err;
+    return driverFailure(m, job, err, [...o.commands, commandOf(err.result)]);
+  }
+}
+
+/** The record of an operation timed by the seed pages' method: trials × calibrated iterations. */
+async function timeOperation(m: Measured, job: Job): Promise<TimingRecord> {
+  const { campaign, built } = m;
+  const spec = m.unit.work.spec;
   const op = job.operation;
-  const base = baseRecord(campaign, spec, unit.key.buildProfile, op);
-  const commands = [];
+  const commands: Command[] = [];
   try {
     const timed = await driverRun<DriverTime>(
       built.driver,
-      driverTimeArgs(campaign, op, counter),
+      driverTimeArgs(campaign, op, m.counter),
       campaign.timeouts.operationMs,
       `${spec.instance} ${op}: time`,
     );
     commands.push(commandOf(timed.result));
-    const mem = await driverRun<DriverMemory>(
-      built.driver,
-      ["memory", "--op", op, "--msg-bytes", String(campaign.timing.messageBytes)],
-      campaign.timeouts.operationMs,
-      `${spec.instance} ${op}: memory`,
-    );
-    commands.push(commandOf(mem.result));
+    const { memory, command } = await memoryOf(m, op);
+    commands.push(command);
     const t = timed.value;
-    const sig = t.lengths?.signatureBytes;
     return {
-      ...base,
+      ...baseRecord(campaign, spec, m.unit.key.buildProfile, op),
       status: "ok",
       ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
-      build,
-      counter: {
-        kind: t.counter.kind,
-        unit: t.counter.unit,
-        rateHz: t.counter.rateHz,
-        overhead: t.counter.overhead,
-        ...(t.counter.serialization ? { serialization: t.counter.serialization } : {}),
-        ...(t.counter.description ? { description: t.counter.description } : {}),
-      },
+      build: m.build,
+      counter: counterFields(t.counter),
       ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
+      method: "trials",
       calibration: {
         targetTrialNs: campaign.timing.targetTrialNs,
         warmupIterations: t.warmupIterations,
@@ -296,23 +395,13 @@ async function timeOperation(
       },
       trials: t.trials,
       aggregates: aggregate(t.trials, campaign.timing.unstableThreshold),
-      memory: { elfImageBytes, baselineRssKiB: mem.value.baselineRssKiB, peakRssKiB: mem.value.peakRssKiB },
-      ...(sig && sig.count > 0
-        ? { lengths: { signatureBytes: { min: sig.min, max: sig.max, mean: sig.sum / sig.count, samples: sig.count } } }
-        : {}),
+      memory,
+      ...signatureLengths(t.lengths?.signatureBytes),
       commands,
     };
   } catch (err) {
     if (!(err instanceof DriverError)) throw err;
-    commands.push(commandOf(err.result));
-    return {
-      ...base,
-      status: "failed",
-      failure: { reason: err.reason as "error", message: err.message },
-      ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
-      build,
-      commands,
-    };
+    return driverFailure(m, job, err, [...commands, commandOf(err.result)]);
   }
 }
 

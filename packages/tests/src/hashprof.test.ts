@@ -19,7 +19,16 @@ const fixtures = join(root, "fixtures");
 const work = mkdtempSync(join(tmpdir(), "ngcc-hashprof-e2e-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const QUICK = ["timing:", "  trials: 2", "  minIterations: 3", "  targetTrialMs: 1", "  warmupMs: 1"];
+const QUICK = [
+  "timing:",
+  "  trials: 2",
+  "  minIterations: 3",
+  "  targetTrialMs: 1",
+  "  warmupMs: 1",
+  "  workerMs: 2",
+  "  minWorkers: 2",
+  "  budgetMs: 20",
+];
 
 function writeCampaign(name: string, lines: string[]): string {
   const file = join(work, `${name}.yaml`);

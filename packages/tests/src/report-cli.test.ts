@@ -23,7 +23,7 @@ describe("ngcc-perf report over a measured store", () => {
         "name: report-e2e",
         "system: test_1",
         `iccs: { dir: ${JSON.stringify(iccsDir)} }`,
-        "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1 }",
+        "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1, workerMs: 2, minWorkers: 2, budgetMs: 20 }",
         "algorithms:",
         `  - { id: kem-90, instances: [Puffin-128], source: { submission: ${JSON.stringify(join(submissionsDir, "kem-90"))} } }`,
         `  - { id: kem-crash, instances: [Puffin-128], source: { submission: ${JSON.stringify(crash.sub.dir)} } }`,
@@ -58,7 +58,10 @@ describe("ngcc-perf report over a measured store", () => {
     ]);
     for (const row of perf?.rows ?? []) {
       expect(row[3]).toMatch(/^\d+(\.\d+)? (ns|µs|ms|s)$/);
-      expect(row[6]).toMatch(/^\d+ \(3 × \d+\)$/);
+      // per call: the central figure (the mean marked ‡ where the time depends on the input), ±, workers × calls
+      expect(row[5]).toMatch(/^(mean )?\d+(\.\d+)? (ns|µs|ms|s)( ‡)?$/);
+      expect(row[6]).toMatch(/^±\d+(\.\d)?%( †)?$/);
+      expect(row[7]).toMatch(/^\d+ \(\d+ × \d+(–\d+)?\)$/);
     }
     // Steps that did not run are said plainly.
     expect(good.sections.find((s) => s.heading === "3. Functional testing (KAT)")?.tables[0]?.rows[0]).toEqual([

@@ -27,7 +27,7 @@ function campaign(name: string, ids: string[], extra = ""): string {
       `name: ${name}`,
       "system: test_1",
       `sizes: { catalog: ${JSON.stringify(CATALOG_FILE)} }`,
-      "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1 }",
+      "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1, workerMs: 2, minWorkers: 2, budgetMs: 20 }",
       extra,
       "algorithms:",
       ...ids.map((id) => `  - { id: ${id}, source: { pqclean: ${id} } }`),

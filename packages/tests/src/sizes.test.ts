@@ -187,7 +187,7 @@ describe("ngcc-perf sizes after kat and time: measured lengths", { timeout: 300_
       "measured",
       catalogFile,
       `  - { id: sig-91, instances: [Quill-V-192], source: { submission: ${JSON.stringify(join(submissionsDir, "sig-91"))} } }`,
-      "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1 }",
+      "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1, workerMs: 2, minWorkers: 2, budgetMs: 20 }",
     );
     for (const step of ["kat", "time", "sizes"]) {
       const r = cli(step, file, "--out", out);
@@ -346,7 +346,7 @@ describe("ngcc-perf sizes with two build profiles", { timeout: 300_000 }, () => 
         "buildProfiles:",
         '  guide: { cflags: ["-O3", "-fomit-frame-pointer"] }',
         '  o0: { cflags: ["-O0"] }',
-        "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1 }",
+        "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1, workerMs: 2, minWorkers: 2, budgetMs: 20 }",
       ].join("\n"),
     );
     const t = cli("time", file, "--out", out);

@@ -2,7 +2,7 @@
 // submissions — and `ngcc-perf validate` over the store it writes. Never asserts a timing.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { validateFile } from "@ngcc-perf/schema";
+import { type TimingRecord, validateFile } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   iccsDir,
@@ -20,8 +20,11 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const cli = (...args: string[]) => runCli(args);
 
-/** A fast campaign: 3 short trials, so the tests check behaviour, not speed. */
-function campaign(name: string, algorithms: string, extra = ""): string {
+/** Fast timing: short workers and a small budget (per-call), or 3 short trials — behaviour, not speed. */
+const FAST = "{ trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1, workerMs: 2, minWorkers: 2, budgetMs: 20 }";
+const TRIALS = "{ method: trials, trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1 }";
+
+function campaign(name: string, algorithms: string, extra = "", timing = FAST): string {
   const file = join(tmp, `${name}.yaml`);
   writeFileSync(
     file,
@@ -29,7 +32,7 @@ function campaign(name: string, algorithms: string, extra = ""): string {
       `name: ${name}`,
       "system: test_1",
       `iccs: { dir: ${JSON.stringify(iccsDir)} }`,
-      "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1 }",
+      `timing: ${timing}`,
       extra,
       "algorithms:",
       algorithms,
@@ -80,7 +83,7 @@ function expectedIterations(cal: {
 }
 
 describe("ngcc-perf time", () => {
-  it("times every operation of fixture instances of each category and writes a valid store", () => {
+  it("times every operation of fixture instances of each category by the seeds' trials method and writes a valid store", () => {
     const out = join(tmp, "fixtures-out");
     const file = campaign(
       "fixtures",
@@ -89,6 +92,8 @@ describe("ngcc-perf time", () => {
         `  - { id: sig-91, instances: [Quill-V-192], source: { submission: ${JSON.stringify(join(submissionsDir, "sig-91"))} } }`,
         `  - { id: kex-92, instances: [Heron-128, Heron-2P-128], source: { submission: ${JSON.stringify(join(submissionsDir, "kex-92"))} } }`,
       ].join("\n"),
+      "",
+      TRIALS,
     );
     const r = cli("time", file, "--out", out, "--json");
     expect(r.stderr).not.toMatch(/internal error/);
@@ -161,6 +166,59 @@ describe("ngcc-perf time", () => {
     expect(JSON.parse(again.stdout)).toMatchObject({
       steps: { time: { records: 0, skipped: Object.keys(recs).length } },
     });
+  }, 600_000);
+
+  it("samples every call over varied inputs in several workers, with the distribution and the published figure", () => {
+    const out = join(tmp, "per-call-out");
+    const file = campaign(
+      "per-call",
+      [
+        `  - { id: sig-93, source: { submission: ${JSON.stringify(join(submissionsDir, "sig-93"))} } }`,
+        `  - { id: kex-92, instances: [Heron-2P-128], source: { submission: ${JSON.stringify(join(submissionsDir, "kex-92"))} } }`,
+      ].join("\n"),
+    );
+    const r = cli("time", file, "--out", out);
+    expect(r.code, r.stderr).toBe(0);
+    const recs = records(out);
+    expect(Object.keys(recs)).toHaveLength(3 + 7);
+    for (const [name, rec] of Object.entries(recs)) {
+      const x = rec as unknown as Required<TimingRecord>;
+      expect(x.method, name).toBe("per-call");
+      expect(x.build.linkage, name).toBe("static-objects");
+      const s = x.sampling;
+      expect(["target", "budget"]).toContain(s.stoppedBy);
+      expect(s.workers).toBe(x.samples.length);
+      expect(s.workers).toBeGreaterThanOrEqual(1);
+      expect(s.samplesPerWorker).toEqual(x.samples.map((w) => w.counterDeltas.length));
+      expect(x.distribution.n).toBe(s.samplesPerWorker.reduce((a, b) => a + b, 0));
+      expect(x.distribution.calls).toBe(x.distribution.n * s.batch);
+      expect(x.aggregates.n).toBe(x.distribution.calls);
+      const c = x.central;
+      expect(c.ci95Ns.low).toBeLessThanOrEqual(c.valueNs);
+      expect(c.ci95Ns.high).toBeGreaterThanOrEqual(c.valueNs);
+      expect(c.metTarget).toBe(c.relativeHalfWidth <= s.target.relativeHalfWidth);
+      expect(c.valueNs).toBe(c.statistic === "median" ? x.distribution.medianNs : x.distribution.meanNs);
+      expect(
+        validateFile(join(out, "data/test_1/records", name.replace(/^([^/]+)\//, "$1/guide/") + ".json")).errors,
+      ).toEqual([]);
+    }
+    const sign = recs["sig-93/Wren-128__sign"] as unknown as Required<TimingRecord>;
+    expect(sign.sampling.inputs).toMatchObject({ messages: "fresh", keyPairs: 4 });
+    // Deterministic signing whose rejection rounds depend on the message: a wide, discrete distribution,
+    // published as the mean over varied inputs.
+    expect(sign.central.statistic).toBe("mean");
+    expect(sign.central.reason).toMatch(/depends on the input/);
+    expect((recs["sig-93/Wren-128__verify"] as unknown as Required<TimingRecord>).sampling.inputs.messages).toBe(
+      "pool",
+    );
+
+    // --quick: one short worker per operation, no target, and the records say so.
+    const quick = cli("time", file, "--out", join(tmp, "quick-out"), "--quick", "--only", "kex-92");
+    expect(quick.code, quick.stderr).toBe(0);
+    for (const rec of Object.values(records(join(tmp, "quick-out")))) {
+      const x = rec as unknown as Required<TimingRecord>;
+      expect(x.sampling).toMatchObject({ stoppedBy: "quick", workers: 1 });
+    }
   }, 600_000);
 
   it("measures a PQClean scheme through its namespaced API", () => {

@@ -36,6 +36,8 @@ export interface StepOptions {
   /** Only this shard's units (an instance × build profile, or an algorithm × build profile). */
   shard?: Shard;
   onProgress?: (e: ProgressEvent) => void;
+  /** time: a smoke run — one short worker per operation, no precision target; its records say so. */
+  quick?: boolean;
 }
 
 export interface StepFailure {

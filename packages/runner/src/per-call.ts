@@ -1,0 +1,158 @@
+// The per-call method of the time step (docs/methodology.md): for the operations of one built instance, rounds
+// of fresh worker processes — one per operation still open, in turn, so that drift touches every operation alike —
+// each taking per-call samples over varied inputs, until the published figure's 95 % interval is within the
+// target or the operation's budget is spent.
+import type { TimingRecord } from "@ngcc-perf/schema";
+import type { BuiltInstance, Command } from "./build.ts";
+import type { Campaign, CounterKind } from "./campaign.ts";
+import { DriverError, type DriverSample, driverRun, driverSampleArgs } from "./driver.ts";
+import { commandOf } from "./proc.ts";
+import { perCallNs, stopDecision, summarizeSamples } from "./samples.ts";
+import type { Trial } from "./stats.ts";
+
+type Central = NonNullable<TimingRecord["central"]>;
+type Distribution = NonNullable<TimingRecord["distribution"]>;
+type StopReason = "target" | "budget" | "quick";
+
+/** One operation's sampling so far. */
+export interface OpSampling {
+  operation: string;
+  workers: DriverSample[];
+  commands: Command[];
+  elapsedMs: number;
+  stoppedBy: StopReason | null;
+  failure: DriverError | null;
+  distribution?: Distribution;
+  central?: Central;
+}
+
+/** The limits of a run: the campaign's, or a smoke run's with --quick. */
+function limits(campaign: Campaign, quick: boolean) {
+  const t = campaign.timing;
+  return quick
+    ? { workerNs: 20e6, minWorkers: 1, budgetMs: 0, target: t.target }
+    : { workerNs: t.workerNs, minWorkers: t.minWorkers, budgetMs: t.budgetNs / 1e6, target: t.target };
+}
+
+/** The statistics of an operation over its workers so far, and whether it may stop. */
+function evaluate(campaign: Campaign, o: OpSampling, quick: boolean): void {
+  const first = o.workers[0];
+  if (!first) return;
+  const ns = o.workers.map((w) => perCallNs({ counterDeltas: w.samples }, w.batch, w.counter));
+  const counter = o.workers.map((w) => w.samples.map((d) => d / w.batch));
+  const l = limits(campaign, quick);
+  const statistic = campaign.timing.central[o.operation] ?? "auto";
+  ({ distribution: o.distribution, central: o.central } = summarizeSamples(ns, counter, first.batch, {
+    statistic,
+    target: l.target,
+  }));
+  const d = stopDecision({
+    central: o.central,
+    workers: o.workers.length,
+    minWorkers: l.minWorkers,
+    elapsedMs: o.elapsedMs,
+    budgetMs: l.budgetMs,
+    quick,
+  });
+  o.stoppedBy = d === "continue" ? null : d;
+}
+
+/** One worker: a fresh driver process sampling one operation. */
+async function worker(
+  campaign: Campaign,
+  built: BuiltInstance,
+  label: string,
+  o: OpSampling,
+  counter: CounterKind,
+  quick: boolean,
+): Promise<void> {
+  const n = o.workers.length + 1;
+  const args = driverSampleArgs(campaign, o.operation, counter, {
+    sampleNs: limits(campaign, quick).workerNs,
+    seed: n,
+    ...(quick ? { warmupNs: 5e6 } : {}),
+  });
+  const t0 = Date.now();
+  try {
+    const r = await driverRun<DriverSample>(
+      built.driver,
+      args,
+      campaign.timeouts.operationMs,
+      `${label} ${o.operation}: sample`,
+    );
+    o.commands.push(commandOf(r.result));
+    o.workers.push(r.value);
+  } catch (err) {
+    if (!(err instanceof DriverError)) throw err;
+    o.commands.push(commandOf(err.result));
+    o.failure = err;
+  }
+  o.elapsedMs += Date.now() - t0;
+  if (!o.failure) evaluate(campaign, o, quick);
+}
+
+/** Samples every operation of a built instance, interleaving the workers of the operations. */
+export async function samplePerCall(
+  campaign: Campaign,
+  built: BuiltInstance,
+  label: string,
+  operations: readonly string[],
+  counter: CounterKind,
+  quick: boolean,
+  onDone: (o: OpSampling) => Promise<void>,
+): Promise<void> {
+  const ops: OpSampling[] = operations.map((operation) => ({
+    operation,
+    workers: [],
+    commands: [],
+    elapsedMs: 0,
+    stoppedBy: null,
+    failure: null,
+  }));
+  const open = () => ops.filter((o) => o.stoppedBy === null && o.failure === null);
+  while (open().length > 0) {
+    for (const o of open()) {
+      await worker(campaign, built, label, o, counter, quick);
+      if (o.stoppedBy !== null || o.failure !== null) await onDone(o);
+    }
+  }
+}
+
+/** A worker's totals as one trial, so the seed columns (mean, n) follow from the samples. */
+export function workerTrials(o: OpSampling): Trial[] {
+  return o.workers.map((w) => {
+    const ns = perCallNs({ counterDeltas: w.samples }, w.batch, w.counter);
+    return {
+      iterations: w.samples.length * w.batch,
+      counterDelta: w.samples.reduce((a, b) => a + b, 0),
+      ns: ns.reduce((a, b) => a + b, 0) * w.batch,
+    };
+  });
+}
+
+/** The record fields of the per-call method for a finished operation. */
+export function perCallFields(campaign: Campaign, o: OpSampling, quick: boolean) {
+  const first = o.workers[0];
+  if (!first || !o.distribution || !o.central || !o.stoppedBy) throw new Error(`${o.operation}: not sampled`);
+  const l = limits(campaign, quick);
+  const overhead = first.counter.overhead ?? 0;
+  const medianSample = o.distribution.medianCounter !== undefined ? o.distribution.medianCounter * first.batch : 0;
+  return {
+    method: "per-call" as const,
+    sampling: {
+      batch: first.batch,
+      batchReason: first.batchReason,
+      workers: o.workers.length,
+      samplesPerWorker: o.workers.map((w) => w.samples.length),
+      inputs: first.inputs,
+      pinnedCpu: first.pinnedCpu,
+      target: { relativeHalfWidth: l.target, budgetMs: l.budgetMs, minWorkers: l.minWorkers },
+      stoppedBy: o.stoppedBy,
+      elapsedMs: o.elapsedMs,
+      overheadShare: medianSample > 0 ? overhead / medianSample : 0,
+    },
+    samples: o.workers.map((w, i) => ({ worker: i + 1, counterDeltas: w.samples })),
+    distribution: o.distribution,
+    central: o.central,
+  };
+}
