@@ -1,8 +1,9 @@
 // The profiling build of an instance, separate from the timing build: the same sources compiled with the
-// same flags into objects, analysed (nm, objdump, constant fingerprints), then linked with -Wl,--wrap for
-// every configured symbol the linker can intercept, with wrappers generated from the real prototypes.
-// Also a KAT generator (native/katgen) built twice from the KAT-variant objects, with and without the
-// wrappers, so that the wrappers can be shown to change nothing.
+// same flags, without -fPIC, into objects, analysed (nm, objdump, constant fingerprints), then linked as the
+// timing build links ngcc-driver — the driver's objects and the instance's in one executable, no shared
+// object — with -Wl,--wrap for every configured symbol the linker can intercept, with wrappers generated from
+// the real prototypes. Also a KAT generator (native/katgen) built twice from the KAT-variant objects, with and
+// without the wrappers, so that the wrappers can be shown to change nothing.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import {
@@ -35,7 +36,10 @@ import {
 import { type Prototype, parseAuxInfo, tableSource, type WrappedSymbol, wrapperSource } from "./wrappers.ts";
 
 /** Bump when the way profiling builds are made changes. */
-export const PROFILE_RECIPE = 1;
+export const PROFILE_RECIPE = 2;
+
+/** How the profiled driver is linked: as the timing build's ngcc-driver, the objects (no -fPIC) in the executable. */
+export const PROFILE_LINKAGE = "static-objects";
 
 export interface AnalysedObject extends ObjectFacts {
   /** instance: the submission's own code; support: ICCS / PQClean common / the KAT DRBG and generator. */
@@ -64,8 +68,9 @@ export interface ProfileBuild extends ProfileBuildResult {
   cached: boolean;
   inputsHash: string;
   commands: Command[];
-  sharedObject: string;
+  /** ngcc-prof-driver: the driver's objects, the instance's, and the wrappers in one executable. */
   driver: string;
+  linkage: typeof PROFILE_LINKAGE;
   katgen: { plain: string; profiled: string } | null;
 }
 
@@ -118,7 +123,7 @@ interface CompileContext {
   what: string;
 }
 
-/** Compiles and analyses sources of one role into <subdir>. */
+/** Compiles sources of one role into <subdir> without -fPIC (as the timing build does) and analyses them. */
 async function compileAndAnalyse(
   ctx: CompileContext,
   sources: readonly string[],
@@ -131,6 +136,7 @@ async function compileAndAnalyse(
     flags: ctx.flags,
     what: ctx.what,
     subdir,
+    pic: false,
   });
   return Promise.all(rels.map((rel, i) => analyse(ctx.work, rel, sources[i] as string, role)));
 }
@@ -155,7 +161,7 @@ async function prototypesOf(
     const aux = join(ctx.work, subdir, `${k}-${basename(src, ".c")}.aux`);
     const obj = join(ctx.work, subdir, `${k++}-${basename(src, ".c")}.o`);
     await ctx.run(
-      [ctx.cc, "-std=c99", ...ctx.flags, "-fPIC", "-aux-info", aux, "-c", src, "-o", obj],
+      [ctx.cc, "-std=c99", ...ctx.flags, "-aux-info", aux, "-c", src, "-o", obj],
       `reading the prototypes in ${basename(src)} (gcc -aux-info)`,
     );
     const parsed = parseAuxInfo(readFileSync(aux, "utf8"));
@@ -209,6 +215,7 @@ async function wrapperObjects(
     flags: [...ctx.flags, "-I", join(nativeDir(), "hashprof")],
     what: `${ctx.what} (wrappers)`,
     subdir: `${subdir}/obj`,
+    pic: false,
   });
   return objs.map((o) => join(ctx.work, o));
 }
@@ -269,41 +276,47 @@ const compileContext = (b: BuildContext, flags: string[], what = b.what): Compil
   what,
 });
 
-/** Links the objects (with their wrappers) into `output`: a shared object or an executable. */
-async function link(b: BuildContext, output: string, inputs: readonly string[], what: string, shared = false) {
+/**
+ * Links objects (with their wrappers and --wrap flags) into the executable `output`, with the profile's flags
+ * and ldflags as the timing build links ngcc-driver.
+ */
+async function link(b: BuildContext, output: string, inputs: readonly string[], what: string) {
   const p = b.profile;
-  const soname = shared ? ["-shared", ...p.cflags, ...p.ldflags, `-Wl,-soname,${output}`] : [...p.cflags, ...p.ldflags];
-  await b.run([b.cc, ...soname, "-o", join(b.work, output), ...inputs, "-lm"], what);
+  await b.run([b.cc, ...p.cflags, ...p.ldflags, "-o", join(b.work, output), ...inputs, "-lm"], what);
 }
 
-/** The -DNGCC_PROFILE driver, linked against libprofiled.so. */
-async function linkProfilingDriver(b: BuildContext): Promise<void> {
+/**
+ * The driver's objects with -DNGCC_PROFILE, into obj-driver/: the timing build's driver flags (-O2 whatever the
+ * profile, no -fPIC) and the wrapper runtime's header.
+ */
+async function profilingDriverObjects(b: BuildContext): Promise<string[]> {
   const nd = nativeDir();
   const { spec } = b;
-  await b.run(
-    [
-      b.cc,
-      "-std=c99",
-      "-O2",
-      "-D_GNU_SOURCE",
-      "-DNGCC_PROFILE",
-      `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
-      ...defineFlags(spec.defines),
-      ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
-      ...b.includes,
-      ...["include", "driver", "hashprof"].flatMap((d) => ["-I", join(nd, d)]),
-      ...driverSources(),
-      "-o",
-      join(b.work, "ngcc-prof-driver"),
-      join(b.work, "libprofiled.so"),
-      "-Wl,-rpath,$ORIGIN",
-      "-lm",
-    ],
-    `building the profiling driver for ${b.what}`,
-  );
+  const flags = [
+    "-O2",
+    "-D_GNU_SOURCE",
+    "-DNGCC_PROFILE",
+    `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
+    ...defineFlags(spec.defines),
+    ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
+    ...b.includes,
+    ...["include", "driver", "hashprof"].flatMap((d) => ["-I", join(nd, d)]),
+  ];
+  const rels = await compileSources(b.run, b.work, {
+    cc: b.cc,
+    sources: driverSources(),
+    flags,
+    what: `the profiling driver for ${b.what}`,
+    subdir: "obj-driver",
+    pic: false,
+  });
+  return rels.map((r) => join(b.work, r));
 }
 
-/** The timing variant: exactly the timing build's sources and flags, as objects, wrapped into libprofiled.so. */
+/**
+ * The timing variant: exactly the timing build's sources and flags, as objects, linked with the -DNGCC_PROFILE
+ * driver's objects and the wrappers into one executable, ngcc-prof-driver (as the timing build's ngcc-driver).
+ */
 async function timingVariant(b: BuildContext): Promise<Variant> {
   const { spec } = b;
   const ctx = compileContext(b, [...b.profile.cflags, ...defineFlags(spec.defines), ...b.includes]);
@@ -314,9 +327,9 @@ async function timingVariant(b: BuildContext): Promise<Variant> {
   const int = interception(objects, b.groups, b.mentions);
   const protos = await prototypesOf(ctx, objects, int.wrap, "aux");
   const wrappers = await wrapperObjects(ctx, b.groups, int.wrap, protos, "wrap");
-  const inputs = [...objects.map((o) => join(b.work, o.object)), ...wrappers, ...wrapFlags(int.wrap)];
-  await link(b, "libprofiled.so", inputs, `linking the profiling build of ${b.what}`, true);
-  await linkProfilingDriver(b);
+  const driver = await profilingDriverObjects(b);
+  const inputs = [...driver, ...objects.map((o) => join(b.work, o.object)), ...wrappers, ...wrapFlags(int.wrap)];
+  await link(b, "ngcc-prof-driver", inputs, `linking the profiling driver for ${b.what}`);
   return { defines: spec.defines, objects, interception: int };
 }
 
@@ -424,8 +437,8 @@ export async function buildProfiled(
     cached: built.cached,
     inputsHash,
     commands: built.commands,
-    sharedObject: join(built.dir, "libprofiled.so"),
     driver: join(built.dir, "ngcc-prof-driver"),
+    linkage: PROFILE_LINKAGE,
     katgen: r.katgen ? { plain: join(built.dir, "katgen-plain"), profiled: join(built.dir, "katgen-profiled") } : null,
   };
 }

@@ -3,6 +3,7 @@
 export {
   type AnalysedObject,
   buildProfiled,
+  PROFILE_LINKAGE,
   PROFILE_RECIPE,
   type ProfileBuild,
   profileInputsHash,

@@ -81,7 +81,8 @@ function profileBuildFacts(pc: ProfileContext, spec: InstanceSpec, profileName: 
     ...(spec.defines.length ? { defines: spec.defines.map((d) => (d.startsWith("-D") ? d : `-D${d}`)) } : {}),
     ...(profile.ldflags.length ? { ldflags: profile.ldflags } : {}),
     sourcesSha256: build.inputsHash,
-    artifact: build.sharedObject,
+    artifact: build.driver,
+    linkage: build.linkage,
   };
 }
 
