@@ -5,6 +5,25 @@ export { InputError } from "./errors.ts";
 export { collectRecordFiles, type FileResult, MAX_RECORD_BYTES, validateFile } from "./files.ts";
 export * from "./generated/types.ts";
 export {
+  checkStoreIntegrity,
+  checkSystemIntegrity,
+  formatFindings,
+  hashFile,
+  IDENTITY_TOLERANCE,
+  type IndexedFile,
+  type IntegrityFinding,
+  type IntegrityOptions,
+  type IntegrityProblem,
+  isSystemDir,
+  readStoreIndex,
+  recordConsistency,
+  type SystemIntegrity,
+  type SystemRef,
+  storeFiles,
+  systemDirsOf,
+  timingIdentities,
+} from "./integrity.ts";
+export {
   type AlgorithmKey,
   buildPath,
   checkName,
