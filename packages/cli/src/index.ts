@@ -2,6 +2,7 @@
 
 import { InputError } from "@ngcc-perf/schema";
 import { envCommand, usage as envUsage } from "./commands/env/index.ts";
+import { indexCommand, usage as indexUsage } from "./commands/index-store/index.ts";
 import { katCommand, usage as katUsage } from "./commands/kat/index.ts";
 import { mergeCommand, usage as mergeUsage } from "./commands/merge/index.ts";
 import { profileCommand, usage as profileUsage } from "./commands/profile/index.ts";
@@ -26,6 +27,11 @@ const commands: Record<string, { run: Command; summary: string; usage: string }>
   },
   kat: { run: katCommand, summary: "regenerate and compare Known-Answer Tests; KAT logs", usage: katUsage },
   merge: { run: mergeCommand, summary: "merge record stores (e.g. shards) into one", usage: mergeUsage },
+  index: {
+    run: indexCommand,
+    summary: "rebuild a store's index.json after records were edited on purpose",
+    usage: indexUsage,
+  },
   profile: {
     run: profileCommand,
     summary: "hash/DRNG share per operation with link-time wrappers; symmetric-primitive survey",

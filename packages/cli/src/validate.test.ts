@@ -1,6 +1,7 @@
 // Drives the built `ngcc-perf` executable as a user would (run `pnpm build` first).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -165,5 +166,104 @@ describe("ngcc-perf validate", () => {
     expect(r.stdout).toMatch(/big\.json:1:1 \(root\) file is 104857600 bytes/);
     expect(r.stdout).toMatch(/bomb\.yaml:\d+:\d+ \(root\) .*(alias|YAML)/i);
     expect(r.all).not.toMatch(STACK);
+  });
+});
+
+describe("ngcc-perf validate: a store against its index", () => {
+  const KEYGEN = "records/kem-22/guide/Mithril-128__keygen.json";
+  let n = 0;
+  /** A copy of the seed store; returns its root and its system folder. */
+  function store(): { root: string; dir: string } {
+    const root = join(tmp, `store-${n++}`);
+    cpSync(join(repo, "fixtures/seed-store"), root, { recursive: true });
+    return { root, dir: join(root, "data/arm_1") };
+  }
+  const edit = (file: string, change: (r: Record<string, Record<string, number>>) => void) => {
+    const r = JSON.parse(readFileSync(file, "utf8"));
+    change(r);
+    writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`);
+  };
+
+  it("names a record edited after the index was written (meanNs × 1000, schema-valid), exit 2", () => {
+    const { root, dir } = store();
+    expect(cli("validate", root).stderr).toContain("1 system folder(s) match their index");
+    edit(join(dir, KEYGEN), (r) => {
+      r.aggregates = { ...r.aggregates, meanNs: (r.aggregates?.meanNs ?? 0) * 1000 };
+    });
+    const file = join(dir, KEYGEN);
+    for (const target of [root, join(root, "data"), dir, join(dir, "records/kem-22"), file]) {
+      const r = cli("validate", target);
+      expect(r.code, target).toBe(2);
+      expect(r.stdout).toContain(`${file}: changed since the index was written: SHA-256 `);
+      // The figures no longer follow from one another either.
+      expect(r.stdout).toMatch(
+        /Mithril-128__keygen\.json:\d+:\d+ \/aggregates\/meanNs is 100806477\.\d+, but Σ ns \/ n/,
+      );
+      expect(r.stdout).toMatch(/\/aggregates\/opsPerSecond is 9919\.\d+, but 1e9 \/ meanNs = 9\.919/);
+      expect(r.stderr).toContain("ngcc-perf index <store>");
+      expect(r.all).not.toMatch(STACK);
+    }
+    // Another part of the same store is checked for itself.
+    expect(cli("validate", join(dir, "records/kem-02")).code).toBe(0);
+    const json = JSON.parse(cli("validate", root, "--json").stdout);
+    expect(json.integrity[0].findings.map((f: { problem: string; path: string }) => `${f.problem} ${f.path}`)).toEqual([
+      `changed ${KEYGEN}`,
+    ]);
+  });
+
+  it("names a deleted record, a record the index does not list, and a missing index", () => {
+    const a = store();
+    rmSync(join(a.dir, "records/kem-22/guide/Mithril-256__dec.json"));
+    const r1 = cli("validate", a.root);
+    expect(r1.code).toBe(2);
+    expect(r1.stdout.trim()).toMatch(
+      /\/records\/kem-22\/guide\/Mithril-256__dec\.json: deleted: index\.json lists it \(timing, \d+ bytes\), but there is no such file$/,
+    );
+    const b = store();
+    const stray = join(b.dir, "records/kem-22/guide/Mithril-1024__dec.json");
+    writeFileSync(
+      stray,
+      readFileSync(join(b.dir, "records/kem-22/guide/Mithril-512__dec.json"), "utf8").replace(
+        '"instance": "Mithril-512"',
+        '"instance": "Mithril-1024"',
+      ),
+    );
+    const r2 = cli("validate", b.root);
+    expect(r2.code).toBe(2);
+    expect(r2.stdout.trim()).toBe(`${stray}: not indexed: the file is in the store, but index.json does not list it`);
+    expect(cli("validate", stray).code).toBe(2);
+    const c = store();
+    rmSync(join(c.dir, "index.json"));
+    const r3 = cli("validate", c.root);
+    expect(r3.code).toBe(2);
+    expect(r3.stdout).toContain(`${join(c.dir, "index.json")}: missing: without index.json`);
+    expect(r3.stdout).toContain('rebuild it with "ngcc-perf index <store>"');
+  });
+
+  it("catches an edit whose hash was also fixed in the index by hand, by the figures' identities", () => {
+    const { root, dir } = store();
+    const file = join(dir, KEYGEN);
+    edit(file, (r) => {
+      const meanNs = (r.aggregates?.meanNs ?? 0) * 1000;
+      r.aggregates = { ...r.aggregates, meanNs, opsPerSecond: 1e9 / meanNs };
+    });
+    const indexFile = join(dir, "index.json");
+    const index = JSON.parse(readFileSync(indexFile, "utf8"));
+    const entry = index.files.find((f: { path: string }) => f.path === KEYGEN);
+    const data = readFileSync(file);
+    entry.sha256 = createHash("sha256").update(data).digest("hex");
+    entry.bytes = data.length;
+    writeFileSync(indexFile, `${JSON.stringify(index, null, 2)}\n`);
+    const r = cli("validate", root);
+    expect(r.code).toBe(2);
+    expect(r.stdout).not.toContain("changed since the index was written");
+    expect(r.stdout.trim()).toMatch(
+      /^.*Mithril-128__keygen\.json:\d+:\d+ \/aggregates\/meanNs is 100806477\.\d+, but Σ ns \/ n of the trials = 100806\.\d+ \(the figures contradict each other: edited by hand\?\)$/,
+    );
+    expect(r.stderr).toContain("212 of 213 file(s) valid");
+    // A timing record outside any store is checked the same way.
+    const loose = join(tmp, "loose-keygen.json");
+    writeFileSync(loose, readFileSync(file));
+    expect(cli("validate", loose).stdout).toMatch(/loose-keygen\.json:\d+:\d+ \/aggregates\/meanNs is /);
   });
 });

@@ -1,12 +1,17 @@
 // Reading a record store: every system folder under <store>/data/, each record validated against the schema of
 // the kind its path says it holds (the layout is @ngcc-perf/schema's: parseRecordPath). A store may lack whole
 // kinds (a step not run) or hold failure records; the model shows that. A record that does not validate, or whose
-// fields name another key than its path, is bad input: the error names the file, line and pointer.
+// fields name another key than its path, is bad input: the error names the file, line and pointer. So is a store
+// whose files do not match its index.json (a record changed, deleted or added since the index was written, no index)
+// or a timing record whose figures contradict each other (checkSystemIntegrity of @ngcc-perf/schema): the report
+// publishes only what the run that wrote the index vouched for.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
   type AlgorithmKey,
+  checkSystemIntegrity,
   type EnvironmentRecord,
+  formatFindings,
   type HashProfileRecord,
   InputError,
   type KatRecord,
@@ -185,5 +190,22 @@ export function loadStore(root: string): LoadedStore {
     throw new InputError(
       `${data}: no records in ${systems.map((s) => `data/${s}/`).join(", ")}; expected environment.json, records/, kat/, profile/, sizes/ or survey/`,
     );
-  return { root, systems: loaded.filter((s) => !empty.includes(s)) };
+  const kept = loaded.filter((s) => !empty.includes(s));
+  checkIntegrity(root, kept);
+  return { root, systems: kept };
+}
+
+const MAX_SHOWN_FINDINGS = 20;
+
+/** Refuses a store whose files differ from its index (or that has none), naming every file concerned. */
+function checkIntegrity(root: string, systems: SystemStore[]): void {
+  const lines = systems.flatMap((s) => formatFindings(checkSystemIntegrity(s.dir)));
+  if (lines.length === 0) return;
+  const shown = lines.slice(0, MAX_SHOWN_FINDINGS);
+  if (lines.length > MAX_SHOWN_FINDINGS) shown.push(`… and ${lines.length - MAX_SHOWN_FINDINGS} more`);
+  throw new InputError(
+    `${root}: the store does not match its index, so it is not reported:\n${shown.join("\n")}\n` +
+      `If the records are as they should be (edited on purpose), rebuild the index with "ngcc-perf index ${root}" ` +
+      "(docs/record-schema.md, Integrity); otherwise restore them from the run that wrote them.",
+  );
 }

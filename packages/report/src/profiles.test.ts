@@ -22,7 +22,10 @@ function o3Of(r: Rec, entry: StoreEntry): Rec {
   const c = structuredClone(r);
   if ("buildProfile" in c) c.buildProfile = "o3";
   if (entry.kind === "timing" && c.aggregates) {
-    for (const t of c.trials) t.ns = Math.round(t.ns / 2);
+    for (const t of c.trials) {
+      t.ns = Math.round(t.ns / 2);
+      t.counterDelta = Math.round(t.counterDelta / 2);
+    }
     for (const k of ["meanNs", "medianTrialNs", "minTrialNs", "maxTrialNs", "q1TrialNs", "q3TrialNs"])
       c.aggregates[k] /= 2;
     c.aggregates.meanCounter /= 2;

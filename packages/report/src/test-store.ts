@@ -1,19 +1,43 @@
 // Small record stores for the report's tests, made of seed-store records (fixtures/seed-store) and placed with the
 // schema's layout module: a copy of some algorithms under another system, records edited or added per build
-// profile. Test support only (not exported by the package).
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// profile. Every edit made through these helpers is a deliberate one, so the system's index.json is rebuilt after it
+// (as `ngcc-perf index` would): the loader refuses a store whose files differ from its index. A test that removes
+// files by hand calls reindex(). Test support only (not exported by the package).
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseRecordPath, recordPath, type StoreEntry } from "@ngcc-perf/schema";
+import { parseRecordPath, recordPath, type StoreEntry, storeFiles, systemDirsOf } from "@ngcc-perf/schema";
 
 export const SEED = fileURLToPath(new URL("../../../fixtures/seed-store/data/arm_1/", import.meta.url));
 
 // biome-ignore lint/suspicious/noExplicitAny: records are edited untyped; the loader validates them.
 export type Rec = any;
 export const readJson = (p: string): Rec => JSON.parse(readFileSync(p, "utf8"));
-export function writeJson(p: string, v: unknown): void {
+
+function writeRaw(p: string, v: unknown): void {
   mkdirSync(dirname(p), { recursive: true });
   writeFileSync(p, `${JSON.stringify(v, null, 2)}\n`);
+}
+
+/** Writes a JSON file; inside a store's system folder, that system's index.json is rebuilt after it. */
+export function writeJson(p: string, v: unknown): void {
+  writeRaw(p, v);
+  for (const ref of systemDirsOf(p)) reindexSystem(ref.dir);
+}
+
+/** Rebuilds index.json's file list of one system folder (when it has an index) from the files on disk. */
+function reindexSystem(dir: string): void {
+  const file = join(dir, "index.json");
+  if (!existsSync(file)) return;
+  const index = readJson(file);
+  index.files = storeFiles(dir);
+  writeRaw(file, index);
+}
+
+/** Rebuilds the file list of every system's index.json of a store (after files were removed or copied by hand). */
+export function reindex(root: string): string {
+  for (const ref of systemDirsOf(root)) reindexSystem(ref.dir);
+  return root;
 }
 
 export function walk(dir: string): string[] {
@@ -30,7 +54,7 @@ export function entries(dir: string, system: string): Array<{ file: string; entr
   });
 }
 
-/** A store at `root` holding the seed store's `ids` as system `system` (index limited to them, no file list). */
+/** A store at `root` holding the seed store's `ids` as system `system` (index limited to them and their files). */
 export function miniStore(root: string, ids: ReadonlyArray<string>, system = "arm_1"): string {
   for (const { file, entry } of entries(SEED, "arm_1")) {
     if ("algorithmId" in entry.key && !ids.includes(entry.key.algorithmId)) continue;
@@ -40,9 +64,9 @@ export function miniStore(root: string, ids: ReadonlyArray<string>, system = "ar
       r.algorithms = r.algorithms.filter((a: Rec) => ids.includes(a.id));
       r.files = [];
     }
-    writeJson(recordPath(root, { ...entry, key: { ...entry.key, system } } as StoreEntry), r);
+    writeRaw(recordPath(root, { ...entry, key: { ...entry.key, system } } as StoreEntry), r);
   }
-  return root;
+  return reindex(root);
 }
 
 /** The path of a timing (or hash-profile) record of a store. */
@@ -80,8 +104,9 @@ export function editAll(root: string, system: string, edit: (r: Rec, entry: Stor
     if (entry.kind === "kat-log") continue;
     const r = readJson(file);
     edit(r, entry);
-    writeJson(file, r);
+    writeRaw(file, r);
   }
+  reindex(root);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -19,6 +19,16 @@ function copyStore(name: string): string {
   return dir;
 }
 
+/** What `ngcc-perf index` does after a deliberate edit: the index's file list rebuilt from the files. */
+function reindex(store: string): void {
+  const file = join(store, "data/arm_1/index.json");
+  const index = JSON.parse(readFileSync(file, "utf8"));
+  index.files = listStoreFiles(join(store, "data/arm_1"));
+  writeFileSync(file, `${JSON.stringify(index, null, 2)}\n`);
+}
+
+const MITHRIL_KEYGEN = "data/arm_1/records/kem-22/guide/Mithril-128__keygen.json";
+
 describe("removeStaleTemps", () => {
   it("removes temporary files and build folders of dead processes, and nothing else", () => {
     const out = join(tmp, "stale");
@@ -42,6 +52,8 @@ describe("mergeStores", () => {
     for (const d of readdirSync(join(b, "data/arm_1/records"))) {
       if (d !== "kex-06") rmSync(join(b, "data/arm_1/records", d), { recursive: true });
     }
+    reindex(a);
+    reindex(b);
     const out = join(tmp, "merged");
     const r = mergeStores([a, b], out);
     expect(r.systems).toEqual(["arm_1"]);
@@ -63,8 +75,9 @@ describe("mergeStores", () => {
   it("refuses conflicting duplicates and writes nothing", () => {
     const a = copyStore("c");
     const b = copyStore("d");
-    const rec = join(b, "data/arm_1/records/kem-22/guide/Mithril-128__keygen.json");
+    const rec = join(b, MITHRIL_KEYGEN);
     writeFileSync(rec, readFileSync(rec, "utf8").replace('"peakRssKiB": 1488', '"peakRssKiB": 1489'));
+    reindex(b);
     const out = join(tmp, "conflict");
     expect(() => mergeStores([a, b], out)).toThrow(InputError);
     expect(() => mergeStores([a, b], out)).toThrow(
@@ -80,6 +93,66 @@ describe("mergeStores", () => {
     expect(() => mergeStores([a], join(tmp, "invalid"))).toThrow(
       /Mithril-128__enc\.json:\d+:\d+ \/status must be one of/,
     );
+    expect(() => mergeStores([a], join(tmp, "invalid"))).toThrow(
+      /Mithril-128__enc\.json: changed since the index was written/,
+    );
+    expect(existsSync(join(tmp, "invalid"))).toBe(false);
+  });
+
+  it("refuses a store whose record was edited after its index was written, and writes nothing", () => {
+    const a = copyStore("edited");
+    const rec = join(a, MITHRIL_KEYGEN);
+    const r = JSON.parse(readFileSync(rec, "utf8"));
+    r.aggregates.meanNs *= 1000; // still schema-valid
+    writeFileSync(rec, `${JSON.stringify(r, null, 2)}\n`);
+    expect(validateFile(rec).errors).toEqual([]);
+    const out = join(tmp, "edited-out");
+    const err = (() => {
+      try {
+        mergeStores([a, copyStore("clean")], out);
+      } catch (e) {
+        return e as Error;
+      }
+      return null;
+    })();
+    expect(err).toBeInstanceOf(InputError);
+    expect(err?.message).toContain(`${join(a, MITHRIL_KEYGEN)}: changed since the index was written: SHA-256`);
+    expect(err?.message).toMatch(/Mithril-128__keygen\.json:\d+:\d+ \/aggregates\/meanNs is /);
+    expect(err?.message).toContain("ngcc-perf index");
+    expect(err?.message).toContain(`${MITHRIL_KEYGEN}: differs between`); // reported along with it
+    expect(existsSync(out)).toBe(false);
+    // Re-hashing the edit into the index by hand leaves the figures contradicting each other: still refused.
+    reindex(a);
+    expect(() => mergeStores([a], out)).toThrow(/\/aggregates\/opsPerSecond is [\d.]+, but 1e9 \/ meanNs = /);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("refuses a store with a deleted record, a record its index does not list, or no index", () => {
+    const a = copyStore("deleted");
+    rmSync(join(a, "data/arm_1/records/kem-22/guide/Mithril-256__dec.json"));
+    const b = copyStore("stray");
+    writeFileSync(
+      join(b, "data/arm_1/records/kem-22/guide/Mithril-1024__dec.json"),
+      readFileSync(join(b, "data/arm_1/records/kem-22/guide/Mithril-256__dec.json")),
+    );
+    const c = copyStore("unindexed");
+    rmSync(join(c, "data/arm_1/index.json"));
+    const out = join(tmp, "deleted-out");
+    expect(() => mergeStores([a], out)).toThrow(/records\/kem-22\/guide\/Mithril-256__dec\.json: deleted: /);
+    expect(() => mergeStores([b], out)).toThrow(/records\/kem-22\/guide\/Mithril-1024__dec\.json: not indexed: /);
+    expect(() => mergeStores([c], out)).toThrow(/data\/arm_1\/index\.json: missing: /);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("checks the store merged into as well", () => {
+    const out = copyStore("into");
+    const rec = join(out, "data/arm_1/sizes/kem-22/guide.json");
+    writeFileSync(rec, readFileSync(rec, "utf8").replace(/\n$/, " \n"));
+    const before = readFileSync(join(out, "data/arm_1/index.json"), "utf8");
+    expect(() => mergeStores([copyStore("other")], out)).toThrow(
+      /sizes\/kem-22\/guide\.json: changed since the index was written: SHA-256 [0-9a-f]{16}…, the index says [0-9a-f]{16}…; \d+ bytes, the index says \d+/,
+    );
+    expect(readFileSync(join(out, "data/arm_1/index.json"), "utf8")).toBe(before);
   });
 
   it("refuses files outside the store layout (e.g. a store of the layout without build profiles)", () => {

@@ -1,10 +1,14 @@
 // Merging record stores of one or more systems (e.g. the shards of a campaign run on several hosts):
-// every record is validated, identical duplicates are kept once, conflicting ones are refused, the
-// environments of a system are combined and the index is rebuilt. Nothing is written when anything is wrong.
+// every input store is checked against its index (a record changed, deleted or added since the index was written,
+// a missing index, a timing record whose figures contradict each other: refused, so an edit is never re-hashed into
+// the merged index), every record is validated, identical duplicates are kept once, conflicting ones are refused,
+// the environments of a system are combined and the index is rebuilt. Nothing is written when anything is wrong.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import {
+  checkSystemIntegrity,
   type EnvironmentRecord,
+  formatFindings,
   insideOut,
   parseRecordPath,
   recordPath,
@@ -60,13 +64,18 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
   const outDir = resolve(out);
   const inputs = stores.map((s) => resolve(s));
   if (existsSync(join(outDir, "data")) && !inputs.includes(outDir)) inputs.push(outDir);
-  // 1. Read and validate everything.
+  // 1. Check every store against its index, read and validate everything.
   const byPath = new Map<string, Array<{ store: string; data: Buffer }>>();
   const invalid: string[] = [];
+  const unmatched: string[] = [];
   for (const store of inputs) {
     const data = join(store, "data");
     if (!existsSync(data) || !statSync(data).isDirectory()) {
       throw new InputError(`${store}: not a record store (no data/ folder)`);
+    }
+    for (const e of readdirSync(data, { withFileTypes: true })) {
+      if (!e.isDirectory() || e.name.startsWith(".") || filesBelow(join(data, e.name)).length === 0) continue;
+      unmatched.push(...formatFindings(checkSystemIntegrity(join(data, e.name))));
     }
     for (const file of filesBelow(data)) {
       const rel = relative(store, file).split(sep).join("/");
@@ -85,7 +94,23 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
       byPath.set(rel, list);
     }
   }
-  if (invalid.length > 0) throw new InputError(`invalid records, nothing merged:\n${invalid.join("\n")}`);
+  // A store that does not match its index is reported with whatever else is wrong (invalid records, conflicts).
+  const refuse = (sections: Array<[string, string[]]>): never => {
+    const all: Array<[string, string[]]> = [
+      [
+        `stores that do not match their index, nothing merged (if the records were edited on purpose, check them and rebuild the store's index with "ngcc-perf index <store>" first)`,
+        unmatched,
+      ],
+      ...sections,
+    ];
+    throw new InputError(
+      all
+        .filter(([, lines]) => lines.length > 0)
+        .map(([title, lines]) => `${title}:\n${lines.join("\n")}`)
+        .join("\n"),
+    );
+  };
+  if (invalid.length > 0) refuse([["invalid records, nothing merged", invalid]]);
   // 2. Combine: environments per system, indexes rebuilt, everything else must be identical.
   const conflicts: string[] = [];
   const merged = new Map<string, Buffer | string>();
@@ -130,10 +155,8 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
     duplicates += copies.length - 1;
     merged.set(rel, first.data);
   }
-  if (conflicts.length > 0) {
-    throw new InputError(
-      `conflicting duplicates, nothing merged (measure each job once, e.g. with --shard K/N):\n${conflicts.join("\n")}`,
-    );
+  if (conflicts.length > 0 || unmatched.length > 0) {
+    refuse([["conflicting duplicates, nothing merged (measure each job once, e.g. with --shard K/N)", conflicts]]);
   }
   const systems = [...new Set([...merged.keys()].map((r) => r.split("/")[1] as string))].sort();
   const unindexed = systems.filter((s) => (indexes.get(s) ?? []).every((i) => i.algorithms.length === 0));

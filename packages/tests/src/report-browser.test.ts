@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseRecordPath } from "@ngcc-perf/schema";
+import { parseRecordPath, storeFiles } from "@ngcc-perf/schema";
 import type * as Playwright from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixturesDir, makeTempDir, repoRoot } from "./fixture-tools.ts";
@@ -50,6 +50,9 @@ function twoSystemStore(): string {
     mkdirSync(dirname(join(x86, rel)), { recursive: true });
     writeFileSync(join(x86, rel), JSON.stringify(record, null, 2));
   }
+  // The report reads only stores whose files match their index: list x86_1's files, as `ngcc-perf index` would.
+  const index = JSON.parse(readFileSync(join(x86, "index.json"), "utf8"));
+  writeFileSync(join(x86, "index.json"), JSON.stringify({ ...index, files: storeFiles(x86) }, null, 2));
   return store;
 }
 

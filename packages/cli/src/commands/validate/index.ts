@@ -1,13 +1,54 @@
-// ngcc-perf validate <file-or-dir>...: checks records and campaigns against @ngcc-perf/schema.
+// ngcc-perf validate <file-or-dir>...: checks records and campaigns against @ngcc-perf/schema, the figures of every
+// timing record against each other, and every record of a store against the SHA-256 its index.json lists.
+import { isAbsolute, relative } from "node:path";
 import { parseArgs } from "node:util";
-import { collectRecordFiles, validateFile } from "@ngcc-perf/schema";
+import {
+  checkSystemIntegrity,
+  collectRecordFiles,
+  type FileResult,
+  formatFindings,
+  recordConsistency,
+  type SystemIntegrity,
+  systemDirsOf,
+  validateFile,
+} from "@ngcc-perf/schema";
 import { EXIT, type Io, UsageError } from "../../io.ts";
 
 export const usage = `ngcc-perf validate <file-or-dir>... [--json]
 
-Checks each record (.json, by its "kind" field) and campaign (.yaml/.yml) against its schema.
-A folder is searched for .json, .yaml and .yml files. Prints "file:line:col pointer message" per
-error; exits 0 when every file is valid, 2 otherwise.`;
+Checks each record (.json, by its "kind" field) and campaign (.yaml/.yml) against its schema, and the
+figures of each timing record against each other (ops/s = 1e9 / meanNs, n and meanNs from the trials).
+A folder is searched for .json, .yaml and .yml files. Prints "file:line:col pointer message" per error.
+
+Records of a store (data/<system>/…) are also checked against the store's index.json: a file whose
+SHA-256 or size differs ("changed since the index was written"), a listed file that is gone ("deleted"),
+a file the index does not list ("not indexed"), a missing or invalid index. A store, its data/ folder or
+a system folder is checked whole; a file or a folder inside one, for itself. After a deliberate edit,
+rebuild the index with "ngcc-perf index <store>".
+
+Exits 0 when every file is valid and every store matches its index, 2 otherwise.`;
+
+/** Which part of each system folder the named paths concern: the whole folder wins over parts of it. */
+function systemsOf(paths: ReadonlyArray<string>): Array<{ dir: string; within: string[]; shown: string }> {
+  const bySystem = new Map<string, { within: Set<string>; shown: string }>();
+  for (const p of paths) {
+    for (const ref of systemDirsOf(p)) {
+      const entry = bySystem.get(ref.dir) ?? { within: new Set<string>(), shown: shownPath(p, ref.dir) };
+      entry.within.add(ref.within);
+      bySystem.set(ref.dir, entry);
+    }
+  }
+  return [...bySystem.entries()].map(([dir, e]) => ({
+    dir,
+    within: e.within.has("") ? [""] : [...e.within].sort(),
+    shown: e.shown,
+  }));
+}
+
+/** A system folder as the user would name it: relative when they named a relative path. */
+function shownPath(named: string, dir: string): string {
+  return isAbsolute(named) ? dir : relative(process.cwd(), dir) || ".";
+}
 
 export function validateCommand(argv: string[], io: Io): number {
   const { values, positionals } = parseArgs({
@@ -23,7 +64,12 @@ export function validateCommand(argv: string[], io: Io): number {
   const { files, missing } = collectRecordFiles(positionals);
   let bad = missing.length;
   for (const m of missing) io.err(`${m}: no such file or folder`);
-  const results = files.map((f) => validateFile(f));
+  const results: FileResult[] = files.map((f) => {
+    const r = validateFile(f);
+    if (!r.valid || r.kind !== "timing") return r;
+    const errors = recordConsistency(f);
+    return errors.length === 0 ? r : { ...r, valid: false, errors };
+  });
   for (const r of results) {
     if (r.valid) continue;
     bad++;
@@ -32,14 +78,55 @@ export function validateCommand(argv: string[], io: Io): number {
       io.out(`${r.file}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer === "" ? "(root)" : e.pointer} ${e.message}`);
     }
   }
-  if (values.json) {
-    io.out(JSON.stringify({ files: results, missing }, null, 2));
+  // The identities were checked per file above; the store check adds what the index says.
+  const integrity: Array<SystemIntegrity & { shown: string }> = [];
+  for (const s of systemsOf(positionals)) {
+    const checked = s.within.map((within) => checkSystemIntegrity(s.dir, { within, consistency: false }));
+    const first = checked[0];
+    if (!first) continue;
+    const seen = new Set<string>();
+    const findings = checked
+      .flatMap((c) => c.findings)
+      .filter((f) => {
+        const id = `${f.path}\u0000${f.message}`;
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      });
+    integrity.push({ ...first, findings, shown: s.shown });
   }
-  if (files.length === 0 && missing.length === 0) {
+  const problems = integrity.reduce((n, s) => n + s.findings.length, 0);
+  bad += problems;
+  if (!values.json) for (const s of integrity) for (const line of formatFindings(s, s.shown)) io.out(line);
+  if (values.json) {
+    io.out(
+      JSON.stringify(
+        {
+          files: results,
+          missing,
+          integrity: integrity.map((s) => ({ system: s.system, dir: s.dir, findings: s.findings })),
+        },
+        null,
+        2,
+      ),
+    );
+  }
+  if (files.length === 0 && missing.length === 0 && integrity.length === 0) {
     io.err("validate: no .json, .yaml or .yml files found");
     return EXIT.badInput;
   }
   const valid = results.filter((r) => r.valid).length;
-  io.err(`${valid} of ${files.length} file(s) valid${missing.length > 0 ? `, ${missing.length} missing` : ""}`);
+  const stores =
+    integrity.length === 0
+      ? ""
+      : problems === 0
+        ? `; ${integrity.length} system folder(s) match their index`
+        : `; ${problems} store integrity problem(s) in ${integrity
+            .filter((s) => s.findings.length > 0)
+            .map((s) => s.shown)
+            .join(", ")} (after a deliberate edit, rebuild the index: "ngcc-perf index <store>")`;
+  io.err(
+    `${valid} of ${files.length} file(s) valid${missing.length > 0 ? `, ${missing.length} missing` : ""}${stores}`,
+  );
   return bad === 0 ? EXIT.ok : EXIT.badInput;
 }
