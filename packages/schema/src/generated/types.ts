@@ -367,6 +367,48 @@ export interface CampaignConfig {
      */
     catalog: string;
   };
+  /**
+   * Containment of every process that builds or runs submission code (docs/security.md): bubblewrap (own PID, network, IPC and UTS namespaces), the system read-only, only the job's folders writable, a private /tmp, a clean environment, an unprivileged user and resource limits.
+   */
+  sandbox?: {
+    /**
+     * false: run submission code unconfined — no sandbox, no limits (every record's commands then say sandboxed: false); default true. Without bubblewrap installed, a campaign that does not say false is refused.
+     */
+    enabled?: boolean;
+    /**
+     * Further folders the sandbox may read, relative to the campaign file (e.g. a toolchain outside /usr and /opt); the system folders, the campaign's folder, its submissions, the PQClean and ICCS folders and ngcc-perf's native/ are readable without this.
+     */
+    readable?: string[];
+    /**
+     * Resource limits (setrlimit) of every sandboxed process; null: no limit (e.g. addressSpaceBytes for sanitizer builds). A core dump is never written.
+     */
+    limits?: {
+      /**
+       * RLIMIT_AS: virtual memory of one process, in bytes; default 8 GiB (8589934592).
+       */
+      addressSpaceBytes?: number | null;
+      /**
+       * RLIMIT_CPU: processor time of one process, in seconds (SIGXCPU); default twice its time limit.
+       */
+      cpuSeconds?: number | null;
+      /**
+       * RLIMIT_FSIZE: the largest file a process may write, in bytes (SIGXFSZ); default 1 GiB.
+       */
+      fileSizeBytes?: number | null;
+      /**
+       * RLIMIT_NPROC: processes and threads of the sandbox's user; default 256.
+       */
+      processes?: number | null;
+      /**
+       * RLIMIT_NOFILE: open files of one process; default 1024.
+       */
+      openFiles?: number | null;
+      /**
+       * Size of the private /tmp (and of /dev/shm), in bytes; default 1 GiB.
+       */
+      tmpBytes?: number;
+    };
+  };
 }
 
 // ---- environment
@@ -1264,6 +1306,10 @@ export interface TimingRecord_Command {
    * Last part of the process's standard error (bounded).
    */
   stderrTail?: string;
+  /**
+   * True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox.
+   */
+  sandboxed?: boolean;
 }
 
 // ---- kat
@@ -1687,6 +1733,10 @@ export interface KatRecord_Command {
    * Last part of the process's standard error (bounded).
    */
   stderrTail?: string;
+  /**
+   * True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox.
+   */
+  sandboxed?: boolean;
 }
 
 // ---- hash-profile
@@ -2030,6 +2080,10 @@ export interface HashProfileRecord_Command {
    * Last part of the process's standard error (bounded).
    */
   stderrTail?: string;
+  /**
+   * True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox.
+   */
+  sandboxed?: boolean;
 }
 
 // ---- survey
@@ -2813,6 +2867,10 @@ export interface SizeAuditRecord_Command {
    * Last part of the process's standard error (bounded).
    */
   stderrTail?: string;
+  /**
+   * True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox.
+   */
+  sandboxed?: boolean;
 }
 
 // ---- store-index

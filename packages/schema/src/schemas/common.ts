@@ -80,6 +80,9 @@ export const defs: Record<string, JsonSchema> = {
       cwd: str("Working directory the process ran in."),
       timeLimitMs: nonneg("Time limit applied to the process in milliseconds (ms)."),
       stderrTail: str("Last part of the process's standard error (bounded)."),
+      sandboxed: bool(
+        "True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox.",
+      ),
     },
   ),
   failure: obj(

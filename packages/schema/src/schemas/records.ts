@@ -266,6 +266,43 @@ export const campaign: JsonSchema = {
       sizes: obj("Size catalog.", {
         catalog: str("Path of external_sizes.csv, relative to the campaign file."),
       }),
+      sandbox: obj(
+        "Containment of every process that builds or runs submission code (docs/security.md): bubblewrap (own PID, network, IPC and UTS namespaces), the system read-only, only the job's folders writable, a private /tmp, a clean environment, an unprivileged user and resource limits.",
+        {},
+        {
+          enabled: bool(
+            "false: run submission code unconfined — no sandbox, no limits (every record's commands then say sandboxed: false); default true. Without bubblewrap installed, a campaign that does not say false is refused.",
+          ),
+          readable: arr(
+            "Further folders the sandbox may read, relative to the campaign file (e.g. a toolchain outside /usr and /opt); the system folders, the campaign's folder, its submissions, the PQClean and ICCS folders and ngcc-perf's native/ are readable without this.",
+            { type: "string", minLength: 1 },
+          ),
+          limits: obj(
+            "Resource limits (setrlimit) of every sandboxed process; null: no limit (e.g. addressSpaceBytes for sanitizer builds). A core dump is never written.",
+            {},
+            {
+              addressSpaceBytes: nullable(
+                int("RLIMIT_AS: virtual memory of one process, in bytes; default 8 GiB (8589934592).", { minimum: 1 }),
+              ),
+              cpuSeconds: nullable(
+                int("RLIMIT_CPU: processor time of one process, in seconds (SIGXCPU); default twice its time limit.", {
+                  minimum: 1,
+                }),
+              ),
+              fileSizeBytes: nullable(
+                int("RLIMIT_FSIZE: the largest file a process may write, in bytes (SIGXFSZ); default 1 GiB.", {
+                  minimum: 1,
+                }),
+              ),
+              processes: nullable(
+                int("RLIMIT_NPROC: processes and threads of the sandbox's user; default 256.", { minimum: 1 }),
+              ),
+              openFiles: nullable(int("RLIMIT_NOFILE: open files of one process; default 1024.", { minimum: 1 })),
+              tmpBytes: int("Size of the private /tmp (and of /dev/shm), in bytes; default 1 GiB.", { minimum: 4096 }),
+            },
+          ),
+        },
+      ),
     },
   ),
 };
