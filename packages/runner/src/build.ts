@@ -23,7 +23,7 @@ const toolchains = new Map<string, Promise<Toolchain>>();
 export function toolchain(cc: string): Promise<Toolchain> {
   let t = toolchains.get(cc);
   if (!t) {
-    t = runProcess([cc, "--version"], { timeoutMs: 30_000 }).then((r) => {
+    t = runProcess([cc, "--version"], { timeoutMs: 30_000, sandbox: false }).then((r) => {
       if (r.spawnError || r.exitCode !== 0) {
         throw new InputError(
           `compiler "${cc}" is not usable (${r.spawnError ?? `exit ${r.exitCode}`}); install it or set compiler.cc / $CC`,
@@ -130,7 +130,7 @@ export type BuildRun = (argv: string[], what: string) => Promise<RunResult>;
 
 export function buildRunner(cwd: string, timeoutMs: number, commands: Command[]): BuildRun {
   return async (argv, what) => {
-    const r = await runProcess(argv, { timeoutMs, cwd });
+    const r = await runProcess(argv, { timeoutMs, cwd, writable: [cwd] });
     commands.push(commandOf(r));
     if (r.spawnError) throw new InputError(`${what}: cannot run ${argv[0]}: ${r.spawnError}`);
     if (r.exitCode !== 0) {
@@ -416,6 +416,7 @@ export async function kexPasses(spec: InstanceSpec, tc: Toolchain, timeoutMs: nu
     timeoutMs,
     input: source,
     cwd: spec.apiDir,
+    writable: [],
   });
   const m = /ngcc_passes=(\w+)/.exec(r.stdout);
   // A header the preprocessor rejects fails its build later, with the compiler's message; plan one pass.

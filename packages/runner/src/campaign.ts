@@ -4,6 +4,8 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type CampaignConfig, checkName, validateText } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
+import { pqcleanRoot } from "./instances.ts";
+import { configureSandbox, DEFAULT_SANDBOX_LIMITS, type SandboxSettings, sandboxTools } from "./sandbox.ts";
 
 export interface BuildProfile {
   name: string;
@@ -50,6 +52,8 @@ export interface Campaign {
   };
   timeouts: { buildMs: number; operationMs: number; katMs: number };
   iccsDir: string | null;
+  /** Containment of submission code (docs/security.md); loadCampaign makes it this process's sandbox. */
+  sandbox: SandboxSettings;
 }
 
 /**
@@ -125,7 +129,7 @@ export function loadCampaign(file: string): Campaign {
     throw new InputError(`${file}: counter.kind fixed-clock needs counter.fixedClockHz`);
   }
   const t = config.timing ?? {};
-  return {
+  const campaign: Campaign = {
     file: path,
     dir,
     text,
@@ -164,5 +168,46 @@ export function loadCampaign(file: string): Campaign {
       katMs: (config.timeouts?.katSeconds ?? 600) * 1000,
     },
     iccsDir: config.iccs ? resolve(dir, config.iccs.dir) : null,
+    sandbox: { enabled: true, limits: DEFAULT_SANDBOX_LIMITS, readable: [] },
   };
+  campaign.sandbox = sandboxOf(campaign, file);
+  configureSandbox(campaign.sandbox);
+  return campaign;
+}
+
+/**
+ * The campaign's sandbox: its limits over the defaults, and the folders its processes read (the campaign's own,
+ * its submissions, PQClean and ICCS trees, sandbox.readable). Refuses a campaign that needs bubblewrap where it
+ * is not installed.
+ */
+function sandboxOf(campaign: Campaign, file: string): SandboxSettings {
+  const s = campaign.config.sandbox ?? {};
+  const enabled = s.enabled ?? true;
+  const limits = { ...DEFAULT_SANDBOX_LIMITS };
+  for (const key of ["addressSpaceBytes", "fileSizeBytes", "processes", "openFiles"] as const) {
+    const v = s.limits?.[key];
+    if (v !== undefined) limits[key] = v;
+  }
+  if (s.limits?.cpuSeconds !== undefined) limits.cpuSeconds = s.limits.cpuSeconds;
+  if (s.limits?.tmpBytes !== undefined) limits.tmpBytes = s.limits.tmpBytes;
+  const readable = [campaign.dir, ...(s.readable ?? []).map((p) => resolve(campaign.dir, p))];
+  if (campaign.iccsDir) readable.push(campaign.iccsDir);
+  for (const a of campaign.config.algorithms) {
+    if ("submission" in a.source) readable.push(resolve(campaign.dir, a.source.submission));
+    else {
+      try {
+        readable.push(pqcleanRoot(campaign, a.source.root));
+      } catch {
+        // reported when the algorithm is resolved
+      }
+    }
+  }
+  if (enabled) {
+    try {
+      sandboxTools();
+    } catch (err) {
+      throw new InputError(`${file}: ${(err as Error).message}`);
+    }
+  }
+  return { enabled, limits, readable };
 }

@@ -52,7 +52,7 @@ function osName(): string {
 }
 
 async function firstLine(argv: string[]): Promise<string | null> {
-  const r = await runProcess(argv, { timeoutMs: 15_000 });
+  const r = await runProcess(argv, { timeoutMs: 15_000, sandbox: false });
   if (r.spawnError || r.exitCode !== 0) return null;
   return (r.stdout || r.stderr).split("\n")[0]?.trim() || null;
 }

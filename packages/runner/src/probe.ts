@@ -29,7 +29,7 @@ export async function buildProbe(cc: string, cacheDir = join(tmpdir(), "ngcc-per
   const tmp = `${exe}.${process.pid}.tmp`;
   const r = await runProcess(
     [cc, "-std=c99", "-O2", "-D_GNU_SOURCE", "-I", join(nd, "driver"), ...sources, "-o", tmp, "-lm"],
-    { timeoutMs: 120_000 },
+    { timeoutMs: 120_000, writable: [cacheDir] },
   );
   if (r.spawnError) throw new InputError(`cannot run the compiler ${cc}: ${r.spawnError}`);
   if (r.exitCode !== 0) throw new Error(`building the counter probe failed:\n${tail(r.stderr)}`);

@@ -1,0 +1,475 @@
+// The sandbox every process that builds or runs submission code runs in (docs/security.md): bubblewrap with
+// its own user (no capabilities, no further user namespaces), PID, network, IPC, UTS and cgroup namespaces; a
+// root made of the system folders read-only (everything else — $HOME, /root, /tmp, /var, /run, /srv, /mnt … —
+// absent); the files of /etc and /opt no one else may read masked, and the writable or revealing parts of /proc
+// and /sys covered; only the job's own folders writable; a private /tmp; a clean environment; resource limits
+// (prlimit). runProcess (proc.ts) wraps its children with `sandboxArgv`; the campaign sets the limits
+// (`configureSandbox`).
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { InputError } from "./errors.ts";
+import { nativeDir } from "./native.ts";
+
+export interface SandboxLimits {
+  /** RLIMIT_AS in bytes; null: none. */
+  addressSpaceBytes: number | null;
+  /** RLIMIT_CPU in seconds; undefined: twice the process's time limit; null: none. */
+  cpuSeconds?: number | null;
+  /** RLIMIT_FSIZE in bytes (the largest file a process may write); null: none. */
+  fileSizeBytes: number | null;
+  /** RLIMIT_NPROC (processes and threads of the sandbox's user); null: none. */
+  processes: number | null;
+  /** RLIMIT_NOFILE; null: none. */
+  openFiles: number | null;
+  /** Size of the private /tmp (and /dev/shm), in bytes. */
+  tmpBytes: number;
+}
+
+export interface SandboxSettings {
+  /** False: processes run unconfined, as the campaign asked (`sandbox: { enabled: false }`). */
+  enabled: boolean;
+  limits: SandboxLimits;
+  /** Folders the sandbox may read besides the system folders (the campaign's folders, sandbox.readable). */
+  readable: string[];
+  /**
+   * Whether the folders of the paths on a command line become readable too (outside $HOME, /root, /var, /run …).
+   * True only without a campaign (library use): a campaign names every folder its processes may read, so a
+   * meta.json pointing elsewhere sees nothing there.
+   */
+  argvPaths?: boolean;
+}
+
+const GiB = 1024 ** 3;
+
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
+  addressSpaceBytes: 8 * GiB,
+  fileSizeBytes: GiB,
+  processes: 256,
+  openFiles: 1024,
+  tmpBytes: GiB,
+};
+
+/** Top-level folders visible (read-only) inside the sandbox; every other top-level entry is absent. */
+export const SYSTEM_ROOTS = [
+  "usr",
+  "bin",
+  "sbin",
+  "lib",
+  "lib32",
+  "lib64",
+  "libx32",
+  "etc",
+  "opt",
+  "sys",
+  "nix",
+  "gnu",
+];
+
+/** Never made readable from a command line's paths: homes, system state, kernel interfaces. */
+const PROTECTED = [
+  "/root",
+  "/home",
+  "/var",
+  "/run",
+  "/boot",
+  "/srv",
+  "/mnt",
+  "/media",
+  "/lost+found",
+  "/proc",
+  "/dev",
+  "/sys",
+];
+
+/** What the sandbox mounts itself (its own /proc, /dev, /tmp). */
+const SANDBOX_MOUNTS = ["/proc", "/dev", "/dev/shm", "/tmp"];
+
+/**
+ * Parts of /proc a process that is uid 0 of the host (ngcc-perf run as root) could write or should not read even
+ * without capabilities: sysctls (kernel.core_pattern!) and the like read-only, the rest hidden — the lists
+ * container runtimes use. /sys is read-only as a whole; its firmware tables and debug files are hidden.
+ */
+export const PROC_READ_ONLY = ["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs"];
+export const HIDDEN_KERNEL_PATHS = [
+  "/proc/asound",
+  "/proc/acpi",
+  "/proc/kcore",
+  "/proc/keys",
+  "/proc/key-users",
+  "/proc/latency_stats",
+  "/proc/timer_list",
+  "/proc/timer_stats",
+  "/proc/sched_debug",
+  "/proc/scsi",
+  "/proc/kallsyms",
+  "/sys/firmware",
+  "/sys/kernel/debug",
+  "/sys/kernel/security",
+  "/sys/kernel/tracing",
+  "/sys/devices/virtual/powercap",
+];
+
+const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+let settings: SandboxSettings = { enabled: true, limits: { ...DEFAULT_SANDBOX_LIMITS }, readable: [], argvPaths: true };
+
+/**
+ * Sets the sandbox of this process's later child processes: a loaded campaign's `sandbox` (loadCampaign calls
+ * this). Readable folders accumulate over campaigns (a test may load several); limits and `enabled` are the last's.
+ */
+export function configureSandbox(next: SandboxSettings): void {
+  settings = {
+    enabled: next.enabled,
+    limits: { ...next.limits },
+    readable: [...new Set([...settings.readable, ...next.readable.map((p) => resolve(p))])],
+    argvPaths: next.argvPaths ?? false,
+  };
+}
+
+export function sandboxSettings(): SandboxSettings {
+  return settings;
+}
+
+/** The first executable `name` on the host's PATH, or null. */
+export function findOnPath(name: string, path = process.env.PATH ?? DEFAULT_PATH): string | null {
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, name);
+    if (isExecutable(p)) return p;
+  }
+  return null;
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return !lstatSyncSafe(p)?.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function lstatSyncSafe(p: string) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+interface Tools {
+  bwrap: string;
+  prlimit: string;
+}
+
+let tools: Tools | null = null;
+
+/**
+ * bwrap and prlimit; an InputError naming the packages when one is missing — running
+ * unconfined needs the campaign's explicit `sandbox: { enabled: false }`.
+ */
+export function sandboxTools(): Tools {
+  if (tools) return tools;
+  const bwrap = findOnPath("bwrap");
+  const prlimit = findOnPath("prlimit");
+  if (!bwrap || !prlimit) {
+    const missing = [
+      ...(bwrap ? [] : ["bwrap (apt-get install bubblewrap)"]),
+      ...(prlimit ? [] : ["prlimit (apt-get install util-linux)"]),
+    ];
+    throw new InputError(
+      `the sandbox for submission code needs ${missing.join(" and ")}, which ${missing.length > 1 ? "are" : "is"} not installed; ` +
+        "install it, or set sandbox: { enabled: false } in the campaign to run submission code unconfined (every record then says so)",
+    );
+  }
+  tools = { bwrap, prlimit };
+  return tools;
+}
+
+/** Entries under /etc and /opt no one but their owner (or group) may read: masked inside the sandbox. */
+let secretsFound: { files: string[]; dirs: string[] } | null = null;
+
+export function secretPaths(tops: readonly string[] = ["/etc", "/opt"]): { files: string[]; dirs: string[] } {
+  const standard = tops.length === 2 && tops[0] === "/etc" && tops[1] === "/opt";
+  if (standard && secretsFound) return secretsFound;
+  const found = { files: [] as string[], dirs: [] as string[] };
+  let budget = 100_000;
+  const walk = (dir: string, depth: number) => {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of entries) {
+      if (--budget < 0) return;
+      const p = join(dir, name);
+      const st = lstatSyncSafe(p);
+      if (!st || st.isSymbolicLink()) continue;
+      const secret = (st.mode & 0o004) === 0;
+      if (st.isDirectory()) {
+        if (secret) found.dirs.push(p);
+        else if (depth < 12) walk(p, depth + 1);
+      } else if (secret) {
+        found.files.push(p);
+      }
+    }
+  };
+  for (const top of tops) walk(top, 0);
+  if (standard) secretsFound = found;
+  return found;
+}
+
+/** bwrap arguments that hide `paths` where they exist: an empty read-only folder, or /dev/null for a file. */
+function hide(paths: readonly string[]): string[] {
+  return paths.flatMap((p) => {
+    const st = lstatSyncSafe(p);
+    if (!st || st.isSymbolicLink()) return [];
+    return st.isDirectory() ? ["--tmpfs", p, "--remount-ro", p] : ["--ro-bind", "/dev/null", p];
+  });
+}
+
+function within(path: string, root: string): boolean {
+  return path === root || path.startsWith(root === "/" ? "/" : `${root}${sep}`);
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** The system roots as bwrap arguments (symlinks such as /bin → usr/bin recreated), and the real folders bound. */
+function systemMounts(): { args: string[]; dirs: string[] } {
+  const args: string[] = [];
+  const dirs: string[] = [];
+  for (const name of SYSTEM_ROOTS) {
+    const p = `/${name}`;
+    const st = lstatSyncSafe(p);
+    if (!st) continue;
+    if (st.isSymbolicLink()) {
+      args.push("--symlink", readlinkSync(p), p);
+    } else if (st.isDirectory()) {
+      args.push("--ro-bind", p, p);
+      dirs.push(p);
+    }
+  }
+  return { args, dirs };
+}
+
+/** The host's PATH entries that exist inside the sandbox (under the system folders), else a default. */
+export function sandboxPath(hostPath = process.env.PATH ?? ""): string {
+  const roots = SYSTEM_ROOTS.map((n) => `/${n}`);
+  const kept = hostPath
+    .split(delimiter)
+    .filter((d) => isAbsolute(d) && roots.some((r) => within(realOrSelf(d), realOrSelf(r))));
+  return kept.length > 0 ? [...new Set(kept)].join(delimiter) : DEFAULT_PATH;
+}
+
+/** Where `program` (argv[0]) is, as execvp would find it in the sandbox; null when it is not there. */
+export function resolveProgram(program: string, cwd: string, path: string): string | null {
+  if (program.includes("/")) {
+    const p = resolve(cwd, program);
+    return isExecutable(p) ? p : null;
+  }
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, program);
+    if (isExecutable(p)) return p;
+  }
+  return null;
+}
+
+/** The path an argument names (absolute, relative with a slash, or after -I/-L), resolved against `cwd`, if it exists. */
+function pathInArgument(arg: string, cwd: string): string | null {
+  const m = /^-[IL](.+)$/.exec(arg);
+  const candidate = m?.[1] ?? arg;
+  // A bare word (an operation name, a number, a file in the cwd) needs no mount of its own.
+  if (candidate.startsWith("-") || !candidate.includes("/") || candidate.includes("\0")) return null;
+  const p = resolve(cwd, candidate);
+  return existsSync(p) ? p : null;
+}
+
+export interface SandboxRequest {
+  argv: readonly string[];
+  /** The working directory (absolute); bound read-only unless writable. */
+  cwd: string;
+  /** Whether the caller named `cwd` (else it is ngcc-perf's own, created empty inside the sandbox). */
+  cwdGiven: boolean;
+  writable: readonly string[];
+  timeoutMs: number;
+  env?: NodeJS.ProcessEnv;
+  /** The fd bwrap writes its JSON status to. */
+  statusFd: number;
+}
+
+/** bwrap's command line for one process: the sandbox of the module's settings around `argv`. */
+export function sandboxArgv(req: SandboxRequest, s: SandboxSettings = settings, t: Tools = sandboxTools()): string[] {
+  const limits = s.limits;
+  const system = systemMounts();
+  const systemReal = system.dirs.map(realOrSelf);
+  const visibleAlready = (p: string) => systemReal.some((d) => within(p, d)) || system.dirs.some((d) => within(p, d));
+
+  // Folders to bind: the job's writable ones, and read-only what the process is given (its program, its path
+  // arguments' folders, its cwd) and what the campaign's sources need.
+  const writable = [...new Set(req.writable.map((w) => resolve(req.cwd, w)))];
+  const wanted = new Set<string>();
+  const addReadable = (p: string) => {
+    const abs = resolve(p);
+    let st: ReturnType<typeof statSync> | null = null;
+    try {
+      st = statSync(abs);
+    } catch {
+      return;
+    }
+    // Folders and regular files only (their folder): never a device, socket or pipe.
+    if (!st.isDirectory() && !st.isFile()) return;
+    const dir = st.isDirectory() ? abs : dirname(abs);
+    if (SANDBOX_MOUNTS.some((m) => within(dir, m) && m !== "/tmp")) return;
+    wanted.add(dir);
+    const real = realOrSelf(dir);
+    if (real !== dir) wanted.add(real);
+  };
+  for (const r of s.readable) addReadable(r);
+  try {
+    addReadable(nativeDir());
+  } catch {
+    // an installation without native/ builds nothing
+  }
+  // A working folder or a command line's path in $HOME, /root, /var, /run … only inside the campaign's folders.
+  const roots = s.readable.map(realOrSelf);
+  const guarded = [...PROTECTED, homedir()].map(realOrSelf);
+  const allowed = (p: string) => {
+    const real = realOrSelf(p);
+    return !guarded.some((g) => within(real, g)) || roots.some((r) => within(real, r));
+  };
+  if (req.cwdGiven && allowed(req.cwd)) addReadable(req.cwd);
+  // The program itself (the harness names it); the other paths of the command line only without a campaign.
+  const [program, ...rest] = req.argv;
+  if (program?.includes("/")) addReadable(resolve(req.cwd, program));
+  if (s.argvPaths) {
+    for (const arg of rest) {
+      const p = pathInArgument(arg, req.cwd);
+      if (p && allowed(p)) addReadable(p);
+    }
+  }
+  const mounts: { path: string; rw: boolean }[] = [];
+  for (const w of writable) mounts.push({ path: w, rw: true });
+  for (const r of wanted) {
+    if (r === "/" || visibleAlready(r) || writable.some((w) => within(r, w))) continue;
+    mounts.push({ path: r, rw: false });
+  }
+  // Parents before children; a read-only folder inside another read-only one is already visible.
+  mounts.sort((a, b) => a.path.split(sep).length - b.path.split(sep).length || a.path.localeCompare(b.path));
+  const kept: { path: string; rw: boolean }[] = [];
+  for (const m of mounts) {
+    if (!m.rw && kept.some((k) => within(m.path, k.path))) continue;
+    if (kept.some((k) => k.path === m.path)) continue;
+    kept.push(m);
+  }
+
+  // bwrap makes the missing parents of a mount point private (0700); made here first, open (0755), so the
+  // sandbox's user can reach what is mounted below them.
+  const parents = new Set<string>();
+  for (const target of [...kept.map((m) => m.path), req.cwd]) {
+    const parts = target.split(sep).filter(Boolean);
+    for (let i = 1; i < parts.length; i++) {
+      const p = `/${parts.slice(0, i).join("/")}`;
+      if (SANDBOX_MOUNTS.includes(p) || visibleAlready(p) || kept.some((k) => within(p, k.path))) continue;
+      parents.add(p);
+    }
+  }
+  const cwdVisible = kept.some((m) => within(req.cwd, m.path)) || visibleAlready(req.cwd);
+  if (!cwdVisible) parents.add(req.cwd);
+  const dirs = [...parents].sort((a, b) => a.split(sep).length - b.split(sep).length || a.localeCompare(b));
+  const secrets = secretPaths();
+  const path = sandboxPath();
+  const args: string[] = [
+    // A user namespace of its own even as root: no capabilities anywhere, no new user namespaces inside.
+    "--unshare-all",
+    "--unshare-user",
+    "--disable-userns",
+    "--cap-drop",
+    "ALL",
+    "--die-with-parent",
+    "--new-session",
+    "--hostname",
+    "ngcc-sandbox",
+    ...system.args,
+    ...secrets.files.flatMap((f) => ["--ro-bind", "/dev/null", f]),
+    ...secrets.dirs.flatMap((d) => ["--tmpfs", d, "--remount-ro", d]),
+    "--proc",
+    "/proc",
+    ...PROC_READ_ONLY.filter((p) => existsSync(p)).flatMap((p) => ["--ro-bind", p, p]),
+    ...hide(HIDDEN_KERNEL_PATHS),
+    "--dev",
+    "/dev",
+    "--perms",
+    "1777",
+    "--size",
+    String(limits.tmpBytes),
+    "--tmpfs",
+    "/tmp",
+    "--perms",
+    "1777",
+    "--size",
+    String(limits.tmpBytes),
+    "--tmpfs",
+    "/dev/shm",
+    "--remount-ro",
+    "/dev",
+    ...dirs.flatMap((d) => ["--perms", "0755", "--dir", d]),
+    ...kept.flatMap((m) => [m.rw ? "--bind" : "--ro-bind", m.path, m.path]),
+    "--chdir",
+    req.cwd,
+    "--remount-ro",
+    "/",
+    "--clearenv",
+    "--setenv",
+    "PATH",
+    path,
+    "--setenv",
+    "LANG",
+    "C.UTF-8",
+    "--setenv",
+    "HOME",
+    "/nonexistent",
+    "--setenv",
+    "TMPDIR",
+    "/tmp",
+    ...Object.entries(req.env ?? {}).flatMap(([k, v]) => (v === undefined ? [] : ["--setenv", k, v])),
+    "--json-status-fd",
+    String(req.statusFd),
+    "--",
+  ];
+  const cpu = limits.cpuSeconds === undefined ? Math.max(1, Math.ceil((2 * req.timeoutMs) / 1000)) : limits.cpuSeconds;
+  const rlimits = [
+    ...(limits.addressSpaceBytes === null ? [] : [`--as=${limits.addressSpaceBytes}`]),
+    // SIGXCPU at the soft limit (a clear cause in the record), SIGKILL a second later.
+    ...(cpu === null ? [] : [`--cpu=${cpu}:${cpu + 1}`]),
+    ...(limits.fileSizeBytes === null ? [] : [`--fsize=${limits.fileSizeBytes}`]),
+    ...(limits.processes === null ? [] : [`--nproc=${limits.processes}`]),
+    ...(limits.openFiles === null ? [] : [`--nofile=${limits.openFiles}`]),
+    "--core=0",
+  ];
+  return [t.bwrap, ...args, t.prlimit, ...rlimits, "--", ...req.argv];
+}
+
+/** Signal number → name (SIGSEGV …), for bwrap's 128 + n exit status of a child killed by a signal. */
+export function signalOfStatus(code: number | null, names: Record<string, number>): string | null {
+  if (code === null || code <= 128 || code > 128 + 64) return null;
+  const n = code - 128;
+  return Object.entries(names).find(([, v]) => v === n)?.[0] ?? null;
+}
