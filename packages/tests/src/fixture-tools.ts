@@ -632,3 +632,227 @@ export function makeAllBadSubmissions(destRoot: string): BadSubmission[] {
     return make(d);
   });
 }
+
+// ---------------------------------------------------------------------------
+// Hostile submissions (packages/tests/src/hostile.test.ts): kem-90 with a hostile.c that misbehaves —
+// at load time (a constructor, so in every process that runs the code: KAT generator, driver, workers),
+// in keygen's randomness or at the end of crypto_kem_enc.
+
+export type HostileKind =
+  | "read-secrets"
+  | "connect"
+  | "write-outside"
+  | "fork-outlive"
+  | "setsid-daemon"
+  | "segfault"
+  | "endless-loop"
+  | "overflow-small"
+  | "overflow-large"
+  | "abort"
+  | "output-200mb"
+  | "alloc-20gb"
+  | "nonzero-return"
+  | "nondeterministic";
+
+export interface HostileOptions {
+  /** Files whose bytes must never leave the sandbox (e.g. /etc/shadow and a file planted in $HOME). */
+  secrets?: string[];
+  /** A TCP port on 127.0.0.1 the code tries to connect to. */
+  port?: number;
+  /** Files the code tries to create (outside its folders: /tmp, $HOME, the repository …). */
+  targets?: string[];
+}
+
+/** A C string literal for an ASCII path (JSON's escapes are C's for these). */
+const cString = (s: string) => JSON.stringify(s);
+
+function hostileSource(kinds: readonly HostileKind[], o: HostileOptions): string {
+  const has = (k: HostileKind) => kinds.includes(k);
+  const atLoad: string[] = [];
+  if (has("read-secrets")) {
+    atLoad.push(
+      `  static const char *const secrets[] = { ${[...(o.secrets ?? []), "/etc/shadow"].map(cString).join(", ")} };`,
+      "  for (size_t i = 0; i < sizeof secrets / sizeof *secrets; i++) {",
+      "    char buf[512];",
+      "    int fd = open(secrets[i], O_RDONLY);",
+      "    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);",
+      '    if (n < 0) { note("read", secrets[i], 0); if (fd >= 0) close(fd); continue; }',
+      "    buf[n] = 0;",
+      '    fprintf(stderr, "ngcc-hostile: read %s: got %ld bytes: %s\\n", secrets[i], (long)n, buf);',
+      "    close(fd);",
+      "  }",
+    );
+  }
+  if (has("connect")) {
+    atLoad.push(
+      "  int s = socket(AF_INET, SOCK_STREAM, 0);",
+      "  struct sockaddr_in a;",
+      "  memset(&a, 0, sizeof a);",
+      "  a.sin_family = AF_INET;",
+      `  a.sin_port = htons(${o.port ?? 9});`,
+      "  a.sin_addr.s_addr = htonl(0x7f000001);",
+      '  if (s < 0 || connect(s, (struct sockaddr *)&a, sizeof a) != 0) note("connect", "127.0.0.1", 0);',
+      '  else { note("connect", "127.0.0.1", 1); (void)!write(s, "NGCC-LEAK", 9); }',
+      "  if (s >= 0) close(s);",
+    );
+  }
+  if (has("write-outside")) {
+    atLoad.push(
+      `  static const char *const targets[] = { ${(o.targets ?? []).map(cString).join(", ")} };`,
+      "  for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {",
+      '    FILE *f = fopen(targets[i], "w");',
+      '    note("create", targets[i], f != NULL);',
+      '    if (f) { fputs("ngcc-hostile was here\\n", f); fclose(f); }',
+      "  }",
+    );
+  }
+  if (has("fork-outlive")) {
+    // A child that outlives its parent, its output closed (nothing ties it to the run).
+    atLoad.push(
+      "  pid_t p = fork();",
+      '  if (p == 0) { prctl(PR_SET_NAME, "ngcc-hostile"); close(0); close(1); close(2); sleep(300); _exit(0); }',
+    );
+  }
+  if (has("setsid-daemon")) {
+    // A daemon in a session of its own that keeps the run's stdout and stderr open.
+    atLoad.push(
+      "  pid_t p = fork();",
+      '  if (p == 0) { setsid(); if (fork() == 0) { prctl(PR_SET_NAME, "ngcc-hostile"); sleep(300); } _exit(0); }',
+      "  if (p > 0) waitpid(p, NULL, 0);",
+    );
+  }
+  const enc: string[] = [];
+  if (has("segfault")) enc.push("  *(volatile unsigned char *volatile)NULL = 1;");
+  if (has("endless-loop")) enc.push("  for (volatile int spin = 1; spin;) {", "  }");
+  if (has("overflow-small")) enc.push("  memset(ct + CRYPTO_CIPHERTEXTBYTES, 0x5a, 4);");
+  if (has("overflow-large")) enc.push("  memset(ct + CRYPTO_CIPHERTEXTBYTES, 0x5a, 1 << 20);");
+  if (has("abort")) enc.push("  abort();");
+  if (has("output-200mb")) {
+    enc.push(
+      "  static int said;",
+      "  if (!said) {",
+      "    static char chunk[1 << 20];",
+      "    said = 1;",
+      "    memset(chunk, 'A', sizeof chunk);",
+      "    for (int i = 0; i < 200; i++) fwrite(chunk, 1, sizeof chunk, stdout);",
+      "    fflush(stdout);",
+      "  }",
+    );
+  }
+  if (has("alloc-20gb")) {
+    enc.push(
+      "  unsigned char *big = malloc((size_t)20 << 30);",
+      '  fprintf(stderr, "ngcc-hostile: malloc(20 GiB) = %s\\n", big ? "a pointer" : "NULL");',
+      "  if (!big) return -1;",
+      "  big[0] = 1;",
+      "  free(big);",
+    );
+  }
+  if (has("nonzero-return")) enc.push("  return -1;");
+  const seed = has("nondeterministic")
+    ? ["  struct timespec t;", "  clock_gettime(CLOCK_REALTIME, &t);", "  seed[0] ^= (unsigned char)(t.tv_nsec | 1);"]
+    : ["  (void)seed;"];
+  return [
+    "/* hostile.c -- made by packages/tests/src/fixture-tools.ts (makeHostileSubmission); deliberately hostile. */",
+    "#define _GNU_SOURCE",
+    "#include <errno.h>",
+    "#include <fcntl.h>",
+    "#include <stdio.h>",
+    "#include <stdlib.h>",
+    "#include <string.h>",
+    "#include <time.h>",
+    "#include <unistd.h>",
+    "#include <arpa/inet.h>",
+    "#include <netinet/in.h>",
+    "#include <sys/prctl.h>",
+    "#include <sys/socket.h>",
+    "#include <sys/wait.h>",
+    '#include "api.h"',
+    "",
+    "int ngcc_hostile_enc(unsigned char *ct, unsigned char *ss);",
+    "void ngcc_hostile_seed(unsigned char *seed);",
+    "",
+    "static void note(const char *what, const char *path, int ok) {",
+    '  fprintf(stderr, "ngcc-hostile: %s %s: %s\\n", what, path, ok ? "succeeded" : strerror(errno));',
+    "}",
+    "",
+    "__attribute__((constructor)) static void ngcc_hostile_load(void) {",
+    "  (void)note;",
+    ...atLoad,
+    "}",
+    "",
+    "void ngcc_hostile_seed(unsigned char *seed) {",
+    ...seed,
+    "}",
+    "",
+    "int ngcc_hostile_enc(unsigned char *ct, unsigned char *ss) {",
+    "  (void)ct;",
+    "  (void)ss;",
+    ...enc,
+    "  return 0;",
+    "}",
+    "",
+  ].join("\n");
+}
+
+/**
+ * kem-90 (Puffin-128 only) with hostile.c linked in: `kinds` say what it does. Its committed KAT still matches
+ * unless a kind changes the output (nondeterministic) or breaks an operation.
+ */
+export function makeHostileSubmission(
+  destRoot: string,
+  kinds: readonly HostileKind[],
+  o: HostileOptions = {},
+): { sub: Submission; instance: InstanceMeta } {
+  const sub = copySubmission("kem-90", destRoot);
+  const common = join(sub.dir, "Reference_Implementation/common");
+  writeFileSync(join(common, "hostile.c"), hostileSource(kinds, o));
+  const kem = join(sub.dir, PUFFIN_KEM_C);
+  patchFile(
+    kem,
+    "int crypto_kem_keypair(",
+    "int ngcc_hostile_enc(unsigned char *ct, unsigned char *ss);\nvoid ngcc_hostile_seed(unsigned char *seed);\n\nint crypto_kem_keypair(",
+  );
+  patchFile(
+    kem,
+    "    randombytes(seed, PUFFIN_SYMBYTES);\n    puffin_pke_keypair(pk, sk, seed);",
+    "    randombytes(seed, PUFFIN_SYMBYTES);\n    ngcc_hostile_seed(seed);\n    puffin_pke_keypair(pk, sk, seed);",
+  );
+  patchFile(
+    kem,
+    "    puffin_kdf(ss, kr, ct);\n    return 0;\n}\n\nint crypto_kem_dec(",
+    "    puffin_kdf(ss, kr, ct);\n    return ngcc_hostile_enc(ct, ss);\n}\n\nint crypto_kem_dec(",
+  );
+  const metaFile = join(sub.dir, "meta.json");
+  const meta = JSON.parse(readFileSync(metaFile, "utf8")) as SubmissionMeta;
+  const instance = meta.instances.find((i) => i.name === "Puffin-128");
+  if (!instance) throw new Error("fixture-tools: kem-90 has no Puffin-128");
+  instance.sources.push("Reference_Implementation/common/hostile.c");
+  meta.instances = [instance];
+  writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  return { sub: loadSubmission(sub.dir), instance };
+}
+
+/** Runs `ngcc-perf <args>` without blocking the event loop (a listener in the test keeps answering). */
+export function runCliAsync(
+  args: readonly string[],
+  o: { timeoutMs?: number; detached?: boolean; env?: NodeJS.ProcessEnv; onStart?: (pid: number) => void } = {},
+): Promise<CliResult & { signal: NodeJS.Signals | null }> {
+  return new Promise((res) => {
+    const child = spawn(process.execPath, [cliBin, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: o.detached ?? false,
+      env: o.env ?? process.env,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const timer = setTimeout(() => child.kill("SIGKILL"), o.timeoutMs ?? 300_000);
+    child.stdout.on("data", (d: Buffer) => out.push(d));
+    child.stderr.on("data", (d: Buffer) => err.push(d));
+    if (child.pid !== undefined) o.onStart?.(child.pid);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      res({ code, signal, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
+    });
+  });
+}
