@@ -67,10 +67,14 @@ async function worker(
   quick: boolean,
 ): Promise<void> {
   const n = o.workers.length + 1;
+  // The first worker's batch (from its own estimate) is kept for the rest, so every sample of an operation is the
+  // same number of calls and the record states one batch.
+  const first = o.workers[0];
   const args = driverSampleArgs(campaign, o.operation, counter, {
     sampleNs: limits(campaign, quick).workerNs,
     seed: n,
     ...(quick ? { warmupNs: 5e6 } : {}),
+    ...(first ? { batch: first.batch } : {}),
   });
   const t0 = Date.now();
   try {

@@ -202,6 +202,14 @@ describe("ngcc-perf time", () => {
         validateFile(join(out, "data/test_1/records", name.replace(/^([^/]+)\//, "$1/guide/") + ".json")).errors,
       ).toEqual([]);
     }
+    // Every worker of an operation takes samples of the same batch, so the figures agree with each other and the
+    // store passes validate's integrity and consistency checks.
+    for (const rec of Object.values(recs)) {
+      const x = rec as unknown as Required<TimingRecord>;
+      expect(x.aggregates.n).toBe(x.samples.reduce((a, w) => a + w.counterDeltas.length, 0) * x.sampling.batch);
+    }
+    const v = cli("validate", out);
+    expect(v.code, v.stdout + v.stderr).toBe(0);
     const sign = recs["sig-93/Wren-128__sign"] as unknown as Required<TimingRecord>;
     expect(sign.sampling.inputs).toMatchObject({ messages: "fresh", keyPairs: 4 });
     // Deterministic signing whose rejection rounds depend on the message: a wide, discrete distribution,
