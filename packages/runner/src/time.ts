@@ -28,7 +28,15 @@ import { type InstanceSpec, operationsOf, resolveAlgorithms } from "./instances.
 import { type OpSampling, perCallFields, samplePerCall, workerTrials } from "./per-call.ts";
 import { commandOf } from "./proc.ts";
 import { aggregate } from "./stats.ts";
-import { type Failure, instanceNames, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
+import {
+  type Failure,
+  instanceNames,
+  type Job,
+  runStep,
+  type StepDefinition,
+  type Unit,
+  type UnitContext,
+} from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
 import { sha256 } from "./store.ts";
 import { TOOL } from "./tool.ts";
@@ -208,58 +216,65 @@ export function timeStep(campaign: Campaign, tc: Toolchain, options: TimeOptions
         : { reason: rec.failure?.reason ?? "error", message: rec.failure?.message ?? "" };
     },
     failureRecord,
-    run: async (unit, pending, ctx) => {
-      const { spec } = unit.work;
-      const profileName = unit.key.buildProfile;
-      const built = await buildInstance(
-        spec,
-        profileOf(profileName),
-        campaign.cc,
-        buildPath(out, unit.key),
-        campaign.timeouts.buildMs,
-      );
-      ctx.built(built.cached);
-      const build = buildFacts(campaign, tc, profileName, built);
-      // API figures and the counters this machine offers; then a functional check before any timing.
-      let info: DriverInfo;
-      try {
-        info = await infoAndCheck(built.driver, campaign, spec.instance);
-      } catch (err) {
-        if (!(err instanceof DriverError)) throw err;
-        ctx.failRest({ reason: err.reason, message: err.message, extra: { build, commands: [commandOf(err.result)] } });
-        return;
-      }
-      const counter = chooseCounter(campaign, info.counters);
-      const elfImageBytes = elfLoadSize(built.sharedObject);
-      const measured = new Set(operationsOf(spec.category, info.sizes.passes ?? 1));
-      const [timed, mismatched] = [
-        pending.filter((j) => measured.has(j.operation)),
-        pending.filter((j) => !measured.has(j.operation)),
-      ];
-      for (const job of mismatched) {
-        ctx.write(
-          job,
-          failureRecord(unit, job, {
-            reason: "error",
-            message: `${job.operation}: the built instance has ${info.sizes.passes ?? 1} pass(es), its api.h said otherwise`,
-            extra: { build },
-          }),
-        );
-      }
-      const m: Measured = { campaign, unit, built, build, counter, elfImageBytes };
-      // perf_event counts carry no time, so per-call nanoseconds cannot be had from them: those counters are
-      // read by the trials method (every trial has its CLOCK_MONOTONIC time), and the record says trials.
-      if (campaign.timing.method === "trials" || counter === "perf-cycles" || counter === "perf-instructions") {
-        for (const job of timed) ctx.write(job, await timeOperation(m, job));
-        return;
-      }
-      const byOp = new Map(timed.map((j) => [j.operation, j]));
-      await samplePerCall(campaign, built, spec.instance, [...byOp.keys()], counter, !!options.quick, async (o) => {
-        const job = byOp.get(o.operation) as Job;
-        ctx.write(job, await perCallRecord(m, job, o, !!options.quick));
-      });
-    },
+    run: (unit, pending, ctx) => runTimeUnit({ campaign, tc, options, failureRecord }, unit, pending, ctx),
   };
+}
+
+/** One instance under one profile: build, check, then every pending operation timed (per call or by trials). */
+async function runTimeUnit(
+  t: {
+    campaign: Campaign;
+    tc: Toolchain;
+    options: TimeOptions;
+    failureRecord: (unit: Unit<TimeWork>, job: Job, f: Failure) => TimingRecord;
+  },
+  unit: Unit<TimeWork>,
+  pending: Job[],
+  ctx: UnitContext,
+): Promise<void> {
+  const { campaign, tc, options, failureRecord } = t;
+  const { spec } = unit.work;
+  const profileName = unit.key.buildProfile;
+  const profile = campaign.profiles[profileName];
+  if (!profile) throw new Error(`unknown build profile ${profileName}`);
+  const built = await buildInstance(
+    spec,
+    profile,
+    campaign.cc,
+    buildPath(options.out, unit.key),
+    campaign.timeouts.buildMs,
+  );
+  ctx.built(built.cached);
+  const build = buildFacts(campaign, tc, profileName, built);
+  // API figures and the counters this machine offers; then a functional check before any timing.
+  let info: DriverInfo;
+  try {
+    info = await infoAndCheck(built.driver, campaign, spec.instance);
+  } catch (err) {
+    if (!(err instanceof DriverError)) throw err;
+    ctx.failRest({ reason: err.reason, message: err.message, extra: { build, commands: [commandOf(err.result)] } });
+    return;
+  }
+  const counter = chooseCounter(campaign, info.counters);
+  const passes = info.sizes.passes ?? 1;
+  const measured = new Set(operationsOf(spec.category, passes));
+  for (const job of pending.filter((j) => !measured.has(j.operation))) {
+    const message = `${job.operation}: the built instance has ${passes} pass(es), its api.h said otherwise`;
+    ctx.write(job, failureRecord(unit, job, { reason: "error", message, extra: { build } }));
+  }
+  const timed = pending.filter((j) => measured.has(j.operation));
+  const m: Measured = { campaign, unit, built, build, counter, elfImageBytes: elfLoadSize(built.sharedObject) };
+  // perf_event counts carry no time, so per-call nanoseconds cannot be had from them: those counters are
+  // read by the trials method (every trial has its CLOCK_MONOTONIC time), and the record says trials.
+  if (campaign.timing.method === "trials" || counter === "perf-cycles" || counter === "perf-instructions") {
+    for (const job of timed) ctx.write(job, await timeOperation(m, job));
+    return;
+  }
+  const byOp = new Map(timed.map((j) => [j.operation, j]));
+  await samplePerCall(campaign, built, spec.instance, [...byOp.keys()], counter, !!options.quick, async (o) => {
+    const job = byOp.get(o.operation) as Job;
+    ctx.write(job, await perCallRecord(m, job, o, !!options.quick));
+  });
 }
 
 /** What every timed operation of a built instance shares. */

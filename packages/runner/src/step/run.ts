@@ -96,125 +96,102 @@ export function instanceNames(algorithmId: string, instance: string): string[] {
   return [`${algorithmId}/${instance}`, instance, algorithmId];
 }
 
+/** What the units of one step run share: the step, its options, the summary and the progress count. */
+interface StepRun<W> {
+  step: StepDefinition<W>;
+  options: StepOptions;
+  summary: StepSummary;
+  total: number;
+  done: number;
+}
+
+/** The context a unit's run writes through: records, failure records, progress and counts. */
+function unitContext<W>(r: StepRun<W>, unit: Unit<W>, pending: ReadonlySet<Job>, finished: Set<Job>): UnitContext {
+  const { step, options, summary } = r;
+  const k = unit.key;
+  const instance = "instance" in k ? k.instance : "";
+  const at = { algorithmId: k.algorithmId, instance, profile: k.buildProfile };
+  const tell = (job: Job, status: "ok" | "failed" | "skipped", message?: string) => {
+    finished.add(job);
+    const e = { type: "job" as const, step: step.name, ...at, operation: job.operation, status };
+    options.onProgress?.({ ...e, done: ++r.done, total: r.total, ...(message ? { message } : {}) });
+  };
+  const countFailure = (job: Job, f: { reason: string; message: string }) => {
+    summary.failed++;
+    const where = { algorithmId: k.algorithmId, instance, buildProfile: k.buildProfile, operation: job.operation };
+    summary.failures.push({ ...where, reason: f.reason, message: f.message });
+  };
+  const ctx: UnitContext = {
+    out: options.out,
+    write(job, record) {
+      if (!job.entry) throw new Error(`${step.name}: job ${job.operation} writes no record`);
+      if (finished.has(job)) throw new Error(`${step.name}: ${job.operation} of ${unitName(k)} written twice`);
+      writeJsonAtomic(recordPath(options.out, job.entry), record);
+      const failed = step.outcomeOf(record);
+      if (failed) countFailure(job, failed);
+      else summary.records++;
+      tell(job, failed ? "failed" : "ok", failed?.message);
+    },
+    writeFile: (entry, data) => writeFileAtomic(recordPath(options.out, entry), data),
+    failRest(failure) {
+      for (const job of unit.jobs.filter((j) => pending.has(j) && !finished.has(j))) {
+        if (job.entry) ctx.write(job, step.failureRecord(unit, job, failure));
+        else ctx.done(job, "failed", failure);
+      }
+    },
+    done(job, status, failure) {
+      if (status === "failed") countFailure(job, failure ?? { reason: "error", message: "failed" });
+      else if (status === "skipped") summary.skipped++;
+      else summary.records++;
+      tell(job, status, failure?.message);
+    },
+    built: (cached) => options.onProgress?.({ type: "build", step: step.name, ...at, cached }),
+  };
+  return Object.assign(ctx, { tell });
+}
+
+/** One unit: the gate, resume, the step's run, known failures as failure records, and a check that all was written. */
+async function runUnit<W>(r: StepRun<W>, unit: Unit<W>): Promise<void> {
+  const { step, options } = r;
+  const isCurrent = step.isCurrent ?? defaultCurrent;
+  // The gate first: a record that is current for its inputs no longer stands once its KAT fails.
+  const gated = step.gate?.(unit) ?? null;
+  const current = (job: Job) =>
+    !gated && options.resume && job.entry !== null && isCurrent(readJson(recordPath(options.out, job.entry)), job);
+  const pending = unit.jobs.filter((j) => !current(j));
+  const finished = new Set<Job>();
+  const ctx = unitContext(r, unit, new Set(pending), finished) as UnitContext & {
+    tell: (j: Job, s: "skipped") => void;
+  };
+  for (const job of unit.jobs.filter((j) => !pending.includes(j))) {
+    r.summary.skipped++;
+    ctx.tell(job, "skipped");
+  }
+  if (pending.length === 0) return;
+  if (gated) return ctx.failRest(gated);
+  try {
+    await step.run(unit, pending, ctx);
+  } catch (err) {
+    const failure = step.failureOf?.(err) ?? null;
+    if (!failure) throw err;
+    ctx.failRest(failure);
+  }
+  const missing = pending.filter((j) => !finished.has(j));
+  if (missing.length > 0) {
+    const ops = missing.map((j) => j.operation).join(", ");
+    throw new Error(`${step.name}: ${unitName(unit.key)} ended without a record for ${ops}`);
+  }
+}
+
 export async function runStep<W>(step: StepDefinition<W>, options: StepOptions): Promise<StepSummary> {
   const units = selectUnits(await step.plan(), options);
-  const progress = options.onProgress ?? (() => {});
-  const summary = emptySummary();
   const total = units.reduce((n, u) => n + u.jobs.length, 0);
-  summary.planned = total;
-  progress({ type: "plan", step: step.name, total, units: units.length });
-  let done = 0;
-  const isCurrent = step.isCurrent ?? defaultCurrent;
-
-  const runUnit = async (unit: Unit<W>) => {
-    const k = unit.key;
-    const instance = "instance" in k ? k.instance : "";
-    const finished = new Set<Job>();
-    const tell = (job: Job, status: "ok" | "failed" | "skipped", message?: string) => {
-      finished.add(job);
-      progress({
-        type: "job",
-        step: step.name,
-        algorithmId: k.algorithmId,
-        instance,
-        profile: k.buildProfile,
-        operation: job.operation,
-        status,
-        done: ++done,
-        total,
-        ...(message ? { message } : {}),
-      });
-    };
-    const countFailure = (job: Job, f: { reason: string; message: string }) => {
-      summary.failed++;
-      summary.failures.push({
-        algorithmId: k.algorithmId,
-        instance,
-        buildProfile: k.buildProfile,
-        operation: job.operation,
-        reason: f.reason,
-        message: f.message,
-      });
-    };
-    const ctx: UnitContext = {
-      out: options.out,
-      write(job, record) {
-        if (!job.entry) throw new Error(`${step.name}: job ${job.operation} writes no record`);
-        if (finished.has(job)) throw new Error(`${step.name}: ${job.operation} of ${unitName(k)} written twice`);
-        writeJsonAtomic(recordPath(options.out, job.entry), record);
-        const failed = step.outcomeOf(record);
-        if (failed) {
-          countFailure(job, failed);
-          tell(job, "failed", failed.message);
-        } else {
-          summary.records++;
-          tell(job, "ok");
-        }
-      },
-      writeFile(entry, data) {
-        writeFileAtomic(recordPath(options.out, entry), data);
-      },
-      failRest(failure) {
-        for (const job of unit.jobs) {
-          if (finished.has(job) || !pendingSet.has(job)) continue;
-          if (job.entry) ctx.write(job, step.failureRecord(unit, job, failure));
-          else ctx.done(job, "failed", failure);
-        }
-      },
-      done(job, status, failure) {
-        if (status === "failed") countFailure(job, failure ?? { reason: "error", message: "failed" });
-        else if (status === "skipped") summary.skipped++;
-        else summary.records++;
-        tell(job, status, failure?.message);
-      },
-      built(cached) {
-        progress({
-          type: "build",
-          step: step.name,
-          algorithmId: k.algorithmId,
-          instance,
-          profile: k.buildProfile,
-          cached,
-        });
-      },
-    };
-    // The gate first: a record that is current for its inputs no longer stands once its KAT fails.
-    const gated = step.gate?.(unit) ?? null;
-    const pending: Job[] = [];
-    for (const job of unit.jobs) {
-      const current =
-        !gated && options.resume && job.entry !== null && isCurrent(readJson(recordPath(options.out, job.entry)), job);
-      if (current) {
-        summary.skipped++;
-        tell(job, "skipped");
-      } else pending.push(job);
-    }
-    const pendingSet = new Set(pending);
-    if (pending.length === 0) return;
-    if (gated) {
-      ctx.failRest(gated);
-      return;
-    }
-    try {
-      await step.run(unit, pending, ctx);
-    } catch (err) {
-      const failure = step.failureOf?.(err) ?? null;
-      if (!failure) throw err;
-      ctx.failRest(failure);
-    }
-    const missing = pending.filter((j) => !finished.has(j));
-    if (missing.length > 0) {
-      throw new Error(
-        `${step.name}: ${unitName(k)} ended without a record for ${missing.map((j) => j.operation).join(", ")}`,
-      );
-    }
-  };
-
-  const jobs = Math.max(1, Math.min(step.concurrency ?? 1, units.length));
+  const r: StepRun<W> = { step, options, summary: { ...emptySummary(), planned: total }, total, done: 0 };
+  options.onProgress?.({ type: "plan", step: step.name, total, units: units.length });
   let next = 0;
   const worker = async () => {
-    while (next < units.length) await runUnit(units[next++] as Unit<W>);
+    while (next < units.length) await runUnit(r, units[next++] as Unit<W>);
   };
-  await Promise.all(Array.from({ length: jobs }, worker));
-  return summary;
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(step.concurrency ?? 1, units.length)) }, worker));
+  return r.summary;
 }
