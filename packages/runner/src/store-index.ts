@@ -1,8 +1,7 @@
 // The store index (data/<system>/index.json): the algorithms of the campaign (section 1 facts, page order)
 // and every record and log of the system's folder with its SHA-256, rebuilt from what is on disk.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join, relative, sep } from "node:path";
-import { parseRecordPath, recordPath, type StoreIndexRecord, systemDir } from "@ngcc-perf/schema";
+import { existsSync, readFileSync } from "node:fs";
+import { parseRecordPath, recordPath, type StoreIndexRecord, storeFiles, systemDir } from "@ngcc-perf/schema";
 import type { Campaign } from "./campaign.ts";
 import { type AlgorithmSpec, operationsOf } from "./instances.ts";
 import { sha256, writeJsonAtomic } from "./store.ts";
@@ -13,26 +12,7 @@ type IndexAlgorithm = StoreIndexRecord["algorithms"][number];
 
 /** Every record and KAT log below a system folder, with kind, hash and size (the index itself excluded). */
 export function listStoreFiles(dataDir: string): IndexFile[] {
-  const system = basename(dataDir);
-  const files: IndexFile[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (e.name.startsWith(".") || e.name.endsWith(".tmp")) continue;
-      const p = join(dir, e.name);
-      if (e.isDirectory()) {
-        walk(p);
-        continue;
-      }
-      const rel = relative(dataDir, p).split(sep).join("/");
-      const entry = parseRecordPath(system, rel);
-      if (!entry || entry.kind === "store-index") continue;
-      const kind = entry.kind;
-      const data = readFileSync(p);
-      files.push({ path: rel, kind, sha256: sha256(data), bytes: statSync(p).size });
-    }
-  };
-  if (existsSync(dataDir)) walk(dataDir);
-  return files;
+  return existsSync(dataDir) ? storeFiles(dataDir) : [];
 }
 
 /** Section-1 facts of an algorithm for the index. */
