@@ -61,7 +61,8 @@ describe("ngcc-perf report over a measured store", () => {
       // per call: the central figure (the mean marked ‡ where the time depends on the input), ±, workers × calls
       expect(row[5]).toMatch(/^(mean )?\d+(\.\d+)? (ns|µs|ms|s)( ‡)?$/);
       expect(row[6]).toMatch(/^±\d+(\.\d)?%( †)?$/);
-      expect(row[7]).toMatch(/^\d+ \(\d+ × \d+(–\d+)?\)$/);
+      // workers × calls, or workers × samples × batch when some operation on the page was batched
+      expect(row[7]).toMatch(/^\d+ \(\d+ × \d+(–\d+)?( × \d+)?\)$/);
     }
     // Steps that did not run are said plainly.
     expect(good.sections.find((s) => s.heading === "3. Functional testing (KAT)")?.tables[0]?.rows[0]).toEqual([
