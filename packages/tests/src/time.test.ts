@@ -199,7 +199,7 @@ describe("ngcc-perf time", () => {
       expect(c.metTarget).toBe(c.relativeHalfWidth <= s.target.relativeHalfWidth);
       expect(c.valueNs).toBe(c.statistic === "median" ? x.distribution.medianNs : x.distribution.meanNs);
       expect(
-        validateFile(join(out, "data/test_1/records", name.replace(/^([^/]+)\//, "$1/guide/") + ".json")).errors,
+        validateFile(join(out, "data/test_1/records", `${name.replace(/^([^/]+)\//, "$1/guide/")}.json`)).errors,
       ).toEqual([]);
     }
     // Every worker of an operation takes samples of the same batch, so the figures agree with each other and the
