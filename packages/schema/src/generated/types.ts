@@ -1486,7 +1486,24 @@ export interface KatRecord {
   };
   error?: KatRecord_Failure;
   /**
-   * Why the verdict is what it is: match (PASS); output-differs (FAIL: the implementation's output differs from the expected KAT); corrupt-kat (FAIL: the manifest disagrees with the shipped .rsp, a corrupt or altered KAT file, reported apart from implementation failures); no-expected-kat (ERROR: nothing to compare with); error (ERROR: build, crash, timeout or a failed check, see error).
+   * With outcome corrupt-kat: every problem found in the shipped .rsp or its manifest (the submission's fault, not the implementation's).
+   */
+  corruption?: {
+    /**
+     * The file, relative to the store's view of the submission (e.g. kem-90/KAT/kat.sha256).
+     */
+    file: string;
+    /**
+     * What is wrong and what was expected.
+     */
+    message: string;
+    /**
+     * 1-based line of the file, when the problem has one.
+     */
+    line?: number;
+  }[];
+  /**
+   * Why the verdict is what it is: match (PASS); output-differs (FAIL: the implementation's output differs from the expected KAT); corrupt-kat (FAIL: the shipped .rsp is malformed, missing or disagrees with its manifest, or the manifest is malformed: a corrupt or altered KAT file, reported apart from implementation failures, see corruption); no-expected-kat (ERROR: nothing to compare with); error (ERROR: build, crash, timeout or a failed check, see error).
    */
   outcome?: "match" | "output-differs" | "corrupt-kat" | "no-expected-kat" | "error";
   /**

@@ -10114,7 +10114,7 @@ return errors === 0;
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const kat = validate23;
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/kat.schema.json","title":"ngcc-perf KAT record","description":"Known-Answer-Test verification of one instance under one build profile (section 3), pointing at its log.","type":"object","properties":{"kind":{"const":"kat","description":"Record kind; always \"kat\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["PASS","FAIL","ERROR"],"description":"PASS: generated output equals the expected KAT byte for byte (CRLF vs LF tolerated); FAIL: it differs or the KAT file is corrupt; ERROR: generation failed (crash, timeout, build error)."},"log":{"type":"object","description":"The KAT log, evidence listed in section 7.","properties":{"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the log file."},"sha256Prefix":{"type":"string","description":"Leading hex digits of the log's SHA-256 when only a prefix is known (synthesized records made from published pages).","pattern":"^[0-9a-f]{8,63}$"}},"required":["path"],"additionalProperties":false,"oneOf":[{"required":["sha256"]},{"required":["sha256Prefix"]}]},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"build":{"$ref":"#/$defs/build","description":"How the KAT generator was built."},"manifest":{"type":"object","description":"Check of the submission's kat.sha256 manifest against its .rsp files.","properties":{"path":{"type":"string","description":"Manifest path as shown in the report, e.g. kem-20/kat.sha256."},"status":{"type":"string","enum":["ok","mismatch","missing","not-applicable"],"description":"ok: every listed file matches; mismatch: a file's hash differs (corrupt or altered KAT file); missing: no manifest; not-applicable: an expected hash is given instead of files."},"mismatches":{"type":"array","description":"Files whose hash differs from the manifest.","items":{"type":"object","description":"One mismatch.","properties":{"file":{"type":"string","description":"File named in the manifest."},"expected":{"$ref":"#/$defs/sha256","description":"Hash in the manifest."},"actual":{"description":"Hash of the file as found, or null when missing.","anyOf":[{"$ref":"#/$defs/sha256"},{"type":"null"}]}},"required":["file","expected"],"additionalProperties":false}}},"required":["path","status"],"additionalProperties":false},"expected":{"type":"object","description":"What the generated output was compared with.","properties":{"source":{"type":"string","enum":["rsp-file","sha256"],"description":"rsp-file: a NIST .rsp file; sha256: an expected hash (PQClean-style)."},"path":{"type":"string","description":"Path of the expected .rsp file."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the expected output."},"form":{"type":"string","enum":["rsp","single","all"],"description":"Which output the hash covers: rsp (the whole .rsp), single (entry 0, PQClean nistkat-sha256), all (N entries, liboqs)."},"entries":{"type":"integer","description":"Entries the expected output covers.","minimum":1},"note":{"type":"string","description":"Where an expected hash comes from."}},"required":["source"],"additionalProperties":false},"generated":{"type":"object","description":"The output generated with the instance.","properties":{"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the generated output."},"entries":{"type":"integer","description":"Entries generated.","minimum":0},"bytes":{"type":"integer","description":"Size of the generated output in bytes.","minimum":0},"forms":{"type":"object","description":"SHA-256 of every form made from the one run.","properties":{"rsp":{"$ref":"#/$defs/sha256","description":"The whole .rsp (header, entries each followed by an empty line)."},"single":{"$ref":"#/$defs/sha256","description":"Entry 0 without header or empty lines (PQClean nistkat-sha256)."},"all":{"$ref":"#/$defs/sha256","description":"All generated entries, no header, an empty line between entries (liboqs all)."}},"additionalProperties":false}},"required":["sha256"],"additionalProperties":false},"diagnosis":{"type":"object","description":"On FAIL: where the output first differs.","properties":{"differingEntries":{"type":"integer","description":"How many entries differ.","minimum":0},"firstCount":{"type":"integer","description":"count of the first differing entry.","minimum":0},"field":{"type":"string","description":"First differing field of that entry (seed, pk, sk, ct, ss, mlen, msg, smlen, sm, …)."},"expected":{"type":"string","description":"Value abbreviated for display (first and last bytes in hex)."},"actual":{"type":"string","description":"Value abbreviated for display (first and last bytes in hex)."}},"required":["differingEntries"],"additionalProperties":false},"error":{"$ref":"#/$defs/failure","description":"On ERROR: what went wrong."},"outcome":{"type":"string","enum":["match","output-differs","corrupt-kat","no-expected-kat","error"],"description":"Why the verdict is what it is: match (PASS); output-differs (FAIL: the implementation's output differs from the expected KAT); corrupt-kat (FAIL: the manifest disagrees with the shipped .rsp, a corrupt or altered KAT file, reported apart from implementation failures); no-expected-kat (ERROR: nothing to compare with); error (ERROR: build, crash, timeout or a failed check, see error)."},"rng":{"type":"string","enum":["nist-ctr-drbg","hqc-shake256"],"description":"KAT randomness: nist-ctr-drbg (AES-256 CTR_DRBG of NIST's rng.c) or hqc-shake256 (HQC's SHAKE256 KAT RNG)."},"checks":{"type":"array","description":"Every comparison made (one per expected .rsp file or expected hash).","items":{"type":"object","description":"One comparison.","properties":{"form":{"type":"string","enum":["rsp","single","all"],"description":"Output form compared: rsp, single or all."},"entries":{"type":"integer","description":"Entries the form covers.","minimum":1},"expectedSha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the expected output (LF line endings)."},"generatedSha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the generated output."},"match":{"type":"boolean","description":"True when the generated output equals the expected one."},"source":{"type":"string","description":"Where the expectation comes from: the .rsp path or the origin of the hash."}},"required":["form","entries","expectedSha256","generatedSha256","match"],"additionalProperties":false}},"lengths":{"type":"object","description":"Output lengths seen while generating the KAT (for the size audit; signatures: signed message length minus message length).","properties":{"publicKeyBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"ciphertextBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"signatureBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"warnings":{"type":"array","description":"Non-fatal findings (e.g. CRLF line endings tolerated).","items":{"type":"string"}},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","verdict","log"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/kat.schema.json","title":"ngcc-perf KAT record","description":"Known-Answer-Test verification of one instance under one build profile (section 3), pointing at its log.","type":"object","properties":{"kind":{"const":"kat","description":"Record kind; always \"kat\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["PASS","FAIL","ERROR"],"description":"PASS: generated output equals the expected KAT byte for byte (CRLF vs LF tolerated); FAIL: it differs or the KAT file is corrupt; ERROR: generation failed (crash, timeout, build error)."},"log":{"type":"object","description":"The KAT log, evidence listed in section 7.","properties":{"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the log file."},"sha256Prefix":{"type":"string","description":"Leading hex digits of the log's SHA-256 when only a prefix is known (synthesized records made from published pages).","pattern":"^[0-9a-f]{8,63}$"}},"required":["path"],"additionalProperties":false,"oneOf":[{"required":["sha256"]},{"required":["sha256Prefix"]}]},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"build":{"$ref":"#/$defs/build","description":"How the KAT generator was built."},"manifest":{"type":"object","description":"Check of the submission's kat.sha256 manifest against its .rsp files.","properties":{"path":{"type":"string","description":"Manifest path as shown in the report, e.g. kem-20/kat.sha256."},"status":{"type":"string","enum":["ok","mismatch","missing","not-applicable"],"description":"ok: every listed file matches; mismatch: a file's hash differs (corrupt or altered KAT file); missing: no manifest; not-applicable: an expected hash is given instead of files."},"mismatches":{"type":"array","description":"Files whose hash differs from the manifest.","items":{"type":"object","description":"One mismatch.","properties":{"file":{"type":"string","description":"File named in the manifest."},"expected":{"$ref":"#/$defs/sha256","description":"Hash in the manifest."},"actual":{"description":"Hash of the file as found, or null when missing.","anyOf":[{"$ref":"#/$defs/sha256"},{"type":"null"}]}},"required":["file","expected"],"additionalProperties":false}}},"required":["path","status"],"additionalProperties":false},"expected":{"type":"object","description":"What the generated output was compared with.","properties":{"source":{"type":"string","enum":["rsp-file","sha256"],"description":"rsp-file: a NIST .rsp file; sha256: an expected hash (PQClean-style)."},"path":{"type":"string","description":"Path of the expected .rsp file."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the expected output."},"form":{"type":"string","enum":["rsp","single","all"],"description":"Which output the hash covers: rsp (the whole .rsp), single (entry 0, PQClean nistkat-sha256), all (N entries, liboqs)."},"entries":{"type":"integer","description":"Entries the expected output covers.","minimum":1},"note":{"type":"string","description":"Where an expected hash comes from."}},"required":["source"],"additionalProperties":false},"generated":{"type":"object","description":"The output generated with the instance.","properties":{"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the generated output."},"entries":{"type":"integer","description":"Entries generated.","minimum":0},"bytes":{"type":"integer","description":"Size of the generated output in bytes.","minimum":0},"forms":{"type":"object","description":"SHA-256 of every form made from the one run.","properties":{"rsp":{"$ref":"#/$defs/sha256","description":"The whole .rsp (header, entries each followed by an empty line)."},"single":{"$ref":"#/$defs/sha256","description":"Entry 0 without header or empty lines (PQClean nistkat-sha256)."},"all":{"$ref":"#/$defs/sha256","description":"All generated entries, no header, an empty line between entries (liboqs all)."}},"additionalProperties":false}},"required":["sha256"],"additionalProperties":false},"diagnosis":{"type":"object","description":"On FAIL: where the output first differs.","properties":{"differingEntries":{"type":"integer","description":"How many entries differ.","minimum":0},"firstCount":{"type":"integer","description":"count of the first differing entry.","minimum":0},"field":{"type":"string","description":"First differing field of that entry (seed, pk, sk, ct, ss, mlen, msg, smlen, sm, …)."},"expected":{"type":"string","description":"Value abbreviated for display (first and last bytes in hex)."},"actual":{"type":"string","description":"Value abbreviated for display (first and last bytes in hex)."}},"required":["differingEntries"],"additionalProperties":false},"error":{"$ref":"#/$defs/failure","description":"On ERROR: what went wrong."},"corruption":{"type":"array","description":"With outcome corrupt-kat: every problem found in the shipped .rsp or its manifest (the submission's fault, not the implementation's).","items":{"type":"object","description":"One problem.","properties":{"file":{"type":"string","description":"The file, relative to the store's view of the submission (e.g. kem-90/KAT/kat.sha256)."},"message":{"type":"string","description":"What is wrong and what was expected."},"line":{"type":"integer","description":"1-based line of the file, when the problem has one.","minimum":1}},"required":["file","message"],"additionalProperties":false}},"outcome":{"type":"string","enum":["match","output-differs","corrupt-kat","no-expected-kat","error"],"description":"Why the verdict is what it is: match (PASS); output-differs (FAIL: the implementation's output differs from the expected KAT); corrupt-kat (FAIL: the shipped .rsp is malformed, missing or disagrees with its manifest, or the manifest is malformed: a corrupt or altered KAT file, reported apart from implementation failures, see corruption); no-expected-kat (ERROR: nothing to compare with); error (ERROR: build, crash, timeout or a failed check, see error)."},"rng":{"type":"string","enum":["nist-ctr-drbg","hqc-shake256"],"description":"KAT randomness: nist-ctr-drbg (AES-256 CTR_DRBG of NIST's rng.c) or hqc-shake256 (HQC's SHAKE256 KAT RNG)."},"checks":{"type":"array","description":"Every comparison made (one per expected .rsp file or expected hash).","items":{"type":"object","description":"One comparison.","properties":{"form":{"type":"string","enum":["rsp","single","all"],"description":"Output form compared: rsp, single or all."},"entries":{"type":"integer","description":"Entries the form covers.","minimum":1},"expectedSha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the expected output (LF line endings)."},"generatedSha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the generated output."},"match":{"type":"boolean","description":"True when the generated output equals the expected one."},"source":{"type":"string","description":"Where the expectation comes from: the .rsp path or the origin of the hash."}},"required":["form","entries","expectedSha256","generatedSha256","match"],"additionalProperties":false}},"lengths":{"type":"object","description":"Output lengths seen while generating the KAT (for the size audit; signatures: signed message length minus message length).","properties":{"publicKeyBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"ciphertextBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"signatureBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"warnings":{"type":"array","description":"Non-fatal findings (e.g. CRLF line endings tolerated).","items":{"type":"string"}},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","verdict","log"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 const schema50 = {"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"};
 const pattern31 = new RegExp("^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$", "u");
 const pattern33 = new RegExp("^[0-9a-f]{8,63}$", "u");
@@ -12007,10 +12007,15 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(data.outcome !== undefined){
-let data68 = data.outcome;
-if(typeof data68 !== "string"){
-const err149 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.corruption !== undefined){
+let data68 = data.corruption;
+if(Array.isArray(data68)){
+const len4 = data68.length;
+for(let i4=0; i4<len4; i4++){
+let data69 = data68[i4];
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+if(data69.file === undefined){
+const err149 = {instancePath:instancePath+"/corruption/" + i4,schemaPath:"#/properties/corruption/items/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -12019,8 +12024,8 @@ vErrors.push(err149);
 }
 errors++;
 }
-if(!(((((data68 === "match") || (data68 === "output-differs")) || (data68 === "corrupt-kat")) || (data68 === "no-expected-kat")) || (data68 === "error"))){
-const err150 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema48.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+if(data69.message === undefined){
+const err150 = {instancePath:instancePath+"/corruption/" + i4,schemaPath:"#/properties/corruption/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -12029,11 +12034,9 @@ vErrors.push(err150);
 }
 errors++;
 }
-}
-if(data.rng !== undefined){
-let data69 = data.rng;
-if(typeof data69 !== "string"){
-const err151 = {instancePath:instancePath+"/rng",schemaPath:"#/properties/rng/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key12 in data69){
+if(!(((key12 === "file") || (key12 === "message")) || (key12 === "line"))){
+const err151 = {instancePath:instancePath+"/corruption/" + i4,schemaPath:"#/properties/corruption/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -12042,8 +12045,10 @@ vErrors.push(err151);
 }
 errors++;
 }
-if(!((data69 === "nist-ctr-drbg") || (data69 === "hqc-shake256"))){
-const err152 = {instancePath:instancePath+"/rng",schemaPath:"#/properties/rng/enum",keyword:"enum",params:{allowedValues: schema48.properties.rng.enum},message:"must be equal to one of the allowed values"};
+}
+if(data69.file !== undefined){
+if(typeof data69.file !== "string"){
+const err152 = {instancePath:instancePath+"/corruption/" + i4+"/file",schemaPath:"#/properties/corruption/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -12053,15 +12058,9 @@ vErrors.push(err152);
 errors++;
 }
 }
-if(data.checks !== undefined){
-let data70 = data.checks;
-if(Array.isArray(data70)){
-const len4 = data70.length;
-for(let i4=0; i4<len4; i4++){
-let data71 = data70[i4];
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-if(data71.form === undefined){
-const err153 = {instancePath:instancePath+"/checks/" + i4,schemaPath:"#/properties/checks/items/required",keyword:"required",params:{missingProperty: "form"},message:"must have required property '"+"form"+"'"};
+if(data69.message !== undefined){
+if(typeof data69.message !== "string"){
+const err153 = {instancePath:instancePath+"/corruption/" + i4+"/message",schemaPath:"#/properties/corruption/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -12070,8 +12069,11 @@ vErrors.push(err153);
 }
 errors++;
 }
-if(data71.entries === undefined){
-const err154 = {instancePath:instancePath+"/checks/" + i4,schemaPath:"#/properties/checks/items/required",keyword:"required",params:{missingProperty: "entries"},message:"must have required property '"+"entries"+"'"};
+}
+if(data69.line !== undefined){
+let data72 = data69.line;
+if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
+const err154 = {instancePath:instancePath+"/corruption/" + i4+"/line",schemaPath:"#/properties/corruption/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -12080,8 +12082,9 @@ vErrors.push(err154);
 }
 errors++;
 }
-if(data71.expectedSha256 === undefined){
-const err155 = {instancePath:instancePath+"/checks/" + i4,schemaPath:"#/properties/checks/items/required",keyword:"required",params:{missingProperty: "expectedSha256"},message:"must have required property '"+"expectedSha256"+"'"};
+if((typeof data72 == "number") && (isFinite(data72))){
+if(data72 < 1 || isNaN(data72)){
+const err155 = {instancePath:instancePath+"/corruption/" + i4+"/line",schemaPath:"#/properties/corruption/items/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -12090,8 +12093,11 @@ vErrors.push(err155);
 }
 errors++;
 }
-if(data71.generatedSha256 === undefined){
-const err156 = {instancePath:instancePath+"/checks/" + i4,schemaPath:"#/properties/checks/items/required",keyword:"required",params:{missingProperty: "generatedSha256"},message:"must have required property '"+"generatedSha256"+"'"};
+}
+}
+}
+else {
+const err156 = {instancePath:instancePath+"/corruption/" + i4,schemaPath:"#/properties/corruption/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -12100,8 +12106,10 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(data71.match === undefined){
-const err157 = {instancePath:instancePath+"/checks/" + i4,schemaPath:"#/properties/checks/items/required",keyword:"required",params:{missingProperty: "match"},message:"must have required property '"+"match"+"'"};
+}
+}
+else {
+const err157 = {instancePath:instancePath+"/corruption",schemaPath:"#/properties/corruption/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -12110,9 +12118,11 @@ vErrors.push(err157);
 }
 errors++;
 }
-for(const key12 in data71){
-if(!((((((key12 === "form") || (key12 === "entries")) || (key12 === "expectedSha256")) || (key12 === "generatedSha256")) || (key12 === "match")) || (key12 === "source"))){
-const err158 = {instancePath:instancePath+"/checks/" + i4,schemaPath:"#/properties/checks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+}
+if(data.outcome !== undefined){
+let data73 = data.outcome;
+if(typeof data73 !== "string"){
+const err158 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -12121,11 +12131,8 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-if(data71.form !== undefined){
-let data72 = data71.form;
-if(typeof data72 !== "string"){
-const err159 = {instancePath:instancePath+"/checks/" + i4+"/form",schemaPath:"#/properties/checks/items/properties/form/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(((((data73 === "match") || (data73 === "output-differs")) || (data73 === "corrupt-kat")) || (data73 === "no-expected-kat")) || (data73 === "error"))){
+const err159 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema48.properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -12134,8 +12141,11 @@ vErrors.push(err159);
 }
 errors++;
 }
-if(!(((data72 === "rsp") || (data72 === "single")) || (data72 === "all"))){
-const err160 = {instancePath:instancePath+"/checks/" + i4+"/form",schemaPath:"#/properties/checks/items/properties/form/enum",keyword:"enum",params:{allowedValues: schema48.properties.checks.items.properties.form.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.rng !== undefined){
+let data74 = data.rng;
+if(typeof data74 !== "string"){
+const err160 = {instancePath:instancePath+"/rng",schemaPath:"#/properties/rng/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -12144,11 +12154,8 @@ vErrors.push(err160);
 }
 errors++;
 }
-}
-if(data71.entries !== undefined){
-let data73 = data71.entries;
-if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
-const err161 = {instancePath:instancePath+"/checks/" + i4+"/entries",schemaPath:"#/properties/checks/items/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!((data74 === "nist-ctr-drbg") || (data74 === "hqc-shake256"))){
+const err161 = {instancePath:instancePath+"/rng",schemaPath:"#/properties/rng/enum",keyword:"enum",params:{allowedValues: schema48.properties.rng.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -12157,9 +12164,16 @@ vErrors.push(err161);
 }
 errors++;
 }
-if((typeof data73 == "number") && (isFinite(data73))){
-if(data73 < 1 || isNaN(data73)){
-const err162 = {instancePath:instancePath+"/checks/" + i4+"/entries",schemaPath:"#/properties/checks/items/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.checks !== undefined){
+let data75 = data.checks;
+if(Array.isArray(data75)){
+const len5 = data75.length;
+for(let i5=0; i5<len5; i5++){
+let data76 = data75[i5];
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+if(data76.form === undefined){
+const err162 = {instancePath:instancePath+"/checks/" + i5,schemaPath:"#/properties/checks/items/required",keyword:"required",params:{missingProperty: "form"},message:"must have required property '"+"form"+"'"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -12168,13 +12182,8 @@ vErrors.push(err162);
 }
 errors++;
 }
-}
-}
-if(data71.expectedSha256 !== undefined){
-let data74 = data71.expectedSha256;
-if(typeof data74 === "string"){
-if(!pattern24.test(data74)){
-const err163 = {instancePath:instancePath+"/checks/" + i4+"/expectedSha256",schemaPath:"#/$defs/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(data76.entries === undefined){
+const err163 = {instancePath:instancePath+"/checks/" + i5,schemaPath:"#/properties/checks/items/required",keyword:"required",params:{missingProperty: "entries"},message:"must have required property '"+"entries"+"'"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -12183,9 +12192,8 @@ vErrors.push(err163);
 }
 errors++;
 }
-}
-else {
-const err164 = {instancePath:instancePath+"/checks/" + i4+"/expectedSha256",schemaPath:"#/$defs/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data76.expectedSha256 === undefined){
+const err164 = {instancePath:instancePath+"/checks/" + i5,schemaPath:"#/properties/checks/items/required",keyword:"required",params:{missingProperty: "expectedSha256"},message:"must have required property '"+"expectedSha256"+"'"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -12194,12 +12202,8 @@ vErrors.push(err164);
 }
 errors++;
 }
-}
-if(data71.generatedSha256 !== undefined){
-let data75 = data71.generatedSha256;
-if(typeof data75 === "string"){
-if(!pattern24.test(data75)){
-const err165 = {instancePath:instancePath+"/checks/" + i4+"/generatedSha256",schemaPath:"#/$defs/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(data76.generatedSha256 === undefined){
+const err165 = {instancePath:instancePath+"/checks/" + i5,schemaPath:"#/properties/checks/items/required",keyword:"required",params:{missingProperty: "generatedSha256"},message:"must have required property '"+"generatedSha256"+"'"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -12208,9 +12212,8 @@ vErrors.push(err165);
 }
 errors++;
 }
-}
-else {
-const err166 = {instancePath:instancePath+"/checks/" + i4+"/generatedSha256",schemaPath:"#/$defs/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data76.match === undefined){
+const err166 = {instancePath:instancePath+"/checks/" + i5,schemaPath:"#/properties/checks/items/required",keyword:"required",params:{missingProperty: "match"},message:"must have required property '"+"match"+"'"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -12219,10 +12222,9 @@ vErrors.push(err166);
 }
 errors++;
 }
-}
-if(data71.match !== undefined){
-if(typeof data71.match !== "boolean"){
-const err167 = {instancePath:instancePath+"/checks/" + i4+"/match",schemaPath:"#/properties/checks/items/properties/match/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+for(const key13 in data76){
+if(!((((((key13 === "form") || (key13 === "entries")) || (key13 === "expectedSha256")) || (key13 === "generatedSha256")) || (key13 === "match")) || (key13 === "source"))){
+const err167 = {instancePath:instancePath+"/checks/" + i5,schemaPath:"#/properties/checks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -12232,9 +12234,10 @@ vErrors.push(err167);
 errors++;
 }
 }
-if(data71.source !== undefined){
-if(typeof data71.source !== "string"){
-const err168 = {instancePath:instancePath+"/checks/" + i4+"/source",schemaPath:"#/properties/checks/items/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data76.form !== undefined){
+let data77 = data76.form;
+if(typeof data77 !== "string"){
+const err168 = {instancePath:instancePath+"/checks/" + i5+"/form",schemaPath:"#/properties/checks/items/properties/form/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -12243,10 +12246,8 @@ vErrors.push(err168);
 }
 errors++;
 }
-}
-}
-else {
-const err169 = {instancePath:instancePath+"/checks/" + i4,schemaPath:"#/properties/checks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(((data77 === "rsp") || (data77 === "single")) || (data77 === "all"))){
+const err169 = {instancePath:instancePath+"/checks/" + i5+"/form",schemaPath:"#/properties/checks/items/properties/form/enum",keyword:"enum",params:{allowedValues: schema48.properties.checks.items.properties.form.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -12256,9 +12257,10 @@ vErrors.push(err169);
 errors++;
 }
 }
-}
-else {
-const err170 = {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data76.entries !== undefined){
+let data78 = data76.entries;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+const err170 = {instancePath:instancePath+"/checks/" + i5+"/entries",schemaPath:"#/properties/checks/items/properties/entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -12267,13 +12269,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-}
-if(data.lengths !== undefined){
-let data78 = data.lengths;
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-for(const key13 in data78){
-if(!(((key13 === "publicKeyBytes") || (key13 === "ciphertextBytes")) || (key13 === "signatureBytes"))){
-const err171 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 < 1 || isNaN(data78)){
+const err171 = {instancePath:instancePath+"/checks/" + i5+"/entries",schemaPath:"#/properties/checks/items/properties/entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -12283,11 +12281,12 @@ vErrors.push(err171);
 errors++;
 }
 }
-if(data78.publicKeyBytes !== undefined){
-let data79 = data78.publicKeyBytes;
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-if(data79.min === undefined){
-const err172 = {instancePath:instancePath+"/lengths/publicKeyBytes",schemaPath:"#/properties/lengths/properties/publicKeyBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+}
+if(data76.expectedSha256 !== undefined){
+let data79 = data76.expectedSha256;
+if(typeof data79 === "string"){
+if(!pattern24.test(data79)){
+const err172 = {instancePath:instancePath+"/checks/" + i5+"/expectedSha256",schemaPath:"#/$defs/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -12296,8 +12295,9 @@ vErrors.push(err172);
 }
 errors++;
 }
-if(data79.mean === undefined){
-const err173 = {instancePath:instancePath+"/lengths/publicKeyBytes",schemaPath:"#/properties/lengths/properties/publicKeyBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
+}
+else {
+const err173 = {instancePath:instancePath+"/checks/" + i5+"/expectedSha256",schemaPath:"#/$defs/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -12306,8 +12306,12 @@ vErrors.push(err173);
 }
 errors++;
 }
-if(data79.max === undefined){
-const err174 = {instancePath:instancePath+"/lengths/publicKeyBytes",schemaPath:"#/properties/lengths/properties/publicKeyBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+}
+if(data76.generatedSha256 !== undefined){
+let data80 = data76.generatedSha256;
+if(typeof data80 === "string"){
+if(!pattern24.test(data80)){
+const err174 = {instancePath:instancePath+"/checks/" + i5+"/generatedSha256",schemaPath:"#/$defs/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -12316,8 +12320,9 @@ vErrors.push(err174);
 }
 errors++;
 }
-if(data79.samples === undefined){
-const err175 = {instancePath:instancePath+"/lengths/publicKeyBytes",schemaPath:"#/properties/lengths/properties/publicKeyBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
+}
+else {
+const err175 = {instancePath:instancePath+"/checks/" + i5+"/generatedSha256",schemaPath:"#/$defs/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -12326,9 +12331,10 @@ vErrors.push(err175);
 }
 errors++;
 }
-for(const key14 in data79){
-if(!((((key14 === "min") || (key14 === "mean")) || (key14 === "max")) || (key14 === "samples"))){
-const err176 = {instancePath:instancePath+"/lengths/publicKeyBytes",schemaPath:"#/properties/lengths/properties/publicKeyBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+if(data76.match !== undefined){
+if(typeof data76.match !== "boolean"){
+const err176 = {instancePath:instancePath+"/checks/" + i5+"/match",schemaPath:"#/properties/checks/items/properties/match/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -12338,10 +12344,9 @@ vErrors.push(err176);
 errors++;
 }
 }
-if(data79.min !== undefined){
-let data80 = data79.min;
-if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
-const err177 = {instancePath:instancePath+"/lengths/publicKeyBytes/min",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data76.source !== undefined){
+if(typeof data76.source !== "string"){
+const err177 = {instancePath:instancePath+"/checks/" + i5+"/source",schemaPath:"#/properties/checks/items/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -12350,9 +12355,10 @@ vErrors.push(err177);
 }
 errors++;
 }
-if((typeof data80 == "number") && (isFinite(data80))){
-if(data80 < 0 || isNaN(data80)){
-const err178 = {instancePath:instancePath+"/lengths/publicKeyBytes/min",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err178 = {instancePath:instancePath+"/checks/" + i5,schemaPath:"#/properties/checks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -12363,11 +12369,8 @@ errors++;
 }
 }
 }
-if(data79.mean !== undefined){
-let data81 = data79.mean;
-if((typeof data81 == "number") && (isFinite(data81))){
-if(data81 < 0 || isNaN(data81)){
-const err179 = {instancePath:instancePath+"/lengths/publicKeyBytes/mean",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err179 = {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -12377,8 +12380,12 @@ vErrors.push(err179);
 errors++;
 }
 }
-else {
-const err180 = {instancePath:instancePath+"/lengths/publicKeyBytes/mean",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.lengths !== undefined){
+let data83 = data.lengths;
+if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
+for(const key14 in data83){
+if(!(((key14 === "publicKeyBytes") || (key14 === "ciphertextBytes")) || (key14 === "signatureBytes"))){
+const err180 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -12388,10 +12395,11 @@ vErrors.push(err180);
 errors++;
 }
 }
-if(data79.max !== undefined){
-let data82 = data79.max;
-if(!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))){
-const err181 = {instancePath:instancePath+"/lengths/publicKeyBytes/max",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data83.publicKeyBytes !== undefined){
+let data84 = data83.publicKeyBytes;
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+if(data84.min === undefined){
+const err181 = {instancePath:instancePath+"/lengths/publicKeyBytes",schemaPath:"#/properties/lengths/properties/publicKeyBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -12400,9 +12408,8 @@ vErrors.push(err181);
 }
 errors++;
 }
-if((typeof data82 == "number") && (isFinite(data82))){
-if(data82 < 0 || isNaN(data82)){
-const err182 = {instancePath:instancePath+"/lengths/publicKeyBytes/max",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data84.mean === undefined){
+const err182 = {instancePath:instancePath+"/lengths/publicKeyBytes",schemaPath:"#/properties/lengths/properties/publicKeyBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -12411,12 +12418,8 @@ vErrors.push(err182);
 }
 errors++;
 }
-}
-}
-if(data79.samples !== undefined){
-let data83 = data79.samples;
-if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
-const err183 = {instancePath:instancePath+"/lengths/publicKeyBytes/samples",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data84.max === undefined){
+const err183 = {instancePath:instancePath+"/lengths/publicKeyBytes",schemaPath:"#/properties/lengths/properties/publicKeyBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -12425,9 +12428,8 @@ vErrors.push(err183);
 }
 errors++;
 }
-if((typeof data83 == "number") && (isFinite(data83))){
-if(data83 < 1 || isNaN(data83)){
-const err184 = {instancePath:instancePath+"/lengths/publicKeyBytes/samples",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data84.samples === undefined){
+const err184 = {instancePath:instancePath+"/lengths/publicKeyBytes",schemaPath:"#/properties/lengths/properties/publicKeyBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -12436,11 +12438,9 @@ vErrors.push(err184);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err185 = {instancePath:instancePath+"/lengths/publicKeyBytes",schemaPath:"#/properties/lengths/properties/publicKeyBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key15 in data84){
+if(!((((key15 === "min") || (key15 === "mean")) || (key15 === "max")) || (key15 === "samples"))){
+const err185 = {instancePath:instancePath+"/lengths/publicKeyBytes",schemaPath:"#/properties/lengths/properties/publicKeyBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -12450,11 +12450,10 @@ vErrors.push(err185);
 errors++;
 }
 }
-if(data78.ciphertextBytes !== undefined){
-let data84 = data78.ciphertextBytes;
-if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
-if(data84.min === undefined){
-const err186 = {instancePath:instancePath+"/lengths/ciphertextBytes",schemaPath:"#/properties/lengths/properties/ciphertextBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+if(data84.min !== undefined){
+let data85 = data84.min;
+if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
+const err186 = {instancePath:instancePath+"/lengths/publicKeyBytes/min",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -12463,68 +12462,14 @@ vErrors.push(err186);
 }
 errors++;
 }
-if(data84.mean === undefined){
-const err187 = {instancePath:instancePath+"/lengths/ciphertextBytes",schemaPath:"#/properties/lengths/properties/ciphertextBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
+if((typeof data85 == "number") && (isFinite(data85))){
+if(data85 < 0 || isNaN(data85)){
+const err187 = {instancePath:instancePath+"/lengths/publicKeyBytes/min",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err187];
 }
 else {
 vErrors.push(err187);
-}
-errors++;
-}
-if(data84.max === undefined){
-const err188 = {instancePath:instancePath+"/lengths/ciphertextBytes",schemaPath:"#/properties/lengths/properties/ciphertextBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
-if(vErrors === null){
-vErrors = [err188];
-}
-else {
-vErrors.push(err188);
-}
-errors++;
-}
-if(data84.samples === undefined){
-const err189 = {instancePath:instancePath+"/lengths/ciphertextBytes",schemaPath:"#/properties/lengths/properties/ciphertextBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
-if(vErrors === null){
-vErrors = [err189];
-}
-else {
-vErrors.push(err189);
-}
-errors++;
-}
-for(const key15 in data84){
-if(!((((key15 === "min") || (key15 === "mean")) || (key15 === "max")) || (key15 === "samples"))){
-const err190 = {instancePath:instancePath+"/lengths/ciphertextBytes",schemaPath:"#/properties/lengths/properties/ciphertextBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err190];
-}
-else {
-vErrors.push(err190);
-}
-errors++;
-}
-}
-if(data84.min !== undefined){
-let data85 = data84.min;
-if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
-const err191 = {instancePath:instancePath+"/lengths/ciphertextBytes/min",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err191];
-}
-else {
-vErrors.push(err191);
-}
-errors++;
-}
-if((typeof data85 == "number") && (isFinite(data85))){
-if(data85 < 0 || isNaN(data85)){
-const err192 = {instancePath:instancePath+"/lengths/ciphertextBytes/min",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err192];
-}
-else {
-vErrors.push(err192);
 }
 errors++;
 }
@@ -12534,7 +12479,67 @@ if(data84.mean !== undefined){
 let data86 = data84.mean;
 if((typeof data86 == "number") && (isFinite(data86))){
 if(data86 < 0 || isNaN(data86)){
-const err193 = {instancePath:instancePath+"/lengths/ciphertextBytes/mean",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err188 = {instancePath:instancePath+"/lengths/publicKeyBytes/mean",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+}
+else {
+const err189 = {instancePath:instancePath+"/lengths/publicKeyBytes/mean",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+}
+if(data84.max !== undefined){
+let data87 = data84.max;
+if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
+const err190 = {instancePath:instancePath+"/lengths/publicKeyBytes/max",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+if((typeof data87 == "number") && (isFinite(data87))){
+if(data87 < 0 || isNaN(data87)){
+const err191 = {instancePath:instancePath+"/lengths/publicKeyBytes/max",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+}
+}
+if(data84.samples !== undefined){
+let data88 = data84.samples;
+if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
+const err192 = {instancePath:instancePath+"/lengths/publicKeyBytes/samples",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 < 1 || isNaN(data88)){
+const err193 = {instancePath:instancePath+"/lengths/publicKeyBytes/samples",schemaPath:"#/properties/lengths/properties/publicKeyBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -12544,8 +12549,10 @@ vErrors.push(err193);
 errors++;
 }
 }
+}
+}
 else {
-const err194 = {instancePath:instancePath+"/lengths/ciphertextBytes/mean",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err194 = {instancePath:instancePath+"/lengths/publicKeyBytes",schemaPath:"#/properties/lengths/properties/publicKeyBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -12555,10 +12562,11 @@ vErrors.push(err194);
 errors++;
 }
 }
-if(data84.max !== undefined){
-let data87 = data84.max;
-if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
-const err195 = {instancePath:instancePath+"/lengths/ciphertextBytes/max",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data83.ciphertextBytes !== undefined){
+let data89 = data83.ciphertextBytes;
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+if(data89.min === undefined){
+const err195 = {instancePath:instancePath+"/lengths/ciphertextBytes",schemaPath:"#/properties/lengths/properties/ciphertextBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -12567,9 +12575,8 @@ vErrors.push(err195);
 }
 errors++;
 }
-if((typeof data87 == "number") && (isFinite(data87))){
-if(data87 < 0 || isNaN(data87)){
-const err196 = {instancePath:instancePath+"/lengths/ciphertextBytes/max",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data89.mean === undefined){
+const err196 = {instancePath:instancePath+"/lengths/ciphertextBytes",schemaPath:"#/properties/lengths/properties/ciphertextBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -12578,12 +12585,8 @@ vErrors.push(err196);
 }
 errors++;
 }
-}
-}
-if(data84.samples !== undefined){
-let data88 = data84.samples;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
-const err197 = {instancePath:instancePath+"/lengths/ciphertextBytes/samples",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data89.max === undefined){
+const err197 = {instancePath:instancePath+"/lengths/ciphertextBytes",schemaPath:"#/properties/lengths/properties/ciphertextBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -12592,9 +12595,8 @@ vErrors.push(err197);
 }
 errors++;
 }
-if((typeof data88 == "number") && (isFinite(data88))){
-if(data88 < 1 || isNaN(data88)){
-const err198 = {instancePath:instancePath+"/lengths/ciphertextBytes/samples",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data89.samples === undefined){
+const err198 = {instancePath:instancePath+"/lengths/ciphertextBytes",schemaPath:"#/properties/lengths/properties/ciphertextBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -12603,11 +12605,9 @@ vErrors.push(err198);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err199 = {instancePath:instancePath+"/lengths/ciphertextBytes",schemaPath:"#/properties/lengths/properties/ciphertextBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key16 in data89){
+if(!((((key16 === "min") || (key16 === "mean")) || (key16 === "max")) || (key16 === "samples"))){
+const err199 = {instancePath:instancePath+"/lengths/ciphertextBytes",schemaPath:"#/properties/lengths/properties/ciphertextBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -12617,11 +12617,10 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data78.signatureBytes !== undefined){
-let data89 = data78.signatureBytes;
-if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
-if(data89.min === undefined){
-const err200 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+if(data89.min !== undefined){
+let data90 = data89.min;
+if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
+const err200 = {instancePath:instancePath+"/lengths/ciphertextBytes/min",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -12630,68 +12629,14 @@ vErrors.push(err200);
 }
 errors++;
 }
-if(data89.mean === undefined){
-const err201 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
+if((typeof data90 == "number") && (isFinite(data90))){
+if(data90 < 0 || isNaN(data90)){
+const err201 = {instancePath:instancePath+"/lengths/ciphertextBytes/min",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err201];
 }
 else {
 vErrors.push(err201);
-}
-errors++;
-}
-if(data89.max === undefined){
-const err202 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
-if(vErrors === null){
-vErrors = [err202];
-}
-else {
-vErrors.push(err202);
-}
-errors++;
-}
-if(data89.samples === undefined){
-const err203 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
-if(vErrors === null){
-vErrors = [err203];
-}
-else {
-vErrors.push(err203);
-}
-errors++;
-}
-for(const key16 in data89){
-if(!((((key16 === "min") || (key16 === "mean")) || (key16 === "max")) || (key16 === "samples"))){
-const err204 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err204];
-}
-else {
-vErrors.push(err204);
-}
-errors++;
-}
-}
-if(data89.min !== undefined){
-let data90 = data89.min;
-if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
-const err205 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err205];
-}
-else {
-vErrors.push(err205);
-}
-errors++;
-}
-if((typeof data90 == "number") && (isFinite(data90))){
-if(data90 < 0 || isNaN(data90)){
-const err206 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err206];
-}
-else {
-vErrors.push(err206);
 }
 errors++;
 }
@@ -12701,7 +12646,67 @@ if(data89.mean !== undefined){
 let data91 = data89.mean;
 if((typeof data91 == "number") && (isFinite(data91))){
 if(data91 < 0 || isNaN(data91)){
-const err207 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err202 = {instancePath:instancePath+"/lengths/ciphertextBytes/mean",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+}
+else {
+const err203 = {instancePath:instancePath+"/lengths/ciphertextBytes/mean",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+}
+if(data89.max !== undefined){
+let data92 = data89.max;
+if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
+const err204 = {instancePath:instancePath+"/lengths/ciphertextBytes/max",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 < 0 || isNaN(data92)){
+const err205 = {instancePath:instancePath+"/lengths/ciphertextBytes/max",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+}
+}
+if(data89.samples !== undefined){
+let data93 = data89.samples;
+if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
+const err206 = {instancePath:instancePath+"/lengths/ciphertextBytes/samples",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 < 1 || isNaN(data93)){
+const err207 = {instancePath:instancePath+"/lengths/ciphertextBytes/samples",schemaPath:"#/properties/lengths/properties/ciphertextBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -12711,8 +12716,10 @@ vErrors.push(err207);
 errors++;
 }
 }
+}
+}
 else {
-const err208 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err208 = {instancePath:instancePath+"/lengths/ciphertextBytes",schemaPath:"#/properties/lengths/properties/ciphertextBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -12722,10 +12729,11 @@ vErrors.push(err208);
 errors++;
 }
 }
-if(data89.max !== undefined){
-let data92 = data89.max;
-if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
-const err209 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data83.signatureBytes !== undefined){
+let data94 = data83.signatureBytes;
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+if(data94.min === undefined){
+const err209 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -12734,9 +12742,8 @@ vErrors.push(err209);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 < 0 || isNaN(data92)){
-const err210 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data94.mean === undefined){
+const err210 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -12745,12 +12752,8 @@ vErrors.push(err210);
 }
 errors++;
 }
-}
-}
-if(data89.samples !== undefined){
-let data93 = data89.samples;
-if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
-const err211 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data94.max === undefined){
+const err211 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -12759,9 +12762,8 @@ vErrors.push(err211);
 }
 errors++;
 }
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 < 1 || isNaN(data93)){
-const err212 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data94.samples === undefined){
+const err212 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -12770,11 +12772,9 @@ vErrors.push(err212);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err213 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key17 in data94){
+if(!((((key17 === "min") || (key17 === "mean")) || (key17 === "max")) || (key17 === "samples"))){
+const err213 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -12784,9 +12784,10 @@ vErrors.push(err213);
 errors++;
 }
 }
-}
-else {
-const err214 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data94.min !== undefined){
+let data95 = data94.min;
+if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
+const err214 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -12795,14 +12796,9 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-if(data.warnings !== undefined){
-let data94 = data.warnings;
-if(Array.isArray(data94)){
-const len5 = data94.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data94[i5] !== "string"){
-const err215 = {instancePath:instancePath+"/warnings/" + i5,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data95 == "number") && (isFinite(data95))){
+if(data95 < 0 || isNaN(data95)){
+const err215 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -12813,8 +12809,11 @@ errors++;
 }
 }
 }
-else {
-const err216 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data94.mean !== undefined){
+let data96 = data94.mean;
+if((typeof data96 == "number") && (isFinite(data96))){
+if(data96 < 0 || isNaN(data96)){
+const err216 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -12824,15 +12823,8 @@ vErrors.push(err216);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data96 = data.commands;
-if(Array.isArray(data96)){
-const len6 = data96.length;
-for(let i6=0; i6<len6; i6++){
-let data97 = data96[i6];
-if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
-if(data97.argv === undefined){
-const err217 = {instancePath:instancePath+"/commands/" + i6,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+else {
+const err217 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -12841,8 +12833,11 @@ vErrors.push(err217);
 }
 errors++;
 }
-if(data97.exitCode === undefined){
-const err218 = {instancePath:instancePath+"/commands/" + i6,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+}
+if(data94.max !== undefined){
+let data97 = data94.max;
+if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
+const err218 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -12851,8 +12846,9 @@ vErrors.push(err218);
 }
 errors++;
 }
-if(data97.signal === undefined){
-const err219 = {instancePath:instancePath+"/commands/" + i6,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 < 0 || isNaN(data97)){
+const err219 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -12861,8 +12857,12 @@ vErrors.push(err219);
 }
 errors++;
 }
-if(data97.durationMs === undefined){
-const err220 = {instancePath:instancePath+"/commands/" + i6,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+}
+}
+if(data94.samples !== undefined){
+let data98 = data94.samples;
+if(!(((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98))) && (isFinite(data98)))){
+const err220 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -12871,8 +12871,9 @@ vErrors.push(err220);
 }
 errors++;
 }
-if(data97.timedOut === undefined){
-const err221 = {instancePath:instancePath+"/commands/" + i6,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+if((typeof data98 == "number") && (isFinite(data98))){
+if(data98 < 1 || isNaN(data98)){
+const err221 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -12881,9 +12882,11 @@ vErrors.push(err221);
 }
 errors++;
 }
-for(const key17 in data97){
-if(!(func1.call(schema47.properties, key17))){
-const err222 = {instancePath:instancePath+"/commands/" + i6,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+}
+}
+}
+else {
+const err222 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -12893,11 +12896,9 @@ vErrors.push(err222);
 errors++;
 }
 }
-if(data97.argv !== undefined){
-let data98 = data97.argv;
-if(Array.isArray(data98)){
-if(data98.length < 1){
-const err223 = {instancePath:instancePath+"/commands/" + i6+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+else {
+const err223 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -12906,10 +12907,14 @@ vErrors.push(err223);
 }
 errors++;
 }
-const len7 = data98.length;
-for(let i7=0; i7<len7; i7++){
-if(typeof data98[i7] !== "string"){
-const err224 = {instancePath:instancePath+"/commands/" + i6+"/argv/" + i7,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.warnings !== undefined){
+let data99 = data.warnings;
+if(Array.isArray(data99)){
+const len6 = data99.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data99[i6] !== "string"){
+const err224 = {instancePath:instancePath+"/warnings/" + i6,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -12921,7 +12926,7 @@ errors++;
 }
 }
 else {
-const err225 = {instancePath:instancePath+"/commands/" + i6+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err225 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -12931,13 +12936,15 @@ vErrors.push(err225);
 errors++;
 }
 }
-if(data97.exitCode !== undefined){
-let data100 = data97.exitCode;
-const _errs247 = errors;
-let valid52 = false;
-const _errs248 = errors;
-if(!(((typeof data100 == "number") && (!(data100 % 1) && !isNaN(data100))) && (isFinite(data100)))){
-const err226 = {instancePath:instancePath+"/commands/" + i6+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.commands !== undefined){
+let data101 = data.commands;
+if(Array.isArray(data101)){
+const len7 = data101.length;
+for(let i7=0; i7<len7; i7++){
+let data102 = data101[i7];
+if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
+if(data102.argv === undefined){
+const err226 = {instancePath:instancePath+"/commands/" + i7,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -12946,11 +12953,8 @@ vErrors.push(err226);
 }
 errors++;
 }
-var _valid4 = _errs248 === errors;
-valid52 = valid52 || _valid4;
-const _errs250 = errors;
-if(data100 !== null){
-const err227 = {instancePath:instancePath+"/commands/" + i6+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data102.exitCode === undefined){
+const err227 = {instancePath:instancePath+"/commands/" + i7,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -12959,10 +12963,8 @@ vErrors.push(err227);
 }
 errors++;
 }
-var _valid4 = _errs250 === errors;
-valid52 = valid52 || _valid4;
-if(!valid52){
-const err228 = {instancePath:instancePath+"/commands/" + i6+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data102.signal === undefined){
+const err228 = {instancePath:instancePath+"/commands/" + i7,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -12971,25 +12973,8 @@ vErrors.push(err228);
 }
 errors++;
 }
-else {
-errors = _errs247;
-if(vErrors !== null){
-if(_errs247){
-vErrors.length = _errs247;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data97.signal !== undefined){
-let data101 = data97.signal;
-const _errs253 = errors;
-let valid53 = false;
-const _errs254 = errors;
-if(typeof data101 !== "string"){
-const err229 = {instancePath:instancePath+"/commands/" + i6+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data102.durationMs === undefined){
+const err229 = {instancePath:instancePath+"/commands/" + i7,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -12998,11 +12983,8 @@ vErrors.push(err229);
 }
 errors++;
 }
-var _valid5 = _errs254 === errors;
-valid53 = valid53 || _valid5;
-const _errs256 = errors;
-if(data101 !== null){
-const err230 = {instancePath:instancePath+"/commands/" + i6+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data102.timedOut === undefined){
+const err230 = {instancePath:instancePath+"/commands/" + i7,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -13011,10 +12993,9 @@ vErrors.push(err230);
 }
 errors++;
 }
-var _valid5 = _errs256 === errors;
-valid53 = valid53 || _valid5;
-if(!valid53){
-const err231 = {instancePath:instancePath+"/commands/" + i6+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+for(const key18 in data102){
+if(!(func1.call(schema47.properties, key18))){
+const err231 = {instancePath:instancePath+"/commands/" + i7,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -13023,23 +13004,12 @@ vErrors.push(err231);
 }
 errors++;
 }
-else {
-errors = _errs253;
-if(vErrors !== null){
-if(_errs253){
-vErrors.length = _errs253;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data97.durationMs !== undefined){
-let data102 = data97.durationMs;
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 < 0 || isNaN(data102)){
-const err232 = {instancePath:instancePath+"/commands/" + i6+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data102.argv !== undefined){
+let data103 = data102.argv;
+if(Array.isArray(data103)){
+if(data103.length < 1){
+const err232 = {instancePath:instancePath+"/commands/" + i7+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -13048,9 +13018,10 @@ vErrors.push(err232);
 }
 errors++;
 }
-}
-else {
-const err233 = {instancePath:instancePath+"/commands/" + i6+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const len8 = data103.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data103[i8] !== "string"){
+const err233 = {instancePath:instancePath+"/commands/" + i7+"/argv/" + i8,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -13060,9 +13031,9 @@ vErrors.push(err233);
 errors++;
 }
 }
-if(data97.timedOut !== undefined){
-if(typeof data97.timedOut !== "boolean"){
-const err234 = {instancePath:instancePath+"/commands/" + i6+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err234 = {instancePath:instancePath+"/commands/" + i7+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -13072,9 +13043,13 @@ vErrors.push(err234);
 errors++;
 }
 }
-if(data97.cwd !== undefined){
-if(typeof data97.cwd !== "string"){
-const err235 = {instancePath:instancePath+"/commands/" + i6+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data102.exitCode !== undefined){
+let data105 = data102.exitCode;
+const _errs258 = errors;
+let valid55 = false;
+const _errs259 = errors;
+if(!(((typeof data105 == "number") && (!(data105 % 1) && !isNaN(data105))) && (isFinite(data105)))){
+const err235 = {instancePath:instancePath+"/commands/" + i7+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -13083,12 +13058,11 @@ vErrors.push(err235);
 }
 errors++;
 }
-}
-if(data97.timeLimitMs !== undefined){
-let data105 = data97.timeLimitMs;
-if((typeof data105 == "number") && (isFinite(data105))){
-if(data105 < 0 || isNaN(data105)){
-const err236 = {instancePath:instancePath+"/commands/" + i6+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+var _valid4 = _errs259 === errors;
+valid55 = valid55 || _valid4;
+const _errs261 = errors;
+if(data105 !== null){
+const err236 = {instancePath:instancePath+"/commands/" + i7+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -13097,9 +13071,10 @@ vErrors.push(err236);
 }
 errors++;
 }
-}
-else {
-const err237 = {instancePath:instancePath+"/commands/" + i6+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid4 = _errs261 === errors;
+valid55 = valid55 || _valid4;
+if(!valid55){
+const err237 = {instancePath:instancePath+"/commands/" + i7+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -13108,10 +13083,25 @@ vErrors.push(err237);
 }
 errors++;
 }
+else {
+errors = _errs258;
+if(vErrors !== null){
+if(_errs258){
+vErrors.length = _errs258;
 }
-if(data97.stderrTail !== undefined){
-if(typeof data97.stderrTail !== "string"){
-const err238 = {instancePath:instancePath+"/commands/" + i6+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data102.signal !== undefined){
+let data106 = data102.signal;
+const _errs264 = errors;
+let valid56 = false;
+const _errs265 = errors;
+if(typeof data106 !== "string"){
+const err238 = {instancePath:instancePath+"/commands/" + i7+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -13120,10 +13110,11 @@ vErrors.push(err238);
 }
 errors++;
 }
-}
-if(data97.sandboxed !== undefined){
-if(typeof data97.sandboxed !== "boolean"){
-const err239 = {instancePath:instancePath+"/commands/" + i6+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid5 = _errs265 === errors;
+valid56 = valid56 || _valid5;
+const _errs267 = errors;
+if(data106 !== null){
+const err239 = {instancePath:instancePath+"/commands/" + i7+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -13132,10 +13123,10 @@ vErrors.push(err239);
 }
 errors++;
 }
-}
-}
-else {
-const err240 = {instancePath:instancePath+"/commands/" + i6,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid5 = _errs267 === errors;
+valid56 = valid56 || _valid5;
+if(!valid56){
+const err240 = {instancePath:instancePath+"/commands/" + i7+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -13144,10 +13135,23 @@ vErrors.push(err240);
 }
 errors++;
 }
-}
+else {
+errors = _errs264;
+if(vErrors !== null){
+if(_errs264){
+vErrors.length = _errs264;
 }
 else {
-const err241 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+vErrors = null;
+}
+}
+}
+}
+if(data102.durationMs !== undefined){
+let data107 = data102.durationMs;
+if((typeof data107 == "number") && (isFinite(data107))){
+if(data107 < 0 || isNaN(data107)){
+const err241 = {instancePath:instancePath+"/commands/" + i7+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -13157,14 +13161,122 @@ vErrors.push(err241);
 errors++;
 }
 }
-}
 else {
-const err242 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err242 = {instancePath:instancePath+"/commands/" + i7+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err242];
 }
 else {
 vErrors.push(err242);
+}
+errors++;
+}
+}
+if(data102.timedOut !== undefined){
+if(typeof data102.timedOut !== "boolean"){
+const err243 = {instancePath:instancePath+"/commands/" + i7+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err243];
+}
+else {
+vErrors.push(err243);
+}
+errors++;
+}
+}
+if(data102.cwd !== undefined){
+if(typeof data102.cwd !== "string"){
+const err244 = {instancePath:instancePath+"/commands/" + i7+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err244];
+}
+else {
+vErrors.push(err244);
+}
+errors++;
+}
+}
+if(data102.timeLimitMs !== undefined){
+let data110 = data102.timeLimitMs;
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 < 0 || isNaN(data110)){
+const err245 = {instancePath:instancePath+"/commands/" + i7+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err245];
+}
+else {
+vErrors.push(err245);
+}
+errors++;
+}
+}
+else {
+const err246 = {instancePath:instancePath+"/commands/" + i7+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err246];
+}
+else {
+vErrors.push(err246);
+}
+errors++;
+}
+}
+if(data102.stderrTail !== undefined){
+if(typeof data102.stderrTail !== "string"){
+const err247 = {instancePath:instancePath+"/commands/" + i7+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err247];
+}
+else {
+vErrors.push(err247);
+}
+errors++;
+}
+}
+if(data102.sandboxed !== undefined){
+if(typeof data102.sandboxed !== "boolean"){
+const err248 = {instancePath:instancePath+"/commands/" + i7+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err248];
+}
+else {
+vErrors.push(err248);
+}
+errors++;
+}
+}
+}
+else {
+const err249 = {instancePath:instancePath+"/commands/" + i7,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err249];
+}
+else {
+vErrors.push(err249);
+}
+errors++;
+}
+}
+}
+else {
+const err250 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err250];
+}
+else {
+vErrors.push(err250);
+}
+errors++;
+}
+}
+}
+else {
+const err251 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err251];
+}
+else {
+vErrors.push(err251);
 }
 errors++;
 }
