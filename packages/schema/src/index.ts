@@ -47,6 +47,7 @@ export {
 export { offsetToPosition, type Position, pointerTokens, toPointer } from "./locate.ts";
 export { ID_BASE, SCHEMA_VERSION } from "./schemas/builders.ts";
 export { schemas } from "./schemas/records.ts";
+export { shortText, visibleLines, visibleText } from "./text.ts";
 export { TOOL } from "./tool.ts";
 export {
   declaredKind,
