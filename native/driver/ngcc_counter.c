@@ -139,6 +139,40 @@ double ngcc_counter_delta(const ngcc_counter *c, uint64_t a, uint64_t b) {
     return d;
 }
 
+int ngcc_clock_chain_supported(const ngcc_counter *c) {
+#if defined(__x86_64__) || defined(__aarch64__)
+    return c->kind == NGCC_COUNTER_RDTSC || c->kind == NGCC_COUNTER_CNTVCT || c->kind == NGCC_COUNTER_CLOCK_GETTIME;
+#else
+    (void)c;
+    return 0;
+#endif
+}
+
+double ngcc_clock_chain(const ngcc_counter *c, unsigned long adds) {
+    uint64_t x = 1, a, b;
+    unsigned long i, passes = adds / 8;
+    if (!ngcc_clock_chain_supported(c) || passes == 0) {
+        return -1;
+    }
+    a = ngcc_counter_start(c);
+    for (i = 0; i < passes; i++) {
+#if defined(__x86_64__)
+        __asm__ __volatile__("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                             "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+                             : "+r"(x));
+#elif defined(__aarch64__)
+        __asm__ __volatile__("add %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\t"
+                             "add %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1"
+                             : "+r"(x));
+#endif
+    }
+    b = ngcc_counter_stop(c);
+    if (x != 1 + 8 * (uint64_t)passes) { /* the chain ran as written */
+        return -1;
+    }
+    return ngcc_counter_delta(c, a, b);
+}
+
 static int ngcc_cmp_double(const void *x, const void *y) {
     double a = *(const double *)x, b = *(const double *)y;
     return (a > b) - (a < b);

@@ -71,6 +71,17 @@ double ngcc_counter_delta(const ngcc_counter *c, uint64_t a, uint64_t b);
 
 uint64_t ngcc_perf_read(const ngcc_counter *c);
 
+/*
+ * The core-clock probe: a dependent chain of `adds` one-cycle integer adds (8 per loop pass, so `adds` is
+ * rounded down to a multiple of 8), timed with the counter.  Its delta over `adds` is the counter's units per
+ * core cycle at that moment, so a sample's delta times adds / (probe delta - overhead) estimates the sample's
+ * core cycles even when the core clock changes (boost, a VM's host).  Returns -1 where no chain is written for
+ * the architecture or the counter already counts core cycles or instructions (perf-*, fixed-clock).
+ */
+#define NGCC_CLOCK_CHAIN_DEFAULT 16384u
+int ngcc_clock_chain_supported(const ngcc_counter *c);
+double ngcc_clock_chain(const ngcc_counter *c, unsigned long adds);
+
 static inline uint64_t ngcc_clock_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -8,7 +8,7 @@
  *                        [--msg-bytes B] [--pin CPU] [--fixed-clock-hz HZ] [--seed S]
  *   ngcc-driver sample   --op OP [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU] [--sample-ns NS]
  *                        [--min-samples M] [--max-samples X] [--batch N|auto] [--warmup-ns NS]
- *                        [--keys K] [--pool P] [--msg-bytes B] [--seed S]
+ *                        [--keys K] [--pool P] [--msg-bytes B] [--seed S] [--clock-chain ADDS|none]
  *   ngcc-driver memory   --op OP [--msg-bytes B] [--seed S]
  *   ngcc-driver overhead [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU]
  *
@@ -202,6 +202,7 @@ typedef struct {
     const char *counter;
     unsigned long long iterations, trials, min_iterations, max_iterations, target_ns, warmup_ns, msg_bytes, seed;
     unsigned long long sample_ns, min_samples, max_samples, batch, keys, pool; /* sample; batch 0 = auto */
+    long long clock_chain; /* sample: adds of the core-clock probe after each sample; -1 = default, 0 = none */
     long pin;
     double fixed_hz;
 } ngcc_opts;
@@ -214,7 +215,7 @@ static const char ngcc_usage[] =
     "                            [--msg-bytes 32] [--pin CPU] [--fixed-clock-hz HZ] [--seed S]\n"
     "       ngcc-driver sample   --op OP [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU] [--sample-ns 100000000]\n"
     "                            [--min-samples 31] [--max-samples 50000] [--batch N|auto] [--warmup-ns 20000000]\n"
-    "                            [--keys 4] [--pool 64] [--msg-bytes 32] [--seed S]\n"
+    "                            [--keys 4] [--pool 64] [--msg-bytes 32] [--seed S] [--clock-chain 16384|none]\n"
     "       ngcc-driver memory   --op OP [--msg-bytes B] [--seed S]\n"
     "       ngcc-driver overhead [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU]\n"
     "counters: rdtsc (x86-64), perf-cycles, perf-instructions, cntvct (aarch64), clock_gettime, fixed-clock (needs --fixed-clock-hz)\n";
@@ -256,6 +257,7 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
         {"--batch", CMD_SAMPLE},
         {"--keys", CMD_SAMPLE},
         {"--pool", CMD_SAMPLE},
+        {"--clock-chain", CMD_SAMPLE},
     };
     int i;
     memset(o, 0, sizeof *o);
@@ -273,6 +275,7 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
     o->batch = 0;
     o->keys = 4;
     o->pool = 64;
+    o->clock_chain = -1;
     o->pin = -1;
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fputs(ngcc_usage, argc < 2 ? stderr : ngcc_out);
@@ -337,6 +340,17 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
             o->min_samples = ngcc_parse_u64(name, value);
         } else if (strcmp(name, "--max-samples") == 0) {
             o->max_samples = ngcc_parse_u64(name, value);
+        } else if (strcmp(name, "--clock-chain") == 0) {
+            if (strcmp(value, "none") == 0) {
+                o->clock_chain = 0;
+            } else {
+                unsigned long long adds = ngcc_parse_u64(name, value);
+                if (adds < 8 || adds > 100000000ull) {
+                    ngcc_die(NGCC_EXIT_USAGE, "--clock-chain: expected none or an integer in [8, 100000000], got \"%s\"",
+                             value);
+                }
+                o->clock_chain = (long long)adds;
+            }
         } else if (strcmp(name, "--batch") == 0) {
             if (strcmp(value, "auto") == 0) {
                 o->batch = 0;
@@ -670,6 +684,8 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
     ngcc_counter c;
     ngcc_sample_inputs inputs;
     uint64_t *samples, warm_ns = 0, t0, t1;
+    double *chain = NULL;
+    unsigned long chain_adds = 0;
     unsigned long long call = 0, last = 0, warm_calls = 0, batch = 1, n, s;
     double est_ns = -1, overhead_ns, need;
     size_t slots;
@@ -685,6 +701,18 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
         ngcc_die(NGCC_EXIT_USAGE, "out of memory allocating %llu samples", o->max_samples);
     }
     memset(samples, 0, (size_t)o->max_samples * sizeof *samples);
+    /* The core-clock probe after each sample: on by default where the counter runs at a reference rate. */
+    if (o->clock_chain != 0 && ngcc_clock_chain_supported(&c)) {
+        chain_adds = o->clock_chain > 0 ? (unsigned long)o->clock_chain : NGCC_CLOCK_CHAIN_DEFAULT;
+        chain = malloc((size_t)o->max_samples * sizeof *chain);
+        if (chain == NULL) {
+            ngcc_die(NGCC_EXIT_USAGE, "out of memory allocating %llu clock probes", o->max_samples);
+        }
+        memset(chain, 0, (size_t)o->max_samples * sizeof *chain);
+        (void)ngcc_clock_chain(&c, chain_adds); /* warm */
+    } else if (o->clock_chain > 0) {
+        ngcc_die(NGCC_EXIT_USAGE, "--clock-chain: not available with the %s counter on this architecture", c.name);
+    }
     memset(&inputs, 0, sizeof inputs);
     slots = op->prepare((size_t)o->keys, (size_t)o->pool, &inputs);
     ngcc_buf_check_all("after preparing the inputs");
@@ -759,6 +787,9 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
             ngcc_die(NGCC_EXIT_RESULT, "sample --op %s (sample %llu): %s", op->name, s + 1, err);
         }
         samples[s] = c1 - c0;
+        if (chain != NULL) {
+            chain[s] = ngcc_clock_chain(&c, chain_adds);
+        }
         last = call + batch - 1;
         call += batch;
     }
@@ -805,6 +836,16 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
         fprintf(ngcc_out, "%.0f", ngcc_counter_delta(&c, 0, samples[s]));
     }
     ngcc_putc(']');
+    if (chain != NULL) {
+        fprintf(ngcc_out, ",\"clockChain\":{\"adds\":%lu,\"deltas\":[", chain_adds - chain_adds % 8);
+        for (s = 0; s < n; s++) {
+            if (s > 0) {
+                ngcc_putc(',');
+            }
+            fprintf(ngcc_out, "%.0f", chain[s]);
+        }
+        fputs("]}", ngcc_out);
+    }
     if (ngcc_ops_signature_lengths() != NULL && strcmp(op->name, "sign") == 0) {
         fputs(",\"lengths\":", ngcc_out);
         ngcc_json_lengths();
@@ -812,6 +853,7 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
     ngcc_putc('}');
     ngcc_json_end();
     free(samples);
+    free(chain);
     if (c.perf_fd >= 0) {
         close(c.perf_fd);
     }

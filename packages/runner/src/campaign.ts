@@ -47,6 +47,8 @@ export interface Campaign {
     minWorkers: number;
     keyPairs: number;
     inputPool: number;
+    /** Per-call method: probe the core clock after every sample and give estimated core cycles (default true). */
+    clockProbe: boolean;
     /** Published statistic per operation name ("auto" when not named). */
     central: Record<string, "auto" | "median" | "mean">;
   };
@@ -160,6 +162,7 @@ export function loadCampaign(file: string): Campaign {
       minWorkers: t.minWorkers ?? 3,
       keyPairs: t.keyPairs ?? 4,
       inputPool: t.inputPool ?? 64,
+      clockProbe: t.clockProbe ?? true,
       central: t.central ?? {},
     },
     timeouts: {

@@ -91,6 +91,9 @@ export interface DriverSample {
   elapsedNs: { warmup: number; sampling: number };
   /** One counter delta per sample (batch calls), in the counter's unit, in the order taken; overhead not subtracted. */
   samples: number[];
+  /** The core-clock probe after every sample (a dependent chain of one-cycle adds), when the counter runs at a
+   * reference rate: its adds and one counter delta per sample, overhead not subtracted. */
+  clockChain?: { adds: number; deltas: number[] };
   /** Sign only: smlen − mlen over every sign call of the process (warm-up and samples). */
   lengths?: { signatureBytes?: { min: number; max: number; sum: number; count: number } };
 }
@@ -139,6 +142,7 @@ export function driverSampleArgs(
     "--seed",
     n(opts.seed ?? 1),
     ...(t.pinCpu !== null ? ["--pin", String(t.pinCpu)] : []),
+    ...(t.clockProbe ? [] : ["--clock-chain", "none"]),
     ...(counter === "fixed-clock" && campaign.counter.fixedClockHz
       ? ["--fixed-clock-hz", String(campaign.counter.fixedClockHz)]
       : []),

@@ -7,7 +7,14 @@ import type { BuiltInstance, Command } from "./build.ts";
 import type { Campaign, CounterKind } from "./campaign.ts";
 import { DriverError, type DriverSample, driverRun, driverSampleArgs } from "./driver.ts";
 import { commandOf } from "./proc.ts";
-import { perCallNs, stopDecision, summarizeSamples } from "./samples.ts";
+import {
+  type CyclesFigures,
+  coreClockHz,
+  cyclesFigures,
+  perCallNs,
+  stopDecision,
+  summarizeSamples,
+} from "./samples.ts";
 import type { Trial } from "./stats.ts";
 
 type Central = NonNullable<TimingRecord["central"]>;
@@ -24,6 +31,8 @@ export interface OpSampling {
   failure: DriverError | null;
   distribution?: Distribution;
   central?: Central;
+  /** Estimated core cycles, when every worker probed its core clock. */
+  cycles?: CyclesFigures;
 }
 
 /** The limits of a run: the campaign's, or a smoke run's with --quick. */
@@ -46,8 +55,15 @@ function evaluate(campaign: Campaign, o: OpSampling, quick: boolean): void {
     statistic,
     target: l.target,
   }));
+  o.cycles = undefined;
+  const hz = o.workers.map((w) => (w.clockChain ? coreClockHz(w.clockChain, w.counter) : null));
+  if (hz.every((h): h is number => h !== null) && first.clockChain) {
+    o.cycles = cyclesFigures(ns, hz, first.clockChain.adds, o.central.statistic, l.target);
+  }
   const d = stopDecision({
-    central: o.central,
+    // The target is on the estimated core cycles when the core clock was probed: the time per call moves with the
+    // core clock (boost, a VM's host), which more samples cannot average away; the cycles do not.
+    central: o.cycles ? o.cycles.central : o.central,
     workers: o.workers.length,
     minWorkers: l.minWorkers,
     elapsedMs: o.elapsedMs,
@@ -150,13 +166,24 @@ export function perCallFields(campaign: Campaign, o: OpSampling, quick: boolean)
       samplesPerWorker: o.workers.map((w) => w.samples.length),
       inputs: first.inputs,
       pinnedCpu: first.pinnedCpu,
-      target: { relativeHalfWidth: l.target, budgetMs: l.budgetMs, minWorkers: l.minWorkers },
+      target: {
+        relativeHalfWidth: l.target,
+        budgetMs: l.budgetMs,
+        minWorkers: l.minWorkers,
+        figure: o.cycles ? ("cycles" as const) : ("time" as const),
+      },
       stoppedBy: o.stoppedBy,
       elapsedMs: o.elapsedMs,
       overheadShare: medianSample > 0 ? overhead / medianSample : 0,
     },
-    samples: o.workers.map((w, i) => ({ worker: i + 1, counterDeltas: w.samples })),
-    distribution: o.distribution,
-    central: o.central,
+    samples: o.workers.map((w, i) => ({
+      worker: i + 1,
+      counterDeltas: w.samples,
+      ...(o.cycles && w.clockChain ? { clockDeltas: w.clockChain.deltas } : {}),
+    })),
+    distribution: o.cycles
+      ? { ...o.distribution, cycles: o.cycles.distribution, coreClock: o.cycles.coreClock }
+      : o.distribution,
+    central: o.cycles ? { ...o.central, cycles: o.cycles.central } : o.central,
   };
 }

@@ -302,6 +302,86 @@ function reasonOf(dist: SampleDistribution, statistic: "median" | "mean", rule: 
     : `${head}, as the campaign asks`;
 }
 
+/** One worker's core-clock probes: the driver's add chain after every sample (native/README.md). */
+export interface ClockProbes {
+  /** One-cycle adds per probe. */
+  adds: number;
+  /** Counter delta of each probe, in the counter's unit, overhead not subtracted. */
+  deltas: readonly number[];
+}
+
+/**
+ * A worker's core clock, Hz: adds ÷ (median probe − counter overhead) gives core cycles per counter unit, times
+ * the counter's rate. The median, as interference only adds time to a probe and the clock seldom changes within
+ * a worker. null when the probes cannot give one (no rate, no probe longer than the overhead).
+ */
+export function coreClockHz(
+  probes: ClockProbes,
+  counter: { unit: string; rateHz: number | null; overhead?: number | null },
+): number | null {
+  const rate = counter.unit === "ns" ? 1e9 : counter.rateHz;
+  if (rate === null || !Number.isFinite(rate) || rate <= 0 || probes.deltas.length === 0) return null;
+  const net = medianOf(probes.deltas) - (counter.overhead ?? 0);
+  if (!(net > 0) || !(probes.adds > 0)) return null;
+  return (probes.adds / net) * rate;
+}
+
+/** The record's estimated-core-cycles blocks: per-call cycles = ns × the worker's core clock. */
+export interface CyclesFigures {
+  distribution: {
+    meanCycles: number;
+    medianCycles: number;
+    p5Cycles: number;
+    p25Cycles: number;
+    p75Cycles: number;
+    p95Cycles: number;
+    workerMediansCycles: number[];
+    workerMeansCycles: number[];
+    workerSpread: number;
+  };
+  coreClock: { method: "add-chain"; adds: number; workerHz: number[]; minHz: number; maxHz: number };
+  central: { value: number; ci95: { low: number; high: number }; relativeHalfWidth: number; metTarget: boolean };
+}
+
+/**
+ * Estimated core cycles per call from the per-call ns and each worker's core clock, summarised like the ns (same
+ * statistic as the published time figure, interval widened by the spread between workers).
+ */
+export function cyclesFigures(
+  workersNs: readonly (readonly number[])[],
+  workerHz: readonly number[],
+  adds: number,
+  statistic: "median" | "mean",
+  target: number,
+): CyclesFigures {
+  if (workerHz.length !== workersNs.length) throw new Error("cyclesFigures: one core clock per worker");
+  const cycles = workersNs.map((w, i) => w.map((ns) => (ns * (workerHz[i] as number)) / 1e9));
+  const dist = distributionOf(cycles, cycles, 1);
+  const c = centralOf(dist, cycles, { statistic, target });
+  const spread = workerSpread(statistic === "mean" ? dist.workerMeansNs : dist.workerMediansNs);
+  return {
+    distribution: {
+      meanCycles: dist.meanNs,
+      medianCycles: dist.medianNs,
+      p5Cycles: dist.p5Ns,
+      p25Cycles: dist.p25Ns,
+      p75Cycles: dist.p75Ns,
+      p95Cycles: dist.p95Ns,
+      workerMediansCycles: dist.workerMediansNs,
+      workerMeansCycles: dist.workerMeansNs,
+      workerSpread: spread,
+    },
+    coreClock: {
+      method: "add-chain",
+      adds,
+      workerHz: [...workerHz],
+      minHz: Math.min(...workerHz),
+      maxHz: Math.max(...workerHz),
+    },
+    central: { value: c.valueNs, ci95: c.ci95Ns, relativeHalfWidth: c.relativeHalfWidth, metTarget: c.metTarget },
+  };
+}
+
 /**
  * Both blocks at once, consistent with each other: the distribution's workerSpread is over the worker figures of
  * the statistic the central figure uses (medians, or means when the mean is published).

@@ -271,6 +271,10 @@ export interface CampaignConfig {
      */
     inputPool?: number;
     /**
+     * Per-call method: after every sample, time a dependent chain of one-cycle adds to estimate the core clock, so that records carry estimated core cycles and the precision target applies to them (the time per call moves with the core clock); default true.
+     */
+    clockProbe?: boolean;
+    /**
      * Published central figure per operation name: median, mean, or auto (default: mean when the per-call distribution is wide below its median, i.e. its 5th percentile lies more than 10 % below the median — input-dependent time such as rejection sampling; interference only adds time).
      */
     central?: {
@@ -779,6 +783,10 @@ export type TimingRecord = {
        * Workers at least.
        */
       minWorkers: number;
+      /**
+       * The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time.
+       */
+      figure?: "cycles" | "time";
     };
     /**
      * target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target).
@@ -807,6 +815,10 @@ export type TimingRecord = {
      * @minItems 1
      */
     counterDeltas: number[];
+    /**
+     * TimingRecord_Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.
+     */
+    clockDeltas?: number[];
   }[];
   /**
    * Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns.
@@ -904,6 +916,72 @@ export type TimingRecord = {
      * Median per call in the counter's unit.
      */
     medianCounter?: number;
+    /**
+     * The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.
+     */
+    coreClock?: {
+      /**
+       * add-chain: a dependent chain of one-cycle integer adds timed with the counter.
+       */
+      method: "add-chain";
+      /**
+       * Adds per probe.
+       */
+      adds: number;
+      /**
+       * Each worker's core clock, Hz, in worker order.
+       */
+      workerHz: number[];
+      /**
+       * Slowest worker's core clock, Hz.
+       */
+      minHz: number;
+      /**
+       * Fastest worker's core clock, Hz.
+       */
+      maxHz: number;
+    };
+    /**
+     * Estimated core cycles per call (a sample's ns × its worker's core clock), pooled.
+     */
+    cycles?: {
+      /**
+       * Mean, estimated core cycles.
+       */
+      meanCycles: number;
+      /**
+       * Median, estimated core cycles.
+       */
+      medianCycles: number;
+      /**
+       * 5th percentile.
+       */
+      p5Cycles: number;
+      /**
+       * 25th percentile.
+       */
+      p25Cycles: number;
+      /**
+       * 75th percentile.
+       */
+      p75Cycles: number;
+      /**
+       * 95th percentile.
+       */
+      p95Cycles: number;
+      /**
+       * Each worker's median.
+       */
+      workerMediansCycles: number[];
+      /**
+       * Each worker's mean.
+       */
+      workerMeansCycles: number[];
+      /**
+       * (max − min) / median of the workers' figures of the published statistic, a fraction.
+       */
+      workerSpread: number;
+    };
   };
   /**
    * The published central figure and its interval.
@@ -934,6 +1012,24 @@ export type TimingRecord = {
      * Why this statistic, in words (shown on the page).
      */
     reason: string;
+    /**
+     * The same statistic in estimated core cycles, with its interval (widened like ci95Ns).
+     */
+    cycles?: {
+      /**
+       * The figure, estimated core cycles per call.
+       */
+      value: number;
+      ci95: TimingRecord_Interval4;
+      /**
+       * Half-width of ci95 as a fraction of value.
+       */
+      relativeHalfWidth: number;
+      /**
+       * Whether relativeHalfWidth ≤ the target.
+       */
+      metTarget: boolean;
+    };
   };
   /**
    * Raw trials, in the order they ran.
@@ -997,7 +1093,7 @@ export type TimingRecord = {
      * Coefficient of variation of the trial means (stddev / mean), a fraction.
      */
     cv: number;
-    ci95Ns: TimingRecord_Interval4;
+    ci95Ns: TimingRecord_Interval5;
     /**
      * True when the trial spread exceeds unstableThreshold.
      */
@@ -1222,6 +1318,19 @@ export interface TimingRecord_Interval3 {
   high: number;
 }
 /**
+ * 95 % interval, estimated core cycles.
+ */
+export interface TimingRecord_Interval4 {
+  /**
+   * Lower bound.
+   */
+  low: number;
+  /**
+   * Upper bound.
+   */
+  high: number;
+}
+/**
  * One trial.
  */
 export interface TimingRecord_Trial {
@@ -1241,7 +1350,7 @@ export interface TimingRecord_Trial {
 /**
  * 95% confidence interval of the mean per-operation time (Student t over trial means), in ns.
  */
-export interface TimingRecord_Interval4 {
+export interface TimingRecord_Interval5 {
   /**
    * Lower bound.
    */

@@ -200,6 +200,9 @@ export const campaign: JsonSchema = {
             minimum: 1,
             maximum: 4096,
           }),
+          clockProbe: bool(
+            "Per-call method: after every sample, time a dependent chain of one-cycle adds to estimate the core clock, so that records carry estimated core cycles and the precision target applies to them (the time per call moves with the core clock); default true.",
+          ),
           central: map(
             "Published central figure per operation name: median, mean, or auto (default: mean when the per-call distribution is wide below its median, i.e. its 5th percentile lies more than 10 % below the median — input-dependent time such as rejection sampling; interference only adds time).",
             oneOfEnum("The statistic.", ["auto", "median", "mean"]),
@@ -435,11 +438,20 @@ export const timing = recordSchema(
         description: str("The same in words, as the page shows it."),
       }),
       pinnedCpu: nullable(nat("CPU every worker was pinned to, or null.")),
-      target: obj("The precision target.", {
-        relativeHalfWidth: fraction("Target half-width of the 95 % interval, as a fraction of the figure."),
-        budgetMs: nonneg("Sampling budget of the operation, in ms."),
-        minWorkers: int("Workers at least.", { minimum: 1 }),
-      }),
+      target: obj(
+        "The precision target.",
+        {
+          relativeHalfWidth: fraction("Target half-width of the 95 % interval, as a fraction of the figure."),
+          budgetMs: nonneg("Sampling budget of the operation, in ms."),
+          minWorkers: int("Workers at least.", { minimum: 1 }),
+        },
+        {
+          figure: oneOfEnum(
+            "The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time.",
+            ["cycles", "time"],
+          ),
+        },
+      ),
       stoppedBy: oneOfEnum(
         "target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target).",
         ["target", "budget", "quick"],
@@ -453,10 +465,19 @@ export const timing = recordSchema(
     }),
     samples: arr(
       "Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.",
-      obj("One worker's samples.", {
-        worker: int("Worker number, from 1, in the order the workers ran.", { minimum: 1 }),
-        counterDeltas: arr("Counter deltas, one per sample.", { type: "number", minimum: 0 }, { minItems: 1 }),
-      }),
+      obj(
+        "One worker's samples.",
+        {
+          worker: int("Worker number, from 1, in the order the workers ran.", { minimum: 1 }),
+          counterDeltas: arr("Counter deltas, one per sample.", { type: "number", minimum: 0 }, { minItems: 1 }),
+        },
+        {
+          clockDeltas: arr(
+            "Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.",
+            { type: "number", minimum: 0 },
+          ),
+        },
+      ),
     ),
     distribution: obj(
       "Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns.",
@@ -491,20 +512,54 @@ export const timing = recordSchema(
       {
         meanCounter: nonneg("Mean per call in the counter's unit."),
         medianCounter: nonneg("Median per call in the counter's unit."),
+        coreClock: obj(
+          "The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.",
+          {
+            method: oneOfEnum("add-chain: a dependent chain of one-cycle integer adds timed with the counter.", [
+              "add-chain",
+            ]),
+            adds: int("Adds per probe.", { minimum: 1 }),
+            workerHz: arr("Each worker's core clock, Hz, in worker order.", { type: "number", minimum: 0 }),
+            minHz: nonneg("Slowest worker's core clock, Hz."),
+            maxHz: nonneg("Fastest worker's core clock, Hz."),
+          },
+        ),
+        cycles: obj("Estimated core cycles per call (a sample's ns × its worker's core clock), pooled.", {
+          meanCycles: nonneg("Mean, estimated core cycles."),
+          medianCycles: nonneg("Median, estimated core cycles."),
+          p5Cycles: nonneg("5th percentile."),
+          p25Cycles: nonneg("25th percentile."),
+          p75Cycles: nonneg("75th percentile."),
+          p95Cycles: nonneg("95th percentile."),
+          workerMediansCycles: arr("Each worker's median.", { type: "number", minimum: 0 }),
+          workerMeansCycles: arr("Each worker's mean.", { type: "number", minimum: 0 }),
+          workerSpread: nonneg("(max − min) / median of the workers' figures of the published statistic, a fraction."),
+        }),
       },
     ),
-    central: obj("The published central figure and its interval.", {
-      statistic: oneOfEnum("median, or mean for an operation whose time depends on its input.", ["median", "mean"]),
-      valueNs: nonneg("The figure, ns per call."),
-      valueCounter: nonneg("The figure in the counter's unit."),
-      ci95Ns: ref(
-        "interval",
-        "95 % interval: the pooled interval widened to cover the spread between workers (t over the workers' figures), ns.",
-      ),
-      relativeHalfWidth: nonneg("Half-width of ci95Ns as a fraction of valueNs."),
-      metTarget: bool("Whether relativeHalfWidth ≤ the target."),
-      reason: str("Why this statistic, in words (shown on the page)."),
-    }),
+    central: obj(
+      "The published central figure and its interval.",
+      {
+        statistic: oneOfEnum("median, or mean for an operation whose time depends on its input.", ["median", "mean"]),
+        valueNs: nonneg("The figure, ns per call."),
+        valueCounter: nonneg("The figure in the counter's unit."),
+        ci95Ns: ref(
+          "interval",
+          "95 % interval: the pooled interval widened to cover the spread between workers (t over the workers' figures), ns.",
+        ),
+        relativeHalfWidth: nonneg("Half-width of ci95Ns as a fraction of valueNs."),
+        metTarget: bool("Whether relativeHalfWidth ≤ the target."),
+        reason: str("Why this statistic, in words (shown on the page)."),
+      },
+      {
+        cycles: obj("The same statistic in estimated core cycles, with its interval (widened like ci95Ns).", {
+          value: nonneg("The figure, estimated core cycles per call."),
+          ci95: ref("interval", "95 % interval, estimated core cycles."),
+          relativeHalfWidth: nonneg("Half-width of ci95 as a fraction of value."),
+          metTarget: bool("Whether relativeHalfWidth ≤ the target."),
+        }),
+      },
+    ),
     trials: arr("Raw trials, in the order they ran.", ref("trial", "One trial."), { minItems: 1 }),
     aggregates: obj(
       "Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.",
