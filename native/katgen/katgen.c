@@ -27,8 +27,15 @@
  *   --filename           print the NIST file name (e.g. PQCkemKAT_1632.rsp) and exit
  * Without --write-*: the .rsp on stdout (or -o FILE); --single prints the single form instead.
  *
+ * Every buffer handed to the instance (outputs and inputs) has
+ * NGCC_GUARD_BYTES of a fixed pattern before and after it, checked after each
+ * call: a write past either end is reported on stderr ("katgen: canary
+ * overwritten after buffer ct (768 bytes) by crypto_kem_enc at count = 0:
+ * 4 bytes changed, bytes 768..771") and ends the run with status 3.
+ *
  * Exit status: 0 ok; 1 an operation failed or a check (dec, open, both sides
- * of an exchange) disagreed; 2 usage or I/O error.  A fatal signal inside the
+ * of an exchange) disagreed; 2 usage or I/O error; 3 a canary was overwritten.
+ * A fatal signal inside the
  * instance is reported on stderr ("katgen: SIGSEGV in crypto_kem_dec at
  * count = 0") and then re-raised, so the caller still sees the signal.
  */
@@ -122,12 +129,102 @@ static void ngcc_puthex(ngcc_buf *b, const char *label, const unsigned char *a, 
     b->len = (size_t)(o - b->p);
 }
 
+#if defined(NGCC_KAT_SIGN)
+/* The messages of a signature KAT (made before any entry, never handed out unguarded). */
 static void *ngcc_xmalloc(size_t n) {
     void *p = malloc(n == 0 ? 1 : n);
     if (p == NULL) {
         ngcc_die_oom();
     }
     return p;
+}
+#endif
+
+/* ------------------------------------------------------------ guarded buffers */
+
+/* Every buffer the instance sees lies between two guards of NGCC_GUARD_BYTES;
+ * ngcc_guard_check runs after each call and names the buffer and the function
+ * that wrote past it. */
+#define NGCC_GUARD_BYTES 32
+#define NGCC_MAX_GUARDED 16
+#define NGCC_EXIT_CANARY 3
+
+typedef struct {
+    const char *name;
+    unsigned char *base; /* guard | data (len) | guard */
+    size_t len;
+} ngcc_guarded;
+
+static ngcc_guarded ngcc_guarded_bufs[NGCC_MAX_GUARDED];
+static size_t ngcc_nguarded;
+
+/* Not a constant byte, so an overrun of any value is seen. */
+static unsigned char ngcc_guard_byte(size_t i) {
+    return (unsigned char)(0xA5u ^ (unsigned)(i * 29u));
+}
+
+static unsigned char *ngcc_galloc(const char *name, size_t len) {
+    ngcc_guarded *g;
+    size_t i;
+    if (ngcc_nguarded == NGCC_MAX_GUARDED || len > (size_t)-1 - 2 * NGCC_GUARD_BYTES) {
+        ngcc_die_oom();
+    }
+    g = &ngcc_guarded_bufs[ngcc_nguarded++];
+    g->name = name;
+    g->len = len;
+    g->base = malloc(len + 2 * NGCC_GUARD_BYTES);
+    if (g->base == NULL) {
+        ngcc_die_oom();
+    }
+    for (i = 0; i < NGCC_GUARD_BYTES; i++) {
+        g->base[i] = ngcc_guard_byte(i);
+        g->base[NGCC_GUARD_BYTES + len + i] = ngcc_guard_byte(i);
+    }
+    memset(g->base + NGCC_GUARD_BYTES, 0, len);
+    return g->base + NGCC_GUARD_BYTES;
+}
+
+/* 0 when every guard is intact; else reports the first changed one and returns NGCC_EXIT_CANARY. */
+static int ngcc_guard_check(const char *fn, int count) {
+    size_t k, i;
+    for (k = 0; k < ngcc_nguarded; k++) {
+        const ngcc_guarded *g = &ngcc_guarded_bufs[k];
+        const unsigned char *after = g->base + NGCC_GUARD_BYTES + g->len;
+        size_t first = NGCC_GUARD_BYTES, last = 0, changed = 0;
+        for (i = 0; i < NGCC_GUARD_BYTES; i++) {
+            if (after[i] != ngcc_guard_byte(i)) {
+                first = first < i ? first : i;
+                last = i;
+                changed++;
+            }
+        }
+        if (changed > 0) {
+            fprintf(stderr,
+                    "katgen: canary overwritten after buffer %s (%lu bytes) by %s at count = %d: %lu byte%s changed, "
+                    "bytes %lu..%lu\n",
+                    g->name, (unsigned long)g->len, fn, count, (unsigned long)changed, changed == 1 ? "" : "s",
+                    (unsigned long)(g->len + first), (unsigned long)(g->len + last));
+            return NGCC_EXIT_CANARY;
+        }
+        for (i = 0; i < NGCC_GUARD_BYTES; i++) {
+            if (g->base[i] != ngcc_guard_byte(i)) {
+                fprintf(stderr,
+                        "katgen: canary overwritten before buffer %s (%lu bytes) by %s at count = %d: byte %ld "
+                        "changed\n",
+                        g->name, (unsigned long)g->len, fn, count, (long)i - (long)NGCC_GUARD_BYTES);
+                return NGCC_EXIT_CANARY;
+            }
+        }
+    }
+    return 0;
+}
+
+static void ngcc_gfree_all(void) {
+    size_t k;
+    for (k = 0; k < ngcc_nguarded; k++) {
+        free(ngcc_guarded_bufs[k].base);
+    }
+    ngcc_nguarded = 0;
 }
 
 /* ------------------------------------------------------------ stage and signals */
@@ -182,6 +279,21 @@ static int ngcc_fail(int count, const char *what, int rc) {
     return 1;
 }
 
+/* One call into the instance: the stage for the signal handler, then the
+ * guards (a write past a buffer outranks the return code), then the result. */
+#define NGCC_RUN(fn, call, what)                                                                             \
+    do {                                                                                                     \
+        ngcc_stage(fn, count);                                                                               \
+        rc = (call);                                                                                         \
+        if ((ret = ngcc_guard_check(fn, count)) != 0) {                                                      \
+            goto out;                                                                                        \
+        }                                                                                                    \
+        if (rc != 0) {                                                                                       \
+            ret = ngcc_fail(count, what, rc);                                                                \
+            goto out;                                                                                        \
+        }                                                                                                    \
+    } while (0)
+
 /* ------------------------------------------------------------ categories */
 
 #if defined(NGCC_KAT_KEM)
@@ -191,11 +303,11 @@ static int ngcc_fail(int count, const char *what, int rc) {
 
 static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigned char *msg,
                       unsigned long long mlen) {
-    unsigned char *pk = ngcc_xmalloc(NGCC_API(CRYPTO_PUBLICKEYBYTES));
-    unsigned char *sk = ngcc_xmalloc(NGCC_API(CRYPTO_SECRETKEYBYTES));
-    unsigned char *ct = ngcc_xmalloc(NGCC_API(CRYPTO_CIPHERTEXTBYTES));
-    unsigned char *ss = ngcc_xmalloc(NGCC_API(CRYPTO_BYTES));
-    unsigned char *ss1 = ngcc_xmalloc(NGCC_API(CRYPTO_BYTES));
+    unsigned char *pk = ngcc_galloc("pk", NGCC_API(CRYPTO_PUBLICKEYBYTES));
+    unsigned char *sk = ngcc_galloc("sk", NGCC_API(CRYPTO_SECRETKEYBYTES));
+    unsigned char *ct = ngcc_galloc("ct", NGCC_API(CRYPTO_CIPHERTEXTBYTES));
+    unsigned char *ss = ngcc_galloc("ss", NGCC_API(CRYPTO_BYTES));
+    unsigned char *ss1 = ngcc_galloc("ss1", NGCC_API(CRYPTO_BYTES));
     int rc, ret = 0;
     (void)msg;
     (void)mlen;
@@ -203,36 +315,20 @@ static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigne
     ngcc_putu(b, "count = ", (unsigned long long)count);
     ngcc_puthex(b, "seed = ", seed, 48);
     randombytes_init(seed, NULL, 256);
-    ngcc_stage("crypto_kem_keypair", count);
-    if ((rc = NGCC_API(crypto_kem_keypair)(pk, sk)) != 0) {
-        ret = ngcc_fail(count, "crypto_kem_keypair failed", rc);
-        goto out;
-    }
+    NGCC_RUN("crypto_kem_keypair", NGCC_API(crypto_kem_keypair)(pk, sk), "crypto_kem_keypair failed");
     ngcc_puthex(b, "pk = ", pk, NGCC_API(CRYPTO_PUBLICKEYBYTES));
     ngcc_puthex(b, "sk = ", sk, NGCC_API(CRYPTO_SECRETKEYBYTES));
-    ngcc_stage("crypto_kem_enc", count);
-    if ((rc = NGCC_API(crypto_kem_enc)(ct, ss, pk)) != 0) {
-        ret = ngcc_fail(count, "crypto_kem_enc failed", rc);
-        goto out;
-    }
+    NGCC_RUN("crypto_kem_enc", NGCC_API(crypto_kem_enc)(ct, ss, pk), "crypto_kem_enc failed");
     ngcc_puthex(b, "ct = ", ct, NGCC_API(CRYPTO_CIPHERTEXTBYTES));
     ngcc_puthex(b, "ss = ", ss, NGCC_API(CRYPTO_BYTES));
     ngcc_len_add(&ngcc_len_pk, NGCC_API(CRYPTO_PUBLICKEYBYTES));
     ngcc_len_add(&ngcc_len_ct, NGCC_API(CRYPTO_CIPHERTEXTBYTES));
-    ngcc_stage("crypto_kem_dec", count);
-    if ((rc = NGCC_API(crypto_kem_dec)(ss1, ct, sk)) != 0) {
-        ret = ngcc_fail(count, "crypto_kem_dec failed", rc);
-        goto out;
-    }
+    NGCC_RUN("crypto_kem_dec", NGCC_API(crypto_kem_dec)(ss1, ct, sk), "crypto_kem_dec failed");
     if (memcmp(ss, ss1, NGCC_API(CRYPTO_BYTES)) != 0) {
         ret = ngcc_fail(count, "crypto_kem_dec returned a different shared secret", 0);
     }
 out:
-    free(pk);
-    free(sk);
-    free(ct);
-    free(ss);
-    free(ss1);
+    ngcc_gfree_all();
     return ret;
 }
 
@@ -264,11 +360,11 @@ typedef NGCC_SIGN_LEN_T ngcc_sign_len;
 
 static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigned char *msg,
                       unsigned long long mlen) {
-    unsigned char *pk = ngcc_xmalloc(NGCC_API(CRYPTO_PUBLICKEYBYTES));
-    unsigned char *sk = ngcc_xmalloc(NGCC_API(CRYPTO_SECRETKEYBYTES));
-    unsigned char *m = ngcc_xmalloc((size_t)mlen);
-    unsigned char *sm = ngcc_xmalloc((size_t)mlen + NGCC_API(CRYPTO_BYTES));
-    unsigned char *m1 = ngcc_xmalloc((size_t)mlen + NGCC_API(CRYPTO_BYTES));
+    unsigned char *pk = ngcc_galloc("pk", NGCC_API(CRYPTO_PUBLICKEYBYTES));
+    unsigned char *sk = ngcc_galloc("sk", NGCC_API(CRYPTO_SECRETKEYBYTES));
+    unsigned char *m = ngcc_galloc("m", (size_t)mlen);
+    unsigned char *sm = ngcc_galloc("sm", (size_t)mlen + NGCC_API(CRYPTO_BYTES));
+    unsigned char *m1 = ngcc_galloc("m1", (size_t)mlen + NGCC_API(CRYPTO_BYTES));
     ngcc_sign_len smlen = 0, mlen1 = 0;
     int rc, ret = 0;
 
@@ -278,18 +374,10 @@ static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigne
     ngcc_putu(b, "mlen = ", mlen);
     ngcc_puthex(b, "msg = ", m, mlen);
     randombytes_init(seed, NULL, 256);
-    ngcc_stage("crypto_sign_keypair", count);
-    if ((rc = NGCC_API(crypto_sign_keypair)(pk, sk)) != 0) {
-        ret = ngcc_fail(count, "crypto_sign_keypair failed", rc);
-        goto out;
-    }
+    NGCC_RUN("crypto_sign_keypair", NGCC_API(crypto_sign_keypair)(pk, sk), "crypto_sign_keypair failed");
     ngcc_puthex(b, "pk = ", pk, NGCC_API(CRYPTO_PUBLICKEYBYTES));
     ngcc_puthex(b, "sk = ", sk, NGCC_API(CRYPTO_SECRETKEYBYTES));
-    ngcc_stage("crypto_sign", count);
-    if ((rc = NGCC_API(crypto_sign)(sm, &smlen, m, (ngcc_sign_len)mlen, sk)) != 0) {
-        ret = ngcc_fail(count, "crypto_sign failed", rc);
-        goto out;
-    }
+    NGCC_RUN("crypto_sign", NGCC_API(crypto_sign)(sm, &smlen, m, (ngcc_sign_len)mlen, sk), "crypto_sign failed");
     if ((unsigned long long)smlen < mlen ||
         (unsigned long long)smlen > mlen + (unsigned long long)NGCC_API(CRYPTO_BYTES)) {
         ret = ngcc_fail(count, "crypto_sign returned a signed-message length outside [mlen, mlen + CRYPTO_BYTES]", 0);
@@ -299,20 +387,12 @@ static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigne
     ngcc_puthex(b, "sm = ", sm, (unsigned long long)smlen);
     ngcc_len_add(&ngcc_len_pk, NGCC_API(CRYPTO_PUBLICKEYBYTES));
     ngcc_len_add(&ngcc_len_sig, (unsigned long long)smlen - mlen);
-    ngcc_stage("crypto_sign_open", count);
-    if ((rc = NGCC_API(crypto_sign_open)(m1, &mlen1, sm, smlen, pk)) != 0) {
-        ret = ngcc_fail(count, "crypto_sign_open rejected the signature", rc);
-        goto out;
-    }
+    NGCC_RUN("crypto_sign_open", NGCC_API(crypto_sign_open)(m1, &mlen1, sm, smlen, pk), "crypto_sign_open rejected the signature");
     if ((unsigned long long)mlen1 != mlen || memcmp(m, m1, (size_t)mlen) != 0) {
         ret = ngcc_fail(count, "crypto_sign_open returned a different message", 0);
     }
 out:
-    free(pk);
-    free(sk);
-    free(m);
-    free(sm);
-    free(m1);
+    ngcc_gfree_all();
     return ret;
 }
 
@@ -325,16 +405,16 @@ out:
  * with all randomness from the entry's seed; states are not printed. */
 static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigned char *msg,
                       unsigned long long mlen) {
-    unsigned char *pk_a = ngcc_xmalloc(CRYPTO_KEX_PUBLICKEYBYTES_A);
-    unsigned char *sk_a = ngcc_xmalloc(CRYPTO_KEX_SECRETKEYBYTES_A);
-    unsigned char *pk_b = ngcc_xmalloc(CRYPTO_KEX_PUBLICKEYBYTES_B);
-    unsigned char *sk_b = ngcc_xmalloc(CRYPTO_KEX_SECRETKEYBYTES_B);
-    unsigned char *st_a = ngcc_xmalloc(CRYPTO_KEX_STATEBYTES_A);
-    unsigned char *st_b = ngcc_xmalloc(CRYPTO_KEX_STATEBYTES_B);
-    unsigned char *m1 = ngcc_xmalloc(CRYPTO_KEX_MSG1BYTES);
-    unsigned char *m2 = ngcc_xmalloc(CRYPTO_KEX_MSG2BYTES);
-    unsigned char *ss_a = ngcc_xmalloc(CRYPTO_KEX_BYTES);
-    unsigned char *ss_b = ngcc_xmalloc(CRYPTO_KEX_BYTES);
+    unsigned char *pk_a = ngcc_galloc("pk_a", CRYPTO_KEX_PUBLICKEYBYTES_A);
+    unsigned char *sk_a = ngcc_galloc("sk_a", CRYPTO_KEX_SECRETKEYBYTES_A);
+    unsigned char *pk_b = ngcc_galloc("pk_b", CRYPTO_KEX_PUBLICKEYBYTES_B);
+    unsigned char *sk_b = ngcc_galloc("sk_b", CRYPTO_KEX_SECRETKEYBYTES_B);
+    unsigned char *st_a = ngcc_galloc("st_a", CRYPTO_KEX_STATEBYTES_A);
+    unsigned char *st_b = ngcc_galloc("st_b", CRYPTO_KEX_STATEBYTES_B);
+    unsigned char *m1 = ngcc_galloc("m1", CRYPTO_KEX_MSG1BYTES);
+    unsigned char *m2 = ngcc_galloc("m2", CRYPTO_KEX_MSG2BYTES);
+    unsigned char *ss_a = ngcc_galloc("ss_a", CRYPTO_KEX_BYTES);
+    unsigned char *ss_b = ngcc_galloc("ss_b", CRYPTO_KEX_BYTES);
     int rc, ret = 0;
     (void)msg;
     (void)mlen;
@@ -342,38 +422,14 @@ static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigne
     ngcc_putu(b, "count = ", (unsigned long long)count);
     ngcc_puthex(b, "seed = ", seed, 48);
     randombytes_init(seed, NULL, 256);
-    ngcc_stage("crypto_kex_init_a", count);
-    if ((rc = crypto_kex_init_a(pk_a, sk_a, st_a)) != 0) {
-        ret = ngcc_fail(count, "crypto_kex_init_a failed", rc);
-        goto out;
-    }
-    ngcc_stage("crypto_kex_init_b", count);
-    if ((rc = crypto_kex_init_b(pk_b, sk_b, st_b)) != 0) {
-        ret = ngcc_fail(count, "crypto_kex_init_b failed", rc);
-        goto out;
-    }
-    ngcc_stage("crypto_kex_pass1", count);
-    if ((rc = crypto_kex_pass1(m1, st_a, sk_a, pk_b)) != 0) {
-        ret = ngcc_fail(count, "crypto_kex_pass1 failed", rc);
-        goto out;
-    }
+    NGCC_RUN("crypto_kex_init_a", crypto_kex_init_a(pk_a, sk_a, st_a), "crypto_kex_init_a failed");
+    NGCC_RUN("crypto_kex_init_b", crypto_kex_init_b(pk_b, sk_b, st_b), "crypto_kex_init_b failed");
+    NGCC_RUN("crypto_kex_pass1", crypto_kex_pass1(m1, st_a, sk_a, pk_b), "crypto_kex_pass1 failed");
 #if CRYPTO_KEX_PASSES >= 2
-    ngcc_stage("crypto_kex_pass2", count);
-    if ((rc = crypto_kex_pass2(m2, st_b, m1, sk_b, pk_a)) != 0) {
-        ret = ngcc_fail(count, "crypto_kex_pass2 failed", rc);
-        goto out;
-    }
+    NGCC_RUN("crypto_kex_pass2", crypto_kex_pass2(m2, st_b, m1, sk_b, pk_a), "crypto_kex_pass2 failed");
 #endif
-    ngcc_stage("crypto_kex_derive_a", count);
-    if ((rc = crypto_kex_derive_a(ss_a, st_a, m2, sk_a, pk_b)) != 0) {
-        ret = ngcc_fail(count, "crypto_kex_derive_a failed", rc);
-        goto out;
-    }
-    ngcc_stage("crypto_kex_derive_b", count);
-    if ((rc = crypto_kex_derive_b(ss_b, st_b, m1, sk_b, pk_a)) != 0) {
-        ret = ngcc_fail(count, "crypto_kex_derive_b failed", rc);
-        goto out;
-    }
+    NGCC_RUN("crypto_kex_derive_a", crypto_kex_derive_a(ss_a, st_a, m2, sk_a, pk_b), "crypto_kex_derive_a failed");
+    NGCC_RUN("crypto_kex_derive_b", crypto_kex_derive_b(ss_b, st_b, m1, sk_b, pk_a), "crypto_kex_derive_b failed");
 #if CRYPTO_KEX_PUBLICKEYBYTES_A > 0
     ngcc_puthex(b, "pk_a = ", pk_a, CRYPTO_KEX_PUBLICKEYBYTES_A);
 #endif
@@ -392,16 +448,7 @@ static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigne
         ret = ngcc_fail(count, "the two sides derived different shared secrets", 0);
     }
 out:
-    free(pk_a);
-    free(sk_a);
-    free(pk_b);
-    free(sk_b);
-    free(st_a);
-    free(st_b);
-    free(m1);
-    free(m2);
-    free(ss_a);
-    free(ss_b);
+    ngcc_gfree_all();
     return ret;
 }
 #endif
@@ -600,8 +647,7 @@ int main(int argc, char **argv) {
     }
     for (i = 0; i < count; i++) {
         entry.len = 0;
-        if (ngcc_entry(&entry, i, seeds[i], msgs[i], mlens[i]) != 0) {
-            ret = 1;
+        if ((ret = ngcc_entry(&entry, i, seeds[i], msgs[i], mlens[i])) != 0) {
             break;
         }
         done++;
@@ -635,7 +681,7 @@ int main(int argc, char **argv) {
     if (all != NULL && all != rsp && all != one && ngcc_close(all, all_path)) {
         ret = 2;
     }
-    if (info_path != NULL && ngcc_write_info(info_path, algname, rng, done, ret == 1)) {
+    if (info_path != NULL && ngcc_write_info(info_path, algname, rng, done, ret == 1 || ret == NGCC_EXIT_CANARY)) {
         ret = 2;
     }
     return ret;
