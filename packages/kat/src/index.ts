@@ -39,6 +39,7 @@ export {
   type RspField,
   toLf,
 } from "./rsp.ts";
+export { checkShippedRsp, type KatProblem, MAX_PROBLEMS, problemText } from "./rsp-check.ts";
 export {
   type KatOptions,
   katCampaign,
@@ -48,6 +49,8 @@ export {
   katUnits,
 } from "./step.ts";
 export {
+  corruptMessage,
+  KATGEN_EXIT_CANARY,
   type KatError,
   type KatOutcome,
   type KatVerdict,

@@ -4,6 +4,7 @@
 import type { BuildProfile, Campaign, Command, InstanceSpec } from "@ngcc-perf/runner";
 import { TOOL } from "@ngcc-perf/runner";
 import type { KatPlan } from "./expect.ts";
+import { problemText } from "./rsp-check.ts";
 import type { Verification } from "./verify.ts";
 
 /** A verification with what it was of: the campaign, the instance, the build profile and the comparison plan. */
@@ -72,6 +73,17 @@ function manifestSection(x: LogInput): string[] {
   ];
 }
 
+/** The shipped .rsp checked as a KAT file, and every problem that makes the KAT corrupt (manifest ones included). */
+function shippedSection(x: LogInput): string[] {
+  const files = (x.plan?.expectations ?? []).flatMap((e) => (e.path ? [e.path] : []));
+  if (!files.length) return ["not applicable: expected hashes are compared"];
+  const rsp = x.corruption.filter((p) => files.includes(p.file));
+  return [
+    ...files.map((f) => kv("file", `${f}: ${rsp.some((p) => p.file === f) ? "CORRUPT" : "well-formed"}`)),
+    ...rsp.map((p) => `problem: ${problemText(p)}`),
+  ];
+}
+
 function comparisons(x: LogInput): string[] {
   const entries = (n: number) => `${n} ${n === 1 ? "entry" : "entries"}`;
   const out = [
@@ -134,6 +146,9 @@ export function formatLog(x: LogInput): string {
     "",
     "## Manifest",
     ...manifestSection(x),
+    "",
+    "## Shipped KAT file",
+    ...shippedSection(x),
     "",
     "## Expected and generated",
     ...comparisons(x),

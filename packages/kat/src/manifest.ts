@@ -1,8 +1,9 @@
 // The submission's kat.sha256 (sha256sum format): parsing with line numbers and checking the .rsp files it
 // lists. A mismatch means a corrupt or altered KAT file, which is reported apart from implementation failures.
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { sha256 } from "@ngcc-perf/runner";
+import { type KatProblem, problemText } from "./rsp-check.ts";
 
 export interface ManifestLine {
   digest: string;
@@ -39,45 +40,97 @@ export interface ManifestCheck {
   actual?: string | null;
   /** Problems in words (file:line …), for the log and the record's messages. */
   problems: string[];
+  /** The same problems with their file (absolute) and line, for the record's corruption. */
+  corruption: KatProblem[];
   warnings: string[];
 }
 
+/** Why a listed path may not be followed: absolute, or leaving the manifest's folder (null when fine). */
+function pathProblem(path: string): string | null {
+  if (isAbsolute(path) || /^[A-Za-z]:[\\/]/.test(path)) return `absolute path ${JSON.stringify(path)}`;
+  if (path.split(/[\\/]/).includes("..")) return `path ${JSON.stringify(path)} leaves the manifest's folder`;
+  if ([...path].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    return `path ${JSON.stringify(path)} holds a control character`;
+  }
+  return null;
+}
+
+/** The problems of the manifest as a whole: not text, malformed lines, bad paths, listed-but-missing files. */
+function manifestProblems(manifestPath: string, data: Buffer, parsed: ParsedManifest): KatProblem[] {
+  const at = (line: number | undefined, message: string): KatProblem => ({
+    file: manifestPath,
+    ...(line ? { line } : {}),
+    message,
+  });
+  const nul = data.indexOf(0);
+  if (nul >= 0) {
+    const line = data.subarray(0, nul).toString("latin1").split("\n").length;
+    return [at(line, `byte 0x00 at offset ${nul}: not a text file; expected "<64 hex digits>  <path>" lines`)];
+  }
+  const out = parsed.malformed.map((m) =>
+    at(m.line, `expected "<64 hex digits>  <path>", found ${JSON.stringify(m.text.slice(0, 80))}`),
+  );
+  const first = new Map<string, ManifestLine>();
+  for (const l of parsed.lines) {
+    const bad = pathProblem(l.path);
+    if (bad) {
+      out.push(at(l.line, `${bad}: a manifest lists files below its own folder`));
+      continue;
+    }
+    const key = l.path.replace(/^\.\//, "");
+    const seen = first.get(key);
+    if (seen) {
+      out.push(at(l.line, `lists ${key} again (first on line ${seen.line})`));
+      continue;
+    }
+    first.set(key, l);
+    if (!existsSync(join(dirname(manifestPath), key))) out.push(at(l.line, `lists ${key}, which does not exist`));
+  }
+  return out;
+}
+
 /**
- * Checks the manifest entry of one .rsp file. `missing` when there is no manifest (a warning, the
- * comparison still runs); `mismatch` when the file's digest differs, the file is not there, the manifest
- * does not list it, or a line of the manifest is malformed.
+ * Checks the manifest for one .rsp file. `missing` when there is no manifest (a warning, the comparison still
+ * runs); `mismatch` when the file's digest differs, the file is not there, the manifest does not list it, or the
+ * manifest itself is corrupt (not text, a malformed line, an absolute path or one with `..`, a file listed twice
+ * or listed but missing). Paths that leave the manifest's folder are never followed.
  */
 export function checkManifestFor(manifestPath: string, rspPath: string, display: string): ManifestCheck {
   if (!existsSync(manifestPath)) {
-    return { status: "missing", display, problems: [], warnings: [`no KAT manifest at ${manifestPath}`] };
+    return {
+      status: "missing",
+      display,
+      problems: [],
+      corruption: [],
+      warnings: [`no KAT manifest at ${manifestPath}`],
+    };
   }
-  const parsed = parseManifest(readFileSync(manifestPath, "utf8"));
-  const problems = parsed.malformed.map(
-    (m) => `${manifestPath}:${m.line}: expected "<64 hex digits>  <path>", found ${JSON.stringify(m.text)}`,
-  );
+  const data = readFileSync(manifestPath);
+  const parsed = parseManifest(data.toString("utf8"));
+  const corruption = manifestProblems(manifestPath, data, parsed);
+  const done = (rest: Omit<ManifestCheck, "status" | "display" | "problems" | "corruption" | "warnings">) => ({
+    status: corruption.length ? ("mismatch" as const) : ("ok" as const),
+    display,
+    ...rest,
+    problems: corruption.map(problemText),
+    corruption,
+    warnings: [],
+  });
   const rel = relative(dirname(manifestPath), rspPath).split(sep).join("/");
   const entry = parsed.lines.find((l) => l.path.replace(/^\.\//, "") === rel);
   if (!entry) {
-    problems.push(`${manifestPath}: does not list ${rel}`);
-    return { status: "mismatch", display, listedAs: rel, problems, warnings: [] };
+    corruption.push({ file: manifestPath, message: `does not list ${rel}, the instance's KAT file` });
+    return done({ listedAs: rel });
   }
   const actual = existsSync(rspPath) ? sha256(readFileSync(rspPath)) : null;
-  if (actual !== entry.digest) {
-    problems.push(
-      actual === null
-        ? `${manifestPath}:${entry.line}: lists ${rel}, which does not exist`
-        : `${manifestPath}:${entry.line}: ${rel} has SHA-256 ${actual}, the manifest says ${entry.digest} (corrupt or altered KAT file)`,
-    );
+  if (actual !== null && actual !== entry.digest) {
+    corruption.push({
+      file: manifestPath,
+      line: entry.line,
+      message: `${rel} has SHA-256 ${actual}, the manifest says ${entry.digest} (corrupt or altered KAT file)`,
+    });
   }
-  return {
-    status: problems.length ? "mismatch" : "ok",
-    display,
-    listedAs: rel,
-    expected: entry.digest,
-    actual,
-    problems,
-    warnings: [],
-  };
+  return done({ listedAs: rel, expected: entry.digest, actual });
 }
 
 export function manifestPathOf(submissionDir: string, manifest: string): string {

@@ -41,10 +41,23 @@ function manifestOf(v: Verification): Pick<KatRecord, "manifest"> {
   const m = v.manifest;
   if (!m) return {};
   const mismatch =
-    m.status === "mismatch" && m.listedAs && m.expected
+    m.status === "mismatch" && m.listedAs && m.expected && m.actual !== m.expected
       ? { mismatches: [{ file: m.listedAs, expected: m.expected, actual: m.actual ?? null }] }
       : {};
   return { manifest: { path: m.display, status: m.status, ...mismatch } };
+}
+
+/** The corrupt-KAT problems with their files as the store shows them: <algorithm-id>/<path in the submission>. */
+function corruptionOf(spec: InstanceSpec, v: Verification): Pick<KatRecord, "corruption"> {
+  if (!v.corruption.length) return {};
+  const shown = (file: string) => `${spec.algorithmId}/${relative(spec.submissionDir, file).split("\\").join("/")}`;
+  return {
+    corruption: v.corruption.map((p) => ({
+      file: shown(p.file),
+      ...(p.line ? { line: p.line } : {}),
+      message: p.message,
+    })),
+  };
 }
 
 function expectedOf(spec: InstanceSpec, e: Expectation | undefined, check: Check | undefined) {
@@ -112,6 +125,7 @@ export function katRecord({ campaign, tc, work, verification: v, log, inputsHash
     ...generatedOf(v.run, primary),
     ...(v.diagnosis ? { diagnosis: v.diagnosis } : {}),
     ...(v.error ? { error: v.error } : {}),
+    ...corruptionOf(work.spec, v),
     outcome: v.outcome,
     ...(plan ? { rng: RNG_NAME[plan.rng] } : {}),
     ...(v.checks.length ? { checks: v.checks } : {}),

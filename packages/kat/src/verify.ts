@@ -14,6 +14,7 @@ import { compare } from "./compare.ts";
 import type { KatPlan } from "./expect.ts";
 import { type BuiltKatgen, buildKatgen, type KatBuildPlan, type KatgenRun, runKatgen } from "./generator.ts";
 import { checkManifestFor, type ManifestCheck } from "./manifest.ts";
+import { checkShippedRsp, type KatProblem, problemText } from "./rsp-check.ts";
 
 export type KatVerdict = "PASS" | "FAIL" | "ERROR";
 export type KatOutcome = NonNullable<KatRecord["outcome"]>;
@@ -33,6 +34,8 @@ export interface Verification {
   message: string | undefined;
   diagnosis: KatRecord["diagnosis"];
   error?: KatError;
+  /** What makes the shipped KAT unusable (a malformed or missing .rsp, a corrupt manifest): outcome corrupt-kat. */
+  corruption: KatProblem[];
   warnings: string[];
 }
 
@@ -71,6 +74,7 @@ export function unverified(started: Date, error?: KatError): Verification {
     message: error?.message,
     diagnosis: undefined,
     ...(error ? { error } : {}),
+    corruption: [],
     warnings: [],
   };
 }
@@ -96,6 +100,21 @@ async function tryBuild(
   }
 }
 
+/** The shipped .rsp files of a plan checked as NIST KAT files (expected hashes have none). */
+function shippedRsp(plan: KatPlan, category: KatWork["spec"]["category"]): KatProblem[] {
+  return plan.expectations.flatMap((e) => (e.path ? checkShippedRsp(e.path, category, e.entries) : []));
+}
+
+/** The corrupt-KAT message: the first problems with file and line, the rest counted (all are in the log). */
+export function corruptMessage(problems: readonly KatProblem[]): string {
+  const shown = problems.slice(0, 3).map(problemText);
+  const more = problems.length - shown.length;
+  return `corrupt KAT file (the submission's, not the implementation's fault): ${shown.join("; ")}${more > 0 ? `; and ${more} more (see the KAT log)` : ""}`;
+}
+
+/** Exit status of the KAT generator when a guard byte around a buffer was overwritten (native/katgen). */
+export const KATGEN_EXIT_CANARY = 3;
+
 /** Why a generator run failed: a timeout, a crash, a failed check inside the generator, or another exit. */
 export function runFailure(run: KatgenRun, timeoutMs: number): KatError {
   const r = run.result;
@@ -112,6 +131,11 @@ export function runFailure(run: KatgenRun, timeoutMs: number): KatError {
     const message = `KAT generator killed by ${r.signal}${last}`;
     return { reason: "crash", message, signal: r.signal, exitCode: null, ...tailOf };
   }
+  if (r.exitCode === KATGEN_EXIT_CANARY) {
+    const line = stderr.split("\n").find((l) => l.includes("canary overwritten")) ?? stderr.split("\n").pop() ?? "";
+    const message = `wrote past a buffer: ${line.replace(/^katgen: /, "")}`;
+    return { reason: "canary", message, signal: null, exitCode: r.exitCode, ...tailOf };
+  }
   if (r.exitCode === 1) {
     return { reason: "check-failed", message: `KAT generation failed${last}`, signal: null, exitCode: 1, ...tailOf };
   }
@@ -120,12 +144,13 @@ export function runFailure(run: KatgenRun, timeoutMs: number): KatError {
 }
 
 /** The verdict of a generation that ran to its end: the manifest first, then every comparison. */
-function judge(plan: KatPlan, run: KatgenRun, manifest: ManifestCheck | undefined, warnings: string[]) {
+function judge(plan: KatPlan, run: KatgenRun, corruption: readonly KatProblem[], warnings: string[]) {
   const c = compare(plan, run, warnings);
   const found = { checks: c.checks, diagnosis: c.diagnosis, warnings: c.warnings };
-  if (manifest?.status === "mismatch") {
-    const message = `corrupt KAT file: ${manifest.problems.join("; ")}`;
-    return { ...found, verdict: "FAIL" as const, outcome: "corrupt-kat" as const, message };
+  if (corruption.length) {
+    // Where a corrupt file first differs says nothing about the implementation: no diagnosis.
+    const message = corruptMessage(corruption);
+    return { ...found, diagnosis: undefined, verdict: "FAIL" as const, outcome: "corrupt-kat" as const, message };
   }
   if (c.checks.every((check) => check.match)) {
     return { ...found, verdict: "PASS" as const, outcome: "match" as const, message: undefined };
@@ -142,10 +167,13 @@ export async function verify(w: KatWork, at: VerifyPlace): Promise<Verification>
     return { ...unverified(started.started, { reason: "error", message }), outcome: "no-expected-kat" };
   }
   const manifest = shippedManifest(w.expect);
-  const checked = { ...started, manifest, warnings: [...(manifest?.warnings ?? [])] };
+  const corruption = [...(manifest?.corruption ?? []), ...shippedRsp(w.expect, w.spec.category)];
+  const checked = { ...started, manifest, corruption, warnings: [...(manifest?.warnings ?? [])] };
+  // The implementation's own failures stay ERROR; a corrupt KAT file found as well is named beside them.
+  const also = corruption.length ? `; also: ${corruptMessage(corruption)}` : "";
   const built = await tryBuild(w, w.build, at);
   if ("error" in built) {
-    return { ...checked, commands: built.commands, error: built.error, message: built.error.message };
+    return { ...checked, commands: built.commands, error: built.error, message: `${built.error.message}${also}` };
   }
   at.onBuilt(built.cached);
   const run = await runKatgen(built.exe, {
@@ -158,7 +186,7 @@ export async function verify(w: KatWork, at: VerifyPlace): Promise<Verification>
   const ran = { ...checked, built, run, commands: [...built.commands, run.command] };
   if (run.result.exitCode !== 0 || run.result.timedOut || run.result.signal) {
     const error = runFailure(run, at.campaign.timeouts.katMs);
-    return { ...ran, error, message: error.message };
+    return { ...ran, error, message: `${error.message}${also}` };
   }
-  return { ...ran, ...judge(w.expect, run, manifest, ran.warnings) };
+  return { ...ran, ...judge(w.expect, run, corruption, ran.warnings) };
 }
