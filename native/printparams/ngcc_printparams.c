@@ -56,10 +56,25 @@
 #endif
 
 /* Prints a size: the macro's value converted to long long, so that a negative
- * value (a broken api.h) shows as negative instead of wrapping around. */
-static void ngcc_pp_size(const char *key, long long value, int last) {
-    printf("\"%s\":%lld%s", key, value, last ? "" : ",");
+ * value (a broken api.h) shows as negative instead of wrapping around.  The
+ * same value converted to double tells whether that was exact: a fraction
+ * (800.5) or a value beyond long long (18446744073709551615u) is printed as
+ * the double instead, and a value that is not finite as null, so that the
+ * caller refuses it; a macro that is not a number (a string) does not
+ * compile. */
+static void ngcc_pp_size(const char *key, long long value, double exact, int last) {
+    printf("\"%s\":", key);
+    if (!(exact == exact) || exact > 1e300 || exact < -1e300) {
+        fputs("null", stdout);
+    } else if ((double)value == exact) {
+        printf("%lld", value);
+    } else {
+        printf("%.17g", exact);
+    }
+    fputs(last ? "" : ",", stdout);
 }
+
+#define NGCC_PP_SIZE(key, macro, last) ngcc_pp_size(key, (long long)(macro), (double)(macro), last)
 
 /* Prints s as a JSON string (quotes, backslashes and control bytes escaped). */
 static void ngcc_pp_string(const char *s) {
@@ -94,26 +109,26 @@ int main(void) {
 #endif
     fputs(",\"sizes\":{", stdout);
 #if defined(NGCC_CATEGORY_KEM)
-    ngcc_pp_size("publicKeyBytes", (long long)(NGCC_PP_NS(CRYPTO_PUBLICKEYBYTES)), 0);
-    ngcc_pp_size("secretKeyBytes", (long long)(NGCC_PP_NS(CRYPTO_SECRETKEYBYTES)), 0);
-    ngcc_pp_size("ciphertextBytes", (long long)(NGCC_PP_NS(CRYPTO_CIPHERTEXTBYTES)), 0);
-    ngcc_pp_size("sharedSecretBytes", (long long)(NGCC_PP_NS(CRYPTO_BYTES)), 1);
+    NGCC_PP_SIZE("publicKeyBytes", NGCC_PP_NS(CRYPTO_PUBLICKEYBYTES), 0);
+    NGCC_PP_SIZE("secretKeyBytes", NGCC_PP_NS(CRYPTO_SECRETKEYBYTES), 0);
+    NGCC_PP_SIZE("ciphertextBytes", NGCC_PP_NS(CRYPTO_CIPHERTEXTBYTES), 0);
+    NGCC_PP_SIZE("sharedSecretBytes", NGCC_PP_NS(CRYPTO_BYTES), 1);
 #elif defined(NGCC_CATEGORY_SIGN)
-    ngcc_pp_size("publicKeyBytes", (long long)(NGCC_PP_NS(CRYPTO_PUBLICKEYBYTES)), 0);
-    ngcc_pp_size("secretKeyBytes", (long long)(NGCC_PP_NS(CRYPTO_SECRETKEYBYTES)), 0);
-    ngcc_pp_size("signatureBytes", (long long)(NGCC_PP_NS(CRYPTO_BYTES)), 1);
+    NGCC_PP_SIZE("publicKeyBytes", NGCC_PP_NS(CRYPTO_PUBLICKEYBYTES), 0);
+    NGCC_PP_SIZE("secretKeyBytes", NGCC_PP_NS(CRYPTO_SECRETKEYBYTES), 0);
+    NGCC_PP_SIZE("signatureBytes", NGCC_PP_NS(CRYPTO_BYTES), 1);
 #else
-    ngcc_pp_size("passes", (long long)(CRYPTO_KEX_PASSES), 0);
-    ngcc_pp_size("msg1Bytes", (long long)(CRYPTO_KEX_MSG1BYTES), 0);
-    ngcc_pp_size("msg2Bytes", (long long)(CRYPTO_KEX_MSG2BYTES), 0);
-    ngcc_pp_size("publicKeyABytes", (long long)(CRYPTO_KEX_PUBLICKEYBYTES_A), 0);
-    ngcc_pp_size("secretKeyABytes", (long long)(CRYPTO_KEX_SECRETKEYBYTES_A), 0);
-    ngcc_pp_size("publicKeyBBytes", (long long)(CRYPTO_KEX_PUBLICKEYBYTES_B), 0);
-    ngcc_pp_size("secretKeyBBytes", (long long)(CRYPTO_KEX_SECRETKEYBYTES_B), 0);
-    ngcc_pp_size("stateABytes", (long long)(CRYPTO_KEX_STATEBYTES_A), 0);
-    ngcc_pp_size("stateBBytes", (long long)(CRYPTO_KEX_STATEBYTES_B), 0);
-    ngcc_pp_size("sharedSecretBytes", (long long)(CRYPTO_KEX_BYTES), 0);
-    ngcc_pp_size("bandwidthBytes", (long long)(NGCC_KEX_BANDWIDTH_BYTES), 1);
+    NGCC_PP_SIZE("passes", CRYPTO_KEX_PASSES, 0);
+    NGCC_PP_SIZE("msg1Bytes", CRYPTO_KEX_MSG1BYTES, 0);
+    NGCC_PP_SIZE("msg2Bytes", CRYPTO_KEX_MSG2BYTES, 0);
+    NGCC_PP_SIZE("publicKeyABytes", CRYPTO_KEX_PUBLICKEYBYTES_A, 0);
+    NGCC_PP_SIZE("secretKeyABytes", CRYPTO_KEX_SECRETKEYBYTES_A, 0);
+    NGCC_PP_SIZE("publicKeyBBytes", CRYPTO_KEX_PUBLICKEYBYTES_B, 0);
+    NGCC_PP_SIZE("secretKeyBBytes", CRYPTO_KEX_SECRETKEYBYTES_B, 0);
+    NGCC_PP_SIZE("stateABytes", CRYPTO_KEX_STATEBYTES_A, 0);
+    NGCC_PP_SIZE("stateBBytes", CRYPTO_KEX_STATEBYTES_B, 0);
+    NGCC_PP_SIZE("sharedSecretBytes", CRYPTO_KEX_BYTES, 0);
+    NGCC_PP_SIZE("bandwidthBytes", NGCC_KEX_BANDWIDTH_BYTES, 1);
 #endif
     fputs("}}\n", stdout);
     return (fflush(stdout) == 0 && !ferror(stdout)) ? 0 : 1;

@@ -2,7 +2,7 @@
 // defines and PQClean namespace) and run; the compiler evaluates the size macros, nothing parses text.
 // Only the header is needed, so even Classic McEliece takes a fraction of a second.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import {
   BuildError,
   type BuildProfile,
@@ -24,7 +24,7 @@ import {
 } from "@ngcc-perf/runner";
 
 /** Bump when the way printparams is compiled or run changes, so cached builds are redone. */
-export const PRINTPARAMS_RECIPE = 1;
+export const PRINTPARAMS_RECIPE = 2;
 
 export const KEM_FIELDS = ["publicKeyBytes", "secretKeyBytes", "ciphertextBytes", "sharedSecretBytes"] as const;
 export const SIGN_FIELDS = ["publicKeyBytes", "secretKeyBytes", "signatureBytes"] as const;
@@ -109,12 +109,94 @@ export function printparamsHash(spec: InstanceSpec, tc: Toolchain, extraDefines:
   );
 }
 
+/** How a path is shown in messages and records: relative to the working folder when inside it, else absolute. */
+export function shownPath(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r && !r.startsWith("..") && !isAbsolute(r) ? r.split(sep).join("/") : p;
+}
+
 function fieldsOf(category: ApiFigures["category"]): readonly string[] {
   return category === "kem" ? KEM_FIELDS : category === "sign" ? SIGN_FIELDS : KEX_FIELDS;
 }
 
-/** Checks printparams' JSON: every field of the category a whole number ≥ 0 (passes 1 or 2). */
-export function parseApiOutput(stdout: string, category: ApiFigures["category"], what: string): ApiFigures {
+/**
+ * The plausibility limit of every API size: 64 MiB. The largest sizes of real schemes are far below it (Classic
+ * McEliece's public key, 1.3 MB; SPHINCS+ signatures, 50 KB); a larger figure is a broken or hostile api.h, and
+ * callers size their buffers by it (docs/sizes.md, "Plausibility limits").
+ */
+export const MAX_API_BYTES = 64 * 1024 * 1024;
+
+/** The api.h macro behind each field (KEM and signature names take the PQClean namespace when there is one). */
+const MACRO_OF: Record<ApiFigures["category"], Record<string, string>> = {
+  kem: {
+    publicKeyBytes: "CRYPTO_PUBLICKEYBYTES",
+    secretKeyBytes: "CRYPTO_SECRETKEYBYTES",
+    ciphertextBytes: "CRYPTO_CIPHERTEXTBYTES",
+    sharedSecretBytes: "CRYPTO_BYTES",
+  },
+  sign: {
+    publicKeyBytes: "CRYPTO_PUBLICKEYBYTES",
+    secretKeyBytes: "CRYPTO_SECRETKEYBYTES",
+    signatureBytes: "CRYPTO_BYTES",
+  },
+  kex: {
+    passes: "CRYPTO_KEX_PASSES",
+    msg1Bytes: "CRYPTO_KEX_MSG1BYTES",
+    msg2Bytes: "CRYPTO_KEX_MSG2BYTES",
+    publicKeyABytes: "CRYPTO_KEX_PUBLICKEYBYTES_A",
+    secretKeyABytes: "CRYPTO_KEX_SECRETKEYBYTES_A",
+    publicKeyBBytes: "CRYPTO_KEX_PUBLICKEYBYTES_B",
+    secretKeyBBytes: "CRYPTO_KEX_SECRETKEYBYTES_B",
+    stateABytes: "CRYPTO_KEX_STATEBYTES_A",
+    stateBBytes: "CRYPTO_KEX_STATEBYTES_B",
+    sharedSecretBytes: "CRYPTO_KEX_BYTES",
+    bandwidthBytes: "NGCC_KEX_BANDWIDTH_BYTES (ngcc_kex.h, from the message and public-key sizes)",
+  },
+};
+
+/** Sizes that may be 0: a key exchange's party without a long-term key or session state, a one-pass exchange's msg2. */
+const MAY_BE_ZERO = new Set([
+  "msg2Bytes",
+  "publicKeyABytes",
+  "secretKeyABytes",
+  "publicKeyBBytes",
+  "secretKeyBBytes",
+  "stateABytes",
+  "stateBBytes",
+]);
+
+/** Where the API figures came from, for messages: the header's path and the PQClean namespace of its macros. */
+export interface ApiSource {
+  header: string;
+  namespace?: string;
+}
+
+function macroName(category: ApiFigures["category"], field: string, namespace: string | undefined): string {
+  const macro = MACRO_OF[category][field] ?? field;
+  return category !== "kex" && namespace ? `${namespace}${macro}` : macro;
+}
+
+/** Why a value printparams printed is not a plausible size of `field`, or null when it is one. */
+function implausible(v: unknown, field: string): string | null {
+  const shown = typeof v === "number" ? String(v) : "not a finite number";
+  if (typeof v !== "number" || !Number.isFinite(v)) return `is ${shown}`;
+  if (!Number.isInteger(v)) return `is ${shown}, not a whole number`;
+  if (v < 0) return `is ${shown}, negative`;
+  if (v > MAX_API_BYTES) return `is ${shown}, over the plausibility limit`;
+  if (v === 0 && !MAY_BE_ZERO.has(field) && field !== "passes") return "is 0";
+  return null;
+}
+
+/**
+ * Checks printparams' JSON: every field of the category a size in bytes from 1 to MAX_API_BYTES (0 where a key
+ * exchange allows it), passes 1 or 2. The message names the header, the macro, its value and the limit.
+ */
+export function parseApiOutput(
+  stdout: string,
+  category: ApiFigures["category"],
+  what: string,
+  source?: ApiSource,
+): ApiFigures {
   let value: { category?: unknown; algname?: unknown; sizes?: Record<string, unknown> };
   try {
     value = JSON.parse(stdout);
@@ -123,15 +205,20 @@ export function parseApiOutput(stdout: string, category: ApiFigures["category"],
   }
   if (value.category !== category) throw new Error(`${what}: printparams reports category ${String(value.category)}`);
   const sizes: Record<string, number> = {};
+  const header = source?.header ?? "api.h";
   for (const f of fieldsOf(category)) {
     const v = value.sizes?.[f];
-    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) {
-      throw new Error(`${what}: api.h gives ${f} = ${String(v)}; expected a size in bytes (a whole number ≥ 0)`);
+    const why = implausible(v, f);
+    if (why !== null) {
+      const range = MAY_BE_ZERO.has(f) ? "from 0" : "from 1";
+      throw new Error(
+        `${what}: ${header}: ${macroName(category, f, source?.namespace)} ${why}; expected a size in bytes ${range} to ${MAX_API_BYTES} (64 MiB, the plausibility limit of API sizes)`,
+      );
     }
-    sizes[f] = v;
+    sizes[f] = v as number;
   }
   if (category === "kex" && sizes.passes !== 1 && sizes.passes !== 2) {
-    throw new Error(`${what}: CRYPTO_KEX_PASSES is ${sizes.passes}; expected 1 or 2`);
+    throw new Error(`${what}: ${header}: CRYPTO_KEX_PASSES is ${sizes.passes}; expected 1 or 2`);
   }
   return { category, algname: typeof value.algname === "string" ? value.algname : null, sizes };
 }
@@ -176,7 +263,13 @@ export async function readApiFigures(
       return { program: "ngcc-printparams" };
     });
   } catch (err) {
-    if (err instanceof BuildError) throw new ApiError("compile-error", err.message, err.commands);
+    if (err instanceof BuildError) {
+      // The first line (what the terminal shows) names the header and the macros gcc's errors mention.
+      const macros = [...new Set(err.message.match(/\b[A-Z0-9_]*CRYPTO_[A-Z0-9_]+\b/g) ?? [])];
+      const named = macros.length ? ` (${macros.slice(0, 4).join(", ")})` : "";
+      const first = `${what}: ${shownPath(join(spec.apiDir, "api.h"))}${named}: the API sizes do not compile as integer constants`;
+      throw new ApiError("compile-error", `${first}\n${err.message}`, err.commands);
+    }
     throw err;
   }
   const r = await runProcess([join(build.dir, build.result.program)], { timeoutMs: o.runTimeoutMs });
@@ -184,7 +277,13 @@ export async function readApiFigures(
   const failed = runFailure(r, what);
   if (failed) throw new ApiError(failed.reason, failed.message, commands);
   try {
-    return { figures: parseApiOutput(r.stdout, spec.category, what), commands, cached: build.cached, inputsHash };
+    const source = { header: shownPath(join(spec.apiDir, "api.h")), namespace: spec.namespace };
+    return {
+      figures: parseApiOutput(r.stdout, spec.category, what, source),
+      commands,
+      cached: build.cached,
+      inputsHash,
+    };
   } catch (err) {
     throw new ApiError("error", (err as Error).message, commands);
   }

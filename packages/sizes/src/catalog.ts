@@ -1,7 +1,7 @@
 // The size catalog (external_sizes.csv): RFC 4180 CSV parsed with csv-parse, every row checked, errors as
 // file:line plus what was expected. docs/sizes.md documents the format.
 import { readFileSync } from "node:fs";
-import { InputError, type SizeCatalogRow, validate } from "@ngcc-perf/schema";
+import { InputError, type SizeCatalogRow, shortText, validate } from "@ngcc-perf/schema";
 import { CsvError, parse } from "csv-parse/sync";
 
 export type Category = "kem" | "sign" | "kex";
@@ -73,7 +73,9 @@ export interface Catalog {
 const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.+-]*$/;
 const SIZE_RE = /^\d+$/;
 const MESSAGES_RE = /^\d+(\+\d+)*$/;
-const MAX_ERRORS = 50;
+const MAX_ERRORS = 20;
+/** The plausibility limit of a catalogued size: 64 MiB, as for API sizes (MAX_API_BYTES). */
+const MAX_CATALOG_BYTES = 64 * 1024 * 1024;
 
 interface Located {
   record: string[];
@@ -108,7 +110,9 @@ function csvRecords(text: string, file: string): Located[] {
   } catch (err) {
     if (err instanceof CsvError) {
       const line = (err as CsvError & { lines?: number }).lines ?? 1;
-      throw new InputError(`invalid size catalog:\n${file}:${line}: not valid CSV (RFC 4180): ${err.message}`);
+      throw new InputError(
+        `invalid size catalog:\n${file}:${line}: not valid CSV (RFC 4180): ${shortText(err.message, 240)}`,
+      );
     }
     throw err;
   }
@@ -124,9 +128,12 @@ function headerIndex(header: readonly string[], line: number, problems: Problems
   const index = new Map<string, number>();
   header.forEach((name, i) => {
     if (!(CATALOG_COLUMNS as readonly string[]).includes(name)) {
-      problems.add(line, `unknown column "${name}" in the header; expected the columns ${CATALOG_COLUMNS.join(", ")}`);
+      problems.add(
+        line,
+        `unknown column "${shortText(name)}" in the header; expected the columns ${CATALOG_COLUMNS.join(", ")}`,
+      );
     } else if (index.has(name)) {
-      problems.add(line, `column "${name}" appears twice in the header`);
+      problems.add(line, `column "${shortText(name)}" appears twice in the header`);
     } else index.set(name, i);
   });
   const missing = REQUIRED_COLUMNS.filter((c) => !index.has(c));
@@ -137,17 +144,19 @@ function headerIndex(header: readonly string[], line: number, problems: Problems
 function parseCategory(text: string, fail: (message: string) => void): Category | null {
   if (text === "") return null;
   if (text === "kem" || text === "sign" || text === "kex") return text;
-  fail(`column category: expected kem, sign or kex, found "${text}"`);
+  fail(`column category: expected kem, sign or kex, found "${shortText(text)}"`);
   return null;
 }
 
 function parseMessages(text: string, fail: (message: string) => void): number[] | null {
   if (text === "") return null;
   const parts = text.split("+").map((p) => p.trim());
-  if (parts.every((p) => SIZE_RE.test(p) && Number.isSafeInteger(Number(p))) && MESSAGES_RE.test(parts.join("+"))) {
+  if (parts.every((p) => SIZE_RE.test(p) && Number(p) <= MAX_CATALOG_BYTES) && MESSAGES_RE.test(parts.join("+"))) {
     return parts.map(Number);
   }
-  fail(`column kex_messages: expected message sizes in bytes joined by + (e.g. 1632+832), found "${text}"`);
+  fail(
+    `column kex_messages: expected message sizes in bytes (each at most ${MAX_CATALOG_BYTES}) joined by + (e.g. 1632+832), found "${shortText(text)}"`,
+  );
   return null;
 }
 
@@ -161,16 +170,22 @@ function parseRow(r: Located, line: number, index: Map<string, number>, problems
   const size = (c: CatalogColumn): number | null => {
     const v = cell(c);
     if (v === "") return null;
-    if (SIZE_RE.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
-    fail(`column ${c}: expected a size in bytes (a whole number) or an empty cell, found "${v}"`);
+    if (SIZE_RE.test(v) && Number(v) <= MAX_CATALOG_BYTES) return Number(v);
+    if (SIZE_RE.test(v)) {
+      fail(
+        `column ${c}: ${shortText(v)} bytes is over the plausibility limit of ${MAX_CATALOG_BYTES} (64 MiB); expected a size in bytes`,
+      );
+      return null;
+    }
+    fail(`column ${c}: expected a size in bytes (a whole number) or an empty cell, found "${shortText(v)}"`);
     return null;
   };
   const algorithmId = cell("algorithm_id");
   const instance = cell("instance");
   if (!ID_RE.test(algorithmId))
-    fail(`column algorithm_id: expected an algorithm id such as kem-20, found "${algorithmId}"`);
+    fail(`column algorithm_id: expected an algorithm id such as kem-20, found "${shortText(algorithmId)}"`);
   if (!ID_RE.test(instance))
-    fail(`column instance: expected an instance name such as MAMBA-Frost-128, found "${instance}"`);
+    fail(`column instance: expected an instance name such as MAMBA-Frost-128, found "${shortText(instance)}"`);
   const category = parseCategory(cell("category"), fail);
   const kexMessageBytes = parseMessages(cell("kex_messages"), fail);
   const row: CatalogRow = {

@@ -7,6 +7,7 @@ export {
   type ApiSizes,
   KEM_FIELDS,
   KEX_FIELDS,
+  MAX_API_BYTES,
   PRINTPARAMS_RECIPE,
   parseApiOutput,
   printparamsHash,

@@ -3,7 +3,7 @@
 // the catalog, the audit, and one size-audit record at <out>/data/<system>/sizes/<algorithm>/<profile>.json.
 // Run by the runner's runStep: one unit per algorithm × profile with one job (its record), planned with its
 // inputs hash before the first job runs. A failing instance is recorded in the audit and the step goes on.
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import {
   type AlgorithmSpec,
   type Campaign,
@@ -24,7 +24,7 @@ import {
   type Unit,
 } from "@ngcc-perf/runner";
 import { type AlgorithmKey, buildPath, type SizeAuditRecord, TOOL, validate } from "@ngcc-perf/schema";
-import { ApiError, printparamsHash, profileDefines, readApiFigures } from "./api.ts";
+import { ApiError, printparamsHash, profileDefines, readApiFigures, shownPath } from "./api.ts";
 import { auditAlgorithm, type Finding, type InstanceInput } from "./audit.ts";
 import { type CatalogRow, readCatalog } from "./catalog.ts";
 import { type MeasuredRead, readMeasured } from "./measured.ts";
@@ -45,12 +45,6 @@ const RUN_TIMEOUT_MS = 30_000;
 export function catalogPath(campaign: Campaign): string | null {
   const c = campaign.config.sizes?.catalog;
   return c ? resolve(campaign.dir, c) : null;
-}
-
-/** How a path is shown in a record: relative to the working folder when inside it, else absolute. */
-function shownPath(p: string): string {
-  const r = relative(process.cwd(), p);
-  return r && !r.startsWith("..") && !isAbsolute(r) ? r.split(sep).join("/") : p;
 }
 
 /** The campaign's catalog, read and checked (InputError before anything is written), with what records show. */
