@@ -50,9 +50,21 @@ export function centralCell(pc: PerCall): string {
   return pc.central.statistic === "mean" ? `mean ${value} ${MEAN_MARK}` : value;
 }
 
-/** The ± column's cell: the interval's relative half-width, marked when the target was missed. */
+/**
+ * The figure the precision target applied to: the estimated core cycles when the core clock was probed
+ * (`sampling.target.figure` cycles), else the time. Its interval is what the ± column shows.
+ */
+export function targeted(pc: PerCall): { figure: "cycles" | "time"; relativeHalfWidth: number; metTarget: boolean } {
+  const c = pc.central.cycles;
+  if (pc.sampling.target.figure === "cycles" && c)
+    return { figure: "cycles", relativeHalfWidth: c.relativeHalfWidth, metTarget: c.metTarget };
+  return { figure: "time", relativeHalfWidth: pc.central.relativeHalfWidth, metTarget: pc.central.metTarget };
+}
+
+/** The ± column's cell: the targeted figure's relative half-width, marked when the target was missed. */
 export function halfWidthCell(pc: PerCall): string {
-  return `${formatHalfWidth(pc.central.relativeHalfWidth)}${pc.central.metTarget ? "" : ` ${MISSED_MARK}`}`;
+  const t = targeted(pc);
+  return `${formatHalfWidth(t.relativeHalfWidth)}${t.metTarget ? "" : ` ${MISSED_MARK}`}`;
 }
 
 /** The n column's cell: calls (workers × calls per worker, or × samples × batch). */
@@ -112,10 +124,10 @@ function missedWhy(s: Sampling): string {
 
 /** The notes under the table on operations whose interval missed its target (†), one per cause. */
 export function missedNotes(items: ReadonlyArray<Named>): string[] {
-  const missed = items.filter((i) => !i.pc.central.metTarget);
+  const missed = items.filter((i) => !targeted(i.pc).metTarget);
   return groupBy(missed, (i) => missedWhy(i.pc.sampling)).map(
     ([why, list]) =>
-      `${MISSED_MARK} ${why[0]?.toUpperCase()}${why.slice(1)}: ${listText(list.map((i) => `${i.name} (${formatHalfWidth(i.pc.central.relativeHalfWidth)})`))}.`,
+      `${MISSED_MARK} ${why[0]?.toUpperCase()}${why.slice(1)}: ${listText(list.map((i) => `${i.name} (${formatHalfWidth(targeted(i.pc).relativeHalfWidth)})`))}.`,
   );
 }
 
@@ -204,7 +216,31 @@ export function methodLine(items: ReadonlyArray<Named>): string | null {
   const workers = rangeText(items.map((i) => i.pc.sampling.workers));
   const one = workers === "1";
   const line = `Method as measured: per call (${batchText(items)}), in ${workers} fresh worker process${one ? "" : "es"} per operation, ${pinText(items)}; ${stopText(items)}.`;
-  return [line, inputsText(items), overheadText(items)].filter((x): x is string => x !== null).join(" ");
+  return [line, inputsText(items), clockText(items), overheadText(items)]
+    .filter((x): x is string => x !== null)
+    .join(" ");
+}
+
+/** `4.33 GHz` or `4.33–4.50 GHz`. */
+function ghzRange(lo: number, hi: number): string {
+  const f = (hz: number) => (hz / 1e9).toFixed(2);
+  return f(lo) === f(hi) ? `${f(lo)} GHz` : `${f(lo)}–${f(hi)} GHz`;
+}
+
+/** The core-clock probe, in words, with the clock seen; null when no record of the page probed it. */
+function clockText(items: ReadonlyArray<Named>): string | null {
+  const probed = items.filter((i) => i.pc.distribution.coreClock && i.pc.distribution.cycles);
+  if (!probed.length) return null;
+  const clocks = probed.map((i) => i.pc.distribution.coreClock as NonNullable<Distribution["coreClock"]>);
+  const lo = Math.min(...clocks.map((c) => c.minHz));
+  const hi = Math.max(...clocks.map((c) => c.maxHz));
+  const which = probed.length === items.length ? "" : ` (${listText(probed.map((i) => i.name))})`;
+  const targetedCycles = probed.filter((i) => targeted(i.pc).figure === "cycles").length;
+  const pm =
+    targetedCycles === items.length
+      ? " The ± column and the target are on the estimated core cycles: the time per call moves with the core clock, which more samples cannot average away."
+      : "";
+  return `After every sample a dependent chain of ${clocks[0]?.adds} one-cycle adds estimated the core clock${which}: ${ghzRange(lo, hi)} across the workers; estimated core cycles per call are a sample's time × its worker's core clock.${pm}`;
 }
 
 /**

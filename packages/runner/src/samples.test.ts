@@ -3,6 +3,8 @@ import { validate } from "@ngcc-perf/schema";
 import { describe, expect, it } from "vitest";
 import {
   centralOf,
+  coreClockHz,
+  cyclesFigures,
   distributionOf,
   medianRanks,
   perCallCounter,
@@ -357,5 +359,36 @@ describe("stopDecision", () => {
   it("stops a quick run after its first worker", () => {
     expect(stopDecision({ ...base, quick: true, central: undefined, workers: 0 })).toBe("continue");
     expect(stopDecision({ ...base, quick: true, central: missed, workers: 1 })).toBe("quick");
+  });
+});
+
+describe("core clock and estimated cycles", () => {
+  const tsc = { unit: "tsc-ticks", rateHz: 2.5e9, overhead: 40 };
+
+  it("coreClockHz: adds ÷ (median probe − overhead) × the counter's rate; null without a rate or a probe", () => {
+    // 16384 adds in 9,000 ticks + 40 of overhead at 2.5 GHz: 16384 / 9000 × 2.5e9 Hz; the outlier does not count.
+    expect(coreClockHz({ adds: 16384, deltas: [9040, 9040, 90400] }, tsc)).toBeCloseTo((16384 / 9000) * 2.5e9, 0);
+    expect(coreClockHz({ adds: 1000, deltas: [500] }, { unit: "ns", rateHz: 1e9 })).toBeCloseTo(2e9, 0);
+    expect(coreClockHz({ adds: 16384, deltas: [9040] }, { unit: "tsc-ticks", rateHz: null })).toBeNull();
+    expect(coreClockHz({ adds: 16384, deltas: [] }, tsc)).toBeNull();
+    expect(coreClockHz({ adds: 16384, deltas: [30] }, tsc)).toBeNull();
+  });
+
+  it("cyclesFigures: a clock that changes between workers changes the time, not the cycles", () => {
+    // The same 100,000-cycle call on workers at 4.0 and 5.0 GHz: 25 µs and 20 µs.
+    const slow = Array.from({ length: 101 }, (_, i) => 25_000 * (1 + (i % 3) * 1e-4));
+    const fast = Array.from({ length: 101 }, (_, i) => 20_000 * (1 + (i % 3) * 1e-4));
+    const f = cyclesFigures([slow, fast], [4e9, 5e9], 16384, "median", 0.01);
+    expect(f.distribution.medianCycles).toBeCloseTo(100_010, -1);
+    expect(f.distribution.workerSpread).toBeLessThan(1e-6);
+    expect(f.central.value).toBeCloseTo(100_010, -1);
+    expect(f.central.metTarget).toBe(true);
+    expect(f.coreClock).toEqual({ method: "add-chain", adds: 16384, workerHz: [4e9, 5e9], minHz: 4e9, maxHz: 5e9 });
+    // The time of the same samples spreads by 25 % between the workers and misses the target.
+    const time = summarizeSamples([slow, fast], [slow, fast], 1, { statistic: "median", target: 0.01 });
+    expect(time.central.metTarget).toBe(false);
+    // The mean is kept as the statistic when the time figure uses it.
+    expect(cyclesFigures([slow, fast], [4e9, 5e9], 16384, "mean", 0.01).central.value).toBeCloseTo(100_010, -1);
+    expect(() => cyclesFigures([slow], [4e9, 5e9], 16384, "median", 0.01)).toThrow(/one core clock per worker/);
   });
 });

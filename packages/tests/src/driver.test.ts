@@ -426,9 +426,20 @@ function expectSample(out: any, op: string, counter = process.arch === "arm64" ?
   expect(out.op).toBe(op);
   expect(
     Object.keys(out)
-      .filter((k) => k !== "lengths")
+      .filter((k) => k !== "lengths" && k !== "clockChain")
       .sort(),
   ).toEqual(sampleKeys);
+  // The core-clock probe after every sample: on by default for the reference-rate counters, absent for the others
+  // (or when --clock-chain none asked).
+  if ("clockChain" in out) {
+    expect(["rdtsc", "cntvct", "clock_gettime"]).toContain(counter);
+    expect(Object.keys(out.clockChain).sort()).toEqual(["adds", "deltas"]);
+    expect(out.clockChain.adds % 8).toBe(0);
+    expect(out.clockChain.deltas).toHaveLength(out.samples.length);
+    for (const d of out.clockChain.deltas) expect(Number.isInteger(d) && d > 0).toBe(true);
+  } else {
+    expect(["perf-cycles", "perf-instructions", "fixed-clock"]).toContain(counter);
+  }
   expect("lengths" in out, "lengths only for sign").toBe(op === "sign");
   expect(Object.keys(out.counter).sort()).toEqual([...counterKeys].sort());
   expect(out.counter.kind).toBe(counter);
@@ -665,6 +676,25 @@ describe("ML-KEM-512 (PQClean, namespaced)", () => {
     ]);
     expectSample(f, "enc", "fixed-clock");
     expect(f.counter).toMatchObject({ unit: "core-cycles", rateHz: 2.71e9 });
+  });
+
+  it("sample: a core-clock probe of --clock-chain adds after every sample; none turns it off, a bad value exits 2", () => {
+    const probe = json("mlkem", ["sample", "--op", "enc", "--clock-chain", "80000", ...brief]);
+    expectSample(probe, "enc");
+    expect(probe.clockChain.adds).toBe(80000);
+    const dflt = json("mlkem", ["sample", "--op", "enc", ...brief]);
+    expect(dflt.clockChain.adds).toBe(16384);
+    // A probe of five times the adds takes about five times the counter units: the chain runs as written. Medians,
+    // as interference only adds time; 2.5–10 leaves room for a noisy machine and the counter's overhead.
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+    const ratio = med(probe.clockChain.deltas) / med(dflt.clockChain.deltas);
+    expect(ratio).toBeGreaterThan(2.5);
+    expect(ratio).toBeLessThan(10);
+    const off = json("mlkem", ["sample", "--op", "enc", "--clock-chain", "none", ...brief]);
+    expect("clockChain" in off).toBe(false);
+    const bad = driver("mlkem", ["sample", "--op", "enc", "--clock-chain", "3"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--clock-chain: expected none or an integer in \[8, 100000000\], got "3"/);
   });
 
   it("sample: the sample count follows --sample-ns within --min-samples and --max-samples; --batch fixes the batch", () => {

@@ -36,9 +36,17 @@ const COUNTER_COLUMN: Record<string, string> = {
 export function counterColumn(
   timings: ReadonlyArray<TimingRecord>,
   env: EnvironmentRecord | null,
-): { header: string; mixed: boolean; note: string | null } {
+): { header: string; mixed: boolean; note: string | null; estimated?: boolean } {
   const units = new Set(timings.filter((t) => t.status === "ok" && t.counter).map((t) => t.counter?.unit as string));
   if (units.size === 0 && env) units.add(env.counter.unit);
+  const measured = timings.filter((t) => t.status === "ok" && t.aggregates);
+  if (measured.length > 0 && measured.every((t) => perCallOf(t)?.distribution.cycles !== undefined))
+    return {
+      header: "mean cycles (est.)",
+      mixed: false,
+      estimated: true,
+      note: "Cycles are estimated core cycles: each sample's time × the core clock its worker measured with a chain of one-cycle adds (see the method line below); they follow the core, not a reference-rate counter.",
+    };
   if (units.size !== 1) return { header: "mean counter", mixed: units.size > 1, note: null };
   const unit = [...units][0] as string;
   const counter = timings.find((t) => t.counter?.unit === unit)?.counter ?? env?.counter;
@@ -82,7 +90,11 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
         continue;
       }
       const a = t.aggregates;
-      const counterText = formatCounter(a.meanCounter) + (counter.mixed && t.counter ? ` ${t.counter.unit}` : "");
+      const estimated = counter.estimated ? perCallOf(t)?.distribution.cycles?.meanCycles : undefined;
+      const counterText =
+        estimated !== undefined
+          ? formatCounter(estimated)
+          : formatCounter(a.meanCounter) + (counter.mixed && t.counter ? ` ${t.counter.unit}` : "");
       const seed = [cell(counterText), cell(formatTime(a.meanNs)), cell(formatOpsPerSecond(a.opsPerSecond))];
       const pc = perCallOf(t);
       if (pc) {

@@ -6,7 +6,7 @@ import type { TimingRecord } from "@ngcc-perf/schema";
 import { formatG, formatHalfWidth, formatPercent, formatShare, formatTime } from "../format.ts";
 import { cell, type Inline, type Page, type Section, text } from "../model.ts";
 import { footer, header, listText, NOT_MEASURED, provenanceNote, rowName, section } from "../parts.ts";
-import { NEGLIGIBLE_OVERHEAD, type PerCall, perCallOf, timingWarnings, warningsText } from "../per-call.ts";
+import { NEGLIGIBLE_OVERHEAD, type PerCall, perCallOf, targeted, timingWarnings, warningsText } from "../per-call.ts";
 import { environmentRows } from "../sections/environment.ts";
 import { byOperation, type SiteContext, type SystemView } from "../view.ts";
 
@@ -251,10 +251,25 @@ function samplingSections(
     ["sampling budget per operation", counted(s.map((x) => formatTime(x.target.budgetMs * 1e6)))],
     ["workers at least", counted(s.map((x) => String(x.target.minWorkers)))],
     ["stopped by", counted(s.map((x) => x.stoppedBy))],
-    ["target reached", `${records.filter((r) => r.pc.central.metTarget).length} of ${n} operations`],
+    ["target reached", `${records.filter((r) => targeted(r.pc).metTarget).length} of ${n} operations`],
     ["worker processes per operation", span(s.map((x) => x.workers))],
     ["samples per worker", span(s.flatMap((x) => x.samplesPerWorker))],
     ["calls per sample (batch)", counted(s.map((x) => String(x.batch)))],
+    [
+      "target applies to",
+      counted(records.map((r) => (targeted(r.pc).figure === "cycles" ? "estimated core cycles" : "time"))),
+    ],
+    [
+      "core clock (probe after every sample)",
+      (() => {
+        const c = records.map((r) => r.pc.distribution.coreClock).filter((x) => x !== undefined);
+        if (!c.length) return "not probed";
+        const ghz = (hz: number) => `${(hz / 1e9).toFixed(2)} GHz`;
+        const lo = Math.min(...c.map((x) => x.minHz));
+        const hi = Math.max(...c.map((x) => x.maxHz));
+        return `${ghz(lo)} to ${ghz(hi)} (${c.length} of ${n} operations probed, ${c[0]?.adds} adds per probe)`;
+      })(),
+    ],
     ["pinned to", counted(s.map((x) => (x.pinnedCpu === null ? "not pinned" : `CPU ${x.pinnedCpu}`)))],
     [
       "sampling time per operation",
@@ -282,7 +297,7 @@ function samplingSections(
     .sort((a, b) => byOperation(a.operation, b.operation) || (a.description < b.description ? -1 : 1))
     .map((i) => [i.operation, i.description, String(i.records)]);
   const means = records.filter((r) => r.pc.central.statistic === "mean");
-  const missed = records.filter((r) => !r.pc.central.metTarget);
+  const missed = records.filter((r) => !targeted(r.pc).metTarget);
   const after: Inline[][] = [];
   if (means.length)
     after.push([
@@ -293,7 +308,7 @@ function samplingSections(
   if (missed.length)
     after.push([
       text(
-        `Target not reached: ${listText(missed.map((r) => `${name(r.t)} (${formatHalfWidth(r.pc.central.relativeHalfWidth)}, stopped by ${r.pc.sampling.stoppedBy})`))}.`,
+        `Target not reached: ${listText(missed.map((r) => `${name(r.t)} (${formatHalfWidth(targeted(r.pc).relativeHalfWidth)}${targeted(r.pc).figure === "cycles" ? " in estimated core cycles" : ""}, stopped by ${r.pc.sampling.stoppedBy})`))}.`,
       ),
     ]);
   const every =
