@@ -13,14 +13,19 @@
 // It prints per operation the ratio of ngcc-perf's central figure (central.valueNs, else aggregates.medianTrialNs) to
 // the reference's (its median, or its mean where the record's central statistic is mean), the run-to-run spread
 // (max/min − 1) of each design and of the reference, and the sampling time spent per operation, beside the targets:
-// ratio within [0.98, 1.02], spread ≤ 1 %. The raw figures of every run go to --json FILE.
+// ratio within [0.98, 1.02], spread ≤ 1 %. A second table does the same in estimated core cycles: a's
+// central.cycles.value (per-call records whose driver probed the core clock) against the reference's median_cycles or
+// mean_cycles (speed.c's own add-chain probe after every call), the spread of both, a's ± in cycles and the core clock
+// range (min–max GHz over the runs) of a and of the reference; same targets. The raw figures of every run go to
+// --json FILE.
 //
 // Options: --runs N (5); --quick (a smoke run: `--quick` to ngcc-perf where it knows it, 2 ms trials, 201 reference
 // calls; the figures mean nothing); --json FILE; --campaign FILE; --only ALGORITHM-ID (repeatable); --calls N
 // (reference calls per operation, default 2001); --warmup-ms MS (reference warm-up per operation, default 50);
 // --trial-ms MS (design b's targetTrialMs, default the campaign's, else 20); --pin CPU|none (pin every design to
 // that CPU; default: the campaign's pinning, and the reference on the CPU a's record says it ran on); --cli FILE
-// (the ngcc-perf entry point, default packages/cli/bin.js); --keep (keep the temporary folder).
+// (the ngcc-perf entry point, default packages/cli/bin.js); --clock-adds N (adds of the reference's core-clock probe,
+// default 16384 as ngcc-perf's driver; 0: no probe, no reference cycles); --keep (keep the temporary folder).
 
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -62,6 +67,11 @@ const campaignFile = resolve(option("--campaign") ?? join(root, "fixtures/campai
 const only = options("--only");
 const calls = Math.round(positive("--calls", quick ? 201 : 2001));
 const refWarmupMs = positive("--warmup-ms", quick ? 10 : 50);
+const clockAddsText = option("--clock-adds");
+const clockAdds = clockAddsText === undefined ? 16384 : Number(clockAddsText);
+if (!Number.isInteger(clockAdds) || clockAdds < 0 || (clockAdds > 0 && clockAdds < 8)) {
+  throw new Error(`--clock-adds: expected 0 or a whole number ≥ 8, got ${clockAddsText}`);
+}
 const pinOption = option("--pin");
 const keep = args.includes("--keep");
 const cli = resolve(option("--cli") ?? join(root, "packages/cli/bin.js"));
@@ -278,6 +288,15 @@ interface ReferenceOp {
   samplingMs: number;
   counterHz: number;
   overheadTicks: number;
+  /** Adds of the core-clock probe after every call (0: no probe). */
+  clockAdds: number;
+  /** Median probe, counter ticks (overhead not subtracted); null without a probe. */
+  probeMedianTicks: number | null;
+  /** Estimated core cycles: ticks × adds ÷ (median probe − overhead); null without an estimate. */
+  medianCycles: number | null;
+  meanCycles: number | null;
+  /** The core clock while the operation ran, Hz; null without an estimate. */
+  coreHz: number | null;
 }
 
 interface ReferenceRun {
@@ -327,6 +346,10 @@ function parseReference(stdout: string): ReferenceOp[] {
     .map((line) => {
       const kv = new Map(line.split(/\s+/).map((w) => w.split("=", 2) as [string, string]));
       const n = (k: string): number => Number(kv.get(k));
+      const opt = (k: string): number | null => {
+        const v = Number(kv.get(k));
+        return kv.has(k) && Number.isFinite(v) ? v : null;
+      };
       return {
         op: kv.get("op") ?? "?",
         calls: n("calls"),
@@ -342,6 +365,11 @@ function parseReference(stdout: string): ReferenceOp[] {
         samplingMs: n("sampling_ms"),
         counterHz: n("counter_hz"),
         overheadTicks: n("overhead_ticks"),
+        clockAdds: opt("clock_adds") ?? 0,
+        probeMedianTicks: opt("probe_median_ticks"),
+        medianCycles: opt("median_cycles"),
+        meanCycles: opt("mean_cycles"),
+        coreHz: opt("core_hz"),
       };
     });
 }
@@ -349,7 +377,7 @@ function parseReference(stdout: string): ReferenceOp[] {
 function runReference(ref: Reference, round: number, pin: number | null): ReferenceRun {
   const speedArgs = [
     ...["-n", String(calls), "-w", String(refWarmupMs), "-k", String(keyPairs), "-p", String(inputPool)],
-    ...["-m", String(messageBytes), "-s", String(round)],
+    ...["-m", String(messageBytes), "-s", String(round), "-c", String(clockAdds)],
   ];
   const [cmd, argv] =
     pin === null ? [ref.binary, speedArgs] : ["taskset", ["-c", String(pin), ref.binary, ...speedArgs]];
@@ -410,6 +438,14 @@ interface DesignFigure {
   trialsPlusWarmupMs: number | null;
   relativeHalfWidth: number | null;
   stoppedBy: string | null;
+  /** central.cycles.value: estimated core cycles per call, same statistic; null when the record has none. */
+  cycles: number | null;
+  cyclesHalfWidth: number | null;
+  /** distribution.coreClock: the slowest and fastest worker's core clock, Hz. */
+  coreMinHz: number | null;
+  coreMaxHz: number | null;
+  /** sampling.target.figure: what the stopping rule's target applied to. */
+  targetFigure: "cycles" | "time" | null;
 }
 
 function figure(rec: TimingRecord | undefined): DesignFigure | null {
@@ -431,6 +467,11 @@ function figure(rec: TimingRecord | undefined): DesignFigure | null {
     trialsPlusWarmupMs,
     relativeHalfWidth: rec.central?.relativeHalfWidth ?? null,
     stoppedBy: rec.sampling?.stoppedBy ?? null,
+    cycles: rec.central?.cycles?.value ?? null,
+    cyclesHalfWidth: rec.central?.cycles?.relativeHalfWidth ?? null,
+    coreMinHz: rec.distribution?.coreClock?.minHz ?? null,
+    coreMaxHz: rec.distribution?.coreClock?.maxHz ?? null,
+    targetFigure: rec.sampling ? (rec.sampling.target.figure ?? "time") : null,
   };
 }
 
@@ -446,6 +487,19 @@ const spread = (xs: number[]): number => {
 };
 const refValue = (op: ReferenceOp | undefined, stat: Statistic): number =>
   op === undefined ? Number.NaN : stat === "mean" ? op.meanNs : op.medianNs;
+const refCycles = (op: ReferenceOp | null | undefined, stat: Statistic): number =>
+  (op === null || op === undefined ? null : stat === "mean" ? op.meanCycles : op.medianCycles) ?? Number.NaN;
+const finite = (xs: Array<number | null | undefined>): number[] =>
+  xs.filter((x): x is number => typeof x === "number" && Number.isFinite(x));
+/** The range [min, max] of some values, or nulls when there are none. */
+const range = (lows: Array<number | null | undefined>, highs: Array<number | null | undefined>) => {
+  const lo = finite(lows);
+  const hi = finite(highs);
+  return {
+    minHz: lo.length ? Math.min(...lo) : null,
+    maxHz: hi.length ? Math.max(...hi) : null,
+  };
+};
 
 interface OperationSummary {
   key: string;
@@ -459,10 +513,28 @@ interface OperationSummary {
     reference: ReferenceOp | null;
     ratioA: number;
     ratioB: number;
+    cyclesRatioA: number;
   }>;
   a: { statistic: string; ratio: number; spread: number; samplingMs: number; method: string; halfWidth: number };
   b: { statistic: string; ratio: number; spread: number; samplingMs: number; method: string; halfWidth: number };
   reference: { comparedWithA: string; valueNs: number; spreadMedian: number; spreadMean: number; samplingMs: number };
+  /** The same comparison in estimated core cycles (a: per-call records with central.cycles; the reference's probe). */
+  cycles: {
+    a: {
+      valueCycles: number;
+      ratio: number;
+      spread: number;
+      halfWidth: number;
+      targetFigure: string;
+      coreClock: { minHz: number | null; maxHz: number | null };
+    };
+    reference: {
+      valueCycles: number;
+      spreadMedian: number;
+      spreadMean: number;
+      coreClock: { minHz: number | null; maxHz: number | null };
+    };
+  };
 }
 
 const summaries: OperationSummary[] = [];
@@ -482,7 +554,9 @@ for (const ref of references) {
           ?.ops.find((o) => o.op === operation) ?? null;
       const ratio = (f: DesignFigure | null): number =>
         f === null || reference === null ? Number.NaN : f.valueNs / refValue(reference, f.statistic);
-      return { round: r.round, a, b, reference, ratioA: ratio(a), ratioB: ratio(b) };
+      const cyclesRatioA =
+        a?.cycles === null || a?.cycles === undefined ? Number.NaN : a.cycles / refCycles(reference, a.statistic);
+      return { round: r.round, a, b, reference, ratioA: ratio(a), ratioB: ratio(b), cyclesRatioA };
     });
     const label = (fs: Array<DesignFigure | null>, pick: (f: DesignFigure) => string): string => {
       const seen = [...new Set(fs.flatMap((f) => (f ? [pick(f)] : [])))];
@@ -520,6 +594,28 @@ for (const ref of references) {
         spreadMedian: spread(refs.map((o) => o?.medianNs ?? Number.NaN)),
         spreadMean: spread(refs.map((o) => o?.meanNs ?? Number.NaN)),
         samplingMs: median(refs.map((o) => o?.samplingMs ?? Number.NaN)),
+      },
+      cycles: {
+        a: {
+          valueCycles: median(as.map((f) => f?.cycles ?? Number.NaN)),
+          ratio: median(perRun.map((p) => p.cyclesRatioA)),
+          spread: spread(as.map((f) => f?.cycles ?? Number.NaN)),
+          halfWidth: median(as.map((f) => f?.cyclesHalfWidth ?? Number.NaN)),
+          targetFigure: label(as, (f) => f.targetFigure ?? "–"),
+          coreClock: range(
+            as.map((f) => f?.coreMinHz),
+            as.map((f) => f?.coreMaxHz),
+          ),
+        },
+        reference: {
+          valueCycles: median(refs.map((o) => refCycles(o, comparedWithA))),
+          spreadMedian: spread(refs.map((o) => o?.medianCycles ?? Number.NaN)),
+          spreadMean: spread(refs.map((o) => o?.meanCycles ?? Number.NaN)),
+          coreClock: range(
+            refs.map((o) => o?.coreHz),
+            refs.map((o) => o?.coreHz),
+          ),
+        },
       },
     });
   }
@@ -608,6 +704,47 @@ for (const s of summaries) {
     ].join(" "),
   );
 }
+lines.push("");
+lines.push(
+  `estimated core cycles (the same comparison in cycles): a's central.cycles.value (the driver's add-chain probe; a's stopping target applied to: ${[...new Set(summaries.map((s) => s.cycles.a.targetFigure))].join("/")}) ÷ the reference's median_cycles (mean_cycles where a's statistic is mean), ${clockAdds > 0 ? `the reference probing a chain of ${clockAdds} adds after every call` : "the reference's probe off (--clock-adds 0)"}; cycles = time × the core clock, which assumes one add per cycle; GHz: core clock range over the runs (min–max)`,
+);
+const ghz = (c: { minHz: number | null; maxHz: number | null }): string =>
+  c.minHz === null || c.maxHz === null ? "–" : `${fix(c.minHz / 1e9, 2)}–${fix(c.maxHz / 1e9, 2)}`;
+lines.push(
+  [
+    "operation".padEnd(26),
+    "a stat".padEnd(6),
+    "ref".padStart(5),
+    "ref kcyc".padStart(9),
+    "a kcyc".padStart(9),
+    "± a".padStart(7),
+    "ratio a".padStart(9),
+    "spread a".padStart(9),
+    "ref med".padStart(9),
+    "ref mean".padStart(9),
+    "GHz a".padStart(10),
+    "GHz ref".padStart(10),
+  ].join(" "),
+);
+for (const s of summaries) {
+  const c = s.cycles;
+  lines.push(
+    [
+      `${s.algorithmId} ${s.operation}`.padEnd(26),
+      statShort(s.a.statistic).padEnd(6),
+      statShort(s.reference.comparedWithA).padStart(5),
+      fix(c.reference.valueCycles / 1e3, 1).padStart(9),
+      fix(c.a.valueCycles / 1e3, 1).padStart(9),
+      (Number.isFinite(c.a.halfWidth) ? `±${pct(c.a.halfWidth)}` : "–").padStart(7),
+      ratioCell(c.a.ratio).padStart(9),
+      spreadCell(c.a.spread).padStart(9),
+      spreadCell(c.reference.spreadMedian).padStart(9),
+      spreadCell(c.reference.spreadMean).padStart(9),
+      ghz(c.a.coreClock).padStart(10),
+      ghz(c.reference.coreClock).padStart(10),
+    ].join(" "),
+  );
+}
 const failures = rounds.flatMap((r) =>
   (["a", "b"] as const).flatMap((d) =>
     r[d].exitCode === 0 ? [] : [`run ${r.round} design ${d}: ngcc-perf time exited ${r[d].exitCode}`],
@@ -625,12 +762,12 @@ if (jsonFile !== undefined) {
     runs,
     campaign: relative(root, campaignFile),
     profile: { name: profileName, ...profile },
-    targets: { ratio: TARGET_RATIO, spread: TARGET_SPREAD },
+    targets: { ratio: TARGET_RATIO, spread: TARGET_SPREAD, cycles: { ratio: TARGET_RATIO, spread: TARGET_SPREAD } },
     machine: { hostname: hostname(), cpus: cpus().length, loadAverage: { start: loadStart, end: loadEnd } },
     designs: {
       a: { timing: designA, cliQuick: quick && cliKnowsQuick },
       b: { timing: designB },
-      c: { calls, warmupMs: refWarmupMs, keyPairs, inputPool, messageBytes, builds: references },
+      c: { calls, warmupMs: refWarmupMs, keyPairs, inputPool, messageBytes, clockAdds, builds: references },
     },
     environment: firstEnv,
     operations: summaries,

@@ -23,8 +23,16 @@
  * Results are checked outside the timed region. The TSC rate is measured against CLOCK_MONOTONIC over the whole run
  * (or given with -t HZ). The counter overhead is printed, not subtracted (ngcc-perf does not subtract it either).
  *
- * Usage: speed [-n CALLS] [-w WARMUP_MS] [-k KEYS] [-p POOL] [-m MSG_BYTES] [-s SEED] [-t TSC_HZ] [OP...]
- * Output: '#' lines for people, then one line per operation of key=value pairs (times in ns and counter ticks).
+ * Core clock: after every call (warm-up and timed, outside the timed region) a probe times a dependent chain of
+ * ADDS one-cycle integer adds (-c ADDS, default 16384; -c 0: no probe) with the same counter. Per operation, the
+ * core clock is ADDS / (median probe - counter overhead) x the counter rate, and a call's estimated core cycles are
+ * its ticks x ADDS / (median probe - counter overhead). This assumes one add per cycle (a dependent chain of register
+ * adds runs at one per cycle on the cores it is meant for); it corrects for the core clock moving (boost, a VM
+ * host) between runs, nothing else. x86-64 and aarch64 only; elsewhere no cycles are printed.
+ *
+ * Usage: speed [-n CALLS] [-w WARMUP_MS] [-k KEYS] [-p POOL] [-m MSG_BYTES] [-s SEED] [-t TSC_HZ] [-c ADDS] [OP...]
+ * Output: '#' lines for people, then one line per operation of key=value pairs (times in ns and counter ticks,
+ * estimated core cycles and the core clock in Hz where the probe ran).
  */
 #define _POSIX_C_SOURCE 199309L
 
@@ -76,6 +84,37 @@ static inline uint64_t counter_start(void) {
 }
 #define counter_stop counter_start
 #define SPEED_HAVE_TSC 0
+#endif
+
+/* ------------------------------------------------------------ clock probe */
+
+#if defined(__x86_64__) || defined(__aarch64__)
+#define SPEED_HAVE_CHAIN 1
+/* A dependent chain of adds one-cycle adds (8 per pass), timed with the counter; 0 if it did not run as written. */
+static uint64_t clock_chain(unsigned long adds) {
+    unsigned long x = 1, i, passes = adds / 8;
+    uint64_t t0, t1;
+    t0 = counter_start();
+    for (i = 0; i < passes; i++) {
+#if defined(__x86_64__)
+        __asm__ __volatile__("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                             "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+                             : "+r"(x));
+#else
+        __asm__ __volatile__("add %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\t"
+                             "add %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1"
+                             : "+r"(x));
+#endif
+    }
+    t1 = counter_stop();
+    return x == 1 + 8 * passes ? t1 - t0 : 0;
+}
+#else
+#define SPEED_HAVE_CHAIN 0
+static uint64_t clock_chain(unsigned long adds) {
+    (void)adds;
+    return 0;
+}
 #endif
 
 static double now_ns(void) {
@@ -304,19 +343,21 @@ struct result {
     unsigned long calls, warmup_calls;
     double warmup_ms, sampling_ms;
     double mean, median, min, max, p1, p5, p25, p75, p95, p99;
+    double probe_median;     /* median probe, counter ticks (overhead not subtracted); 0: no probe */
+    double cycles_per_tick;  /* adds / (probe_median - overhead); 0: no estimate */
 };
 
 static void usage(void) {
     fprintf(stderr, "usage: speed [-n CALLS] [-w WARMUP_MS] [-k KEYS] [-p POOL] [-m MSG_BYTES] [-s SEED] [-t TSC_HZ] "
-                    "[OP...]\n");
+                    "[-c ADDS] [OP...]\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
-    unsigned long calls = 2001, i, next = 0;
+    unsigned long calls = 2001, adds = 16384, i, next = 0;
     double warmup_ms = 50, tsc_hz = 0;
     int ops[NOPS], nops = 0, a, o;
-    uint64_t *samples, ovh[1001];
+    uint64_t *samples, *probes, ovh[1001];
     struct result res[NOPS];
     double begin_ns, end_ns, overhead;
     uint64_t begin_tsc, end_tsc;
@@ -342,6 +383,7 @@ int main(int argc, char **argv) {
 #endif
                 break;
             case 't': tsc_hz = strtod(argv[++a], NULL); break;
+            case 'c': adds = strtoul(argv[++a], NULL, 10); break;
             default: usage();
             }
         } else {
@@ -352,6 +394,8 @@ int main(int argc, char **argv) {
         }
     }
     if (calls < 1 || keys < 1 || pool < 1) usage();
+    adds -= adds % 8; /* whole passes of 8 */
+    if (!SPEED_HAVE_CHAIN) adds = 0;
     if (nops == 0) {
         for (o = 0; o < NOPS; o++) ops[nops++] = o;
     }
@@ -360,6 +404,7 @@ int main(int argc, char **argv) {
     begin_tsc = counter_start();
     setup();
     samples = xmalloc(calls * sizeof *samples);
+    probes = xmalloc(calls * sizeof *probes);
 
     /* counter overhead: median of back-to-back start/stop pairs */
     for (i = 0; i < 1001; i++) {
@@ -375,12 +420,16 @@ int main(int argc, char **argv) {
         double sum = 0;
         o = ops[a];
         r->warmup_calls = 0;
-        do { /* warm-up: the same operation on the same rotation of inputs, untimed */
+        do { /* warm-up: the same loop as the timed one (call, then probe) on the same rotation of inputs */
             (void)timed_call(o, next++);
+            if (adds > 0) (void)clock_chain(adds);
             r->warmup_calls++;
         } while (r->warmup_calls < 8 || now_ns() - w0 < warmup_ms * 1e6);
         s0 = now_ns();
-        for (i = 0; i < calls; i++) samples[i] = timed_call(o, next++);
+        for (i = 0; i < calls; i++) {
+            samples[i] = timed_call(o, next++);
+            if (adds > 0) probes[i] = clock_chain(adds); /* after the counter stopped: outside the timed region */
+        }
         s1 = now_ns();
         check_after(o);
         r->calls = calls;
@@ -398,6 +447,14 @@ int main(int argc, char **argv) {
         r->p75 = quantile(samples, calls, 0.75);
         r->p95 = quantile(samples, calls, 0.95);
         r->p99 = quantile(samples, calls, 0.99);
+        r->probe_median = 0;
+        r->cycles_per_tick = 0;
+        if (adds > 0) {
+            qsort(probes, calls, sizeof probes[0], cmp_u64);
+            if (probes[0] == 0) die("the clock probe did not run as written");
+            r->probe_median = quantile(probes, calls, 0.5);
+            if (r->probe_median > overhead) r->cycles_per_tick = (double)adds / (r->probe_median - overhead);
+        }
     }
 
     /* the TSC rate over the whole run (at least 200 ms), unless given */
@@ -412,22 +469,42 @@ int main(int argc, char **argv) {
            SPEED_HAVE_TSC ? " (measured against CLOCK_MONOTONIC unless -t)" : "", overhead);
     printf("# inputs: %lu key pairs in rotation, a pool of %lu, %lu-byte messages; every call timed alone\n", keys, pool,
            msg_bytes);
+    if (adds > 0) {
+        printf("# core clock: a chain of %lu one-cycle adds after every call; cycles = ticks x adds / (median probe - "
+               "overhead)\n",
+               adds);
+    } else {
+        printf("# core clock: not probed (%s)\n", SPEED_HAVE_CHAIN ? "-c 0" : "no add chain on this architecture");
+    }
     for (a = 0; a < nops; a++) {
         const struct result *r = &res[a];
         double k = 1e9 / tsc_hz;
-        printf("# %-7s median %12.1f ns  mean %12.1f ns  (%lu calls)\n", op_names[ops[a]], r->median * k, r->mean * k,
-               r->calls);
+        printf("# %-7s median %12.1f ns  mean %12.1f ns", op_names[ops[a]], r->median * k, r->mean * k);
+        if (r->cycles_per_tick > 0) {
+            printf("  median %12.0f cycles  mean %12.0f cycles  core %.4f GHz", r->median * r->cycles_per_tick,
+                   r->mean * r->cycles_per_tick, r->cycles_per_tick * tsc_hz / 1e9);
+        }
+        printf("  (%lu calls)\n", r->calls);
     }
     for (a = 0; a < nops; a++) {
         const struct result *r = &res[a];
         double k = 1e9 / tsc_hz;
         printf("op=%s inputs=%s calls=%lu median_ns=%.1f mean_ns=%.1f min_ns=%.1f p1_ns=%.1f p5_ns=%.1f p25_ns=%.1f "
                "p75_ns=%.1f p95_ns=%.1f p99_ns=%.1f max_ns=%.1f median_ticks=%.1f mean_ticks=%.1f warmup_calls=%lu "
-               "warmup_ms=%.3f sampling_ms=%.3f counter_hz=%.0f overhead_ticks=%.1f keys=%lu pool=%lu msg_bytes=%lu\n",
+               "warmup_ms=%.3f sampling_ms=%.3f counter_hz=%.0f overhead_ticks=%.1f keys=%lu pool=%lu msg_bytes=%lu",
                op_names[ops[a]], op_inputs[ops[a]], r->calls, r->median * k, r->mean * k, r->min * k, r->p1 * k,
                r->p5 * k, r->p25 * k, r->p75 * k, r->p95 * k, r->p99 * k, r->max * k, r->median, r->mean,
                r->warmup_calls, r->warmup_ms, r->sampling_ms, tsc_hz, overhead, keys, pool, msg_bytes);
+        /* the same line goes on: the probe and, where it gives one, the core clock and the cycles */
+        printf(" clock_adds=%lu", adds);
+        if (adds > 0) printf(" probe_median_ticks=%.1f", r->probe_median);
+        if (r->cycles_per_tick > 0) {
+            printf(" median_cycles=%.1f mean_cycles=%.1f core_hz=%.0f", r->median * r->cycles_per_tick,
+                   r->mean * r->cycles_per_tick, r->cycles_per_tick * tsc_hz);
+        }
+        printf("\n");
     }
+    free(probes);
     free(samples);
     return 0;
 }
