@@ -9,8 +9,15 @@ import type { AlgorithmView, SystemView } from "../view.ts";
 export function katCell(k: KatRecord): string {
   if (k.verdict === "PASS") return "PASS";
   if (k.verdict === "FAIL") {
-    if (k.outcome === "corrupt-kat" || k.manifest?.status === "mismatch")
-      return "FAIL: the KAT file does not match its manifest (a corrupt or altered KAT file, not the implementation)";
+    if (k.outcome === "corrupt-kat" || k.manifest?.status === "mismatch") {
+      // The record's corruption names the file and line (records before it only had the manifest's mismatch).
+      const p = k.corruption?.[0];
+      if (!p)
+        return "FAIL: the KAT file does not match its manifest (a corrupt or altered KAT file, not the implementation)";
+      const more = (k.corruption?.length ?? 1) - 1;
+      const at = `${p.file}${p.line ? `, line ${p.line}` : ""}: ${p.message.replace(/\s+/g, " ").slice(0, 160)}`;
+      return `FAIL: corrupt KAT file (the submission's KAT file or manifest, not the implementation): ${at}${more > 0 ? ` (and ${more} more problem${more === 1 ? "" : "s"}, see the KAT log)` : ""}`;
+    }
     const d = k.diagnosis;
     const where =
       d && d.firstCount !== undefined
