@@ -1,4 +1,6 @@
 // Output helpers shared by the commands: results on stdout, progress and logs on stderr.
+import { visibleLines } from "@ngcc-perf/schema";
+
 export interface Io {
   out(line: string): void;
   err(line: string): void;
@@ -6,7 +8,8 @@ export interface Io {
 
 export const processIo: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
+  // Messages quote names, paths and stderr of submissions: bidi and control characters are shown as escapes.
+  err: (line) => process.stderr.write(`${visibleLines(line)}\n`),
 };
 
 /** Exit codes of the command-line contract (docs/architecture.md). */

@@ -1,5 +1,6 @@
 // Progress on stderr: a live line on a terminal, plain log lines otherwise (CI, files).
 import type { ProgressEvent } from "@ngcc-perf/runner";
+import { visibleLines, visibleText } from "@ngcc-perf/schema";
 import type { Io } from "./io.ts";
 
 export function progressPrinter(io: Io, stream: NodeJS.WriteStream = process.stderr) {
@@ -32,14 +33,18 @@ export function progressPrinter(io: Io, stream: NodeJS.WriteStream = process.std
     }
     if (e.status === "failed") failures++;
     const what = e.instance ? `${e.algorithmId}/${e.instance}` : e.algorithmId;
-    const line = `${e.step} [${e.done}/${total}] ${e.status.padEnd(7)} ${what} ${e.operation} [${e.profile}]${eta(e.done)}`;
+    // Names and failure messages come from submissions: shown through visibleText (no bidi or control characters).
+    const line = visibleText(
+      `${e.step} [${e.done}/${total}] ${e.status.padEnd(7)} ${what} ${e.operation} [${e.profile}]${eta(e.done)}`,
+    );
+    const message = e.message ? visibleLines(e.message) : "";
     if (live) {
       stream.write(`\r\x1b[2K${line}${failures ? ` — ${failures} failed` : ""}`);
-      if (e.status === "failed" && e.message) stream.write(`\n  ${e.message.split("\n")[0]}\n`);
+      if (e.status === "failed" && message) stream.write(`\n  ${message.split("\n")[0]}\n`);
       if (e.done === total) stream.write("\n");
     } else {
       io.err(line);
-      if (e.status === "failed" && e.message) io.err(`  ${e.message.split("\n").slice(0, 6).join("\n  ")}`);
+      if (e.status === "failed" && message) io.err(`  ${message.split("\n").slice(0, 6).join("\n  ")}`);
     }
   };
 }

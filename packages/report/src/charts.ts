@@ -4,6 +4,7 @@
 import * as vega from "vega";
 import * as vl from "vega-lite";
 import type { Chart, ChartKind } from "./model.ts";
+import { visibleModel } from "./render.ts";
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
 const CONFIG = {
@@ -104,7 +105,9 @@ function viewOf(kind: ChartKind): vega.View {
 }
 
 /** Draws a chart as an SVG document (UTF-8 text). Text in the data is escaped by vega's SVG writer. */
-export async function renderChart(chart: Chart): Promise<string> {
+export async function renderChart(shown: Chart): Promise<string> {
+  // Labels come from names and records: bidi and control characters are drawn as escapes (visibleModel).
+  const chart = visibleModel(shown);
   const view = viewOf(chart.kind);
   const order = new Map(chart.series.map((s, i) => [s, i]));
   const rowOrder = new Map(chart.rows.map((r, i) => [r, i]));

@@ -1,8 +1,10 @@
 // Markdown and HTML from one report model, through Handlebars templates. Everything that comes from a record
-// (algorithm names, notes, failure messages, environment strings) is text: the HTML template escapes it, the
-// Markdown helpers backslash-escape it, and link targets other than our own relative paths and http(s) URLs are
-// dropped.
+// (algorithm names, notes, failure messages, environment strings) is text: every string of the page first goes through
+// the schema's visibleText (bidi and control characters shown as \uXXXX escapes, line breaks as spaces), then the HTML
+// template escapes it, the Markdown helpers backslash-escape it, and link targets other than our own relative paths
+// and http(s) URLs are dropped.
 import { createRequire } from "node:module";
+import { visibleText } from "@ngcc-perf/schema";
 import type * as HandlebarsTypes from "handlebars";
 import type { Inline, Page } from "./model.ts";
 
@@ -27,10 +29,20 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
 }
 
-/** One line of text: no line breaks, no control characters. */
-function oneLine(s: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed.
-  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "").replace(/\s*[\r\n]+\s*/g, " ");
+/** One line of text: no line breaks; control, bidi and BOM characters as escapes (the schema's visibleText). */
+const oneLine = visibleText;
+
+/**
+ * A copy of a page (or chart) model with every string made visible: the one place where text from records, names,
+ * notes and messages is escaped for display, whatever template field it lands in (titles, headings, captions,
+ * headers, list keys, chart labels).
+ */
+export function visibleModel<T>(value: T): T {
+  if (typeof value === "string") return visibleText(value) as T;
+  if (Array.isArray(value)) return value.map((v) => visibleModel(v)) as T;
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visibleModel(v)])) as T;
+  return value;
 }
 
 /**
@@ -251,7 +263,7 @@ const compiled = {
 
 /** Renders one page in one format. */
 export function renderPage(page: Page, format: Format, svgs?: ChartSvgs): string {
-  const out = compiled[format]({ page, style: STYLE, svgs });
+  const out = compiled[format]({ page: visibleModel(page), style: STYLE, svgs });
   // Collapse the blank lines that empty template blocks leave behind.
   if (format === "html") return out.replace(/\n{2,}/g, "\n");
   const lines = out.split("\n").map((l) => l.trimEnd());

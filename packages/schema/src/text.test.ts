@@ -14,9 +14,7 @@ describe("visibleText", () => {
     expect(visibleText("\u0000\u0007\u001b[2J\u007f\u0085\u009b")).toBe(
       "\\u0000\\u0007\\u001B[2J\\u007F\\u0085\\u009B",
     );
-    expect(visibleText("\u200e\u200f\u061c\u2028\u2029\ufeffx")).toBe(
-      "\\u200E\\u200F\\u061C\\u2028\\u2029\\uFEFFx",
-    );
+    expect(visibleText("\u200e\u200f\u061c\u2028\u2029\ufeffx")).toBe("\\u200E\\u200F\\u061C\\u2028\\u2029\\uFEFFx");
   });
 
   it("turns line breaks and tabs into spaces and keeps every other character", () => {
