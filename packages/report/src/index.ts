@@ -25,10 +25,17 @@ export { type AlgorithmRecord, type LoadedStore, loadStore, type SystemStore } f
 export { type Cell, type Chart, type Inline, type Page, plain, type Section, type Table } from "./model.ts";
 export { algorithmPage, sitePages } from "./pages.ts";
 export { type PerCall, perCallOf } from "./per-call.ts";
-export { escapeHtml, escapeMarkdown, FORMATS, type Format, renderPage, safeHref } from "./render.ts";
+export { escapeHtml, escapeMarkdown, FORMATS, type Format, renderPage, safeHref, visibleModel } from "./render.ts";
 export { environmentRows } from "./sections/environment.ts";
 export { counterColumn } from "./sections/performance.ts";
-export { parseFormats, type RenderOptions, type RenderSummary, renderLoadedSite, renderSite } from "./site.ts";
+export {
+  parseFormats,
+  type RenderOptions,
+  type RenderSummary,
+  removeStaleSites,
+  renderLoadedSite,
+  renderSite,
+} from "./site.ts";
 export {
   type AlgorithmView,
   type InstanceRow,

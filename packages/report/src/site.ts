@@ -1,7 +1,7 @@
 // The site: every page of a record store in Markdown and/or HTML under <out>/site/, built in a temporary folder and
 // swapped in whole, so a reader never sees half a site. Evidence links are relative paths to the store's records:
 // rendered into the store (the default), the store folder is the published tree (site/ beside data/).
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { InputError, TOOL } from "@ngcc-perf/schema";
@@ -46,6 +46,43 @@ export function parseFormats(text: string): Format[] {
   return [...new Set(parts)] as Format[];
 }
 
+/** Whether a process is running (EPERM: it is, under another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The folders a render leaves while it runs: the site being built, and the old site while the new one is swapped in. */
+const WORK_FOLDER = /^(?:\.site-(\d+)-\d+\.tmp|site\.(\d+)-\d+\.old)$/;
+
+/**
+ * Removes what a render that was killed left in `out`: a half-built `.site-<pid>-<time>.tmp` and a `site.<pid>-<time>.old`
+ * whose process is no longer running (a render still running, in another process, keeps its folders). Returns the
+ * paths removed.
+ */
+export function removeStaleSites(out: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(out);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = WORK_FOLDER.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1] ?? m[2]);
+    if (pid !== process.pid && alive(pid)) continue;
+    rmSync(join(out, name), { recursive: true, force: true });
+    removed.push(join(out, name));
+  }
+  return removed;
+}
+
 /** Renders the site of an already loaded store. */
 export async function renderLoadedSite(store: LoadedStore, options: RenderOptions = {}): Promise<RenderSummary> {
   const out = resolve(options.out ?? store.root);
@@ -55,6 +92,8 @@ export async function renderLoadedSite(store: LoadedStore, options: RenderOption
   const pages: Page[] = sitePages(ctx);
 
   mkdirSync(out, { recursive: true });
+  // A render killed earlier (kill -9, a power cut) left its half-built site: it goes before a new one is built.
+  removeStaleSites(out);
   const tmp = join(out, `.site-${process.pid}-${Date.now()}.tmp`);
   let charts = 0;
   // Files are written asynchronously (the thread pool) while the next page's charts are drawn.
