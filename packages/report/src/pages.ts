@@ -2,7 +2,7 @@
 // module per section under sections/), and the site around it (site/: home, per-system index, method page, size
 // audit, cross-system comparison).
 import type { Page } from "./model.ts";
-import { archLabel, footer, guideName, header, provenanceNote } from "./parts.ts";
+import { archLabel, footer, guideName, header, provenanceNote, unconfinedNote } from "./parts.ts";
 import { basicSection } from "./sections/basic.ts";
 import { environmentSection } from "./sections/environment.ts";
 import { evidenceSection } from "./sections/evidence.ts";
@@ -40,6 +40,7 @@ export function algorithmPage(ctx: SiteContext, view: SystemView, alg: Algorithm
         },
       ],
       ...provenanceNote(records),
+      ...unconfinedNote(records),
     ],
     sections: [
       basicSection(view, alg),

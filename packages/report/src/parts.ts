@@ -139,3 +139,56 @@ export function leadCells(alg: AlgorithmView, row: InstanceRow): Cell[] {
 export function rowName(alg: AlgorithmView, row: InstanceRow): string {
   return severalProfiles(alg) && row.profile !== null ? `${row.instance} (${row.profile})` : row.instance;
 }
+
+type Commanded = { argv: string[]; sandboxed?: boolean };
+type WithCommands = {
+  kind?: string;
+  instance?: string;
+  commands?: Commanded[];
+  instances?: Array<{ instance: string; commands?: Commanded[] }>;
+};
+
+/** A compiler, assembler, linker or binary tool of a build (by the program's name: gcc, cc, clang-17, aarch64-linux-gnu-gcc, ar, nm …). */
+const BUILD_TOOL = /(?:^|[-/])(?:cc|gcc|g\+\+|c\+\+|clang|clang\+\+|ar|as|ld|nm|objdump)(?:-\d+(?:\.\d+)*)?$/;
+
+const STEP_OF: Record<string, string> = {
+  kat: "KAT",
+  timing: "timing",
+  "hash-profile": "profiling",
+  "size-audit": "size check (printparams)",
+};
+
+/**
+ * The sentence that records ran submission code unconfined (a command with `sandboxed: false`, the campaign's
+ * `sandbox: { enabled: false }`): which steps — the build, KAT, timing, profiling, size check — and for which
+ * instances. Nothing when every command ran in the sandbox or the records predate it (no `sandboxed` field).
+ */
+export function unconfinedNote(records: ReadonlyArray<object | null | undefined>): Inline[][] {
+  const steps = new Set<string>();
+  const instances = new Set<string>();
+  const take = (kind: string, instance: string | undefined, commands: Commanded[] | undefined) => {
+    for (const c of commands ?? []) {
+      if (c.sandboxed !== false) continue;
+      steps.add(BUILD_TOOL.test(c.argv[0] ?? "") ? "build" : (STEP_OF[kind] ?? kind));
+      if (instance) instances.add(instance);
+    }
+  };
+  for (const record of records) {
+    if (!record) continue;
+    const r = record as WithCommands;
+    take(r.kind ?? "", r.instance, r.commands);
+    for (const i of r.instances ?? []) take(r.kind ?? "", i.instance, i.commands);
+  }
+  if (steps.size === 0) return [];
+  const order = ["build", ...Object.values(STEP_OF)];
+  const rank = (step: string) => (order.includes(step) ? order.indexOf(step) : order.length);
+  const named = [...steps].sort((a, b) => rank(a) - rank(b));
+  const which = instances.size ? ` of ${shortList([...instances].sort())}` : "";
+  return [
+    [
+      text(
+        `Ran unconfined: the ${listText(named)}${which} ran submission code without ngcc-perf's sandbox (the campaign set sandbox: { enabled: false }): no confinement of network, files or processes and no resource limits; the records' commands say sandboxed: false.`,
+      ),
+    ],
+  ];
+}

@@ -3,7 +3,16 @@
 // when an algorithm's records carry several (never merged).
 import { formatTime } from "../format.ts";
 import { type Cell, cell, type Page, text } from "../model.ts";
-import { archLabel, FUNCTION_OF, footer, header, NOT_MEASURED, provenanceNote, section } from "../parts.ts";
+import {
+  archLabel,
+  FUNCTION_OF,
+  footer,
+  header,
+  NOT_MEASURED,
+  provenanceNote,
+  section,
+  unconfinedNote,
+} from "../parts.ts";
 import { headlineFigure, perCallOf } from "../per-call.ts";
 import type { AlgorithmView, InstanceRow, SiteContext, SystemView } from "../view.ts";
 
@@ -98,6 +107,7 @@ export function systemIndexPage(ctx: SiteContext, view: SystemView): Page {
         ? [[text(`${failed} record(s) of this system are failures; their pages say FAILED with the reason.`)]]
         : []),
       ...provenanceNote(view.records()),
+      ...unconfinedNote(view.records()),
     ],
     sections: [
       section("algorithms", "Algorithms", {
