@@ -25,7 +25,7 @@ import { buildPath, type HashProfileRecord, type InstanceKey } from "@ngcc-perf/
 import type { ProfileBuild } from "./build.ts";
 import { type InstanceWork, type ProfileContext, profileOf, profilingBuild } from "./context.ts";
 import { type DriverTimeOut, profileFigures, type Trial } from "./figures.ts";
-import { type KatCheck, katCheck } from "./kat-check.ts";
+import { type KatCheck, katCheck, katCheckFailure } from "./kat-check.ts";
 
 type BuildFacts = NonNullable<HashProfileRecord["build"]>;
 
@@ -160,6 +160,13 @@ export async function runInstanceUnit(
   }
   const passes = info.sizes.passes ?? 1;
   const kat = await katCheck(spec, build, campaign.timeouts.katMs);
+  // Gated on the profiled KAT check as timing is on the KAT verdict: no shares for an instance that fails it.
+  const katFailed = katCheckFailure(kat.check);
+  if (katFailed) {
+    const extra = { build: facts, katCheck: kat.check, commands: kat.commands };
+    for (const job of pending) ctx.write(job, profileFailureRecord(pc, unit, job, { ...katFailed, extra }));
+    return;
+  }
   const o: OperationContext = {
     pc,
     work: unit.work,

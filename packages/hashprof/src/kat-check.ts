@@ -20,7 +20,14 @@ async function generate(exe: string, timeoutMs: number, commands: Command[]): Pr
   return r.stdout;
 }
 
-/** The verdict of the profiled output against the committed file, or (without one) the unwrapped generator's. */
+/** The committed text as the kat step compares it: CRLF line endings are the one difference tolerated. */
+const asLf = (text: string) => text.replace(/\r\n/g, "\n");
+
+/**
+ * The verdict of the profiled output against the committed file, or (without one) the unwrapped generator's.
+ * A difference blames what differs: the wrappers when the unwrapped generator still reproduces the file, the
+ * implementation (or its KAT file, which the kat step tells apart) when neither does.
+ */
 async function compare(
   spec: InstanceSpec,
   katgen: { plain: string; profiled: string },
@@ -32,12 +39,15 @@ async function compare(
   const committed = spec.kat?.file ? join(spec.submissionDir, spec.kat.file) : null;
   if (committed && existsSync(committed)) {
     const comparedWith = spec.kat?.file ?? committed;
-    if (readFileSync(committed, "utf8") === profiled) return { verdict: "PASS", comparedWith, sha256: digest };
+    const expected = asLf(readFileSync(committed, "utf8"));
+    if (expected === profiled) return { verdict: "PASS", comparedWith, sha256: digest };
     const plain = await generate(katgen.plain, timeoutMs, commands);
     const message =
       plain === profiled
-        ? "the output differs from the committed file with and without wrappers: the KAT itself fails (see the kat step), not the wrappers"
-        : "the profiled output differs from the committed file and from the unprofiled generator's: the wrappers changed a result";
+        ? `the KAT generator's output differs from ${comparedWith} with and without the profiler's wrappers: the instance does not reproduce its KAT (or the file is corrupt; the kat step tells which), not the wrappers`
+        : plain === expected
+          ? `the profiled output differs from ${comparedWith}, which the generator without wrappers reproduces: the profiler's wrappers changed a result`
+          : `the output differs from ${comparedWith} with and without the wrappers, and between the two runs: the instance's output is not deterministic (or its KAT fails; see the kat step)`;
     return { verdict: "FAIL", comparedWith, sha256: digest, message };
   }
   const plain = await generate(katgen.plain, timeoutMs, commands);
@@ -45,7 +55,12 @@ async function compare(
     verdict: plain === profiled ? "PASS" : "FAIL",
     comparedWith: "the KAT generator built from the same objects without wrappers",
     sha256: digest,
-    ...(plain === profiled ? {} : { message: "the wrappers changed the KAT output" }),
+    ...(plain === profiled
+      ? {}
+      : {
+          message:
+            "the profiled output differs from the generator's without wrappers: the wrappers changed a result (or the output is not deterministic)",
+        }),
   };
 }
 
@@ -67,7 +82,7 @@ export async function katCheck(
   }
 }
 
-/** The failure a non-PASS check stands for (the record keeps its figures; the step counts it as failed). */
+/** The failure a non-PASS check stands for: no shares are published for the instance (records made before kept their figures). */
 export function katCheckFailure(check: KatCheck | undefined): { reason: string; message: string } | null {
   if (!check || check.verdict === "PASS") return null;
   return {
