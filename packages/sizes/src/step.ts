@@ -183,7 +183,11 @@ export function auditOutcome(record: unknown): { reason: string; message: string
   const first = failed[0]?.failure?.reason ?? (exceeds.length > 0 ? "measured-exceeds-api" : null);
   if (first === null) return null;
   const lines = [
-    ...failed.map((i) => `${r.algorithmId}/${i.instance}: ${(i.failure?.message ?? "").split("\n")[0]}`),
+    ...failed.map((i) => {
+      const what = `${r.algorithmId}/${i.instance}: `;
+      const first = (i.failure?.message ?? "").split("\n")[0] ?? "";
+      return `${what}${first.startsWith(what) ? first.slice(what.length) : first}`;
+    }),
     ...exceeds.map((f) => `${r.algorithmId}/${f.instance}: ${f.note ?? `measured ${f.field} exceeds the API's`}`),
   ];
   return { reason: first, message: lines.join("\n") };
