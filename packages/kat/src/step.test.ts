@@ -44,13 +44,15 @@ describe("the KAT step's resume rule", () => {
   if (!unit || !job) throw new Error("demo campaign without units");
   const log = recordPath(out, { kind: "kat-log", key: unit.key as InstanceKey });
   const current = (record: unknown) => step.isCurrent?.(record, job);
-  it("keeps PASS and FAIL records of the same inputs while their log is there, redoes ERROR", () => {
+  it("keeps PASS and FAIL records of the same inputs while their log is there, redoes ERROR and corrupt-kat", () => {
     const rec = { inputsHash: job.inputsHash, verdict: "FAIL" };
     expect(current(rec)).toBe(false); // no log yet
     writeFileAtomic(log, "log\n");
     expect(current(rec)).toBe(true);
     expect(current({ ...rec, verdict: "PASS" })).toBe(true);
     expect(current({ ...rec, verdict: "ERROR" })).toBe(false);
+    expect(current({ ...rec, outcome: "output-differs" })).toBe(true);
+    expect(current({ ...rec, outcome: "corrupt-kat" })).toBe(false);
     expect(current({ ...rec, inputsHash: "0".repeat(64) })).toBe(false);
     expect(current(null)).toBe(false);
   });

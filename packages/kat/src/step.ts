@@ -112,7 +112,9 @@ export function katStepDefinition(campaign: Campaign, tc: Toolchain, options: Ka
     plan: () => katUnits(campaign, tc),
     // A small pool: instances are independent, and most of a KAT is one single-threaded process.
     concurrency: Math.max(1, options.jobs ?? Math.min(4, availableParallelism())),
-    // PASS and FAIL stand for identical inputs while their log is there; an ERROR is always redone.
+    // PASS and FAIL stand for identical inputs while their log is there; an ERROR is always redone, and so is a
+    // corrupt KAT (cheap: the build is cached), as what makes it corrupt may lie outside the inputs hash (a file
+    // the manifest lists but that was missing).
     isCurrent: (r, job) => {
       const rec = r as Partial<KatRecord> | null;
       return (
@@ -120,6 +122,7 @@ export function katStepDefinition(campaign: Campaign, tc: Toolchain, options: Ka
         job.inputsHash !== null &&
         rec.inputsHash === job.inputsHash &&
         rec.verdict !== "ERROR" &&
+        rec.outcome !== "corrupt-kat" &&
         job.entry?.kind === "kat" &&
         existsSync(recordPath(out, logEntry(job.entry.key)))
       );
