@@ -3,7 +3,7 @@
 // no shared object, no PLT), and with -fPIC into libinstance.so (whose loadable segments are the static-memory
 // figure). Builds are cached by a hash of every input (sources, headers, flags, compiler version).
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { BuildProfile } from "./campaign.ts";
 import { InputError } from "./errors.ts";
@@ -37,17 +37,46 @@ export function toolchain(cc: string): Promise<Toolchain> {
 }
 
 /** Bump when the way instances or the driver are compiled changes, so cached builds are redone. */
-export const BUILD_RECIPE = 5;
+export const BUILD_RECIPE = 6;
 
 /** How the driver's timed code is linked: the instance's own objects, without -fPIC, in the executable. */
 export const DRIVER_LINKAGE = "static-objects";
+
+/**
+ * The code layouts the driver is linked in: the instance's code starts this many bytes past a 64-byte boundary
+ * (a padding object of `.p2align 6` and `.skip N` linked just before it). The time of the same code depends on
+ * where the linker places it (loop and branch alignment): per-call workers rotate over these layouts, so the
+ * published figure is not one layout's accident. The first is `ngcc-driver` itself.
+ */
+export const LAYOUT_PAD_BYTES = [0, 16, 32, 48] as const;
+
+/** A driver executable of one code layout. */
+export interface DriverLayout {
+  padBytes: number;
+  driver: string;
+}
+
+/** The assembly of a padding object: N bytes of code-section padding after a 64-byte alignment. */
+export function layoutPadAssembly(padBytes: number): string {
+  return [
+    "\t.text",
+    "\t.p2align 6",
+    "\t.globl ngcc_layout_pad",
+    "ngcc_layout_pad:",
+    ...(padBytes > 0 ? [`\t.skip ${padBytes}, 0`] : []),
+    '\t.section .note.GNU-stack,"",%progbits',
+    "",
+  ].join("\n");
+}
 
 export interface BuiltInstance {
   dir: string;
   /** libinstance.so, from `objects`: the static-memory figure (its PT_LOAD segments); not what is timed. */
   sharedObject: string;
-  /** ngcc-driver: the driver's objects and `staticObjects` in one executable (what is timed). */
+  /** ngcc-driver: the driver's objects and `staticObjects` in one executable (what is timed); layout 0. */
   driver: string;
+  /** The driver in every code layout (LAYOUT_PAD_BYTES), `driver` first. */
+  layouts: DriverLayout[];
   /** The -fPIC objects (obj-pic/) of the instance and its support code, in source order, that make libinstance.so. */
   objects: string[];
   /** The same sources compiled with the profile's flags as given, without -fPIC (obj/), linked into the driver. */
@@ -322,19 +351,27 @@ export async function buildInstance(
         );
         driverObjects.push(rel);
       }
-      // The profile's flags at the link too (-flto, -fsanitize=… need them there), as for libinstance.so.
-      await run(
-        [
-          cc,
-          ...flags,
-          ...profile.ldflags,
-          "-o",
-          join(work, "ngcc-driver"),
-          ...[...driverObjects, ...staticObjects].map((o) => join(work, o)),
-          "-lm",
-        ],
-        `linking the driver for ${what}`,
-      );
+      // One executable per code layout: the driver's objects, the padding object, the instance's objects. The
+      // profile's flags at the link too (-flto, -fsanitize=… need them there), as for libinstance.so.
+      mkdirSync(join(work, "obj-layout"), { recursive: true });
+      for (const pad of LAYOUT_PAD_BYTES) {
+        const asm = join(work, "obj-layout", `pad-${pad}.s`);
+        const padObject = join("obj-layout", `pad-${pad}.o`);
+        writeFileSync(asm, layoutPadAssembly(pad));
+        await run([cc, "-c", asm, "-o", join(work, padObject)], `assembling the layout pad of ${pad} bytes`);
+        await run(
+          [
+            cc,
+            ...flags,
+            ...profile.ldflags,
+            "-o",
+            join(work, layoutDriverName(pad)),
+            ...[...driverObjects, padObject, ...staticObjects].map((o) => join(work, o)),
+            "-lm",
+          ],
+          `linking the driver for ${what}${pad > 0 ? ` (code layout +${pad} bytes)` : ""}`,
+        );
+      }
       return { objects, staticObjects };
     },
   );
@@ -342,6 +379,7 @@ export async function buildInstance(
     dir: build.dir,
     sharedObject: join(build.dir, "libinstance.so"),
     driver: join(build.dir, "ngcc-driver"),
+    layouts: LAYOUT_PAD_BYTES.map((padBytes) => ({ padBytes, driver: join(build.dir, layoutDriverName(padBytes)) })),
     objects: build.result.objects.map((o) => join(build.dir, o)),
     staticObjects: build.result.staticObjects.map((o) => join(build.dir, o)),
     linkage: DRIVER_LINKAGE,
@@ -351,6 +389,11 @@ export async function buildInstance(
     commands: build.commands,
     cached: build.cached,
   };
+}
+
+/** The driver executable of a code layout: ngcc-driver for the first, ngcc-driver-layout<N> for the others. */
+export function layoutDriverName(padBytes: number): string {
+  return padBytes === 0 ? "ngcc-driver" : `ngcc-driver-layout${padBytes}`;
 }
 
 /** Sum of the memory sizes of the PT_LOAD segments of an ELF file (64- and 32-bit, either byte order). */

@@ -2,7 +2,7 @@
 // resolve defaults and paths.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { type CampaignConfig, checkName, validateText } from "@ngcc-perf/schema";
+import { type CampaignConfig, checkName, MAX_CAMPAIGN_BYTES, readTextFile, validateText } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
 import { pqcleanRoot } from "./instances.ts";
 import { configureSandbox, DEFAULT_SANDBOX_LIMITS, type SandboxSettings, sandboxTools } from "./sandbox.ts";
@@ -83,12 +83,10 @@ export const DEFAULT_PROFILES: Record<string, BuildProfile> = {
 
 export function loadCampaign(file: string): Campaign {
   const path = resolve(file);
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    throw new InputError(`${file}: cannot read the campaign (${(err as NodeJS.ErrnoException).code ?? "error"})`);
-  }
+  // Read as validate reads it: a binary file, invalid UTF-8 or a file above the records' limit is refused alike.
+  const read = readTextFile(path, MAX_CAMPAIGN_BYTES, "campaigns");
+  if (read.error !== undefined) throw new InputError(`${file}:1:1 (root) cannot read the campaign: ${read.error}`);
+  const text = read.text;
   const result = validateText(text, path, "campaign");
   if (!result.valid) {
     const lines = result.errors.map(
@@ -159,7 +157,7 @@ export function loadCampaign(file: string): Campaign {
       target: t.target ?? 0.01,
       budgetNs: (t.budgetMs ?? 2000) * 1e6,
       workerNs: (t.workerMs ?? 100) * 1e6,
-      minWorkers: t.minWorkers ?? 3,
+      minWorkers: t.minWorkers ?? 4,
       keyPairs: t.keyPairs ?? 4,
       inputPool: t.inputPool ?? 64,
       clockProbe: t.clockProbe ?? true,

@@ -25,6 +25,8 @@ type StopReason = "target" | "budget" | "quick";
 export interface OpSampling {
   operation: string;
   workers: DriverSample[];
+  /** The code layout (padding bytes) of each worker's driver, in worker order. */
+  workerPadBytes: number[];
   commands: Command[];
   elapsedMs: number;
   stoppedBy: StopReason | null;
@@ -44,7 +46,7 @@ function limits(campaign: Campaign, quick: boolean) {
 }
 
 /** The statistics of an operation over its workers so far, and whether it may stop. */
-function evaluate(campaign: Campaign, o: OpSampling, quick: boolean): void {
+function evaluate(campaign: Campaign, built: BuiltInstance, o: OpSampling, quick: boolean): void {
   const first = o.workers[0];
   if (!first) return;
   const ns = o.workers.map((w) => perCallNs({ counterDeltas: w.samples }, w.batch, w.counter));
@@ -54,18 +56,23 @@ function evaluate(campaign: Campaign, o: OpSampling, quick: boolean): void {
   ({ distribution: o.distribution, central: o.central } = summarizeSamples(ns, counter, first.batch, {
     statistic,
     target: l.target,
+    groups: o.workerPadBytes,
   }));
   o.cycles = undefined;
   const hz = o.workers.map((w) => (w.clockChain ? coreClockHz(w.clockChain, w.counter) : null));
   if (hz.every((h): h is number => h !== null) && first.clockChain) {
-    o.cycles = cyclesFigures(ns, hz, first.clockChain.adds, o.central.statistic, l.target);
+    o.cycles = cyclesFigures(ns, hz, first.clockChain.adds, o.central.statistic, l.target, o.workerPadBytes);
   }
+  // The target is judged only when every code layout has as many workers as the others, so that the pooled figure
+  // weighs the layouts alike; the budget stops at any round.
+  const layouts = new Set(built.layouts.map((x) => x.padBytes)).size || 1;
   const d = stopDecision({
     // The target is on the estimated core cycles when the core clock was probed: the time per call moves with the
     // core clock (boost, a VM's host), which more samples cannot average away; the cycles do not.
     central: o.cycles ? o.cycles.central : o.central,
     workers: o.workers.length,
     minWorkers: l.minWorkers,
+    balanced: o.workers.length % layouts === 0,
     elapsedMs: o.elapsedMs,
     budgetMs: l.budgetMs,
     quick,
@@ -92,23 +99,27 @@ async function worker(
     ...(quick ? { warmupNs: 5e6 } : {}),
     ...(first ? { batch: first.batch } : {}),
   });
+  // Worker n runs the driver of code layout (n − 1) mod L, so that the workers of an operation cover the layouts.
+  const layouts = built.layouts.length > 0 ? built.layouts : [{ padBytes: 0, driver: built.driver }];
+  const layout = layouts[(n - 1) % layouts.length] as (typeof layouts)[number];
   const t0 = Date.now();
   try {
     const r = await driverRun<DriverSample>(
-      built.driver,
+      layout.driver,
       args,
       campaign.timeouts.operationMs,
       `${label} ${o.operation}: sample`,
     );
     o.commands.push(commandOf(r.result));
     o.workers.push(r.value);
+    o.workerPadBytes.push(layout.padBytes);
   } catch (err) {
     if (!(err instanceof DriverError)) throw err;
     o.commands.push(commandOf(err.result));
     o.failure = err;
   }
   o.elapsedMs += Date.now() - t0;
-  if (!o.failure) evaluate(campaign, o, quick);
+  if (!o.failure) evaluate(campaign, built, o, quick);
 }
 
 /** Samples every operation of a built instance, interleaving the workers of the operations. */
@@ -124,6 +135,7 @@ export async function samplePerCall(
   const ops: OpSampling[] = operations.map((operation) => ({
     operation,
     workers: [],
+    workerPadBytes: [],
     commands: [],
     elapsedMs: 0,
     stoppedBy: null,
@@ -166,6 +178,7 @@ export function perCallFields(campaign: Campaign, o: OpSampling, quick: boolean)
       samplesPerWorker: o.workers.map((w) => w.samples.length),
       inputs: first.inputs,
       pinnedCpu: first.pinnedCpu,
+      layouts: { padBytes: [...new Set(o.workerPadBytes)].sort((a, b) => a - b), workerPadBytes: o.workerPadBytes },
       target: {
         relativeHalfWidth: l.target,
         budgetMs: l.budgetMs,

@@ -245,7 +245,7 @@ function plural(count: number, one: string, many: string): string {
 export function centralOf(
   dist: SampleDistribution,
   workersNs: readonly (readonly number[])[],
-  options: { statistic: CentralRule; target: number },
+  options: { statistic: CentralRule; target: number; groups?: readonly number[] },
 ): CentralFigure {
   if (workersNs.length === 0) throw new Error("centralOf: no workers");
   if (workersNs.length !== dist.workerMediansNs.length) {
@@ -261,7 +261,7 @@ export function centralOf(
 
   const w = workersNs.length;
   const figures = workersNs.map(statistic === "mean" ? mean : medianOf);
-  const workersHalf = w >= 2 ? (tQuantile975(w - 1) * sd(figures)) / Math.sqrt(w) : 0;
+  const workersHalf = workersHalfWidth(figures, options.groups);
   const half = Math.max(pooledHalf, workersHalf);
   const relativeHalfWidth = valueNs > 0 ? half / valueNs : 0;
 
@@ -275,6 +275,32 @@ export function centralOf(
     metTarget: valueNs > 0 && relativeHalfWidth <= options.target,
     reason: reasonOf(dist, statistic, options.statistic, w),
   };
+}
+
+/**
+ * The half-width that process-to-process noise gives the figure: t(W − 1) · sd / √W over the W workers' figures;
+ * or, when the workers ran in known groups (code layouts, each a fixed and equally represented part of what is
+ * measured), the same over the figures with each group's mean taken out, with W − G degrees of freedom — the
+ * difference between layouts is then part of the figure, not noise. Needs W − G ≥ 2; otherwise the plain rule
+ * (which counts the layouts' difference as noise, and is wider).
+ */
+export function workersHalfWidth(figures: readonly number[], groups?: readonly number[]): number {
+  const w = figures.length;
+  if (w < 2) return 0;
+  if (groups && groups.length === w) {
+    const byGroup = new Map<number, number[]>();
+    groups.forEach((g, i) => byGroup.set(g, [...(byGroup.get(g) ?? []), figures[i] as number]));
+    const df = w - byGroup.size;
+    if (byGroup.size > 1 && df >= 2) {
+      let ss = 0;
+      for (const values of byGroup.values()) {
+        const m = mean(values);
+        for (const v of values) ss += (v - m) ** 2;
+      }
+      return (tQuantile975(df) * Math.sqrt(ss / df)) / Math.sqrt(w);
+    }
+  }
+  return (tQuantile975(w - 1) * sd(figures)) / Math.sqrt(w);
 }
 
 function reasonOf(dist: SampleDistribution, statistic: "median" | "mean", rule: CentralRule, workers: number): string {
@@ -353,11 +379,12 @@ export function cyclesFigures(
   adds: number,
   statistic: "median" | "mean",
   target: number,
+  groups?: readonly number[],
 ): CyclesFigures {
   if (workerHz.length !== workersNs.length) throw new Error("cyclesFigures: one core clock per worker");
   const cycles = workersNs.map((w, i) => w.map((ns) => (ns * (workerHz[i] as number)) / 1e9));
   const dist = distributionOf(cycles, cycles, 1);
-  const c = centralOf(dist, cycles, { statistic, target });
+  const c = centralOf(dist, cycles, { statistic, target, ...(groups ? { groups } : {}) });
   const spread = workerSpread(statistic === "mean" ? dist.workerMeansNs : dist.workerMediansNs);
   return {
     distribution: {
@@ -390,7 +417,7 @@ export function summarizeSamples(
   workersNs: readonly (readonly number[])[],
   workersCounter: readonly (readonly number[])[],
   batch: number,
-  options: { statistic: CentralRule; target: number },
+  options: { statistic: CentralRule; target: number; groups?: readonly number[] },
 ): { distribution: SampleDistribution; central: CentralFigure } {
   const distribution = distributionOf(workersNs, workersCounter, batch);
   const central = centralOf(distribution, workersNs, options);
@@ -400,7 +427,8 @@ export function summarizeSamples(
 
 /**
  * After a round: whether an operation's sampling goes on. quick: stop after the first worker. target: at least
- * minWorkers ran and the central interval is within the target. budget: the time budget is spent (even if fewer
+ * minWorkers ran, every code layout as often as the others (balanced), and the central interval is within the
+ * target. budget: the time budget is spent (even if fewer
  * than minWorkers ran). Otherwise continue.
  */
 export function stopDecision(state: {
@@ -410,9 +438,12 @@ export function stopDecision(state: {
   elapsedMs: number;
   budgetMs: number;
   quick: boolean;
+  /** Whether every group (code layout) has had as many workers as the others; absent: true. */
+  balanced?: boolean;
 }): StopDecision {
   if (state.quick) return state.workers >= 1 ? "quick" : "continue";
-  if (state.central?.metTarget === true && state.workers >= state.minWorkers) return "target";
+  if (state.central?.metTarget === true && state.workers >= state.minWorkers && state.balanced !== false)
+    return "target";
   if (state.elapsedMs >= state.budgetMs) return "budget";
   return "continue";
 }

@@ -259,7 +259,7 @@ export interface CampaignConfig {
      */
     workerMs?: number;
     /**
-     * Fresh worker processes per operation at least; default 3.
+     * Fresh worker processes per operation at least; default 4 (one per code layout).
      */
     minWorkers?: number;
     /**
@@ -800,6 +800,19 @@ export type TimingRecord = {
      * TimingRecord_Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).
      */
     overheadShare: number;
+    /**
+     * The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.
+     */
+    layouts?: {
+      /**
+       * The layouts the workers used, as padding bytes before the instance's code.
+       */
+      padBytes: number[];
+      /**
+       * Each worker's layout, in worker order.
+       */
+      workerPadBytes: number[];
+    };
   };
   /**
    * Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.

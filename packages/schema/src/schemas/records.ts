@@ -194,7 +194,10 @@ export const campaign: JsonSchema = {
             "Sampling time an operation may spend at most before it stops short of its target, in ms; default 2000.",
           ),
           workerMs: nonneg("Sampling time of one worker process, in ms; default 100."),
-          minWorkers: int("Fresh worker processes per operation at least; default 3.", { minimum: 1, maximum: 100 }),
+          minWorkers: int("Fresh worker processes per operation at least; default 4 (one per code layout).", {
+            minimum: 1,
+            maximum: 100,
+          }),
           keyPairs: int("Key pairs in rotation for enc, dec, sign, verify; default 4.", { minimum: 1, maximum: 64 }),
           inputPool: int("Inputs in a pool (ciphertexts, message/signature pairs, protocol states); default 64.", {
             minimum: 1,
@@ -421,48 +424,63 @@ export const timing = recordSchema(
       "per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials.",
       ["per-call", "trials"],
     ),
-    sampling: obj("How the per-call samples were taken.", {
-      batch: int("Calls per sample: 1 = every call timed alone.", { minimum: 1 }),
-      batchReason: str(
-        "Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so.",
-      ),
-      workers: int("Fresh driver processes that sampled this operation.", { minimum: 1 }),
-      samplesPerWorker: arr("Samples each worker took, in the order they ran.", { type: "integer", minimum: 1 }),
-      inputs: obj("How inputs varied from call to call.", {
-        keyPairs: int("Key pairs in rotation (0 when the operation takes none).", { minimum: 0 }),
-        pool: int("Inputs in the pool the calls rotate over (0 when none).", { minimum: 0 }),
-        messages: oneOfEnum(
-          "fresh: a new message every call; pool: messages from the pool; none: the operation takes no message.",
-          ["fresh", "pool", "none"],
+    sampling: obj(
+      "How the per-call samples were taken.",
+      {
+        batch: int("Calls per sample: 1 = every call timed alone.", { minimum: 1 }),
+        batchReason: str(
+          "Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so.",
         ),
-        description: str("The same in words, as the page shows it."),
-      }),
-      pinnedCpu: nullable(nat("CPU every worker was pinned to, or null.")),
-      target: obj(
-        "The precision target.",
-        {
-          relativeHalfWidth: fraction("Target half-width of the 95 % interval, as a fraction of the figure."),
-          budgetMs: nonneg("Sampling budget of the operation, in ms."),
-          minWorkers: int("Workers at least.", { minimum: 1 }),
-        },
-        {
-          figure: oneOfEnum(
-            "The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time.",
-            ["cycles", "time"],
+        workers: int("Fresh driver processes that sampled this operation.", { minimum: 1 }),
+        samplesPerWorker: arr("Samples each worker took, in the order they ran.", { type: "integer", minimum: 1 }),
+        inputs: obj("How inputs varied from call to call.", {
+          keyPairs: int("Key pairs in rotation (0 when the operation takes none).", { minimum: 0 }),
+          pool: int("Inputs in the pool the calls rotate over (0 when none).", { minimum: 0 }),
+          messages: oneOfEnum(
+            "fresh: a new message every call; pool: messages from the pool; none: the operation takes no message.",
+            ["fresh", "pool", "none"],
           ),
-        },
-      ),
-      stoppedBy: oneOfEnum(
-        "target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target).",
-        ["target", "budget", "quick"],
-      ),
-      elapsedMs: nonneg(
-        "Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).",
-      ),
-      overheadShare: nonneg(
-        "Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).",
-      ),
-    }),
+          description: str("The same in words, as the page shows it."),
+        }),
+        pinnedCpu: nullable(nat("CPU every worker was pinned to, or null.")),
+        target: obj(
+          "The precision target.",
+          {
+            relativeHalfWidth: fraction("Target half-width of the 95 % interval, as a fraction of the figure."),
+            budgetMs: nonneg("Sampling budget of the operation, in ms."),
+            minWorkers: int("Workers at least.", { minimum: 1 }),
+          },
+          {
+            figure: oneOfEnum(
+              "The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time.",
+              ["cycles", "time"],
+            ),
+          },
+        ),
+        stoppedBy: oneOfEnum(
+          "target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target).",
+          ["target", "budget", "quick"],
+        ),
+        elapsedMs: nonneg(
+          "Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).",
+        ),
+        overheadShare: nonneg(
+          "Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).",
+        ),
+      },
+      {
+        layouts: obj(
+          "The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.",
+          {
+            padBytes: arr("The layouts the workers used, as padding bytes before the instance's code.", {
+              type: "integer",
+              minimum: 0,
+            }),
+            workerPadBytes: arr("Each worker's layout, in worker order.", { type: "integer", minimum: 0 }),
+          },
+        ),
+      },
+    ),
     samples: arr(
       "Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.",
       obj(
