@@ -30,6 +30,7 @@ function withCycles(r: Rec, workerHz: number[], cyclesHalfWidth: number): Rec {
   const value =
     (statistic === "mean" ? r.distribution.meanNs : r.distribution.medianNs) * (workerHz[0] as number) * 1e-9;
   r.sampling.target.figure = "cycles";
+  r.sampling.layouts = { padBytes: [0, 16, 32, 48], workerPadBytes: [0, 16, 32] };
   r.samples = r.samples.map((s: Rec) => ({ ...s, clockDeltas: s.counterDeltas.map(() => 9100) }));
   r.distribution.coreClock = {
     method: "add-chain",
@@ -113,6 +114,9 @@ describe("per-call records with estimated core cycles", () => {
       "After every sample a dependent chain of 16384 one-cycle adds estimated the core clock: 4.33–4.50 GHz across the workers",
     );
     expect(md).toContain("The ± column and the target are on the estimated core cycles");
+    expect(md).toContain(
+      "The workers rotated over code layouts: the instance's code 0, 16, 32, 48 bytes past a 64-byte boundary, one layout per worker in turn.",
+    );
     expect(method).toMatch(/\| target applies to \| estimated core cycles/);
     expect(method).toMatch(
       /\| core clock \(probe after every sample\) \| 4\.33 GHz to 4\.50 GHz \(9 of 9 operations probed, 16384 adds per probe\) \|/,

@@ -216,9 +216,18 @@ export function methodLine(items: ReadonlyArray<Named>): string | null {
   const workers = rangeText(items.map((i) => i.pc.sampling.workers));
   const one = workers === "1";
   const line = `Method as measured: per call (${batchText(items)}), in ${workers} fresh worker process${one ? "" : "es"} per operation, ${pinText(items)}; ${stopText(items)}.`;
-  return [line, inputsText(items), clockText(items), overheadText(items)]
+  return [line, inputsText(items), layoutText(items), clockText(items), overheadText(items)]
     .filter((x): x is string => x !== null)
     .join(" ");
+}
+
+/** The code layouts the workers rotated over, in words; null when no record says. */
+function layoutText(items: ReadonlyArray<Named>): string | null {
+  const withLayouts = items.filter((i) => i.pc.sampling.layouts);
+  if (!withLayouts.length) return null;
+  const pads = unique(withLayouts.map((i) => (i.pc.sampling.layouts?.padBytes ?? []).join(", ")));
+  const which = withLayouts.length === items.length ? "" : ` (${listText(withLayouts.map((i) => i.name))})`;
+  return `The workers rotated over code layouts${which}: the instance's code ${orText(pads)} bytes past a 64-byte boundary, one layout per worker in turn.`;
 }
 
 /** `4.33 GHz` or `4.33–4.50 GHz`. */
