@@ -1,10 +1,13 @@
 // Validation of files and folders on disk (what `ngcc-perf validate` calls).
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type RecordKind, type ValidationError, validateText } from "./validate.ts";
+import { formatOf, type RecordKind, type ValidationError, validateText } from "./validate.ts";
 
 /** Files above this size are refused rather than read: no record comes near it. */
 export const MAX_RECORD_BYTES = 32 * 1024 * 1024;
+
+/** Campaign files (YAML) above this size are refused rather than read: a campaign is a page of settings. */
+export const MAX_CAMPAIGN_BYTES = 1024 * 1024;
 
 export interface FileResult {
   file: string;
@@ -19,20 +22,25 @@ function fail(file: string, message: string): FileResult {
   return { file, kind: null, valid: false, errors: [{ pointer: "", message, line: 1, column: 1 }] };
 }
 
-/** Reads and validates one file; never throws for what the file holds. */
-export function validateFile(file: string, options: { kind?: RecordKind; maxBytes?: number } = {}): FileResult {
-  const maxBytes = options.maxBytes ?? MAX_RECORD_BYTES;
+/** A file's text, or why it is not read: too big, not a regular file, binary, not UTF-8 (one message). */
+export type TextRead = { text: string; error?: undefined } | { text?: undefined; error: string };
+
+/**
+ * Reads a UTF-8 text file (a record, a campaign, a meta.json) the one way validate and every command read them, so
+ * they agree on what is refused: a file that is not a regular file, is above `maxBytes`, holds a NUL byte
+ * (binary) or is not valid UTF-8. Never throws.
+ */
+export function readTextFile(file: string, maxBytes: number = MAX_RECORD_BYTES, what = "records"): TextRead {
   let size: number;
   try {
     const st = statSync(file);
-    if (!st.isFile()) return fail(file, "not a regular file");
+    if (!st.isFile()) return { error: st.isDirectory() ? "a folder, not a file" : "not a regular file" };
     size = st.size;
   } catch (err) {
-    return fail(file, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    return { error: cannotRead(err) };
   }
-  if (size > maxBytes) {
-    return fail(file, `file is ${size} bytes; records are at most ${maxBytes} bytes, so it was not read`);
-  }
+  if (size > maxBytes)
+    return { error: `file is ${size} bytes; ${what} are at most ${maxBytes} bytes, so it was not read` };
   let buf: Buffer;
   try {
     buf = Buffer.alloc(size);
@@ -49,15 +57,48 @@ export function validateFile(file: string, options: { kind?: RecordKind; maxByte
       closeSync(fd);
     }
   } catch (err) {
-    return fail(file, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    return { error: cannotRead(err) };
   }
   const nul = buf.indexOf(0);
-  if (nul >= 0) return fail(file, `binary data (NUL byte at offset ${nul}): expected a UTF-8 JSON or YAML text`);
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(buf);
-  if (text.includes("\uFFFD") && !buf.includes(Buffer.from("\uFFFD"))) {
-    return fail(file, "not UTF-8 text: expected a UTF-8 JSON or YAML text");
+  if (nul >= 0) return { error: `binary data (NUL byte at offset ${nul}): expected a UTF-8 JSON or YAML text` };
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(buf) };
+  } catch {
+    const at = firstInvalidUtf8(buf);
+    return { error: `not UTF-8 text (invalid byte at offset ${at}): expected a UTF-8 JSON or YAML text` };
   }
-  const { value: _value, ...result } = validateText(text, file, options.kind);
+}
+
+function cannotRead(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "cannot read: ENOENT (no such file)";
+  if (code === "EACCES" || code === "EPERM") return `cannot read: ${code} (permission denied)`;
+  return `cannot read: ${code ?? (err as Error).message}`;
+}
+
+/** Byte offset of the first invalid UTF-8 sequence: where the lenient decoding puts its first U+FFFD of its own. */
+function firstInvalidUtf8(buf: Buffer): number {
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(buf);
+  let bytes = 0;
+  let from = 0;
+  for (let i = text.indexOf("\uFFFD"); i >= 0; i = text.indexOf("\uFFFD", i + 1)) {
+    bytes += Buffer.byteLength(text.slice(from, i));
+    from = i;
+    // A U+FFFD written in the file is the three bytes EF BF BD; any other is an invalid sequence.
+    if (!(buf[bytes] === 0xef && buf[bytes + 1] === 0xbf && buf[bytes + 2] === 0xbd)) return bytes;
+  }
+  return 0;
+}
+
+/** Reads and validates one file; never throws for what the file holds. */
+export function validateFile(file: string, options: { kind?: RecordKind; maxBytes?: number } = {}): FileResult {
+  // A .yaml/.yml file is a campaign (records are JSON): read with the campaigns' limit, as loadCampaign reads it.
+  const yaml = formatOf(file) === "yaml" && (options.kind ?? "campaign") === "campaign";
+  const read = yaml
+    ? readTextFile(file, options.maxBytes ?? MAX_CAMPAIGN_BYTES, "campaigns")
+    : readTextFile(file, options.maxBytes ?? MAX_RECORD_BYTES);
+  if (read.error !== undefined) return fail(file, read.error);
+  const { value: _value, ...result } = validateText(read.text, file, options.kind);
   return { file, ...result };
 }
 

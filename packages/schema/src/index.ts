@@ -2,7 +2,15 @@
 
 export { environmentWarnings } from "./environment-warnings.ts";
 export { InputError } from "./errors.ts";
-export { collectRecordFiles, type FileResult, MAX_RECORD_BYTES, validateFile } from "./files.ts";
+export {
+  collectRecordFiles,
+  type FileResult,
+  MAX_CAMPAIGN_BYTES,
+  MAX_RECORD_BYTES,
+  readTextFile,
+  type TextRead,
+  validateFile,
+} from "./files.ts";
 export * from "./generated/types.ts";
 export {
   checkStoreIntegrity,
@@ -53,9 +61,11 @@ export {
   declaredKind,
   formatOf,
   isRecordKind,
+  MAX_NESTING,
   RECORD_KINDS,
   type RecordKind,
   STORE_KINDS,
+  tooDeepAt,
   type ValidationError,
   type ValidationResult,
   validate,

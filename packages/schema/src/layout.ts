@@ -13,6 +13,7 @@
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { InputError } from "./errors.ts";
 import { ID_PATTERN } from "./schemas/common.ts";
+import { shortText } from "./text.ts";
 
 /** What one measurement is of. Records of a whole instance (KAT) or algorithm (sizes, survey) omit the rest. */
 export interface RecordKey {
@@ -62,7 +63,9 @@ export function isValidName(name: string): boolean {
 /** Throws InputError naming where the name came from unless it matches NAME_PATTERN. */
 export function checkName(name: unknown, what: string): string {
   if (typeof name !== "string" || !isValidName(name)) {
-    throw new InputError(`${what}: ${JSON.stringify(name)} is not a valid name; expected ${NAME_RULE}`);
+    const shown = typeof name === "string" ? `"${shortText(name)}"` : shortText(String(JSON.stringify(name)));
+    const length = typeof name === "string" && name.length > MAX_NAME ? ` (${name.length} characters)` : "";
+    throw new InputError(`${what}: ${shown}${length} is not a valid name; expected ${NAME_RULE}`);
   }
   return name;
 }

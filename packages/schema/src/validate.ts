@@ -2,8 +2,10 @@
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { LineCounter, parseDocument } from "yaml";
 import * as compiled from "./generated/validators.js";
-import { jsonLocator, type Locator, offsetToPosition, toPointer, yamlLocator } from "./locate.ts";
+import { checkName } from "./layout.ts";
+import { jsonLocator, type Locator, offsetToPosition, pointerTokens, toPointer, yamlLocator } from "./locate.ts";
 import { SCHEMA_VERSION } from "./schemas/builders.ts";
+import { shortText } from "./text.ts";
 
 export const RECORD_KINDS = [
   "campaign",
@@ -92,7 +94,7 @@ function convert(errors: ReadonlyArray<AjvError>): Array<ValidationError & { key
       case "additionalProperties":
         out.push({
           pointer: `${e.instancePath}${toPointer([String(p.additionalProperty)])}`,
-          message: `unknown field "${String(p.additionalProperty)}" (not in the schema; a typo?)`,
+          message: `unknown field "${shortText(String(p.additionalProperty))}" (not in the schema; a typo?)`,
           key: true,
         });
         break;
@@ -155,7 +157,7 @@ function run(kind: RecordKind, value: unknown): Array<ValidationError & { key: b
 
 /** Validates a parsed value as a record of `kind`. Errors carry JSON pointers. */
 export function validate(kind: RecordKind, value: unknown): ValidationResult {
-  const errors = run(kind, value).map(({ pointer, message }) => ({ pointer, message }));
+  const errors = run(kind, value).map(({ pointer, message }) => ({ pointer: shownPointer(pointer), message }));
   return { kind, valid: errors.length === 0, errors };
 }
 
@@ -182,7 +184,7 @@ function duplicateKeys(node: Node | undefined, path: Array<string | number>, out
       const name = String(keyNode?.value);
       if (seen.has(name) && keyNode) {
         const pos = offsetToPosition(text, keyNode.offset);
-        out.push({ pointer: toPointer([...path, name]), message: `duplicate key "${name}"`, ...pos });
+        out.push({ pointer: toPointer([...path, name]), message: `duplicate key "${shortText(name)}"`, ...pos });
       }
       seen.add(name);
       duplicateKeys(prop.children?.[1], [...path, name], out, text);
@@ -195,11 +197,124 @@ function duplicateKeys(node: Node | undefined, path: Array<string | number>, out
 }
 
 /**
+ * A pointer as errors carry it: each reference token cut to 80 characters with an ellipsis, so that an unknown
+ * 20 MB key is not echoed (a cut pointer is marked by its "…").
+ */
+function shownPointer(pointer: string): string {
+  if (pointer.length <= 80) return pointer;
+  return toPointer(pointerTokens(pointer).map((t) => (t.length > 80 ? shortText(t) : t)));
+}
+
+/** Records nest 9 levels at most; deeper text is refused before it is parsed (a parser's recursion has limits). */
+export const MAX_NESTING = 64;
+
+/** A value quoted in a message: JSON for non-strings, cut to 80 characters with an ellipsis. */
+function quoted(v: unknown): string {
+  return typeof v === "string" ? `"${shortText(v)}"` : shortText(String(JSON.stringify(v)));
+}
+
+/**
+ * The offset where the text's flow collections ([ and {, outside strings and YAML comments) first nest deeper
+ * than `max`, or -1. A linear scan: nothing is parsed.
+ */
+export function tooDeepAt(text: string, format: TextFormat, max = MAX_NESTING): number {
+  let depth = 0;
+  let quote = "";
+  let lineStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (quote !== "") {
+      if (c === 92 /* \\ */ && quote === '"') i++;
+      else if (text[i] === quote) quote = "";
+      else if (c === 10 && format === "json") quote = "";
+      continue;
+    }
+    if (c === 34 /* " */ || (c === 39 /* ' */ && format === "yaml")) {
+      // A YAML apostrophe inside a plain word (don't) opens nothing.
+      if (c === 39 && i > 0 && /[A-Za-z0-9]/.test(text[i - 1] ?? "")) continue;
+      quote = text[i] as string;
+    } else if (c === 35 /* # */ && format === "yaml" && (lineStart || /\s/.test(text[i - 1] ?? ""))) {
+      const nl = text.indexOf("\n", i);
+      if (nl < 0) break;
+      i = nl - 1;
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return i;
+    } else if (c === 93 || c === 125) {
+      depth = Math.max(0, depth - 1);
+    }
+    lineStart = c === 10;
+  }
+  return -1;
+}
+
+/** The depth of a parsed value, stopping as soon as it is above `max`. */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (typeof v !== "object" || v === null) continue;
+    if (d + 1 > max) return true;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return false;
+}
+
+function tooDeep(text: string, offset: number, kind: RecordKind | null, format: TextFormat): ValidationResult {
+  const pos = offsetToPosition(text, offset);
+  const message = `nested more than ${MAX_NESTING} levels deep: not a ${format === "yaml" ? "campaign" : "record"} (records nest 9 levels at most)`;
+  return { kind, valid: false, errors: [{ pointer: "", message, ...pos }] };
+}
+
+/**
+ * The names of a campaign that become parts of paths (docs/record-schema.md): system, systems, build profiles,
+ * algorithm ids and instance names without wildcards — the checks `loadCampaign` makes, so validate and run agree.
+ */
+function campaignNameErrors(value: unknown): ValidationError[] {
+  const c = value as {
+    system?: unknown;
+    systems?: unknown[];
+    buildProfiles?: Record<string, unknown>;
+    defaultProfile?: unknown;
+    algorithms?: Array<{ id?: unknown; instances?: unknown[]; buildProfiles?: unknown[] }>;
+  };
+  const names: Array<[string, unknown]> = [["/system", c.system]];
+  for (const [i, s] of (c.systems ?? []).entries()) names.push([`/systems/${i}`, s]);
+  for (const p of Object.keys(c.buildProfiles ?? {})) names.push([`/buildProfiles${toPointer([p])}`, p]);
+  for (const [i, a] of (c.algorithms ?? []).entries()) {
+    names.push([`/algorithms/${i}/id`, a.id]);
+    for (const [j, n] of (a.instances ?? []).entries()) {
+      if (typeof n === "string" && !/[*?]/.test(n)) names.push([`/algorithms/${i}/instances/${j}`, n]);
+    }
+  }
+  const errors: ValidationError[] = [];
+  for (const [pointer, name] of names) {
+    try {
+      checkName(name, "name");
+    } catch (err) {
+      errors.push({ pointer, message: (err as Error).message.replace(/^name: /, "") });
+    }
+  }
+  return errors;
+}
+
+/**
  * Parses and validates the text of a file. The kind comes from `kind` when given, else from the
  * record's `kind` field, else (YAML) campaign. Never throws for bad input: every problem is an error.
  */
 export function validateText(text: string, fileName: string, kind?: RecordKind): ValidationResult {
   const format = formatOf(fileName);
+  const deep = tooDeepAt(text, format);
+  if (deep >= 0) return tooDeep(text, deep, kind ?? (format === "yaml" ? "campaign" : null), format);
+  try {
+    return parseAndValidate(text, fileName, format, kind);
+  } catch (err) {
+    // Block nesting a scan of brackets does not see ("- - - - …"): the parser's recursion gives out.
+    if (err instanceof RangeError) return tooDeep(text, 0, kind ?? (format === "yaml" ? "campaign" : null), format);
+    throw err;
+  }
+}
+
+function parseAndValidate(text: string, fileName: string, format: TextFormat, kind?: RecordKind): ValidationResult {
   let value: unknown;
   let locator: Locator;
   if (format === "json") {
@@ -226,6 +341,7 @@ export function validateText(text: string, fileName: string, kind?: RecordKind):
     const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
     const first = doc.errors[0];
     if (first) {
+      if (/call stack/i.test(first.message)) throw new RangeError(first.message);
       const pos = lineCounter.linePos(first.pos[0]);
       return {
         kind: kind ?? "campaign",
@@ -246,6 +362,7 @@ export function validateText(text: string, fileName: string, kind?: RecordKind):
     }
     locator = yamlLocator(doc, lineCounter);
   }
+  if (deeperThan(value, MAX_NESTING)) return tooDeep(text, 0, kind ?? declaredKind(value), format);
   const resolved = kind ?? declaredKind(value) ?? (format === "yaml" ? "campaign" : null);
   if (!resolved) {
     const k =
@@ -255,12 +372,17 @@ export function validateText(text: string, fileName: string, kind?: RecordKind):
     const message =
       k === undefined
         ? `no record kind: expected an object with a "kind" field (one of ${STORE_KINDS.join(", ")}), found ${describe(value)}`
-        : `unknown record kind ${JSON.stringify(k)}: expected one of ${STORE_KINDS.join(", ")}`;
+        : `unknown record kind ${quoted(k)}: expected one of ${STORE_KINDS.join(", ")}`;
     const pointer = k === undefined ? "" : "/kind";
     return { kind: null, valid: false, errors: [{ pointer, message, ...locator.locate(pointer) }], value };
   }
-  const errors = run(resolved, value).map(({ pointer, message, key }) => ({
-    pointer,
+  const found = run(resolved, value);
+  // A campaign the schema accepts still names paths: the names are checked as loadCampaign checks them.
+  if (found.length === 0 && resolved === "campaign") {
+    for (const e of campaignNameErrors(value)) found.push({ ...e, key: false });
+  }
+  const errors = found.map(({ pointer, message, key }) => ({
+    pointer: shownPointer(pointer),
     message,
     ...locator.locate(pointer, key),
   }));
