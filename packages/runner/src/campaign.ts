@@ -83,7 +83,7 @@ export const DEFAULT_PROFILES: Record<string, BuildProfile> = {
 
 export function loadCampaign(file: string): Campaign {
   const path = resolve(file);
-  // Read as validate reads it: a binary file, invalid UTF-8 or a file above the records' limit is refused alike.
+  // Read as validate reads it: a binary file, invalid UTF-8 or a file above the campaigns' limit is refused alike.
   const read = readTextFile(path, MAX_CAMPAIGN_BYTES, "campaigns");
   if (read.error !== undefined) throw new InputError(`${file}:1:1 (root) cannot read the campaign: ${read.error}`);
   const text = read.text;

@@ -51,6 +51,7 @@ export {
   apiNamespace,
   type Category,
   categoryFromApi,
+  checkOnly,
   type InstanceSpec,
   operationsOf,
   pqcleanRoot,

@@ -2,8 +2,8 @@
 // and which names the API uses (plain NIST or PQClean's namespaced ones).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
-import { checkName } from "@ngcc-perf/schema";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { checkName, MAX_NESTING, offsetToPosition, readTextFile, shortText, tooDeepAt } from "@ngcc-perf/schema";
 import type { Campaign } from "./campaign.ts";
 import { InputError } from "./errors.ts";
 
@@ -164,6 +164,90 @@ interface Meta {
   katManifest?: string;
 }
 
+/** meta.json files above this size are refused rather than read. */
+const MAX_META_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads and checks a submission's meta.json before anything is built from it: UTF-8 JSON (read as validate reads
+ * records), the fields the runner uses with their types, instance names by the schema's name rule, and every path
+ * relative and inside the submission folder. Each refusal names the file and the JSON pointer (exit 2).
+ */
+export function readMeta(metaPath: string, dir: string, algorithmId: string): Meta {
+  const read = readTextFile(metaPath, MAX_META_BYTES, "meta.json files");
+  if (read.error !== undefined) {
+    throw new InputError(
+      `${metaPath}: cannot read the submission's metadata (algorithm ${algorithmId}): ${read.error}`,
+    );
+  }
+  const deep = tooDeepAt(read.text, "json");
+  if (deep >= 0) {
+    const { line, column } = offsetToPosition(read.text, deep);
+    throw new InputError(`${metaPath}:${line}:${column} nested more than ${MAX_NESTING} levels deep: not a meta.json`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(read.text);
+  } catch (err) {
+    throw new InputError(`${metaPath}: not valid JSON: ${shortText((err as Error).message, 160)}`);
+  }
+  const bad = (pointer: string, expected: string) =>
+    new InputError(`${metaPath}: ${pointer === "" ? "(root)" : pointer} ${expected}`);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === "object" && v !== null && !Array.isArray(v);
+  const str = (v: unknown, pointer: string, required: boolean): void => {
+    if (v === undefined && !required) return;
+    if (v === undefined) throw bad(pointer, "is missing; expected a string");
+    if (typeof v !== "string" || v === "") throw bad(pointer, "must be a non-empty string");
+  };
+  const strings = (v: unknown, pointer: string): void => {
+    if (v === undefined) return;
+    if (!Array.isArray(v)) throw bad(pointer, "must be an array of strings");
+    for (const [j, x] of v.entries()) str(x, `${pointer}/${j}`, true);
+  };
+  // A path of the submission: relative, and inside its folder once resolved.
+  const inside = (v: unknown, pointer: string): void => {
+    if (v === undefined) return;
+    str(v, pointer, true);
+    const p = v as string;
+    const back = relative(dir, resolve(dir, p));
+    if (isAbsolute(p) || back === ".." || back.startsWith(`..${sep}`) || isAbsolute(back)) {
+      throw bad(pointer, `"${shortText(p)}" leaves the submission folder ${dir}; expected a path inside it`);
+    }
+  };
+  if (!isObject(value)) throw bad("", "must be an object (the submission's metadata)");
+  const meta = value;
+  str(meta.name, "/name", true);
+  if (meta.category !== undefined && !["kem", "sign", "kex"].includes(meta.category as string)) {
+    throw bad("/category", "must be kem, sign or kex");
+  }
+  inside(meta.katManifest, "/katManifest");
+  if (!Array.isArray(meta.instances) || meta.instances.length === 0) {
+    throw bad("/instances", "must list at least one instance");
+  }
+  for (const [i, m] of (meta.instances as unknown[]).entries()) {
+    const at = `/instances/${i}`;
+    if (!isObject(m)) throw bad(at, "must be an object");
+    // The name becomes part of store and build paths: checked before anything else is done with it.
+    checkName(m.name, `${metaPath}: ${at}/name`);
+    if (!Array.isArray(m.sources) || m.sources.length === 0)
+      throw bad(`${at}/sources`, "must list the instance's C files");
+    for (const [j, src] of m.sources.entries()) inside(src, `${at}/sources/${j}`);
+    for (const key of ["folder", "apiHeader"] as const) inside(m[key], `${at}/${key}`);
+    strings(m.includeDirs, `${at}/includeDirs`);
+    for (const [j, d] of ((m.includeDirs as unknown[] | undefined) ?? []).entries())
+      inside(d, `${at}/includeDirs/${j}`);
+    strings(m.defines, `${at}/defines`);
+    str(m.implementation, `${at}/implementation`, false);
+    if (m.kat !== undefined) {
+      if (!isObject(m.kat)) throw bad(`${at}/kat`, "must be an object");
+      inside(m.kat.file, `${at}/kat/file`);
+      strings(m.kat.defines, `${at}/kat/defines`);
+      str(m.kat.randomness, `${at}/kat/randomness`, false);
+    }
+  }
+  return meta as unknown as Meta;
+}
+
 function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorithms"][number]): AlgorithmSpec {
   const src = a.source as { submission: string };
   const dir = resolve(campaign.dir, src.submission);
@@ -171,33 +255,21 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new InputError(`algorithm ${a.id}: submission folder ${dir} does not exist`);
   }
-  let meta: Meta;
-  try {
-    meta = JSON.parse(readFileSync(metaPath, "utf8")) as Meta;
-  } catch (err) {
-    throw new InputError(`algorithm ${a.id}: cannot read ${metaPath}: ${(err as Error).message}`);
-  }
-  if (!Array.isArray(meta.instances) || meta.instances.length === 0) {
-    throw new InputError(`${metaPath}: /instances must list at least one instance`);
-  }
+  const meta = readMeta(metaPath, dir, a.id);
   const category = a.category ?? meta.category;
-  if (!["kem", "sign", "kex"].includes(category)) {
-    throw new InputError(`${metaPath}: /category must be kem, sign or kex`);
-  }
   const iccs = campaign.iccsDir;
   const instances: InstanceSpec[] = [];
   meta.instances.forEach((m, i) => {
-    // The name becomes part of store and build paths: checked before anything else is done with it.
-    checkName(m.name, `${metaPath}: /instances/${i}/name`);
     if (!matchesAny(m.name, a.instances)) return;
-    if (!Array.isArray(m.sources) || m.sources.length === 0) {
-      throw new InputError(`${metaPath}: /instances/${i}/sources must list the instance's C files`);
-    }
     const apiDir = resolve(dir, m.apiHeader ? join(m.apiHeader, "..") : (m.folder ?? "."));
     const sources = m.sources.map((s) => resolve(dir, s));
-    for (const s of sources) {
-      if (!existsSync(s)) throw new InputError(`${metaPath}: /instances/${i}/sources: ${s} does not exist`);
-    }
+    sources.forEach((s, j) => {
+      if (!existsSync(s)) {
+        throw new InputError(
+          `${metaPath}: /instances/${i}/sources/${j}: ${shortText(m.sources[j] ?? s)} does not exist`,
+        );
+      }
+    });
     const needsIccs = true;
     if (needsIccs && !iccs) {
       throw new InputError(
@@ -237,6 +309,24 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
     links: a.links ?? {},
     ...(meta.katManifest ? { katManifest: `${a.id}/${meta.katManifest.split("/").pop()}` } : {}),
   };
+}
+
+/**
+ * Refuses --only patterns that select nothing of the campaign (a typo would otherwise run nothing, exit 0 and write
+ * a site of what was there): each pattern must match an instance's "<algorithm-id>/<instance>", its instance or its
+ * algorithm id. The message names the pattern and what it could match.
+ */
+export function checkOnly(algorithms: ReadonlyArray<AlgorithmSpec>, only: readonly string[] | undefined): void {
+  if (!only?.length) return;
+  const names = algorithms.flatMap((a) => a.instances.map((i) => [`${a.id}/${i.instance}`, i.instance, a.id]));
+  for (const pattern of only) {
+    if (names.some((n) => n.some((x) => matchesAny(x, [pattern])))) continue;
+    const choices = names.map((n) => n[0] as string);
+    const shown = choices.slice(0, 12).join(", ") + (choices.length > 12 ? `, … (${choices.length} in all)` : "");
+    throw new InputError(
+      `--only "${shortText(pattern)}" matches no instance of the campaign; it could match <algorithm-id>/<instance>, <instance> or <algorithm-id> of: ${shown || "(none)"}`,
+    );
+  }
 }
 
 export function resolveAlgorithms(campaign: Campaign): AlgorithmSpec[] {

@@ -7,7 +7,7 @@ import { type EnvironmentRecord, recordPath } from "@ngcc-perf/schema";
 import { buildCampaign } from "./build-step.ts";
 import type { Campaign } from "./campaign.ts";
 import { captureEnvironment } from "./env.ts";
-import { resolveAlgorithms } from "./instances.ts";
+import { checkOnly, resolveAlgorithms } from "./instances.ts";
 import { probeCounter } from "./probe.ts";
 import type { StepName, StepOptions, StepSummary } from "./step/types.ts";
 import { removeStaleTemps, writeJsonAtomic } from "./store.ts";
@@ -106,6 +106,7 @@ export async function runPipeline(campaign: Campaign, options: PipelineOptions):
   const { out } = options;
   // Bad input (a missing submission, a bad meta.json) is refused before anything is written.
   const algorithms = resolveAlgorithms(campaign);
+  checkOnly(algorithms, options.only);
   for (const step of options.steps) await step.prepare?.(campaign);
   const staleRemoved = removeStaleTemps(out);
   const envPath = recordPath(out, { kind: "environment", key: { system: campaign.system } });
