@@ -12,6 +12,7 @@ import { sizesCommand, usage as sizesUsage } from "./commands/sizes/index.ts";
 import { timeCommand, usage as timeUsage } from "./commands/time/index.ts";
 import { validateCommand, usage as validateUsage } from "./commands/validate/index.ts";
 import { EXIT, type Io, processIo, UsageError } from "./io.ts";
+import { fsErrorLine } from "./out-dir.ts";
 
 export { EXIT, type Io, UsageError } from "./io.ts";
 
@@ -79,6 +80,13 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   } catch (err) {
     if (err instanceof InputError) {
       io.err(`ngcc-perf ${name}: ${err.message}`);
+      return EXIT.badInput;
+    }
+    // The file system refused a write or a read (a file where a folder goes, a read-only or full disk): the
+    // user's to fix, not a bug.
+    const fsLine = fsErrorLine(err);
+    if (fsLine) {
+      io.err(`ngcc-perf ${name}: ${fsLine}`);
       return EXIT.badInput;
     }
     if (err instanceof UsageError || isArgError(err)) {

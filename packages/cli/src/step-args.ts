@@ -1,6 +1,5 @@
 // What every campaign command (run, kat, time, profile, sizes) shares: the selector options, reading the
 // campaign, running the pipeline's steps and printing their summaries with the exit code.
-import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import {
   type Campaign,
@@ -13,6 +12,7 @@ import {
   type StepOptions,
 } from "@ngcc-perf/runner";
 import { EXIT, type Io, UsageError } from "./io.ts";
+import { checkOutDir } from "./out-dir.ts";
 import { progressPrinter } from "./progress.ts";
 import { stepsNamed } from "./steps.ts";
 
@@ -68,7 +68,7 @@ export function prepareStep(values: SelectorValues, positionals: string[], io: I
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   if (shard === null) throw new UsageError(`--shard takes K/N with 1 ≤ K ≤ N, not "${values.shard}"`);
   const campaign = loadCampaign(positionals[0] as string);
-  const out = resolve(values.out ?? "ngcc-perf-out");
+  const out = checkOutDir(values.out ?? "ngcc-perf-out", values.out === undefined ? "the default --out" : "--out");
   return {
     campaign,
     out,

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { mergeStores } from "@ngcc-perf/runner";
 import { EXIT, type Io, UsageError } from "../../io.ts";
+import { checkOutDir } from "../../out-dir.ts";
 
 export const usage = `ngcc-perf merge <store-dir>... --out DIR [--json]
 
@@ -26,6 +27,7 @@ export function mergeCommand(argv: string[], io: Io): number {
   }
   if (positionals.length === 0) throw new UsageError("name at least one store folder");
   if (!values.out) throw new UsageError("--out DIR is required");
+  checkOutDir(values.out);
   const r = mergeStores(positionals, values.out);
   io.err(
     `merge: ${r.files} file(s) for system(s) ${r.systems.join(", ")} (${r.duplicates} identical duplicate(s)) → ${r.out}`,

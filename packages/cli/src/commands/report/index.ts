@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { EXIT, type Io, UsageError } from "../../io.ts";
+import { checkOutDir } from "../../out-dir.ts";
 
 export const usage = `ngcc-perf report <store-dir> [--out DIR] [--format md,html] [--json]
 
@@ -34,6 +35,8 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
   const { parseFormats, renderSite } = await import("@ngcc-perf/report");
   const store = resolve(positionals[0] as string);
   const formats = values.format === undefined ? undefined : parseFormats(values.format);
+  // The site goes to --out, or into the store: a file there or a folder that cannot be written is refused first.
+  if (values.out !== undefined) checkOutDir(values.out);
   const summary = await renderSite(store, {
     ...(values.out !== undefined ? { out: resolve(values.out) } : {}),
     ...(formats ? { formats } : {}),
