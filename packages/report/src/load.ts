@@ -17,10 +17,12 @@ import {
   type KatRecord,
   parseRecordPath,
   type RecordKind,
+  readTextFile,
   type SizeAuditRecord,
   type StoreEntry,
   type StoreIndexRecord,
   type SurveyRecord,
+  shortText,
   type TimingRecord,
   validate,
   validateText,
@@ -70,7 +72,11 @@ const MAX_SHOWN_ERRORS = 10;
 
 /** Parses and validates one record; throws InputError naming file:line:col, the JSON pointer and the problem. */
 function readRecord(file: string, kind: RecordKind): unknown {
-  const text = readFileSync(file, "utf8");
+  // Read as validate reads it (binary data and invalid UTF-8 refused alike).
+  const read = readTextFile(file);
+  if (read.error !== undefined)
+    throw new InputError(`not a valid ${kind} record:\n${file}:1:1: (document) ${read.error}`);
+  const text = read.text;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -89,7 +95,7 @@ function readRecord(file: string, kind: RecordKind): unknown {
   const declared = (located.value as { kind?: unknown } | undefined)?.kind;
   if (located.valid && declared !== kind) {
     throw new InputError(
-      `${file}: holds a ${JSON.stringify(declared)} record, but its place in the store holds ${kind} records`,
+      `${file}: holds a ${shortText(String(JSON.stringify(declared)))} record, but its place in the store holds ${kind} records`,
     );
   }
   const lines = errors
@@ -108,7 +114,7 @@ function checkKey(file: string, entry: StoreEntry, record: Record<string, unknow
       continue;
     if (got !== want)
       throw new InputError(
-        `${file}: ${field} ${JSON.stringify(got)} in the record, but its place in the store says ${JSON.stringify(want)}`,
+        `${file}: ${field} ${shortText(String(JSON.stringify(got)))} in the record, but its place in the store says ${JSON.stringify(want)}`,
       );
   }
 }
