@@ -9,15 +9,18 @@
 //      "5 × 20 ms" design; the documented default trial is 100 ms, the precision campaign sets 20);
 //   c  the reference, bench/reference/speed.c, compiled and linked in one gcc command with the scheme's own sources
 //      and the campaign's build flags (no ngcc-perf artifact, no shared object), every call timed alone with rdtsc,
-//      inputs varied as in the spec's §2 (4 key pairs, a pool of 64, a fresh message per sign call).
+//      inputs varied as in the spec's §2 (4 key pairs, a pool of 64, a fresh message per sign call). It is built in
+//      4 code layouts (-DSPEED_PAD=0, 16, 32, 48: the scheme's code that many bytes past a 64-byte boundary), as
+//      ngcc-perf's per-call workers rotate over 4 layouts; every run runs every layout's binary (one process each),
+//      and the reference figure of a run is the mean over the layouts of each process's median (or mean).
 // It prints per operation the ratio of ngcc-perf's central figure (central.valueNs, else aggregates.medianTrialNs) to
-// the reference's (its median, or its mean where the record's central statistic is mean), the run-to-run spread
+// the reference's (its layout-mean median, or mean where the record's central statistic is mean), the run-to-run spread
 // (max/min − 1) of each design and of the reference, and the sampling time spent per operation, beside the targets:
 // ratio within [0.98, 1.02], spread ≤ 1 %. A second table does the same in estimated core cycles: a's
 // central.cycles.value (per-call records whose driver probed the core clock) against the reference's median_cycles or
 // mean_cycles (speed.c's own add-chain probe after every call), the spread of both, a's ± in cycles and the core clock
-// range (min–max GHz over the runs) of a and of the reference; same targets. The raw figures of every run go to
-// --json FILE.
+// range (min–max GHz over the runs) of a and of the reference; same targets; and the spread between the reference's
+// layouts (max/min − 1 of the layout figures, median over the runs). The raw figures of every run go to --json FILE.
 //
 // Options: --runs N (5); --quick (a smoke run: `--quick` to ngcc-perf where it knows it, 2 ms trials, 201 reference
 // calls; the figures mean nothing); --json FILE; --campaign FILE; --only ALGORITHM-ID (repeatable); --calls N
@@ -25,7 +28,9 @@
 // --trial-ms MS (design b's targetTrialMs, default the campaign's, else 20); --pin CPU|none (pin every design to
 // that CPU; default: the campaign's pinning, and the reference on the CPU a's record says it ran on); --cli FILE
 // (the ngcc-perf entry point, default packages/cli/bin.js); --clock-adds N (adds of the reference's core-clock probe,
-// default 16384 as ngcc-perf's driver; 0: no probe, no reference cycles); --keep (keep the temporary folder).
+// default 16384 as ngcc-perf's driver; 0: no probe, no reference cycles); --layouts 4|1 (reference builds: 4 code
+// layouts, the default, or 1: the single plain build without a pad, as a submitter builds it); --keep (keep the
+// temporary folder).
 
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -72,6 +77,10 @@ const clockAdds = clockAddsText === undefined ? 16384 : Number(clockAddsText);
 if (!Number.isInteger(clockAdds) || clockAdds < 0 || (clockAdds > 0 && clockAdds < 8)) {
   throw new Error(`--clock-adds: expected 0 or a whole number ≥ 8, got ${clockAddsText}`);
 }
+const layoutsText = option("--layouts") ?? "4";
+if (layoutsText !== "4" && layoutsText !== "1") throw new Error(`--layouts: expected 4 or 1, got ${layoutsText}`);
+/** The reference's code layouts: speed.c's -DSPEED_PAD (bytes past a 64-byte boundary), null for the plain build. */
+const LAYOUT_PADS: Array<number | null> = layoutsText === "4" ? [0, 16, 32, 48] : [null];
 const pinOption = option("--pin");
 const keep = args.includes("--keep");
 const cli = resolve(option("--cli") ?? join(root, "packages/cli/bin.js"));
@@ -137,12 +146,20 @@ const designB = withPin({
 const work = mkdtempSync(join(tmpdir(), "ngcc-bench-precision-"));
 const WARNINGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror", "-Wmissing-prototypes", "-Wredundant-decls"];
 
+/** One build of the reference: speed.c and the scheme in one code layout. */
+interface ReferenceLayout {
+  /** -DSPEED_PAD: the scheme's code starts this many bytes past a 64-byte boundary; null: the plain build. */
+  padBytes: number | null;
+  binary: string;
+  argv: string[];
+}
+
 interface Reference {
   algorithmId: string;
   instance: string;
   category: "kem" | "sign";
-  binary: string;
-  argv: string[];
+  /** One build per layout of LAYOUT_PADS, each in its own folder. */
+  layouts: ReferenceLayout[];
 }
 
 const cFiles = (dir: string): string[] =>
@@ -181,28 +198,32 @@ function buildReference(
   }
   const namespace = /#define\s+([A-Za-z0-9_]*?)CRYPTO_SECRETKEYBYTES\b/.exec(api)?.[1] ?? "";
   const lenType = /\bsize_t\s*\*\s*smlen\b/.test(api) ? "size_t" : "unsigned long long";
-  const dir = join(work, "reference", algorithmId, instance);
-  mkdirSync(dir, { recursive: true });
-  const binary = join(dir, "speed");
-  const argv = [
-    "-std=c99",
-    ...WARNINGS,
-    ...profile.cflags,
-    cat === "kem" ? "-DSPEED_KEM" : "-DSPEED_SIGN",
-    `-DSPEED_NAMESPACE=${namespace}`,
-    `-DSPEED_LEN_T=${lenType}`,
-    ...defines.map((d) => (d.startsWith("-") ? d : `-D${d}`)),
-    `-I${apiDir}`,
-    ...includeDirs.map((d) => `-I${d}`),
-    speedSource,
-    ...sources,
-    "-o",
-    binary,
-    ...(profile.ldflags ?? []),
-  ];
-  const r = spawnSync(cc, argv, { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`${cc} ${argv.join(" ")}\n${r.stderr}`);
-  return { algorithmId, instance, category: cat, binary, argv: [cc, ...argv] };
+  const layouts = LAYOUT_PADS.map((padBytes): ReferenceLayout => {
+    const dir = join(work, "reference", algorithmId, instance, padBytes === null ? "plain" : `pad-${padBytes}`);
+    mkdirSync(dir, { recursive: true });
+    const binary = join(dir, "speed");
+    const argv = [
+      "-std=c99",
+      ...WARNINGS,
+      ...profile.cflags,
+      cat === "kem" ? "-DSPEED_KEM" : "-DSPEED_SIGN",
+      `-DSPEED_NAMESPACE=${namespace}`,
+      `-DSPEED_LEN_T=${lenType}`,
+      ...(padBytes === null ? [] : [`-DSPEED_PAD=${padBytes}`]),
+      ...defines.map((d) => (d.startsWith("-") ? d : `-D${d}`)),
+      `-I${apiDir}`,
+      ...includeDirs.map((d) => `-I${d}`),
+      speedSource, // first on the link line: its pad moves everything after it
+      ...sources,
+      "-o",
+      binary,
+      ...(profile.ldflags ?? []),
+    ];
+    const r = spawnSync(cc, argv, { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`${cc} ${argv.join(" ")}\n${r.stderr}`);
+    return { padBytes, binary, argv: [cc, ...argv] };
+  });
+  return { algorithmId, instance, category: cat, layouts };
 }
 
 function pqcleanTree(rootOption: string | undefined): string {
@@ -297,11 +318,17 @@ interface ReferenceOp {
   meanCycles: number | null;
   /** The core clock while the operation ran, Hz; null without an estimate. */
   coreHz: number | null;
+  /** The binary's -DSPEED_PAD (null: none) and where its keygen function landed, address modulo 64. */
+  padBytes: number | null;
+  codeOffset: number | null;
 }
 
 interface ReferenceRun {
   algorithmId: string;
   instance: string;
+  /** The layout this process ran (-DSPEED_PAD; null: the plain build) and its keygen function's offset mod 64. */
+  padBytes: number | null;
+  codeOffset: number | null;
   argv: string[];
   pinnedCpu: number | null;
   wallMs: number;
@@ -370,28 +397,36 @@ function parseReference(stdout: string): ReferenceOp[] {
         medianCycles: opt("median_cycles"),
         meanCycles: opt("mean_cycles"),
         coreHz: opt("core_hz"),
+        padBytes: (opt("pad_bytes") ?? -1) >= 0 ? opt("pad_bytes") : null,
+        codeOffset: opt("code_offset"),
       };
     });
 }
 
-function runReference(ref: Reference, round: number, pin: number | null): ReferenceRun {
+function runReference(ref: Reference, layout: ReferenceLayout, round: number, pin: number | null): ReferenceRun {
   const speedArgs = [
     ...["-n", String(calls), "-w", String(refWarmupMs), "-k", String(keyPairs), "-p", String(inputPool)],
     ...["-m", String(messageBytes), "-s", String(round), "-c", String(clockAdds)],
   ];
   const [cmd, argv] =
-    pin === null ? [ref.binary, speedArgs] : ["taskset", ["-c", String(pin), ref.binary, ...speedArgs]];
+    pin === null ? [layout.binary, speedArgs] : ["taskset", ["-c", String(pin), layout.binary, ...speedArgs]];
   const t0 = performance.now();
   const r = spawnSync(cmd, argv, { encoding: "utf8" });
   const wallMs = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")} exited ${r.status}: ${r.stderr}`);
+  const ops = parseReference(r.stdout);
+  if (ops.some((o) => o.padBytes !== layout.padBytes)) {
+    throw new Error(`${layout.binary}: built with pad ${layout.padBytes}, says pad ${ops[0]?.padBytes}`);
+  }
   return {
     algorithmId: ref.algorithmId,
     instance: ref.instance,
+    padBytes: layout.padBytes,
+    codeOffset: ops[0]?.codeOffset ?? null,
     argv: [cmd, ...argv],
     pinnedCpu: pin,
     wallMs,
-    ops: parseReference(r.stdout),
+    ops,
   };
 }
 
@@ -414,12 +449,19 @@ for (let round = 1; round <= runs; round++) {
   const a = runDesign("a", fileA, join(work, "out-a"));
   console.error(`precision: run ${round}/${runs}: b (trials, ${trialMs} ms)`);
   const b = runDesign("b", fileB, join(work, "out-b"));
-  console.error(`precision: run ${round}/${runs}: c (reference)`);
-  const c = references.map((ref) => {
+  console.error(
+    `precision: run ${round}/${runs}: c (reference${LAYOUT_PADS.length > 1 ? `, ${LAYOUT_PADS.length} layouts` : ""})`,
+  );
+  const c = references.flatMap((ref) => {
     const rec = a.records.find((x) => x.algorithmId === ref.algorithmId && x.instance === ref.instance);
     const pin =
       pinFixed !== undefined ? pinFixed : (rec?.sampling?.pinnedCpu ?? a.environment?.processor.pinnedCpu ?? null);
-    return runReference(ref, round, pin);
+    // every layout, one process each; run r starts at layout (r − 1) mod L, so no layout always runs first
+    const n = ref.layouts.length;
+    return ref.layouts.map((_, i) => {
+      const layout = ref.layouts[(i + round - 1) % n] as ReferenceLayout;
+      return runReference(ref, layout, round, pin);
+    });
   });
   rounds.push({ round, a, b, c });
 }
@@ -446,6 +488,8 @@ interface DesignFigure {
   coreMaxHz: number | null;
   /** sampling.target.figure: what the stopping rule's target applied to. */
   targetFigure: "cycles" | "time" | null;
+  /** sampling.layouts.padBytes: the code layouts a's workers rotated over; null when the record has none. */
+  layoutPads: number[] | null;
 }
 
 function figure(rec: TimingRecord | undefined): DesignFigure | null {
@@ -472,6 +516,7 @@ function figure(rec: TimingRecord | undefined): DesignFigure | null {
     coreMinHz: rec.distribution?.coreClock?.minHz ?? null,
     coreMaxHz: rec.distribution?.coreClock?.maxHz ?? null,
     targetFigure: rec.sampling ? (rec.sampling.target.figure ?? "time") : null,
+    layoutPads: (rec.sampling as { layouts?: { padBytes?: number[] } } | undefined)?.layouts?.padBytes ?? null,
   };
 }
 
@@ -485,12 +530,80 @@ const spread = (xs: number[]): number => {
   const s = xs.filter(Number.isFinite);
   return s.length < 2 ? Number.NaN : Math.max(...s) / Math.min(...s) - 1;
 };
-const refValue = (op: ReferenceOp | undefined, stat: Statistic): number =>
-  op === undefined ? Number.NaN : stat === "mean" ? op.meanNs : op.medianNs;
-const refCycles = (op: ReferenceOp | null | undefined, stat: Statistic): number =>
-  (op === null || op === undefined ? null : stat === "mean" ? op.meanCycles : op.medianCycles) ?? Number.NaN;
 const finite = (xs: Array<number | null | undefined>): number[] =>
   xs.filter((x): x is number => typeof x === "number" && Number.isFinite(x));
+
+/** One layout's figures of an operation in one run (one speed process). */
+interface ReferenceLayoutFigure {
+  padBytes: number | null;
+  codeOffset: number | null;
+  medianNs: number;
+  meanNs: number;
+  medianCycles: number | null;
+  meanCycles: number | null;
+  samplingMs: number;
+  coreHz: number | null;
+}
+
+/** The reference's figures of an operation in one run: the mean over its layouts of each process's figure. */
+interface ReferenceFigure {
+  medianNs: number;
+  meanNs: number;
+  /** null unless every layout gave cycles. */
+  medianCycles: number | null;
+  meanCycles: number | null;
+  /** Warm-up plus calls, summed over the layouts. */
+  samplingMs: number;
+  /** The core clock range over the layouts' processes. */
+  coreMinHz: number | null;
+  coreMaxHz: number | null;
+  layouts: ReferenceLayoutFigure[];
+}
+
+const meanOf = (xs: number[]): number => xs.reduce((t, x) => t + x, 0) / xs.length;
+const meanOrNull = (xs: Array<number | null>): number | null =>
+  xs.length > 0 && xs.every((x) => x !== null) ? meanOf(xs as number[]) : null;
+
+/** The layout-mean figure of one operation from the processes of one run; null unless every layout gave it. */
+function referenceFigure(runsOfInstance: ReferenceRun[], operation: string): ReferenceFigure | null {
+  const layouts = runsOfInstance
+    .flatMap((run) => {
+      const o = run.ops.find((x) => x.op === operation);
+      return o === undefined
+        ? []
+        : [
+            {
+              padBytes: run.padBytes,
+              codeOffset: run.codeOffset,
+              medianNs: o.medianNs,
+              meanNs: o.meanNs,
+              medianCycles: o.medianCycles,
+              meanCycles: o.meanCycles,
+              samplingMs: o.samplingMs,
+              coreHz: o.coreHz,
+            },
+          ];
+    })
+    .sort((x, y) => (x.padBytes ?? -1) - (y.padBytes ?? -1));
+  if (layouts.length === 0 || layouts.length !== LAYOUT_PADS.length) return null;
+  const hz = finite(layouts.map((l) => l.coreHz));
+  return {
+    medianNs: meanOf(layouts.map((l) => l.medianNs)),
+    meanNs: meanOf(layouts.map((l) => l.meanNs)),
+    medianCycles: meanOrNull(layouts.map((l) => l.medianCycles)),
+    meanCycles: meanOrNull(layouts.map((l) => l.meanCycles)),
+    samplingMs: layouts.reduce((t, l) => t + l.samplingMs, 0),
+    coreMinHz: hz.length ? Math.min(...hz) : null,
+    coreMaxHz: hz.length ? Math.max(...hz) : null,
+    layouts,
+  };
+}
+
+type RefFigures = Pick<ReferenceLayoutFigure, "medianNs" | "meanNs" | "medianCycles" | "meanCycles">;
+const refValue = (op: RefFigures | null | undefined, stat: Statistic): number =>
+  op === null || op === undefined ? Number.NaN : stat === "mean" ? op.meanNs : op.medianNs;
+const refCycles = (op: RefFigures | null | undefined, stat: Statistic): number =>
+  (op === null || op === undefined ? null : stat === "mean" ? op.meanCycles : op.medianCycles) ?? Number.NaN;
 /** The range [min, max] of some values, or nulls when there are none. */
 const range = (lows: Array<number | null | undefined>, highs: Array<number | null | undefined>) => {
   const lo = finite(lows);
@@ -510,14 +623,27 @@ interface OperationSummary {
     round: number;
     a: DesignFigure | null;
     b: DesignFigure | null;
-    reference: ReferenceOp | null;
+    /** The layout-mean reference of the run, with each layout's figures. */
+    reference: ReferenceFigure | null;
     ratioA: number;
     ratioB: number;
     cyclesRatioA: number;
   }>;
   a: { statistic: string; ratio: number; spread: number; samplingMs: number; method: string; halfWidth: number };
   b: { statistic: string; ratio: number; spread: number; samplingMs: number; method: string; halfWidth: number };
-  reference: { comparedWithA: string; valueNs: number; spreadMedian: number; spreadMean: number; samplingMs: number };
+  reference: {
+    comparedWithA: string;
+    valueNs: number;
+    spreadMedian: number;
+    spreadMean: number;
+    samplingMs: number;
+    /** The layouts' pads (null: the plain build). */
+    padBytes: Array<number | null>;
+    /** Spread between the layouts (max/min − 1 of the layout figures, comparedWithA's statistic), median over runs. */
+    layoutSpread: number;
+    /** Each layout's figures, median over the runs. */
+    layouts: Array<{ padBytes: number | null; codeOffset: number | null; valueNs: number; valueCycles: number }>;
+  };
   /** The same comparison in estimated core cycles (a: per-call records with central.cycles; the reference's probe). */
   cycles: {
     a: {
@@ -532,6 +658,8 @@ interface OperationSummary {
       valueCycles: number;
       spreadMedian: number;
       spreadMean: number;
+      /** As reference.layoutSpread, in cycles. */
+      layoutSpread: number;
       coreClock: { minHz: number | null; maxHz: number | null };
     };
   };
@@ -548,10 +676,10 @@ for (const ref of references) {
     const perRun = rounds.map((r) => {
       const a = figure(find(r.a));
       const b = figure(find(r.b));
-      const reference =
-        r.c
-          .find((c) => c.algorithmId === ref.algorithmId && c.instance === ref.instance)
-          ?.ops.find((o) => o.op === operation) ?? null;
+      const reference = referenceFigure(
+        r.c.filter((c) => c.algorithmId === ref.algorithmId && c.instance === ref.instance),
+        operation,
+      );
       const ratio = (f: DesignFigure | null): number =>
         f === null || reference === null ? Number.NaN : f.valueNs / refValue(reference, f.statistic);
       const cyclesRatioA =
@@ -594,6 +722,19 @@ for (const ref of references) {
         spreadMedian: spread(refs.map((o) => o?.medianNs ?? Number.NaN)),
         spreadMean: spread(refs.map((o) => o?.meanNs ?? Number.NaN)),
         samplingMs: median(refs.map((o) => o?.samplingMs ?? Number.NaN)),
+        padBytes: ref.layouts.map((l) => l.padBytes),
+        layoutSpread: median(
+          refs.map((o) => (o ? spread(o.layouts.map((l) => refValue(l, comparedWithA))) : Number.NaN)),
+        ),
+        layouts: ref.layouts.map((l) => {
+          const mine = refs.map((o) => o?.layouts.find((x) => x.padBytes === l.padBytes));
+          return {
+            padBytes: l.padBytes,
+            codeOffset: mine.find((x) => x !== undefined)?.codeOffset ?? null,
+            valueNs: median(mine.map((x) => refValue(x, comparedWithA))),
+            valueCycles: median(mine.map((x) => refCycles(x, comparedWithA))),
+          };
+        }),
       },
       cycles: {
         a: {
@@ -611,9 +752,12 @@ for (const ref of references) {
           valueCycles: median(refs.map((o) => refCycles(o, comparedWithA))),
           spreadMedian: spread(refs.map((o) => o?.medianCycles ?? Number.NaN)),
           spreadMean: spread(refs.map((o) => o?.meanCycles ?? Number.NaN)),
+          layoutSpread: median(
+            refs.map((o) => (o ? spread(o.layouts.map((l) => refCycles(l, comparedWithA))) : Number.NaN)),
+          ),
           coreClock: range(
-            refs.map((o) => o?.coreHz),
-            refs.map((o) => o?.coreHz),
+            refs.map((o) => o?.coreMinHz),
+            refs.map((o) => o?.coreMaxHz),
           ),
         },
       },
@@ -641,12 +785,39 @@ const aPins = [
   ),
 ];
 const flags = [...profile.cflags, ...(profile.ldflags ?? [])].join(" ");
+const padList = (pads: Array<number | null>): string => pads.map((p) => p ?? "plain").join("/");
+const aLayouts = [
+  ...new Set(summaries.flatMap((s) => s.perRun.map((p) => (p.a?.layoutPads ? p.a.layoutPads.join("/") : "none")))),
+];
+// where the scheme's code landed in each reference build: its keygen function's address modulo 64, per instance
+const offsets = references.map((ref) => {
+  const seen = ref.layouts.map((l) => {
+    const run = rounds
+      .flatMap((r) => r.c)
+      .find((c) => c.algorithmId === ref.algorithmId && c.instance === ref.instance && c.padBytes === l.padBytes);
+    return run?.codeOffset ?? null;
+  });
+  // each layout's code must sit its pad (less the first layout's) past the first layout's, modulo 64
+  const o0 = seen[0];
+  const p0 = ref.layouts[0]?.padBytes ?? 0;
+  const shifted =
+    typeof o0 === "number" &&
+    ref.layouts.every((l, i) => {
+      const o = seen[i];
+      return l.padBytes === null || (typeof o === "number" && (o - o0 - (l.padBytes - p0) + 128) % 64 === 0);
+    });
+  return { key: `${ref.algorithmId}/${ref.instance}`, seen, shifted };
+});
+const layoutLine =
+  LAYOUT_PADS.length > 1
+    ? `     built in ${LAYOUT_PADS.length} code layouts (--layouts 4): -DSPEED_PAD=${padList(LAYOUT_PADS)} (the scheme's code that many bytes past a 64-byte boundary), one binary each, every one run in every run (one process each); the reference figure of a run is the mean over the layouts of each process's median (or mean); keygen function at ${offsets.map((o) => `${o.key} +${o.seen.map((x) => x ?? "?").join("/+")}`).join(", ")} mod 64${offsets.every((o) => o.shifted) ? " (each moved by its pad)" : " (! not moved by the pads as asked)"}`
+    : `     one plain build (--layouts 1: no pad, the single binary a submitter builds); keygen function at ${offsets.map((o) => `${o.key} +${o.seen[0] ?? "?"}`).join(", ")} mod 64`;
 const lines: string[] = [];
 lines.push(
   `precision bench (issue 13): ${runs} run(s), a, b, c alternating in each; ${relative(root, campaignFile)}, profile ${profileName} (${flags})${quick ? "; QUICK smoke run: the figures mean nothing" : ""}`,
 );
 lines.push(
-  `  a  ngcc-perf time, default method; records seen: ${methodsA}${methodsA === "trials" ? " (the per-call method is not in this build: a measures what b does)" : ""}`,
+  `  a  ngcc-perf time, default method; records seen: ${methodsA}${methodsA === "trials" ? " (the per-call method is not in this build: a measures what b does)" : ""}; code layouts (sampling.layouts.padBytes): ${aLayouts.join(", ")}`,
 );
 lines.push(
   `  b  ngcc-perf time, timing.method trials: ${designB.trials} trials × calibrated iterations (≥ ${designB.minIterations}), targetTrialMs ${trialMs}, warm-up ${designB.warmupMs ?? timing.warmupMs ?? 50} ms`,
@@ -654,6 +825,7 @@ lines.push(
 lines.push(
   `  c  reference bench/reference/speed.c, linked with the scheme's sources in one ${cc} command (no shared object): ${calls} single calls per operation after a ${refWarmupMs} ms warm-up, rdtsc; ${keyPairs} key pairs, pool of ${inputPool}, fresh ${messageBytes}-byte messages`,
 );
+lines.push(layoutLine);
 lines.push(
   `machine: ${hostname()}, ${cpus().length} CPUs${firstEnv?.processor.hypervisor ? ", VM" : ""}, load average ${loadStart.toFixed(2)} at start, ${loadEnd.toFixed(2)} at end; ngcc-perf pinned to ${aPins.map((p) => p ?? "none").join("/")}, reference to ${refPins.map((p) => p ?? "none").join("/")}`,
 );
@@ -664,7 +836,7 @@ lines.push(
   `targets: ratio to the reference within [${TARGET_RATIO[0]}, ${TARGET_RATIO[1]}], run-to-run spread (max/min − 1) ≤ ${pct(TARGET_SPREAD)}; "!" marks a miss`,
 );
 lines.push(
-  "ratio: median over the runs of ngcc-perf's central figure ÷ the reference's median of the same run (its mean where a's central statistic is mean); ms/op: sampling time per operation (per-call: sampling.elapsedMs; trials: the driver's time process); ± a: the 95 % interval of a's central figure (per-call records only)",
+  `ratio: median over the runs of ngcc-perf's central figure ÷ the reference's ${LAYOUT_PADS.length > 1 ? "layout-mean " : ""}median of the same run (its mean where a's central statistic is mean); spread: run to run${LAYOUT_PADS.length > 1 ? ", of the layout-mean reference" : ""}; ms/op: sampling time per operation (per-call: sampling.elapsedMs; trials: the driver's time process; ref: warm-up and calls${LAYOUT_PADS.length > 1 ? ", total over the layouts" : ""}); ± a: the 95 % interval of a's central figure (per-call records only)`,
 );
 lines.push("");
 const header = [
@@ -706,7 +878,7 @@ for (const s of summaries) {
 }
 lines.push("");
 lines.push(
-  `estimated core cycles (the same comparison in cycles): a's central.cycles.value (the driver's add-chain probe; a's stopping target applied to: ${[...new Set(summaries.map((s) => s.cycles.a.targetFigure))].join("/")}) ÷ the reference's median_cycles (mean_cycles where a's statistic is mean), ${clockAdds > 0 ? `the reference probing a chain of ${clockAdds} adds after every call` : "the reference's probe off (--clock-adds 0)"}; cycles = time × the core clock, which assumes one add per cycle; GHz: core clock range over the runs (min–max)`,
+  `estimated core cycles (the same comparison in cycles): a's central.cycles.value (the driver's add-chain probe; a's stopping target applied to: ${[...new Set(summaries.map((s) => s.cycles.a.targetFigure))].join("/")}) ÷ the reference's ${LAYOUT_PADS.length > 1 ? "layout-mean " : ""}median_cycles (mean_cycles where a's statistic is mean), ${clockAdds > 0 ? `the reference probing a chain of ${clockAdds} adds after every call` : "the reference's probe off (--clock-adds 0)"}; cycles = time × the core clock, which assumes one add per cycle; GHz: core clock range over the runs (min–max); layout: spread between the reference's layouts (max/min − 1 of the layout figures, median over the runs; no target)`,
 );
 const ghz = (c: { minHz: number | null; maxHz: number | null }): string =>
   c.minHz === null || c.maxHz === null ? "–" : `${fix(c.minHz / 1e9, 2)}–${fix(c.maxHz / 1e9, 2)}`;
@@ -722,6 +894,7 @@ lines.push(
     "spread a".padStart(9),
     "ref med".padStart(9),
     "ref mean".padStart(9),
+    "layout".padStart(7),
     "GHz a".padStart(10),
     "GHz ref".padStart(10),
   ].join(" "),
@@ -740,6 +913,7 @@ for (const s of summaries) {
       spreadCell(c.a.spread).padStart(9),
       spreadCell(c.reference.spreadMedian).padStart(9),
       spreadCell(c.reference.spreadMean).padStart(9),
+      pct(c.reference.layoutSpread).padStart(7),
       ghz(c.a.coreClock).padStart(10),
       ghz(c.reference.coreClock).padStart(10),
     ].join(" "),
@@ -767,7 +941,16 @@ if (jsonFile !== undefined) {
     designs: {
       a: { timing: designA, cliQuick: quick && cliKnowsQuick },
       b: { timing: designB },
-      c: { calls, warmupMs: refWarmupMs, keyPairs, inputPool, messageBytes, clockAdds, builds: references },
+      c: {
+        calls,
+        warmupMs: refWarmupMs,
+        keyPairs,
+        inputPool,
+        messageBytes,
+        clockAdds,
+        layouts: { padBytes: LAYOUT_PADS, codeOffsets: offsets },
+        builds: references,
+      },
     },
     environment: firstEnv,
     operations: summaries,

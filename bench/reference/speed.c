@@ -12,6 +12,10 @@
  *   -DSPEED_KEM or -DSPEED_SIGN        the API category (crypto_kem_* or crypto_sign_*)
  *   -DSPEED_NAMESPACE=PREFIX_          the prefix of a namespaced API (PQClean); leave it out for a plain NIST API
  *   -DSPEED_LEN_T=size_t               the type of smlen/mlen (PQClean: size_t; NIST: unsigned long long, the default)
+ *   -DSPEED_PAD=N                      code layout (N in 0..63): this file's code section starts with `.p2align 6`
+ *                                      and `.skip N`, so everything linked after speed.c (the scheme's code, as
+ *                                      speed.c comes first on the link line) starts N bytes later modulo 64; leave
+ *                                      it out for no padding (the plain build)
  *
  * Every call is timed alone with rdtsc (lfence; rdtsc; lfence before, rdtscp; lfence after), after a warm-up of the
  * same operation, with its inputs varied as in issue 13's design (§2):
@@ -30,10 +34,34 @@
  * adds runs at one per cycle on the cores it is meant for); it corrects for the core clock moving (boost, a VM
  * host) between runs, nothing else. x86-64 and aarch64 only; elsewhere no cycles are printed.
  *
+ * Code layout: the time of the same code depends on where the linker puts it (loop and branch alignment; a few per
+ * cent for ML-DSA-44 verify between paddings of 16 and 32 bytes), so a single binary's figure carries a layout
+ * accident. Builds with -DSPEED_PAD=0, 16, 32, 48 move the scheme's code over those offsets past a 64-byte boundary;
+ * the output says which pad it was built with and where the keygen function landed (its address modulo 64).
+ *
  * Usage: speed [-n CALLS] [-w WARMUP_MS] [-k KEYS] [-p POOL] [-m MSG_BYTES] [-s SEED] [-t TSC_HZ] [-c ADDS] [OP...]
- * Output: '#' lines for people, then one line per operation of key=value pairs (times in ns and counter ticks,
- * estimated core cycles and the core clock in Hz where the probe ran).
+ * Output: '#' lines for people, then one line per operation of key=value pairs (times in ns and counter ticks, the
+ * pad (-1: none) and the keygen function's offset modulo 64, estimated core cycles and the core clock in Hz where
+ * the probe ran).
  */
+#ifdef SPEED_PAD
+/* The code-layout pad (see above), before anything else in this file's code section; GNU top-level asm (GAS syntax,
+ * x86-64 and aarch64 alike). The assembler checks that N is a number. */
+#if SPEED_PAD < 0 || SPEED_PAD > 63
+#error "SPEED_PAD: expected 0..63"
+#endif
+#define SPEED_PAD_STR_(x) #x
+#define SPEED_PAD_STR(x) SPEED_PAD_STR_(x)
+#if SPEED_PAD > 0
+__asm__(".pushsection .text\n\t.p2align 6\n\t.skip " SPEED_PAD_STR(SPEED_PAD) ", 0\n\t.popsection");
+#else /* no .skip 0, which the assembler warns about */
+__asm__(".pushsection .text\n\t.p2align 6\n\t.popsection");
+#endif
+#define SPEED_PAD_BYTES SPEED_PAD
+#else
+#define SPEED_PAD_BYTES (-1)
+#endif
+
 #define _POSIX_C_SOURCE 199309L
 
 #include <stdint.h>
@@ -180,6 +208,7 @@ static unsigned long keys = 4, pool = 64, msg_bytes = 32;
 #define SKB NS(CRYPTO_SECRETKEYBYTES)
 #define CTB NS(CRYPTO_CIPHERTEXTBYTES)
 #define SSB NS(CRYPTO_BYTES)
+#define KEYPAIR_FN NS(crypto_kem_keypair)
 #define NOPS 3
 static const char *const op_names[NOPS] = {"keygen", "enc", "dec"};
 static const char *const op_inputs[NOPS] = {"none", "keys", "pool"};
@@ -250,6 +279,7 @@ static void check_after(int op) {
 #define PKB NS(CRYPTO_PUBLICKEYBYTES)
 #define SKB NS(CRYPTO_SECRETKEYBYTES)
 #define SIGB NS(CRYPTO_BYTES)
+#define KEYPAIR_FN NS(crypto_sign_keypair)
 #define NOPS 3
 static const char *const op_names[NOPS] = {"keygen", "sign", "verify"};
 static const char *const op_inputs[NOPS] = {"none", "fresh", "pool"};
@@ -361,6 +391,9 @@ int main(int argc, char **argv) {
     struct result res[NOPS];
     double begin_ns, end_ns, overhead;
     uint64_t begin_tsc, end_tsc;
+    /* where the scheme's code landed: the keygen function's address modulo 64 (the same at run time as at link time,
+     * as the executable is loaded at a page boundary) */
+    unsigned code_offset = (unsigned)((uintptr_t)KEYPAIR_FN % 64u);
 
 #ifdef SPEED_SIGN
     prng_state = 1;
@@ -467,6 +500,13 @@ int main(int argc, char **argv) {
     printf("# speed: %s (namespace '%s'), %s, counter rate %.0f Hz%s, overhead %.1f ticks (not subtracted)\n",
            NS(CRYPTO_ALGNAME), SPEED_STR(SPEED_NAMESPACE), SPEED_COUNTER, tsc_hz,
            SPEED_HAVE_TSC ? " (measured against CLOCK_MONOTONIC unless -t)" : "", overhead);
+    if (SPEED_PAD_BYTES >= 0) {
+        printf("# code layout: -DSPEED_PAD=%d (.p2align 6, .skip %d before the scheme's code); keygen function at %u "
+               "mod 64\n",
+               SPEED_PAD_BYTES, SPEED_PAD_BYTES, code_offset);
+    } else {
+        printf("# code layout: no pad (plain build); keygen function at %u mod 64\n", code_offset);
+    }
     printf("# inputs: %lu key pairs in rotation, a pool of %lu, %lu-byte messages; every call timed alone\n", keys, pool,
            msg_bytes);
     if (adds > 0) {
@@ -496,7 +536,7 @@ int main(int argc, char **argv) {
                r->p5 * k, r->p25 * k, r->p75 * k, r->p95 * k, r->p99 * k, r->max * k, r->median, r->mean,
                r->warmup_calls, r->warmup_ms, r->sampling_ms, tsc_hz, overhead, keys, pool, msg_bytes);
         /* the same line goes on: the probe and, where it gives one, the core clock and the cycles */
-        printf(" clock_adds=%lu", adds);
+        printf(" clock_adds=%lu pad_bytes=%d code_offset=%u", adds, SPEED_PAD_BYTES, code_offset);
         if (adds > 0) printf(" probe_median_ticks=%.1f", r->probe_median);
         if (r->cycles_per_tick > 0) {
             printf(" median_cycles=%.1f mean_cycles=%.1f core_hz=%.0f", r->median * r->cycles_per_tick,
