@@ -1,6 +1,6 @@
 // Maps JSON pointers to line and column in the text a value was parsed from.
 import { findNodeAtLocation, type Node, parseTree } from "jsonc-parser";
-import { type Document, isNode, type LineCounter } from "yaml";
+import { type Document, isMap, isNode, isScalar, type LineCounter } from "yaml";
 
 export interface Position {
   line: number;
@@ -62,8 +62,23 @@ export function jsonLocator(text: string): Locator {
 
 export function yamlLocator(doc: Document, lineCounter: LineCounter): Locator {
   return {
-    locate(pointer) {
+    locate(pointer, key = false) {
       const tokens = pointerTokens(pointer).map((t) => (/^(0|[1-9]\d*)$/.test(t) ? Number(t) : t));
+      // A property name (an unknown field): the key of its pair in the parent mapping.
+      const last = tokens[tokens.length - 1];
+      const parent =
+        !key || last === undefined
+          ? undefined
+          : tokens.length === 1
+            ? doc.contents
+            : doc.getIn(tokens.slice(0, -1), true);
+      if (isMap(parent)) {
+        const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === String(last));
+        if (pair && isNode(pair.key) && pair.key.range) {
+          const pos = lineCounter.linePos(pair.key.range[0]);
+          return { line: pos.line, column: pos.col };
+        }
+      }
       for (let n = tokens.length; n >= 0; n--) {
         const node = n === 0 ? doc.contents : doc.getIn(tokens.slice(0, n), true);
         if (isNode(node) && node.range) {

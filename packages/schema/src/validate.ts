@@ -265,6 +265,23 @@ function tooDeep(text: string, offset: number, kind: RecordKind | null, format: 
   return { kind, valid: false, errors: [{ pointer: "", message, ...pos }] };
 }
 
+/** A record's key fields name its place in the store: each is checked by the layout's name rule (as the runner's). */
+function recordNameErrors(value: unknown): ValidationError[] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  const r = value as Record<string, unknown>;
+  const errors: ValidationError[] = [];
+  for (const field of ["system", "algorithmId", "instance", "buildProfile", "operation"]) {
+    const v = r[field];
+    if (typeof v !== "string") continue;
+    try {
+      checkName(v, "name");
+    } catch (err) {
+      errors.push({ pointer: `/${field}`, message: (err as Error).message.replace(/^name: /, "") });
+    }
+  }
+  return errors;
+}
+
 /**
  * The names of a campaign that become parts of paths (docs/record-schema.md): system, systems, build profiles,
  * algorithm ids and instance names without wildcards — the checks `loadCampaign` makes, so validate and run agree.
@@ -306,7 +323,7 @@ export function validateText(text: string, fileName: string, kind?: RecordKind):
   const deep = tooDeepAt(text, format);
   if (deep >= 0) return tooDeep(text, deep, kind ?? (format === "yaml" ? "campaign" : null), format);
   try {
-    return parseAndValidate(text, fileName, format, kind);
+    return parseAndValidate(text, format, kind);
   } catch (err) {
     // Block nesting a scan of brackets does not see ("- - - - …"): the parser's recursion gives out.
     if (err instanceof RangeError) return tooDeep(text, 0, kind ?? (format === "yaml" ? "campaign" : null), format);
@@ -314,7 +331,7 @@ export function validateText(text: string, fileName: string, kind?: RecordKind):
   }
 }
 
-function parseAndValidate(text: string, fileName: string, format: TextFormat, kind?: RecordKind): ValidationResult {
+function parseAndValidate(text: string, format: TextFormat, kind?: RecordKind): ValidationResult {
   let value: unknown;
   let locator: Locator;
   if (format === "json") {
@@ -378,8 +395,9 @@ function parseAndValidate(text: string, fileName: string, format: TextFormat, ki
   }
   const found = run(resolved, value);
   // A campaign the schema accepts still names paths: the names are checked as loadCampaign checks them.
-  if (found.length === 0 && resolved === "campaign") {
-    for (const e of campaignNameErrors(value)) found.push({ ...e, key: false });
+  if (found.length === 0) {
+    const names = resolved === "campaign" ? campaignNameErrors(value) : recordNameErrors(value);
+    for (const e of names) found.push({ ...e, key: false });
   }
   const errors = found.map(({ pointer, message, key }) => ({
     pointer: shownPointer(pointer),
