@@ -5,7 +5,7 @@
 // whose files do not match its index.json (a record changed, deleted or added since the index was written, no index)
 // or a timing record whose figures contradict each other (checkSystemIntegrity of @ngcc-perf/schema): the report
 // publishes only what the run that wrote the index vouched for.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
   type AlgorithmKey,
