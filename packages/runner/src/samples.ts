@@ -289,7 +289,9 @@ export function workersHalfWidth(figures: readonly number[], groups?: readonly n
   if (w < 2) return 0;
   if (groups && groups.length === w) {
     const byGroup = new Map<number, number[]>();
-    groups.forEach((g, i) => byGroup.set(g, [...(byGroup.get(g) ?? []), figures[i] as number]));
+    groups.forEach((g, i) => {
+      byGroup.set(g, [...(byGroup.get(g) ?? []), figures[i] as number]);
+    });
     const df = w - byGroup.size;
     if (byGroup.size > 1 && df >= 2) {
       let ss = 0;
