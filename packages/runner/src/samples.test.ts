@@ -11,6 +11,7 @@ import {
   perCallNs,
   stopDecision,
   summarizeSamples,
+  workersHalfWidth,
   workerSpread,
 } from "./samples.ts";
 
@@ -390,5 +391,35 @@ describe("core clock and estimated cycles", () => {
     // The mean is kept as the statistic when the time figure uses it.
     expect(cyclesFigures([slow, fast], [4e9, 5e9], 16384, "mean", 0.01).central.value).toBeCloseTo(100_010, -1);
     expect(() => cyclesFigures([slow], [4e9, 5e9], 16384, "median", 0.01)).toThrow(/one core clock per worker/);
+  });
+});
+
+describe("workers in code layouts", () => {
+  it("takes each layout's mean out of the workers' spread once some layout ran twice, else counts it as noise", () => {
+    // Two layouts 4 % apart, each repeating within 0.1 %.
+    const figures = [100, 104, 100.1, 104.1, 99.9, 103.9, 100, 104];
+    const groups = [0, 16, 0, 16, 0, 16, 0, 16];
+    const plain = workersHalfWidth(figures);
+    const grouped = workersHalfWidth(figures, groups);
+    expect(plain).toBeGreaterThan(1.5); // t(7) · 2.1 / √8
+    expect(grouped).toBeLessThan(0.1);
+    expect(grouped).toBeGreaterThan(0);
+    // One worker per layout: no within-layout spread to go by, so the plain rule.
+    expect(workersHalfWidth([100, 104], [0, 16])).toBeCloseTo(workersHalfWidth([100, 104]), 12);
+    expect(workersHalfWidth([100, 104, 100.1], [0, 16, 0])).toBeCloseTo(workersHalfWidth([100, 104, 100.1]), 12);
+  });
+
+  it("stops on the target only after a balanced round", () => {
+    const base = {
+      central: { metTarget: true },
+      workers: 5,
+      minWorkers: 4,
+      elapsedMs: 10,
+      budgetMs: 2000,
+      quick: false,
+    };
+    expect(stopDecision({ ...base, balanced: false })).toBe("continue");
+    expect(stopDecision({ ...base, balanced: true })).toBe("target");
+    expect(stopDecision({ ...base, balanced: false, elapsedMs: 2000 })).toBe("budget");
   });
 });
