@@ -43,6 +43,8 @@ export interface Campaign {
     /** Per-call method: target half-width of the 95 % interval, a fraction of the figure. */
     target: number;
     budgetNs: number;
+    /** The budget of an operation whose mean is published (input-dependent time). */
+    meanBudgetNs: number;
     workerNs: number;
     minWorkers: number;
     keyPairs: number;
@@ -156,6 +158,7 @@ export function loadCampaign(file: string): Campaign {
       method: t.method ?? "per-call",
       target: t.target ?? 0.01,
       budgetNs: (t.budgetMs ?? 2000) * 1e6,
+      meanBudgetNs: (t.meanBudgetMs ?? 4 * (t.budgetMs ?? 2000)) * 1e6,
       workerNs: (t.workerMs ?? 100) * 1e6,
       minWorkers: t.minWorkers ?? 4,
       keyPairs: t.keyPairs ?? 4,

@@ -37,12 +37,17 @@ export interface OpSampling {
   cycles?: CyclesFigures;
 }
 
-/** The limits of a run: the campaign's, or a smoke run's with --quick. */
-function limits(campaign: Campaign, quick: boolean) {
+/**
+ * The limits of a run: the campaign's, or a smoke run's with --quick. An operation whose mean is published (its
+ * time depends on the input: a wide per-call distribution) has the larger budget `timing.meanBudgetMs`: the mean
+ * of a wide distribution needs many more calls for the same interval.
+ */
+function limits(campaign: Campaign, quick: boolean, statistic?: "median" | "mean") {
   const t = campaign.timing;
+  const budgetNs = statistic === "mean" ? t.meanBudgetNs : t.budgetNs;
   return quick
     ? { workerNs: 20e6, minWorkers: 1, budgetMs: 0, target: t.target }
-    : { workerNs: t.workerNs, minWorkers: t.minWorkers, budgetMs: t.budgetNs / 1e6, target: t.target };
+    : { workerNs: t.workerNs, minWorkers: t.minWorkers, budgetMs: budgetNs / 1e6, target: t.target };
 }
 
 /** The statistics of an operation over its workers so far, and whether it may stop. */
@@ -66,6 +71,7 @@ function evaluate(campaign: Campaign, built: BuiltInstance, o: OpSampling, quick
   // The target is judged only when every code layout has as many workers as the others, so that the pooled figure
   // weighs the layouts alike; the budget stops at any round.
   const layouts = new Set(built.layouts.map((x) => x.padBytes)).size || 1;
+  const budgetMs = limits(campaign, quick, o.central.statistic).budgetMs;
   const d = stopDecision({
     // The target is on the estimated core cycles when the core clock was probed: the time per call moves with the
     // core clock (boost, a VM's host), which more samples cannot average away; the cycles do not.
@@ -74,7 +80,7 @@ function evaluate(campaign: Campaign, built: BuiltInstance, o: OpSampling, quick
     minWorkers: l.minWorkers,
     balanced: o.workers.length % layouts === 0,
     elapsedMs: o.elapsedMs,
-    budgetMs: l.budgetMs,
+    budgetMs,
     quick,
   });
   o.stoppedBy = d === "continue" ? null : d;
@@ -166,7 +172,7 @@ export function workerTrials(o: OpSampling): Trial[] {
 export function perCallFields(campaign: Campaign, o: OpSampling, quick: boolean) {
   const first = o.workers[0];
   if (!first || !o.distribution || !o.central || !o.stoppedBy) throw new Error(`${o.operation}: not sampled`);
-  const l = limits(campaign, quick);
+  const l = limits(campaign, quick, o.central.statistic);
   const overhead = first.counter.overhead ?? 0;
   const medianSample = o.distribution.medianCounter !== undefined ? o.distribution.medianCounter * first.batch : 0;
   return {

@@ -255,6 +255,10 @@ export interface CampaignConfig {
      */
     budgetMs?: number;
     /**
+     * The budget of an operation whose mean is published (its time depends on the input), in ms; default 4 × budgetMs (8000): the mean of a wide per-call distribution needs many more calls for the same interval.
+     */
+    meanBudgetMs?: number;
+    /**
      * Sampling time of one worker process, in ms; default 100.
      */
     workerMs?: number;

@@ -193,6 +193,9 @@ export const campaign: JsonSchema = {
           budgetMs: nonneg(
             "Sampling time an operation may spend at most before it stops short of its target, in ms; default 2000.",
           ),
+          meanBudgetMs: nonneg(
+            "The budget of an operation whose mean is published (its time depends on the input), in ms; default 4 × budgetMs (8000): the mean of a wide per-call distribution needs many more calls for the same interval.",
+          ),
           workerMs: nonneg("Sampling time of one worker process, in ms; default 100."),
           minWorkers: int("Fresh worker processes per operation at least; default 4 (one per code layout).", {
             minimum: 1,
