@@ -106,6 +106,49 @@ export interface CampaignConfig {
      */
     surveyNotes?: string;
     /**
+     * This algorithm's profiler groups, added to the campaign's and the submission's meta.json profiler groups (a group of the same name overrides theirs) or, with replaceCampaignGroups, instead of the campaign's.
+     */
+    profiler?: {
+      /**
+       * Group name → its symbols; added to the campaign's groups, a group of the same name overriding the campaign's.
+       */
+      groups: {
+        /**
+         * One symbol group.
+         */
+        [k: string]: {
+          /**
+           * Linker symbols wrapped with -Wl,--wrap.
+           *
+           * @minItems 1
+           */
+          symbols: string[];
+          /**
+           * Column label in the report, e.g. pseudohash/XOF/sm3 or SHA-3/SHAKE.
+           */
+          label?: string;
+          /**
+           * Symbol → name shown in the calls column (e.g. randombytes → drng); by default a symbol is shown without the prefix all of its group's symbols share.
+           */
+          symbolLabels?: {
+            [k: string]: string;
+          };
+          /**
+           * What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash.
+           */
+          kind?: "hash" | "drng" | "other";
+          /**
+           * true: the group is ICCS placeholder functions (worded so on the page); default: true only when every symbol is an ICCS function the submission's meta.json iccs lists or iccs.h declares.
+           */
+          iccs?: boolean;
+        };
+      };
+      /**
+       * true: these groups instead of the campaign's (or the defaults); default false.
+       */
+      replaceCampaignGroups?: boolean;
+    };
+    /**
      * Randomness of the KAT generator: nist (the AES-256 CTR_DRBG of NIST's rng.c, the default) or hqc (HQC's SHAKE256-based KAT RNG; the default for PQClean hqc-* schemes).
      */
     katRng?: "nist" | "hqc";
@@ -336,7 +379,7 @@ export interface CampaignConfig {
    */
   profiler?: {
     /**
-     * Group name → its symbols, e.g. hash: [pseudohash, pseudoXOF, sm3hash], drng: [randombytes].
+     * Group name → its symbols, e.g. hash: [pseudohash, pseudoXOF, sm3hash], drng: [randombytes]; an algorithm's own groups (its meta.json profiler, the campaign's algorithms[].profiler) are added to these or override a group of the same name.
      */
     groups: {
       /**
@@ -350,15 +393,23 @@ export interface CampaignConfig {
          */
         symbols: string[];
         /**
-         * Column label in the report, e.g. pseudohash/XOF/sm3.
+         * Column label in the report, e.g. pseudohash/XOF/sm3 or SHA-3/SHAKE.
          */
         label?: string;
         /**
-         * Symbol → name shown in the calls column (e.g. randombytes → drng).
+         * Symbol → name shown in the calls column (e.g. randombytes → drng); by default a symbol is shown without the prefix all of its group's symbols share.
          */
         symbolLabels?: {
           [k: string]: string;
         };
+        /**
+         * What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash.
+         */
+        kind?: "hash" | "drng" | "other";
+        /**
+         * true: the group is ICCS placeholder functions (worded so on the page); default: true only when every symbol is an ICCS function the submission's meta.json iccs lists or iccs.h declares.
+         */
+        iccs?: boolean;
       };
     };
     /**
@@ -2029,6 +2080,18 @@ export type HashProfileRecord = {
      */
     label?: string;
     /**
+     * What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash.
+     */
+    kind?: "hash" | "drng" | "other";
+    /**
+     * Whether the group is ICCS placeholder functions (the page says ICCS only for these).
+     */
+    iccs?: boolean;
+    /**
+     * Where the group came from: default (the profiler's defaults), campaign (profiler.groups), meta (the submission's meta.json profiler) or algorithm (the campaign's algorithms[].profiler).
+     */
+    source?: "default" | "campaign" | "meta" | "algorithm";
+    /**
      * Mean time per operation inside the group, in ns.
      */
     nsPerOp?: number;
@@ -2318,6 +2381,31 @@ export interface SurveyRecord {
      * Generated one-line summary.
      */
     text?: string;
+    /**
+     * The profiler groups the survey looked for (its placeholders are their symbols).
+     */
+    groups?: {
+      /**
+       * Group name.
+       */
+      name: string;
+      /**
+       * Column label.
+       */
+      label?: string;
+      /**
+       * What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash.
+       */
+      kind?: "hash" | "drng" | "other";
+      /**
+       * Whether the group is ICCS placeholder functions.
+       */
+      iccs?: boolean;
+      /**
+       * Where the group came from: default (the profiler's defaults), campaign (profiler.groups), meta (the submission's meta.json profiler) or algorithm (the campaign's algorithms[].profiler).
+       */
+      source?: "default" | "campaign" | "meta" | "algorithm";
+    }[];
     /**
      * Per instance: what its timing build references and contains.
      */

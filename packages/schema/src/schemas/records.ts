@@ -56,6 +56,57 @@ const katExpectation = obj(
   },
 );
 
+// ---------------------------------------------------------------- profiler groups (campaign, algorithm, meta.json)
+export const groupKind = oneOfEnum(
+  "What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash.",
+  ["hash", "drng", "other"],
+);
+/** Group name → its symbols, label, calls-column names and kind (the campaign's and an algorithm's groups alike). */
+export const profilerGroups = (description: string): JsonSchema =>
+  map(
+    description,
+    obj(
+      "One symbol group.",
+      {
+        symbols: arr(
+          "Linker symbols wrapped with -Wl,--wrap.",
+          { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+          {
+            minItems: 1,
+          },
+        ),
+      },
+      {
+        label: str("Column label in the report, e.g. pseudohash/XOF/sm3 or SHA-3/SHAKE."),
+        symbolLabels: map(
+          "Symbol → name shown in the calls column (e.g. randombytes → drng); by default a symbol is shown without the prefix all of its group's symbols share.",
+          {
+            type: "string",
+          },
+        ),
+        kind: groupKind,
+        iccs: bool(
+          "true: the group is ICCS placeholder functions (worded so on the page); default: true only when every symbol is an ICCS function the submission's meta.json iccs lists or iccs.h declares.",
+        ),
+      },
+    ),
+    "^[a-z][a-z0-9_]*$",
+  );
+
+/** An algorithm's own profiler groups (a meta.json's or the campaign's algorithms[].profiler). */
+export const algorithmProfiler = (description: string): JsonSchema =>
+  obj(
+    description,
+    {
+      groups: profilerGroups(
+        "Group name → its symbols; added to the campaign's groups, a group of the same name overriding the campaign's.",
+      ),
+    },
+    {
+      replaceCampaignGroups: bool("true: these groups instead of the campaign's (or the defaults); default false."),
+    },
+  );
+
 export const campaign: JsonSchema = {
   $schema: DRAFT,
   $id: `${ID_BASE}campaign.schema.json`,
@@ -113,6 +164,9 @@ export const campaign: JsonSchema = {
               },
             ),
             surveyNotes: str("Curated wording for the survey verdict, kept apart from the automatic finding."),
+            profiler: algorithmProfiler(
+              "This algorithm's profiler groups, added to the campaign's and the submission's meta.json profiler groups (a group of the same name overrides theirs) or, with replaceCampaignGroups, instead of the campaign's.",
+            ),
             katRng: oneOfEnum(
               "Randomness of the KAT generator: nist (the AES-256 CTR_DRBG of NIST's rng.c, the default) or hqc (HQC's SHAKE256-based KAT RNG; the default for PQClean hqc-* schemes).",
               ["nist", "hqc"],
@@ -243,27 +297,8 @@ export const campaign: JsonSchema = {
       profiler: obj(
         "Symbol groups for the hash/DRNG profiler.",
         {
-          groups: map(
-            "Group name → its symbols, e.g. hash: [pseudohash, pseudoXOF, sm3hash], drng: [randombytes].",
-            obj(
-              "One symbol group.",
-              {
-                symbols: arr(
-                  "Linker symbols wrapped with -Wl,--wrap.",
-                  { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
-                  {
-                    minItems: 1,
-                  },
-                ),
-              },
-              {
-                label: str("Column label in the report, e.g. pseudohash/XOF/sm3."),
-                symbolLabels: map("Symbol → name shown in the calls column (e.g. randombytes → drng).", {
-                  type: "string",
-                }),
-              },
-            ),
-            "^[a-z][a-z0-9_]*$",
+          groups: profilerGroups(
+            "Group name → its symbols, e.g. hash: [pseudohash, pseudoXOF, sm3hash], drng: [randombytes]; an algorithm's own groups (its meta.json profiler, the campaign's algorithms[].profiler) are added to these or override a group of the same name.",
           ),
         },
         {
@@ -806,6 +841,10 @@ export const kat = recordSchema(
 );
 
 // ---------------------------------------------------------------- hash/DRNG profile
+const groupSource = oneOfEnum(
+  "Where the group came from: default (the profiler's defaults), campaign (profiler.groups), meta (the submission's meta.json profiler) or algorithm (the campaign's algorithms[].profiler).",
+  ["default", "campaign", "meta", "algorithm"],
+);
 export const hashProfile = recordSchema(
   "hash-profile",
   "ngcc-perf hash/DRNG profile record",
@@ -886,6 +925,9 @@ export const hashProfile = recordSchema(
         },
         {
           label: str("Column label, e.g. pseudohash/XOF/sm3."),
+          kind: groupKind,
+          iccs: bool("Whether the group is ICCS placeholder functions (the page says ICCS only for these)."),
+          source: groupSource,
           nsPerOp: nonneg("Mean time per operation inside the group, in ns."),
           ticks: nonneg("Time inside the group's outermost calls over all profiled trials, in the wrapper clock."),
         },
@@ -981,6 +1023,21 @@ export const survey = recordSchema(
           }),
         ),
         text: str("Generated one-line summary."),
+        groups: arr(
+          "The profiler groups the survey looked for (its placeholders are their symbols).",
+          obj(
+            "One group.",
+            {
+              name: str("Group name.", { pattern: "^[a-z][a-z0-9_]*$" }),
+            },
+            {
+              label: str("Column label."),
+              kind: groupKind,
+              iccs: bool("Whether the group is ICCS placeholder functions."),
+              source: groupSource,
+            },
+          ),
+        ),
         instances: arr(
           "Per instance: what its timing build references and contains.",
           obj(
