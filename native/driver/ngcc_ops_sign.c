@@ -1,7 +1,9 @@
 /*
- * ngcc_ops_sign.c -- signatures: keygen, sign, verify through the NIST pair
- * crypto_sign / crypto_sign_open (every submission has them; PQClean's
- * crypto_sign_signature / crypto_sign_verify are not used).
+ * ngcc_ops_sign.c -- signatures: keygen, sign, verify through the signing
+ * pair crypto_sign / crypto_sign_open (every submission has them; PQClean's
+ * crypto_sign_signature / crypto_sign_verify are not used): the round-3 NIST
+ * API, or the FIPS 204 context API with -DNGCC_SIGN_API_FIPS204 (see
+ * native/include/ngcc_sign_api.h).
  * Compiled in only with -DNGCC_CATEGORY_SIGN.
  */
 #include "ngcc_ops.h"
@@ -18,32 +20,20 @@
 #define NGCC_SK NGCC_NS(CRYPTO_SECRETKEYBYTES)
 #define NGCC_SIG NGCC_NS(CRYPTO_BYTES)
 #define ngcc_keypair NGCC_NS(crypto_sign_keypair)
-#define ngcc_sign NGCC_NS(crypto_sign)
-#define ngcc_open NGCC_NS(crypto_sign_open)
 
 /*
- * The type of smlen / mlen: NIST says unsigned long long, PQClean uses size_t.
- * With GCC or Clang it is read off the prototype in api.h; otherwise size_t
- * for namespaced (PQClean) builds and unsigned long long for the rest.
- * -DNGCC_SIGN_LENGTH_TYPE=... overrides both.
+ * The signing pair (native/include/ngcc_sign_api.h): the round-3 NIST crypto_sign / crypto_sign_open, or with
+ * -DNGCC_SIGN_API_FIPS204 the FIPS 204 context API (the context from -DNGCC_SIGN_CONTEXT, empty without it).
+ * The type of smlen / mlen is read off the prototype (GCC, Clang); otherwise size_t for namespaced (PQClean)
+ * builds and unsigned long long for the rest; -DNGCC_SIGN_LENGTH_TYPE=... overrides both.
  */
-#if !defined(NGCC_SIGN_LENGTH_TYPE)
-#if defined(__GNUC__)
-typedef int (*ngcc_nist_sign_fn)(unsigned char *, unsigned long long *, const unsigned char *, unsigned long long,
-                                 const unsigned char *);
-typedef int (*ngcc_mixed_sign_fn)(unsigned char *, unsigned long long *, const unsigned char *, size_t,
-                                  const unsigned char *);
-#define NGCC_SIGN_LENGTH_TYPE                                                                                    \
-    __typeof__(__builtin_choose_expr(__builtin_types_compatible_p(__typeof__(&ngcc_sign), ngcc_nist_sign_fn) || \
-                                         __builtin_types_compatible_p(__typeof__(&ngcc_sign), ngcc_mixed_sign_fn), \
-                                     (unsigned long long)0, (size_t)0))
-#elif defined(NGCC_NAMESPACE)
-#define NGCC_SIGN_LENGTH_TYPE size_t
-#else
-#define NGCC_SIGN_LENGTH_TYPE unsigned long long
+#define NGCC_SIGN_NAME(x) NGCC_NS(x)
+#if defined(NGCC_NAMESPACE)
+#define NGCC_SIGN_SIZE_T_DEFAULT
 #endif
-#endif
-typedef NGCC_SIGN_LENGTH_TYPE ngcc_sign_len;
+#include "ngcc_sign_api.h"
+#define ngcc_sign(sm_, smlen_, m_, mlen_, sk_) NGCC_SIGN_CALL(sm_, smlen_, m_, mlen_, sk_)
+#define ngcc_open(m_, mlen_, sm_, smlen_, pk_) NGCC_OPEN_CALL(m_, mlen_, sm_, smlen_, pk_)
 
 const char ngcc_category[] = "sign";
 
@@ -375,6 +365,22 @@ void ngcc_ops_check(unsigned long long iterations) {
                      "check: crypto_sign_open accepted a tampered signed message (byte %lu of %lu flipped)",
                      (unsigned long)pos, (unsigned long)smlen);
         }
+#if defined(NGCC_SIGN_API_FIPS204)
+        /* Another context (this one with one byte more): open must reject the valid signed message under it. */
+        {
+            unsigned char other[256];
+            size_t other_len = NGCC_SIGN_CTXLEN < 255 ? NGCC_SIGN_CTXLEN + 1 : NGCC_SIGN_CTXLEN;
+            memcpy(other, NGCC_SIGN_CTX, NGCC_SIGN_CTXLEN);
+            other[other_len - 1] ^= 0x5A;
+            rc = NGCC_OPEN_FN(m_tampered, &mlen_tampered, sm, smlen, other, other_len, pk);
+            ngcc_buf_check_all("in check");
+            if (rc == 0) {
+                ngcc_die(NGCC_EXIT_RESULT,
+                         "check: crypto_sign_open accepted a signed message under another context (%lu bytes)",
+                         (unsigned long)other_len);
+            }
+        }
+#endif
     }
 }
 

@@ -14,6 +14,12 @@
  * every CRYPTO_* macro and crypto_* function be looked up with that prefix.
  * The smlen/mlen type of crypto_sign is read off its prototype (GCC, Clang);
  * -DNGCC_SIGN_LEN_T=size_t overrides it.
+ * Signatures: the round-3 NIST crypto_sign / crypto_sign_open by default;
+ * -DNGCC_SIGN_API_FIPS204 calls the FIPS 204 context API instead
+ * (crypto_sign(sm, smlen, m, mlen, ctx, ctxlen, sk), crypto_sign_open(m, mlen,
+ * sm, smlen, ctx, ctxlen, pk); with -DNGCC_SIGN_API_CTX_NAMES their _ctx
+ * names), the context from -DNGCC_SIGN_CONTEXT=0x..,0x.. (empty without it);
+ * see native/include/ngcc_sign_api.h. The .rsp format is the same.
  *
  * One run produces every form at once (entries 0..N-1):
  *   --write-rsp FILE     the NIST .rsp: "# <name>", empty line, entries each followed by an empty line
@@ -47,7 +53,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The instance's API header: api.h, or the file meta.json's apiHeader names (-DNGCC_API_HEADER="<path>"). */
+#if defined(NGCC_API_HEADER)
+#include NGCC_API_HEADER
+#else
 #include "api.h"
+#endif
 #include "rng.h"
 
 #if defined(NGCC_KAT_KEX)
@@ -337,26 +348,17 @@ out:
 #define NGCC_FILE_STEM "PQCsignKAT_"
 #define NGCC_CATEGORY "sign"
 
-/* The type of smlen / mlen: NIST says unsigned long long, PQClean uses size_t
- * (as native/driver/ngcc_ops_sign.c). */
-#if !defined(NGCC_SIGN_LEN_T)
-#if defined(__GNUC__)
-typedef int (*ngcc_nist_sign_fn)(unsigned char *, unsigned long long *, const unsigned char *, unsigned long long,
-                                 const unsigned char *);
-typedef int (*ngcc_mixed_sign_fn)(unsigned char *, unsigned long long *, const unsigned char *, size_t,
-                                  const unsigned char *);
-#define NGCC_SIGN_LEN_T                                                                                         \
-    __typeof__(__builtin_choose_expr(                                                                           \
-        __builtin_types_compatible_p(__typeof__(&NGCC_API(crypto_sign)), ngcc_nist_sign_fn) ||                  \
-            __builtin_types_compatible_p(__typeof__(&NGCC_API(crypto_sign)), ngcc_mixed_sign_fn),               \
-        (unsigned long long)0, (size_t)0))
-#elif defined(NGCC_API_PREFIX)
-#define NGCC_SIGN_LEN_T size_t
-#else
-#define NGCC_SIGN_LEN_T unsigned long long
+/* The signing pair, the context and the type of smlen / mlen, as native/driver/ngcc_ops_sign.c calls them
+ * (native/include/ngcc_sign_api.h): the round-3 NIST API, or the FIPS 204 context API with
+ * -DNGCC_SIGN_API_FIPS204 [-DNGCC_SIGN_CONTEXT=0x..,0x..]. -DNGCC_SIGN_LEN_T=T overrides the length type. */
+#define NGCC_SIGN_NAME(x) NGCC_API(x)
+#if defined(NGCC_SIGN_LEN_T)
+#define NGCC_SIGN_LENGTH_TYPE NGCC_SIGN_LEN_T
 #endif
+#if defined(NGCC_API_PREFIX)
+#define NGCC_SIGN_SIZE_T_DEFAULT
 #endif
-typedef NGCC_SIGN_LEN_T ngcc_sign_len;
+#include "ngcc_sign_api.h"
 
 static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigned char *msg,
                       unsigned long long mlen) {
@@ -377,7 +379,7 @@ static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigne
     NGCC_RUN("crypto_sign_keypair", NGCC_API(crypto_sign_keypair)(pk, sk), "crypto_sign_keypair failed");
     ngcc_puthex(b, "pk = ", pk, NGCC_API(CRYPTO_PUBLICKEYBYTES));
     ngcc_puthex(b, "sk = ", sk, NGCC_API(CRYPTO_SECRETKEYBYTES));
-    NGCC_RUN("crypto_sign", NGCC_API(crypto_sign)(sm, &smlen, m, (ngcc_sign_len)mlen, sk), "crypto_sign failed");
+    NGCC_RUN("crypto_sign", NGCC_SIGN_CALL(sm, &smlen, m, (ngcc_sign_len)mlen, sk), "crypto_sign failed");
     if ((unsigned long long)smlen < mlen ||
         (unsigned long long)smlen > mlen + (unsigned long long)NGCC_API(CRYPTO_BYTES)) {
         ret = ngcc_fail(count, "crypto_sign returned a signed-message length outside [mlen, mlen + CRYPTO_BYTES]", 0);
@@ -387,7 +389,7 @@ static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigne
     ngcc_puthex(b, "sm = ", sm, (unsigned long long)smlen);
     ngcc_len_add(&ngcc_len_pk, NGCC_API(CRYPTO_PUBLICKEYBYTES));
     ngcc_len_add(&ngcc_len_sig, (unsigned long long)smlen - mlen);
-    NGCC_RUN("crypto_sign_open", NGCC_API(crypto_sign_open)(m1, &mlen1, sm, smlen, pk), "crypto_sign_open rejected the signature");
+    NGCC_RUN("crypto_sign_open", NGCC_OPEN_CALL(m1, &mlen1, sm, smlen, pk), "crypto_sign_open rejected the signature");
     if ((unsigned long long)mlen1 != mlen || memcmp(m, m1, (size_t)mlen) != 0) {
         ret = ngcc_fail(count, "crypto_sign_open returned a different message", 0);
     }
