@@ -14,7 +14,9 @@ export const AJV_OPTIONS = {
 
 function typeName(kind: string): string {
   const base = kind.replace(/(^|-)([a-z])/g, (_m, _d: string, c: string) => c.toUpperCase());
-  return kind === "campaign" ? "CampaignConfig" : kind === "size-catalog-row" ? "SizeCatalogRow" : `${base}Record`;
+  if (kind === "campaign") return "CampaignConfig";
+  if (kind === "meta") return "SubmissionMeta";
+  return kind === "size-catalog-row" ? "SizeCatalogRow" : `${base}Record`;
 }
 
 export async function generateOutputs(compile: typeof Compile): Promise<Record<string, string>> {

@@ -1,10 +1,12 @@
 // Validation of records and campaigns against the ahead-of-time compiled validators.
+import { isAbsolute, posix } from "node:path";
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { LineCounter, parseDocument } from "yaml";
 import * as compiled from "./generated/validators.js";
 import { checkName } from "./layout.ts";
 import { jsonLocator, type Locator, offsetToPosition, pointerTokens, toPointer, yamlLocator } from "./locate.ts";
 import { SCHEMA_VERSION } from "./schemas/builders.ts";
+import { schemas } from "./schemas/records.ts";
 import { shortText } from "./text.ts";
 
 export const RECORD_KINDS = [
@@ -17,6 +19,7 @@ export const RECORD_KINDS = [
   "size-catalog-row",
   "size-audit",
   "store-index",
+  "meta",
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
@@ -50,6 +53,7 @@ export interface ValidationResult {
 
 interface AjvError {
   instancePath: string;
+  schemaPath?: string;
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
@@ -66,6 +70,7 @@ const validators: Record<RecordKind, CompiledValidator> = {
   "size-catalog-row": compiled.size_catalog_row as CompiledValidator,
   "size-audit": compiled.size_audit as CompiledValidator,
   "store-index": compiled.store_index as CompiledValidator,
+  meta: compiled.meta as CompiledValidator,
 };
 
 export function isRecordKind(value: unknown): value is RecordKind {
@@ -78,8 +83,54 @@ function describe(value: unknown): string {
   return typeof value === "string" ? "a string" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
+/** The fields an object of the schema may have: the properties of the node an additionalProperties error names. */
+function allowedFields(root: unknown, schemaPath: string | undefined): string[] {
+  if (!schemaPath?.startsWith("#/")) return [];
+  let node: unknown = root;
+  for (const token of pointerTokens(schemaPath.slice(1)).slice(0, -1)) {
+    if (typeof node !== "object" || node === null) return [];
+    node = (node as Record<string, unknown>)[token];
+  }
+  const props = (node as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return props ? Object.keys(props) : [];
+}
+
+/**
+ * Edit distance of two short strings for "did you mean": insertions, deletions, substitutions and swaps of two
+ * neighbouring characters count one each (optimal string alignment).
+ */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_v, i) =>
+    Array.from({ length: b.length + 1 }, (_w, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number) => d[i]?.[j] as number;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = v;
+    }
+  }
+  return at(a.length, b.length);
+}
+
+/** The message of an unknown field: the nearest allowed name when one is close, then every allowed name. */
+function unknownFieldMessage(name: string, allowed: readonly string[]): string {
+  const shown = `unknown field "${shortText(name)}"`;
+  if (allowed.length === 0) return `${shown} (not in the schema; a typo?)`;
+  const near =
+    name.length <= 64
+      ? allowed
+          .map((a) => ({ a, d: a.toLowerCase() === name.toLowerCase() ? 0 : distance(a, name) }))
+          .filter((x) => x.d <= Math.max(1, Math.floor(x.a.length / 4)))
+          .sort((x, y) => x.d - y.d)[0]?.a
+      : undefined;
+  return `${shown}${near ? ` (did you mean "${near}"?)` : " (not in the schema; a typo?)"}; expected one of ${allowed.join(", ")}`;
+}
+
 /** Turns ajv's errors into short messages keyed by the pointer of the field concerned. */
-function convert(errors: ReadonlyArray<AjvError>): Array<ValidationError & { key: boolean }> {
+function convert(errors: ReadonlyArray<AjvError>, root?: unknown): Array<ValidationError & { key: boolean }> {
   const out: Array<ValidationError & { key: boolean }> = [];
   for (const e of errors) {
     const p = e.params;
@@ -94,7 +145,7 @@ function convert(errors: ReadonlyArray<AjvError>): Array<ValidationError & { key
       case "additionalProperties":
         out.push({
           pointer: `${e.instancePath}${toPointer([String(p.additionalProperty)])}`,
-          message: `unknown field "${shortText(String(p.additionalProperty))}" (not in the schema; a typo?)`,
+          message: unknownFieldMessage(String(p.additionalProperty), allowedFields(root, e.schemaPath)),
           key: true,
         });
         break;
@@ -152,7 +203,7 @@ function run(kind: RecordKind, value: unknown): Array<ValidationError & { key: b
   if (version) return [{ ...version, key: false }];
   const fn = validators[kind];
   if (fn(value)) return [];
-  return convert(fn.errors ?? []);
+  return convert(fn.errors ?? [], schemas[kind]);
 }
 
 /** Validates a parsed value as a record of `kind`. Errors carry JSON pointers. */
@@ -315,6 +366,51 @@ function campaignNameErrors(value: unknown): ValidationError[] {
 }
 
 /**
+ * What a meta.json says beyond its schema, checked as the runner's readMeta checks it: instance names by the name
+ * rule, and every path of the submission relative and inside its folder once normalised.
+ */
+function metaErrors(value: unknown): ValidationError[] {
+  const m = value as {
+    katManifest?: unknown;
+    implementations?: Array<{ folder?: unknown }>;
+    ownPrimitives?: Array<{ source?: unknown }>;
+    instances?: Array<Record<string, unknown> & { kat?: { file?: unknown } }>;
+  };
+  const errors: ValidationError[] = [];
+  const inside = (pointer: string, p: unknown) => {
+    if (typeof p !== "string") return;
+    const n = posix.normalize(p.replace(/\\/g, "/"));
+    if (isAbsolute(p) || n.startsWith("/") || n === ".." || n.startsWith("../")) {
+      errors.push({ pointer, message: `"${shortText(p)}" leaves the submission folder; expected a path inside it` });
+    }
+  };
+  inside("/katManifest", m.katManifest);
+  for (const [i, x] of (m.implementations ?? []).entries()) inside(`/implementations/${i}/folder`, x.folder);
+  for (const [i, x] of (m.ownPrimitives ?? []).entries()) inside(`/ownPrimitives/${i}/source`, x.source);
+  for (const [i, x] of (m.instances ?? []).entries()) {
+    const at = `/instances/${i}`;
+    try {
+      checkName(x.name, "name");
+    } catch (err) {
+      errors.push({ pointer: `${at}/name`, message: (err as Error).message.replace(/^name: /, "") });
+    }
+    for (const key of ["sources", "includeDirs"]) {
+      for (const [j, p] of ((x[key] as unknown[] | undefined) ?? []).entries()) inside(`${at}/${key}/${j}`, p);
+    }
+    for (const key of ["folder", "apiHeader", "randombytesSource"]) inside(`${at}/${key}`, x[key]);
+    inside(`${at}/kat/file`, x.kat?.file);
+  }
+  return errors;
+}
+
+/** A file named meta.json that declares no record kind is a submission's metadata. */
+function isMetaFile(fileName: string, value: unknown): boolean {
+  const base = fileName.split(/[\\/]/).pop();
+  const declared = typeof value === "object" && value !== null && "kind" in value;
+  return base === "meta.json" && !declared;
+}
+
+/**
  * Parses and validates the text of a file. The kind comes from `kind` when given, else from the
  * record's `kind` field, else (YAML) campaign. Never throws for bad input: every problem is an error.
  */
@@ -323,7 +419,7 @@ export function validateText(text: string, fileName: string, kind?: RecordKind):
   const deep = tooDeepAt(text, format);
   if (deep >= 0) return tooDeep(text, deep, kind ?? (format === "yaml" ? "campaign" : null), format);
   try {
-    return parseAndValidate(text, format, kind);
+    return parseAndValidate(text, fileName, format, kind);
   } catch (err) {
     // Block nesting a scan of brackets does not see ("- - - - …"): the parser's recursion gives out.
     if (err instanceof RangeError) return tooDeep(text, 0, kind ?? (format === "yaml" ? "campaign" : null), format);
@@ -331,7 +427,7 @@ export function validateText(text: string, fileName: string, kind?: RecordKind):
   }
 }
 
-function parseAndValidate(text: string, format: TextFormat, kind?: RecordKind): ValidationResult {
+function parseAndValidate(text: string, fileName: string, format: TextFormat, kind?: RecordKind): ValidationResult {
   let value: unknown;
   let locator: Locator;
   if (format === "json") {
@@ -380,7 +476,11 @@ function parseAndValidate(text: string, format: TextFormat, kind?: RecordKind): 
     locator = yamlLocator(doc, lineCounter);
   }
   if (deeperThan(value, MAX_NESTING)) return tooDeep(text, 0, kind ?? declaredKind(value), format);
-  const resolved = kind ?? declaredKind(value) ?? (format === "yaml" ? "campaign" : null);
+  const resolved =
+    kind ??
+    (format === "json" && isMetaFile(fileName, value) ? "meta" : null) ??
+    declaredKind(value) ??
+    (format === "yaml" ? "campaign" : null);
   if (!resolved) {
     const k =
       typeof value === "object" && value !== null && !Array.isArray(value)
@@ -396,7 +496,12 @@ function parseAndValidate(text: string, format: TextFormat, kind?: RecordKind): 
   const found = run(resolved, value);
   // A campaign the schema accepts still names paths: the names are checked as loadCampaign checks them.
   if (found.length === 0) {
-    const names = resolved === "campaign" ? campaignNameErrors(value) : recordNameErrors(value);
+    const names =
+      resolved === "campaign"
+        ? campaignNameErrors(value)
+        : resolved === "meta"
+          ? metaErrors(value)
+          : recordNameErrors(value);
     for (const e of names) found.push({ ...e, key: false });
   }
   const errors = found.map(({ pointer, message, key }) => ({

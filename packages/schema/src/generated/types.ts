@@ -3288,3 +3288,234 @@ export interface StoreIndexRecord_Provenance {
    */
   note?: string;
 }
+
+// ---- meta
+/**
+ * Submission metadata.
+ */
+export interface SubmissionMeta {
+  /**
+   * Algorithm name, e.g. Puffin.
+   */
+  name: string;
+  /**
+   * The instances, in page order.
+   *
+   * @minItems 1
+   */
+  instances: {
+    /**
+     * Instance name (part of store paths), e.g. MyKEM-128.
+     */
+    name: string;
+    /**
+     * Exactly the C files to compile for the instance.
+     */
+    sources: string[];
+    /**
+     * The implementation (implementations[].name) the instance belongs to; default reference.
+     */
+    implementation?: string;
+    /**
+     * The parameter set (one of parameterSets).
+     */
+    parameterSet?: string;
+    /**
+     * Folder of the instance (holding its API header). Relative to the submission folder, inside it.
+     */
+    folder?: string;
+    /**
+     * The API header file (any name: api.h, kem.h, sign.h …) with the CRYPTO_* size macros. Relative to the submission folder, inside it.
+     */
+    apiHeader?: string;
+    /**
+     * The API the instance's header declares.
+     */
+    api?: {
+      /**
+       * Signature API: nist (default), the round-3 crypto_sign(sm, smlen, m, mlen, sk) / crypto_sign_open(m, mlen, sm, smlen, pk); fips204, the FIPS 204 context API crypto_sign(sm, smlen, m, mlen, ctx, ctxlen, sk) / crypto_sign_open(m, mlen, sm, smlen, ctx, ctxlen, pk) (plus crypto_sign_signature_ctx / crypto_sign_verify_ctx where present).
+       */
+      style?: "nist" | "fips204";
+      /**
+       * Namespace prefix of every API name, e.g. PQCLEAN_MLDSA44_CLEAN_; default: detected from the header (the prefix of its CRYPTO_SECRETKEYBYTES macro).
+       */
+      prefix?: string;
+      /**
+       * FIPS 204 context string as hex (at most 255 bytes); default empty, or the campaign's signContext.
+       */
+      context?: string;
+    };
+    /**
+     * Include folders (-I), in order.
+     */
+    includeDirs?: string[];
+    /**
+     * Macros for every build of the instance, without -D.
+     */
+    defines?: string[];
+    /**
+     * How the timing builds draw randomness. randombytes: calls randombytes; self: draws its own randomness (never randombytes).
+     */
+    randomness?: "randombytes" | "self";
+    /**
+     * The submitter's own randombytes.c when it is not among sources; it is always left out of builds (ngcc-perf provides randombytes). Relative to the submission folder, inside it.
+     */
+    randombytesSource?: string;
+    /**
+     * The KAT build and its expected file.
+     */
+    kat?: {
+      /**
+       * The NIST .rsp file, e.g. KAT/MyKEM-128/PQCkemKAT_1632.rsp. Relative to the submission folder, inside it.
+       */
+      file?: string;
+      /**
+       * Macros of the KAT build, without -D; they replace defines.
+       */
+      defines?: string[];
+      /**
+       * How the KAT build draws randomness (the KAT DRBG is linked as randombytes). randombytes: calls randombytes; self: draws its own randomness (never randombytes).
+       */
+      randomness?: "randombytes" | "self";
+    };
+    /**
+     * Free text about the instance.
+     */
+    notes?: string;
+  }[];
+  /**
+   * URL or path of this schema, for editors; ignored.
+   */
+  $schema?: string;
+  /**
+   * Version of this schema the file was written against.
+   */
+  schemaVersion?: 1;
+  /**
+   * Algorithm (submission) id, e.g. kem-20.
+   */
+  id?: string;
+  /**
+   * Algorithm category: key encapsulation, signature or key exchange.
+   */
+  category?: "kem" | "sign" | "kex";
+  /**
+   * One sentence about the submission.
+   */
+  summary?: string;
+  /**
+   * The interface the code implements when it is not the NIST API, e.g. ngcc_kex.h.
+   */
+  interface?: string;
+  /**
+   * Implementation versions.
+   */
+  implementations?: {
+    /**
+     * Implementation name, e.g. reference.
+     */
+    name: string;
+    /**
+     * Its folder, e.g. Reference_Implementation. Relative to the submission folder, inside it.
+     */
+    folder?: string;
+  }[];
+  /**
+   * Parameter set names, in order.
+   */
+  parameterSets?: string[];
+  /**
+   * The ICCS functions the code calls; absent or null: it calls none (nothing of ICCS is linked or included).
+   */
+  iccs?: {
+    /**
+     * The ICCS header the code includes, e.g. iccs.h.
+     */
+    header?: string;
+    /**
+     * ICCS hash functions called, e.g. pseudohash, pseudoXOF, sm3hash.
+     */
+    hash?: string[];
+    /**
+     * ICCS DRNG functions called, e.g. randombytes.
+     */
+    drng?: string[];
+  } | null;
+  /**
+   * Symmetric primitives the submission brings itself.
+   */
+  ownPrimitives?: {
+    /**
+     * Its name, e.g. SHAKE128 (own Keccak-f[1600]).
+     */
+    name: string;
+    /**
+     * The file implementing it. Relative to the submission folder, inside it.
+     */
+    source?: string;
+    /**
+     * The instances that use it.
+     */
+    instances?: string[];
+    /**
+     * What it is used for, e.g. matrix A.
+     */
+    use?: string;
+  }[];
+  /**
+   * The KAT manifest in sha256sum format, e.g. KAT/kat.sha256. Relative to the submission folder, inside it.
+   */
+  katManifest?: string;
+  /**
+   * This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or instead of them.
+   */
+  profiler?: {
+    /**
+     * Group name → its symbols, e.g. sha3: { symbols: [shake128, sha3_256], label: SHA-3/SHAKE, kind: hash }.
+     */
+    groups: {
+      /**
+       * One symbol group of the hash/DRNG profiler.
+       */
+      [k: string]: {
+        /**
+         * Linker symbols wrapped with -Wl,--wrap.
+         *
+         * @minItems 1
+         */
+        symbols: string[];
+        /**
+         * Column label in the report, e.g. SHA-3/SHAKE.
+         */
+        label?: string;
+        /**
+         * Symbol → name shown in the calls column; default the symbol without the group's common prefix.
+         */
+        symbolLabels?: {
+          [k: string]: string;
+        };
+        /**
+         * What the group measures: hash (hash/XOF functions), drng (randomness) or other.
+         */
+        kind?: "hash" | "drng" | "other";
+      };
+    };
+    /**
+     * true: these groups replace the campaign's groups for this algorithm; false (default): they are added to them.
+     */
+    replaceCampaignGroups?: boolean;
+  };
+  /**
+   * Links about the submission.
+   */
+  links?: {
+    /**
+     * Where the submission is described (relative path or URL).
+     */
+    description?: string;
+    /**
+     * Where its source is (relative path or URL).
+     */
+    source?: string;
+  };
+}

@@ -24786,3 +24786,1559 @@ return errors === 0;
 }
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+export const meta = validate29;
+const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/meta.schema.json","title":"ngcc-perf submission metadata (meta.json)","description":"Submission metadata.","type":"object","properties":{"name":{"type":"string","description":"Algorithm name, e.g. Puffin.","minLength":1},"instances":{"type":"array","description":"The instances, in page order.","items":{"type":"object","description":"One instance: one parameter set of one implementation, compiled from exactly the sources listed.","properties":{"name":{"type":"string","description":"Instance name (part of store paths), e.g. MyKEM-128.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$","maxLength":128},"sources":{"type":"array","description":"Exactly the C files to compile for the instance.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"implementation":{"type":"string","description":"The implementation (implementations[].name) the instance belongs to; default reference.","minLength":1},"parameterSet":{"type":"string","description":"The parameter set (one of parameterSets).","minLength":1},"folder":{"type":"string","description":"Folder of the instance (holding its API header). Relative to the submission folder, inside it.","minLength":1},"apiHeader":{"type":"string","description":"The API header file (any name: api.h, kem.h, sign.h …) with the CRYPTO_* size macros. Relative to the submission folder, inside it.","minLength":1},"api":{"type":"object","description":"The API the instance's header declares.","properties":{"style":{"type":"string","enum":["nist","fips204"],"description":"Signature API: nist (default), the round-3 crypto_sign(sm, smlen, m, mlen, sk) / crypto_sign_open(m, mlen, sm, smlen, pk); fips204, the FIPS 204 context API crypto_sign(sm, smlen, m, mlen, ctx, ctxlen, sk) / crypto_sign_open(m, mlen, sm, smlen, ctx, ctxlen, pk) (plus crypto_sign_signature_ctx / crypto_sign_verify_ctx where present)."},"prefix":{"type":"string","description":"Namespace prefix of every API name, e.g. PQCLEAN_MLDSA44_CLEAN_; default: detected from the header (the prefix of its CRYPTO_SECRETKEYBYTES macro).","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"context":{"type":"string","description":"FIPS 204 context string as hex (at most 255 bytes); default empty, or the campaign's signContext.","pattern":"^([0-9a-fA-F]{2}){0,255}$"}},"additionalProperties":false},"includeDirs":{"type":"array","description":"Include folders (-I), in order.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"defines":{"type":"array","description":"Macros for every build of the instance, without -D.","items":{"type":"string","description":"A macro: NAME or NAME=VALUE, without -D.","pattern":"^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the timing builds draw randomness. randombytes: calls randombytes; self: draws its own randomness (never randombytes)."},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c when it is not among sources; it is always left out of builds (ngcc-perf provides randombytes). Relative to the submission folder, inside it.","minLength":1},"kat":{"type":"object","description":"The KAT build and its expected file.","properties":{"file":{"type":"string","description":"The NIST .rsp file, e.g. KAT/MyKEM-128/PQCkemKAT_1632.rsp. Relative to the submission folder, inside it.","minLength":1},"defines":{"type":"array","description":"Macros of the KAT build, without -D; they replace defines.","items":{"type":"string","description":"A macro: NAME or NAME=VALUE, without -D.","pattern":"^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the KAT build draws randomness (the KAT DRBG is linked as randombytes). randombytes: calls randombytes; self: draws its own randomness (never randombytes)."}},"additionalProperties":false},"notes":{"type":"string","description":"Free text about the instance."}},"required":["name","sources"],"additionalProperties":false},"minItems":1},"$schema":{"type":"string","description":"URL or path of this schema, for editors; ignored."},"schemaVersion":{"const":1,"description":"Version of this schema the file was written against."},"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"summary":{"type":"string","description":"One sentence about the submission."},"interface":{"type":"string","description":"The interface the code implements when it is not the NIST API, e.g. ngcc_kex.h."},"implementations":{"type":"array","description":"Implementation versions.","items":{"type":"object","description":"One implementation.","properties":{"name":{"type":"string","description":"Implementation name, e.g. reference.","minLength":1},"folder":{"type":"string","description":"Its folder, e.g. Reference_Implementation. Relative to the submission folder, inside it.","minLength":1}},"required":["name"],"additionalProperties":false}},"parameterSets":{"type":"array","description":"Parameter set names, in order.","items":{"type":"string","minLength":1}},"iccs":{"description":"The ICCS functions the code calls; absent or null: it calls none (nothing of ICCS is linked or included).","anyOf":[{"type":"object","properties":{"header":{"type":"string","description":"The ICCS header the code includes, e.g. iccs.h."},"hash":{"type":"array","description":"ICCS hash functions called, e.g. pseudohash, pseudoXOF, sm3hash.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}},"drng":{"type":"array","description":"ICCS DRNG functions called, e.g. randombytes.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}}},"additionalProperties":false},{"type":"null"}]},"ownPrimitives":{"type":"array","description":"Symmetric primitives the submission brings itself.","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Its name, e.g. SHAKE128 (own Keccak-f[1600]).","minLength":1},"source":{"type":"string","description":"The file implementing it. Relative to the submission folder, inside it.","minLength":1},"instances":{"type":"array","description":"The instances that use it.","items":{"type":"string"}},"use":{"type":"string","description":"What it is used for, e.g. matrix A."}},"required":["name"],"additionalProperties":false}},"katManifest":{"type":"string","description":"The KAT manifest in sha256sum format, e.g. KAT/kat.sha256. Relative to the submission folder, inside it.","minLength":1},"profiler":{"type":"object","description":"This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or instead of them.","properties":{"groups":{"type":"object","description":"Group name → its symbols, e.g. sha3: { symbols: [shake128, sha3_256], label: SHA-3/SHAKE, kind: hash }.","propertyNames":{"pattern":"^[a-z][a-z0-9_]*$"},"additionalProperties":{"type":"object","description":"One symbol group of the hash/DRNG profiler.","properties":{"symbols":{"type":"array","description":"Linker symbols wrapped with -Wl,--wrap.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."},"minItems":1},"label":{"type":"string","description":"Column label in the report, e.g. SHA-3/SHAKE."},"symbolLabels":{"type":"object","description":"Symbol → name shown in the calls column; default the symbol without the group's common prefix.","additionalProperties":{"type":"string"}},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group measures: hash (hash/XOF functions), drng (randomness) or other."}},"required":["symbols"],"additionalProperties":false}},"replaceCampaignGroups":{"type":"boolean","description":"true: these groups replace the campaign's groups for this algorithm; false (default): they are added to them."}},"required":["groups"],"additionalProperties":false},"links":{"type":"object","description":"Links about the submission.","properties":{"description":{"type":"string","description":"Where the submission is described (relative path or URL)."},"source":{"type":"string","description":"Where its source is (relative path or URL)."}},"additionalProperties":false}},"required":["name","instances"],"additionalProperties":false};
+const pattern87 = new RegExp("^([0-9a-fA-F]{2}){0,255}$", "u");
+const pattern88 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$", "u");
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/meta.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.instances === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instances"},message:"must have required property '"+"instances"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema81.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(func2(data0) < 1){
+const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.instances !== undefined){
+let data1 = data.instances;
+if(Array.isArray(data1)){
+if(data1.length < 1){
+const err5 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.name === undefined){
+const err6 = {instancePath:instancePath+"/instances/" + i0,schemaPath:"#/properties/instances/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2.sources === undefined){
+const err7 = {instancePath:instancePath+"/instances/" + i0,schemaPath:"#/properties/instances/items/required",keyword:"required",params:{missingProperty: "sources"},message:"must have required property '"+"sources"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(func1.call(schema81.properties.instances.items.properties, key1))){
+const err8 = {instancePath:instancePath+"/instances/" + i0,schemaPath:"#/properties/instances/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+let data3 = data2.name;
+if(typeof data3 === "string"){
+if(func2(data3) > 128){
+const err9 = {instancePath:instancePath+"/instances/" + i0+"/name",schemaPath:"#/properties/instances/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!pattern4.test(data3)){
+const err10 = {instancePath:instancePath+"/instances/" + i0+"/name",schemaPath:"#/properties/instances/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/instances/" + i0+"/name",schemaPath:"#/properties/instances/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data2.sources !== undefined){
+let data4 = data2.sources;
+if(Array.isArray(data4)){
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+let data5 = data4[i1];
+if(typeof data5 === "string"){
+if(func2(data5) < 1){
+const err12 = {instancePath:instancePath+"/instances/" + i0+"/sources/" + i1,schemaPath:"#/properties/instances/items/properties/sources/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/instances/" + i0+"/sources/" + i1,schemaPath:"#/properties/instances/items/properties/sources/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/instances/" + i0+"/sources",schemaPath:"#/properties/instances/items/properties/sources/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data2.implementation !== undefined){
+let data6 = data2.implementation;
+if(typeof data6 === "string"){
+if(func2(data6) < 1){
+const err15 = {instancePath:instancePath+"/instances/" + i0+"/implementation",schemaPath:"#/properties/instances/items/properties/implementation/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/instances/" + i0+"/implementation",schemaPath:"#/properties/instances/items/properties/implementation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data2.parameterSet !== undefined){
+let data7 = data2.parameterSet;
+if(typeof data7 === "string"){
+if(func2(data7) < 1){
+const err17 = {instancePath:instancePath+"/instances/" + i0+"/parameterSet",schemaPath:"#/properties/instances/items/properties/parameterSet/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/instances/" + i0+"/parameterSet",schemaPath:"#/properties/instances/items/properties/parameterSet/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data2.folder !== undefined){
+let data8 = data2.folder;
+if(typeof data8 === "string"){
+if(func2(data8) < 1){
+const err19 = {instancePath:instancePath+"/instances/" + i0+"/folder",schemaPath:"#/properties/instances/items/properties/folder/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/instances/" + i0+"/folder",schemaPath:"#/properties/instances/items/properties/folder/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data2.apiHeader !== undefined){
+let data9 = data2.apiHeader;
+if(typeof data9 === "string"){
+if(func2(data9) < 1){
+const err21 = {instancePath:instancePath+"/instances/" + i0+"/apiHeader",schemaPath:"#/properties/instances/items/properties/apiHeader/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/instances/" + i0+"/apiHeader",schemaPath:"#/properties/instances/items/properties/apiHeader/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data2.api !== undefined){
+let data10 = data2.api;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+for(const key2 in data10){
+if(!(((key2 === "style") || (key2 === "prefix")) || (key2 === "context"))){
+const err23 = {instancePath:instancePath+"/instances/" + i0+"/api",schemaPath:"#/properties/instances/items/properties/api/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data10.style !== undefined){
+let data11 = data10.style;
+if(typeof data11 !== "string"){
+const err24 = {instancePath:instancePath+"/instances/" + i0+"/api/style",schemaPath:"#/properties/instances/items/properties/api/properties/style/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(!((data11 === "nist") || (data11 === "fips204"))){
+const err25 = {instancePath:instancePath+"/instances/" + i0+"/api/style",schemaPath:"#/properties/instances/items/properties/api/properties/style/enum",keyword:"enum",params:{allowedValues: schema81.properties.instances.items.properties.api.properties.style.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data10.prefix !== undefined){
+let data12 = data10.prefix;
+if(typeof data12 === "string"){
+if(!pattern7.test(data12)){
+const err26 = {instancePath:instancePath+"/instances/" + i0+"/api/prefix",schemaPath:"#/properties/instances/items/properties/api/properties/prefix/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/instances/" + i0+"/api/prefix",schemaPath:"#/properties/instances/items/properties/api/properties/prefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data10.context !== undefined){
+let data13 = data10.context;
+if(typeof data13 === "string"){
+if(!pattern87.test(data13)){
+const err28 = {instancePath:instancePath+"/instances/" + i0+"/api/context",schemaPath:"#/properties/instances/items/properties/api/properties/context/pattern",keyword:"pattern",params:{pattern: "^([0-9a-fA-F]{2}){0,255}$"},message:"must match pattern \""+"^([0-9a-fA-F]{2}){0,255}$"+"\""};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/instances/" + i0+"/api/context",schemaPath:"#/properties/instances/items/properties/api/properties/context/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/instances/" + i0+"/api",schemaPath:"#/properties/instances/items/properties/api/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data2.includeDirs !== undefined){
+let data14 = data2.includeDirs;
+if(Array.isArray(data14)){
+const len2 = data14.length;
+for(let i2=0; i2<len2; i2++){
+let data15 = data14[i2];
+if(typeof data15 === "string"){
+if(func2(data15) < 1){
+const err31 = {instancePath:instancePath+"/instances/" + i0+"/includeDirs/" + i2,schemaPath:"#/properties/instances/items/properties/includeDirs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/instances/" + i0+"/includeDirs/" + i2,schemaPath:"#/properties/instances/items/properties/includeDirs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/instances/" + i0+"/includeDirs",schemaPath:"#/properties/instances/items/properties/includeDirs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data2.defines !== undefined){
+let data16 = data2.defines;
+if(Array.isArray(data16)){
+const len3 = data16.length;
+for(let i3=0; i3<len3; i3++){
+let data17 = data16[i3];
+if(typeof data17 === "string"){
+if(!pattern88.test(data17)){
+const err34 = {instancePath:instancePath+"/instances/" + i0+"/defines/" + i3,schemaPath:"#/properties/instances/items/properties/defines/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$"+"\""};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/instances/" + i0+"/defines/" + i3,schemaPath:"#/properties/instances/items/properties/defines/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/instances/" + i0+"/defines",schemaPath:"#/properties/instances/items/properties/defines/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data2.randomness !== undefined){
+let data18 = data2.randomness;
+if(typeof data18 !== "string"){
+const err37 = {instancePath:instancePath+"/instances/" + i0+"/randomness",schemaPath:"#/properties/instances/items/properties/randomness/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(!((data18 === "randombytes") || (data18 === "self"))){
+const err38 = {instancePath:instancePath+"/instances/" + i0+"/randomness",schemaPath:"#/properties/instances/items/properties/randomness/enum",keyword:"enum",params:{allowedValues: schema81.properties.instances.items.properties.randomness.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data2.randombytesSource !== undefined){
+let data19 = data2.randombytesSource;
+if(typeof data19 === "string"){
+if(func2(data19) < 1){
+const err39 = {instancePath:instancePath+"/instances/" + i0+"/randombytesSource",schemaPath:"#/properties/instances/items/properties/randombytesSource/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/instances/" + i0+"/randombytesSource",schemaPath:"#/properties/instances/items/properties/randombytesSource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data2.kat !== undefined){
+let data20 = data2.kat;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key3 in data20){
+if(!(((key3 === "file") || (key3 === "defines")) || (key3 === "randomness"))){
+const err41 = {instancePath:instancePath+"/instances/" + i0+"/kat",schemaPath:"#/properties/instances/items/properties/kat/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data20.file !== undefined){
+let data21 = data20.file;
+if(typeof data21 === "string"){
+if(func2(data21) < 1){
+const err42 = {instancePath:instancePath+"/instances/" + i0+"/kat/file",schemaPath:"#/properties/instances/items/properties/kat/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/instances/" + i0+"/kat/file",schemaPath:"#/properties/instances/items/properties/kat/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data20.defines !== undefined){
+let data22 = data20.defines;
+if(Array.isArray(data22)){
+const len4 = data22.length;
+for(let i4=0; i4<len4; i4++){
+let data23 = data22[i4];
+if(typeof data23 === "string"){
+if(!pattern88.test(data23)){
+const err44 = {instancePath:instancePath+"/instances/" + i0+"/kat/defines/" + i4,schemaPath:"#/properties/instances/items/properties/kat/properties/defines/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$"+"\""};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/instances/" + i0+"/kat/defines/" + i4,schemaPath:"#/properties/instances/items/properties/kat/properties/defines/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/instances/" + i0+"/kat/defines",schemaPath:"#/properties/instances/items/properties/kat/properties/defines/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data20.randomness !== undefined){
+let data24 = data20.randomness;
+if(typeof data24 !== "string"){
+const err47 = {instancePath:instancePath+"/instances/" + i0+"/kat/randomness",schemaPath:"#/properties/instances/items/properties/kat/properties/randomness/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(!((data24 === "randombytes") || (data24 === "self"))){
+const err48 = {instancePath:instancePath+"/instances/" + i0+"/kat/randomness",schemaPath:"#/properties/instances/items/properties/kat/properties/randomness/enum",keyword:"enum",params:{allowedValues: schema81.properties.instances.items.properties.kat.properties.randomness.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/instances/" + i0+"/kat",schemaPath:"#/properties/instances/items/properties/kat/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data2.notes !== undefined){
+if(typeof data2.notes !== "string"){
+const err50 = {instancePath:instancePath+"/instances/" + i0+"/notes",schemaPath:"#/properties/instances/items/properties/notes/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/instances/" + i0,schemaPath:"#/properties/instances/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.$schema !== undefined){
+if(typeof data.$schema !== "string"){
+const err53 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined){
+if(1 !== data.schemaVersion){
+const err54 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data28 = data.id;
+if(typeof data28 === "string"){
+if(!pattern4.test(data28)){
+const err55 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data29 = data.category;
+if(typeof data29 !== "string"){
+const err57 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(!(((data29 === "kem") || (data29 === "sign")) || (data29 === "kex"))){
+const err58 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema81.properties.category.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data.summary !== undefined){
+if(typeof data.summary !== "string"){
+const err59 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data.interface !== undefined){
+if(typeof data.interface !== "string"){
+const err60 = {instancePath:instancePath+"/interface",schemaPath:"#/properties/interface/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data.implementations !== undefined){
+let data32 = data.implementations;
+if(Array.isArray(data32)){
+const len5 = data32.length;
+for(let i5=0; i5<len5; i5++){
+let data33 = data32[i5];
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.name === undefined){
+const err61 = {instancePath:instancePath+"/implementations/" + i5,schemaPath:"#/properties/implementations/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+for(const key4 in data33){
+if(!((key4 === "name") || (key4 === "folder"))){
+const err62 = {instancePath:instancePath+"/implementations/" + i5,schemaPath:"#/properties/implementations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data33.name !== undefined){
+let data34 = data33.name;
+if(typeof data34 === "string"){
+if(func2(data34) < 1){
+const err63 = {instancePath:instancePath+"/implementations/" + i5+"/name",schemaPath:"#/properties/implementations/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/implementations/" + i5+"/name",schemaPath:"#/properties/implementations/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data33.folder !== undefined){
+let data35 = data33.folder;
+if(typeof data35 === "string"){
+if(func2(data35) < 1){
+const err65 = {instancePath:instancePath+"/implementations/" + i5+"/folder",schemaPath:"#/properties/implementations/items/properties/folder/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/implementations/" + i5+"/folder",schemaPath:"#/properties/implementations/items/properties/folder/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/implementations/" + i5,schemaPath:"#/properties/implementations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/implementations",schemaPath:"#/properties/implementations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data.parameterSets !== undefined){
+let data36 = data.parameterSets;
+if(Array.isArray(data36)){
+const len6 = data36.length;
+for(let i6=0; i6<len6; i6++){
+let data37 = data36[i6];
+if(typeof data37 === "string"){
+if(func2(data37) < 1){
+const err69 = {instancePath:instancePath+"/parameterSets/" + i6,schemaPath:"#/properties/parameterSets/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/parameterSets/" + i6,schemaPath:"#/properties/parameterSets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/parameterSets",schemaPath:"#/properties/parameterSets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data.iccs !== undefined){
+let data38 = data.iccs;
+const _errs82 = errors;
+let valid19 = false;
+const _errs83 = errors;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key5 in data38){
+if(!(((key5 === "header") || (key5 === "hash")) || (key5 === "drng"))){
+const err72 = {instancePath:instancePath+"/iccs",schemaPath:"#/properties/iccs/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data38.header !== undefined){
+if(typeof data38.header !== "string"){
+const err73 = {instancePath:instancePath+"/iccs/header",schemaPath:"#/properties/iccs/anyOf/0/properties/header/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data38.hash !== undefined){
+let data40 = data38.hash;
+if(Array.isArray(data40)){
+const len7 = data40.length;
+for(let i7=0; i7<len7; i7++){
+let data41 = data40[i7];
+if(typeof data41 === "string"){
+if(!pattern7.test(data41)){
+const err74 = {instancePath:instancePath+"/iccs/hash/" + i7,schemaPath:"#/properties/iccs/anyOf/0/properties/hash/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/iccs/hash/" + i7,schemaPath:"#/properties/iccs/anyOf/0/properties/hash/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/iccs/hash",schemaPath:"#/properties/iccs/anyOf/0/properties/hash/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data38.drng !== undefined){
+let data42 = data38.drng;
+if(Array.isArray(data42)){
+const len8 = data42.length;
+for(let i8=0; i8<len8; i8++){
+let data43 = data42[i8];
+if(typeof data43 === "string"){
+if(!pattern7.test(data43)){
+const err77 = {instancePath:instancePath+"/iccs/drng/" + i8,schemaPath:"#/properties/iccs/anyOf/0/properties/drng/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/iccs/drng/" + i8,schemaPath:"#/properties/iccs/anyOf/0/properties/drng/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/iccs/drng",schemaPath:"#/properties/iccs/anyOf/0/properties/drng/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/iccs",schemaPath:"#/properties/iccs/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+var _valid0 = _errs83 === errors;
+valid19 = valid19 || _valid0;
+const _errs96 = errors;
+if(data38 !== null){
+const err81 = {instancePath:instancePath+"/iccs",schemaPath:"#/properties/iccs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+var _valid0 = _errs96 === errors;
+valid19 = valid19 || _valid0;
+if(!valid19){
+const err82 = {instancePath:instancePath+"/iccs",schemaPath:"#/properties/iccs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+else {
+errors = _errs82;
+if(vErrors !== null){
+if(_errs82){
+vErrors.length = _errs82;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.ownPrimitives !== undefined){
+let data44 = data.ownPrimitives;
+if(Array.isArray(data44)){
+const len9 = data44.length;
+for(let i9=0; i9<len9; i9++){
+let data45 = data44[i9];
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.name === undefined){
+const err83 = {instancePath:instancePath+"/ownPrimitives/" + i9,schemaPath:"#/properties/ownPrimitives/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+for(const key6 in data45){
+if(!((((key6 === "name") || (key6 === "source")) || (key6 === "instances")) || (key6 === "use"))){
+const err84 = {instancePath:instancePath+"/ownPrimitives/" + i9,schemaPath:"#/properties/ownPrimitives/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data45.name !== undefined){
+let data46 = data45.name;
+if(typeof data46 === "string"){
+if(func2(data46) < 1){
+const err85 = {instancePath:instancePath+"/ownPrimitives/" + i9+"/name",schemaPath:"#/properties/ownPrimitives/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/ownPrimitives/" + i9+"/name",schemaPath:"#/properties/ownPrimitives/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data45.source !== undefined){
+let data47 = data45.source;
+if(typeof data47 === "string"){
+if(func2(data47) < 1){
+const err87 = {instancePath:instancePath+"/ownPrimitives/" + i9+"/source",schemaPath:"#/properties/ownPrimitives/items/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/ownPrimitives/" + i9+"/source",schemaPath:"#/properties/ownPrimitives/items/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data45.instances !== undefined){
+let data48 = data45.instances;
+if(Array.isArray(data48)){
+const len10 = data48.length;
+for(let i10=0; i10<len10; i10++){
+if(typeof data48[i10] !== "string"){
+const err89 = {instancePath:instancePath+"/ownPrimitives/" + i9+"/instances/" + i10,schemaPath:"#/properties/ownPrimitives/items/properties/instances/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/ownPrimitives/" + i9+"/instances",schemaPath:"#/properties/ownPrimitives/items/properties/instances/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data45.use !== undefined){
+if(typeof data45.use !== "string"){
+const err91 = {instancePath:instancePath+"/ownPrimitives/" + i9+"/use",schemaPath:"#/properties/ownPrimitives/items/properties/use/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/ownPrimitives/" + i9,schemaPath:"#/properties/ownPrimitives/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/ownPrimitives",schemaPath:"#/properties/ownPrimitives/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data.katManifest !== undefined){
+let data51 = data.katManifest;
+if(typeof data51 === "string"){
+if(func2(data51) < 1){
+const err94 = {instancePath:instancePath+"/katManifest",schemaPath:"#/properties/katManifest/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/katManifest",schemaPath:"#/properties/katManifest/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data.profiler !== undefined){
+let data52 = data.profiler;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+if(data52.groups === undefined){
+const err96 = {instancePath:instancePath+"/profiler",schemaPath:"#/properties/profiler/required",keyword:"required",params:{missingProperty: "groups"},message:"must have required property '"+"groups"+"'"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+for(const key7 in data52){
+if(!((key7 === "groups") || (key7 === "replaceCampaignGroups"))){
+const err97 = {instancePath:instancePath+"/profiler",schemaPath:"#/properties/profiler/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data52.groups !== undefined){
+let data53 = data52.groups;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key8 in data53){
+const _errs120 = errors;
+if(typeof key8 === "string"){
+if(!pattern6.test(key8)){
+const err98 = {instancePath:instancePath+"/profiler/groups",schemaPath:"#/properties/profiler/properties/groups/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\"",propertyName:key8};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+var valid31 = _errs120 === errors;
+if(!valid31){
+const err99 = {instancePath:instancePath+"/profiler/groups",schemaPath:"#/properties/profiler/properties/groups/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+for(const key9 in data53){
+let data54 = data53[key9];
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.symbols === undefined){
+const err100 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/profiler/properties/groups/additionalProperties/required",keyword:"required",params:{missingProperty: "symbols"},message:"must have required property '"+"symbols"+"'"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+for(const key10 in data54){
+if(!((((key10 === "symbols") || (key10 === "label")) || (key10 === "symbolLabels")) || (key10 === "kind"))){
+const err101 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/profiler/properties/groups/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data54.symbols !== undefined){
+let data55 = data54.symbols;
+if(Array.isArray(data55)){
+if(data55.length < 1){
+const err102 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/symbols",schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/symbols/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+const len11 = data55.length;
+for(let i11=0; i11<len11; i11++){
+let data56 = data55[i11];
+if(typeof data56 === "string"){
+if(!pattern7.test(data56)){
+const err103 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/symbols/" + i11,schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/symbols/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/symbols/" + i11,schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/symbols/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/symbols",schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/symbols/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+if(data54.label !== undefined){
+if(typeof data54.label !== "string"){
+const err106 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/label",schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data54.symbolLabels !== undefined){
+let data58 = data54.symbolLabels;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+for(const key11 in data58){
+if(typeof data58[key11] !== "string"){
+const err107 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/symbolLabels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/symbolLabels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+}
+else {
+const err108 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/symbolLabels",schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/symbolLabels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+if(data54.kind !== undefined){
+let data60 = data54.kind;
+if(typeof data60 !== "string"){
+const err109 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+if(!(((data60 === "hash") || (data60 === "drng")) || (data60 === "other"))){
+const err110 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/kind/enum",keyword:"enum",params:{allowedValues: schema81.properties.profiler.properties.groups.additionalProperties.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/profiler/properties/groups/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/profiler/groups",schemaPath:"#/properties/profiler/properties/groups/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data52.replaceCampaignGroups !== undefined){
+if(typeof data52.replaceCampaignGroups !== "boolean"){
+const err113 = {instancePath:instancePath+"/profiler/replaceCampaignGroups",schemaPath:"#/properties/profiler/properties/replaceCampaignGroups/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/profiler",schemaPath:"#/properties/profiler/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data.links !== undefined){
+let data62 = data.links;
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+for(const key12 in data62){
+if(!((key12 === "description") || (key12 === "source"))){
+const err115 = {instancePath:instancePath+"/links",schemaPath:"#/properties/links/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+if(data62.description !== undefined){
+if(typeof data62.description !== "string"){
+const err116 = {instancePath:instancePath+"/links/description",schemaPath:"#/properties/links/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+if(data62.source !== undefined){
+if(typeof data62.source !== "string"){
+const err117 = {instancePath:instancePath+"/links/source",schemaPath:"#/properties/links/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/links",schemaPath:"#/properties/links/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
