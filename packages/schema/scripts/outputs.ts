@@ -2,8 +2,8 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import type { compile as Compile } from "json-schema-to-typescript";
+import { schemas } from "../src/schemas/all.ts";
 import type { JsonSchema } from "../src/schemas/builders.ts";
-import { schemas } from "../src/schemas/records.ts";
 
 export const AJV_OPTIONS = {
   strict: true,

@@ -53,8 +53,8 @@ export {
   unitName,
 } from "./layout.ts";
 export { offsetToPosition, type Position, pointerTokens, toPointer } from "./locate.ts";
+export { schemas } from "./schemas/all.ts";
 export { ID_BASE, SCHEMA_VERSION } from "./schemas/builders.ts";
-export { schemas } from "./schemas/records.ts";
 export { shortText, visibleLines, visibleText } from "./text.ts";
 export { TOOL } from "./tool.ts";
 export {

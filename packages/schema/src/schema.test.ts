@@ -6,8 +6,8 @@ import { compile } from "json-schema-to-typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateOutputs } from "../scripts/outputs.ts";
 import { validateFile } from "./files.ts";
+import { schemas } from "./schemas/all.ts";
 import { SCHEMA_VERSION } from "./schemas/builders.ts";
-import { schemas } from "./schemas/records.ts";
 import { RECORD_KINDS, validate, validateText } from "./validate.ts";
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), "..");

@@ -5,8 +5,8 @@ import { LineCounter, parseDocument } from "yaml";
 import * as compiled from "./generated/validators.js";
 import { checkName } from "./layout.ts";
 import { jsonLocator, type Locator, offsetToPosition, pointerTokens, toPointer, yamlLocator } from "./locate.ts";
+import { schemas } from "./schemas/all.ts";
 import { SCHEMA_VERSION } from "./schemas/builders.ts";
-import { schemas } from "./schemas/records.ts";
 import { shortText } from "./text.ts";
 
 export const RECORD_KINDS = [

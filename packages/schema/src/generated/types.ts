@@ -3467,15 +3467,15 @@ export interface SubmissionMeta {
    */
   katManifest?: string;
   /**
-   * This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or instead of them.
+   * This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or with replaceCampaignGroups instead of them.
    */
   profiler?: {
     /**
-     * Group name → its symbols, e.g. sha3: { symbols: [shake128, sha3_256], label: SHA-3/SHAKE, kind: hash }.
+     * Group name → its symbols; added to the campaign's groups, a group of the same name overriding the campaign's.
      */
     groups: {
       /**
-       * One symbol group of the hash/DRNG profiler.
+       * One symbol group.
        */
       [k: string]: {
         /**
@@ -3485,23 +3485,27 @@ export interface SubmissionMeta {
          */
         symbols: string[];
         /**
-         * Column label in the report, e.g. SHA-3/SHAKE.
+         * Column label in the report, e.g. pseudohash/XOF/sm3 or SHA-3/SHAKE.
          */
         label?: string;
         /**
-         * Symbol → name shown in the calls column; default the symbol without the group's common prefix.
+         * Symbol → name shown in the calls column (e.g. randombytes → drng); by default a symbol is shown without the prefix all of its group's symbols share.
          */
         symbolLabels?: {
           [k: string]: string;
         };
         /**
-         * What the group measures: hash (hash/XOF functions), drng (randomness) or other.
+         * What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash.
          */
         kind?: "hash" | "drng" | "other";
+        /**
+         * true: the group is ICCS placeholder functions (worded so on the page); default: true only when every symbol is an ICCS function the submission's meta.json iccs lists or iccs.h declares.
+         */
+        iccs?: boolean;
       };
     };
     /**
-     * true: these groups replace the campaign's groups for this algorithm; false (default): they are added to them.
+     * true: these groups instead of the campaign's (or the defaults); default false.
      */
     replaceCampaignGroups?: boolean;
   };

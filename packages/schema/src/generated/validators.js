@@ -24787,7 +24787,7 @@ return errors === 0;
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const meta = validate29;
-const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/meta.schema.json","title":"ngcc-perf submission metadata (meta.json)","description":"Submission metadata.","type":"object","properties":{"name":{"type":"string","description":"Algorithm name, e.g. Puffin.","minLength":1},"instances":{"type":"array","description":"The instances, in page order.","items":{"type":"object","description":"One instance: one parameter set of one implementation, compiled from exactly the sources listed.","properties":{"name":{"type":"string","description":"Instance name (part of store paths), e.g. MyKEM-128.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$","maxLength":128},"sources":{"type":"array","description":"Exactly the C files to compile for the instance.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"implementation":{"type":"string","description":"The implementation (implementations[].name) the instance belongs to; default reference.","minLength":1},"parameterSet":{"type":"string","description":"The parameter set (one of parameterSets).","minLength":1},"folder":{"type":"string","description":"Folder of the instance (holding its API header). Relative to the submission folder, inside it.","minLength":1},"apiHeader":{"type":"string","description":"The API header file (any name: api.h, kem.h, sign.h …) with the CRYPTO_* size macros. Relative to the submission folder, inside it.","minLength":1},"api":{"type":"object","description":"The API the instance's header declares.","properties":{"style":{"type":"string","enum":["nist","fips204"],"description":"Signature API: nist (default), the round-3 crypto_sign(sm, smlen, m, mlen, sk) / crypto_sign_open(m, mlen, sm, smlen, pk); fips204, the FIPS 204 context API crypto_sign(sm, smlen, m, mlen, ctx, ctxlen, sk) / crypto_sign_open(m, mlen, sm, smlen, ctx, ctxlen, pk) (plus crypto_sign_signature_ctx / crypto_sign_verify_ctx where present)."},"prefix":{"type":"string","description":"Namespace prefix of every API name, e.g. PQCLEAN_MLDSA44_CLEAN_; default: detected from the header (the prefix of its CRYPTO_SECRETKEYBYTES macro).","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"context":{"type":"string","description":"FIPS 204 context string as hex (at most 255 bytes); default empty, or the campaign's signContext.","pattern":"^([0-9a-fA-F]{2}){0,255}$"}},"additionalProperties":false},"includeDirs":{"type":"array","description":"Include folders (-I), in order.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"defines":{"type":"array","description":"Macros for every build of the instance, without -D.","items":{"type":"string","description":"A macro: NAME or NAME=VALUE, without -D.","pattern":"^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the timing builds draw randomness. randombytes: calls randombytes; self: draws its own randomness (never randombytes)."},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c when it is not among sources; it is always left out of builds (ngcc-perf provides randombytes). Relative to the submission folder, inside it.","minLength":1},"kat":{"type":"object","description":"The KAT build and its expected file.","properties":{"file":{"type":"string","description":"The NIST .rsp file, e.g. KAT/MyKEM-128/PQCkemKAT_1632.rsp. Relative to the submission folder, inside it.","minLength":1},"defines":{"type":"array","description":"Macros of the KAT build, without -D; they replace defines.","items":{"type":"string","description":"A macro: NAME or NAME=VALUE, without -D.","pattern":"^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the KAT build draws randomness (the KAT DRBG is linked as randombytes). randombytes: calls randombytes; self: draws its own randomness (never randombytes)."}},"additionalProperties":false},"notes":{"type":"string","description":"Free text about the instance."}},"required":["name","sources"],"additionalProperties":false},"minItems":1},"$schema":{"type":"string","description":"URL or path of this schema, for editors; ignored."},"schemaVersion":{"const":1,"description":"Version of this schema the file was written against."},"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"summary":{"type":"string","description":"One sentence about the submission."},"interface":{"type":"string","description":"The interface the code implements when it is not the NIST API, e.g. ngcc_kex.h."},"implementations":{"type":"array","description":"Implementation versions.","items":{"type":"object","description":"One implementation.","properties":{"name":{"type":"string","description":"Implementation name, e.g. reference.","minLength":1},"folder":{"type":"string","description":"Its folder, e.g. Reference_Implementation. Relative to the submission folder, inside it.","minLength":1}},"required":["name"],"additionalProperties":false}},"parameterSets":{"type":"array","description":"Parameter set names, in order.","items":{"type":"string","minLength":1}},"iccs":{"description":"The ICCS functions the code calls; absent or null: it calls none (nothing of ICCS is linked or included).","anyOf":[{"type":"object","properties":{"header":{"type":"string","description":"The ICCS header the code includes, e.g. iccs.h."},"hash":{"type":"array","description":"ICCS hash functions called, e.g. pseudohash, pseudoXOF, sm3hash.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}},"drng":{"type":"array","description":"ICCS DRNG functions called, e.g. randombytes.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}}},"additionalProperties":false},{"type":"null"}]},"ownPrimitives":{"type":"array","description":"Symmetric primitives the submission brings itself.","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Its name, e.g. SHAKE128 (own Keccak-f[1600]).","minLength":1},"source":{"type":"string","description":"The file implementing it. Relative to the submission folder, inside it.","minLength":1},"instances":{"type":"array","description":"The instances that use it.","items":{"type":"string"}},"use":{"type":"string","description":"What it is used for, e.g. matrix A."}},"required":["name"],"additionalProperties":false}},"katManifest":{"type":"string","description":"The KAT manifest in sha256sum format, e.g. KAT/kat.sha256. Relative to the submission folder, inside it.","minLength":1},"profiler":{"type":"object","description":"This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or instead of them.","properties":{"groups":{"type":"object","description":"Group name → its symbols, e.g. sha3: { symbols: [shake128, sha3_256], label: SHA-3/SHAKE, kind: hash }.","propertyNames":{"pattern":"^[a-z][a-z0-9_]*$"},"additionalProperties":{"type":"object","description":"One symbol group of the hash/DRNG profiler.","properties":{"symbols":{"type":"array","description":"Linker symbols wrapped with -Wl,--wrap.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."},"minItems":1},"label":{"type":"string","description":"Column label in the report, e.g. SHA-3/SHAKE."},"symbolLabels":{"type":"object","description":"Symbol → name shown in the calls column; default the symbol without the group's common prefix.","additionalProperties":{"type":"string"}},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group measures: hash (hash/XOF functions), drng (randomness) or other."}},"required":["symbols"],"additionalProperties":false}},"replaceCampaignGroups":{"type":"boolean","description":"true: these groups replace the campaign's groups for this algorithm; false (default): they are added to them."}},"required":["groups"],"additionalProperties":false},"links":{"type":"object","description":"Links about the submission.","properties":{"description":{"type":"string","description":"Where the submission is described (relative path or URL)."},"source":{"type":"string","description":"Where its source is (relative path or URL)."}},"additionalProperties":false}},"required":["name","instances"],"additionalProperties":false};
+const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/meta.schema.json","title":"ngcc-perf submission metadata (meta.json)","description":"Submission metadata.","type":"object","properties":{"name":{"type":"string","description":"Algorithm name, e.g. Puffin.","minLength":1},"instances":{"type":"array","description":"The instances, in page order.","items":{"type":"object","description":"One instance: one parameter set of one implementation, compiled from exactly the sources listed.","properties":{"name":{"type":"string","description":"Instance name (part of store paths), e.g. MyKEM-128.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$","maxLength":128},"sources":{"type":"array","description":"Exactly the C files to compile for the instance.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"implementation":{"type":"string","description":"The implementation (implementations[].name) the instance belongs to; default reference.","minLength":1},"parameterSet":{"type":"string","description":"The parameter set (one of parameterSets).","minLength":1},"folder":{"type":"string","description":"Folder of the instance (holding its API header). Relative to the submission folder, inside it.","minLength":1},"apiHeader":{"type":"string","description":"The API header file (any name: api.h, kem.h, sign.h …) with the CRYPTO_* size macros. Relative to the submission folder, inside it.","minLength":1},"api":{"type":"object","description":"The API the instance's header declares.","properties":{"style":{"type":"string","enum":["nist","fips204"],"description":"Signature API: nist (default), the round-3 crypto_sign(sm, smlen, m, mlen, sk) / crypto_sign_open(m, mlen, sm, smlen, pk); fips204, the FIPS 204 context API crypto_sign(sm, smlen, m, mlen, ctx, ctxlen, sk) / crypto_sign_open(m, mlen, sm, smlen, ctx, ctxlen, pk) (plus crypto_sign_signature_ctx / crypto_sign_verify_ctx where present)."},"prefix":{"type":"string","description":"Namespace prefix of every API name, e.g. PQCLEAN_MLDSA44_CLEAN_; default: detected from the header (the prefix of its CRYPTO_SECRETKEYBYTES macro).","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"context":{"type":"string","description":"FIPS 204 context string as hex (at most 255 bytes); default empty, or the campaign's signContext.","pattern":"^([0-9a-fA-F]{2}){0,255}$"}},"additionalProperties":false},"includeDirs":{"type":"array","description":"Include folders (-I), in order.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"defines":{"type":"array","description":"Macros for every build of the instance, without -D.","items":{"type":"string","description":"A macro: NAME or NAME=VALUE, without -D.","pattern":"^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the timing builds draw randomness. randombytes: calls randombytes; self: draws its own randomness (never randombytes)."},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c when it is not among sources; it is always left out of builds (ngcc-perf provides randombytes). Relative to the submission folder, inside it.","minLength":1},"kat":{"type":"object","description":"The KAT build and its expected file.","properties":{"file":{"type":"string","description":"The NIST .rsp file, e.g. KAT/MyKEM-128/PQCkemKAT_1632.rsp. Relative to the submission folder, inside it.","minLength":1},"defines":{"type":"array","description":"Macros of the KAT build, without -D; they replace defines.","items":{"type":"string","description":"A macro: NAME or NAME=VALUE, without -D.","pattern":"^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the KAT build draws randomness (the KAT DRBG is linked as randombytes). randombytes: calls randombytes; self: draws its own randomness (never randombytes)."}},"additionalProperties":false},"notes":{"type":"string","description":"Free text about the instance."}},"required":["name","sources"],"additionalProperties":false},"minItems":1},"$schema":{"type":"string","description":"URL or path of this schema, for editors; ignored."},"schemaVersion":{"const":1,"description":"Version of this schema the file was written against."},"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"summary":{"type":"string","description":"One sentence about the submission."},"interface":{"type":"string","description":"The interface the code implements when it is not the NIST API, e.g. ngcc_kex.h."},"implementations":{"type":"array","description":"Implementation versions.","items":{"type":"object","description":"One implementation.","properties":{"name":{"type":"string","description":"Implementation name, e.g. reference.","minLength":1},"folder":{"type":"string","description":"Its folder, e.g. Reference_Implementation. Relative to the submission folder, inside it.","minLength":1}},"required":["name"],"additionalProperties":false}},"parameterSets":{"type":"array","description":"Parameter set names, in order.","items":{"type":"string","minLength":1}},"iccs":{"description":"The ICCS functions the code calls; absent or null: it calls none (nothing of ICCS is linked or included).","anyOf":[{"type":"object","properties":{"header":{"type":"string","description":"The ICCS header the code includes, e.g. iccs.h."},"hash":{"type":"array","description":"ICCS hash functions called, e.g. pseudohash, pseudoXOF, sm3hash.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}},"drng":{"type":"array","description":"ICCS DRNG functions called, e.g. randombytes.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}}},"additionalProperties":false},{"type":"null"}]},"ownPrimitives":{"type":"array","description":"Symmetric primitives the submission brings itself.","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Its name, e.g. SHAKE128 (own Keccak-f[1600]).","minLength":1},"source":{"type":"string","description":"The file implementing it. Relative to the submission folder, inside it.","minLength":1},"instances":{"type":"array","description":"The instances that use it.","items":{"type":"string"}},"use":{"type":"string","description":"What it is used for, e.g. matrix A."}},"required":["name"],"additionalProperties":false}},"katManifest":{"type":"string","description":"The KAT manifest in sha256sum format, e.g. KAT/kat.sha256. Relative to the submission folder, inside it.","minLength":1},"profiler":{"type":"object","description":"This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or with replaceCampaignGroups instead of them.","properties":{"groups":{"type":"object","description":"Group name → its symbols; added to the campaign's groups, a group of the same name overriding the campaign's.","propertyNames":{"pattern":"^[a-z][a-z0-9_]*$"},"additionalProperties":{"type":"object","description":"One symbol group.","properties":{"symbols":{"type":"array","description":"Linker symbols wrapped with -Wl,--wrap.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"minItems":1},"label":{"type":"string","description":"Column label in the report, e.g. pseudohash/XOF/sm3 or SHA-3/SHAKE."},"symbolLabels":{"type":"object","description":"Symbol → name shown in the calls column (e.g. randombytes → drng); by default a symbol is shown without the prefix all of its group's symbols share.","additionalProperties":{"type":"string"}},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash."},"iccs":{"type":"boolean","description":"true: the group is ICCS placeholder functions (worded so on the page); default: true only when every symbol is an ICCS function the submission's meta.json iccs lists or iccs.h declares."}},"required":["symbols"],"additionalProperties":false}},"replaceCampaignGroups":{"type":"boolean","description":"true: these groups instead of the campaign's (or the defaults); default false."}},"required":["groups"],"additionalProperties":false},"links":{"type":"object","description":"Links about the submission.","properties":{"description":{"type":"string","description":"Where the submission is described (relative path or URL)."},"source":{"type":"string","description":"Where its source is (relative path or URL)."}},"additionalProperties":false}},"required":["name","instances"],"additionalProperties":false};
 const pattern87 = new RegExp("^([0-9a-fA-F]{2}){0,255}$", "u");
 const pattern88 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$", "u");
 
@@ -26103,7 +26103,7 @@ vErrors.push(err100);
 errors++;
 }
 for(const key10 in data54){
-if(!((((key10 === "symbols") || (key10 === "label")) || (key10 === "symbolLabels")) || (key10 === "kind"))){
+if(!(((((key10 === "symbols") || (key10 === "label")) || (key10 === "symbolLabels")) || (key10 === "kind")) || (key10 === "iccs"))){
 const err101 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/profiler/properties/groups/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err101];
@@ -26227,9 +26227,9 @@ vErrors.push(err110);
 errors++;
 }
 }
-}
-else {
-const err111 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/profiler/properties/groups/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data54.iccs !== undefined){
+if(typeof data54.iccs !== "boolean"){
+const err111 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/iccs",schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/iccs/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -26241,7 +26241,7 @@ errors++;
 }
 }
 else {
-const err112 = {instancePath:instancePath+"/profiler/groups",schemaPath:"#/properties/profiler/properties/groups/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err112 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/profiler/properties/groups/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -26251,9 +26251,9 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data52.replaceCampaignGroups !== undefined){
-if(typeof data52.replaceCampaignGroups !== "boolean"){
-const err113 = {instancePath:instancePath+"/profiler/replaceCampaignGroups",schemaPath:"#/properties/profiler/properties/replaceCampaignGroups/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err113 = {instancePath:instancePath+"/profiler/groups",schemaPath:"#/properties/profiler/properties/groups/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -26263,9 +26263,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-}
-else {
-const err114 = {instancePath:instancePath+"/profiler",schemaPath:"#/properties/profiler/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data52.replaceCampaignGroups !== undefined){
+if(typeof data52.replaceCampaignGroups !== "boolean"){
+const err114 = {instancePath:instancePath+"/profiler/replaceCampaignGroups",schemaPath:"#/properties/profiler/properties/replaceCampaignGroups/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -26275,12 +26275,9 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data.links !== undefined){
-let data62 = data.links;
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
-for(const key12 in data62){
-if(!((key12 === "description") || (key12 === "source"))){
-const err115 = {instancePath:instancePath+"/links",schemaPath:"#/properties/links/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+}
+else {
+const err115 = {instancePath:instancePath+"/profiler",schemaPath:"#/properties/profiler/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -26290,9 +26287,12 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data62.description !== undefined){
-if(typeof data62.description !== "string"){
-const err116 = {instancePath:instancePath+"/links/description",schemaPath:"#/properties/links/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.links !== undefined){
+let data63 = data.links;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+for(const key12 in data63){
+if(!((key12 === "description") || (key12 === "source"))){
+const err116 = {instancePath:instancePath+"/links",schemaPath:"#/properties/links/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -26302,9 +26302,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data62.source !== undefined){
-if(typeof data62.source !== "string"){
-const err117 = {instancePath:instancePath+"/links/source",schemaPath:"#/properties/links/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data63.description !== undefined){
+if(typeof data63.description !== "string"){
+const err117 = {instancePath:instancePath+"/links/description",schemaPath:"#/properties/links/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -26314,9 +26314,9 @@ vErrors.push(err117);
 errors++;
 }
 }
-}
-else {
-const err118 = {instancePath:instancePath+"/links",schemaPath:"#/properties/links/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data63.source !== undefined){
+if(typeof data63.source !== "string"){
+const err118 = {instancePath:instancePath+"/links/source",schemaPath:"#/properties/links/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -26328,12 +26328,24 @@ errors++;
 }
 }
 else {
-const err119 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err119 = {instancePath:instancePath+"/links",schemaPath:"#/properties/links/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err119];
 }
 else {
 vErrors.push(err119);
+}
+errors++;
+}
+}
+}
+else {
+const err120 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
 }
 errors++;
 }

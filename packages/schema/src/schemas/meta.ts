@@ -1,8 +1,9 @@
 // The submission metadata (meta.json) a submission folder carries: how each instance is compiled, its KAT files,
 // the ICCS functions it calls (if any), its API style and its own profiler groups. Read by the runner's readMeta
 // (packages/runner/src/instances.ts) and recognised by `ngcc-perf validate` by its file name, meta.json.
-import { DRAFT, ID_BASE, type JsonSchema, map, SCHEMA_VERSION } from "./builders.ts";
-import { algorithmId, arr, bool, category, ID_PATTERN, nullable, obj, oneOfEnum, str } from "./common.ts";
+import { DRAFT, ID_BASE, type JsonSchema, SCHEMA_VERSION } from "./builders.ts";
+import { algorithmId, arr, category, ID_PATTERN, nullable, obj, oneOfEnum, str } from "./common.ts";
+import { algorithmProfiler } from "./records.ts";
 
 /** A path of the submission: relative to the submission folder and inside it (readMeta and validate check both). */
 const subPath = (description: string): JsonSchema =>
@@ -25,49 +26,6 @@ const randomness = (description: string): JsonSchema =>
     "randombytes",
     "self",
   ]);
-
-/** One profiler symbol group; the campaign's algorithms[].profiler.groups use the same shape. */
-export const profilerGroup: JsonSchema = obj(
-  "One symbol group of the hash/DRNG profiler.",
-  {
-    symbols: arr(
-      "Linker symbols wrapped with -Wl,--wrap.",
-      { type: "string", pattern: C_SYMBOL, description: "A C symbol name." },
-      { minItems: 1 },
-    ),
-  },
-  {
-    label: str("Column label in the report, e.g. SHA-3/SHAKE."),
-    symbolLabels: map(
-      "Symbol → name shown in the calls column; default the symbol without the group's common prefix.",
-      {
-        type: "string",
-      },
-    ),
-    kind: oneOfEnum("What the group measures: hash (hash/XOF functions), drng (randomness) or other.", [
-      "hash",
-      "drng",
-      "other",
-    ]),
-  },
-);
-
-/** An algorithm's own profiler groups (meta.json `profiler`, and the campaign's algorithms[].profiler). */
-export const algorithmProfiler: JsonSchema = obj(
-  "This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or instead of them.",
-  {
-    groups: map(
-      "Group name → its symbols, e.g. sha3: { symbols: [shake128, sha3_256], label: SHA-3/SHAKE, kind: hash }.",
-      profilerGroup,
-      "^[a-z][a-z0-9_]*$",
-    ),
-  },
-  {
-    replaceCampaignGroups: bool(
-      "true: these groups replace the campaign's groups for this algorithm; false (default): they are added to them.",
-    ),
-  },
-);
 
 const api = obj(
   "The API the instance's header declares.",
@@ -172,7 +130,9 @@ export const meta: JsonSchema = {
         ),
       ),
       katManifest: subPath("The KAT manifest in sha256sum format, e.g. KAT/kat.sha256."),
-      profiler: algorithmProfiler,
+      profiler: algorithmProfiler(
+        "This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or with replaceCampaignGroups instead of them.",
+      ),
       links: obj(
         "Links about the submission.",
         {},

@@ -25,7 +25,6 @@ import {
   str,
   systemId,
 } from "./common.ts";
-import { meta } from "./meta.ts";
 
 const status = oneOfEnum("ok: measured; failed: the job failed, see failure.", ["ok", "failed"]);
 const failedNeedsFailure = {
@@ -1377,5 +1376,4 @@ export const schemas = {
   "size-catalog-row": sizeCatalogRow,
   "size-audit": sizeAudit,
   "store-index": storeIndex,
-  meta,
 } as const;

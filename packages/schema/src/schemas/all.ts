@@ -1,0 +1,6 @@
+// Every schema by kind: the record kinds of records.ts and a submission's meta.json (meta.ts).
+import { meta } from "./meta.ts";
+import { schemas as records } from "./records.ts";
+
+/** Every schema by kind. */
+export const schemas = { ...records, meta } as const;
