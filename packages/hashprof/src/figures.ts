@@ -1,6 +1,7 @@
 // The figures of a hash-profile record from the driver's output: shares of the operation's time per symbol group
 // (in the wrapper clock), calls per operation per symbol, the wrapper overhead against the timing build.
 import type { HashProfileRecord } from "@ngcc-perf/schema";
+import type { GroupSpec } from "./objects.ts";
 
 export interface Trial {
   iterations: number;
@@ -29,7 +30,7 @@ const perOp = (trials: readonly Trial[]) => {
 export function profileFigures(
   profiled: { trials: readonly Trial[]; profile: DriverProfile },
   unprofiled: readonly Trial[] | null,
-  groups: ReadonlyArray<{ name: string; label?: string; symbols: string[]; symbolLabels: Record<string, string> }>,
+  groups: ReadonlyArray<GroupSpec>,
 ): Pick<
   HashProfileRecord,
   | "iterations"
@@ -58,6 +59,9 @@ export function profileFigures(
       return {
         name: g.name,
         ...(g.label ? { label: g.label } : {}),
+        ...(g.kind ? { kind: g.kind } : {}),
+        ...(g.iccs !== undefined ? { iccs: g.iccs } : {}),
+        ...(g.source ? { source: g.source } : {}),
         symbols: g.symbols,
         share: share(ticks),
         nsPerOp: share(ticks) * p.nsPerOp,

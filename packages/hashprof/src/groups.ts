@@ -1,12 +1,26 @@
-// The profiler's symbol groups: the campaign's `profiler.groups`, else the defaults for the kind of
-// submission (NGCC: the ICCS placeholders and the DRNG; PQClean: its common/ fips202 and sha2 functions and
-// PQCLEAN_randombytes).
-import type { Campaign, InstanceSpec } from "@ngcc-perf/runner";
+// The profiler's symbol groups of an instance: the campaign's `profiler.groups` (else the defaults for the kind of
+// submission: NGCC — the ICCS placeholders and the DRNG; PQClean — its common/ fips202 and sha2 functions and
+// PQCLEAN_randombytes; a submission without iccs — randombytes), then the submission's meta.json `profiler`
+// groups, then the campaign's `algorithms[].profiler` groups, each added or overriding a group of the same name
+// (or, with replaceCampaignGroups, instead of the campaign's). Every group says its kind (hash, drng, other),
+// whether it is the ICCS placeholders (the page's ICCS words follow it), where it came from, and the calls
+// column's names: the symbol without the prefix all the group's symbols share, unless symbolLabels names it.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Campaign, InputError, type InstanceSpec } from "@ngcc-perf/runner";
 import type { GroupSpec } from "./objects.ts";
+
+/** The functions the ICCS API (iccs.h) declares. */
+export const ICCS_FUNCTIONS: readonly string[] = ["pseudohash", "pseudoXOF", "sm3hash", "randombytes"];
 
 export const NGCC_DEFAULT_GROUPS: GroupSpec[] = [
   { name: "hash", label: "pseudohash/XOF/sm3", symbols: ["pseudohash", "pseudoXOF", "sm3hash"], symbolLabels: {} },
   { name: "drng", label: "DRNG", symbols: ["randombytes"], symbolLabels: { randombytes: "drng" } },
+];
+
+/** A submission that calls no ICCS function: its randomness is ngcc-perf's plain NIST randombytes. */
+export const PLAIN_DEFAULT_GROUPS: GroupSpec[] = [
+  { name: "drng", label: "randombytes", symbols: ["randombytes"], symbolLabels: {} },
 ];
 
 const shakeFns = (v: string) => [
@@ -57,27 +71,171 @@ export const PQCLEAN_DEFAULT_GROUPS: GroupSpec[] = [
   { name: "drng", label: "DRNG", symbols: ["PQCLEAN_randombytes"], symbolLabels: { PQCLEAN_randombytes: "drng" } },
 ];
 
+type ConfiguredGroups = NonNullable<Campaign["config"]["profiler"]>["groups"];
+type AlgorithmProfiler = { groups: ConfiguredGroups; replaceCampaignGroups?: boolean };
+
+/** What the submission's meta.json says about ICCS and its own profiler groups (a PQClean scheme has none). */
+export interface MetaProfilerFacts {
+  /** meta.json's iccs: its hash and DRNG symbols, or null when the submission calls no ICCS function. */
+  iccs: { hash: string[]; drng: string[] } | null;
+  profiler?: AlgorithmProfiler;
+  file: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const SYMBOL = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const GROUP_NAME = /^[a-z][a-z0-9_]*$/;
+const GROUP_KEYS = ["symbols", "label", "symbolLabels", "kind", "iccs"];
+const KINDS = ["hash", "drng", "other"];
+
+/** Checks an algorithm's profiler (meta.json's or the campaign's algorithms[].profiler); errors name the pointer. */
+export function checkAlgorithmProfiler(v: unknown, where: string): AlgorithmProfiler {
+  const bad = (pointer: string, expected: string) => new InputError(`${where}${pointer}: ${expected}`);
+  if (!isObject(v)) throw bad("", "expected { groups: { <name>: { symbols: [...] } }, replaceCampaignGroups? }");
+  for (const k of Object.keys(v))
+    if (k !== "groups" && k !== "replaceCampaignGroups")
+      throw bad(`/${k}`, "unknown field; expected one of groups, replaceCampaignGroups");
+  if (v.replaceCampaignGroups !== undefined && typeof v.replaceCampaignGroups !== "boolean")
+    throw bad("/replaceCampaignGroups", "expected true or false");
+  if (!isObject(v.groups)) throw bad("/groups", "expected a mapping of group name → { symbols: [...] }");
+  for (const [name, g] of Object.entries(v.groups)) {
+    const at = `/groups/${name}`;
+    if (!GROUP_NAME.test(name)) throw bad(at, "a group name is lower case letters, digits and _");
+    if (!isObject(g)) throw bad(at, "expected { symbols: [...], label?, symbolLabels?, kind?, iccs? }");
+    for (const k of Object.keys(g))
+      if (!GROUP_KEYS.includes(k)) throw bad(`${at}/${k}`, `unknown field; expected one of ${GROUP_KEYS.join(", ")}`);
+    if (!Array.isArray(g.symbols) || g.symbols.length === 0) throw bad(`${at}/symbols`, "expected a list of symbols");
+    for (const [i, s] of g.symbols.entries())
+      if (typeof s !== "string" || !SYMBOL.test(s)) throw bad(`${at}/symbols/${i}`, "expected a C identifier");
+    if (g.label !== undefined && (typeof g.label !== "string" || g.label === ""))
+      throw bad(`${at}/label`, "expected a non-empty string");
+    if (g.symbolLabels !== undefined) {
+      if (!isObject(g.symbolLabels)) throw bad(`${at}/symbolLabels`, "expected a mapping of symbol → label");
+      for (const [s, l] of Object.entries(g.symbolLabels))
+        if (typeof l !== "string") throw bad(`${at}/symbolLabels/${s}`, "expected a string");
+    }
+    if (g.kind !== undefined && !KINDS.includes(g.kind as string))
+      throw bad(`${at}/kind`, `expected one of ${KINDS.join(", ")}`);
+    if (g.iccs !== undefined && typeof g.iccs !== "boolean") throw bad(`${at}/iccs`, "expected true or false");
+  }
+  return v as unknown as AlgorithmProfiler;
+}
+
+const metaCache = new Map<string, MetaProfilerFacts>();
+
+/** The ICCS and profiler facts of a submission's meta.json (read once per file and run). */
+export function metaProfilerFacts(submissionDir: string): MetaProfilerFacts | null {
+  const file = join(submissionDir, "meta.json");
+  const known = metaCache.get(file);
+  if (known) return known;
+  if (!existsSync(file)) return null;
+  let meta: unknown;
+  try {
+    meta = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new InputError(`${file}: not valid JSON: ${(err as Error).message}`);
+  }
+  if (!isObject(meta)) throw new InputError(`${file}: (root) must be an object (the submission's metadata)`);
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+  const iccs = isObject(meta.iccs) ? { hash: list(meta.iccs.hash), drng: list(meta.iccs.drng) } : null;
+  const facts: MetaProfilerFacts = {
+    iccs,
+    file,
+    ...(meta.profiler !== undefined && meta.profiler !== null
+      ? { profiler: checkAlgorithmProfiler(meta.profiler, `${file}: /profiler`) }
+      : {}),
+  };
+  metaCache.set(file, facts);
+  return facts;
+}
+
+/** The longest prefix ending in "_" that every symbol has and none is: what the calls column leaves out. */
+export function commonSymbolPrefix(symbols: readonly string[]): string {
+  if (symbols.length < 2) return "";
+  let prefix = symbols[0] as string;
+  for (const s of symbols) while (!s.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  const cut = prefix.lastIndexOf("_");
+  prefix = cut < 0 ? "" : prefix.slice(0, cut + 1);
+  while (prefix && symbols.some((s) => s.length <= prefix.length)) {
+    const shorter = prefix.slice(0, -1).lastIndexOf("_");
+    prefix = shorter < 0 ? "" : prefix.slice(0, shorter + 1);
+  }
+  return prefix;
+}
+
+/** The calls column's names: explicit symbolLabels, else each symbol without its group's common prefix. */
+export function shortLabels(symbols: readonly string[], explicit: Readonly<Record<string, string>>) {
+  const prefix = commonSymbolPrefix(symbols);
+  const labels: Record<string, string> = {};
+  for (const s of symbols) {
+    const l = explicit[s] ?? (prefix ? s.slice(prefix.length) : undefined);
+    if (l !== undefined) labels[s] = l;
+  }
+  for (const [s, l] of Object.entries(explicit)) labels[s] ??= l;
+  return labels;
+}
+
+function fromConfig(configured: ConfiguredGroups, source: NonNullable<GroupSpec["source"]>): GroupSpec[] {
+  return Object.entries(configured).map(([name, g]) => ({
+    name,
+    ...(g.label ? { label: g.label } : {}),
+    symbols: [...new Set(g.symbols)],
+    symbolLabels: g.symbolLabels ?? {},
+    ...(g.kind ? { kind: g.kind } : {}),
+    ...(g.iccs !== undefined ? { iccs: g.iccs } : {}),
+    source,
+  }));
+}
+
+/** Adds groups to a list, a group of the same name replacing the one there (in its place). */
+function overlay(base: GroupSpec[], extra: AlgorithmProfiler | undefined, source: "meta" | "algorithm") {
+  if (!extra) return base;
+  const groups = fromConfig(extra.groups, source);
+  if (extra.replaceCampaignGroups) return groups;
+  const out = base.map((g) => groups.find((x) => x.name === g.name) ?? g);
+  for (const g of groups) if (!out.some((x) => x.name === g.name)) out.push(g);
+  return out;
+}
+
+/** The group's kind and ICCS-ness, made explicit: ICCS only for a submission whose meta.json names ICCS functions. */
+function settle(groups: GroupSpec[], iccsNames: ReadonlySet<string> | null): GroupSpec[] {
+  const drng = drngGroup(groups);
+  return groups.map((g) => {
+    const kind = g.kind ?? (g === drng ? "drng" : "hash");
+    const iccs = g.iccs ?? (iccsNames !== null && g.symbols.every((s) => iccsNames.has(s)));
+    return { ...g, kind, iccs, symbolLabels: shortLabels(g.symbols, g.symbolLabels), source: g.source ?? "default" };
+  });
+}
+
 /** The groups to wrap for an instance. */
 export function groupsFor(campaign: Campaign, spec: InstanceSpec): GroupSpec[] {
+  const alg = campaign.config.algorithms.find((a) => a.id === spec.algorithmId);
+  const submission = alg !== undefined && "submission" in alg.source;
+  const meta = submission ? metaProfilerFacts(spec.submissionDir) : null;
   const configured = campaign.config.profiler?.groups;
-  if (configured && Object.keys(configured).length > 0) {
-    return Object.entries(configured).map(([name, g]) => ({
-      name,
-      ...(g.label ? { label: g.label } : {}),
-      symbols: [...new Set(g.symbols)],
-      symbolLabels: g.symbolLabels ?? {},
-    }));
-  }
-  return spec.namespace.startsWith("PQCLEAN_") ? PQCLEAN_DEFAULT_GROUPS : NGCC_DEFAULT_GROUPS;
+  let groups: GroupSpec[];
+  if (configured && Object.keys(configured).length > 0) groups = fromConfig(configured, "campaign");
+  else if (spec.namespace.startsWith("PQCLEAN_")) groups = PQCLEAN_DEFAULT_GROUPS;
+  else if (meta && meta.iccs === null) groups = PLAIN_DEFAULT_GROUPS;
+  else groups = NGCC_DEFAULT_GROUPS;
+  groups = overlay(groups, meta?.profiler, "meta");
+  const algProfiler = (alg as { profiler?: AlgorithmProfiler } | undefined)?.profiler;
+  groups = overlay(groups, algProfiler, "algorithm");
+  const iccsNames = meta?.iccs ? new Set([...ICCS_FUNCTIONS, ...meta.iccs.hash, ...meta.iccs.drng]) : null;
+  return settle(groups, iccsNames);
 }
 
-/** The group that holds the DRNG: named drng, else the one holding randombytes. */
+/** The group that holds the DRNG: the one of kind drng, else named drng, else the one holding randombytes. */
 export function drngGroup(groups: readonly GroupSpec[]): GroupSpec | undefined {
-  return groups.find((g) => g.name === "drng") ?? groups.find((g) => g.symbols.some((s) => /randombytes/i.test(s)));
+  return (
+    groups.find((g) => g.kind === "drng") ??
+    groups.find((g) => g.name === "drng" && g.kind === undefined) ??
+    groups.find((g) => g.kind === undefined && g.symbols.some((s) => /randombytes/i.test(s)))
+  );
 }
 
-/** The hash (placeholder) groups: every group but the DRNG's. */
+/** The hash (placeholder) groups: every group but the DRNG's (and any other group of kind drng). */
 export function hashGroups(groups: readonly GroupSpec[]): GroupSpec[] {
   const d = drngGroup(groups);
-  return groups.filter((g) => g !== d);
+  return groups.filter((g) => g !== d && g.kind !== "drng");
 }

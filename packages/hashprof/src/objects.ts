@@ -71,6 +71,12 @@ export interface GroupSpec {
   label?: string;
   symbols: string[];
   symbolLabels: Record<string, string>;
+  /** hash, drng or other (default: drng for the DRNG's group, see drngGroup, else hash). */
+  kind?: "hash" | "drng" | "other";
+  /** The group is ICCS placeholder functions: the page words it so (default false). */
+  iccs?: boolean;
+  /** Where the group came from: the defaults, the campaign, the submission's meta.json, the campaign's algorithm. */
+  source?: "default" | "campaign" | "meta" | "algorithm";
 }
 
 export interface Interception {

@@ -248,24 +248,24 @@ function mergedOwnPrimitives(findings: readonly InstanceFinding[]): OwnPrimitive
   return merged;
 }
 
-/** The generated one-line summary. */
-/** The ICCS placeholder hash functions (the NGCC API). */
-const ICCS_HASH: ReadonlySet<string> = new Set(["pseudohash", "pseudoXOF", "sm3hash"]);
-
+/** The generated one-line summary, in the words of the groups: "placeholders" only for the ICCS placeholders. */
 function summaryText(
   findings: readonly InstanceFinding[],
   ownPrimitives: readonly OwnPrimitive[],
   shims: readonly InstanceFinding["shims"][number][],
   switches: readonly Switch[],
+  groups: readonly GroupSpec[],
 ): string {
   const parts: string[] = [];
   const hashUsed = [...new Set(findings.flatMap((f) => f.placeholders))].sort();
   const shortList = (xs: readonly string[]) =>
     xs.length > 5 ? `${xs.slice(0, 4).join(", ")} and ${xs.length - 4} more` : list(xs);
-  // "placeholders" are the ICCS placeholder functions; a submission's own or a library's hash functions (PQClean's
-  // fips202/sha2 groups) are named as the profiled hash functions they are.
-  const iccs = hashUsed.length > 0 && hashUsed.every((h) => ICCS_HASH.has(h));
-  const word = iccs ? "ICCS placeholders" : "profiled hash functions";
+  // "placeholders" are the ICCS placeholder functions (groups marked iccs); a submission's own or a library's hash
+  // functions (PQClean's fips202/sha2 groups, a NIST submission's SHA-3) are named by their groups' labels.
+  const used = hashGroups(groups).filter((g) => g.symbols.some((s) => hashUsed.includes(s)));
+  const iccs = used.length > 0 && used.every((g) => g.iccs === true);
+  const labels = [...new Set(used.map((g) => g.label ?? g.name))];
+  const word = iccs ? "ICCS placeholders" : `${labels.length ? list(labels) : "profiled hash"} functions`;
   parts.push(hashUsed.length ? `${word} ${shortList(hashUsed)}` : "no profiled hash function referenced");
   if (ownPrimitives.length) {
     const withOwn = findings.filter((f) => f.ownPrimitives.length).map((f) => f.instance);
@@ -283,8 +283,20 @@ function summaryText(
   return parts.join("; ");
 }
 
+/** The groups as the survey record names them. */
+function groupFacts(groups: readonly GroupSpec[]) {
+  return groups.map((g) => ({
+    name: g.name,
+    ...(g.label ? { label: g.label } : {}),
+    ...(g.kind ? { kind: g.kind } : {}),
+    ...(g.iccs !== undefined ? { iccs: g.iccs } : {}),
+    ...(g.source ? { source: g.source } : {}),
+  }));
+}
+
 /** The automatic finding of an algorithm from its instances' findings. */
 function automaticFinding(built: readonly Built[], findings: readonly InstanceFinding[]) {
+  const groups = [...new Map(built.flatMap((b) => b.build.groups).map((g) => [g.name, g])).values()];
   const switches = katSwitches(built, findings);
   defineSwitches(built, findings, switches);
   const verdicts = new Set(findings.map((f) => f.verdict));
@@ -297,7 +309,8 @@ function automaticFinding(built: readonly Built[], findings: readonly InstanceFi
     ownPrimitives,
     shims,
     switches,
-    text: summaryText(findings, ownPrimitives, shims, switches),
+    text: summaryText(findings, ownPrimitives, shims, switches, groups),
+    groups: groupFacts(groups),
     instances: findings.map((f) => ({
       instance: f.instance,
       verdict: f.verdict,

@@ -20,7 +20,10 @@ import {
 } from "../parts.ts";
 import { type AlgorithmView, byOperation, OPERATION_ORDER, type SystemView } from "../view.ts";
 
-/** The ICCS placeholder hash functions and DRNG of NGCC submissions (fixtures/iccs/iccs.h). */
+/**
+ * The ICCS placeholder hash functions and DRNG of NGCC submissions (fixtures/iccs/iccs.h): how records that do not
+ * say whether a group is ICCS (made before groups carried `iccs`) are worded. A record's `iccs` and `kind` win.
+ */
 const ICCS_HASH = new Set(["pseudohash", "pseudoXOF", "sm3hash"]);
 const ICCS_DRNG = new Set(["randombytes"]);
 
@@ -28,23 +31,49 @@ export interface Group {
   name: string;
   label: string;
   symbols: string[];
+  /** hash, drng or other, when the records say so. */
+  kind?: "hash" | "drng" | "other";
+  /** Whether the group is ICCS placeholder functions, when the records say so. */
+  iccs?: boolean;
+}
+
+type RecordedGroup = { name: string; label?: string; symbols?: string[]; kind?: Group["kind"]; iccs?: boolean };
+
+/** Adds a record's groups to a list (by name): labels, symbols, and what the records say of kind and ICCS. */
+function addGroups(out: Group[], groups: ReadonlyArray<RecordedGroup>): void {
+  for (const g of groups) {
+    const have = out.find((o) => o.name === g.name);
+    if (!have) {
+      out.push({
+        name: g.name,
+        label: g.label ?? g.name,
+        symbols: [...(g.symbols ?? [])],
+        ...(g.kind ? { kind: g.kind } : {}),
+        ...(g.iccs !== undefined ? { iccs: g.iccs } : {}),
+      });
+      continue;
+    }
+    for (const s of g.symbols ?? []) if (!have.symbols.includes(s)) have.symbols.push(s);
+    have.kind ??= g.kind;
+    // ICCS only when every record that says so says ICCS.
+    if (g.iccs !== undefined) have.iccs = (have.iccs ?? true) && g.iccs;
+  }
 }
 
 /** Symbol groups in the order the profiles give them, with their labels and every symbol any record lists. */
 export function groupsOf(profiles: ReadonlyArray<HashProfileRecord>): Group[] {
   const out: Group[] = [];
-  for (const p of profiles)
-    for (const g of p.groups ?? []) {
-      const have = out.find((o) => o.name === g.name);
-      if (!have) out.push({ name: g.name, label: g.label ?? g.name, symbols: [...g.symbols] });
-      else for (const s of g.symbols) if (!have.symbols.includes(s)) have.symbols.push(s);
-    }
+  for (const p of profiles) addGroups(out, (p.groups ?? []) as RecordedGroup[]);
   return out;
 }
 
-/** The DRNG's group: named drng, else the one holding randombytes (the profiler's rule). */
+/** The DRNG's group: the one of kind drng, else named drng, else the one holding randombytes (the profiler's rule). */
 function drngOf(groups: ReadonlyArray<Group>): Group | undefined {
-  return groups.find((g) => g.name === "drng") ?? groups.find((g) => g.symbols.some((s) => /randombytes/i.test(s)));
+  return (
+    groups.find((g) => g.kind === "drng") ??
+    groups.find((g) => g.name === "drng" && g.kind === undefined) ??
+    groups.find((g) => g.kind === undefined && g.symbols.some((s) => /randombytes/i.test(s)))
+  );
 }
 
 interface GroupWords {
@@ -56,23 +85,46 @@ interface GroupWords {
   phrase: string;
 }
 
+/** Whether a group is ICCS: as its records say, else (older records) by the ICCS function names. */
+function isIccs(g: Group, names: ReadonlySet<string>): boolean {
+  if (g.iccs !== undefined) return g.iccs;
+  return g.symbols.length > 0 && g.symbols.every((s) => names.has(s));
+}
+
 function wordsOf(groups: ReadonlyArray<Group>): GroupWords {
   const drng = drngOf(groups);
-  const hash = groups.filter((g) => g !== drng);
-  const iccs = hash.length > 0 && hash.every((g) => g.symbols.length > 0 && g.symbols.every((s) => ICCS_HASH.has(s)));
-  const iccsDrng = drng !== undefined && drng.symbols.length > 0 && drng.symbols.every((s) => ICCS_DRNG.has(s));
+  const hash = groups.filter((g) => g !== drng && g.kind !== "drng");
+  const iccs = hash.length > 0 && hash.every((g) => isIccs(g, ICCS_HASH));
+  const iccsDrng = drng !== undefined && isIccs(drng, ICCS_DRNG);
   const hashPhrase = iccs
     ? "the ICCS placeholder hash functions"
     : listText(hash.map((g) => `the ${g.label} functions (${shortList(g.symbols)})`));
-  const drngPhrase = drng ? (iccsDrng ? "the ICCS DRNG" : `the DRNG (${shortList(drng.symbols)})`) : "";
+  // A group that says it is not ICCS is named by its label ("randombytes"); older records' DRNG as "the DRNG (…)".
+  const ownDrng = (g: Group) =>
+    g.symbols.length === 1 && g.label === g.symbols[0] ? g.label : `the ${g.label} (${shortList(g.symbols)})`;
+  const drngPhrase = drng
+    ? iccsDrng
+      ? "the ICCS DRNG"
+      : drng.iccs === false
+        ? ownDrng(drng)
+        : `the DRNG (${shortList(drng.symbols)})`
+    : "";
   const phrase = [hashPhrase, drngPhrase].filter((p) => p !== "").join(" and in ");
   return { iccs, hashLabel: listText(hash.map((g) => g.label)) || "hash", phrase };
 }
 
-/** Without profiles, the survey's own findings say whether the functions it found are the ICCS ones. */
+/** Without profiles, the survey's own findings (and the groups it names) say whether they are the ICCS ones. */
 function surveyWords(survey: SurveyRecord, groups: ReadonlyArray<Group>): GroupWords | null {
   if (groups.length) return wordsOf(groups);
+  const recorded: Group[] = [];
+  addGroups(recorded, (survey.automatic?.groups ?? []) as RecordedGroup[]);
   const found = survey.automatic?.placeholders;
+  if (recorded.length && recorded.every((g) => g.iccs !== undefined)) {
+    const drng = drngOf(recorded);
+    const hash = recorded.filter((g) => g !== drng && g.kind !== "drng");
+    const iccs = hash.length > 0 && hash.every((g) => g.iccs === true);
+    return { iccs, hashLabel: iccs ? "placeholder" : listText(hash.map((g) => g.label)) || "hash", phrase: "" };
+  }
   if (!found?.length) return null;
   const iccs = found.every((s) => ICCS_HASH.has(s) || ICCS_DRNG.has(s));
   return { iccs, hashLabel: iccs ? "placeholder" : "profiled hash", phrase: "" };
