@@ -3,7 +3,16 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { checkName, MAX_NESTING, offsetToPosition, readTextFile, shortText, tooDeepAt } from "@ngcc-perf/schema";
+import {
+  checkName,
+  MAX_NESTING,
+  offsetToPosition,
+  readTextFile,
+  shortText,
+  tooDeepAt,
+  type ValidationError,
+  validateText,
+} from "@ngcc-perf/schema";
 import type { Campaign } from "./campaign.ts";
 import { InputError } from "./errors.ts";
 
@@ -169,8 +178,10 @@ const MAX_META_BYTES = 4 * 1024 * 1024;
 
 /**
  * Reads and checks a submission's meta.json before anything is built from it: UTF-8 JSON (read as validate reads
- * records), the fields the runner uses with their types, instance names by the schema's name rule, and every path
- * relative and inside the submission folder. Each refusal names the file and the JSON pointer (exit 2).
+ * records), then its schema (@ngcc-perf/schema's meta.schema.json, as `ngcc-perf validate meta.json` checks it): an
+ * unknown (misspelled) field or a duplicate key is refused first, then the fields the runner uses with their types,
+ * instance names by the schema's name rule and every path relative and inside the submission folder, then anything
+ * else the schema refuses. Each refusal is one line naming the file and the JSON pointer (exit 2).
  */
 export function readMeta(metaPath: string, dir: string, algorithmId: string): Meta {
   const read = readTextFile(metaPath, MAX_META_BYTES, "meta.json files");
@@ -216,11 +227,22 @@ export function readMeta(metaPath: string, dir: string, algorithmId: string): Me
   };
   if (!isObject(value)) throw bad("", "must be an object (the submission's metadata)");
   const meta = value;
+  // The schema first: a misspelled key is named before the missing field it hides (sourcse → sources is missing).
+  const schema = validateText(read.text, metaPath, "meta").errors;
+  const schemaError = (e: ValidationError) => {
+    const more = schema.length > 1 ? ` (${schema.length - 1} more: ngcc-perf validate ${metaPath})` : "";
+    return new InputError(
+      `${metaPath}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer === "" ? "(root)" : e.pointer} ${e.message}${more}`,
+    );
+  };
+  const unknown = schema.find((e) => /^(unknown field|duplicate key) /.test(e.message));
+  if (unknown) throw schemaError(unknown);
   str(meta.name, "/name", true);
   if (meta.category !== undefined && !["kem", "sign", "kex"].includes(meta.category as string)) {
     throw bad("/category", "must be kem, sign or kex");
   }
   inside(meta.katManifest, "/katManifest");
+  inside(meta.randombytesSource, "/randombytesSource");
   if (!Array.isArray(meta.instances) || meta.instances.length === 0) {
     throw bad("/instances", "must list at least one instance");
   }
@@ -232,7 +254,7 @@ export function readMeta(metaPath: string, dir: string, algorithmId: string): Me
     if (!Array.isArray(m.sources) || m.sources.length === 0)
       throw bad(`${at}/sources`, "must list the instance's C files");
     for (const [j, src] of m.sources.entries()) inside(src, `${at}/sources/${j}`);
-    for (const key of ["folder", "apiHeader"] as const) inside(m[key], `${at}/${key}`);
+    for (const key of ["folder", "apiHeader", "randombytesSource"] as const) inside(m[key], `${at}/${key}`);
     strings(m.includeDirs, `${at}/includeDirs`);
     for (const [j, d] of ((m.includeDirs as unknown[] | undefined) ?? []).entries())
       inside(d, `${at}/includeDirs/${j}`);
@@ -245,6 +267,8 @@ export function readMeta(metaPath: string, dir: string, algorithmId: string): Me
       str(m.kat.randomness, `${at}/kat/randomness`, false);
     }
   }
+  const other = schema[0];
+  if (other) throw schemaError(other);
   return meta as unknown as Meta;
 }
 

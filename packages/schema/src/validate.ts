@@ -385,6 +385,7 @@ function metaErrors(value: unknown): ValidationError[] {
     }
   };
   inside("/katManifest", m.katManifest);
+  inside("/randombytesSource", (m as { randombytesSource?: unknown }).randombytesSource);
   for (const [i, x] of (m.implementations ?? []).entries()) inside(`/implementations/${i}/folder`, x.folder);
   for (const [i, x] of (m.ownPrimitives ?? []).entries()) inside(`/ownPrimitives/${i}/source`, x.source);
   for (const [i, x] of (m.instances ?? []).entries()) {

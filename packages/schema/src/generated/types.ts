@@ -67,6 +67,10 @@ export interface CampaignConfig {
      */
     buildProfiles?: string[];
     /**
+     * Signatures with the FIPS 204 context API (meta.json's api.style fips204, or a PQClean scheme with crypto_sign_ctx): the context string of timing and profiling, in hex (at most 255 bytes); default the instance's api.context, else empty. The KAT always uses api.context, with which the submitter's .rsp was made.
+     */
+    signContext?: string;
+    /**
      * Randomness provider linked in timing builds: iccs (the ICCS DRNG stand-in), system (a randombytes over getrandom) or pqclean (PQClean's common/randombytes.c).
      */
     randomness?: "iccs" | "system" | "pqclean";
@@ -3462,6 +3466,10 @@ export interface SubmissionMeta {
      */
     use?: string;
   }[];
+  /**
+   * The submitter's own randombytes.c for every instance (an instance's randombytesSource names one for itself); always left out of builds. Relative to the submission folder, inside it.
+   */
+  randombytesSource?: string;
   /**
    * The KAT manifest in sha256sum format, e.g. KAT/kat.sha256. Relative to the submission folder, inside it.
    */

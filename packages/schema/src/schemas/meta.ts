@@ -129,6 +129,9 @@ export const meta: JsonSchema = {
           },
         ),
       ),
+      randombytesSource: subPath(
+        "The submitter's own randombytes.c for every instance (an instance's randombytesSource names one for itself); always left out of builds.",
+      ),
       katManifest: subPath("The KAT manifest in sha256sum format, e.g. KAT/kat.sha256."),
       profiler: algorithmProfiler(
         "This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or with replaceCampaignGroups instead of them.",
