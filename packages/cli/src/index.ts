@@ -3,6 +3,7 @@
 import { InputError } from "@ngcc-perf/schema";
 import { envCommand, usage as envUsage } from "./commands/env/index.ts";
 import { indexCommand, usage as indexUsage } from "./commands/index-store/index.ts";
+import { initCommand, usage as initUsage } from "./commands/init/index.ts";
 import { katCommand, usage as katUsage } from "./commands/kat/index.ts";
 import { mergeCommand, usage as mergeUsage } from "./commands/merge/index.ts";
 import { profileCommand, usage as profileUsage } from "./commands/profile/index.ts";
@@ -25,6 +26,11 @@ const commands: Record<string, { run: Command; summary: string; usage: string }>
     run: envCommand,
     summary: "this machine's environment record and counters; --check: is it fit to publish timings?",
     usage: envUsage,
+  },
+  init: {
+    run: initCommand,
+    summary: "draft a submission's meta.json from its folder (NIST/NGCC layout), KAT manifest, catalog rows",
+    usage: initUsage,
   },
   kat: { run: katCommand, summary: "regenerate and compare Known-Answer Tests; KAT logs", usage: katUsage },
   merge: { run: mergeCommand, summary: "merge record stores (e.g. shards) into one", usage: mergeUsage },
