@@ -16,8 +16,9 @@ import { EXIT, type Io, UsageError } from "../../io.ts";
 
 export const usage = `ngcc-perf validate <file-or-dir>... [--json]
 
-Checks each record (.json, by its "kind" field) and campaign (.yaml/.yml) against its schema, and the
-figures of each timing record against each other (ops/s = 1e9 / meanNs, n and meanNs from the trials).
+Checks each record (.json, by its "kind" field), campaign (.yaml/.yml) and submission's meta.json (a
+file named meta.json without a "kind" field) against its schema, and the figures of each timing record
+against each other (ops/s = 1e9 / meanNs, n and meanNs from the trials).
 A folder is searched for .json, .yaml and .yml files. Prints "file:line:col pointer message" per error.
 
 Records of a store (data/<system>/…) are also checked against the store's index.json: a file whose
