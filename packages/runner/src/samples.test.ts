@@ -11,8 +11,8 @@ import {
   perCallNs,
   stopDecision,
   summarizeSamples,
-  workersHalfWidth,
   workerSpread,
+  workersHalfWidth,
 } from "./samples.ts";
 
 /** Deterministic PRNG (mulberry32): uniform in [0, 1). */
