@@ -33,7 +33,12 @@
 #error "define exactly one of NGCC_CATEGORY_KEM, NGCC_CATEGORY_SIGN, NGCC_CATEGORY_KEX"
 #endif
 
+/* The instance's API header: api.h, or the file meta.json's apiHeader names (-DNGCC_API_HEADER="<path>"). */
+#if defined(NGCC_API_HEADER)
+#include NGCC_API_HEADER
+#else
 #include "api.h"
+#endif
 
 #if defined(NGCC_CATEGORY_KEX)
 #if defined(NGCC_NAMESPACE)

@@ -9,6 +9,7 @@ export function progressPrinter(io: Io, stream: NodeJS.WriteStream = process.std
   let step = "";
   let total = 0;
   let failures = 0;
+  const noted = new Set<string>();
   const eta = (done: number) => {
     if (done === 0 || total === 0) return "";
     const per = (Date.now() - started) / done;
@@ -25,6 +26,16 @@ export function progressPrinter(io: Io, stream: NodeJS.WriteStream = process.std
       }
       if (total === 0) io.err(`${e.step}: ${e.total} job(s) in ${e.units} unit(s)`);
       total = e.total;
+      return;
+    }
+    if (e.type === "note") {
+      // Each note once per run, whichever step builds first (build, time …).
+      for (const n of e.notes.map((x) => visibleText(`${e.algorithmId}/${e.instance}: ${x}`))) {
+        if (noted.has(n)) continue;
+        noted.add(n);
+        if (live) stream.write(`\r\x1b[2K${n}\n`);
+        else io.err(n);
+      }
       return;
     }
     if (e.type === "build") {

@@ -21,9 +21,9 @@ import {
   type Unit,
   type UnitContext,
 } from "@ngcc-perf/runner";
-import { buildPath, type HashProfileRecord, type InstanceKey } from "@ngcc-perf/schema";
+import { buildPath, type HashProfileRecord, type InstanceKey, unitName } from "@ngcc-perf/schema";
 import type { ProfileBuild } from "./build.ts";
-import { type InstanceWork, type ProfileContext, profileOf, profilingBuild } from "./context.ts";
+import { type InstanceWork, isBuildFailure, type ProfileContext, profileOf, profilingBuild } from "./context.ts";
 import { type DriverTimeOut, profileFigures, type Trial } from "./figures.ts";
 import { type KatCheck, katCheck, katCheckFailure } from "./kat-check.ts";
 
@@ -141,9 +141,20 @@ export async function runInstanceUnit(
   const { campaign } = pc;
   const { spec } = unit.work;
   const key = unit.key as InstanceKey;
-  const build = await profilingBuild(pc, spec, key);
   const profile = profileOf(campaign, key.buildProfile);
-  const timing = await buildInstance(spec, profile, campaign.cc, buildPath(pc.out, key), campaign.timeouts.buildMs);
+  // The timing build first: one that failed earlier in the run fails here at once (nothing is compiled again),
+  // and the profiling build of the same sources is not tried.
+  const timing = await buildInstance(
+    spec,
+    profile,
+    campaign.cc,
+    buildPath(pc.out, key),
+    campaign.timeouts.buildMs,
+  ).catch((err: unknown) => {
+    if (isBuildFailure(err)) pc.failedBuilds.add(unitName(key));
+    throw err;
+  });
+  const build = await profilingBuild(pc, spec, key);
   ctx.built(build.cached);
   const facts = profileBuildFacts(pc, spec, key.buildProfile, build);
   let info: DriverInfo;

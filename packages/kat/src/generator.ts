@@ -18,14 +18,18 @@ import {
   nativeDir,
   type RunResult,
   runProcess,
+  signApiFlags,
   type Toolchain,
 } from "@ngcc-perf/runner";
 
 /** Bump when the way KAT generators are built changes, so cached builds are redone. */
 export const KAT_RECIPE = 2;
 
-/** Support files that provide system randomness; the KAT build links the KAT generator's instead. */
-export const RANDOMNESS_SOURCES = new Set(["drng.c", "randombytes.c"]);
+/**
+ * Support files that provide system randomness (the ICCS stand-in's drng.c, PQClean's randombytes.c, ngcc-perf's
+ * plain randombytes for a submission without ICCS); the KAT build links the KAT generator's instead.
+ */
+export const RANDOMNESS_SOURCES = new Set(["drng.c", "randombytes.c", "ngcc_randombytes.c"]);
 
 export type KatRng = "nist" | "hqc";
 
@@ -58,6 +62,7 @@ export function planKatBuild(spec: InstanceSpec, profile: BuildProfile, tc: Tool
   const katgenFlags = [
     `-DNGCC_KAT_${spec.category.toUpperCase()}`,
     ...(spec.namespace ? [`-DNGCC_API_PREFIX=${spec.namespace}`] : []),
+    ...signApiFlags(spec.signApi, true),
   ];
   const flags = [...profile.cflags];
   const inputsHash = inputsHashOf(

@@ -34,6 +34,7 @@ export async function buildCampaign(campaign: Campaign, options: StepOptions): P
     failureOf: (err) => (err instanceof BuildError ? { reason: "compile-error", message: err.message } : null),
     run: async (unit, [job], ctx) => {
       if (!job) return;
+      ctx.note(unit.work.spec.notes ?? []); // before the build: said even when it fails
       const built = await buildInstance(
         unit.work.spec,
         profileOf(unit.key.buildProfile),

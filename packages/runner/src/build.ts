@@ -11,6 +11,7 @@ import type { InstanceSpec } from "./instances.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf, type RunResult, runProcess, tail } from "./proc.ts";
 import { writeJsonAtomic } from "./store.ts";
+import { isPlainRandombytes } from "./submission-inputs.ts";
 
 export interface Toolchain {
   cc: string;
@@ -87,6 +88,8 @@ export interface BuiltInstance {
   defines: string[];
   commands: ReturnType<typeof commandOf>[];
   cached: boolean;
+  /** What the build left out and why (the submitter's randombytes.c), from the instance; said once per run. */
+  notes: string[];
 }
 
 export class BuildError extends Error {
@@ -134,6 +137,7 @@ export function buildInputsHash(
       defines: spec.defines,
       ns: spec.namespace,
       extra,
+      ...(spec.apiHeader ? { apiHeader: spec.apiHeader } : {}),
     }),
   );
   const driverDir = join(nativeDir(), "driver");
@@ -141,6 +145,7 @@ export function buildInputsHash(
   const files = [
     ...spec.sources,
     ...spec.support,
+    ...(spec.apiHeader ? [spec.apiHeader] : []),
     ...headerFiles([spec.apiDir, ...spec.includeDirs]),
     ...driverSources(),
     ...headerFiles([driverDir, includeDir]),
@@ -168,11 +173,43 @@ export function buildRunner(cwd: string, timeoutMs: number, commands: Command[])
         : r.signal
           ? `killed by ${r.signal}`
           : `exit ${r.exitCode}`;
-      throw new BuildError(`${what} failed (${why}):\n${tail(r.stderr, 4000)}`, r, commands);
+      throw new BuildError(buildFailureMessage(what, why, r.stderr), r, commands);
     }
     return r;
   };
 }
+
+/**
+ * The first line of a compiler's or linker's output that says what went wrong, whole: `file:line:col: error: …`
+ * (or `fatal error`), else a linker's `undefined reference` / `multiple definition` / `ld: …` line, else the first
+ * line that says error; null when there is none (a timeout, a signal).
+ */
+export function firstCompilerError(stderr: string): string | null {
+  const lines = stderr.split("\n").map((l) => l.trimEnd());
+  const find = (re: RegExp) => lines.find((l) => re.test(l)) ?? null;
+  return (
+    find(/^.+?:\d+(?::\d+)?: (?:fatal )?error: /) ??
+    find(/undefined reference to|multiple definition of|^\S*ld(?:\.\w+)?: /) ??
+    find(/\berror\b/i)
+  );
+}
+
+/**
+ * A failed build step's message: its first line is what failed with the first compiler error line whole (what
+ * the console and the page show first), then the tail of the compiler's output.
+ */
+export function buildFailureMessage(what: string, why: string, stderr: string): string {
+  const first = firstCompilerError(stderr);
+  const head = first ? `${what} failed: ${first}` : `${what} failed (${why})`;
+  return `${head}\n${first ? `(${why}) ` : ""}compiler output:\n${tail(stderr, 4000)}`;
+}
+
+/**
+ * Builds that failed in this process, by folder: a later step of the same run (time after build, profile after
+ * time) gets the same BuildError at once instead of compiling the same inputs again. A changed input is another
+ * folder, so it is built.
+ */
+const failedBuilds = new Map<string, BuildError>();
 
 export interface CachedBuild<T> {
   dir: string;
@@ -199,6 +236,8 @@ export async function cachedBuild<T>(
     const done = JSON.parse(readFileSync(marker, "utf8")) as { commands: Command[]; result: T };
     return { dir, cached: true, commands: done.commands, result: done.result };
   }
+  const failed = failedBuilds.get(dir);
+  if (failed) throw failed;
   const work = `${dir}.tmp-${process.pid}`;
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
@@ -208,6 +247,7 @@ export async function cachedBuild<T>(
     result = await steps(work, buildRunner(work, timeoutMs, commands));
   } catch (err) {
     rmSync(work, { recursive: true, force: true }); // a failed build leaves nothing behind
+    if (err instanceof BuildError) failedBuilds.set(dir, err);
     throw err;
   }
   writeJsonAtomic(join(work, ".build.json"), { inputsHash, commands, result });
@@ -220,9 +260,21 @@ export function defineFlags(defines: readonly string[]): string[] {
   return defines.map((d) => (d.startsWith("-D") ? d : `-D${d}`));
 }
 
-/** The -I flags of an instance: its api.h folder first, then its include folders. */
+/**
+ * The -I flags of an instance: its api.h folder first, then its include folders; and when its API header has
+ * another name (meta.json's apiHeader: kem.h, sign.h …), -DNGCC_API_HEADER="<path>", which the native parts
+ * include instead of "api.h" (the instance's own sources include the header by its own name).
+ */
 export function includeFlags(spec: InstanceSpec): string[] {
-  return [spec.apiDir, ...spec.includeDirs].flatMap((d) => ["-I", d]);
+  return [
+    ...[spec.apiDir, ...spec.includeDirs].flatMap((d) => ["-I", d]),
+    ...(spec.apiHeader ? [`-DNGCC_API_HEADER="${spec.apiHeader}"`] : []),
+  ];
+}
+
+/** The file the native parts include as the instance's API header. */
+export function apiHeaderPath(spec: InstanceSpec): string {
+  return spec.apiHeader ?? join(spec.apiDir, "api.h");
 }
 
 /**
@@ -277,7 +329,13 @@ export async function buildInstance(
 ): Promise<BuiltInstance> {
   const tc = await toolchain(cc);
   const what = `${spec.algorithmId}/${spec.instance}`;
-  if (!existsSync(join(spec.apiDir, "api.h"))) throw new InputError(`${what}: no api.h in ${spec.apiDir}`);
+  if (!existsSync(apiHeaderPath(spec))) {
+    throw new InputError(
+      spec.apiHeader
+        ? `${what}: its API header ${spec.apiHeader} does not exist`
+        : `${what}: no api.h in ${spec.apiDir}; name the API header file in meta.json's apiHeader (any name: api.h, kem.h, sign.h …)`,
+    );
+  }
   for (const s of [...spec.sources, ...spec.support]) {
     if (!existsSync(s)) throw new InputError(`${what}: source ${s} does not exist`);
   }
@@ -302,13 +360,14 @@ export async function buildInstance(
         subdir: "obj",
         pic: false,
       });
-      const objects = await compileSources(run, work, {
+      const picObjects = await compileSources(run, work, {
         cc,
         sources,
         flags: instanceFlags,
         what: `${what}, -fPIC`,
         subdir: "obj-pic",
       });
+      const objects = sharedObjectObjects(sources, picObjects);
       await run(
         [
           cc,
@@ -372,7 +431,8 @@ export async function buildInstance(
           `linking the driver for ${what}${pad > 0 ? ` (code layout +${pad} bytes)` : ""}`,
         );
       }
-      return { objects, staticObjects };
+      // The build's own record (.build.json) says what was left out, as the console does.
+      return { objects, staticObjects, notes: spec.notes ?? [] };
     },
   );
   return {
@@ -388,7 +448,16 @@ export async function buildInstance(
     defines,
     commands: build.commands,
     cached: build.cached,
+    notes: spec.notes ?? [],
   };
+}
+
+/**
+ * The objects libinstance.so is linked from: every -fPIC object but ngcc-perf's plain randombytes (harness code
+ * like the driver, left undefined in the shared object), so a submission without ICCS counts its own code only.
+ */
+function sharedObjectObjects(sources: readonly string[], objects: readonly string[]): string[] {
+  return objects.filter((_o, k) => !isPlainRandombytes(sources[k] ?? ""));
 }
 
 /** The driver executable of a code layout: ngcc-driver for the first, ngcc-driver-layout<N> for the others. */
@@ -445,7 +514,7 @@ export function headersIn(dirs: readonly string[]): string[] {
  */
 export async function kexPasses(spec: InstanceSpec, tc: Toolchain, timeoutMs: number): Promise<number> {
   const source = [
-    '#include "api.h"',
+    `#include "${spec.apiHeader ?? "api.h"}"`,
     "#if !defined(CRYPTO_KEX_PASSES)",
     "ngcc_passes=none",
     "#elif CRYPTO_KEX_PASSES >= 2",

@@ -1,7 +1,9 @@
 // @ngcc-perf/runner: builds instances, times every operation, measures memory, captures the environment.
 export {
+  apiHeaderPath,
   BUILD_RECIPE,
   BuildError,
+  buildFailureMessage,
   type BuildRun,
   type BuiltInstance,
   buildInputsHash,
@@ -14,6 +16,7 @@ export {
   defineFlags,
   driverSources,
   elfLoadSize,
+  firstCompilerError,
   headersIn,
   includeFlags,
   inputsHashOf,
@@ -22,6 +25,7 @@ export {
   toolchain,
 } from "./build.ts";
 export { buildCampaign } from "./build-step.ts";
+export { isOwnRandombytes, isPlainRandombytes, leftOutNote, plainRandombytesSources } from "./submission-inputs.ts";
 export { type BuildProfile, type Campaign, type CounterKind, DEFAULT_PROFILES, loadCampaign } from "./campaign.ts";
 export { DriverError, type DriverInfo, driverRun, infoAndCheck } from "./driver.ts";
 export { captureEnvironment, type EnvironmentOptions, processorModel } from "./env.ts";

@@ -15,6 +15,7 @@ import {
 } from "@ngcc-perf/schema";
 import type { Campaign } from "./campaign.ts";
 import { InputError } from "./errors.ts";
+import { apiHeaderOf, plainRandombytesSources, withoutOwnRandombytes } from "./submission-inputs.ts";
 
 export type Category = "kem" | "sign" | "kex";
 
@@ -29,11 +30,21 @@ export interface InstanceSpec {
   category: Category;
   instance: string;
   implementation: string;
-  /** Folder holding api.h. */
+  /** Folder holding api.h (or the header `apiHeader` names). */
   apiDir: string;
+  /**
+   * The API header when it is not <apiDir>/api.h (meta.json's apiHeader names a kem.h, sign.h …): absolute; the
+   * native parts include it through -DNGCC_API_HEADER (see includeFlags). Absent: api.h in apiDir.
+   */
+  apiHeader?: string;
+  /** What the build left out and why ("left out <path>: …"), said once on the console and in the records. */
+  notes?: string[];
   /** C sources of the instance itself (absolute). */
   sources: string[];
-  /** Randomness/ICCS sources linked with it for timing builds (absolute). */
+  /**
+   * Randomness/ICCS sources linked with it for timing builds (absolute): the ICCS library's, or ngcc-perf's plain
+   * randombytes (native/randombytes) for a submission without `iccs`.
+   */
   support: string[];
   includeDirs: string[];
   defines: string[];
@@ -163,9 +174,15 @@ interface MetaInstance {
   defines?: string[];
   randomness?: string;
   kat?: { file?: string; defines?: string[]; randomness?: string };
+  /** The submitter's randombytes.c of this instance when it is not among its sources (left out all the same). */
+  randombytesSource?: string;
 }
 interface Meta {
   id?: string;
+  /** The ICCS functions the submission calls; absent or null: none (nothing of ICCS is linked). */
+  iccs?: unknown;
+  /** The submitter's randombytes.c when it is not among an instance's sources (left out all the same). */
+  randombytesSource?: string;
   name: string;
   category: Category;
   implementations?: Array<{ name: string }>;
@@ -272,6 +289,20 @@ export function readMeta(metaPath: string, dir: string, algorithmId: string): Me
   return meta as unknown as Meta;
 }
 
+/**
+ * The ICCS folder a submission is built with: the campaign's iccs.dir when its meta.json has `iccs` (refused
+ * without one), else null — a submission that calls no ICCS function links nothing of ICCS.
+ */
+function usedIccs(campaign: Campaign, meta: Meta, algorithmId: string): string | null {
+  if (meta.iccs === undefined || meta.iccs === null) return null;
+  if (!campaign.iccsDir) {
+    throw new InputError(
+      `${campaign.file}: algorithm ${algorithmId}: its meta.json has "iccs" (it calls ICCS functions); set iccs.dir to the ICCS library, or drop "iccs" from meta.json if it calls none`,
+    );
+  }
+  return campaign.iccsDir;
+}
+
 function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorithms"][number]): AlgorithmSpec {
   const src = a.source as { submission: string };
   const dir = resolve(campaign.dir, src.submission);
@@ -281,25 +312,28 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
   }
   const meta = readMeta(metaPath, dir, a.id);
   const category = a.category ?? meta.category;
-  const iccs = campaign.iccsDir;
+  const iccs = usedIccs(campaign, meta, a.id);
   const instances: InstanceSpec[] = [];
   meta.instances.forEach((m, i) => {
     if (!matchesAny(m.name, a.instances)) return;
-    const apiDir = resolve(dir, m.apiHeader ? join(m.apiHeader, "..") : (m.folder ?? "."));
-    const sources = m.sources.map((s) => resolve(dir, s));
-    sources.forEach((s, j) => {
+    const header = apiHeaderOf(dir, m, { metaPath, pointer: `/instances/${i}/apiHeader` });
+    const listed = m.sources.map((s) => resolve(dir, s));
+    listed.forEach((s, j) => {
       if (!existsSync(s)) {
         throw new InputError(
           `${metaPath}: /instances/${i}/sources/${j}: ${shortText(m.sources[j] ?? s)} does not exist`,
         );
       }
     });
-    const needsIccs = true;
-    if (needsIccs && !iccs) {
-      throw new InputError(
-        `${campaign.file}: algorithm ${a.id} is an NGCC submission; set iccs.dir to the ICCS library`,
-      );
-    }
+    const own = withoutOwnRandombytes(listed, dir, {
+      metaPath,
+      pointer: `/instances/${i}/sources`,
+      ...((m.randombytesSource ?? meta.randombytesSource) !== undefined
+        ? { randombytesSource: (m.randombytesSource ?? meta.randombytesSource) as string }
+        : {}),
+    });
+    const sources = own.sources;
+    const apiDir = header.apiDir;
     instances.push({
       algorithmId: a.id,
       algorithmName: a.name ?? meta.name,
@@ -307,8 +341,10 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
       instance: m.name,
       implementation: m.implementation ?? "reference",
       apiDir,
+      ...(header.apiHeader ? { apiHeader: header.apiHeader } : {}),
+      ...(own.notes.length ? { notes: own.notes } : {}),
       sources,
-      support: iccs ? cFiles(iccs) : [],
+      support: iccs ? cFiles(iccs) : plainRandombytesSources(),
       includeDirs: [...(m.includeDirs ?? []).map((d) => resolve(dir, d)), ...(iccs ? [iccs] : [])],
       defines: m.defines ?? [],
       namespace: "",

@@ -270,6 +270,7 @@ async function runTimeUnit(
   const profileName = unit.key.buildProfile;
   const profile = campaign.profiles[profileName];
   if (!profile) throw new Error(`unknown build profile ${profileName}`);
+  ctx.note(spec.notes ?? []); // what the build leaves out, before it (said even when it fails)
   const built = await buildInstance(
     spec,
     profile,

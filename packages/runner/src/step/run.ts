@@ -44,6 +44,8 @@ export interface UnitContext {
   done(job: Job, status: "ok" | "failed" | "skipped", failure?: Failure): void;
   /** A build of the unit finished (progress only). */
   built(cached: boolean): void;
+  /** Notes of a build (what it left out), for the console (progress only; none: nothing said). */
+  note(notes: readonly string[]): void;
   /** The store root. */
   out: string;
 }
@@ -146,6 +148,9 @@ function unitContext<W>(r: StepRun<W>, unit: Unit<W>, pending: ReadonlySet<Job>,
       tell(job, status, failure?.message);
     },
     built: (cached) => options.onProgress?.({ type: "build", step: step.name, ...at, cached }),
+    note: (notes) => {
+      if (notes.length) options.onProgress?.({ type: "note", step: step.name, ...at, notes: [...notes] });
+    },
   };
   return Object.assign(ctx, { tell });
 }

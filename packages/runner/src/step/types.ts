@@ -13,6 +13,8 @@ export interface Shard {
 export type ProgressEvent =
   | { type: "plan"; step: StepName; total: number; units: number }
   | { type: "build"; step: StepName; algorithmId: string; instance: string; profile: string; cached: boolean }
+  /** What a build left out and why (the submitter's randombytes.c); a printer says each note once per run. */
+  | { type: "note"; step: StepName; algorithmId: string; instance: string; profile: string; notes: string[] }
   | {
       type: "job";
       step: StepName;
