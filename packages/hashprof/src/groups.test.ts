@@ -134,3 +134,18 @@ describe("groups per algorithm", () => {
     );
   });
 });
+
+describe("names that would collide", () => {
+  it("keeps a symbol's full name when its short name is another group's symbol", () => {
+    const P = "PQCLEAN_MLKEM768_CLEAN_kyber_";
+    const alg = {
+      profiler: { groups: { kyber: { symbols: [`${P}shake128_absorb`, `${P}shake256_prf`, `${P}shake256_rkprf`] } } },
+    };
+    const { campaign, spec } = setup({}, { profiler: { groups: { hash: { symbols: ["shake128_absorb"] } } } }, alg);
+    const kyber = groupsFor(campaign, spec).find((g) => g.name === "kyber");
+    expect(kyber?.symbolLabels).toEqual({
+      [`${P}shake256_prf`]: "shake256_prf",
+      [`${P}shake256_rkprf`]: "shake256_rkprf",
+    });
+  });
+});

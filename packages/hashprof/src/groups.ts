@@ -200,10 +200,25 @@ function overlay(base: GroupSpec[], extra: AlgorithmProfiler | undefined, source
 /** The group's kind and ICCS-ness, made explicit: ICCS only for a submission whose meta.json names ICCS functions. */
 function settle(groups: GroupSpec[], iccsNames: ReadonlySet<string> | null): GroupSpec[] {
   const drng = drngGroup(groups);
-  return groups.map((g) => {
+  const settled = groups.map((g) => {
     const kind = g.kind ?? (g === drng ? "drng" : "hash");
     const iccs = g.iccs ?? (iccsNames !== null && g.symbols.every((s) => iccsNames.has(s)));
     return { ...g, kind, iccs, symbolLabels: shortLabels(g.symbols, g.symbolLabels), source: g.source ?? "default" };
+  });
+  // A shortened name that another symbol has (or is shown as) would read as that symbol: such a one keeps its name.
+  const shown = new Map<string, number>();
+  const see = (name: string) => shown.set(name, (shown.get(name) ?? 0) + 1);
+  for (const g of settled) for (const s of g.symbols) see(g.symbolLabels[s] ?? s);
+  const symbols = new Set(settled.flatMap((g) => g.symbols));
+  return settled.map((g, i) => {
+    const explicit = groups[i]?.symbolLabels ?? {};
+    const labels = { ...g.symbolLabels };
+    for (const s of g.symbols) {
+      const l = labels[s];
+      if (l === undefined || explicit[s] !== undefined) continue;
+      if ((symbols.has(l) && l !== s) || (shown.get(l) ?? 0) > 1) delete labels[s];
+    }
+    return { ...g, symbolLabels: labels };
   });
 }
 

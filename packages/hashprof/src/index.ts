@@ -13,12 +13,17 @@ export { ProfilingBuildError } from "./errors.ts";
 export { type DriverProfile, profileFigures } from "./figures.ts";
 export { type FingerprintHit, findFingerprints, primitiveFromName } from "./fingerprints.ts";
 export {
+  checkAlgorithmProfiler,
+  commonSymbolPrefix,
   drngGroup,
   groupsFor,
   hashGroups,
+  ICCS_FUNCTIONS,
   NGCC_DEFAULT_GROUPS,
+  PLAIN_DEFAULT_GROUPS,
   PQCLEAN_DEFAULT_GROUPS,
   PQCLEAN_HASH_SYMBOLS,
+  shortLabels,
 } from "./groups.ts";
 export { type KatCheck, katCheck } from "./kat-check.ts";
 export {
