@@ -31,7 +31,7 @@
 #if defined(NGCC_NAMESPACE)
 #define NGCC_SIGN_SIZE_T_DEFAULT
 #endif
-#include "ngcc_sign_api.h"
+#include "../include/ngcc_sign_api.h" /* by its path: no -I needed */
 #define ngcc_sign(sm_, smlen_, m_, mlen_, sk_) NGCC_SIGN_CALL(sm_, smlen_, m_, mlen_, sk_)
 #define ngcc_open(m_, mlen_, sm_, smlen_, pk_) NGCC_OPEN_CALL(m_, mlen_, sm_, smlen_, pk_)
 

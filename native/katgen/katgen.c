@@ -358,7 +358,7 @@ out:
 #if defined(NGCC_API_PREFIX)
 #define NGCC_SIGN_SIZE_T_DEFAULT
 #endif
-#include "ngcc_sign_api.h"
+#include "../include/ngcc_sign_api.h" /* by its path: no -I needed */
 
 static int ngcc_entry(ngcc_buf *b, int count, unsigned char *seed, const unsigned char *msg,
                       unsigned long long mlen) {

@@ -20,6 +20,7 @@ import {
   inputsHashOf,
   nativeDir,
   runProcess,
+  signApiFlags,
   type Toolchain,
 } from "@ngcc-perf/runner";
 import { ProfilingBuildError } from "./errors.ts";
@@ -249,6 +250,9 @@ export function profileInputsHash(
       defines: spec.defines,
       kat: spec.kat?.defines ?? null,
       ns: spec.namespace,
+      ...(signApiFlags(spec.signApi).length
+        ? { signApi: [signApiFlags(spec.signApi), signApiFlags(spec.signApi, true)] }
+        : {}),
       groups,
     },
     files,
@@ -299,6 +303,7 @@ async function profilingDriverObjects(b: BuildContext): Promise<string[]> {
     `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
     ...defineFlags(spec.defines),
     ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
+    ...signApiFlags(spec.signApi),
     ...b.includes,
     ...["include", "driver", "hashprof"].flatMap((d) => ["-I", join(nd, d)]),
   ];
@@ -358,6 +363,7 @@ async function katObjects(b: BuildContext, timing: readonly AnalysedObject[], ct
     `-DNGCC_KAT_${spec.category.toUpperCase()}`,
     ...(spec.namespace ? [`-DNGCC_API_PREFIX=${spec.namespace}`] : []),
     ...(spec.namespace && spec.category === "sign" ? ["-DNGCC_SIGN_LEN_T=size_t"] : []),
+    ...signApiFlags(spec.signApi, true),
   ];
   const gen = await compileAndAnalyse(
     { ...ctx, flags: genFlags },

@@ -10,6 +10,7 @@ import { InputError } from "./errors.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf, type RunResult, runProcess, tail } from "./proc.ts";
+import { signApiFlags, signApiMismatch } from "./signapi.ts";
 import { writeJsonAtomic } from "./store.ts";
 import { isPlainRandombytes } from "./submission-inputs.ts";
 
@@ -98,7 +99,9 @@ export class BuildError extends Error {
     readonly result: RunResult,
     readonly commands: ReturnType<typeof commandOf>[],
   ) {
-    super(message);
+    // A signature API mismatch (the header declares the other crypto_sign) is said first, with how to choose.
+    const mismatch = signApiMismatch(result.stderr ?? "");
+    super(mismatch ? `${mismatch}\n${message}` : message);
   }
 }
 
@@ -138,6 +141,7 @@ export function buildInputsHash(
       ns: spec.namespace,
       extra,
       ...(spec.apiHeader ? { apiHeader: spec.apiHeader } : {}),
+      ...(signApiFlags(spec.signApi).length ? { signApi: signApiFlags(spec.signApi) } : {}),
     }),
   );
   const driverDir = join(nativeDir(), "driver");
@@ -396,6 +400,7 @@ export async function buildInstance(
             `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
             ...defines,
             ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
+            ...signApiFlags(spec.signApi),
             ...includes,
             "-I",
             join(nd, "include"),

@@ -3,9 +3,9 @@ export {
   apiHeaderPath,
   BUILD_RECIPE,
   BuildError,
-  buildFailureMessage,
   type BuildRun,
   type BuiltInstance,
+  buildFailureMessage,
   buildInputsHash,
   buildInstance,
   buildRunner,
@@ -25,7 +25,6 @@ export {
   toolchain,
 } from "./build.ts";
 export { buildCampaign } from "./build-step.ts";
-export { isOwnRandombytes, isPlainRandombytes, leftOutNote, plainRandombytesSources } from "./submission-inputs.ts";
 export { type BuildProfile, type Campaign, type CounterKind, DEFAULT_PROFILES, loadCampaign } from "./campaign.ts";
 export { DriverError, type DriverInfo, driverRun, infoAndCheck } from "./driver.ts";
 export { captureEnvironment, type EnvironmentOptions, processorModel } from "./env.ts";
@@ -95,6 +94,7 @@ export {
   WIDE_SHARE,
   workerSpread,
 } from "./samples.ts";
+export * from "./signapi.ts";
 export { type Aggregates, aggregate, median, quantile, type Trial } from "./stats.ts";
 export {
   type Failure,
@@ -119,6 +119,7 @@ export {
 } from "./step/types.ts";
 export { removeStaleTemps, sha256, sha256File, writeFileAtomic, writeJsonAtomic } from "./store.ts";
 export { indexAlgorithm, listStoreFiles, writeStoreIndex } from "./store-index.ts";
+export { isOwnRandombytes, isPlainRandombytes, leftOutNote, plainRandombytesSources } from "./submission-inputs.ts";
 export {
   buildFacts,
   buildOrDriverFailure,

@@ -15,6 +15,7 @@ import {
 } from "@ngcc-perf/schema";
 import type { Campaign } from "./campaign.ts";
 import { InputError } from "./errors.ts";
+import { declaredSignApi, resolveSignApi, type SignApi } from "./signapi.ts";
 import { apiHeaderOf, plainRandombytesSources, withoutOwnRandombytes } from "./submission-inputs.ts";
 
 export type Category = "kem" | "sign" | "kex";
@@ -50,6 +51,8 @@ export interface InstanceSpec {
   defines: string[];
   /** PQClean-style prefix of every API name, e.g. PQCLEAN_MLKEM512_CLEAN_, or "" for plain NIST names. */
   namespace: string;
+  /** Signatures: the API ngcc-perf calls (meta.json's api.style, the context); absent: the round-3 NIST API. */
+  signApi?: SignApi;
   buildProfiles: string[];
   /** KAT facts for the KAT step (files relative to the submission). */
   kat?: { file?: string; defines: string[]; randomness: string; manifest?: string };
@@ -150,6 +153,7 @@ function pqcleanAlgorithm(campaign: Campaign, a: Campaign["config"]["algorithms"
     includeDirs: [dir, common],
     defines: [],
     namespace: apiNamespace(api),
+    ...pqcleanSignApi(campaign, a, category, dir, apiNamespace(api)),
     buildProfiles: a.buildProfiles ?? [campaign.defaultProfile],
     kat: { defines: [], randomness: "randombytes" },
     submissionDir: dir,
@@ -176,6 +180,8 @@ interface MetaInstance {
   kat?: { file?: string; defines?: string[]; randomness?: string };
   /** The submitter's randombytes.c of this instance when it is not among its sources (left out all the same). */
   randombytesSource?: string;
+  /** { style?: "nist" | "fips204", prefix?: string, context?: hex } (see signapi.ts). */
+  api?: { style?: string; prefix?: string; context?: string };
 }
 interface Meta {
   id?: string;
@@ -303,6 +309,85 @@ function usedIccs(campaign: Campaign, meta: Meta, algorithmId: string): string |
   return campaign.iccsDir;
 }
 
+type CampaignAlgorithm = Campaign["config"]["algorithms"][number];
+
+/** The campaign's signContext of an algorithm (hex), if any, and where it is for errors. */
+function campaignSignContext(campaign: Campaign, a: CampaignAlgorithm): { value?: string; where: string } {
+  const at = campaign.config.algorithms.indexOf(a);
+  const value = (a as { signContext?: string }).signContext;
+  return { ...(value !== undefined ? { value } : {}), where: `${campaign.file}: /algorithms/${at}/signContext` };
+}
+
+/**
+ * The API names and signature API of a submission's instance: meta.json's api.prefix, else the prefix found in
+ * the header (PQCLEAN_MLDSA44_CLEAN_ …, "" for plain NIST names); for signatures api.style and the context.
+ */
+function instanceApi(
+  campaign: Campaign,
+  a: CampaignAlgorithm,
+  category: Category,
+  api: MetaInstance["api"],
+  where: string,
+  h: { header: string; dirs: string[] },
+): { namespace: string; signApi?: SignApi } {
+  // A header that defines the plain CRYPTO_SECRETKEYBYTES uses the NIST names, whatever else it defines.
+  const text = category !== "kex" && existsSync(h.header) ? readFileSync(h.header, "utf8") : "";
+  const detected = /#define\s+CRYPTO_SECRETKEYBYTES\b/.test(text) ? "" : apiNamespace(text);
+  const namespace = api?.prefix ?? detected;
+  const ctx = campaignSignContext(campaign, a);
+  if (category !== "sign") {
+    if (api?.style !== undefined || api?.context !== undefined || ctx.value !== undefined) {
+      throw new InputError(
+        `${api?.style !== undefined || api?.context !== undefined ? where : ctx.where}: the signature API (style, context) applies to signatures only; this algorithm is a ${category}`,
+      );
+    }
+    return { namespace };
+  }
+  const signApi = resolveSignApi({
+    api,
+    where,
+    campaignContext: ctx.value,
+    campaignWhere: ctx.where,
+    header: h.header,
+    dirs: h.dirs,
+    namespace,
+  });
+  return { namespace, ...(signApi.style === "fips204" ? { signApi } : {}) };
+}
+
+/**
+ * A PQClean signature scheme measured with the campaign's signContext: the FIPS 204 context API (PQClean's
+ * crypto_sign_ctx / crypto_sign_open_ctx); without signContext the round-3 pair, as before.
+ */
+function pqcleanSignApi(
+  campaign: Campaign,
+  a: CampaignAlgorithm,
+  category: Category,
+  dir: string,
+  namespace: string,
+): { signApi?: SignApi } {
+  const ctx = campaignSignContext(campaign, a);
+  if (ctx.value === undefined) return {};
+  const header = join(dir, "api.h");
+  const declared = declaredSignApi(header, [dir], namespace);
+  if (category !== "sign" || (!declared.ctxNames && declared.style !== "fips204")) {
+    throw new InputError(
+      `${ctx.where}: ${a.id} has no FIPS 204 context API (no ${namespace}crypto_sign_ctx in ${header})`,
+    );
+  }
+  return {
+    signApi: resolveSignApi({
+      api: { style: "fips204" },
+      where: ctx.where,
+      campaignContext: ctx.value,
+      campaignWhere: ctx.where,
+      header,
+      dirs: [dir],
+      namespace,
+    }),
+  };
+}
+
 function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorithms"][number]): AlgorithmSpec {
   const src = a.source as { submission: string };
   const dir = resolve(campaign.dir, src.submission);
@@ -347,7 +432,10 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
       support: iccs ? cFiles(iccs) : plainRandombytesSources(),
       includeDirs: [...(m.includeDirs ?? []).map((d) => resolve(dir, d)), ...(iccs ? [iccs] : [])],
       defines: m.defines ?? [],
-      namespace: "",
+      ...instanceApi(campaign, a, category, m.api, `${metaPath}: /instances/${i}/api`, {
+        header: header.apiHeader ?? join(apiDir, "api.h"),
+        dirs: [apiDir, ...(m.includeDirs ?? []).map((d) => resolve(dir, d))],
+      }),
       buildProfiles: a.buildProfiles ?? [campaign.defaultProfile],
       kat: {
         ...(m.kat?.file ? { file: m.kat.file } : {}),

@@ -83,6 +83,8 @@ export interface InstanceMeta {
   /** "randombytes": calls the ICCS DRNG; "self": draws its own randomness (no DRNG calls) */
   randomness: "randombytes" | "self";
   kat: { file: string; defines: string[]; randomness: "randombytes" };
+  /** Signatures: the API the native parts call (sig-94: the FIPS 204 context API). */
+  api?: { style?: "nist" | "fips204"; prefix?: string; context?: string };
   notes?: string;
 }
 
@@ -239,6 +241,10 @@ export function instanceGccArgs(sub: Submission, inst: InstanceMeta, opts: Build
   for (const d of kat ? inst.kat.defines : inst.defines) args.push(`-D${d}`);
   const drv = DRIVER_DEFINE[opts.driver][cat];
   if (drv) args.push(`-D${drv}`);
+  // The FIPS 204 context API (native/include/ngcc_sign_api.h), for the programs that call crypto_sign.
+  if (cat === "sign" && inst.api?.style === "fips204" && (opts.driver === "roundtrip" || kat)) {
+    args.push("-DNGCC_SIGN_API_FIPS204");
+  }
   for (const inc of inst.includeDirs) args.push("-I", join(sub.dir, inc));
   args.push("-I", iccsDir, "-I", nativeIncludeDir);
   if (kat) args.push("-I", katgenDir);

@@ -108,6 +108,7 @@ const PREFIX: Record<string, RegExp> = {
   "sig-91": /^(quill_|crypto_sign(_keypair|_open)?$)/,
   "kex-92": /^(heron_|crypto_kex_(init_a|init_b|pass1|pass2|derive_a|derive_b)$)/,
   "sig-93": /^(wren_|crypto_sign(_keypair|_open)?$)/,
+  "sig-94": /^(shrike_|crypto_sign(_keypair|_open)?$)/,
 };
 
 describe("object files", () => {

@@ -151,6 +151,10 @@ export const campaign: JsonSchema = {
             buildProfiles: arr("Build profiles to use for this algorithm; default [defaultProfile].", {
               type: "string",
             }),
+            signContext: str(
+              "Signatures with the FIPS 204 context API (meta.json's api.style fips204, or a PQClean scheme with crypto_sign_ctx): the context string of timing and profiling, in hex (at most 255 bytes); default the instance's api.context, else empty. The KAT always uses api.context, with which the submitter's .rsp was made.",
+              { pattern: "^([0-9A-Fa-f]{2}){0,255}$" },
+            ),
             randomness: oneOfEnum(
               "Randomness provider linked in timing builds: iccs (the ICCS DRNG stand-in), system (a randombytes over getrandom) or pqclean (PQClean's common/randombytes.c).",
               ["iccs", "system", "pqclean"],
