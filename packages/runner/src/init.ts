@@ -136,7 +136,7 @@ export function evaluateConstant(expr: string): number | null {
   const primary = (): number => {
     const t = tokens[i++];
     if (t === "(") {
-      const v = sum();
+      const v = shift();
       if (tokens[i++] !== ")") throw new Error("paren");
       return v;
     }
@@ -163,7 +163,7 @@ export function evaluateConstant(expr: string): number | null {
     }
     return v;
   }
-  const shift = (): number => {
+  function shift(): number {
     let v = sum();
     for (let t = peek(); t === "<<" || t === ">>"; t = peek()) {
       i++;
@@ -171,7 +171,7 @@ export function evaluateConstant(expr: string): number | null {
       v = t === "<<" ? v * 2 ** r : Math.floor(v / 2 ** r);
     }
     return v;
-  };
+  }
   try {
     const v = shift();
     return i === tokens.length && Number.isSafeInteger(v) && v >= 0 ? v : null;
@@ -413,16 +413,33 @@ export function makefileVariants(text: string): { macro: string; variants: Varia
 // Symbols: the objects compiled (not linked, not run) and read with nm.
 
 const PRIMITIVES: Array<{ group: string; label: string; kind: InitGroup["kind"]; re: RegExp }> = [
-  { group: "sha3", label: "SHA-3/SHAKE (the submission's own)", kind: "hash", re: /keccak|shake|sha3|fips202/i },
-  { group: "sha2", label: "SHA-2 (the submission's own)", kind: "hash", re: /sha2(24|56)|sha384|sha512|sha2_|^sha2$/i },
+  {
+    group: "sha3",
+    label: "SHA-3/SHAKE (the submission's own)",
+    kind: "hash",
+    re: /keccak|shake|sha3|fips202/i,
+  },
+  {
+    group: "sha2",
+    label: "SHA-2 (the submission's own)",
+    kind: "hash",
+    re: /sha2(24|56)|sha384|sha512|sha2_|^sha2$/i,
+  },
   { group: "aes", label: "AES (the submission's own)", kind: "other", re: /aes/i },
   { group: "sm3", label: "SM3 (the submission's own)", kind: "hash", re: /sm3/i },
-  { group: "chacha", label: "ChaCha (the submission's own)", kind: "other", re: /chacha|salsa20/i },
+  {
+    group: "chacha",
+    label: "ChaCha (the submission's own)",
+    kind: "other",
+    re: /chacha|salsa20/i,
+  },
 ];
 
 interface ObjectSymbols {
   defined: Map<string, string>; // symbol -> the source defining it
   undefined: Set<string>;
+  /** Source -> the symbols its object uses but does not define. */
+  uses: Map<string, Set<string>>;
   failed: Array<{ source: string; error: string }>;
 }
 
@@ -431,7 +448,7 @@ function objectSymbols(
   units: Array<{ source: string; includeDirs: string[]; defines: string[] }>,
   work: string,
 ): ObjectSymbols {
-  const out: ObjectSymbols = { defined: new Map(), undefined: new Set(), failed: [] };
+  const out: ObjectSymbols = { defined: new Map(), undefined: new Set(), uses: new Map(), failed: [] };
   units.forEach((u, k) => {
     const obj = join(work, `u${k}.o`);
     const args = ["-std=c99", "-O1", "-w", "-c", ...u.defines.map((d) => `-D${d}`)];
@@ -445,8 +462,12 @@ function objectSymbols(
     for (const line of nm.stdout?.split("\n") ?? []) {
       const [sym, type] = line.trim().split(/\s+/);
       if (!sym || !type) continue;
-      if (type === "U") out.undefined.add(sym);
-      else if (type === "T" && !out.defined.has(sym)) out.defined.set(sym, u.source);
+      if (type === "U") {
+        out.undefined.add(sym);
+        const uses = out.uses.get(u.source) ?? new Set<string>();
+        uses.add(sym);
+        out.uses.set(u.source, uses);
+      } else if (type === "T" && !out.defined.has(sym)) out.defined.set(sym, u.source);
     }
   });
   for (const s of out.defined.keys()) out.undefined.delete(s);
@@ -457,10 +478,12 @@ function proposeGroups(symbols: ObjectSymbols, iccs: { hash: string[]; drng: str
   const groups: Record<string, InitGroup> = {};
   for (const p of PRIMITIVES) {
     const matching = [...symbols.defined.entries()].filter(([s]) => p.re.test(s) && !(iccs && ICCS_HASH.includes(s)));
-    // Prefer the primitive's own file (fips202.c, sha2.c, aes.c …) over the scheme's wrappers around it, so one
-    // call is not counted twice.
-    const inOwnFile = matching.filter(([, src]) => p.re.test(basename(src)));
-    const chosen = (inOwnFile.length > 0 ? inOwnFile : matching).map(([s]) => s).sort();
+    // The primitive's own code, not the scheme's wrappers around it (an object that calls a matching symbol defined
+    // in another object), so one call is not counted twice.
+    const wrapper = (src: string) =>
+      [...(symbols.uses.get(src) ?? [])].some((u) => p.re.test(u) && symbols.defined.has(u));
+    const own = matching.filter(([, src]) => !wrapper(src));
+    const chosen = (own.length > 0 ? own : matching).map(([s]) => s).sort();
     if (chosen.length > 0) groups[p.group] = { symbols: chosen, label: p.label, kind: p.kind };
   }
   if (iccs) {
