@@ -254,3 +254,14 @@ export function hashGroups(groups: readonly GroupSpec[]): GroupSpec[] {
   const d = drngGroup(groups);
   return groups.filter((g) => g !== d && g.kind !== "drng");
 }
+
+/**
+ * The groups the survey counts as placeholders: the ICCS hash groups when there are any (a submission's own SHA-3
+ * group beside them is its own code, not a placeholder), else every hash group (a library's hash functions, e.g.
+ * PQClean's common/ fips202 and sha2, play the placeholders' part).
+ */
+export function placeholderGroups(groups: readonly GroupSpec[]): GroupSpec[] {
+  const hash = hashGroups(groups).filter((g) => g.kind !== "other");
+  const iccs = hash.filter((g) => g.iccs === true);
+  return iccs.length > 0 ? iccs : hash;
+}

@@ -23,6 +23,7 @@ export {
   PLAIN_DEFAULT_GROUPS,
   PQCLEAN_DEFAULT_GROUPS,
   PQCLEAN_HASH_SYMBOLS,
+  placeholderGroups,
   shortLabels,
 } from "./groups.ts";
 export { type KatCheck, katCheck } from "./kat-check.ts";

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { AnalysedObject } from "./build.ts";
 import { profileFigures } from "./figures.ts";
 import { NGCC_DEFAULT_GROUPS } from "./groups.ts";
+import type { GroupSpec } from "./objects.ts";
 import { curatedNotes, findingOf, verdictOf } from "./survey.ts";
 
 const work = mkdtempSync(join(tmpdir(), "ngcc-hashprof-survey-"));
@@ -137,5 +138,34 @@ describe("profile figures", () => {
       { symbol: "pseudoXOF", group: "hash", meanPerOperation: 20.5, nsPerOp: 78 },
       { symbol: "randombytes", group: "drng", label: "drng", meanPerOperation: 2, nsPerOp: 1 },
     ]);
+  });
+});
+
+describe("the survey's placeholders follow the groups", () => {
+  it("beside ICCS groups, a submission's own SHA-3 group is its own code, not a placeholder", () => {
+    const [hash, drng] = NGCC_DEFAULT_GROUPS as [GroupSpec, GroupSpec];
+    const sha3: GroupSpec = { name: "sha3", symbols: ["x_shake256"], symbolLabels: {}, kind: "hash", iccs: false };
+    const groups: GroupSpec[] = [
+      { ...hash, kind: "hash", iccs: true },
+      sha3,
+      { ...drng, kind: "drng", iccs: true },
+    ];
+    const f = findingOf(
+      "X-128",
+      {
+        defines: [],
+        interception: noBlind,
+        objects: [
+          o("kem.o", { defined: ["crypto_kem_keypair"], undefined: ["pseudoXOF", "x_shake256"] }),
+          o("keccak.o", {
+            defined: ["x_shake256"],
+            fingerprints: [{ primitive: "Keccak-f[1600]", evidence: "Keccak round constants (12 of 12)" }],
+          }),
+        ],
+      },
+      groups,
+    );
+    expect(f.placeholders).toEqual(["pseudoXOF"]);
+    expect(f.verdict).toBe("mixed");
   });
 });

@@ -9,7 +9,7 @@ import type { SurveyRecord } from "@ngcc-perf/schema";
 import { parse as parseYaml } from "yaml";
 import type { AnalysedObject, ProfileBuild, Variant } from "./build.ts";
 import { primitiveFromName } from "./fingerprints.ts";
-import { drngGroup, hashGroups } from "./groups.ts";
+import { drngGroup, placeholderGroups } from "./groups.ts";
 import type { GroupSpec } from "./objects.ts";
 
 export type Verdict = "ICCS-only" | "mixed" | "bypass";
@@ -115,7 +115,7 @@ function ownPrimitivesOf(
 /** The survey's finding for one variant (timing or KAT build) of one instance. */
 export function findingOf(instance: string, variant: Variant, groups: readonly GroupSpec[]): InstanceFinding {
   const own = variant.objects.filter((o) => o.role === "instance");
-  const hashSyms = new Set(hashGroups(groups).flatMap((g) => g.symbols));
+  const hashSyms = new Set(placeholderGroups(groups).flatMap((g) => g.symbols));
   const drngSyms = new Set(drngGroup(groups)?.symbols ?? []);
   const refs = new Set(own.flatMap((o) => o.undefined));
   const placeholders = [...hashSyms].filter((s) => refs.has(s)).sort();
@@ -262,7 +262,7 @@ function summaryText(
     xs.length > 5 ? `${xs.slice(0, 4).join(", ")} and ${xs.length - 4} more` : list(xs);
   // "placeholders" are the ICCS placeholder functions (groups marked iccs); a submission's own or a library's hash
   // functions (PQClean's fips202/sha2 groups, a NIST submission's SHA-3) are named by their groups' labels.
-  const used = hashGroups(groups).filter((g) => g.symbols.some((s) => hashUsed.includes(s)));
+  const used = placeholderGroups(groups).filter((g) => g.symbols.some((s) => hashUsed.includes(s)));
   const iccs = used.length > 0 && used.every((g) => g.iccs === true);
   const labels = [...new Set(used.map((g) => g.label ?? g.name))];
   const word = iccs ? "ICCS placeholders" : `${labels.length ? list(labels) : "profiled hash"} functions`;

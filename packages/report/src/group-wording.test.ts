@@ -161,4 +161,30 @@ describe("the page's words from the recorded groups", () => {
     expect(symmetric).not.toContain("ICCS DRNG");
     expect(symmetric).not.toContain("ICCS placeholder hash functions");
   });
+
+  it("words an ICCS group as the placeholders and a submission's own SHA-3 group beside it by its label", async () => {
+    const md = await render("iccs-and-own", (root) => {
+      editAll(root, "arm_1", (r) => {
+        if (r.kind !== "hash-profile") return;
+        r.provenance = MEASURED;
+        const [hash, drng] = r.groups;
+        r.groups = [
+          { ...hash, kind: "hash", iccs: true, source: "meta" },
+          { ...drng, kind: "drng", iccs: true, source: "meta" },
+          {
+            name: "sha3",
+            label: "SHA-3/SHAKE (the submission's own)",
+            kind: "hash",
+            iccs: false,
+            source: "meta",
+            symbols: ["puffin_shake128"],
+            share: 0.1,
+          },
+        ];
+      });
+    });
+    expect(sectionOf(md, "Symmetric primitives")).toContain(
+      "Share of each operation spent in the ICCS placeholder hash functions and the SHA-3/SHAKE (the submission's own) functions (puffin_shake128) and in the ICCS DRNG",
+    );
+  });
 });

@@ -94,11 +94,20 @@ function isIccs(g: Group, names: ReadonlySet<string>): boolean {
 function wordsOf(groups: ReadonlyArray<Group>): GroupWords {
   const drng = drngOf(groups);
   const hash = groups.filter((g) => g !== drng && g.kind !== "drng");
-  const iccs = hash.length > 0 && hash.every((g) => isIccs(g, ICCS_HASH));
+  // The survey's placeholders are the ICCS groups when there are any (a submission's own SHA-3 group beside them is
+  // its own code), else every hash group — as the profiler's placeholderGroups.
+  const iccsGroups = hash.filter((g) => isIccs(g, ICCS_HASH));
+  const iccs = iccsGroups.length > 0;
   const iccsDrng = drng !== undefined && isIccs(drng, ICCS_DRNG);
-  const hashPhrase = iccs
-    ? "the ICCS placeholder hash functions"
-    : listText(hash.map((g) => `the ${g.label} functions (${shortList(g.symbols)})`));
+  const hashPhrase = listText([
+    ...new Set(
+      hash.map((g) =>
+        isIccs(g, ICCS_HASH)
+          ? "the ICCS placeholder hash functions"
+          : `the ${g.label} functions (${shortList(g.symbols)})`,
+      ),
+    ),
+  ]);
   // A group that says it is not ICCS is named by its label ("randombytes"); older records' DRNG as "the DRNG (…)".
   const ownDrng = (g: Group) =>
     g.symbols.length === 1 && g.label === g.symbols[0] ? g.label : `the ${g.label} (${shortList(g.symbols)})`;
@@ -110,7 +119,8 @@ function wordsOf(groups: ReadonlyArray<Group>): GroupWords {
         : `the DRNG (${shortList(drng.symbols)})`
     : "";
   const phrase = [hashPhrase, drngPhrase].filter((p) => p !== "").join(" and in ");
-  return { iccs, hashLabel: listText(hash.map((g) => g.label)) || "hash", phrase };
+  const placeholders = (iccs ? iccsGroups : hash).filter((g) => g.kind !== "other");
+  return { iccs, hashLabel: listText(placeholders.map((g) => g.label)) || "hash", phrase };
 }
 
 /** Without profiles, the survey's own findings (and the groups it names) say whether they are the ICCS ones. */
@@ -121,8 +131,8 @@ function surveyWords(survey: SurveyRecord, groups: ReadonlyArray<Group>): GroupW
   const found = survey.automatic?.placeholders;
   if (recorded.length && recorded.every((g) => g.iccs !== undefined)) {
     const drng = drngOf(recorded);
-    const hash = recorded.filter((g) => g !== drng && g.kind !== "drng");
-    const iccs = hash.length > 0 && hash.every((g) => g.iccs === true);
+    const hash = recorded.filter((g) => g !== drng && g.kind !== "drng" && g.kind !== "other");
+    const iccs = hash.some((g) => g.iccs === true);
     return { iccs, hashLabel: iccs ? "placeholder" : listText(hash.map((g) => g.label)) || "hash", phrase: "" };
   }
   if (!found?.length) return null;
