@@ -145,11 +145,7 @@ describe("the survey's placeholders follow the groups", () => {
   it("beside ICCS groups, a submission's own SHA-3 group is its own code, not a placeholder", () => {
     const [hash, drng] = NGCC_DEFAULT_GROUPS as [GroupSpec, GroupSpec];
     const sha3: GroupSpec = { name: "sha3", symbols: ["x_shake256"], symbolLabels: {}, kind: "hash", iccs: false };
-    const groups: GroupSpec[] = [
-      { ...hash, kind: "hash", iccs: true },
-      sha3,
-      { ...drng, kind: "drng", iccs: true },
-    ];
+    const groups: GroupSpec[] = [{ ...hash, kind: "hash", iccs: true }, sha3, { ...drng, kind: "drng", iccs: true }];
     const f = findingOf(
       "X-128",
       {
