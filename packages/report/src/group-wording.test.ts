@@ -187,4 +187,15 @@ describe("the page's words from the recorded groups", () => {
       "Share of each operation spent in the ICCS placeholder hash functions and the SHA-3/SHAKE (the submission's own) functions (puffin_shake128) and in the ICCS DRNG",
     );
   });
+
+  it("names a DRNG group labelled as a function by that name", async () => {
+    const md = await render("pqclean-rng", (root) => {
+      editAll(root, "arm_1", (r) => {
+        if (r.kind !== "hash-profile") return;
+        ownGroups(r);
+        r.groups[1].symbols = ["PQCLEAN_randombytes"];
+      });
+    });
+    expect(sectionOf(md, "Symmetric primitives")).toContain(" and in randombytes (PQCLEAN_randombytes) (");
+  });
 });

@@ -109,8 +109,11 @@ function wordsOf(groups: ReadonlyArray<Group>): GroupWords {
     ),
   ]);
   // A group that says it is not ICCS is named by its label ("randombytes"); older records' DRNG as "the DRNG (…)".
-  const ownDrng = (g: Group) =>
-    g.symbols.length === 1 && g.label === g.symbols[0] ? g.label : `the ${g.label} (${shortList(g.symbols)})`;
+  // A label that is a function's name takes no article: "in randombytes", "in randombytes (PQCLEAN_randombytes)".
+  const ownDrng = (g: Group) => {
+    const name = /^[a-z_][a-z0-9_]*$/.test(g.label) ? g.label : `the ${g.label}`;
+    return g.symbols.length === 1 && g.label === g.symbols[0] ? name : `${name} (${shortList(g.symbols)})`;
+  };
   const drngPhrase = drng
     ? iccsDrng
       ? "the ICCS DRNG"
