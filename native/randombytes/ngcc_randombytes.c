@@ -54,3 +54,7 @@ int randombytes(unsigned char *x, unsigned long long xlen) {
     return 0;
 #endif
 }
+
+int PQCLEAN_randombytes(unsigned char *output, size_t n) {
+    return randombytes(output, (unsigned long long)n);
+}
