@@ -443,34 +443,59 @@ interface ObjectSymbols {
   failed: Array<{ source: string; error: string }>;
 }
 
-function objectSymbols(
+interface UnitSymbols {
+  source: string;
+  /** Global functions the object defines. */
+  defined: Set<string>;
+  /** Symbols it uses and does not define. */
+  used: Set<string>;
+}
+
+interface Unit {
+  source: string;
+  includeDirs: string[];
+  defines: string[];
+}
+
+/** Each unit compiled to an object (not linked, not run) and read with nm; a unit that does not compile is failed. */
+function compileUnits(
   cc: string,
-  units: Array<{ source: string; includeDirs: string[]; defines: string[] }>,
+  units: ReadonlyArray<[string, Unit]>,
   work: string,
-): ObjectSymbols {
-  const out: ObjectSymbols = { defined: new Map(), undefined: new Set(), uses: new Map(), failed: [] };
-  units.forEach((u, k) => {
+): { perUnit: Map<string, UnitSymbols>; failed: ObjectSymbols["failed"] } {
+  const perUnit = new Map<string, UnitSymbols>();
+  const failed: ObjectSymbols["failed"] = [];
+  units.forEach(([key, u], k) => {
     const obj = join(work, `u${k}.o`);
     const args = ["-std=c99", "-O1", "-w", "-c", ...u.defines.map((d) => `-D${d}`)];
     args.push(...u.includeDirs.flatMap((d) => ["-I", d]), "-I", work, u.source, "-o", obj);
     const r = spawnSync(cc, args, { encoding: "utf8", timeout: 120_000 });
     if (r.status !== 0) {
-      out.failed.push({ source: u.source, error: firstErrorLine(r.stderr || `exit ${r.status}`) });
+      failed.push({ source: u.source, error: firstErrorLine(r.stderr || `exit ${r.status}`) });
       return;
     }
     const nm = spawnSync("nm", ["-P", obj], { encoding: "utf8", timeout: 60_000 });
+    const unit: UnitSymbols = { source: u.source, defined: new Set(), used: new Set() };
     for (const line of nm.stdout?.split("\n") ?? []) {
       const [sym, type] = line.trim().split(/\s+/);
       if (!sym || !type) continue;
-      if (type === "U") {
-        out.undefined.add(sym);
-        const uses = out.uses.get(u.source) ?? new Set<string>();
-        uses.add(sym);
-        out.uses.set(u.source, uses);
-      } else if (type === "T" && !out.defined.has(sym)) out.defined.set(sym, u.source);
+      if (type === "U") unit.used.add(sym);
+      else if (type === "T") unit.defined.add(sym);
     }
+    perUnit.set(key, unit);
   });
-  for (const s of out.defined.keys()) out.undefined.delete(s);
+  return { perUnit, failed };
+}
+
+/** The symbols of a set of compiled units, together. */
+function objectSymbols(units: Iterable<UnitSymbols>): ObjectSymbols {
+  const out: ObjectSymbols = { defined: new Map(), undefined: new Set(), uses: new Map(), failed: [] };
+  for (const u of units) {
+    for (const sym of u.defined) if (!out.defined.has(sym)) out.defined.set(sym, u.source);
+    for (const sym of u.used) out.undefined.add(sym);
+    out.uses.set(u.source, new Set([...(out.uses.get(u.source) ?? []), ...u.used]));
+  }
+  for (const sym of out.defined.keys()) out.undefined.delete(sym);
   return out;
 }
 
@@ -542,6 +567,8 @@ const sha256Of = (file: string) => createHash("sha256").update(readFileSync(file
 // ---------------------------------------------------------------------------------------------------------------
 
 interface Draft {
+  /** The sources kept (plan.sources without the files nothing calls). */
+  sources?: string[];
   name: string;
   implementation: string;
   parameterSet: string;
@@ -657,6 +684,46 @@ export function draftMeta(dir: string, opts: InitOptions = {}): InitResult {
         throw new InputError(
           `${rel(d.setDir)}: the instance name "${d.name}" is not a valid name; expected ${NAME_RULE}`,
         );
+      }
+    }
+
+    // Every source compiled to an object: a shared folder's file whose functions none of the instance's other
+    // sources calls (with its defines) is left out, as is one that defines nothing.
+    const unitKey = (src: string, d: Draft) => JSON.stringify([src, d.plan.includeDirs, d.defines]);
+    const unitList = new Map<string, Unit>();
+    for (const d of drafts) {
+      for (const src of d.plan.sources) {
+        unitList.set(unitKey(src, d), { source: src, includeDirs: d.plan.includeDirs, defines: d.defines });
+      }
+    }
+    const compiled = compileUnits(cc, [...unitList.entries()], work);
+    for (const f of compiled.failed) {
+      undecided.push(`${rel(f.source)} did not compile (its symbols are not read): ${f.error}`);
+    }
+    const kept = new Set<UnitSymbols>();
+    for (const d of drafts) {
+      let sources = [...d.plan.sources];
+      const unit = (src: string) => compiled.perUnit.get(unitKey(src, d));
+      for (let changed = true; changed; ) {
+        changed = false;
+        for (const src of sources) {
+          const u = unit(src);
+          if (!u || dirname(src) === d.setDir) continue;
+          if ([...u.defined].some((x) => /crypto_(kem|sign|kex)_?/.test(x))) continue;
+          const called = sources.some((o) => o !== src && [...(unit(o)?.used ?? [])].some((x) => u.defined.has(x)));
+          if (called) continue;
+          sources = sources.filter((o) => o !== src);
+          changed = true;
+          decided.push(
+            `${d.name}: left out ${rel(src)}: ${u.defined.size === 0 ? "defines no function" : "none of the instance's other sources calls its functions"}${d.defines.length > 0 ? ` with ${d.defines.map((x) => `-D${x}`).join(" ")}` : ""}`,
+          );
+          break;
+        }
+      }
+      d.sources = sources;
+      for (const src of sources) {
+        const u = unit(src);
+        if (u) kept.add(u);
       }
     }
 
@@ -781,7 +848,7 @@ export function draftMeta(dir: string, opts: InitOptions = {}): InitResult {
       "algorithm_id,instance,category,public_key,ciphertext,signature,public_key_a,kex_messages,source,note",
     ];
     for (const d of drafts) {
-      const texts = [...d.plan.sources, ...d.plan.headers].map((f) => stripComments(readSome(f)));
+      const texts = [...(d.sources ?? d.plan.sources), ...d.plan.headers].map((f) => stripComments(readSome(f)));
       const all = ownDefinitions(texts);
       const usesIccsHeader = /#\s*include\s*[<"]iccs\.h[">]/.test(all);
       iccsHeader ||= usesIccsHeader;
@@ -840,7 +907,7 @@ export function draftMeta(dir: string, opts: InitOptions = {}): InitResult {
         folder: rel(d.setDir),
         apiHeader: rel(d.header),
         ...(Object.keys(api).length > 0 ? { api } : {}),
-        sources: d.plan.sources.map(rel),
+        sources: (d.sources ?? d.plan.sources).map(rel),
         includeDirs: d.plan.includeDirs.map(rel),
         defines: d.defines,
         randomness,
@@ -886,18 +953,8 @@ export function draftMeta(dir: string, opts: InitOptions = {}): InitResult {
         : "no ICCS: no iccs.h include and no call to pseudohash, pseudoXOF or sm3*: randomness from ngcc-perf's randombytes",
     );
 
-    // Profiler groups from the objects' symbols.
-    const units = new Map<string, { source: string; includeDirs: string[]; defines: string[] }>();
-    for (const d of drafts) {
-      for (const src of d.plan.sources) {
-        const key = JSON.stringify([src, d.plan.includeDirs, d.defines]);
-        units.set(key, { source: src, includeDirs: d.plan.includeDirs, defines: d.defines });
-      }
-    }
-    const symbols = objectSymbols(cc, [...units.values()], work);
-    for (const f of symbols.failed) {
-      undecided.push(`profiler groups: ${rel(f.source)} did not compile, its symbols are not read: ${f.error}`);
-    }
+    // Profiler groups from the kept objects' symbols.
+    const symbols = objectSymbols(kept);
     const groups = proposeGroups(symbols, iccs);
     for (const [g, v] of Object.entries(groups)) {
       decided.push(`profiler group ${g} (${v.label}): ${v.symbols.length} symbols: ${v.symbols.join(", ")}`);

@@ -74,7 +74,7 @@ describe("init on the fixtures (their meta.json removed)", () => {
   /** Fields init cannot know from the folder (a person's words and choices), and the -K- variants of kem-90. */
   const KNOWN = {
     // Puffin-K-* are the same folders built with -DPUFFIN_OWN_KECCAK: nothing in the folder names them.
-    "kem-90": { onlyIn: ["Puffin-K-128", "Puffin-K-192", "Puffin-K-256"], extraSources: ["common/keccak.c"] },
+    "kem-90": { onlyIn: ["Puffin-K-128", "Puffin-K-192", "Puffin-K-256"], extraSources: [] },
   } as Record<string, { onlyIn: string[]; extraSources: string[] }>;
 
   for (const id of ["kem-90", "sig-91", "kex-92", "sig-93", "sig-94"]) {
@@ -120,14 +120,16 @@ describe("init on the fixtures (their meta.json removed)", () => {
     }, 120_000);
   }
 
-  it("kem-90's own SHAKE128 is proposed as a SHA-3/SHAKE group", () => {
-    const draft = readJson<Draft>(join(work, "fixtures", "kem-90", "meta.json"));
-    expect(draft.profiler?.groups.sha3).toMatchObject({
-      label: "SHA-3/SHAKE (the submission's own)",
-      kind: "hash",
-    });
-    expect(draft.profiler?.groups.sha3?.symbols.length).toBeGreaterThan(0);
-  });
+  it("kem-90: keccak.c, called only with -DPUFFIN_OWN_KECCAK, is left out with a note; no SHA-3 group", () => {
+    const dir = join(work, "fixtures", "kem-90");
+    const r = init(dir, "--force");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      "Puffin-128: left out Reference_Implementation/common/keccak.c: none of the instance's other sources calls its functions",
+    );
+    const draft = readJson<Draft>(join(dir, "meta.json"));
+    expect(Object.keys(draft.profiler?.groups ?? {}).sort()).toEqual(["drng", "hash"]);
+  }, 120_000);
 
   it("never overwrites meta.json without --force", () => {
     const dir = join(work, "fixtures", "sig-93");
