@@ -18,7 +18,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { isValidName, NAME_RULE } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
 import type { Category } from "./instances.ts";
@@ -592,11 +592,14 @@ function implementationsOf(dir: string): Array<{ name: string; folder: string }>
       }
     } else found.push({ name: kind === "optimised" ? "optimized" : kind, folder: p });
   }
+  const rank = (name: string) => (name === "reference" ? 0 : name === "optimized" ? 1 : 2);
+  found.sort((a, b) => rank(a.name) - rank(b.name));
   return found.length > 0 ? found : [{ name: "reference", folder: dir }];
 }
 
 /** Drafts meta.json for the submission folder `dir` without writing anything. */
-export function draftMeta(dir: string, opts: InitOptions = {}): InitResult {
+export function draftMeta(folder: string, opts: InitOptions = {}): InitResult {
+  const dir = resolve(folder);
   if (!isDir(dir)) throw new InputError(`${dir}: not a folder (expected a submission folder)`);
   if (opts.id !== undefined && !isValidName(opts.id)) {
     throw new InputError(`--id "${opts.id}" is not a valid name; expected ${NAME_RULE}`);
@@ -1028,7 +1031,8 @@ function commonDir(dirs: string[]): string {
  * Drafts meta.json (draftMeta) and writes it, and kat.sha256 when there is none; refuses to overwrite an existing
  * meta.json unless force. An existing kat.sha256 is checked, never rewritten.
  */
-export function initSubmission(dir: string, opts: InitOptions = {}): InitResult {
+export function initSubmission(folder: string, opts: InitOptions = {}): InitResult {
+  const dir = resolve(folder);
   const metaPath = join(dir, "meta.json");
   if (existsSync(metaPath) && !opts.force) {
     throw new InputError(`${metaPath}: exists; init never overwrites it (--force to replace it with a new draft)`);

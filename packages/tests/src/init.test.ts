@@ -12,7 +12,7 @@
  * Behaviour only, never timings.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   KAT_RNG_SOURCES,
@@ -143,6 +143,40 @@ describe("init on the fixtures (their meta.json removed)", () => {
     const f = init(dir, "--force");
     expect(f.code).toBe(0);
     expect(readFileSync(join(dir, "meta.json"), "utf8")).toBe(before);
+  }, 120_000);
+});
+
+describe("init with two implementations, the folder named by a relative path", () => {
+  it("Reference_Implementation and Optimized_Implementation: one instance each, the same KAT file", () => {
+    const dir = join(work, "two-impl", "sig-93");
+    cpSync(join(submissionsDir, "sig-93"), dir, { recursive: true });
+    rmSync(join(dir, "meta.json"));
+    cpSync(join(dir, "Reference_Implementation"), join(dir, "Optimized_Implementation"), { recursive: true });
+    const r = init(relative(process.cwd(), dir));
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const draft = readJson<Draft>(join(dir, "meta.json"));
+    expect(draft.implementations).toEqual([
+      { name: "reference", folder: "Reference_Implementation" },
+      { name: "optimized", folder: "Optimized_Implementation" },
+    ]);
+    expect(draft.instances.map((i) => [i.name, i.implementation, i.parameterSet, i.sources, i.kat.file])).toEqual([
+      [
+        "Wren-128",
+        "reference",
+        "Wren-128",
+        ["Reference_Implementation/common/sign.c"],
+        "KAT/Wren-128/PQCsignKAT_224.rsp",
+      ],
+      [
+        "Wren-128-optimized",
+        "optimized",
+        "Wren-128",
+        ["Optimized_Implementation/common/sign.c"],
+        "KAT/Wren-128/PQCsignKAT_224.rsp",
+      ],
+    ]);
+    expect(r.stdout).toContain("sig-93,Wren-128-optimized,sign,800,,544,,,");
   }, 120_000);
 });
 

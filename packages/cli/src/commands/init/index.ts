@@ -85,6 +85,6 @@ function printResult(r: InitResult, io: Io, dry: boolean): void {
   io.out("\nSize-catalog rows (API figures; add them to your external_sizes.csv with the document's figures):");
   for (const l of r.catalogRows) io.out(`  ${l}`);
   io.out(
-    `\nIn a campaign:\n  algorithms:\n    - id: ${String(r.meta.id)}\n      source: { submission: ${shown(r.dir)} }`,
+    `\nIn a campaign (source.submission is relative to the campaign file's folder):\n  algorithms:\n    - id: ${String(r.meta.id)}\n      source: { submission: ${r.dir} }`,
   );
 }
