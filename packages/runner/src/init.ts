@@ -567,6 +567,8 @@ const sha256Of = (file: string) => createHash("sha256").update(readFileSync(file
 // ---------------------------------------------------------------------------------------------------------------
 
 interface Draft {
+  /** The implementation's folder. */
+  implFolder: string;
   /** The sources kept (plan.sources without the files nothing calls). */
   sources?: string[];
   name: string;
@@ -664,6 +666,7 @@ export function draftMeta(folder: string, opts: InitOptions = {}): InitResult {
           const api = readApi(cc, header.file, includeDirs, s.defines, work);
           const name = impl.name === "reference" ? s.set : `${s.set}-${impl.name}`;
           drafts.push({
+            implFolder: impl.folder,
             name,
             implementation: impl.name,
             parameterSet: s.set,
@@ -784,7 +787,8 @@ export function draftMeta(folder: string, opts: InitOptions = {}): InitResult {
       const words = [d.name, d.parameterSet, d.api.algname ?? ""].filter(Boolean).map((w) => w.toLowerCase());
       const score = (f: RspFile) => {
         const segs = f.rel.toLowerCase().split("/");
-        return (segs.some((s) => words.includes(s)) ? 2 : 0) + (segs.includes(d.implementation) ? 1 : 0);
+        const impl = [d.implementation, basename(d.implFolder).toLowerCase()];
+        return (segs.some((s) => words.includes(s)) ? 2 : 0) + (segs.some((s) => impl.includes(s)) ? 1 : 0);
       };
       const best = Math.max(-1, ...fits.map(score));
       const top = fits.filter((f) => score(f) === best);

@@ -493,7 +493,9 @@ describe("init on PQClean's ML-KEM-768 and ML-DSA-44 laid out as NIST submission
       [
         "algorithm_id,instance,category,public_key,ciphertext,signature,public_key_a,kex_messages,source,note",
         ...SCHEMES.map((s) => readFileSync(join(dirs[s.id] as string, "catalog-row.csv"), "utf8").trim()),
-      ].join("\n") + "\n",
+      ]
+        .map((l) => `${l}\n`)
+        .join(""),
     );
     const campaign = join(work, "nist", "campaign.yaml");
     writeFileSync(
