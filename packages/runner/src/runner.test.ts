@@ -142,6 +142,6 @@ describe("campaigns", () => {
         ),
       ),
     ).toThrow(/"a" appears twice/);
-    expect(() => loadCampaign(join(tmp, "none.yaml"))).toThrow(/cannot read the campaign \(ENOENT\)/);
+    expect(() => loadCampaign(join(tmp, "none.yaml"))).toThrow(/none\.yaml:1:1 \(root\) cannot read the campaign: cannot read: ENOENT/);
   });
 });

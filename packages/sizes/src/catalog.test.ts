@@ -38,6 +38,7 @@ describe("parseCatalog", () => {
       "Heron-2P-128",
       "Heron-2P-256",
       "Wren-128",
+      "Shrike-128",
     ]);
     const by = (name: string) => rows.find((r) => r.instance === name);
     expect(by("Puffin-256")).toMatchObject({ category: "kem", publicKeyBytes: 1568, ciphertextBytes: 1664, line: 4 });
@@ -102,7 +103,7 @@ describe("parseCatalog", () => {
       'cat.csv:2: column category: expected kem, sign or kex, found "kme"',
     );
     expect(errorOf(`${HEADER}\nx,A,kex,1,,,0,12+,doc,\n`)).toContain(
-      'cat.csv:2: column kex_messages: expected message sizes in bytes joined by + (e.g. 1632+832), found "12+"',
+      'cat.csv:2: column kex_messages: expected message sizes in bytes (each at most 67108864) joined by + (e.g. 1632+832), found "12+"',
     );
     expect(errorOf(`${HEADER}\nk,A,kem,1,2,3,,,doc,\n`)).toContain(
       "cat.csv:2: column signature: expected an empty cell in a kem row (it fills public_key, ciphertext)",
