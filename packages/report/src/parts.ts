@@ -25,11 +25,20 @@ export function allSynthesized(records: ReadonlyArray<WithProvenance>): boolean 
   return records.length > 0 && records.every(isSynthesized);
 }
 
+/**
+ * A failure cell: the message's first line whole (a compiler's first error line: file, line and message, never cut
+ * mid-path; at most 1,000 characters), then as much of the rest as fits in 160 characters.
+ */
 export function failedText(f: { reason: string; message: string } | undefined): string {
   if (!f) return "FAILED";
-  const message = f.message.replace(/\s+/g, " ").trim();
-  const short = message.length > 160 ? `${message.slice(0, 157)}…` : message;
-  return `FAILED (${f.reason}): ${short}`;
+  const [head = "", ...rest] = f.message.trim().split("\n");
+  const first = head.replace(/\s+/g, " ").trim();
+  const firstShown = first.length > 1000 ? `${first.slice(0, 999)}…` : first;
+  const more = rest.join(" ").replace(/\s+/g, " ").trim();
+  if (!more) return `FAILED (${f.reason}): ${firstShown}`;
+  const room = 160 - first.length - 1;
+  const tail = room <= 1 ? "…" : more.length > room ? `${more.slice(0, room - 1)}…` : more;
+  return `FAILED (${f.reason}): ${firstShown} ${tail}`;
 }
 
 export function archLabel(arch: string | undefined): string {

@@ -142,6 +142,8 @@ describe("campaigns", () => {
         ),
       ),
     ).toThrow(/"a" appears twice/);
-    expect(() => loadCampaign(join(tmp, "none.yaml"))).toThrow(/none\.yaml:1:1 \(root\) cannot read the campaign: cannot read: ENOENT/);
+    expect(() => loadCampaign(join(tmp, "none.yaml"))).toThrow(
+      /none\.yaml:1:1 \(root\) cannot read the campaign: cannot read: ENOENT/,
+    );
   });
 });
