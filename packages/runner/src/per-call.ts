@@ -11,6 +11,7 @@ import {
   type CyclesFigures,
   coreClockHz,
   cyclesFigures,
+  cyclesShapeOf,
   perCallNs,
   stopDecision,
   summarizeSamples,
@@ -58,14 +59,19 @@ function evaluate(campaign: Campaign, built: BuiltInstance, o: OpSampling, quick
   const counter = o.workers.map((w) => w.samples.map((d) => d / w.batch));
   const l = limits(campaign, quick);
   const statistic = campaign.timing.central[o.operation] ?? "auto";
+  // With the core clock probed, the auto rule judges the shape of the estimated cycles' distribution: a clock
+  // change between workers spreads the pooled times, not the cycles.
+  const hz = o.workers.map((w) => (w.clockChain ? coreClockHz(w.clockChain, w.counter) : null));
+  const probed = hz.every((h): h is number => h !== null) && first.clockChain !== undefined;
+  const cyclesShape = probed ? cyclesShapeOf(ns.map((w, i) => w.map((x) => (x * (hz[i] as number)) / 1e9))) : undefined;
   ({ distribution: o.distribution, central: o.central } = summarizeSamples(ns, counter, first.batch, {
     statistic,
     target: l.target,
     groups: o.workerPadBytes,
+    ...(cyclesShape ? { shapeFrom: cyclesShape } : {}),
   }));
   o.cycles = undefined;
-  const hz = o.workers.map((w) => (w.clockChain ? coreClockHz(w.clockChain, w.counter) : null));
-  if (hz.every((h): h is number => h !== null) && first.clockChain) {
+  if (probed && first.clockChain) {
     o.cycles = cyclesFigures(ns, hz, first.clockChain.adds, o.central.statistic, l.target, o.workerPadBytes);
   }
   // The target is judged only when every code layout has as many workers as the others, so that the pooled figure

@@ -5,6 +5,7 @@ import {
   centralOf,
   coreClockHz,
   cyclesFigures,
+  cyclesShapeOf,
   distributionOf,
   medianRanks,
   perCallCounter,
@@ -421,5 +422,23 @@ describe("workers in code layouts", () => {
     expect(stopDecision({ ...base, balanced: false })).toBe("continue");
     expect(stopDecision({ ...base, balanced: true })).toBe("target");
     expect(stopDecision({ ...base, balanced: false, elapsedMs: 2000 })).toBe("budget");
+  });
+});
+
+describe("the auto rule with the core clock probed", () => {
+  it("judges the cycles' shape: a clock change between workers does not make a constant-time operation's mean published", () => {
+    // The same 100,000-cycle call at 4 and 5 GHz: the pooled times spread 25 %, the cycles not at all.
+    const slow = Array.from({ length: 200 }, (_, i) => 25_000 * (1 + (i % 5) * 1e-4));
+    const fast = Array.from({ length: 200 }, (_, i) => 20_000 * (1 + (i % 5) * 1e-4));
+    const byTime = summarizeSamples([fast, slow, slow], [fast, slow, slow], 1, { statistic: "auto", target: 0.01 });
+    expect(byTime.central.statistic).toBe("mean");
+    const shape = cyclesShapeOf([fast.map((x) => x * 5), slow.map((x) => x * 4), slow.map((x) => x * 4)]);
+    const byCycles = summarizeSamples([fast, slow, slow], [fast, slow, slow], 1, {
+      statistic: "auto",
+      target: 0.01,
+      shapeFrom: shape,
+    });
+    expect(byCycles.central.statistic).toBe("median");
+    expect(byCycles.central.reason).toBe("median of 600 single calls over 3 workers");
   });
 });

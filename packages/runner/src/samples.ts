@@ -245,7 +245,14 @@ function plural(count: number, one: string, many: string): string {
 export function centralOf(
   dist: SampleDistribution,
   workersNs: readonly (readonly number[])[],
-  options: { statistic: CentralRule; target: number; groups?: readonly number[] },
+  options: {
+    statistic: CentralRule;
+    target: number;
+    groups?: readonly number[];
+    /** The distribution the auto rule judges, when not this one (the estimated core cycles': clock changes between
+     * workers do not widen it). */
+    shapeFrom?: Pick<SampleDistribution, "p5Ns" | "medianNs">;
+  },
 ): CentralFigure {
   if (workersNs.length === 0) throw new Error("centralOf: no workers");
   if (workersNs.length !== dist.workerMediansNs.length) {
@@ -254,7 +261,8 @@ export function centralOf(
   if (dist.meanCounter === undefined) {
     throw new Error("centralOf: the distribution has no counter figures (give distributionOf perCallCounter)");
   }
-  const statistic = chooseStatistic(dist, options.statistic);
+  const shape = options.shapeFrom ?? dist;
+  const statistic = chooseStatistic(shape, options.statistic);
   const valueNs = statistic === "mean" ? dist.meanNs : dist.medianNs;
   const pooledCi = statistic === "mean" ? dist.meanCi95Ns : dist.medianCi95Ns;
   const pooledHalf = Math.max(valueNs - pooledCi.low, pooledCi.high - valueNs, 0);
@@ -273,7 +281,7 @@ export function centralOf(
     ci95Ns: { low: valueNs - half, high: valueNs + half },
     relativeHalfWidth,
     metTarget: valueNs > 0 && relativeHalfWidth <= options.target,
-    reason: reasonOf(dist, statistic, options.statistic, w),
+    reason: reasonOf(dist, shape, statistic, options.statistic, w),
   };
 }
 
@@ -305,14 +313,20 @@ export function workersHalfWidth(figures: readonly number[], groups?: readonly n
   return (tQuantile975(w - 1) * sd(figures)) / Math.sqrt(w);
 }
 
-function reasonOf(dist: SampleDistribution, statistic: "median" | "mean", rule: CentralRule, workers: number): string {
+function reasonOf(
+  dist: SampleDistribution,
+  shape: Pick<SampleDistribution, "p5Ns" | "medianNs">,
+  statistic: "median" | "mean",
+  rule: CentralRule,
+  workers: number,
+): string {
   const batch = Math.round(dist.calls / dist.n);
   const what =
     batch === 1
       ? `${statistic} of ${plural(dist.n, "single call", "single calls")}`
       : `${statistic} per call of ${dist.n} samples of ${batch} calls (${dist.calls} calls)`;
   const head = `${what} over ${plural(workers, "worker", "workers")}`;
-  const share = lowerSpreadShare(dist);
+  const share = lowerSpreadShare(shape);
   const wide = share > WIDE_SHARE;
   const iqr = `its 5th percentile ${percent(share, wide)} below the median`;
   if (rule === "auto") {
@@ -352,6 +366,12 @@ export function coreClockHz(
   const net = medianOf(probes.deltas) - (counter.overhead ?? 0);
   if (!(net > 0) || !(probes.adds > 0)) return null;
   return (probes.adds / net) * rate;
+}
+
+/** The 5th percentile and median of pooled per-call figures (what the auto rule judges), as p5Ns and medianNs. */
+export function cyclesShapeOf(workers: readonly (readonly number[])[]): Pick<SampleDistribution, "p5Ns" | "medianNs"> {
+  const sorted = sortedCopy(workers.flat());
+  return { p5Ns: quantile(sorted, 0.05), medianNs: quantile(sorted, 0.5) };
 }
 
 /** The record's estimated-core-cycles blocks: per-call cycles = ns × the worker's core clock. */
@@ -419,7 +439,12 @@ export function summarizeSamples(
   workersNs: readonly (readonly number[])[],
   workersCounter: readonly (readonly number[])[],
   batch: number,
-  options: { statistic: CentralRule; target: number; groups?: readonly number[] },
+  options: {
+    statistic: CentralRule;
+    target: number;
+    groups?: readonly number[];
+    shapeFrom?: Pick<SampleDistribution, "p5Ns" | "medianNs">;
+  },
 ): { distribution: SampleDistribution; central: CentralFigure } {
   const distribution = distributionOf(workersNs, workersCounter, batch);
   const central = centralOf(distribution, workersNs, options);
