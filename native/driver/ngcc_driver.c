@@ -32,6 +32,7 @@
 
 #include "ngcc_buf.h"
 #include "ngcc_counter.h"
+#include "ngcc_hw.h"
 #include "ngcc_mem.h"
 #include "ngcc_ops.h"
 
@@ -859,11 +860,25 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
     }
 }
 
+/* The operation the painted stack runs (ngcc_hw_stack_bytes), heap counting on around it. */
+static const ngcc_op *ngcc_hw_op;
+static const char *ngcc_hw_err;
+
+static void ngcc_hw_noop(void) {
+}
+
+static void ngcc_hw_run(void) {
+    ngcc_heap_start();
+    ngcc_hw_err = ngcc_hw_op->run(1);
+    ngcc_heap_stop();
+}
+
 static void ngcc_cmd_memory(const ngcc_opts *o) {
     const ngcc_op *op = ngcc_find_op(o->op);
     long baseline, peak;
     const char *why = NULL, *err;
     int reset;
+    size_t stack_base, stack_op;
     ngcc_ops_init((size_t)o->msg_bytes, o->seed);
     op->prepare();
     ngcc_buf_check_all("after preparing the inputs");
@@ -879,11 +894,37 @@ static void ngcc_cmd_memory(const ngcc_opts *o) {
     if (baseline < 0 || peak < 0) {
         ngcc_die(NGCC_EXIT_USAGE, "memory: cannot read VmRSS / VmHWM from /proc/self/status");
     }
+    /* After the RSS figures (the painted stack's pages would count in them): once more on a painted stack. */
+    ngcc_hw_op = op;
+    if (ngcc_hw_stack_supported()) {
+        stack_base = ngcc_hw_stack_bytes(ngcc_hw_noop);
+        stack_op = ngcc_hw_stack_bytes(ngcc_hw_run);
+    } else {
+        stack_base = stack_op = 0;
+        ngcc_hw_run(); /* the heap figures only, on the process's own stack */
+    }
+    if (ngcc_hw_err != NULL) {
+        ngcc_die(NGCC_EXIT_RESULT, "memory --op %s (stack and heap run): %s", op->name, ngcc_hw_err);
+    }
+    ngcc_buf_check_all("after the operation on the painted stack");
+    op->verify();
     fprintf(ngcc_out, "{\"op\":\"%s\",\"baselineRssKiB\":%ld,\"peakRssKiB\":%ld,\"hwmReset\":%s", op->name, baseline,
             peak, reset ? "true" : "false");
     if (!reset) {
         fputs(",\"hwmResetError\":", ngcc_out);
         ngcc_json_string(why);
+    }
+    if (ngcc_hw_stack_supported()) {
+        fprintf(ngcc_out, ",\"stackBytes\":%lu,\"stackBaselineBytes\":%lu,\"stackRegionBytes\":%lu",
+                (unsigned long)(stack_op > stack_base ? stack_op - stack_base : 0), (unsigned long)stack_base,
+                (unsigned long)NGCC_HW_STACK_BYTES);
+    }
+    if (ngcc_heap_interposed()) {
+        if (ngcc_heap_overflowed()) {
+            ngcc_die(NGCC_EXIT_USAGE, "memory --op %s: more than %u heap allocations to track", op->name, 32768u);
+        }
+        fprintf(ngcc_out, ",\"heapPeakBytes\":%lu,\"heapAllocations\":%llu", (unsigned long)ngcc_heap_peak_bytes(),
+                ngcc_heap_allocations());
     }
     fprintf(ngcc_out, ",\"messageBytes\":%llu}", o->msg_bytes);
     ngcc_json_end();

@@ -39,7 +39,18 @@ export function toolchain(cc: string): Promise<Toolchain> {
 }
 
 /** Bump when the way instances or the driver are compiled changes, so cached builds are redone. */
-export const BUILD_RECIPE = 6;
+export const BUILD_RECIPE = 7;
+
+/** The allocation functions whose calls the memory executable counts (see BuiltInstance.memoryDriver). */
+export const HEAP_FUNCTIONS = ["malloc", "calloc", "realloc", "free", "posix_memalign", "aligned_alloc"] as const;
+
+/** The memory executable's name in a build folder. */
+export const MEMORY_DRIVER = "ngcc-driver-memory";
+
+/** Link-time optimisation asked for (the objects then hold IR that objcopy cannot rename). */
+function lto(cflags: readonly string[], ldflags: readonly string[]): boolean {
+  return [...cflags, ...ldflags].some((f) => f.startsWith("-flto"));
+}
 
 /** How the driver's timed code is linked: the instance's own objects, without -fPIC, in the executable. */
 export const DRIVER_LINKAGE = "static-objects";
@@ -77,6 +88,12 @@ export interface BuiltInstance {
   sharedObject: string;
   /** ngcc-driver: the driver's objects and `staticObjects` in one executable (what is timed); layout 0. */
   driver: string;
+  /**
+   * ngcc-driver-memory: the driver and copies of `staticObjects` whose malloc, calloc, realloc, free,
+   * posix_memalign and aligned_alloc calls are renamed to the driver's counting wrappers (not under -flto); its
+   * `memory` command gives the heap figures as well. Never timed.
+   */
+  memoryDriver: string;
   /** The driver in every code layout (LAYOUT_PAD_BYTES), `driver` first. */
   layouts: DriverLayout[];
   /** The -fPIC objects (obj-pic/) of the instance and its support code, in source order, that make libinstance.so. */
@@ -389,9 +406,8 @@ export async function buildInstance(
       // The driver's own code: -O2 whatever the profile, as before; its sources have distinct names.
       mkdirSync(join(work, "obj-driver"), { recursive: true });
       const driverObjects: string[] = [];
-      for (const src of driverSources()) {
-        const rel = join("obj-driver", `${basename(src, ".c")}.o`);
-        await run(
+      const compileDriver = (src: string, rel: string, extra: string[] = []) =>
+        run(
           [
             cc,
             "-std=c99",
@@ -406,6 +422,7 @@ export async function buildInstance(
             join(nd, "include"),
             "-I",
             join(nd, "driver"),
+            ...extra,
             "-c",
             src,
             "-o",
@@ -413,6 +430,9 @@ export async function buildInstance(
           ],
           `building the driver for ${what}`,
         );
+      for (const src of driverSources()) {
+        const rel = join("obj-driver", `${basename(src, ".c")}.o`);
+        await compileDriver(src, rel);
         driverObjects.push(rel);
       }
       // One executable per code layout: the driver's objects, the padding object, the instance's objects. The
@@ -436,6 +456,41 @@ export async function buildInstance(
           `linking the driver for ${what}${pad > 0 ? ` (code layout +${pad} bytes)` : ""}`,
         );
       }
+      // The memory executable (never timed): copies of the instance's objects whose allocation calls are renamed
+      // to the driver's counting wrappers (ngcc_hw.c, compiled again to say so), linked as layout 0 is. Objects
+      // of -flto hold the compiler's IR, which objcopy cannot rename: that build gets no heap figures.
+      mkdirSync(join(work, "obj-memory"), { recursive: true });
+      const interposed = !lto(flags, profile.ldflags);
+      const memoryObjects: string[] = [];
+      for (const o of staticObjects) {
+        const rel = join("obj-memory", `${memoryObjects.length}-${basename(o)}`);
+        await run(
+          [
+            "objcopy",
+            ...(interposed ? HEAP_FUNCTIONS.map((f) => `--redefine-sym=${f}=ngcc_heap_${f}`) : []),
+            join(work, o),
+            join(work, rel),
+          ],
+          `renaming the allocation calls of ${what}`,
+        );
+        memoryObjects.push(rel);
+      }
+      const hwObject = join("obj-memory", "ngcc_hw.o");
+      await compileDriver(join(nd, "driver", "ngcc_hw.c"), hwObject, [`-DNGCC_HEAP_INTERPOSED=${interposed ? 1 : 0}`]);
+      await run(
+        [
+          cc,
+          ...flags,
+          ...profile.ldflags,
+          "-o",
+          join(work, MEMORY_DRIVER),
+          ...[...driverObjects.filter((o) => basename(o) !== "ngcc_hw.o"), hwObject, ...memoryObjects].map((o) =>
+            join(work, o),
+          ),
+          "-lm",
+        ],
+        `linking the memory driver for ${what}`,
+      );
       // The build's own record (.build.json) says what was left out, as the console does.
       return { objects, staticObjects, notes: spec.notes ?? [] };
     },
@@ -444,6 +499,7 @@ export async function buildInstance(
     dir: build.dir,
     sharedObject: join(build.dir, "libinstance.so"),
     driver: join(build.dir, "ngcc-driver"),
+    memoryDriver: join(build.dir, MEMORY_DRIVER),
     layouts: LAYOUT_PAD_BYTES.map((padBytes) => ({ padBytes, driver: join(build.dir, layoutDriverName(padBytes)) })),
     objects: build.result.objects.map((o) => join(build.dir, o)),
     staticObjects: build.result.staticObjects.map((o) => join(build.dir, o)),

@@ -154,6 +154,12 @@ export interface DriverMemory {
   baselineRssKiB: number;
   peakRssKiB: number;
   hwmReset: boolean;
+  stackBytes?: number;
+  stackBaselineBytes?: number;
+  stackRegionBytes?: number;
+  /** Only from the memory executable (BuiltInstance.memoryDriver), not under -flto. */
+  heapPeakBytes?: number;
+  heapAllocations?: number;
 }
 
 const EXIT_RESULT = 3;

@@ -321,10 +321,13 @@ interface Measured {
   elfImageBytes: number;
 }
 
-/** Baseline and peak RSS of one operation, in a fresh process of its own. */
+/**
+ * Baseline and peak RSS of one operation, in a fresh process of its own (the memory executable), then its stack
+ * high-water on a painted stack and its heap high-water through the renamed allocation calls.
+ */
 async function memoryOf(m: Measured, op: string) {
   const mem = await driverRun<DriverMemory>(
-    m.built.driver,
+    m.built.memoryDriver,
     ["memory", "--op", op, "--msg-bytes", String(m.campaign.timing.messageBytes)],
     m.campaign.timeouts.operationMs,
     `${m.unit.work.spec.instance} ${op}: memory`,
@@ -333,6 +336,12 @@ async function memoryOf(m: Measured, op: string) {
     elfImageBytes: m.elfImageBytes,
     baselineRssKiB: mem.value.baselineRssKiB,
     peakRssKiB: mem.value.peakRssKiB,
+    ...(mem.value.stackBytes !== undefined
+      ? { stackBytes: mem.value.stackBytes, stackBaselineBytes: mem.value.stackBaselineBytes ?? 0 }
+      : {}),
+    ...(mem.value.heapPeakBytes !== undefined
+      ? { heapPeakBytes: mem.value.heapPeakBytes, heapAllocations: mem.value.heapAllocations ?? 0 }
+      : {}),
   };
   return { memory, command: commandOf(mem.result) };
 }

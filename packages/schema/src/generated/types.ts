@@ -1448,6 +1448,22 @@ export interface TimingRecord_Memory {
    * Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.
    */
   peakRssKiB: number;
+  /**
+   * Stack high-water of one call, in bytes, exact to the 8-byte word: the operation run on its own painted 8 MiB stack, the deepest overwritten word, minus stackBaselineBytes.
+   */
+  stackBytes?: number;
+  /**
+   * The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.
+   */
+  stackBaselineBytes?: number;
+  /**
+   * Peak live heap bytes (as requested) of the instance's own malloc, calloc, realloc, posix_memalign and aligned_alloc calls during one call, less what it freed; absent when the calls could not be interposed (-flto).
+   */
+  heapPeakBytes?: number;
+  /**
+   * Allocations (successful malloc, calloc, realloc, posix_memalign, aligned_alloc calls) of the instance's code during one call.
+   */
+  heapAllocations?: number;
 }
 /**
  * One process.

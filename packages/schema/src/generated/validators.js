@@ -5130,12 +5130,12 @@ return errors === 0;
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const timing = validate22;
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1},"maxIterations":{"type":"integer","description":"Maximum iterations per trial.","minimum":1},"warmupNs":{"type":"number","description":"Minimum duration of the untimed warm-up, in ns.","minimum":0},"estimateNs":{"type":"number","description":"The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).","minimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either."}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"method":{"type":"string","enum":["per-call","trials"],"description":"per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials."},"sampling":{"type":"object","description":"How the per-call samples were taken.","properties":{"batch":{"type":"integer","description":"Calls per sample: 1 = every call timed alone.","minimum":1},"batchReason":{"type":"string","description":"Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so."},"workers":{"type":"integer","description":"Fresh driver processes that sampled this operation.","minimum":1},"samplesPerWorker":{"type":"array","description":"Samples each worker took, in the order they ran.","items":{"type":"integer","minimum":1}},"inputs":{"type":"object","description":"How inputs varied from call to call.","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0},"pool":{"type":"integer","description":"Inputs in the pool the calls rotate over (0 when none).","minimum":0},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a new message every call; pool: messages from the pool; none: the operation takes no message."},"description":{"type":"string","description":"The same in words, as the page shows it."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"CPU every worker was pinned to, or null.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"target":{"type":"object","description":"The precision target.","properties":{"relativeHalfWidth":{"type":"number","description":"Target half-width of the 95 % interval, as a fraction of the figure.","minimum":0,"maximum":1},"budgetMs":{"type":"number","description":"Sampling budget of the operation, in ms.","minimum":0},"minWorkers":{"type":"integer","description":"Workers at least.","minimum":1},"figure":{"type":"string","enum":["cycles","time"],"description":"The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time."}},"required":["relativeHalfWidth","budgetMs","minWorkers"],"additionalProperties":false},"stoppedBy":{"type":"string","enum":["target","budget","quick"],"description":"target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target)."},"elapsedMs":{"type":"number","description":"Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).","minimum":0},"overheadShare":{"type":"number","description":"Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).","minimum":0},"layouts":{"type":"object","description":"The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.","properties":{"padBytes":{"type":"array","description":"The layouts the workers used, as padding bytes before the instance's code.","items":{"type":"integer","minimum":0}},"workerPadBytes":{"type":"array","description":"Each worker's layout, in worker order.","items":{"type":"integer","minimum":0}}},"required":["padBytes","workerPadBytes"],"additionalProperties":false}},"required":["batch","batchReason","workers","samplesPerWorker","inputs","pinnedCpu","target","stoppedBy","elapsedMs","overheadShare"],"additionalProperties":false},"samples":{"type":"array","description":"Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.","items":{"type":"object","description":"One worker's samples.","properties":{"worker":{"type":"integer","description":"Worker number, from 1, in the order the workers ran.","minimum":1},"counterDeltas":{"type":"array","description":"Counter deltas, one per sample.","items":{"type":"number","minimum":0},"minItems":1},"clockDeltas":{"type":"array","description":"Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.","items":{"type":"number","minimum":0}}},"required":["worker","counterDeltas"],"additionalProperties":false}},"distribution":{"type":"object","description":"Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns.","properties":{"n":{"type":"integer","description":"Samples pooled.","minimum":1},"calls":{"type":"integer","description":"Calls timed: samples × batch.","minimum":1},"meanNs":{"type":"number","description":"Mean, ns.","minimum":0},"medianNs":{"type":"number","description":"Median, ns.","minimum":0},"minNs":{"type":"number","description":"Smallest, ns.","minimum":0},"maxNs":{"type":"number","description":"Largest, ns.","minimum":0},"p1Ns":{"type":"number","description":"1st percentile (type 7), ns.","minimum":0},"p5Ns":{"type":"number","description":"5th percentile, ns.","minimum":0},"p25Ns":{"type":"number","description":"25th percentile, ns.","minimum":0},"p75Ns":{"type":"number","description":"75th percentile, ns.","minimum":0},"p95Ns":{"type":"number","description":"95th percentile, ns.","minimum":0},"p99Ns":{"type":"number","description":"99th percentile, ns.","minimum":0},"madNs":{"type":"number","description":"Median absolute deviation from the median (unscaled), ns.","minimum":0},"sdNs":{"type":"number","description":"Sample standard deviation, ns.","minimum":0},"medianCi95Ns":{"$ref":"#/$defs/interval","description":"Distribution-free 95 % interval of the median from order statistics, ns."},"meanCi95Ns":{"$ref":"#/$defs/interval","description":"95 % interval of the mean, ns."},"outliers":{"type":"object","description":"Tukey's fences (1.5 × IQR beyond the quartiles): samples counted, never dropped.","properties":{"low":{"type":"integer","description":"Samples below the lower fence.","minimum":0},"high":{"type":"integer","description":"Samples above the upper fence.","minimum":0},"fences":{"$ref":"#/$defs/interval","description":"The fences, ns."}},"required":["low","high","fences"],"additionalProperties":false},"workerMediansNs":{"type":"array","description":"Each worker's median, ns, in worker order.","items":{"type":"number","minimum":0}},"workerMeansNs":{"type":"array","description":"Each worker's mean, ns, in worker order.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"The run's own noise floor: (max − min) / median of the workers' central figures, a fraction.","minimum":0},"meanCounter":{"type":"number","description":"Mean per call in the counter's unit.","minimum":0},"medianCounter":{"type":"number","description":"Median per call in the counter's unit.","minimum":0},"coreClock":{"type":"object","description":"The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.","properties":{"method":{"type":"string","enum":["add-chain"],"description":"add-chain: a dependent chain of one-cycle integer adds timed with the counter."},"adds":{"type":"integer","description":"Adds per probe.","minimum":1},"workerHz":{"type":"array","description":"Each worker's core clock, Hz, in worker order.","items":{"type":"number","minimum":0}},"minHz":{"type":"number","description":"Slowest worker's core clock, Hz.","minimum":0},"maxHz":{"type":"number","description":"Fastest worker's core clock, Hz.","minimum":0}},"required":["method","adds","workerHz","minHz","maxHz"],"additionalProperties":false},"cycles":{"type":"object","description":"Estimated core cycles per call (a sample's ns × its worker's core clock), pooled.","properties":{"meanCycles":{"type":"number","description":"Mean, estimated core cycles.","minimum":0},"medianCycles":{"type":"number","description":"Median, estimated core cycles.","minimum":0},"p5Cycles":{"type":"number","description":"5th percentile.","minimum":0},"p25Cycles":{"type":"number","description":"25th percentile.","minimum":0},"p75Cycles":{"type":"number","description":"75th percentile.","minimum":0},"p95Cycles":{"type":"number","description":"95th percentile.","minimum":0},"workerMediansCycles":{"type":"array","description":"Each worker's median.","items":{"type":"number","minimum":0}},"workerMeansCycles":{"type":"array","description":"Each worker's mean.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"(max − min) / median of the workers' figures of the published statistic, a fraction.","minimum":0}},"required":["meanCycles","medianCycles","p5Cycles","p25Cycles","p75Cycles","p95Cycles","workerMediansCycles","workerMeansCycles","workerSpread"],"additionalProperties":false}},"required":["n","calls","meanNs","medianNs","minNs","maxNs","p1Ns","p5Ns","p25Ns","p75Ns","p95Ns","p99Ns","madNs","sdNs","medianCi95Ns","meanCi95Ns","outliers","workerMediansNs","workerMeansNs","workerSpread"],"additionalProperties":false},"central":{"type":"object","description":"The published central figure and its interval.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"median, or mean for an operation whose time depends on its input."},"valueNs":{"type":"number","description":"The figure, ns per call.","minimum":0},"valueCounter":{"type":"number","description":"The figure in the counter's unit.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95 % interval: the pooled interval widened to cover the spread between workers (t over the workers' figures), ns."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95Ns as a fraction of valueNs.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."},"reason":{"type":"string","description":"Why this statistic, in words (shown on the page)."},"cycles":{"type":"object","description":"The same statistic in estimated core cycles, with its interval (widened like ci95Ns).","properties":{"value":{"type":"number","description":"The figure, estimated core cycles per call.","minimum":0},"ci95":{"$ref":"#/$defs/interval","description":"95 % interval, estimated core cycles."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95 as a fraction of value.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."}},"required":["value","ci95","relativeHalfWidth","metTarget"],"additionalProperties":false}},"required":["statistic","valueNs","valueCounter","ci95Ns","relativeHalfWidth","metTarget","reason"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1},"maxIterations":{"type":"integer","description":"Maximum iterations per trial.","minimum":1},"warmupNs":{"type":"number","description":"Minimum duration of the untimed warm-up, in ns.","minimum":0},"estimateNs":{"type":"number","description":"The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).","minimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either."}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"method":{"type":"string","enum":["per-call","trials"],"description":"per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials."},"sampling":{"type":"object","description":"How the per-call samples were taken.","properties":{"batch":{"type":"integer","description":"Calls per sample: 1 = every call timed alone.","minimum":1},"batchReason":{"type":"string","description":"Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so."},"workers":{"type":"integer","description":"Fresh driver processes that sampled this operation.","minimum":1},"samplesPerWorker":{"type":"array","description":"Samples each worker took, in the order they ran.","items":{"type":"integer","minimum":1}},"inputs":{"type":"object","description":"How inputs varied from call to call.","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0},"pool":{"type":"integer","description":"Inputs in the pool the calls rotate over (0 when none).","minimum":0},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a new message every call; pool: messages from the pool; none: the operation takes no message."},"description":{"type":"string","description":"The same in words, as the page shows it."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"CPU every worker was pinned to, or null.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"target":{"type":"object","description":"The precision target.","properties":{"relativeHalfWidth":{"type":"number","description":"Target half-width of the 95 % interval, as a fraction of the figure.","minimum":0,"maximum":1},"budgetMs":{"type":"number","description":"Sampling budget of the operation, in ms.","minimum":0},"minWorkers":{"type":"integer","description":"Workers at least.","minimum":1},"figure":{"type":"string","enum":["cycles","time"],"description":"The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time."}},"required":["relativeHalfWidth","budgetMs","minWorkers"],"additionalProperties":false},"stoppedBy":{"type":"string","enum":["target","budget","quick"],"description":"target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target)."},"elapsedMs":{"type":"number","description":"Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).","minimum":0},"overheadShare":{"type":"number","description":"Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).","minimum":0},"layouts":{"type":"object","description":"The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.","properties":{"padBytes":{"type":"array","description":"The layouts the workers used, as padding bytes before the instance's code.","items":{"type":"integer","minimum":0}},"workerPadBytes":{"type":"array","description":"Each worker's layout, in worker order.","items":{"type":"integer","minimum":0}}},"required":["padBytes","workerPadBytes"],"additionalProperties":false}},"required":["batch","batchReason","workers","samplesPerWorker","inputs","pinnedCpu","target","stoppedBy","elapsedMs","overheadShare"],"additionalProperties":false},"samples":{"type":"array","description":"Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.","items":{"type":"object","description":"One worker's samples.","properties":{"worker":{"type":"integer","description":"Worker number, from 1, in the order the workers ran.","minimum":1},"counterDeltas":{"type":"array","description":"Counter deltas, one per sample.","items":{"type":"number","minimum":0},"minItems":1},"clockDeltas":{"type":"array","description":"Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.","items":{"type":"number","minimum":0}}},"required":["worker","counterDeltas"],"additionalProperties":false}},"distribution":{"type":"object","description":"Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns.","properties":{"n":{"type":"integer","description":"Samples pooled.","minimum":1},"calls":{"type":"integer","description":"Calls timed: samples × batch.","minimum":1},"meanNs":{"type":"number","description":"Mean, ns.","minimum":0},"medianNs":{"type":"number","description":"Median, ns.","minimum":0},"minNs":{"type":"number","description":"Smallest, ns.","minimum":0},"maxNs":{"type":"number","description":"Largest, ns.","minimum":0},"p1Ns":{"type":"number","description":"1st percentile (type 7), ns.","minimum":0},"p5Ns":{"type":"number","description":"5th percentile, ns.","minimum":0},"p25Ns":{"type":"number","description":"25th percentile, ns.","minimum":0},"p75Ns":{"type":"number","description":"75th percentile, ns.","minimum":0},"p95Ns":{"type":"number","description":"95th percentile, ns.","minimum":0},"p99Ns":{"type":"number","description":"99th percentile, ns.","minimum":0},"madNs":{"type":"number","description":"Median absolute deviation from the median (unscaled), ns.","minimum":0},"sdNs":{"type":"number","description":"Sample standard deviation, ns.","minimum":0},"medianCi95Ns":{"$ref":"#/$defs/interval","description":"Distribution-free 95 % interval of the median from order statistics, ns."},"meanCi95Ns":{"$ref":"#/$defs/interval","description":"95 % interval of the mean, ns."},"outliers":{"type":"object","description":"Tukey's fences (1.5 × IQR beyond the quartiles): samples counted, never dropped.","properties":{"low":{"type":"integer","description":"Samples below the lower fence.","minimum":0},"high":{"type":"integer","description":"Samples above the upper fence.","minimum":0},"fences":{"$ref":"#/$defs/interval","description":"The fences, ns."}},"required":["low","high","fences"],"additionalProperties":false},"workerMediansNs":{"type":"array","description":"Each worker's median, ns, in worker order.","items":{"type":"number","minimum":0}},"workerMeansNs":{"type":"array","description":"Each worker's mean, ns, in worker order.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"The run's own noise floor: (max − min) / median of the workers' central figures, a fraction.","minimum":0},"meanCounter":{"type":"number","description":"Mean per call in the counter's unit.","minimum":0},"medianCounter":{"type":"number","description":"Median per call in the counter's unit.","minimum":0},"coreClock":{"type":"object","description":"The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.","properties":{"method":{"type":"string","enum":["add-chain"],"description":"add-chain: a dependent chain of one-cycle integer adds timed with the counter."},"adds":{"type":"integer","description":"Adds per probe.","minimum":1},"workerHz":{"type":"array","description":"Each worker's core clock, Hz, in worker order.","items":{"type":"number","minimum":0}},"minHz":{"type":"number","description":"Slowest worker's core clock, Hz.","minimum":0},"maxHz":{"type":"number","description":"Fastest worker's core clock, Hz.","minimum":0}},"required":["method","adds","workerHz","minHz","maxHz"],"additionalProperties":false},"cycles":{"type":"object","description":"Estimated core cycles per call (a sample's ns × its worker's core clock), pooled.","properties":{"meanCycles":{"type":"number","description":"Mean, estimated core cycles.","minimum":0},"medianCycles":{"type":"number","description":"Median, estimated core cycles.","minimum":0},"p5Cycles":{"type":"number","description":"5th percentile.","minimum":0},"p25Cycles":{"type":"number","description":"25th percentile.","minimum":0},"p75Cycles":{"type":"number","description":"75th percentile.","minimum":0},"p95Cycles":{"type":"number","description":"95th percentile.","minimum":0},"workerMediansCycles":{"type":"array","description":"Each worker's median.","items":{"type":"number","minimum":0}},"workerMeansCycles":{"type":"array","description":"Each worker's mean.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"(max − min) / median of the workers' figures of the published statistic, a fraction.","minimum":0}},"required":["meanCycles","medianCycles","p5Cycles","p25Cycles","p75Cycles","p95Cycles","workerMediansCycles","workerMeansCycles","workerSpread"],"additionalProperties":false}},"required":["n","calls","meanNs","medianNs","minNs","maxNs","p1Ns","p5Ns","p25Ns","p75Ns","p95Ns","p99Ns","madNs","sdNs","medianCi95Ns","meanCi95Ns","outliers","workerMediansNs","workerMeansNs","workerSpread"],"additionalProperties":false},"central":{"type":"object","description":"The published central figure and its interval.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"median, or mean for an operation whose time depends on its input."},"valueNs":{"type":"number","description":"The figure, ns per call.","minimum":0},"valueCounter":{"type":"number","description":"The figure in the counter's unit.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95 % interval: the pooled interval widened to cover the spread between workers (t over the workers' figures), ns."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95Ns as a fraction of valueNs.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."},"reason":{"type":"string","description":"Why this statistic, in words (shown on the page)."},"cycles":{"type":"object","description":"The same statistic in estimated core cycles, with its interval (widened like ci95Ns).","properties":{"value":{"type":"number","description":"The figure, estimated core cycles per call.","minimum":0},"ci95":{"$ref":"#/$defs/interval","description":"95 % interval, estimated core cycles."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95 as a fraction of value.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."}},"required":["value","ci95","relativeHalfWidth","metTarget"],"additionalProperties":false}},"required":["statistic","valueNs","valueCounter","ci95Ns","relativeHalfWidth","metTarget","reason"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0},"stackBytes":{"type":"integer","description":"Stack high-water of one call, in bytes, exact to the 8-byte word: the operation run on its own painted 8 MiB stack, the deepest overwritten word, minus stackBaselineBytes.","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.","minimum":0},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes (as requested) of the instance's own malloc, calloc, realloc, posix_memalign and aligned_alloc calls during one call, less what it freed; absent when the calls could not be interposed (-flto).","minimum":0},"heapAllocations":{"type":"integer","description":"Allocations (successful malloc, calloc, realloc, posix_memalign, aligned_alloc calls) of the instance's code during one call.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 const schema37 = {"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false};
 const schema38 = {"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false};
 const schema40 = {"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false};
 const schema45 = {"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false};
-const schema47 = {"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false};
+const schema47 = {"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0},"stackBytes":{"type":"integer","description":"Stack high-water of one call, in bytes, exact to the 8-byte word: the operation run on its own painted 8 MiB stack, the deepest overwritten word, minus stackBaselineBytes.","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.","minimum":0},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes (as requested) of the instance's own malloc, calloc, realloc, posix_memalign and aligned_alloc calls during one call, less what it freed; absent when the calls could not be interposed (-flto).","minimum":0},"heapAllocations":{"type":"integer","description":"Allocations (successful malloc, calloc, realloc, posix_memalign, aligned_alloc calls) of the instance's code during one call.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false};
 const schema48 = {"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false};
 const pattern27 = new RegExp("^[0-9a-f]{64}$", "u");
 
@@ -10807,7 +10807,7 @@ vErrors.push(err464);
 errors++;
 }
 for(const key26 in data182){
-if(!(((key26 === "elfImageBytes") || (key26 === "baselineRssKiB")) || (key26 === "peakRssKiB"))){
+if(!(((((((key26 === "elfImageBytes") || (key26 === "baselineRssKiB")) || (key26 === "peakRssKiB")) || (key26 === "stackBytes")) || (key26 === "stackBaselineBytes")) || (key26 === "heapPeakBytes")) || (key26 === "heapAllocations"))){
 const err465 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err465];
@@ -10893,9 +10893,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err472 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data182.stackBytes !== undefined){
+let data186 = data182.stackBytes;
+if(!(((typeof data186 == "number") && (!(data186 % 1) && !isNaN(data186))) && (isFinite(data186)))){
+const err472 = {instancePath:instancePath+"/memory/stackBytes",schemaPath:"#/$defs/memory/properties/stackBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err472];
 }
@@ -10904,13 +10905,9 @@ vErrors.push(err472);
 }
 errors++;
 }
-}
-if(data.lengths !== undefined){
-let data186 = data.lengths;
-if(data186 && typeof data186 == "object" && !Array.isArray(data186)){
-for(const key27 in data186){
-if(!(key27 === "signatureBytes")){
-const err473 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+if((typeof data186 == "number") && (isFinite(data186))){
+if(data186 < 0 || isNaN(data186)){
+const err473 = {instancePath:instancePath+"/memory/stackBytes",schemaPath:"#/$defs/memory/properties/stackBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err473];
 }
@@ -10920,11 +10917,11 @@ vErrors.push(err473);
 errors++;
 }
 }
-if(data186.signatureBytes !== undefined){
-let data187 = data186.signatureBytes;
-if(data187 && typeof data187 == "object" && !Array.isArray(data187)){
-if(data187.min === undefined){
-const err474 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+}
+if(data182.stackBaselineBytes !== undefined){
+let data187 = data182.stackBaselineBytes;
+if(!(((typeof data187 == "number") && (!(data187 % 1) && !isNaN(data187))) && (isFinite(data187)))){
+const err474 = {instancePath:instancePath+"/memory/stackBaselineBytes",schemaPath:"#/$defs/memory/properties/stackBaselineBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err474];
 }
@@ -10933,8 +10930,9 @@ vErrors.push(err474);
 }
 errors++;
 }
-if(data187.mean === undefined){
-const err475 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
+if((typeof data187 == "number") && (isFinite(data187))){
+if(data187 < 0 || isNaN(data187)){
+const err475 = {instancePath:instancePath+"/memory/stackBaselineBytes",schemaPath:"#/$defs/memory/properties/stackBaselineBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err475];
 }
@@ -10943,8 +10941,12 @@ vErrors.push(err475);
 }
 errors++;
 }
-if(data187.max === undefined){
-const err476 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+}
+}
+if(data182.heapPeakBytes !== undefined){
+let data188 = data182.heapPeakBytes;
+if(!(((typeof data188 == "number") && (!(data188 % 1) && !isNaN(data188))) && (isFinite(data188)))){
+const err476 = {instancePath:instancePath+"/memory/heapPeakBytes",schemaPath:"#/$defs/memory/properties/heapPeakBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err476];
 }
@@ -10953,8 +10955,9 @@ vErrors.push(err476);
 }
 errors++;
 }
-if(data187.samples === undefined){
-const err477 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
+if((typeof data188 == "number") && (isFinite(data188))){
+if(data188 < 0 || isNaN(data188)){
+const err477 = {instancePath:instancePath+"/memory/heapPeakBytes",schemaPath:"#/$defs/memory/properties/heapPeakBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err477];
 }
@@ -10963,9 +10966,12 @@ vErrors.push(err477);
 }
 errors++;
 }
-for(const key28 in data187){
-if(!((((key28 === "min") || (key28 === "mean")) || (key28 === "max")) || (key28 === "samples"))){
-const err478 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+}
+}
+if(data182.heapAllocations !== undefined){
+let data189 = data182.heapAllocations;
+if(!(((typeof data189 == "number") && (!(data189 % 1) && !isNaN(data189))) && (isFinite(data189)))){
+const err478 = {instancePath:instancePath+"/memory/heapAllocations",schemaPath:"#/$defs/memory/properties/heapAllocations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err478];
 }
@@ -10974,11 +10980,9 @@ vErrors.push(err478);
 }
 errors++;
 }
-}
-if(data187.min !== undefined){
-let data188 = data187.min;
-if(!(((typeof data188 == "number") && (!(data188 % 1) && !isNaN(data188))) && (isFinite(data188)))){
-const err479 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data189 == "number") && (isFinite(data189))){
+if(data189 < 0 || isNaN(data189)){
+const err479 = {instancePath:instancePath+"/memory/heapAllocations",schemaPath:"#/$defs/memory/properties/heapAllocations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err479];
 }
@@ -10987,9 +10991,11 @@ vErrors.push(err479);
 }
 errors++;
 }
-if((typeof data188 == "number") && (isFinite(data188))){
-if(data188 < 0 || isNaN(data188)){
-const err480 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+}
+else {
+const err480 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err480];
 }
@@ -10999,12 +11005,12 @@ vErrors.push(err480);
 errors++;
 }
 }
-}
-if(data187.mean !== undefined){
-let data189 = data187.mean;
-if((typeof data189 == "number") && (isFinite(data189))){
-if(data189 < 0 || isNaN(data189)){
-const err481 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data.lengths !== undefined){
+let data190 = data.lengths;
+if(data190 && typeof data190 == "object" && !Array.isArray(data190)){
+for(const key27 in data190){
+if(!(key27 === "signatureBytes")){
+const err481 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err481];
 }
@@ -11014,8 +11020,11 @@ vErrors.push(err481);
 errors++;
 }
 }
-else {
-const err482 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data190.signatureBytes !== undefined){
+let data191 = data190.signatureBytes;
+if(data191 && typeof data191 == "object" && !Array.isArray(data191)){
+if(data191.min === undefined){
+const err482 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
 vErrors = [err482];
 }
@@ -11024,11 +11033,8 @@ vErrors.push(err482);
 }
 errors++;
 }
-}
-if(data187.max !== undefined){
-let data190 = data187.max;
-if(!(((typeof data190 == "number") && (!(data190 % 1) && !isNaN(data190))) && (isFinite(data190)))){
-const err483 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data191.mean === undefined){
+const err483 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
 if(vErrors === null){
 vErrors = [err483];
 }
@@ -11037,9 +11043,8 @@ vErrors.push(err483);
 }
 errors++;
 }
-if((typeof data190 == "number") && (isFinite(data190))){
-if(data190 < 0 || isNaN(data190)){
-const err484 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data191.max === undefined){
+const err484 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err484];
 }
@@ -11048,12 +11053,8 @@ vErrors.push(err484);
 }
 errors++;
 }
-}
-}
-if(data187.samples !== undefined){
-let data191 = data187.samples;
-if(!(((typeof data191 == "number") && (!(data191 % 1) && !isNaN(data191))) && (isFinite(data191)))){
-const err485 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data191.samples === undefined){
+const err485 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
 if(vErrors === null){
 vErrors = [err485];
 }
@@ -11062,9 +11063,9 @@ vErrors.push(err485);
 }
 errors++;
 }
-if((typeof data191 == "number") && (isFinite(data191))){
-if(data191 < 1 || isNaN(data191)){
-const err486 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+for(const key28 in data191){
+if(!((((key28 === "min") || (key28 === "mean")) || (key28 === "max")) || (key28 === "samples"))){
+const err486 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err486];
 }
@@ -11074,10 +11075,10 @@ vErrors.push(err486);
 errors++;
 }
 }
-}
-}
-else {
-const err487 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data191.min !== undefined){
+let data192 = data191.min;
+if(!(((typeof data192 == "number") && (!(data192 % 1) && !isNaN(data192))) && (isFinite(data192)))){
+const err487 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err487];
 }
@@ -11086,10 +11087,9 @@ vErrors.push(err487);
 }
 errors++;
 }
-}
-}
-else {
-const err488 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data192 == "number") && (isFinite(data192))){
+if(data192 < 0 || isNaN(data192)){
+const err488 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err488];
 }
@@ -11099,15 +11099,12 @@ vErrors.push(err488);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data192 = data.commands;
-if(Array.isArray(data192)){
-const len15 = data192.length;
-for(let i15=0; i15<len15; i15++){
-let data193 = data192[i15];
-if(data193 && typeof data193 == "object" && !Array.isArray(data193)){
-if(data193.argv === undefined){
-const err489 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+}
+if(data191.mean !== undefined){
+let data193 = data191.mean;
+if((typeof data193 == "number") && (isFinite(data193))){
+if(data193 < 0 || isNaN(data193)){
+const err489 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err489];
 }
@@ -11116,8 +11113,9 @@ vErrors.push(err489);
 }
 errors++;
 }
-if(data193.exitCode === undefined){
-const err490 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+}
+else {
+const err490 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err490];
 }
@@ -11126,8 +11124,11 @@ vErrors.push(err490);
 }
 errors++;
 }
-if(data193.signal === undefined){
-const err491 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+}
+if(data191.max !== undefined){
+let data194 = data191.max;
+if(!(((typeof data194 == "number") && (!(data194 % 1) && !isNaN(data194))) && (isFinite(data194)))){
+const err491 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err491];
 }
@@ -11136,8 +11137,9 @@ vErrors.push(err491);
 }
 errors++;
 }
-if(data193.durationMs === undefined){
-const err492 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+if((typeof data194 == "number") && (isFinite(data194))){
+if(data194 < 0 || isNaN(data194)){
+const err492 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err492];
 }
@@ -11146,8 +11148,12 @@ vErrors.push(err492);
 }
 errors++;
 }
-if(data193.timedOut === undefined){
-const err493 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+}
+}
+if(data191.samples !== undefined){
+let data195 = data191.samples;
+if(!(((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195))) && (isFinite(data195)))){
+const err493 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err493];
 }
@@ -11156,9 +11162,9 @@ vErrors.push(err493);
 }
 errors++;
 }
-for(const key29 in data193){
-if(!(func1.call(schema48.properties, key29))){
-const err494 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
+if((typeof data195 == "number") && (isFinite(data195))){
+if(data195 < 1 || isNaN(data195)){
+const err494 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err494];
 }
@@ -11168,11 +11174,10 @@ vErrors.push(err494);
 errors++;
 }
 }
-if(data193.argv !== undefined){
-let data194 = data193.argv;
-if(Array.isArray(data194)){
-if(data194.length < 1){
-const err495 = {instancePath:instancePath+"/commands/" + i15+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+}
+else {
+const err495 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err495];
 }
@@ -11181,10 +11186,10 @@ vErrors.push(err495);
 }
 errors++;
 }
-const len16 = data194.length;
-for(let i16=0; i16<len16; i16++){
-if(typeof data194[i16] !== "string"){
-const err496 = {instancePath:instancePath+"/commands/" + i15+"/argv/" + i16,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err496 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err496];
 }
@@ -11194,9 +11199,15 @@ vErrors.push(err496);
 errors++;
 }
 }
-}
-else {
-const err497 = {instancePath:instancePath+"/commands/" + i15+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.commands !== undefined){
+let data196 = data.commands;
+if(Array.isArray(data196)){
+const len15 = data196.length;
+for(let i15=0; i15<len15; i15++){
+let data197 = data196[i15];
+if(data197 && typeof data197 == "object" && !Array.isArray(data197)){
+if(data197.argv === undefined){
+const err497 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
 if(vErrors === null){
 vErrors = [err497];
 }
@@ -11205,14 +11216,8 @@ vErrors.push(err497);
 }
 errors++;
 }
-}
-if(data193.exitCode !== undefined){
-let data196 = data193.exitCode;
-const _errs461 = errors;
-let valid87 = false;
-const _errs462 = errors;
-if(!(((typeof data196 == "number") && (!(data196 % 1) && !isNaN(data196))) && (isFinite(data196)))){
-const err498 = {instancePath:instancePath+"/commands/" + i15+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data197.exitCode === undefined){
+const err498 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
 if(vErrors === null){
 vErrors = [err498];
 }
@@ -11221,11 +11226,8 @@ vErrors.push(err498);
 }
 errors++;
 }
-var _valid7 = _errs462 === errors;
-valid87 = valid87 || _valid7;
-const _errs464 = errors;
-if(data196 !== null){
-const err499 = {instancePath:instancePath+"/commands/" + i15+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data197.signal === undefined){
+const err499 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
 if(vErrors === null){
 vErrors = [err499];
 }
@@ -11234,10 +11236,8 @@ vErrors.push(err499);
 }
 errors++;
 }
-var _valid7 = _errs464 === errors;
-valid87 = valid87 || _valid7;
-if(!valid87){
-const err500 = {instancePath:instancePath+"/commands/" + i15+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data197.durationMs === undefined){
+const err500 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err500];
 }
@@ -11246,25 +11246,8 @@ vErrors.push(err500);
 }
 errors++;
 }
-else {
-errors = _errs461;
-if(vErrors !== null){
-if(_errs461){
-vErrors.length = _errs461;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data193.signal !== undefined){
-let data197 = data193.signal;
-const _errs467 = errors;
-let valid88 = false;
-const _errs468 = errors;
-if(typeof data197 !== "string"){
-const err501 = {instancePath:instancePath+"/commands/" + i15+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data197.timedOut === undefined){
+const err501 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
 if(vErrors === null){
 vErrors = [err501];
 }
@@ -11273,11 +11256,9 @@ vErrors.push(err501);
 }
 errors++;
 }
-var _valid8 = _errs468 === errors;
-valid88 = valid88 || _valid8;
-const _errs470 = errors;
-if(data197 !== null){
-const err502 = {instancePath:instancePath+"/commands/" + i15+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+for(const key29 in data197){
+if(!(func1.call(schema48.properties, key29))){
+const err502 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err502];
 }
@@ -11286,10 +11267,12 @@ vErrors.push(err502);
 }
 errors++;
 }
-var _valid8 = _errs470 === errors;
-valid88 = valid88 || _valid8;
-if(!valid88){
-const err503 = {instancePath:instancePath+"/commands/" + i15+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data197.argv !== undefined){
+let data198 = data197.argv;
+if(Array.isArray(data198)){
+if(data198.length < 1){
+const err503 = {instancePath:instancePath+"/commands/" + i15+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err503];
 }
@@ -11298,23 +11281,10 @@ vErrors.push(err503);
 }
 errors++;
 }
-else {
-errors = _errs467;
-if(vErrors !== null){
-if(_errs467){
-vErrors.length = _errs467;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data193.durationMs !== undefined){
-let data198 = data193.durationMs;
-if((typeof data198 == "number") && (isFinite(data198))){
-if(data198 < 0 || isNaN(data198)){
-const err504 = {instancePath:instancePath+"/commands/" + i15+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const len16 = data198.length;
+for(let i16=0; i16<len16; i16++){
+if(typeof data198[i16] !== "string"){
+const err504 = {instancePath:instancePath+"/commands/" + i15+"/argv/" + i16,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err504];
 }
@@ -11324,8 +11294,9 @@ vErrors.push(err504);
 errors++;
 }
 }
+}
 else {
-const err505 = {instancePath:instancePath+"/commands/" + i15+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err505 = {instancePath:instancePath+"/commands/" + i15+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err505];
 }
@@ -11335,9 +11306,13 @@ vErrors.push(err505);
 errors++;
 }
 }
-if(data193.timedOut !== undefined){
-if(typeof data193.timedOut !== "boolean"){
-const err506 = {instancePath:instancePath+"/commands/" + i15+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data197.exitCode !== undefined){
+let data200 = data197.exitCode;
+const _errs469 = errors;
+let valid87 = false;
+const _errs470 = errors;
+if(!(((typeof data200 == "number") && (!(data200 % 1) && !isNaN(data200))) && (isFinite(data200)))){
+const err506 = {instancePath:instancePath+"/commands/" + i15+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err506];
 }
@@ -11346,10 +11321,11 @@ vErrors.push(err506);
 }
 errors++;
 }
-}
-if(data193.cwd !== undefined){
-if(typeof data193.cwd !== "string"){
-const err507 = {instancePath:instancePath+"/commands/" + i15+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid7 = _errs470 === errors;
+valid87 = valid87 || _valid7;
+const _errs472 = errors;
+if(data200 !== null){
+const err507 = {instancePath:instancePath+"/commands/" + i15+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err507];
 }
@@ -11358,12 +11334,10 @@ vErrors.push(err507);
 }
 errors++;
 }
-}
-if(data193.timeLimitMs !== undefined){
-let data201 = data193.timeLimitMs;
-if((typeof data201 == "number") && (isFinite(data201))){
-if(data201 < 0 || isNaN(data201)){
-const err508 = {instancePath:instancePath+"/commands/" + i15+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+var _valid7 = _errs472 === errors;
+valid87 = valid87 || _valid7;
+if(!valid87){
+const err508 = {instancePath:instancePath+"/commands/" + i15+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err508];
 }
@@ -11372,9 +11346,25 @@ vErrors.push(err508);
 }
 errors++;
 }
+else {
+errors = _errs469;
+if(vErrors !== null){
+if(_errs469){
+vErrors.length = _errs469;
 }
 else {
-const err509 = {instancePath:instancePath+"/commands/" + i15+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+vErrors = null;
+}
+}
+}
+}
+if(data197.signal !== undefined){
+let data201 = data197.signal;
+const _errs475 = errors;
+let valid88 = false;
+const _errs476 = errors;
+if(typeof data201 !== "string"){
+const err509 = {instancePath:instancePath+"/commands/" + i15+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err509];
 }
@@ -11383,10 +11373,11 @@ vErrors.push(err509);
 }
 errors++;
 }
-}
-if(data193.stderrTail !== undefined){
-if(typeof data193.stderrTail !== "string"){
-const err510 = {instancePath:instancePath+"/commands/" + i15+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid8 = _errs476 === errors;
+valid88 = valid88 || _valid8;
+const _errs478 = errors;
+if(data201 !== null){
+const err510 = {instancePath:instancePath+"/commands/" + i15+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err510];
 }
@@ -11395,10 +11386,10 @@ vErrors.push(err510);
 }
 errors++;
 }
-}
-if(data193.sandboxed !== undefined){
-if(typeof data193.sandboxed !== "boolean"){
-const err511 = {instancePath:instancePath+"/commands/" + i15+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid8 = _errs478 === errors;
+valid88 = valid88 || _valid8;
+if(!valid88){
+const err511 = {instancePath:instancePath+"/commands/" + i15+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err511];
 }
@@ -11407,10 +11398,23 @@ vErrors.push(err511);
 }
 errors++;
 }
-}
+else {
+errors = _errs475;
+if(vErrors !== null){
+if(_errs475){
+vErrors.length = _errs475;
 }
 else {
-const err512 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+}
+if(data197.durationMs !== undefined){
+let data202 = data197.durationMs;
+if((typeof data202 == "number") && (isFinite(data202))){
+if(data202 < 0 || isNaN(data202)){
+const err512 = {instancePath:instancePath+"/commands/" + i15+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err512];
 }
@@ -11420,9 +11424,8 @@ vErrors.push(err512);
 errors++;
 }
 }
-}
 else {
-const err513 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err513 = {instancePath:instancePath+"/commands/" + i15+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err513];
 }
@@ -11432,14 +11435,111 @@ vErrors.push(err513);
 errors++;
 }
 }
-}
-else {
-const err514 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data197.timedOut !== undefined){
+if(typeof data197.timedOut !== "boolean"){
+const err514 = {instancePath:instancePath+"/commands/" + i15+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err514];
 }
 else {
 vErrors.push(err514);
+}
+errors++;
+}
+}
+if(data197.cwd !== undefined){
+if(typeof data197.cwd !== "string"){
+const err515 = {instancePath:instancePath+"/commands/" + i15+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err515];
+}
+else {
+vErrors.push(err515);
+}
+errors++;
+}
+}
+if(data197.timeLimitMs !== undefined){
+let data205 = data197.timeLimitMs;
+if((typeof data205 == "number") && (isFinite(data205))){
+if(data205 < 0 || isNaN(data205)){
+const err516 = {instancePath:instancePath+"/commands/" + i15+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err516];
+}
+else {
+vErrors.push(err516);
+}
+errors++;
+}
+}
+else {
+const err517 = {instancePath:instancePath+"/commands/" + i15+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err517];
+}
+else {
+vErrors.push(err517);
+}
+errors++;
+}
+}
+if(data197.stderrTail !== undefined){
+if(typeof data197.stderrTail !== "string"){
+const err518 = {instancePath:instancePath+"/commands/" + i15+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err518];
+}
+else {
+vErrors.push(err518);
+}
+errors++;
+}
+}
+if(data197.sandboxed !== undefined){
+if(typeof data197.sandboxed !== "boolean"){
+const err519 = {instancePath:instancePath+"/commands/" + i15+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err519];
+}
+else {
+vErrors.push(err519);
+}
+errors++;
+}
+}
+}
+else {
+const err520 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err520];
+}
+else {
+vErrors.push(err520);
+}
+errors++;
+}
+}
+}
+else {
+const err521 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err521];
+}
+else {
+vErrors.push(err521);
+}
+errors++;
+}
+}
+}
+else {
+const err522 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err522];
+}
+else {
+vErrors.push(err522);
 }
 errors++;
 }

@@ -1,0 +1,120 @@
+// Stack and heap high-water per operation (the driver's memory command run from the runner's memory executable,
+// BuiltInstance.memoryDriver): the Puffin fixture (kem-90) built with its memory variants — keygen writes a
+// 65536-byte local array (-DPUFFIN_DEEP_STACK=65536), enc makes 3 allocations with a peak of 5000 live bytes
+// (-DPUFFIN_HEAP_DEMO) — and PQClean ML-KEM-768 (heap: fips202.c's 200-byte Keccak contexts; its stack checked against bench/stack-check.c, a
+// program of its own: the call on a painted pthread stack, not the driver's ucontext stack).
+
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadCampaign, resolveAlgorithms, buildInstance as runnerBuildInstance } from "@ngcc-perf/runner";
+import { afterAll, describe, expect, it } from "vitest";
+import { pqcleanDir, repoRoot } from "./fixture-tools.ts";
+
+const work = mkdtempSync(join(tmpdir(), "ngcc-memory-hw-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+async function built(id: string, source: string, instance: string, defines: string[] = []) {
+  const dir = join(work, id);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "campaign.yaml");
+  writeFileSync(
+    file,
+    [
+      "name: memory-hw",
+      "system: test_1",
+      ...(source.startsWith("submission") ? ["iccs:", `  dir: ${join(repoRoot, "fixtures/iccs")}`] : []),
+      "algorithms:",
+      `  - { id: ${id}, source: { ${source} } }`,
+    ].join("\n"),
+  );
+  const campaign = loadCampaign(file);
+  const spec = resolveAlgorithms(campaign)[0]?.instances.find((i) => instance === "" || i.instance === instance);
+  if (!spec) throw new Error(`no instance ${instance}`);
+  const profile = campaign.profiles[campaign.defaultProfile];
+  if (!profile) throw new Error("no profile");
+  return runnerBuildInstance(
+    { ...spec, defines: [...spec.defines, ...defines] },
+    profile,
+    "gcc",
+    join(dir, "b"),
+    300_000,
+  );
+}
+
+function memory(driver: string, op: string) {
+  const r = spawnSync(driver, ["memory", "--op", op], { encoding: "utf8" });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Record<string, number>;
+}
+
+describe("stack and heap high-water (memory command)", () => {
+  it("Puffin memory variants: heap exactly 5000 bytes in 3 allocations; stack within 32 words of the 64 KiB array", async () => {
+    const b = await built("kem-90", `submission: ${join(repoRoot, "fixtures/submissions/kem-90")}`, "Puffin-128", [
+      "PUFFIN_DEEP_STACK=65536",
+      "PUFFIN_HEAP_DEMO",
+    ]);
+    const enc = memory(b.memoryDriver, "enc");
+    expect(enc.heapPeakBytes).toBe(5000);
+    expect(enc.heapAllocations).toBe(3);
+    const keygen = memory(b.memoryDriver, "keygen");
+    expect(keygen.heapPeakBytes).toBe(0);
+    expect(keygen.stackBytes).toBeGreaterThanOrEqual(65536);
+    expect(keygen.stackBytes).toBeLessThanOrEqual(65536 + 32 * 8);
+    expect((keygen.stackBytes ?? 1) % 8).toBe(0);
+    expect(keygen.stackBaselineBytes).toBeGreaterThan(0);
+    expect(memory(b.memoryDriver, "dec").stackBytes).toBeLessThan(65536);
+    // The timed driver is not interposed: no heap figures from it.
+    expect(memory(b.driver, "enc").heapPeakBytes).toBeUndefined();
+  }, 300_000);
+
+  it("PQClean ML-KEM-768: heap 200/208 bytes (fips202's Keccak contexts); stack within 5 % of bench/stack-check.c (a painted pthread stack of its own)", async () => {
+    const b = await built("ml-kem-768", "pqclean: ml-kem-768", "");
+    const check = join(work, "stack-check");
+    const scheme = join(pqcleanDir, "crypto_kem/ml-kem-768/clean");
+    const sources = readdirSync(scheme)
+      .filter((f) => f.endsWith(".c"))
+      .map((f) => join(scheme, f));
+    // The profile's flags (guide: -O3 -fomit-frame-pointer), as the driver's instance objects get them.
+    const cc = spawnSync(
+      "gcc",
+      [
+        "-std=c99",
+        "-O3",
+        "-fomit-frame-pointer",
+        "-DNS=PQCLEAN_MLKEM768_CLEAN_",
+        "-I",
+        scheme,
+        "-I",
+        join(pqcleanDir, "common"),
+        join(repoRoot, "bench/stack-check.c"),
+        ...sources,
+        join(pqcleanDir, "common/fips202.c"),
+        join(pqcleanDir, "common/randombytes.c"),
+        "-o",
+        check,
+        "-lpthread",
+      ],
+      { encoding: "utf8" },
+    );
+    expect(cc.status, cc.stderr).toBe(0);
+    for (const op of ["keygen", "enc", "dec"]) {
+      const m = memory(b.memoryDriver, op);
+      // PQClean's common fips202.c keeps each Keccak state (25 × 8 bytes) in a malloc'ed context, freed after
+      // use: one at a time, so the peak is exactly 200 bytes (PQC_SHAKECTX_BYTES), 208 (PQC_SHAKEINCCTX_BYTES, the
+      // incremental SHAKE256 of dec's implicit-rejection key) in dec, over one allocation per hash or XOF call.
+      expect(m.heapPeakBytes, op).toBe(op === "dec" ? 208 : 200);
+      expect(m.heapAllocations, op).toBeGreaterThan(0);
+      expect(memory(b.memoryDriver, op).heapAllocations, op).toBe(m.heapAllocations);
+      const r = spawnSync(check, [op], { encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      const independent = Number(r.stdout.trim());
+      expect(independent, op).toBeGreaterThan(1000);
+      expect(
+        Math.abs((m.stackBytes ?? 0) - independent) / independent,
+        `${op}: ${m.stackBytes} vs ${independent}`,
+      ).toBeLessThan(0.05);
+    }
+  }, 600_000);
+});
