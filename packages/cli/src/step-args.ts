@@ -99,11 +99,12 @@ export async function runCampaignSteps(
   positionals: string[],
   names: readonly StepName[],
   jobs?: number,
+  asked: readonly StepName[] = [],
 ): Promise<number> {
   const prepared = prepareStep(values, positionals, io);
   const result: PipelineResult = await runPipeline(prepared.campaign, {
     ...prepared.options,
-    steps: stepsNamed(names, jobs),
+    steps: stepsNamed(names, jobs, asked),
     onStep: (e) => {
       if (e.phase === "end") io.err(stepLine(e.step, e.result));
     },

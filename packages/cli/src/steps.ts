@@ -3,10 +3,25 @@
 import { resolve } from "node:path";
 import { profileStep } from "@ngcc-perf/hashprof";
 import { type KatOptions, katCampaign } from "@ngcc-perf/kat";
-import { buildStep, emptySummary, type PipelineStep, type StepName, timeStep } from "@ngcc-perf/runner";
+import {
+  buildStep,
+  emptySummary,
+  instructionsCampaign,
+  type PipelineStep,
+  type StepName,
+  timeStep,
+} from "@ngcc-perf/runner";
 import { sizesStep } from "@ngcc-perf/sizes";
 
-export const STEP_NAMES: readonly StepName[] = ["build", "kat", "time", "profile", "sizes", "report"];
+export const STEP_NAMES: readonly StepName[] = ["build", "kat", "time", "instructions", "profile", "sizes", "report"];
+
+/**
+ * The instruction counts under valgrind: run when `asked` (named in --steps) or when the campaign sets
+ * `instructions: { enabled: true }`; otherwise it plans nothing.
+ */
+export function instructionsStepWith(asked: boolean): PipelineStep {
+  return { name: "instructions", run: (c, o) => instructionsCampaign(c, { ...o, asked }) };
+}
 
 /** The KAT step; `jobs` instances at once (default: the step's own). */
 export function katStepWith(jobs?: number): PipelineStep {
@@ -29,11 +44,12 @@ export const reportStep: PipelineStep = {
   },
 };
 
-export function stepsNamed(names: readonly StepName[], jobs?: number): PipelineStep[] {
+export function stepsNamed(names: readonly StepName[], jobs?: number, asked: readonly StepName[] = []): PipelineStep[] {
   const all: Record<StepName, PipelineStep> = {
     build: buildStep,
     kat: katStepWith(jobs),
     time: timeStep,
+    instructions: instructionsStepWith(asked.includes("instructions")),
     profile: profileStep,
     sizes: sizesStep,
     report: reportStep,

@@ -14,6 +14,7 @@ import {
   formatFindings,
   type HashProfileRecord,
   InputError,
+  type InstructionsRecord,
   type KatRecord,
   parseRecordPath,
   type RecordKind,
@@ -47,6 +48,8 @@ export interface SystemStore {
   audits: Array<AlgorithmRecord<SizeAuditRecord>>;
   /** Symmetric-primitive surveys, one per (algorithm, build profile). */
   surveys: Array<AlgorithmRecord<SurveyRecord>>;
+  /** Instruction counts (the instructions step); absent in stores built by hand before it. */
+  instructions?: InstructionsRecord[];
   /** Every file of the folder the site may link to (records and KAT logs), relative to dir with / separators. */
   files: Set<string>;
   /** Where each loaded record lives, relative to dir. */
@@ -132,6 +135,7 @@ function loadSystem(dir: string, system: string): SystemStore {
     kats: [],
     audits: [],
     surveys: [],
+    instructions: [],
     files: new Set(),
     pathOf: new Map(),
   };
@@ -162,6 +166,9 @@ function loadSystem(dir: string, system: string): SystemStore {
         break;
       case "size-audit":
         store.audits.push({ key: entry.key, record: record as unknown as SizeAuditRecord });
+        break;
+      case "instructions":
+        store.instructions?.push(record as unknown as InstructionsRecord);
         break;
       case "survey":
         store.surveys.push({ key: entry.key, record: record as unknown as SurveyRecord });

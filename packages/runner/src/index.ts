@@ -61,6 +61,17 @@ export {
   pqcleanRoot,
   resolveAlgorithms,
 } from "./instances.ts";
+export {
+  CALLGRIND_OPTIONS,
+  ICOUNT_RANDOMNESS,
+  type InstructionsSettings,
+  instructionsCampaign,
+  instructionsSettings,
+  instructionsStep,
+  readCallgrindDumps,
+  valgrindRefusal,
+  valgrindVersion,
+} from "./instructions.ts";
 export { type MergeResult, mergeStores } from "./merge.ts";
 export { nativeDir } from "./native.ts";
 export {

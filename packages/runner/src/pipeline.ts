@@ -14,7 +14,15 @@ import { removeStaleTemps, writeJsonAtomic } from "./store.ts";
 import { writeStoreIndex } from "./store-index.ts";
 import { timeCampaign } from "./time.ts";
 
-export const PIPELINE_ORDER: readonly StepName[] = ["build", "kat", "time", "profile", "sizes", "report"];
+export const PIPELINE_ORDER: readonly StepName[] = [
+  "build",
+  "kat",
+  "time",
+  "instructions",
+  "profile",
+  "sizes",
+  "report",
+];
 
 export interface PipelineStepOptions extends StepOptions {
   /** Measure an instance under a profile only when its KAT under that profile passed (or was not run). */

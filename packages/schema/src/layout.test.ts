@@ -25,6 +25,7 @@ const entries: StoreEntry[] = [
   { kind: "kat-log", key: { system: "x86_1", algorithmId: "kem-90", instance: "Puffin-K-128", buildProfile: "guide" } },
   { kind: "size-audit", key: { system: "arm_1", algorithmId: "sig-91", buildProfile: "o0" } },
   { kind: "survey", key: { system: "arm_1", algorithmId: "sig-91", buildProfile: "o0" } },
+  { kind: "instructions", key: { ...key, operation: "dec" } },
 ];
 
 describe("store layout", () => {
@@ -88,6 +89,7 @@ describe("store layout", () => {
     const expected: Record<string, string> = {
       timing: "records/kem-90/Puffin-128__enc.json",
       "hash-profile": "profile/kem-90/Puffin-128__init_a.json",
+      instructions: "instructions/kem-90/Puffin-128__dec.json",
       kat: "kat/kem-90/Puffin-K-128.json",
       "kat-log": "kat/kem-90/Puffin-K-128.log",
       "size-audit": "sizes/sig-91.json",

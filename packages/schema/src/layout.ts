@@ -5,6 +5,7 @@
 //   <out>/data/<system>/index.json
 //   <out>/data/<system>/records/<algorithm>/<profile>/<instance>__<operation>.json   timing, memory
 //   <out>/data/<system>/profile/<algorithm>/<profile>/<instance>__<operation>.json   hash/DRNG profile
+//   <out>/data/<system>/instructions/<algorithm>/<profile>/<instance>__<operation>.json instruction counts
 //   <out>/data/<system>/kat/<algorithm>/<profile>/<instance>.json                    KAT record
 //   <out>/data/<system>/kat/<algorithm>/<profile>/<instance>.log                     KAT log
 //   <out>/data/<system>/sizes/<algorithm>/<profile>.json                             size audit
@@ -34,6 +35,7 @@ export type StoreFileKind =
   | "store-index"
   | "timing"
   | "hash-profile"
+  | "instructions"
   | "kat"
   | "kat-log"
   | "size-audit"
@@ -42,7 +44,7 @@ export type StoreFileKind =
 /** A file of the store: its kind and the part of the key that kind is keyed by. */
 export type StoreEntry =
   | { kind: "environment" | "store-index"; key: { system: string } }
-  | { kind: "timing" | "hash-profile"; key: RecordKey }
+  | { kind: "timing" | "hash-profile" | "instructions"; key: RecordKey }
   | { kind: "kat" | "kat-log"; key: InstanceKey }
   | { kind: "size-audit" | "survey"; key: AlgorithmKey };
 
@@ -73,6 +75,7 @@ export function checkName(name: unknown, what: string): string {
 const FOLDER: Record<Exclude<StoreFileKind, "environment" | "store-index">, string> = {
   timing: "records",
   "hash-profile": "profile",
+  instructions: "instructions",
   kat: "kat",
   "kat-log": "kat",
   "size-audit": "sizes",
@@ -93,7 +96,8 @@ export function relativeRecordPath(entry: StoreEntry): string {
       checkKey(entry.key, ["system"]);
       return "index.json";
     case "timing":
-    case "hash-profile": {
+    case "hash-profile":
+    case "instructions": {
       const k = entry.key;
       checkKey(k, ["system", "algorithmId", "buildProfile", "instance", "operation"]);
       return `${FOLDER[entry.kind]}/${k.algorithmId}/${k.buildProfile}/${k.instance}__${k.operation}.json`;
@@ -146,9 +150,9 @@ const PATTERNS: Array<[RegExp, (m: string[], system: string) => StoreEntry]> = [
   [/^environment\.json$/, (_m, system) => ({ kind: "environment", key: { system } })],
   [/^index\.json$/, (_m, system) => ({ kind: "store-index", key: { system } })],
   [
-    new RegExp(`^(records|profile)/${NAME}/${NAME}/${NAME}__${NAME}\\.json$`),
+    new RegExp(`^(records|profile|instructions)/${NAME}/${NAME}/${NAME}__${NAME}\\.json$`),
     (m, system) => ({
-      kind: m[1] === "records" ? "timing" : "hash-profile",
+      kind: m[1] === "records" ? "timing" : m[1] === "profile" ? "hash-profile" : "instructions",
       key: {
         system,
         algorithmId: m[2] as string,

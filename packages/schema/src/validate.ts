@@ -19,6 +19,7 @@ export const RECORD_KINDS = [
   "size-catalog-row",
   "size-audit",
   "store-index",
+  "instructions",
   "meta",
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -32,6 +33,7 @@ export const STORE_KINDS: ReadonlyArray<RecordKind> = [
   "survey",
   "size-audit",
   "store-index",
+  "instructions",
 ];
 
 export interface ValidationError {
@@ -70,6 +72,7 @@ const validators: Record<RecordKind, CompiledValidator> = {
   "size-catalog-row": compiled.size_catalog_row as CompiledValidator,
   "size-audit": compiled.size_audit as CompiledValidator,
   "store-index": compiled.store_index as CompiledValidator,
+  instructions: compiled.instructions as CompiledValidator,
   meta: compiled.meta as CompiledValidator,
 };
 

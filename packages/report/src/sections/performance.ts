@@ -23,6 +23,7 @@ import {
   warningsText,
 } from "../per-call.ts";
 import { type AlgorithmView, byOperation, type SystemView } from "../view.ts";
+import { instructionsTable } from "./instructions.ts";
 
 const COUNTER_COLUMN: Record<string, string> = {
   "core-cycles": "mean cycles",
@@ -136,6 +137,8 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
       ),
     ]);
   }
+  const counted = instructionsTable(view, alg);
+  if (counted) after.push(...counted.notes);
   return section("performance", "4. Performance", {
     notes,
     tables: [
@@ -152,6 +155,7 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
         rows,
         rowHeaders: true,
       },
+      ...(counted ? [counted.table] : []),
     ],
     after,
     charts: [timeChart(view, alg), spreadChart(view, alg), workerChart(view, alg)].filter(

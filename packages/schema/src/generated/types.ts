@@ -431,6 +431,27 @@ export interface CampaignConfig {
     catalog: string;
   };
   /**
+   * The instructions step: instruction counts per operation under valgrind's callgrind (docs/methodology.md).
+   */
+  instructions?: {
+    /**
+     * true: a plain run (no --steps) counts instructions; default false (then only --steps instructions does).
+     */
+    enabled?: boolean;
+    /**
+     * Calls counted per operation (N), after one warm-up call; default 16.
+     */
+    calls?: number;
+    /**
+     * Key pairs in rotation; default 4.
+     */
+    keys?: number;
+    /**
+     * Inputs (ciphertexts, signed messages, protocol runs) in the pool; default 16.
+     */
+    pool?: number;
+  };
+  /**
    * Containment of every process that builds or runs submission code (docs/security.md): bubblewrap (own PID, network, IPC and UTS namespaces), the system read-only, only the job's folders writable, a private /tmp, a clean environment, an unprivileged user and resource limits.
    */
   sandbox?: {
@@ -3236,7 +3257,7 @@ export interface StoreIndexRecord {
     /**
      * Record kind, or kat-log.
      */
-    kind: "environment" | "timing" | "kat" | "kat-log" | "hash-profile" | "survey" | "size-audit";
+    kind: "environment" | "timing" | "kat" | "kat-log" | "hash-profile" | "survey" | "size-audit" | "instructions";
     /**
      * SHA-256 of the file.
      */
@@ -3307,6 +3328,272 @@ export interface StoreIndexRecord_Provenance {
    * Free-text remark on the record's origin.
    */
   note?: string;
+}
+
+// ---- instructions
+/**
+ * Instructions executed per call of one operation, counted by valgrind's callgrind (Ir, user-mode instructions as valgrind decodes them) around N calls with seeded KAT-DRBG randomness: exact and repeatable, no hardware counter needed. Instructions, never cycles.
+ */
+export type InstructionsRecord = {
+  [k: string]: unknown;
+} & {
+  /**
+   * Record kind; always "instructions" for this schema.
+   */
+  kind: "instructions";
+  /**
+   * Version of this schema the record was written against (see docs/record-schema.md).
+   */
+  schemaVersion: 1;
+  provenance: InstructionsRecord_Provenance;
+  /**
+   * System (machine class) the measurement ran on, e.g. x86_1 or arm_1.
+   */
+  system: string;
+  /**
+   * Algorithm (submission) id, e.g. kem-20.
+   */
+  algorithmId: string;
+  /**
+   * Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.
+   */
+  instance: string;
+  /**
+   * Implementation version the instance belongs to, e.g. reference.
+   */
+  implementation: string;
+  /**
+   * InstructionsRecord_Build profile (named compiler flag set) the instance was built with, e.g. guide.
+   */
+  buildProfile: string;
+  /**
+   * Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).
+   */
+  operation: string;
+  /**
+   * ok: counted; failed: the job failed, see failure.
+   */
+  status: "ok" | "failed";
+  /**
+   * SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.
+   */
+  inputsHash?: string;
+  failure?: InstructionsRecord_Failure;
+  build?: InstructionsRecord_Build;
+  /**
+   * The counting tool.
+   */
+  tool?: {
+    /**
+     * The tool.
+     */
+    name: "callgrind";
+    /**
+     * First line of `valgrind --version`, e.g. valgrind-3.19.0.
+     */
+    version: string;
+    /**
+     * valgrind options used.
+     */
+    options?: string[];
+  };
+  /**
+   * Where the instance's randombytes came from, e.g. the KAT CTR_DRBG seeded with 0x00..0x2F.
+   */
+  randomness?: string;
+  /**
+   * Calls counted (N), after the warm-up calls.
+   */
+  calls?: number;
+  /**
+   * Calls made before counting (not counted).
+   */
+  warmupCalls?: number;
+  /**
+   * Collection windows the N calls were run in (each staged outside collection).
+   */
+  chunks?: number;
+  /**
+   * How the inputs varied from call to call (as a timing record's sampling.inputs).
+   */
+  inputs?: {
+    /**
+     * Key pairs in rotation; 0 when the operation takes none.
+     */
+    keyPairs: number;
+    /**
+     * Inputs in the pool; 0 when none.
+     */
+    pool: number;
+    /**
+     * fresh, pool or none.
+     */
+    messages: "fresh" | "pool" | "none";
+    /**
+     * The same in words.
+     */
+    description: string;
+  };
+  /**
+   * Ir collected over the N calls (the `ngcc-calls` dump), including the client requests.
+   */
+  collectedIr?: number;
+  /**
+   * Ir of as many collection toggles around nothing (the `ngcc-baseline` dump).
+   */
+  baselineIr?: number;
+  /**
+   * (collectedIr − baselineIr) / calls: the mean instructions per call.
+   */
+  instructionsPerCall?: number;
+  /**
+   * Signed message length (signatures).
+   */
+  messageBytes?: number;
+  /**
+   * Child processes run.
+   */
+  commands?: InstructionsRecord_Command[];
+};
+
+/**
+ * Where this record came from.
+ */
+export interface InstructionsRecord_Provenance {
+  /**
+   * measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person.
+   */
+  origin: "measured" | "synthesized" | "curated";
+  /**
+   * The program that wrote the record.
+   */
+  tool: {
+    /**
+     * Program name, e.g. ngcc-perf.
+     */
+    name: string;
+    /**
+     * Program version.
+     */
+    version: string;
+  };
+  /**
+   * When the record was written (UTC, RFC 3339).
+   */
+  createdAt: string;
+  /**
+   * What the record was derived from when not measured (e.g. the seed page's file name).
+   */
+  source?: string;
+  /**
+   * Free-text remark on the record's origin.
+   */
+  note?: string;
+}
+/**
+ * Why the job failed.
+ */
+export interface InstructionsRecord_Failure {
+  /**
+   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else.
+   */
+  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "error";
+  /**
+   * Human-readable explanation.
+   */
+  message: string;
+  /**
+   * Signal name, e.g. SIGSEGV.
+   */
+  signal?: string | null;
+  /**
+   * Exit status of the failing process.
+   */
+  exitCode?: number | null;
+  /**
+   * Last part of the failing process's standard error (bounded).
+   */
+  stderrTail?: string;
+}
+/**
+ * How the counted program was built (the instance's objects of the timing build).
+ */
+export interface InstructionsRecord_Build {
+  /**
+   * Compiler command used, e.g. gcc.
+   */
+  compiler: string;
+  /**
+   * First line of the compiler's --version output.
+   */
+  compilerVersion: string;
+  /**
+   * Compiler flags of the build profile, in order.
+   */
+  flags: string[];
+  /**
+   * Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).
+   */
+  defines?: string[];
+  /**
+   * Linker flags.
+   */
+  ldflags?: string[];
+  /**
+   * SHA-256 over the instance's source files (sorted by path).
+   */
+  sourcesSha256?: string;
+  /**
+   * Path of the built artifact (shared object or executable) in the build cache.
+   */
+  artifact?: string;
+  /**
+   * How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method).
+   */
+  linkage?: "static-objects" | "shared-object";
+}
+/**
+ * One process.
+ */
+export interface InstructionsRecord_Command {
+  /**
+   * Program and arguments, exactly as passed to the operating system (never a shell string).
+   *
+   * @minItems 1
+   */
+  argv: string[];
+  /**
+   * Exit status, or null when the process was ended by a signal or timed out.
+   */
+  exitCode: number | null;
+  /**
+   * Signal name that ended the process (e.g. SIGSEGV), or null.
+   */
+  signal: string | null;
+  /**
+   * Wall-clock duration of the process in milliseconds (ms).
+   */
+  durationMs: number;
+  /**
+   * True when the process was killed because it exceeded its time limit.
+   */
+  timedOut: boolean;
+  /**
+   * Working directory the process ran in.
+   */
+  cwd?: string;
+  /**
+   * Time limit applied to the process in milliseconds (ms).
+   */
+  timeLimitMs?: number;
+  /**
+   * Last part of the process's standard error (bounded).
+   */
+  stderrTail?: string;
+  /**
+   * True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox.
+   */
+  sandboxed?: boolean;
 }
 
 // ---- meta

@@ -314,6 +314,24 @@ export const campaign: JsonSchema = {
       sizes: obj("Size catalog.", {
         catalog: str("Path of external_sizes.csv, relative to the campaign file."),
       }),
+      instructions: obj(
+        "The instructions step: instruction counts per operation under valgrind's callgrind (docs/methodology.md).",
+        {},
+        {
+          enabled: bool(
+            "true: a plain run (no --steps) counts instructions; default false (then only --steps instructions does).",
+          ),
+          calls: int("Calls counted per operation (N), after one warm-up call; default 16.", {
+            minimum: 1,
+            maximum: 100000,
+          }),
+          keys: int("Key pairs in rotation; default 4.", { minimum: 1, maximum: 4096 }),
+          pool: int("Inputs (ciphertexts, signed messages, protocol runs) in the pool; default 16.", {
+            minimum: 1,
+            maximum: 65536,
+          }),
+        },
+      ),
       sandbox: obj(
         "Containment of every process that builds or runs submission code (docs/security.md): bubblewrap (own PID, network, IPC and UTS namespaces), the system read-only, only the job's folders writable, a private /tmp, a clean environment, an unprivileged user and resource limits.",
         {},
@@ -1345,6 +1363,7 @@ export const storeIndex = recordSchema(
             "hash-profile",
             "survey",
             "size-audit",
+            "instructions",
           ]),
         },
         {

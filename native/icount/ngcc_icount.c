@@ -1,0 +1,238 @@
+/*
+ * ngcc_icount.c -- instruction counts per operation under valgrind's callgrind (the `instructions` step).
+ *
+ *   valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file=OUT \
+ *       ngcc-icount --op OP [--calls N] [--keys K] [--pool P] [--msg-bytes B] [--seed S]
+ *
+ * Linked like the timing driver (the instance's objects and the driver's category code, ngcc_ops_*.o and
+ * ngcc_buf.o, as static objects), but with the KAT generator's seeded DRBG (native/katgen/ngcc_rng.c, seeded
+ * with the bytes 0x00..0x2F as katgen's outer generator is) in place of the system randomness, so every run
+ * makes the same keys, ciphertexts and signatures, and takes the same rejection paths.
+ *
+ * The calls are the driver's sampled form (`sample`): call c uses key pair c mod K and pool entry c mod P, a
+ * fresh message per sign call.  Call 0 is a warm-up outside collection (a lazily built table is built there);
+ * calls 1..N are run in chunks of at most the per-call slots, each chunk staged outside collection and run
+ * between two CALLGRIND_TOGGLE_COLLECT client requests.  Two dumps:
+ *   "ngcc-baseline": the same number of toggle pairs around nothing (what the requests themselves count);
+ *   "ngcc-calls":    the N calls.
+ * The runner reads both dumps' totals: instructions per call = (calls - baseline) / N.
+ *
+ * Outside valgrind the client requests are no-ops and the program simply runs the calls (a smoke test).
+ * Stdout: one JSON line; diagnostics on stderr; exit codes as the driver's (ngcc_driver.h).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <valgrind/callgrind.h>
+
+#include "ngcc_driver.h"
+#include "ngcc_ops.h"
+#include "rng.h"
+
+/* ------------------------------------------------ the driver's helpers (ngcc_driver.c holds main) */
+
+void ngcc_die(int code, const char *fmt, ...) {
+    va_list ap;
+    fflush(stdout);
+    fputs("ngcc-icount: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(code);
+}
+
+void ngcc_call(int rc, const char *function) {
+    if (rc != 0) {
+        ngcc_die(NGCC_EXIT_RESULT, "%s returned non-zero (%d)", function, rc);
+    }
+}
+
+/* splitmix64, as the driver's */
+uint64_t ngcc_rng_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+void ngcc_rng_fill(uint64_t *state, unsigned char *out, size_t len) {
+    size_t i;
+    for (i = 0; i < len; i++) {
+        if (i % 8 == 0) {
+            uint64_t r = ngcc_rng_next(state);
+            size_t k;
+            for (k = 0; k < 8 && i + k < len; k++) {
+                out[i + k] = (unsigned char)(r >> (8 * k));
+            }
+        }
+    }
+}
+
+size_t ngcc_initial_slots(size_t entry_bytes) {
+    size_t budget = (size_t)16 << 20, n = 64;
+    if (entry_bytes > 0 && budget / entry_bytes < n) {
+        n = budget / entry_bytes;
+    }
+    return n > 0 ? n : 1;
+}
+
+void ngcc_length_add(ngcc_length_stats *s, unsigned long long value) {
+    if (s->count == 0 || value < s->min) {
+        s->min = value;
+    }
+    if (s->count == 0 || value > s->max) {
+        s->max = value;
+    }
+    s->sum += value;
+    s->count++;
+}
+
+/* ------------------------------------------------------------------- main */
+
+static unsigned long long ngcc_icount_u64(const char *opt, const char *s, unsigned long long lo,
+                                          unsigned long long hi) {
+    char *end = NULL;
+    unsigned long long v;
+    if (s == NULL || *s < '0' || *s > '9') {
+        ngcc_die(NGCC_EXIT_USAGE, "%s needs a decimal integer", opt);
+    }
+    v = strtoull(s, &end, 10);
+    if (end == NULL || *end != '\0' || v < lo || v > hi) {
+        ngcc_die(NGCC_EXIT_USAGE, "%s must be an integer in [%llu, %llu]", opt, lo, hi);
+    }
+    return v;
+}
+
+static const ngcc_sample_op *ngcc_icount_find(const char *name) {
+    const ngcc_sample_op *op;
+    for (op = ngcc_sample_ops; op->name != NULL; op++) {
+        if (strcmp(op->name, name) == 0) {
+            return op;
+        }
+    }
+    ngcc_die(NGCC_EXIT_USAGE, "unknown --op %s", name);
+}
+
+static void ngcc_icount_json_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s != '\0'; s++) {
+        if (*s == '"' || *s == '\\') {
+            fputc('\\', f);
+            fputc(*s, f);
+        } else if ((unsigned char)*s < 0x20) {
+            fprintf(f, "\\u%04x", (unsigned)(unsigned char)*s);
+        } else {
+            fputc(*s, f);
+        }
+    }
+    fputc('"', f);
+}
+
+int main(int argc, char **argv) {
+    const char *op_name = NULL;
+    unsigned long long calls = 16, keys = 4, pool = 16, msg_bytes = 32, seed = 1, first, left, chunks = 0, k;
+    unsigned char entropy[48];
+    const ngcc_sample_op *op;
+    ngcc_sample_inputs inputs;
+    size_t slots;
+    FILE *out;
+    int i, fd;
+
+    for (i = 1; i < argc; i += 2) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (v == NULL) {
+            ngcc_die(NGCC_EXIT_USAGE, "%s needs a value", argv[i]);
+        } else if (strcmp(argv[i], "--op") == 0) {
+            op_name = v;
+        } else if (strcmp(argv[i], "--calls") == 0) {
+            calls = ngcc_icount_u64(argv[i], v, 1, 100000);
+        } else if (strcmp(argv[i], "--keys") == 0) {
+            keys = ngcc_icount_u64(argv[i], v, 1, 4096);
+        } else if (strcmp(argv[i], "--pool") == 0) {
+            pool = ngcc_icount_u64(argv[i], v, 1, 65536);
+        } else if (strcmp(argv[i], "--msg-bytes") == 0) {
+            msg_bytes = ngcc_icount_u64(argv[i], v, 0, 1u << 20);
+        } else if (strcmp(argv[i], "--seed") == 0) {
+            seed = ngcc_icount_u64(argv[i], v, 0, ~0ULL);
+        } else {
+            ngcc_die(NGCC_EXIT_USAGE, "unknown option %s", argv[i]);
+        }
+    }
+    if (op_name == NULL) {
+        ngcc_die(NGCC_EXIT_USAGE, "--op is required");
+    }
+    op = ngcc_icount_find(op_name);
+
+    /* The JSON goes to a private copy of stdout; fd 1 then points at stderr (an implementation may print). */
+    fd = dup(1);
+    out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (out == NULL || dup2(2, 1) < 0) {
+        ngcc_die(NGCC_EXIT_USAGE, "cannot set up stdout");
+    }
+
+    for (i = 0; i < 48; i++) {
+        entropy[i] = (unsigned char)i;
+    }
+    randombytes_init(entropy, NULL, 256);
+    ngcc_ops_init((size_t)msg_bytes, (uint64_t)seed);
+    slots = op->prepare((size_t)keys, (size_t)pool, &inputs);
+    if (slots > 0 && op->reserve != NULL && slots < calls) {
+        slots = op->reserve((size_t)calls);
+    }
+
+    /* Call 0: the warm-up, not collected. */
+    if (op->stage != NULL) {
+        op->stage(0, 1);
+    }
+    if (op->run(0, 1) != NULL) {
+        ngcc_die(NGCC_EXIT_RESULT, "--op %s (warm-up) failed", op_name);
+    }
+
+    /* Calls 1..N, chunk by chunk. */
+    CALLGRIND_ZERO_STATS;
+    for (first = 1, left = calls; left > 0; chunks++) {
+        size_t chunk = slots > 0 && left > slots ? slots : (size_t)left;
+        const char *err;
+        if (op->stage != NULL) {
+            op->stage(first, chunk);
+        }
+        CALLGRIND_TOGGLE_COLLECT;
+        err = op->run(first, chunk);
+        CALLGRIND_TOGGLE_COLLECT;
+        if (err != NULL) {
+            ngcc_die(NGCC_EXIT_RESULT, "--op %s: %s", op_name, err);
+        }
+        first += chunk;
+        left -= chunk;
+    }
+    CALLGRIND_DUMP_STATS_AT("ngcc-calls");
+    /* The baseline: as many toggle pairs around nothing. */
+    for (k = 0; k < chunks; k++) {
+        CALLGRIND_TOGGLE_COLLECT;
+        CALLGRIND_TOGGLE_COLLECT;
+    }
+    CALLGRIND_DUMP_STATS_AT("ngcc-baseline");
+    op->verify(calls);
+
+    fprintf(out, "{\"op\":");
+    ngcc_icount_json_string(out, op_name);
+    fprintf(out, ",\"calls\":%llu,\"warmupCalls\":1,\"chunks\":%llu,\"messageBytes\":%llu,\"seed\":%llu", calls,
+            chunks, msg_bytes, seed);
+    fprintf(out, ",\"inputs\":{\"keyPairs\":%llu,\"pool\":%llu,\"messages\":", inputs.key_pairs, inputs.pool);
+    ngcc_icount_json_string(out, inputs.messages != NULL ? inputs.messages : "none");
+    fprintf(out, ",\"description\":");
+    ngcc_icount_json_string(out, inputs.description);
+    fprintf(out, "},\"onValgrind\":%s}\n", RUNNING_ON_VALGRIND ? "true" : "false");
+    if (fclose(out) != 0) {
+        ngcc_die(NGCC_EXIT_USAGE, "cannot write the result");
+    }
+    return 0;
+}

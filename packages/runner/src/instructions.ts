@@ -1,0 +1,392 @@
+// The instructions step: instructions per call of every operation, counted under valgrind's callgrind — exact
+// and repeatable where no hardware counter exists (docs/methodology.md, "Instruction counts"). For every
+// instance × build profile: the timing build's instance objects linked with native/icount/ngcc_icount.c and
+// the KAT DRBG (seeded, so every run makes the same inputs), run once per operation under
+// `valgrind --tool=callgrind --collect-atstart=no`, which collects only between the program's client requests.
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
+import { buildPath, type InstanceKey, type InstructionsRecord } from "@ngcc-perf/schema";
+import {
+  buildInputsHash,
+  buildInstance,
+  type Command,
+  cachedBuild,
+  defineFlags,
+  includeFlags,
+  type Toolchain,
+  toolchain,
+} from "./build.ts";
+import type { Campaign } from "./campaign.ts";
+import { DriverError, interpret } from "./driver.ts";
+import { InputError } from "./errors.ts";
+import type { InstanceSpec } from "./instances.ts";
+import { nativeDir } from "./native.ts";
+import { commandOf, runProcess } from "./proc.ts";
+import { signApiFlags } from "./signapi.ts";
+import { type Failure, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
+import type { StepOptions, StepSummary } from "./step/types.ts";
+import { sha256 } from "./store.ts";
+import { buildFacts, buildOrDriverFailure, instanceUnits, plannedOperations } from "./time.ts";
+import { TOOL } from "./tool.ts";
+
+/** Support files that stand for the system randomness; the counted build links the KAT DRBG in their place. */
+const RANDOMNESS_SOURCES = new Set(["drng.c", "randombytes.c", "ngcc_randombytes.c"]);
+
+export const ICOUNT_RANDOMNESS =
+  "the KAT generator's AES-256 CTR_DRBG (native/katgen/ngcc_rng.c) seeded with 0x00..0x2F";
+
+/** What the campaign's `instructions` block sets, with defaults. */
+export interface InstructionsSettings {
+  enabled: boolean;
+  calls: number;
+  keys: number;
+  pool: number;
+}
+
+export function instructionsSettings(campaign: Campaign): InstructionsSettings {
+  const i = campaign.config.instructions ?? {};
+  return { enabled: i.enabled ?? false, calls: i.calls ?? 16, keys: i.keys ?? 4, pool: i.pool ?? 16 };
+}
+
+/** -march values whose code uses AVX-512 (valgrind decodes up to AVX2: x86-64-v3). */
+const AVX512_MARCH =
+  /^-march=(x86-64-v4|knl|knm|skylake-avx512|cannonlake|cascadelake|cooperlake|icelake-client|icelake-server|tigerlake|rocketlake|alderlake-avx512|sapphirerapids|emeraldrapids|graniterapids(-d)?|znver4|znver5)$/;
+
+/**
+ * Why valgrind cannot run code built with these flags, or null: AVX-512 (-mavx512*, an -march that implies
+ * it, -march=native on a processor that has it) is beyond what valgrind decodes.
+ */
+export function valgrindRefusal(flags: readonly string[], cpuHasAvx512: boolean): string | null {
+  const bad = flags.filter(
+    (f) => /^-mavx512|^-mamx/.test(f) || AVX512_MARCH.test(f) || (f === "-march=native" && cpuHasAvx512),
+  );
+  return bad.length
+    ? `not counted: valgrind decodes x86-64 up to AVX2 (x86-64-v3), and ${bad.join(" ")} ${bad.includes("-march=native") ? "on this AVX-512 processor " : ""}allows AVX-512 instructions`
+    : null;
+}
+
+function cpuHasAvx512(): boolean {
+  try {
+    return /\bavx512f\b/.test(readFileSync("/proc/cpuinfo", "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** The first line of `valgrind --version`, or null when valgrind is not installed. */
+export async function valgrindVersion(): Promise<string | null> {
+  const r = await runProcess(["valgrind", "--version"], { timeoutMs: 20_000, sandbox: false });
+  if (r.spawnError || r.exitCode !== 0) return null;
+  return r.stdout.trim().split("\n")[0] ?? null;
+}
+
+function icountSources(): { main: string; rng: string[] } {
+  const nd = nativeDir();
+  return {
+    main: join(nd, "icount", "ngcc_icount.c"),
+    rng: [join(nd, "katgen", "ngcc_aes256.c"), join(nd, "katgen", "ngcc_rng.c")],
+  };
+}
+
+function icountFilesHash(): string {
+  const { main, rng } = icountSources();
+  const katgen = join(nativeDir(), "katgen");
+  return sha256(
+    [main, ...rng, join(katgen, "rng.h"), join(katgen, "ngcc_aes256.h")]
+      .map((f) => `${basename(f)}:${sha256(readFileSync(f, "utf8"))}`)
+      .join("\n"),
+  );
+}
+
+/** The valgrind options of a counted run (the output file added per run). */
+export const CALLGRIND_OPTIONS = ["--tool=callgrind", "--collect-atstart=no"] as const;
+
+/** A callgrind dump's trigger and its total of the first event (Ir). */
+export interface CallgrindDump {
+  trigger: string;
+  ir: number;
+}
+
+/** Reads the dumps callgrind wrote as <prefix>, <prefix>.1, <prefix>.2 … */
+export function readCallgrindDumps(dir: string, prefix: string): CallgrindDump[] {
+  const dumps: CallgrindDump[] = [];
+  for (const f of readdirSync(dir).filter((n) => n === prefix || n.startsWith(`${prefix}.`))) {
+    const text = readFileSync(join(dir, f), "utf8");
+    const trigger = /^desc: Trigger: (.*)$/m.exec(text)?.[1]?.trim() ?? "";
+    const total = /^(?:totals|summary): (\d+)/m.exec(text)?.[1];
+    if (total !== undefined) dumps.push({ trigger, ir: Number(total) });
+  }
+  return dumps;
+}
+
+interface IcountOutput {
+  op: string;
+  calls: number;
+  warmupCalls: number;
+  chunks: number;
+  messageBytes: number;
+  inputs: { keyPairs: number; pool: number; messages: "fresh" | "pool" | "none"; description: string };
+  onValgrind: boolean;
+}
+
+interface Work {
+  spec: InstanceSpec;
+}
+
+/** Links ngcc-icount for a built instance (cached by every input), in the unit's build folder. */
+async function buildIcount(
+  campaign: Campaign,
+  spec: InstanceSpec,
+  key: InstanceKey,
+  built: { dir: string; inputsHash: string; flags: string[]; staticObjects: string[] },
+  ldflags: readonly string[],
+  out: string,
+): Promise<{ program: string; commands: Command[] }> {
+  const cc = campaign.cc;
+  const nd = nativeDir();
+  const { main, rng } = icountSources();
+  const sources = [...spec.sources, ...spec.support];
+  // The timing build's objects, in the order of its sources, without the system randomness.
+  const instanceObjects = built.staticObjects.filter((_o, i) => !RANDOMNESS_SOURCES.has(basename(sources[i] ?? "")));
+  const driverObjects = ["ngcc_ops_kem.o", "ngcc_ops_sign.o", "ngcc_ops_kex.o", "ngcc_buf.o"].map((o) =>
+    join(built.dir, "obj-driver", o),
+  );
+  const hash = sha256(JSON.stringify({ built: built.inputsHash, icount: icountFilesHash(), ldflags }));
+  const b = await cachedBuild(
+    buildPath(out, key),
+    `icount-${spec.instance}`,
+    hash,
+    campaign.timeouts.buildMs,
+    async (work, run) => {
+      const what = `the instruction counter for ${spec.algorithmId}/${spec.instance}`;
+      // The timing build's objects are copied in: a sandboxed build sees only its own folder (and a private /tmp).
+      mkdirSync(join(work, "obj"), { recursive: true });
+      const linked = [...driverObjects, ...instanceObjects].map((o, i) => {
+        const to = join("obj", `${i}-${basename(o)}`);
+        copyFileSync(o, join(work, to));
+        return join(work, to);
+      });
+      await run(
+        [
+          cc,
+          "-std=c99",
+          "-O2",
+          "-D_GNU_SOURCE",
+          `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
+          ...defineFlags(spec.defines),
+          ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
+          ...signApiFlags(spec.signApi),
+          ...includeFlags(spec),
+          ...["-I", join(nd, "include"), "-I", join(nd, "driver"), "-I", join(nd, "katgen")],
+          "-c",
+          main,
+          "-o",
+          join(work, "ngcc_icount.o"),
+        ],
+        `compiling ${what}`,
+      );
+      for (const src of rng) {
+        const o = join(work, `${basename(src, ".c")}.o`);
+        await run([cc, "-std=c99", "-O2", "-I", join(nd, "katgen"), "-c", src, "-o", o], `compiling ${what}`);
+      }
+      await run(
+        [
+          cc,
+          ...built.flags,
+          ...ldflags,
+          "-o",
+          join(work, "ngcc-icount"),
+          join(work, "ngcc_icount.o"),
+          ...rng.map((s) => join(work, `${basename(s, ".c")}.o`)),
+          ...linked,
+          "-lm",
+        ],
+        `linking ${what}`,
+      );
+      return { program: "ngcc-icount" };
+    },
+  );
+  return { program: join(b.dir, b.result.program), commands: b.commands };
+}
+
+/** One operation counted: the program under callgrind in a scratch folder, its two dumps read. */
+async function countOperation(
+  program: string,
+  scratch: string,
+  op: string,
+  s: InstructionsSettings,
+  messageBytes: number,
+  timeoutMs: number,
+  what: string,
+) {
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  try {
+    // The program is copied into the scratch folder, the one folder the sandboxed run sees of the store.
+    const copy = join(scratch, basename(program));
+    copyFileSync(program, copy);
+    const argv = [
+      "valgrind",
+      ...CALLGRIND_OPTIONS,
+      `--callgrind-out-file=${join(scratch, "callgrind.out")}`,
+      copy,
+      ...["--op", op, "--calls", String(s.calls), "--keys", String(s.keys), "--pool", String(s.pool)],
+      ...["--msg-bytes", String(messageBytes)],
+    ];
+    const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch] });
+    const value = interpret<IcountOutput>(result, what);
+    const dumps = readCallgrindDumps(scratch, "callgrind.out");
+    const calls = dumps.find((d) => d.trigger.endsWith("ngcc-calls"));
+    const baseline = dumps.find((d) => d.trigger.endsWith("ngcc-baseline"));
+    if (!value.onValgrind || !calls || !baseline) {
+      throw new DriverError("error", `${what}: callgrind wrote no ngcc-calls / ngcc-baseline dump`, result);
+    }
+    return { value, collectedIr: calls.ir, baselineIr: baseline.ir, command: commandOf(result) };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, operation: string) {
+  return {
+    kind: "instructions" as const,
+    schemaVersion: 1 as const,
+    provenance: { origin: "measured" as const, tool: TOOL, createdAt: new Date().toISOString() },
+    system: campaign.system,
+    algorithmId: spec.algorithmId,
+    instance: spec.instance,
+    implementation: spec.implementation,
+    buildProfile: profile,
+    operation,
+  };
+}
+
+export function instructionsStep(
+  campaign: Campaign,
+  tc: Toolchain,
+  valgrind: string,
+  options: StepOptions,
+): StepDefinition<Work> {
+  const out = options.out;
+  const s = instructionsSettings(campaign);
+  const avx512 = cpuHasAvx512();
+  const profileOf = (name: string) => {
+    const p = campaign.profiles[name];
+    if (!p) throw new Error(`unknown build profile ${name}`);
+    return p;
+  };
+  const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): InstructionsRecord => ({
+    ...baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation),
+    status: "failed",
+    failure: { reason: f.reason as "error", message: f.message },
+    ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
+    ...(f.extra ?? {}),
+  });
+  return {
+    name: "instructions",
+    plan: () =>
+      instanceUnits(
+        campaign,
+        (spec, profile, op, key) => ({
+          operation: op,
+          entry: { kind: "instructions", key: { ...key, operation: op } },
+          inputsHash: sha256(
+            JSON.stringify({
+              build: buildInputsHash(spec, profileOf(profile), tc),
+              icount: icountFilesHash(),
+              valgrind,
+              operation: op,
+              settings: { calls: s.calls, keys: s.keys, pool: s.pool },
+              messageBytes: campaign.timing.messageBytes,
+            }),
+          ),
+        }),
+        (spec) => plannedOperations(spec, tc, campaign.timeouts.buildMs),
+        (spec) => ({ spec }),
+      ),
+    gate: (unit) => {
+      const why = valgrindRefusal(profileOf(unit.key.buildProfile).cflags, avx512);
+      return why ? { reason: "error", message: why } : null;
+    },
+    failureOf: buildOrDriverFailure,
+    outcomeOf: (r) => {
+      const rec = r as InstructionsRecord;
+      return rec.status === "ok"
+        ? null
+        : { reason: rec.failure?.reason ?? "error", message: rec.failure?.message ?? "" };
+    },
+    failureRecord,
+    run: async (unit, pending, ctx) => {
+      const { spec } = unit.work;
+      const key = unit.key as InstanceKey;
+      const profile = profileOf(key.buildProfile);
+      ctx.note(spec.notes ?? []);
+      const built = await buildInstance(spec, profile, campaign.cc, buildPath(out, key), campaign.timeouts.buildMs);
+      ctx.built(built.cached);
+      const build = buildFacts(campaign, tc, key.buildProfile, built);
+      const icount = await buildIcount(campaign, spec, key, built, profile.ldflags, out);
+      const facts = { ...build, artifact: icount.program };
+      for (const job of pending) {
+        const what = `${spec.instance} ${job.operation}: instructions`;
+        const scratch = buildPath(out, key, `icount-run-${process.pid}`);
+        try {
+          const c = await countOperation(
+            icount.program,
+            scratch,
+            job.operation,
+            s,
+            campaign.timing.messageBytes,
+            campaign.timeouts.operationMs * 20,
+            what,
+          );
+          const record: InstructionsRecord = {
+            ...baseRecord(campaign, spec, key.buildProfile, job.operation),
+            status: "ok",
+            ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
+            build: facts,
+            tool: { name: "callgrind", version: valgrind, options: [...CALLGRIND_OPTIONS] },
+            randomness: ICOUNT_RANDOMNESS,
+            calls: c.value.calls,
+            warmupCalls: c.value.warmupCalls,
+            chunks: c.value.chunks,
+            inputs: c.value.inputs,
+            collectedIr: c.collectedIr,
+            baselineIr: c.baselineIr,
+            instructionsPerCall: (c.collectedIr - c.baselineIr) / c.value.calls,
+            ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
+            commands: [c.command],
+          };
+          ctx.write(job, record);
+        } catch (err) {
+          if (!(err instanceof DriverError)) throw err;
+          const f = { reason: err.reason, message: err.message };
+          ctx.write(
+            job,
+            failureRecord(unit, job, { ...f, extra: { build: facts, commands: [commandOf(err.result)] } }),
+          );
+        }
+      }
+    },
+  };
+}
+
+/**
+ * The instructions step on its own: refuses (InputError, exit 2) when valgrind is missing. Off unless asked
+ * for (`--steps instructions`) or the campaign sets `instructions: { enabled: true }`.
+ */
+export async function instructionsCampaign(
+  campaign: Campaign,
+  options: StepOptions & { asked?: boolean },
+): Promise<StepSummary & { notes?: string[] }> {
+  if (!options.asked && !instructionsSettings(campaign).enabled) {
+    return { planned: 0, records: 0, failed: 0, skipped: 0, failures: [], notes: ["off in this campaign"] };
+  }
+  const valgrind = await valgrindVersion();
+  if (!valgrind) {
+    throw new InputError(
+      "the instructions step needs valgrind (callgrind), which is not installed: install it (apt-get install valgrind) or leave the step out",
+    );
+  }
+  const tc = await toolchain(campaign.cc);
+  return runStep(instructionsStep(campaign, tc, valgrind, options), options);
+}
