@@ -3,7 +3,6 @@
 // sets with -D defines), the KAT files matched by the sizes in each header, ICCS use, the submitter's randombytes,
 // the signature API style, profiler groups from the objects' symbols and catalog rows. It decides what the folder
 // shows and lists plainly what it could not decide; it never overwrites meta.json without force.
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   closeSync,
@@ -22,6 +21,8 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { isValidName, NAME_RULE } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
 import type { Category } from "./instances.ts";
+import { type RunResult, runProcess } from "./proc.ts";
+import { writeFileAtomic } from "./store.ts";
 
 export interface InitOptions {
   /** The algorithm id (default: from the folder's name). */
@@ -205,7 +206,13 @@ interface ApiFacts {
   error?: string;
 }
 
-function readApi(cc: string, header: string, includeDirs: string[], defines: string[], stubDir: string): ApiFacts {
+async function readApi(
+  cc: string,
+  header: string,
+  includeDirs: string[],
+  defines: string[],
+  stubDir: string,
+): Promise<ApiFacts> {
   const text = stripComments(readSome(header));
   const prefix = /#\s*define\s+(\w*?)CRYPTO_(?:SECRETKEYBYTES|KEX_SECRETKEYBYTES_B)\b/.exec(text)?.[1] ?? "";
   const probe = join(stubDir, `ngcc_init_probe_${createHash("sha256").update(header).digest("hex").slice(0, 8)}.c`);
@@ -215,10 +222,15 @@ function readApi(cc: string, header: string, includeDirs: string[], defines: str
   }
   writeFileSync(probe, `${lines.join("\n")}\n`);
   const args = ["-E", "-P", ...defines.map((d) => `-D${d}`), ...includeDirs.flatMap((d) => ["-I", d])];
-  const r = spawnSync(cc, [...args, "-I", stubDir, probe], { encoding: "utf8", timeout: 60_000 });
+  // The preprocessor reads the submission's headers: in the sandbox like every build (only stubDir writable).
+  const r = await runProcess([cc, ...args, "-I", stubDir, probe], {
+    timeoutMs: 60_000,
+    cwd: stubDir,
+    writable: [stubDir],
+  });
   const facts: ApiFacts = { prefix, sizes: {}, unresolved: [], category: null };
-  if (r.status !== 0) {
-    facts.error = firstErrorLine(r.stderr || r.error?.message || `exit ${r.status}`);
+  if (r.exitCode !== 0) {
+    facts.error = firstErrorLine(r.stderr || r.spawnError || processEnd(r));
   } else {
     for (const m of r.stdout.matchAll(/^ngcc_init_(\w+) = (.*) ;$/gm)) {
       const name = m[1] as string;
@@ -250,6 +262,12 @@ function readApi(cc: string, header: string, includeDirs: string[], defines: str
     facts.styleWhy = `${prefix}crypto_sign has ${params.length} parameters${ctx ? " with a context" : ""}`;
   }
   return facts;
+}
+
+/** How a process that printed nothing ended. */
+function processEnd(r: RunResult): string {
+  if (r.timedOut) return `timed out after ${r.timeLimitMs} ms`;
+  return r.signal ? `killed by ${r.signal}` : `exit ${r.exitCode}`;
 }
 
 function firstErrorLine(stderr: string): string {
@@ -458,32 +476,40 @@ interface Unit {
 }
 
 /** Each unit compiled to an object (not linked, not run) and read with nm; a unit that does not compile is failed. */
-function compileUnits(
+async function compileUnits(
   cc: string,
   units: ReadonlyArray<[string, Unit]>,
   work: string,
-): { perUnit: Map<string, UnitSymbols>; failed: ObjectSymbols["failed"] } {
+): Promise<{ perUnit: Map<string, UnitSymbols>; failed: ObjectSymbols["failed"] }> {
   const perUnit = new Map<string, UnitSymbols>();
   const failed: ObjectSymbols["failed"] = [];
-  units.forEach(([key, u], k) => {
+  for (const [k, [key, u]] of units.entries()) {
     const obj = join(work, `u${k}.o`);
     const args = ["-std=c99", "-O1", "-w", "-c", ...u.defines.map((d) => `-D${d}`)];
     args.push(...u.includeDirs.flatMap((d) => ["-I", d]), "-I", work, u.source, "-o", obj);
-    const r = spawnSync(cc, args, { encoding: "utf8", timeout: 120_000 });
-    if (r.status !== 0) {
-      failed.push({ source: u.source, error: firstErrorLine(r.stderr || `exit ${r.status}`) });
-      return;
+    // Compiled (never linked or run) and read with nm, both in the sandbox: only the scratch folder writable.
+    const r = await runProcess([cc, ...args], { timeoutMs: 120_000, cwd: work, writable: [work] });
+    if (r.exitCode !== 0) {
+      failed.push({ source: u.source, error: firstErrorLine(r.stderr || r.spawnError || processEnd(r)) });
+      continue;
     }
-    const nm = spawnSync("nm", ["-P", obj], { encoding: "utf8", timeout: 60_000 });
+    const nm = await runProcess(["nm", "-P", obj], { timeoutMs: 60_000, cwd: work });
+    if (nm.exitCode !== 0) {
+      failed.push({
+        source: u.source,
+        error: `nm -P: ${firstErrorLine(nm.stderr || nm.spawnError || processEnd(nm))}`,
+      });
+      continue;
+    }
     const unit: UnitSymbols = { source: u.source, defined: new Set(), used: new Set() };
-    for (const line of nm.stdout?.split("\n") ?? []) {
+    for (const line of nm.stdout.split("\n")) {
       const [sym, type] = line.trim().split(/\s+/);
       if (!sym || !type) continue;
       if (type === "U") unit.used.add(sym);
       else if (type === "T") unit.defined.add(sym);
     }
     perUnit.set(key, unit);
-  });
+  }
   return { perUnit, failed };
 }
 
@@ -600,7 +626,7 @@ function implementationsOf(dir: string): Array<{ name: string; folder: string }>
 }
 
 /** Drafts meta.json for the submission folder `dir` without writing anything. */
-export function draftMeta(folder: string, opts: InitOptions = {}): InitResult {
+export async function draftMeta(folder: string, opts: InitOptions = {}): Promise<InitResult> {
   const dir = resolve(folder);
   if (!isDir(dir)) throw new InputError(`${dir}: not a folder (expected a submission folder)`);
   if (opts.id !== undefined && !isValidName(opts.id)) {
@@ -663,7 +689,7 @@ export function draftMeta(folder: string, opts: InitOptions = {}): InitResult {
         }
         for (const s of sets) {
           const includeDirs = plan.includeDirs;
-          const api = readApi(cc, header.file, includeDirs, s.defines, work);
+          const api = await readApi(cc, header.file, includeDirs, s.defines, work);
           const name = impl.name === "reference" ? s.set : `${s.set}-${impl.name}`;
           drafts.push({
             implFolder: impl.folder,
@@ -702,7 +728,7 @@ export function draftMeta(folder: string, opts: InitOptions = {}): InitResult {
         unitList.set(unitKey(src, d), { source: src, includeDirs: d.plan.includeDirs, defines: d.defines });
       }
     }
-    const compiled = compileUnits(cc, [...unitList.entries()], work);
+    const compiled = await compileUnits(cc, [...unitList.entries()], work);
     for (const f of compiled.failed) {
       undecided.push(`${rel(f.source)} did not compile (its symbols are not read): ${f.error}`);
     }
@@ -1035,13 +1061,13 @@ function commonDir(dirs: string[]): string {
  * Drafts meta.json (draftMeta) and writes it, and kat.sha256 when there is none; refuses to overwrite an existing
  * meta.json unless force. An existing kat.sha256 is checked, never rewritten.
  */
-export function initSubmission(folder: string, opts: InitOptions = {}): InitResult {
+export async function initSubmission(folder: string, opts: InitOptions = {}): Promise<InitResult> {
   const dir = resolve(folder);
   const metaPath = join(dir, "meta.json");
   if (existsSync(metaPath) && !opts.force) {
     throw new InputError(`${metaPath}: exists; init never overwrites it (--force to replace it with a new draft)`);
   }
-  const r = draftMeta(dir, opts);
+  const r = await draftMeta(dir, opts);
   if (r.manifest.action === "written") {
     const base = dirname(r.manifest.path);
     const lines = (r.meta.instances as Array<{ kat: { file?: string } }>)
@@ -1049,8 +1075,8 @@ export function initSubmission(folder: string, opts: InitOptions = {}): InitResu
       .filter((f): f is string => f !== undefined)
       .filter((f, k, all) => all.indexOf(f) === k)
       .map((f) => `${sha256Of(join(dir, f))}  ${posix(relative(base, join(dir, f)))}`);
-    writeFileSync(r.manifest.path, `${lines.join("\n")}\n`);
+    writeFileAtomic(r.manifest.path, `${lines.join("\n")}\n`);
   }
-  writeFileSync(metaPath, `${JSON.stringify(r.meta, null, 2)}\n`);
+  writeFileAtomic(metaPath, `${JSON.stringify(r.meta, null, 2)}\n`);
   return { ...r, wrote: true };
 }

@@ -22,6 +22,7 @@ import {
   pqcleanDir,
   run,
   runCli,
+  runCliAsync,
   submissionsDir,
 } from "./fixture-tools.ts";
 
@@ -323,6 +324,27 @@ describe("init on a folder with a Makefile, kem.h and the submitter's randombyte
       "KAT/kat.sha256: PQCkemKAT_40.rsp: SHA-256 differs from the manifest's (a changed or corrupt KAT file)",
     );
     expect(readFileSync(manifest, "utf8")).toBe(bad);
+  }, 120_000);
+
+  it("preprocesses and compiles the submission in the sandbox: a compiler that writes beside the sources cannot", async () => {
+    const box = join(work, "toy-box");
+    cpSync(dir, box, { recursive: true });
+    rmSync(join(box, "meta.json"), { force: true });
+    rmSync(join(box, "KAT/kat.sha256"), { force: true });
+    // A hostile compiler (the campaign's CC is the submitter's choice as much as the code is): it tries to write
+    // into the submission folder and into /root before compiling. Inside the sandbox both are read-only.
+    const escaped = [join(box, "escaped-by-cc"), "/root/ngcc-init-escaped-by-cc"];
+    const cc = join(work, "hostile-cc.sh");
+    writeFileSync(
+      cc,
+      `#!/bin/sh\n${escaped.map((f) => `echo escaped > '${f}' 2>/dev/null`).join("\n")}\nexec gcc "$@"\n`,
+      { mode: 0o755 },
+    );
+    rmSync(escaped[1] as string, { force: true });
+    const r = await runCliAsync(["init", box, "--dry-run"], { env: { ...process.env, CC: cc } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('"name": "toy-1"');
+    for (const f of escaped) expect(existsSync(f), f).toBe(false);
   }, 120_000);
 
   it("--dry-run prints the draft and writes nothing; bad input is one line, exit 2", () => {

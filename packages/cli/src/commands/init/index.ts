@@ -24,14 +24,15 @@ Drafts <submission-folder>/meta.json from what the folder shows:
   profiler         groups proposed from the compiled objects' symbols (SHA-3/SHAKE, SHA-2, AES, SM3, ChaCha,
                    the ICCS placeholders, randombytes).
 Prints what it decided, what it could not decide, and size-catalog rows (not written) for external_sizes.csv.
-Nothing of the submission is run. meta.json is never overwritten without --force; --dry-run writes nothing.
+Nothing of the submission is run: its headers are preprocessed and its sources compiled (not linked) in the
+sandbox, as every build is. meta.json is never overwritten without --force; --dry-run writes nothing.
 
 Exit codes: 0 drafted; 1 the existing kat.sha256 disagrees with the KAT files; 2 bad input (not a submission
 folder, meta.json exists, no category).`;
 
 const CATEGORIES = ["kem", "sign", "kex"];
 
-export function initCommand(argv: string[], io: Io): number {
+export async function initCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -58,7 +59,7 @@ export function initCommand(argv: string[], io: Io): number {
     ...(values.category !== undefined ? { category: values.category as Category } : {}),
     force: values.force,
   };
-  const r = values["dry-run"] ? draftMeta(dir, opts) : initSubmission(dir, opts);
+  const r = values["dry-run"] ? await draftMeta(dir, opts) : await initSubmission(dir, opts);
   if (values.json) io.out(JSON.stringify(r, null, 2));
   else printResult(r, io, values["dry-run"]);
   return r.manifest.problems.length > 0 ? EXIT.measuredFailure : EXIT.ok;
