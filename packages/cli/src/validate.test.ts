@@ -29,6 +29,15 @@ describe("ngcc-perf validate", () => {
     expect(r.stderr).toContain("1 of 1 file(s) valid");
   });
 
+  it("shows a file name with a bidi or control character escaped, never raw, exit 2", () => {
+    const f = join(tmp, "evil\u202egnp.json");
+    writeFileSync(f, example.replace('"baselineRssKiB": 1436', '"baselineRssKiB": "x\\u001b[2J"'));
+    const r = cli("validate", f);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain("evil\\u202Egnp.json:");
+    expect(r.all).not.toMatch(/[\u202e\u001b]/);
+  });
+
   it("names the JSON pointer and line of a field of the wrong type, exit 2", () => {
     const f = join(tmp, "bad.json");
     const text = example.replace('"baselineRssKiB": 1436', '"baselineRssKiB": true');
@@ -209,7 +218,7 @@ describe("ngcc-perf validate: a store against its index", () => {
     expect(json.integrity[0].findings.map((f: { problem: string; path: string }) => `${f.problem} ${f.path}`)).toEqual([
       `changed ${KEYGEN}`,
     ]);
-  });
+  }, 60_000);
 
   it("names a deleted record, a record the index does not list, and a missing index", () => {
     const a = store();

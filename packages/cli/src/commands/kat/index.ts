@@ -8,7 +8,8 @@ For every instance and build profile: checks the submission's kat.sha256 against
 KAT generator with the instance (NIST's AES-256 CTR_DRBG, or HQC's SHAKE256 RNG with katRng: hqc), generates
 the KAT and compares it byte for byte (CRLF tolerated), or compares hashes given in the campaign (kat:) or
 PQClean's published ones. Writes <out>/data/<system>/kat/<algorithm>/<profile>/<instance>.json and .log.
-Exit 1 when an instance fails (FAIL: mismatch or corrupt KAT file; ERROR: build error, crash, timeout).
+Exit 1 when an instance fails (FAIL: mismatch or corrupt KAT file; ERROR: build error, crash, timeout, or a
+write past an output buffer — reason canary: the guard bytes around every buffer were changed).
   --out DIR     record store (default ./ngcc-perf-out)
   --only GLOB   only instances matching <algorithm-id>/<instance>, <instance> or <algorithm-id> (repeatable)
   --resume      skip instances whose PASS/FAIL record exists for identical inputs

@@ -11,6 +11,7 @@ import {
   type SystemIntegrity,
   systemDirsOf,
   validateFile,
+  visibleText,
 } from "@ngcc-perf/schema";
 import { EXIT, type Io, UsageError } from "../../io.ts";
 
@@ -64,7 +65,7 @@ export function validateCommand(argv: string[], io: Io): number {
   if (positionals.length === 0) throw new UsageError("name at least one file or folder");
   const { files, missing } = collectRecordFiles(positionals);
   let bad = missing.length;
-  for (const m of missing) io.err(`${m}: no such file or folder`);
+  for (const m of missing) io.err(visibleText(`${m}: no such file or folder`));
   const results: FileResult[] = files.map((f) => {
     const r = validateFile(f);
     if (!r.valid || r.kind !== "timing") return r;
@@ -76,7 +77,12 @@ export function validateCommand(argv: string[], io: Io): number {
     bad++;
     if (values.json) continue;
     for (const e of r.errors) {
-      io.out(`${r.file}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer === "" ? "(root)" : e.pointer} ${e.message}`);
+      // File names, pointers and messages quote the file's own text: shown without control or bidi characters.
+      io.out(
+        visibleText(
+          `${r.file}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer === "" ? "(root)" : e.pointer} ${e.message}`,
+        ),
+      );
     }
   }
   // The identities were checked per file above; the store check adds what the index says.
@@ -98,7 +104,7 @@ export function validateCommand(argv: string[], io: Io): number {
   }
   const problems = integrity.reduce((n, s) => n + s.findings.length, 0);
   bad += problems;
-  if (!values.json) for (const s of integrity) for (const line of formatFindings(s, s.shown)) io.out(line);
+  if (!values.json) for (const s of integrity) for (const line of formatFindings(s, s.shown)) io.out(visibleText(line));
   if (values.json) {
     io.out(
       JSON.stringify(
