@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   formatCalls,
   formatCallsN,
+  formatCompiler,
   formatCount,
   formatCounter,
   formatDeviation,
@@ -15,6 +16,7 @@ import {
   formatPercent,
   formatRatio,
   formatShare,
+  formatSmt,
   formatTime,
   formatTimeRange,
   formatUtc,
@@ -131,5 +133,24 @@ describe("number formatting (design brief, report rules read off the seed pages)
     expect(formatPercent(0.0125)).toBe("1.25%");
     expect(formatTimeRange(1_210_000, 3_400_000)).toBe("1.21–3.4 ms");
     expect(formatTimeRange(912_000, 1_200_000)).toBe("912 µs – 1.2 ms");
+  });
+});
+
+describe("environment strings", () => {
+  it("shows a compiler's version line once, not the name around it again", () => {
+    expect(formatCompiler("gcc", "gcc (Debian 12.2.0-14+deb12u1) 12.2.0")).toBe(
+      "gcc (Debian 12.2.0-14+deb12u1) 12.2.0",
+    );
+    expect(formatCompiler("/usr/bin/aarch64-linux-gnu-gcc", "aarch64-linux-gnu-gcc (Debian 12.2.0-14) 12.2.0")).toBe(
+      "aarch64-linux-gnu-gcc (Debian 12.2.0-14) 12.2.0",
+    );
+    expect(formatCompiler("cc", "Debian clang version 14.0.6")).toBe("cc (Debian clang version 14.0.6)");
+    expect(formatCompiler("gcc", "")).toBe("gcc");
+  });
+  it("says the kernel's SMT control word in words", () => {
+    expect(formatSmt("notsupported")).toBe("not supported (one thread per core)");
+    expect(formatSmt("forceoff")).toBe("off (forced)");
+    expect(formatSmt("on")).toBe("on");
+    expect(formatSmt(undefined)).toBe("unknown");
   });
 });

@@ -226,3 +226,37 @@ export function formatUtc(timestamp: string): string {
   const d = new Date(timestamp);
   return Number.isNaN(d.getTime()) ? timestamp : d.toISOString().slice(0, 19);
 }
+
+/**
+ * A compiler as a page shows it: its `--version` line alone when that line already names it
+ * (`gcc (Debian 12.2.0-14+deb12u1) 12.2.0`, not `gcc (gcc (Debian …) 12.2.0)`), else `name (version)`.
+ */
+export function formatCompiler(compiler: string, version: string | undefined): string {
+  const v = (version ?? "").trim();
+  if (!v) return compiler;
+  const name = compiler.split("/").pop() ?? compiler;
+  return v.toLowerCase().includes(name.toLowerCase()) ? v : `${compiler} (${v})`;
+}
+
+/** The kernel's SMT control word (/sys/devices/system/cpu/smt/control) in words. */
+export function formatSmt(control: string | undefined | null): string {
+  switch (control) {
+    case "on":
+      return "on";
+    case "off":
+      return "off";
+    case "forceoff":
+      return "off (forced)";
+    case "notsupported":
+      return "not supported (one thread per core)";
+    case "notimplemented":
+      return "not reported by the kernel";
+    case undefined:
+    case null:
+    case "":
+    case "unknown":
+      return "unknown";
+    default:
+      return control;
+  }
+}

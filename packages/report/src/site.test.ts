@@ -43,6 +43,10 @@ describe("renderSite", () => {
     for (const rel of ["index.html", "arm_1/index.md", "arm_1/method.html", "arm_1/sizes.md", "arm_1/kex-06.html"])
       expect(files).toContain(rel);
     expect(files).toContain("arm_1/img/kem-22-time.svg");
+    // The size audit lists a key exchange's own fields (its public keys, messages), not a KEM's empty ones.
+    const sizes = page(out, "arm_1/sizes.md");
+    expect(sizes).toContain("| `MAMBA-NIKE-128` | public key B | — | 1184 | — | 1184 |");
+    expect(sizes).toContain("| `MAMBA-NIKE-128` | message 1 | — | 1568 | — | 1568 |");
     expect(files.some((f) => f.startsWith("compare"))).toBe(false);
     // Every relative link of every HTML page points at a file of the published tree.
     for (const f of files.filter((x) => x.endsWith(".html"))) {

@@ -1,7 +1,7 @@
 // Section 2 of the algorithm page: the assessment environment (environment.json, the seven rows of the seeds) and,
 // after the table, the build profiles the page's records were made with.
 import type { EnvironmentRecord } from "@ngcc-perf/schema";
-import { formatGHz, formatUtc } from "../format.ts";
+import { formatGHz, formatSmt, formatUtc } from "../format.ts";
 import { cell, type Inline, text } from "../model.ts";
 import { listText, section } from "../parts.ts";
 import type { AlgorithmView, SystemView } from "../view.ts";
@@ -26,7 +26,7 @@ export function environmentRows(env: EnvironmentRecord | null): string[][] {
       c.minFrequencyHz && c.maxFrequencyHz ? `, ${formatGHz(c.minFrequencyHz)} – ${formatGHz(c.maxFrequencyHz)}` : "";
     clock = `not fixed (governor ${c.governor ?? "unknown"}${range})`;
   }
-  clock += `, boost ${c.boost ?? "unknown"}, SMT ${c.smt ?? "unknown"}`;
+  clock += `, boost ${c.boost ?? "unknown"}, SMT ${formatSmt(c.smt)}`;
   const tool = env.toolchain.buildTool
     ? `${env.toolchain.compiler} / ${env.toolchain.buildTool}`
     : env.toolchain.compiler;

@@ -3,7 +3,7 @@
 // precision target and budget; the statistics: the published figure and its interval); the seeds' sections
 // describe the trials method and appear when the store holds such records (or no measured record at all).
 import type { TimingRecord } from "@ngcc-perf/schema";
-import { formatG, formatHalfWidth, formatPercent, formatShare, formatTime } from "../format.ts";
+import { formatCompiler, formatG, formatHalfWidth, formatPercent, formatShare, formatTime } from "../format.ts";
 import { cell, type Inline, type Page, type Section, text } from "../model.ts";
 import { footer, header, listText, NOT_MEASURED, provenanceNote, rowName, section } from "../parts.ts";
 import { NEGLIGIBLE_OVERHEAD, type PerCall, perCallOf, targeted, timingWarnings, warningsText } from "../per-call.ts";
@@ -84,7 +84,7 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
   for (const t of view.store.timings) {
     const p = profiles.get(t.buildProfile) ?? { compilers: new Set(), flags: new Set(), records: 0 };
     p.records++;
-    p.compilers.add(t.build ? `${t.build.compiler} (${t.build.compilerVersion})` : "not recorded");
+    p.compilers.add(t.build ? formatCompiler(t.build.compiler, t.build.compilerVersion) : "not recorded");
     p.flags.add(t.build ? t.build.flags.join(" ") || "no flags" : "not recorded");
     profiles.set(t.buildProfile, p);
   }

@@ -23,10 +23,44 @@ const LABEL: Record<string, string> = {
 const num = (v: number | null | undefined) => (v === undefined || v === null ? DASH : formatBytes(v));
 const orDash = (v: number | null | undefined) => (v === undefined || v === null ? DASH : String(v));
 
+type AuditedInstance = SizeAuditRecord["instances"][number];
+
+/**
+ * A key exchange's fields: its public keys (the catalog's public key is B's, the responder's, as the audit reads
+ * it), long-term secret key, messages and shared secret — catalog, API and the section-6 row the algorithm page
+ * shows (messages have fixed lengths: nothing is measured).
+ */
+function kexFieldRows(i: AuditedInstance, kex: NonNullable<AuditedInstance["kex"]>, lead: Cell[]): Cell[][] {
+  const listed = i.catalog?.kexMessageBytes;
+  const fields: Array<[string, number | null | undefined, number | undefined]> = [
+    ["publicKeyABytes", i.catalog ? (i.catalog.publicKeyABytes ?? null) : undefined, kex.publicKeyABytes],
+    ["publicKeyBBytes", i.catalog ? i.catalog.publicKeyBytes : undefined, kex.publicKeyBBytes],
+    ["secretKeyBytes", undefined, kex.longTermSecretKeyBytes],
+    ...kex.messageBytes.map((m, k): [string, number | null | undefined, number] => [
+      k === 0 ? "message1Bytes" : "message2Bytes",
+      i.catalog ? (listed?.[k] ?? null) : undefined,
+      m,
+    ]),
+    ["sharedSecretBytes", undefined, kex.sharedSecretBytes],
+  ];
+  return fields.map(([f, cat, api]) => [
+    ...lead,
+    cell(LABEL[f] ?? f),
+    cell(num(cat)),
+    cell(num(api)),
+    cell(DASH),
+    cell(num(api)),
+  ]);
+}
+
 /** Catalog, API, measured and shown figure of every size field an instance has. */
 function fieldRows(audit: SizeAuditRecord, lead: (instance: string) => Cell[]): Cell[][] {
   const rows: Cell[][] = [];
-  for (const i of audit.instances)
+  for (const i of audit.instances) {
+    if (i.kex) {
+      rows.push(...kexFieldRows(i, i.kex, lead(i.instance)));
+      continue;
+    }
     for (const f of FIELDS) {
       const api = i.api?.[f];
       const transmitted = f === "publicKeyBytes" || f === "ciphertextBytes" || f === "signatureBytes";
@@ -42,6 +76,7 @@ function fieldRows(audit: SizeAuditRecord, lead: (instance: string) => Cell[]): 
         : DASH;
       rows.push([...lead(i.instance), cell(LABEL[f] ?? f), cell(num(cat)), cell(num(api)), cell(m), cell(num(shown))]);
     }
+  }
   return rows;
 }
 
