@@ -240,12 +240,16 @@ describe("a page measured per call", () => {
     const html = page("mixed", "arm_1/kem-22.html");
     const perf = html.slice(html.indexOf('<section id="performance"'), html.indexOf('<section id="resources"'));
     expect(perf).toContain(
-      '<th scope="col">median per call</th><th scope="col">±</th><th scope="col">n (workers × calls)</th>',
+      '<th scope="col" class="num">median per call</th><th scope="col" class="num">±</th><th scope="col" class="num">n (workers × calls)</th>',
     );
     const e = rec("Mithril-512", "enc");
-    expect(perf).toContain(`<td>${formatHalfWidth(e.central.relativeHalfWidth)} †</td><td>6000 (3 × 2000)</td>`);
+    // Figures are right-aligned (class num) so that magnitudes line up.
+    expect(perf).toContain(
+      `<td class="num">${formatHalfWidth(e.central.relativeHalfWidth)} †</td><td class="num">6000 (3 × 2000)</td>`,
+    );
     const d = rec("Mithril-128", "dec");
-    expect(perf).toContain(`<td>mean ${formatTime(d.central.valueNs)} ‡</td>`);
+    expect(perf).toContain(`<td class="num">mean ${formatTime(d.central.valueNs)} ‡</td>`);
+    expect(perf).toContain('<th scope="row"><code>Mithril-128</code></th><td>dec</td>');
     expect(perf).toContain("<p>‡ The mean per call over the varied inputs is published");
     expect(perf).toContain("<p>† The ±1% target was not reached within the 2 s sampling budget");
     expect(perf).toContain("<p>Method as measured: per call (each sample one call timed alone)");

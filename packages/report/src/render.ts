@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { visibleText } from "@ngcc-perf/schema";
 import type * as HandlebarsTypes from "handlebars";
-import type { Inline, Page } from "./model.ts";
+import type { Inline, Page, Table } from "./model.ts";
 
 // Handlebars is CommonJS (`export =`): loaded with require so the same code runs from source and from the bundle.
 const Handlebars = createRequire(import.meta.url)("handlebars") as typeof HandlebarsTypes;
@@ -137,6 +137,7 @@ h2{font-size:1.15rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);pad
 table{border-collapse:collapse;margin:.75rem 0;font-size:.85rem;font-variant-numeric:tabular-nums}
 caption{text-align:left;color:var(--muted);font-size:.8rem;padding:.25rem 0}
 th,td{border:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top}
+th.num,td.num{text-align:right}
 thead th{background:var(--head)}
 tbody th{font-weight:normal}
 code{font:.85em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
@@ -173,9 +174,9 @@ const HTML_TEMPLATE = `<!DOCTYPE html>
 {{/if}}
 {{#each tables}}<table>
 <caption>{{caption}}</caption>
-<thead><tr>{{#each headers}}<th scope="col">{{this}}</th>{{/each}}</tr></thead>
+<thead><tr>{{#each headers}}<th scope="col"{{#if (at ../numeric @index)}} class="num"{{/if}}>{{this}}</th>{{/each}}</tr></thead>
 <tbody>
-{{#each rows}}<tr>{{#each this}}{{#if (rowHeader @index ../../rowHeaders)}}<th scope="row">{{{html this}}}</th>{{else}}<td>{{{html this}}}</td>{{/if}}{{/each}}</tr>
+{{#each rows}}<tr>{{#each this}}{{#if (rowHeader @index ../../rowHeaders)}}<th scope="row">{{{html this}}}</th>{{else}}<td{{#if (at ../../numeric @index)}} class="num"{{/if}}>{{{html this}}}</td>{{/if}}{{/each}}</tr>
 {{/each}}</tbody>
 </table>
 {{/each}}
@@ -214,7 +215,7 @@ const MD_TEMPLATE = `{{{md page.header}}}
 
 {{/if}}
 {{#each tables}}| {{#each headers}}{{{text this}}} | {{/each}}
-|{{#each headers}}---|{{/each}}
+|{{#each headers}}{{#if (at ../numeric @index)}}---:{{else}}---{{/if}}|{{/each}}
 {{#each rows}}| {{#each this}}{{{md this}}} | {{/each}}
 {{/each}}
 
@@ -245,6 +246,7 @@ hb.registerHelper("md", (inlines: Inline[]) => inlinesMarkdown(inlines ?? []));
 hb.registerHelper("para", (inlines: Inline[]) => inlinesMarkdown(inlines ?? [], true));
 hb.registerHelper("text", (s: string) => escapeMarkdown(String(s ?? "")));
 hb.registerHelper("rowHeader", (index: number, rowHeaders: boolean) => index === 0 && rowHeaders === true);
+hb.registerHelper("at", (list: unknown, index: number) => Array.isArray(list) && list[index] === true);
 hb.registerHelper(
   "svg",
   function (this: unknown, chart: { file: string; title: string }, options: HandlebarsTypes.HelperOptions) {
@@ -261,9 +263,44 @@ const compiled = {
   md: hb.compile(MD_TEMPLATE, { noEscape: true, strict: false }),
 };
 
+/** A cell that reads as a figure: a number first (after a sign, ≈, ~, < or >), e.g. `41.2 µs ±0.6 %`, `1184`. */
+const FIGURE = /^(?:mean |median |[<>≈~±+\-−] ?)?\d/;
+const PLACEHOLDERS = new Set(["", "—"]);
+
+/**
+ * The columns of a table that hold figures (every cell a figure or a placeholder dash, at least one figure):
+ * right-aligned, so that magnitudes line up. The row-header column never is.
+ */
+export function numericColumns(table: Table): boolean[] {
+  return table.headers.map((_h, k) => {
+    if (k === 0 && table.rowHeaders) return false;
+    let figures = 0;
+    for (const row of table.rows) {
+      const t = (row[k] ?? [])
+        .map((i) => i.text)
+        .join("")
+        .trim();
+      if (PLACEHOLDERS.has(t)) continue;
+      if (!FIGURE.test(t)) return false;
+      figures++;
+    }
+    return figures > 0;
+  });
+}
+
+function withAlignment(page: Page): Page {
+  return {
+    ...page,
+    sections: page.sections.map((s) => ({
+      ...s,
+      tables: s.tables.map((t) => ({ ...t, numeric: numericColumns(t) })),
+    })),
+  };
+}
+
 /** Renders one page in one format. */
 export function renderPage(page: Page, format: Format, svgs?: ChartSvgs): string {
-  const out = compiled[format]({ page: visibleModel(page), style: STYLE, svgs });
+  const out = compiled[format]({ page: visibleModel(withAlignment(page)), style: STYLE, svgs });
   // Collapse the blank lines that empty template blocks leave behind.
   if (format === "html") return out.replace(/\n{2,}/g, "\n");
   const lines = out.split("\n").map((l) => l.trimEnd());
