@@ -76,6 +76,7 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
   const batched = anyBatched(timings.map(perCallOf).filter((p): p is PerCall => p !== null));
   const rows: Cell[][] = [];
   const unstable: string[] = [];
+  let trialRows = 0;
   const perCall: Named[] = [];
   for (const row of view.rowsOf(alg)) {
     for (const op of view.operationsOf(alg, row.instance)) {
@@ -103,17 +104,17 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
         rows.push([...lead, ...seed, cell(centralCell(pc)), cell(halfWidthCell(pc)), cell(callsCell(pc, batched))]);
         continue;
       }
+      // An unstable row is marked in its median-trial cell (§ and the trial means' spread), explained once below.
+      const spread = a.medianTrialNs > 0 ? (a.maxTrialNs - a.minTrialNs) / a.medianTrialNs : 0;
+      if (a.unstable) unstable.push(`${rowName(alg, row)} ${op}`);
+      trialRows++;
       rows.push([
         ...lead,
         ...seed,
-        cell(formatTime(a.medianTrialNs)),
+        cell(`${formatTime(a.medianTrialNs)}${a.unstable ? ` § ${formatShare(spread)}` : ""}`),
         ...(withInterval ? [cell(DASH)] : []),
         cell(formatN(a.trials, a.iterationsPerTrial)),
       ]);
-      if (a.unstable) {
-        const spread = a.medianTrialNs > 0 ? (a.maxTrialNs - a.minTrialNs) / a.medianTrialNs : 0;
-        unstable.push(`${rowName(alg, row)} ${op} (${formatShare(spread)})`);
-      }
     }
   }
   const notes: Inline[][] = [];
@@ -133,7 +134,7 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
     const threshold = timings.find((t) => isTrials(t))?.aggregates?.unstableThreshold ?? 0.05;
     after.push([
       text(
-        `Unstable (spread of the trial means, (max − min) / median, above ${formatShare(threshold)}): ${unstable.join(", ")}. The median trial resists such spikes better than the mean.`,
+        `§ Unstable (${unstable.length} of ${trialRows} rows timed in trials): the trial means spread by more than ${formatShare(threshold)} ((max − min) / median, the share after §); the median trial resists such spikes better than the mean.`,
       ),
     ]);
   }
