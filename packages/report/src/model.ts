@@ -33,6 +33,18 @@ export interface ChartDatum {
   /** Series (operation, group or system). */
   series: string;
   value: number;
+  /** A 95 % interval drawn as an error bar (time charts; same unit as value). */
+  low?: number;
+  high?: number;
+  /** The figure written at the end of the bar (time charts), e.g. "41.2 µs". */
+  label?: string;
+}
+
+/** A time chart's value axis: the unit its values are in, the scale, and a domain fitted to the data. */
+export interface TimeAxis {
+  title: string;
+  log: boolean;
+  domain: [number, number];
 }
 
 export interface Chart {
@@ -46,6 +58,8 @@ export interface Chart {
   /** Order of the rows and series as on the page. */
   rows: string[];
   series: string[];
+  /** Time and compare charts: the value axis (values already in its unit). */
+  axis?: TimeAxis;
 }
 
 export interface Section {

@@ -268,6 +268,22 @@ describe("a page measured per call", () => {
     );
     // The per-trial chart is for the trials method only.
     expect(page("mixed", "arm_1/kem-22.md")).not.toContain("kem-22-spread.svg");
+    // Symmetric about 0, and 0 is a tick.
+    expect(svg).toMatch(/>0(\.0)?<\/text>/);
+  });
+
+  it("draws the published figures with their 95 % intervals and their values, in µs on a fitted axis", () => {
+    const svg = readFileSync(join(tmp, "mixed-out", "site", "arm_1", "img", "kem-22-time.svg"), "utf8");
+    // A linear axis in µs (the figures span less than a factor 20), ticks in plain numbers, no SI suffixes.
+    expect(svg).toContain("time per operation (µs)");
+    expect(svg).not.toMatch(/>\d+µ<\/text>/);
+    // Each bar's figure is written after it, as the table gives it.
+    const k = rec("Mithril-128", "keygen");
+    expect(svg).toContain(`>${formatTime(k.central.valueNs)}</text>`);
+    // An error bar (a line of the chart's rule mark, not of its axes) per bar with an interval: 9 operations.
+    const marks = svg.slice(svg.indexOf('class="mark-rule role-mark'));
+    expect((marks.slice(0, marks.indexOf("</g>")).match(/<line /g) ?? []).length).toBe(9);
+    expect(page("mixed", "arm_1/kem-22.md")).toContain("with its 95 % interval as an error bar");
   });
 });
 

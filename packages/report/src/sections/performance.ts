@@ -4,6 +4,7 @@
 // environment's warnings above the table and notes under it (per-call.ts); a page of trials records (the seeds')
 // keeps the seeds' columns.
 import type { EnvironmentRecord, TimingRecord } from "@ngcc-perf/schema";
+import { fitTimeAxis } from "../charts.ts";
 import { formatCounter, formatGHz, formatN, formatOpsPerSecond, formatShare, formatTime } from "../format.ts";
 import { type Cell, type Chart, type ChartDatum, cell, type Inline, text } from "../model.ts";
 import { DASH, failedText, leadCells, leadHeaders, NOT_MEASURED, rowName, section } from "../parts.ts";
@@ -184,27 +185,44 @@ function columnsOf(methods: { perCall: boolean; trials: boolean }, batched: bool
 
 /** Mean time per operation and row (instance, and build profile when there are several), log scale. */
 function timeChart(view: SystemView, alg: AlgorithmView): Chart | null {
+  let perCallBars = 0;
   const data: ChartDatum[] = [];
   const series: string[] = [];
   const rows: string[] = [];
   for (const row of view.rowsOf(alg))
     for (const op of view.operationsOf(alg, row.instance)) {
-      const a = view.timingOf(alg.id, row, op)?.aggregates;
+      const t = view.timingOf(alg.id, row, op);
+      const a = t?.aggregates;
       if (!a || a.meanNs <= 0) continue;
       const name = rowName(alg, row);
-      data.push({ row: name, series: op, value: a.meanNs / 1e9 });
+      // Per call: the published figure (median, or mean where marked) with its 95 % interval; trials: the mean.
+      const pc = perCallOf(t);
+      if (pc) {
+        perCallBars++;
+        const c = pc.central;
+        data.push({ row: name, series: op, value: c.valueNs, low: c.ci95Ns.low, high: c.ci95Ns.high });
+      } else data.push({ row: name, series: op, value: a.meanNs });
       if (!rows.includes(name)) rows.push(name);
       if (!series.includes(op)) series.push(op);
     }
   if (!data.length) return null;
+  const what = perCallBars === 0 ? "mean time per operation" : "time per operation";
+  const fitted = fitTimeAxis(data, what);
+  const figure =
+    perCallBars === 0
+      ? "the mean time"
+      : perCallBars === data.length
+        ? "the published figure per call (the median, or the mean where the table marks it) with its 95 % interval as an error bar"
+        : "the published figure per call with its 95 % interval (rows measured per call) or the mean time (rows timed in trials)";
   return {
     kind: "time",
     file: `img/${alg.id}-time.svg`,
-    title: "Mean time per operation (log scale)",
-    description: `Horizontal bars: mean time per operation of each ${alg.id} parameter set${alg.profiles.length > 1 ? " and build profile" : ""}, in seconds on a logarithmic axis; the table above gives the figures.`,
-    data,
+    title: `${perCallBars === 0 ? "Mean time" : "Time"} per operation${fitted.axis.log ? " (logarithmic axis)" : ""}`,
+    description: `Horizontal bars: ${figure} of each operation of each ${alg.id} parameter set${alg.profiles.length > 1 ? " and build profile" : ""}, written after each bar, on a ${fitted.axis.log ? "logarithmic" : "linear"} axis.`,
+    data: fitted.data,
     rows,
     series: series.sort(byOperation),
+    axis: fitted.axis,
   };
 }
 

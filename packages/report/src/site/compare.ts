@@ -1,8 +1,20 @@
 // The cross-system page: the mean time of every (algorithm, instance, build profile, operation) on each system
 // that holds the algorithm, with ratios and a chart. Rows are per build profile, so a profile is only ever
 // compared with the same profile on another system.
+
+import { fitTimeAxis } from "../charts.ts";
 import { formatRatio, formatTime } from "../format.ts";
-import { type Cell, type ChartDatum, cell, code, type Inline, type Page, type Section, text } from "../model.ts";
+import {
+  type Cell,
+  type Chart,
+  type ChartDatum,
+  cell,
+  code,
+  type Inline,
+  type Page,
+  type Section,
+  text,
+} from "../model.ts";
 import { DASH, footer, NOT_MEASURED, section } from "../parts.ts";
 import { type AlgorithmView, alphabetical, byOperation, type SiteContext, type SystemView } from "../view.ts";
 
@@ -34,7 +46,7 @@ function compareSection(id: string, present: SystemView[]): Section {
         rows.push([[code(instance)], ...(several ? [cell(profile ?? DASH)] : []), cell(op), ...cells, ...ratios]);
         const name = several ? `${instance} (${profile}) ${op}` : `${instance} ${op}`;
         means.forEach((m, i) => {
-          if (m !== null) data.push({ row: name, series: (present[i] as SystemView).system, value: m / 1e9 });
+          if (m !== null) data.push({ row: name, series: (present[i] as SystemView).system, value: m });
         });
       }
     }
@@ -64,20 +76,23 @@ function compareSection(id: string, present: SystemView[]): Section {
         rowHeaders: true,
       },
     ],
-    charts: data.length
-      ? [
-          {
-            kind: "compare",
-            file: `img/${id}-compare.svg`,
-            title: "Mean time per operation on each system (log scale)",
-            description: `Grouped bars: mean time of each ${id} instance${several ? ", build profile" : ""} and operation on ${systems.join(", ")}, in seconds on a logarithmic axis.`,
-            data,
-            rows: [...new Set(data.map((d) => d.row))],
-            series: systems,
-          },
-        ]
-      : [],
+    charts: data.length ? [compareChart(id, several, systems, data)] : [],
   });
+}
+
+/** Grouped bars of the mean times (given in ns), on an axis fitted to them. */
+function compareChart(id: string, several: boolean, systems: string[], data: ChartDatum[]): Chart {
+  const fitted = fitTimeAxis(data, "mean time per operation");
+  return {
+    kind: "compare",
+    file: `img/${id}-compare.svg`,
+    title: `Mean time per operation on each system${fitted.axis.log ? " (logarithmic axis)" : ""}`,
+    description: `Grouped bars: mean time of each ${id} instance${several ? ", build profile" : ""} and operation on ${systems.join(", ")}, written after each bar, on a ${fitted.axis.log ? "logarithmic" : "linear"} axis.`,
+    data: fitted.data,
+    rows: [...new Set(data.map((d) => d.row))],
+    series: systems,
+    axis: fitted.axis,
+  };
 }
 
 /** Side by side: every algorithm the store holds on several systems. */
