@@ -76,7 +76,7 @@ export interface Section {
   charts: Chart[];
 }
 
-export type PageKind = "algorithm" | "system-index" | "method" | "sizes" | "compare" | "home";
+export type PageKind = "algorithm" | "system-index" | "method" | "sizes" | "summary" | "compare" | "home";
 
 export interface Page {
   kind: PageKind;

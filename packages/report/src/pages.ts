@@ -16,6 +16,7 @@ import { homePage } from "./site/home.ts";
 import { systemIndexPage } from "./site/index.ts";
 import { methodPage } from "./site/method.ts";
 import { sizesPage } from "./site/sizes.ts";
+import { type Baseline, type SummaryRow, summaryPage, summaryRows } from "./site/summary.ts";
 import type { AlgorithmView, SiteContext, SystemView } from "./view.ts";
 
 export function algorithmPage(ctx: SiteContext, view: SystemView, alg: AlgorithmView): Page {
@@ -56,13 +57,28 @@ export function algorithmPage(ctx: SiteContext, view: SystemView, alg: Algorithm
   };
 }
 
-/** Every page of the site. */
-export function sitePages(ctx: SiteContext): Page[] {
+/** Every page of the site, and per system the rows of its summary (which the site also exports). */
+export function sitePages(ctx: SiteContext, baseline: Baseline | null = null): Page[] {
+  return siteModel(ctx, baseline).pages;
+}
+
+export function siteModel(
+  ctx: SiteContext,
+  baseline: Baseline | null = null,
+): { pages: Page[]; summaries: Array<{ system: string; rows: SummaryRow[] }> } {
   const pages: Page[] = [homePage(ctx)];
+  const summaries: Array<{ system: string; rows: SummaryRow[] }> = [];
   for (const view of ctx.views) {
-    pages.push(systemIndexPage(ctx, view), methodPage(ctx, view), sizesPage(ctx, view));
+    const rows = summaryRows(view, baseline);
+    summaries.push({ system: view.system, rows });
+    pages.push(
+      systemIndexPage(ctx, view),
+      summaryPage(ctx, view, rows, baseline),
+      methodPage(ctx, view),
+      sizesPage(ctx, view),
+    );
     for (const alg of view.algorithms) pages.push(algorithmPage(ctx, view, alg));
   }
   if (ctx.views.length > 1) pages.push(comparePage(ctx));
-  return pages;
+  return { pages, summaries };
 }

@@ -29,6 +29,51 @@ function miniStore(name: string, options: { system?: string; kex?: boolean } = {
 
 const page = (root: string, rel: string) => readFileSync(join(root, "site", rel), "utf8");
 
+describe("the summary of a system", () => {
+  it("lists every instance and operation with its time, sizes and shares, exported as CSV and JSON with record paths", async () => {
+    const root = miniStore("summary", { kex: true });
+    const out = join(tmp, "summary-out");
+    await renderSite(root, { out, baseline: "kem-22/Mithril-128" });
+    const md = page(out, "arm_1/summary.md");
+    expect(md).toContain("| algorithm | instance | operation | time | ± | ratio to kem-22/Mithril-128 |");
+    const keygen = readJson<{ aggregates: { meanNs: number } }>(
+      recordAt(root, "timing", { algorithmId: "kem-22", instance: "Mithril-128", operation: "keygen" }),
+    );
+    // The baseline's own row has ratio 1; a key exchange has no keygen, so no ratio.
+    expect(md).toMatch(
+      /\| \[kem-22\]\(kem-22\.md\) \| `Mithril-128` \| keygen \| [^|]+ \(trials mean\) \| — \| 1× \|/,
+    );
+    expect(md).toMatch(/\| `MAMBA-NIKE-128` \| init_a \| [^|]+ \| — \| — \|/);
+    expect(page(out, "arm_1/index.md")).toContain("[summary](summary.md)");
+    const csv = page(out, "arm_1/summary.csv").split("\r\n");
+    expect(csv[0]).toMatch(
+      /^system,algorithm,name,category,instance,build_profile,operation,status,method,statistic,time_ns,/,
+    );
+    const row = csv.find((l) => l.startsWith("arm_1,kem-22,") && l.includes(",Mithril-128,") && l.includes(",keygen,"));
+    expect(row).toContain(`,${keygen.aggregates.meanNs},`);
+    const json = JSON.parse(page(out, "arm_1/summary.json")) as {
+      baseline: string;
+      rows: Array<{ instance: string; operation: string; ratioToBaseline: number | null; records: { timing: string } }>;
+    };
+    expect(json.baseline).toBe("kem-22/Mithril-128");
+    const r = json.rows.find((x) => x.instance === "Mithril-128" && x.operation === "keygen");
+    expect(r?.ratioToBaseline).toBe(1);
+    // Record paths resolve from the export's own folder.
+    expect(() => readFileSync(join(out, "site", "arm_1", r?.records.timing as string))).not.toThrow();
+    expect(json.rows.length).toBe(csv.filter((l) => l !== "").length - 1);
+  });
+
+  it("refuses a baseline the store does not hold, or of another shape", async () => {
+    const root = miniStore("summary-bad");
+    await expect(renderSite(root, { out: join(tmp, "sb"), baseline: "kem-22/Nope-1" })).rejects.toThrow(
+      /--baseline kem-22\/Nope-1: no such instance in the store/,
+    );
+    await expect(renderSite(root, { out: join(tmp, "sb"), baseline: "Mithril-128" })).rejects.toThrow(
+      /expected <algorithm-id>\/<instance>/,
+    );
+  });
+});
+
 describe("renderSite", () => {
   it("writes the pages of every system and links only to files that exist", async () => {
     const root = miniStore("plain", { kex: true });
@@ -36,11 +81,20 @@ describe("renderSite", () => {
     const s = await renderSite(root, { out });
     expect(s.systems).toEqual(["arm_1"]);
     expect(s.algorithms).toBe(2);
-    // home, system index, method, sizes, 2 algorithm pages, in 2 formats
-    expect(s.pages).toBe(12);
-    expect(s.charts).toBe(6);
+    // home, system index, summary, method, sizes, 2 algorithm pages, in 2 formats
+    expect(s.pages).toBe(14);
+    expect(s.charts).toBe(7);
     const files = walk(join(out, "site")).map((f) => f.slice(out.length + 6));
-    for (const rel of ["index.html", "arm_1/index.md", "arm_1/method.html", "arm_1/sizes.md", "arm_1/kex-06.html"])
+    for (const rel of [
+      "index.html",
+      "arm_1/index.md",
+      "arm_1/summary.html",
+      "arm_1/summary.csv",
+      "arm_1/summary.json",
+      "arm_1/method.html",
+      "arm_1/sizes.md",
+      "arm_1/kex-06.html",
+    ])
       expect(files).toContain(rel);
     expect(files).toContain("arm_1/img/kem-22-time.svg");
     // The size audit lists a key exchange's own fields (its public keys, messages), not a KEM's empty ones.

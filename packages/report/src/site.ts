@@ -7,10 +7,26 @@ import { dirname, join, resolve } from "node:path";
 import { InputError, TOOL } from "@ngcc-perf/schema";
 import { chartRenderer } from "./charts.ts";
 import { type LoadedStore, loadStore } from "./load.ts";
-import type { Page } from "./model.ts";
-import { sitePages } from "./pages.ts";
+import { siteModel } from "./pages.ts";
 import { FORMATS, type Format, renderPage } from "./render.ts";
-import { siteContext } from "./view.ts";
+import { type Baseline, baselineFound, baselineText, parseBaseline, summaryCsv, summaryJson } from "./site/summary.ts";
+import { type SystemView, siteContext } from "./view.ts";
+
+/** The --baseline text parsed and found in the store, else an InputError saying what was expected. */
+function checkedBaseline(text: string, views: readonly SystemView[]): Baseline {
+  const b = parseBaseline(text);
+  if (!b) {
+    throw new InputError(
+      `--baseline "${text}": expected <algorithm-id>/<instance> or <algorithm-id>/<instance>@<build profile>`,
+    );
+  }
+  if (!views.some((v) => baselineFound(v, b))) {
+    throw new InputError(
+      `--baseline ${baselineText(b)}: no such instance${b.buildProfile ? " and build profile" : ""} in the store`,
+    );
+  }
+  return b;
+}
 
 export interface RenderOptions {
   /** Where site/ is written; default the store itself (the published tree is then the store: site/ beside data/). */
@@ -19,6 +35,8 @@ export interface RenderOptions {
   formats?: ReadonlyArray<Format>;
   /** Draw the charts (default true). */
   charts?: boolean;
+  /** The summary's baseline instance, `<algorithm-id>/<instance>[@<build profile>]` (default: none, no ratios). */
+  baseline?: string;
 }
 
 export interface RenderSummary {
@@ -89,7 +107,8 @@ export async function renderLoadedSite(store: LoadedStore, options: RenderOption
   const formats = [...(options.formats ?? FORMATS)];
   const siteDir = join(out, "site");
   const ctx = siteContext(store, TOOL.version, siteDir);
-  const pages: Page[] = sitePages(ctx);
+  const baseline = options.baseline === undefined ? null : checkedBaseline(options.baseline, ctx.views);
+  const { pages, summaries } = siteModel(ctx, baseline);
 
   mkdirSync(out, { recursive: true });
   // A render killed earlier (kill -9, a power cut) left its half-built site: it goes before a new one is built.
@@ -121,6 +140,12 @@ export async function renderLoadedSite(store: LoadedStore, options: RenderOption
     // A failed chart surfaces when its page is reached; until then it must not count as unhandled.
     for (const p of svgsOf) p.catch(() => undefined);
     for (const page of pages) if (formats.includes("md")) write(`${page.path}.md`, renderPage(page, "md"));
+    // The summary's figures for spreadsheets and scripts, beside its page.
+    for (const s of summaries) {
+      const view = ctx.views.find((v) => v.system === s.system) as SystemView;
+      write(`${s.system}/summary.csv`, summaryCsv(s.rows));
+      write(`${s.system}/summary.json`, summaryJson(view, s.rows, baseline));
+    }
     for (const [i, page] of pages.entries()) {
       const svgs = await (svgsOf[i] as Promise<Map<string, string>>);
       charts += svgs.size;

@@ -156,8 +156,18 @@ describe("the report site in chromium", () => {
         }
       }
       expect(problems).toEqual([]);
-      // home, compare, 2 × (index, method, sizes), 5 + 2 algorithm pages
-      expect(visited.size).toBe(15);
+      // home, compare, 2 × (index, summary, method, sizes), 5 + 2 algorithm pages
+      expect(visited.size).toBe(17);
+      // The summary lines its figures up: numeric columns are right-aligned as the reader sees them.
+      await page.goto(pathToFileURL(join(site, "arm_1", "summary.html")).href);
+      const align = await page.evaluate(() => ({
+        time: getComputedStyle(document.querySelector("td.num") as Element).textAlign,
+        text: getComputedStyle(document.querySelector("tbody td:not(.num)") as Element).textAlign,
+        rows: document.querySelectorAll("tbody tr").length,
+        chart: document.querySelectorAll("figure svg").length,
+      }));
+      expect(align).toMatchObject({ time: "right", text: "left", chart: 1 });
+      expect(align.rows).toBeGreaterThan(20);
       expect(links).toBeGreaterThan(300);
       console.log(`report browser: ${visited.size} pages opened, ${links} links followed`);
 
@@ -170,6 +180,8 @@ describe("the report site in chromium", () => {
         await page.goto(pathToFileURL(join(site, "arm_1", "kem-02.html")).href);
         await page.evaluate(() => document.querySelector("#performance table")?.scrollIntoView());
         await page.screenshot({ path: join(repoRoot, "docs", "img", "report-page.png") });
+        await page.goto(pathToFileURL(join(site, "arm_1", "summary.html")).href);
+        await page.screenshot({ path: join(repoRoot, "docs", "img", "report-summary.png") });
       }
     } finally {
       await browser.close();

@@ -89,6 +89,8 @@ export function systemIndexPage(ctx: SiteContext, view: SystemView): Page {
         text(
           `${view.algorithms.length} algorithm(s) measured on ${view.environment ? `${view.environment.processor.model}` : `system ${view.system}`}. See the `,
         ),
+        { text: "summary", page: "summary" },
+        text(" (every instance and operation in one table, with CSV and JSON exports), the "),
         { text: "method", page: "method" },
         text(" and the "),
         { text: "size audit", page: "sizes" },

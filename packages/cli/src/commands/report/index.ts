@@ -4,16 +4,19 @@ import { parseArgs } from "node:util";
 import { EXIT, type Io, UsageError } from "../../io.ts";
 import { checkOutDir } from "../../out-dir.ts";
 
-export const usage = `ngcc-perf report <store-dir> [--out DIR] [--format md,html] [--json]
+export const usage = `ngcc-perf report <store-dir> [--out DIR] [--format md,html] [--baseline ALG/INSTANCE] [--json]
 
-Renders the report of a record store: per system an index of algorithms, a page per algorithm (sections 1–7 of
-the NICCS guide with charts), the method page and the size audit; a cross-system page when the store holds
-several systems. Writes <out>/site/ (built aside and swapped in whole); when <out> is not the store, the records
-the pages link to are copied to <out>/data/ so the site stands alone. Relative links only: open
-<out>/site/index.html from disk or serve <out> from any web server.
-  --out DIR       where site/ goes (default: the store itself)
-  --format LIST   md, html or md,html (default md,html)
-  --json          print a summary as JSON on stdout`;
+Renders the report of a record store: per system an index of algorithms, a summary of every instance and operation
+(with <system>/summary.csv and summary.json exports), a page per algorithm (sections 1–7 of the NICCS guide with
+charts), the method page and the size audit; a cross-system page when the store holds several systems. Writes
+<out>/site/ (built aside and swapped in whole). Relative links only, to the store's records where they are: open
+<out>/site/index.html from disk, or serve a folder holding both the site and the store (the store itself when
+<out> is the store, the default).
+  --out DIR          where site/ goes (default: the store itself)
+  --format LIST      md, html or md,html (default md,html)
+  --baseline A/I     the summary's ratios relative to instance I of algorithm A (A/I@PROFILE for one build
+                     profile); default: no ratio column
+  --json             print a summary as JSON on stdout`;
 
 export async function reportCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -22,6 +25,7 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
     options: {
       out: { type: "string" },
       format: { type: "string" },
+      baseline: { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
     },
@@ -40,6 +44,7 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
   const summary = await renderSite(store, {
     ...(values.out !== undefined ? { out: resolve(values.out) } : {}),
     ...(formats ? { formats } : {}),
+    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
   });
   io.err(
     `report: ${summary.pages} page(s) (${summary.formats.join(", ")}), ${summary.charts} chart(s), ${summary.algorithms} algorithm page(s) on ${summary.systems.join(", ")}` +
