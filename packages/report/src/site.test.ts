@@ -36,13 +36,11 @@ describe("the summary of a system", () => {
     await renderSite(root, { out, baseline: "kem-22/Mithril-128" });
     const md = page(out, "arm_1/summary.md");
     expect(md).toContain("| algorithm | instance | operation | time | ± | ratio to kem-22/Mithril-128 |");
-    const keygen = readJson<{ aggregates: { meanNs: number } }>(
+    const keygen = readJson(
       recordAt(root, "timing", { algorithmId: "kem-22", instance: "Mithril-128", operation: "keygen" }),
-    );
+    ) as { aggregates: { meanNs: number } };
     // The baseline's own row has ratio 1; a key exchange has no keygen, so no ratio.
-    expect(md).toMatch(
-      /\| \[kem-22\]\(kem-22\.md\) \| `Mithril-128` \| keygen \| [^|]+ \(trials mean\) \| — \| 1× \|/,
-    );
+    expect(md).toMatch(/\| \[kem-22\]\(kem-22\.md\) \| `Mithril-128` \| keygen \| [^|]+ \(trials mean\) \| — \| 1× \|/);
     expect(md).toMatch(/\| `MAMBA-NIKE-128` \| init_a \| [^|]+ \| — \| — \|/);
     expect(page(out, "arm_1/index.md")).toContain("[summary](summary.md)");
     const csv = page(out, "arm_1/summary.csv").split("\r\n");
