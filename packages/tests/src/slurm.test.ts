@@ -42,6 +42,7 @@ const skip = missing.length > 0 && !process.env.CI;
 const title = skip
   ? `Slurm (skipped: ${missing.join(", ")} not installed; apt-get install -y slurm-wlm munge — with CI set it runs)`
   : "Slurm: the job array and merge job of docs/distributed.md on a single-node cluster";
+if (skip) console.warn(`slurm.test.ts: ${title}`);
 
 // ---------------------------------------------------------------------------------------------------------------
 // The page's scripts, verbatim.
