@@ -249,6 +249,7 @@ export class SlurmCluster {
         "AccountingStorageType=accounting_storage/none",
         "JobAcctGatherType=jobacct_gather/none",
         "MailProg=/bin/true",
+        "MinJobAge=3600", // ended jobs stay visible to scontrol for the whole test
         `NodeName=${host} NodeAddr=127.0.0.1 ${nodeHardware(this.programs.slurmd as string)} State=UNKNOWN`,
         `PartitionName=test Nodes=${host} Default=YES MaxTime=INFINITE State=UP`,
         "",

@@ -191,7 +191,8 @@ function runCliAsync(args: string[]): Promise<CliResult> {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const tmp = makeTempDir("ngcc-slurm-");
+// Made only when the tests run (a skipped suite runs no afterAll to remove it).
+const tmp = skip ? "" : makeTempDir("ngcc-slurm-");
 let cluster: SlurmCluster | undefined;
 let startError: Error | undefined;
 let scripts: DocScripts;
