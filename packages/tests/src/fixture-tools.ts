@@ -11,7 +11,16 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -861,4 +870,19 @@ export function runCliAsync(
       res({ code, signal, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
     });
   });
+}
+
+/** Record files of a store's system folder (paths relative to data/<system>), without the index and environment. */
+export function storeRecordFiles(out: string, system: string): string[] {
+  const dir = join(out, "data", system);
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.push(relative(dir, p));
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return files.filter((f) => f !== "index.json" && f !== "environment.json").sort();
 }

@@ -1,10 +1,18 @@
 // The whole pipeline as a user runs it: `ngcc-perf run` end to end, killed with SIGKILL at random moments
 // and resumed until it completes, and split into shards whose stores are merged.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { iccsDir, makeFlippedKat, makeTempDir, repoRoot, runCli, submissionsDir } from "./fixture-tools.ts";
+import {
+  iccsDir,
+  makeFlippedKat,
+  makeTempDir,
+  repoRoot,
+  runCli,
+  storeRecordFiles,
+  submissionsDir,
+} from "./fixture-tools.ts";
 
 const bin = join(repoRoot, "packages/cli/bin.js");
 const tmp = makeTempDir("ngcc-pipeline-");
@@ -35,20 +43,7 @@ beforeAll(() => {
   );
 });
 
-/** Record files of a store (paths relative to data/<system>), without the index and environment. */
-function recordFiles(out: string): string[] {
-  const dir = join(out, "data", "test_1");
-  const files: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d)) {
-      const p = join(d, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else files.push(relative(dir, p));
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return files.filter((f) => f !== "index.json" && f !== "environment.json").sort();
-}
+const recordFiles = (out: string): string[] => storeRecordFiles(out, "test_1");
 
 let reference: string[] = [];
 let referenceMs = 0;

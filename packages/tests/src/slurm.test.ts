@@ -10,11 +10,10 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type CliResult,
@@ -24,6 +23,7 @@ import {
   makeTempDir,
   repoRoot,
   runCli,
+  storeRecordFiles,
   submissionsDir,
 } from "./fixture-tools.ts";
 import {
@@ -77,20 +77,7 @@ function docScripts(): DocScripts {
 
 const SYSTEM = "test_1";
 
-/** Record files of a store (paths relative to data/<system>), without the index and the environment. */
-function recordFiles(out: string): string[] {
-  const dir = join(out, "data", SYSTEM);
-  const files: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d)) {
-      const p = join(d, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else files.push(relative(dir, p));
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return files.filter((f) => f !== "index.json" && f !== "environment.json").sort();
-}
+const recordFiles = (out: string): string[] => storeRecordFiles(out, SYSTEM);
 
 // biome-ignore lint/suspicious/noExplicitAny: records of every kind are compared by their fields
 type Rec = any;
