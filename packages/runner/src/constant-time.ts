@@ -29,7 +29,7 @@ import { signApiFlags } from "./signapi.ts";
 import { type Failure, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
 import { sha256 } from "./store.ts";
-import { buildOrDriverFailure, instanceUnits, katGate, plannedOperations } from "./time.ts";
+import { buildOrDriverFailure, instanceUnits, plannedOperations } from "./time.ts";
 import { TOOL } from "./tool.ts";
 
 /** Support files that stand for the system randomness; the tested build links the KAT DRBG in their place. */
@@ -115,6 +115,14 @@ function tag(block: string, name: string): string | undefined {
   return m?.[1] === undefined ? undefined : unescapeXml(m[1].trim());
 }
 
+/**
+ * A function's source name: the symbol without the suffixes GCC gives its clones (rej_eta.constprop.0, f.isra.0,
+ * f.part.0, f.cold), so one function has one name at every level and triage matches it by its source name.
+ */
+export function sourceFunction(symbol: string): string {
+  return symbol.replace(/(\.(constprop|isra|part|cold|lto_priv|localalias)(\.\d+)?)+$/, "");
+}
+
 function blocks(text: string, name: string): string[] {
   return [...text.matchAll(new RegExp(`<${name}>([\\s\\S]*?)</${name}>`, "g"))].map((m) => m[1] ?? "");
 }
@@ -152,7 +160,8 @@ export function parseMemcheckXml(text: string, submissionDir: string): MemcheckF
       const dir = tag(f, "dir") ?? "";
       const file = tag(f, "file");
       const line = tag(f, "line");
-      const fn = tag(f, "fn");
+      const symbol = tag(f, "fn");
+      const fn = symbol === undefined ? undefined : sourceFunction(symbol);
       const frame: MemcheckFrame = {
         ...(file ? { file: dir ? `${dir}/${file}` : file } : {}),
         ...(line ? { line: Number(line) } : {}),
@@ -368,7 +377,7 @@ export function constantTimeStep(
   campaign: Campaign,
   tc: Toolchain,
   valgrind: string,
-  options: StepOptions & { requireKatPass?: boolean },
+  options: StepOptions,
 ): StepDefinition<Work> {
   const out = options.out;
   const s = constantTimeSettings(campaign);
@@ -409,10 +418,6 @@ export function constantTimeStep(
         (spec) => ({ spec }),
       ),
     gate: (unit) => {
-      if (options.requireKatPass) {
-        const kat = katGate(out, unit.key as InstanceKey);
-        if (kat) return kat;
-      }
       const why = valgrindRefusal(profileOf(unit.key.buildProfile).cflags, avx512);
       return why ? { reason: "error", message: why.replace(/^not counted/, "not tested") } : null;
     },
@@ -531,7 +536,7 @@ export function constantTimeStep(
  */
 export async function constantTimeCampaign(
   campaign: Campaign,
-  options: StepOptions & { asked?: boolean; requireKatPass?: boolean },
+  options: StepOptions & { asked?: boolean },
 ): Promise<StepSummary & { notes?: string[] }> {
   if (!options.asked && !constantTimeSettings(campaign).enabled) {
     return { planned: 0, records: 0, failed: 0, skipped: 0, failures: [], notes: ["off in this campaign"] };

@@ -38,6 +38,7 @@ export {
   type MemcheckFrame,
   memcheckXmlComplete,
   parseMemcheckXml,
+  sourceFunction,
   type TriageEntry,
   triageOf,
 } from "./constant-time.ts";

@@ -12,6 +12,7 @@ import {
   loadCampaign,
   memcheckXmlComplete,
   parseMemcheckXml,
+  sourceFunction,
   triageOf,
 } from "@ngcc-perf/runner";
 import { type ConstantTimeRecord, recordPath, validateFile } from "@ngcc-perf/schema";
@@ -277,6 +278,13 @@ describe("memcheck's XML, triage and levels", () => {
     expect(a && triageOf(a, [{ file: "src/kem.c", line: 41, reason: "x" }])).toBeUndefined();
     expect(b && triageOf(b, triage)).toBeUndefined();
     expect(c && triageOf(c, [{ file: "/lib/l.c", reason: "x" }])).toBeUndefined();
+  });
+
+  it("names a function by its source name, without the suffixes of GCC's clones", () => {
+    expect(sourceFunction("rej_eta.constprop.0")).toBe("rej_eta");
+    expect(sourceFunction("pack.isra.0.cold")).toBe("pack");
+    expect(sourceFunction("f.part.1")).toBe("f");
+    expect(sourceFunction("PQCLEAN_MLKEM768_CLEAN_gen_matrix")).toBe("PQCLEAN_MLKEM768_CLEAN_gen_matrix");
   });
 
   it("replaces the profile's -O flag by the level and adds -g once", () => {
