@@ -5,6 +5,7 @@ import { profileStep } from "@ngcc-perf/hashprof";
 import { type KatOptions, katCampaign } from "@ngcc-perf/kat";
 import {
   buildStep,
+  constantTimeCampaign,
   emptySummary,
   instructionsCampaign,
   type PipelineStep,
@@ -13,7 +14,16 @@ import {
 } from "@ngcc-perf/runner";
 import { sizesStep } from "@ngcc-perf/sizes";
 
-export const STEP_NAMES: readonly StepName[] = ["build", "kat", "time", "instructions", "profile", "sizes", "report"];
+export const STEP_NAMES: readonly StepName[] = [
+  "build",
+  "kat",
+  "time",
+  "instructions",
+  "constant-time",
+  "profile",
+  "sizes",
+  "report",
+];
 
 /**
  * The instruction counts under valgrind: run when `asked` (named in --steps) or when the campaign sets
@@ -21,6 +31,14 @@ export const STEP_NAMES: readonly StepName[] = ["build", "kat", "time", "instruc
  */
 export function instructionsStepWith(asked: boolean): PipelineStep {
   return { name: "instructions", run: (c, o) => instructionsCampaign(c, { ...o, asked }) };
+}
+
+/**
+ * The constant-time smoke test under valgrind's memcheck: run when `asked` (named in --steps) or when the campaign
+ * sets `constantTime: { enabled: true }`; otherwise it plans nothing.
+ */
+export function constantTimeStepWith(asked: boolean): PipelineStep {
+  return { name: "constant-time", run: (c, o) => constantTimeCampaign(c, { ...o, asked }) };
 }
 
 /** The KAT step; `jobs` instances at once (default: the step's own). */
@@ -50,6 +68,7 @@ export function stepsNamed(names: readonly StepName[], jobs?: number, asked: rea
     kat: katStepWith(jobs),
     time: timeStep,
     instructions: instructionsStepWith(asked.includes("instructions")),
+    "constant-time": constantTimeStepWith(asked.includes("constant-time")),
     profile: profileStep,
     sizes: sizesStep,
     report: reportStep,

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
   type AlgorithmKey,
+  type ConstantTimeRecord,
   checkSystemIntegrity,
   type EnvironmentRecord,
   formatFindings,
@@ -50,6 +51,8 @@ export interface SystemStore {
   surveys: Array<AlgorithmRecord<SurveyRecord>>;
   /** Instruction counts (the instructions step); absent in stores built by hand before it. */
   instructions?: InstructionsRecord[];
+  /** Constant-time smoke tests (the constant-time step); absent in stores built by hand before it. */
+  constantTime?: ConstantTimeRecord[];
   /** Every file of the folder the site may link to (records and KAT logs), relative to dir with / separators. */
   files: Set<string>;
   /** Where each loaded record lives, relative to dir. */
@@ -136,6 +139,7 @@ function loadSystem(dir: string, system: string): SystemStore {
     audits: [],
     surveys: [],
     instructions: [],
+    constantTime: [],
     files: new Set(),
     pathOf: new Map(),
   };
@@ -169,6 +173,9 @@ function loadSystem(dir: string, system: string): SystemStore {
         break;
       case "instructions":
         store.instructions?.push(record as unknown as InstructionsRecord);
+        break;
+      case "constant-time":
+        store.constantTime?.push(record as unknown as ConstantTimeRecord);
         break;
       case "survey":
         store.surveys.push({ key: entry.key, record: record as unknown as SurveyRecord });

@@ -4,6 +4,7 @@
 import type { Page } from "./model.ts";
 import { archLabel, footer, guideName, header, provenanceNote, unconfinedNote } from "./parts.ts";
 import { basicSection } from "./sections/basic.ts";
+import { constantTimeSection } from "./sections/constant-time.ts";
 import { environmentSection } from "./sections/environment.ts";
 import { evidenceSection } from "./sections/evidence.ts";
 import { katSection } from "./sections/kat.ts";
@@ -48,6 +49,7 @@ export function algorithmPage(ctx: SiteContext, view: SystemView, alg: Algorithm
       environmentSection(view, alg),
       katSection(view, alg),
       performanceSection(view, alg),
+      ...[constantTimeSection(view, alg)].filter((s) => s !== null),
       memorySection(view, alg),
       sizesSection(view, alg),
       symmetricSection(view, alg),

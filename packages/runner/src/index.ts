@@ -26,6 +26,22 @@ export {
 } from "./build.ts";
 export { buildCampaign } from "./build-step.ts";
 export { type BuildProfile, type Campaign, type CounterKind, DEFAULT_PROFILES, loadCampaign } from "./campaign.ts";
+export {
+  type ConstantTimeSettings,
+  CT_RANDOMNESS,
+  constantTimeCampaign,
+  constantTimeSettings,
+  constantTimeStep,
+  levelFlags,
+  MEMCHECK_OPTIONS,
+  type MemcheckFinding,
+  type MemcheckFrame,
+  memcheckXmlComplete,
+  parseMemcheckXml,
+  sourceFunction,
+  type TriageEntry,
+  triageOf,
+} from "./constant-time.ts";
 export { DriverError, type DriverInfo, driverRun, infoAndCheck } from "./driver.ts";
 export { captureEnvironment, type EnvironmentOptions, processorModel } from "./env.ts";
 export {

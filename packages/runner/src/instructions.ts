@@ -65,7 +65,7 @@ export function valgrindRefusal(flags: readonly string[], cpuHasAvx512: boolean)
     : null;
 }
 
-function cpuHasAvx512(): boolean {
+export function cpuHasAvx512(): boolean {
   try {
     return /\bavx512f\b/.test(readFileSync("/proc/cpuinfo", "utf8"));
   } catch {

@@ -19,6 +19,7 @@ export const PIPELINE_ORDER: readonly StepName[] = [
   "kat",
   "time",
   "instructions",
+  "constant-time",
   "profile",
   "sizes",
   "report",

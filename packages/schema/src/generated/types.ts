@@ -452,6 +452,46 @@ export interface CampaignConfig {
     pool?: number;
   };
   /**
+   * The constant-time step: each operation under valgrind's memcheck with its secrets marked undefined (docs/methodology.md, Constant-time smoke test).
+   */
+  constantTime?: {
+    /**
+     * true: a plain run (no --steps) runs it; default false (then only --steps constant-time does).
+     */
+    enabled?: boolean;
+    /**
+     * Optimisation flags to test at, each replacing the build profile's -O flag (-g is added); default [-O2, -O3]; at least two.
+     *
+     * @minItems 2
+     */
+    levels?: string[];
+    /**
+     * Calls per operation and level, each with its own key pair; default 3.
+     */
+    keys?: number;
+    /**
+     * Findings accepted, with the reason: each matches a finding whose first frame inside the submission's sources has this file (relative to the submission folder) and, when given, line and function. The others stay open.
+     */
+    triage?: {
+      /**
+       * Source file, relative to the submission folder (e.g. indcpa.c).
+       */
+      file: string;
+      /**
+       * Why the finding is not a leak of a secret (or is accepted anyway).
+       */
+      reason: string;
+      /**
+       * Line in that file.
+       */
+      line?: number;
+      /**
+       * Function, as the debug information names it.
+       */
+      function?: string;
+    }[];
+  };
+  /**
    * Containment of every process that builds or runs submission code (docs/security.md): bubblewrap (own PID, network, IPC and UTS namespaces), the system read-only, only the job's folders writable, a private /tmp, a clean environment, an unprivileged user and resource limits.
    */
   sandbox?: {
@@ -3257,7 +3297,16 @@ export interface StoreIndexRecord {
     /**
      * Record kind, or kat-log.
      */
-    kind: "environment" | "timing" | "kat" | "kat-log" | "hash-profile" | "survey" | "size-audit" | "instructions";
+    kind:
+      | "environment"
+      | "timing"
+      | "kat"
+      | "kat-log"
+      | "hash-profile"
+      | "survey"
+      | "size-audit"
+      | "instructions"
+      | "constant-time";
     /**
      * SHA-256 of the file.
      */
@@ -3556,6 +3605,410 @@ export interface InstructionsRecord_Build {
  * One process.
  */
 export interface InstructionsRecord_Command {
+  /**
+   * Program and arguments, exactly as passed to the operating system (never a shell string).
+   *
+   * @minItems 1
+   */
+  argv: string[];
+  /**
+   * Exit status, or null when the process was ended by a signal or timed out.
+   */
+  exitCode: number | null;
+  /**
+   * Signal name that ended the process (e.g. SIGSEGV), or null.
+   */
+  signal: string | null;
+  /**
+   * Wall-clock duration of the process in milliseconds (ms).
+   */
+  durationMs: number;
+  /**
+   * True when the process was killed because it exceeded its time limit.
+   */
+  timedOut: boolean;
+  /**
+   * Working directory the process ran in.
+   */
+  cwd?: string;
+  /**
+   * Time limit applied to the process in milliseconds (ms).
+   */
+  timeLimitMs?: number;
+  /**
+   * Last part of the process's standard error (bounded).
+   */
+  stderrTail?: string;
+  /**
+   * True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox.
+   */
+  sandboxed?: boolean;
+}
+
+// ---- constant-time
+/**
+ * One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see (variable-latency instructions such as division).
+ */
+export type ConstantTimeRecord = {
+  [k: string]: unknown;
+} & {
+  /**
+   * Record kind; always "constant-time" for this schema.
+   */
+  kind: "constant-time";
+  /**
+   * Version of this schema the record was written against (see docs/record-schema.md).
+   */
+  schemaVersion: 1;
+  provenance: ConstantTimeRecord_Provenance;
+  /**
+   * System (machine class) the measurement ran on, e.g. x86_1 or arm_1.
+   */
+  system: string;
+  /**
+   * Algorithm (submission) id, e.g. kem-20.
+   */
+  algorithmId: string;
+  /**
+   * Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.
+   */
+  instance: string;
+  /**
+   * Implementation version the instance belongs to, e.g. reference.
+   */
+  implementation: string;
+  /**
+   * ConstantTimeRecord_Build profile (named compiler flag set) the instance was built with, e.g. guide.
+   */
+  buildProfile: string;
+  /**
+   * Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).
+   */
+  operation: string;
+  /**
+   * ok: run at every level; failed: the tool or the build failed, see failure.
+   */
+  status: "ok" | "failed";
+  /**
+   * pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed).
+   */
+  verdict?: "pass" | "leaks found" | "tool error";
+  /**
+   * SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.
+   */
+  inputsHash?: string;
+  failure?: ConstantTimeRecord_Failure;
+  build?: ConstantTimeRecord_Build;
+  /**
+   * The tool.
+   */
+  tool?: {
+    /**
+     * The tool.
+     */
+    name: "memcheck";
+    /**
+     * First line of `valgrind --version`, e.g. valgrind-3.19.0.
+     */
+    version: string;
+    /**
+     * valgrind options used (the XML file added per run).
+     */
+    options?: string[];
+  };
+  /**
+   * Where the instance's randombytes came from, and that its output was marked undefined.
+   */
+  randomness?: string;
+  /**
+   * What was marked undefined (secret) for the call.
+   */
+  secret?: string[];
+  /**
+   * What was marked defined (public) right after the call.
+   */
+  declassified?: string[];
+  /**
+   * What the program said about this operation (e.g. verify takes no secret input).
+   */
+  note?: string;
+  /**
+   * Calls tested at each level (one per key pair).
+   */
+  calls?: number;
+  /**
+   * Bytes of randomness marked undefined over the calls of one level.
+   */
+  randomBytesMarked?: number;
+  /**
+   * Signed message length (signatures).
+   */
+  messageBytes?: number;
+  /**
+   * One run per optimisation level, in the campaign's order.
+   *
+   * @minItems 1
+   */
+  levels?: {
+    /**
+     * The optimisation flag, e.g. -O2, which replaced the profile's -O flag.
+     */
+    level: string;
+    /**
+     * Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.
+     */
+    flags: string[];
+    /**
+     * pass: no open finding; leaks found: at least one.
+     */
+    verdict: "pass" | "leaks found";
+    /**
+     * Errors memcheck reported in all (its errorcounts summed), accepted or open.
+     */
+    errorsReported: number;
+    /**
+     * The findings, open ones first.
+     */
+    findings: {
+      /**
+       * memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …
+       */
+      kind: string;
+      /**
+       * memcheck's description of the first of these errors.
+       */
+      what: string;
+      /**
+       * How many times memcheck saw it (its errorcounts, summed over the errors grouped here).
+       */
+      count: number;
+      /**
+       * Distinct call stacks memcheck reported for it (grouped here).
+       */
+      contexts: number;
+      /**
+       * The innermost stack frame (where the error happened).
+       */
+      top: {
+        /**
+         * Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file).
+         */
+        file?: string;
+        /**
+         * Line in that file.
+         */
+        line?: number;
+        /**
+         * Function (the inlined one when the frame is inlined).
+         */
+        function?: string;
+        /**
+         * The object file (executable or library) the instruction belongs to, when no source is known.
+         */
+        object?: string;
+      };
+      /**
+       * open: a leak not triaged; accepted: the campaign's triage accepts it (reason).
+       */
+      status: "open" | "accepted";
+      /**
+       * The first (innermost) stack frame inside the submission's own sources: what triage matches and the page shows. Absent when no frame is (e.g. only library code).
+       */
+      location?: {
+        /**
+         * Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file).
+         */
+        file?: string;
+        /**
+         * Line in that file.
+         */
+        line?: number;
+        /**
+         * Function (the inlined one when the frame is inlined).
+         */
+        function?: string;
+        /**
+         * The object file (executable or library) the instruction belongs to, when no source is known.
+         */
+        object?: string;
+      };
+      /**
+       * Why the campaign's triage accepts it (accepted only).
+       */
+      reason?: string;
+    }[];
+    command: ConstantTimeRecord_Command;
+  }[];
+  /**
+   * The campaign's triage entries (constantTime.triage) in force.
+   */
+  triage?: {
+    /**
+     * File relative to the submission folder.
+     */
+    file: string;
+    /**
+     * Why it is accepted.
+     */
+    reason: string;
+    /**
+     * Line.
+     */
+    line?: number;
+    /**
+     * Function.
+     */
+    function?: string;
+  }[];
+  /**
+   * Child processes run (the valgrind runs).
+   */
+  commands?: ConstantTimeRecord_Command1[];
+};
+
+/**
+ * Where this record came from.
+ */
+export interface ConstantTimeRecord_Provenance {
+  /**
+   * measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person.
+   */
+  origin: "measured" | "synthesized" | "curated";
+  /**
+   * The program that wrote the record.
+   */
+  tool: {
+    /**
+     * Program name, e.g. ngcc-perf.
+     */
+    name: string;
+    /**
+     * Program version.
+     */
+    version: string;
+  };
+  /**
+   * When the record was written (UTC, RFC 3339).
+   */
+  createdAt: string;
+  /**
+   * What the record was derived from when not measured (e.g. the seed page's file name).
+   */
+  source?: string;
+  /**
+   * Free-text remark on the record's origin.
+   */
+  note?: string;
+}
+/**
+ * Why the job failed.
+ */
+export interface ConstantTimeRecord_Failure {
+  /**
+   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else.
+   */
+  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "error";
+  /**
+   * Human-readable explanation.
+   */
+  message: string;
+  /**
+   * Signal name, e.g. SIGSEGV.
+   */
+  signal?: string | null;
+  /**
+   * Exit status of the failing process.
+   */
+  exitCode?: number | null;
+  /**
+   * Last part of the failing process's standard error (bounded).
+   */
+  stderrTail?: string;
+}
+/**
+ * How the tested program was built (the flags of the first level; each level's in levels).
+ */
+export interface ConstantTimeRecord_Build {
+  /**
+   * Compiler command used, e.g. gcc.
+   */
+  compiler: string;
+  /**
+   * First line of the compiler's --version output.
+   */
+  compilerVersion: string;
+  /**
+   * Compiler flags of the build profile, in order.
+   */
+  flags: string[];
+  /**
+   * Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).
+   */
+  defines?: string[];
+  /**
+   * Linker flags.
+   */
+  ldflags?: string[];
+  /**
+   * SHA-256 over the instance's source files (sorted by path).
+   */
+  sourcesSha256?: string;
+  /**
+   * Path of the built artifact (shared object or executable) in the build cache.
+   */
+  artifact?: string;
+  /**
+   * How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method).
+   */
+  linkage?: "static-objects" | "shared-object";
+}
+/**
+ * The valgrind process.
+ */
+export interface ConstantTimeRecord_Command {
+  /**
+   * Program and arguments, exactly as passed to the operating system (never a shell string).
+   *
+   * @minItems 1
+   */
+  argv: string[];
+  /**
+   * Exit status, or null when the process was ended by a signal or timed out.
+   */
+  exitCode: number | null;
+  /**
+   * Signal name that ended the process (e.g. SIGSEGV), or null.
+   */
+  signal: string | null;
+  /**
+   * Wall-clock duration of the process in milliseconds (ms).
+   */
+  durationMs: number;
+  /**
+   * True when the process was killed because it exceeded its time limit.
+   */
+  timedOut: boolean;
+  /**
+   * Working directory the process ran in.
+   */
+  cwd?: string;
+  /**
+   * Time limit applied to the process in milliseconds (ms).
+   */
+  timeLimitMs?: number;
+  /**
+   * Last part of the process's standard error (bounded).
+   */
+  stderrTail?: string;
+  /**
+   * True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox.
+   */
+  sandboxed?: boolean;
+}
+/**
+ * One process.
+ */
+export interface ConstantTimeRecord_Command1 {
   /**
    * Program and arguments, exactly as passed to the operating system (never a shell string).
    *

@@ -332,6 +332,38 @@ export const campaign: JsonSchema = {
           }),
         },
       ),
+      constantTime: obj(
+        "The constant-time step: each operation under valgrind's memcheck with its secrets marked undefined (docs/methodology.md, Constant-time smoke test).",
+        {},
+        {
+          enabled: bool(
+            "true: a plain run (no --steps) runs it; default false (then only --steps constant-time does).",
+          ),
+          levels: arr(
+            "Optimisation flags to test at, each replacing the build profile's -O flag (-g is added); default [-O2, -O3]; at least two.",
+            { type: "string", pattern: "^-O([0-3sgz]|fast)?$" },
+            { minItems: 2, uniqueItems: true },
+          ),
+          keys: int("Calls per operation and level, each with its own key pair; default 3.", {
+            minimum: 1,
+            maximum: 64,
+          }),
+          triage: arr(
+            "Findings accepted, with the reason: each matches a finding whose first frame inside the submission's sources has this file (relative to the submission folder) and, when given, line and function. The others stay open.",
+            obj(
+              "One accepted finding (or group of findings).",
+              {
+                file: str("Source file, relative to the submission folder (e.g. indcpa.c)."),
+                reason: str("Why the finding is not a leak of a secret (or is accepted anyway).", { minLength: 1 }),
+              },
+              {
+                line: int("Line in that file.", { minimum: 1 }),
+                function: str("Function, as the debug information names it."),
+              },
+            ),
+          ),
+        },
+      ),
       sandbox: obj(
         "Containment of every process that builds or runs submission code (docs/security.md): bubblewrap (own PID, network, IPC and UTS namespaces), the system read-only, only the job's folders writable, a private /tmp, a clean environment, an unprivileged user and resource limits.",
         {},
@@ -1364,6 +1396,7 @@ export const storeIndex = recordSchema(
             "survey",
             "size-audit",
             "instructions",
+            "constant-time",
           ]),
         },
         {

@@ -8,7 +8,7 @@ import { STEP_NAMES } from "../../steps.ts";
 export const usage = `ngcc-perf run <campaign.yaml> [--out DIR] [--only GLOB]... [--steps LIST] [--resume] [--shard K/N] [--json]
 
 Runs the pipeline: build → kat → time (+ memory) → instructions (valgrind; when asked for or enabled in the
-campaign) → profile → sizes → report. An instance whose KAT
+campaign) → constant-time (valgrind memcheck; likewise) → profile → sizes → report. An instance whose KAT
 fails under a build profile is not timed or profiled under it. Records go to <out>/data/<system>/,
 pages to <out>/site/<system>/.
   --steps LIST  comma-separated subset of ${STEP_NAMES.join(",")} (default: all)

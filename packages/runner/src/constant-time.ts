@@ -1,0 +1,552 @@
+// The constant-time step: a smoke test of each operation under valgrind's memcheck (docs/methodology.md,
+// "Constant-time smoke test"). For every instance × build profile and every optimisation level of the campaign
+// (constantTime.levels, default -O2 and -O3, each replacing the profile's -O flag, -g added): the instance's
+// sources compiled with debug information and linked with native/ct/ngcc_ct.c and the seeded KAT DRBG, whose
+// output — like the secret inputs — the program marks undefined while the tested call runs. Run once per operation
+// under `valgrind --tool=memcheck --xml=yes`; each error memcheck reports (secret data in a branch, an address …)
+// becomes a finding at its first source line inside the submission, accepted by the campaign's triage or open.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, isAbsolute, join, relative, sep } from "node:path";
+import { buildPath, type ConstantTimeRecord, type InstanceKey } from "@ngcc-perf/schema";
+import {
+  buildInputsHash,
+  type Command,
+  cachedBuild,
+  compileSources,
+  defineFlags,
+  includeFlags,
+  type Toolchain,
+  toolchain,
+} from "./build.ts";
+import type { Campaign } from "./campaign.ts";
+import { DriverError, interpret } from "./driver.ts";
+import { InputError } from "./errors.ts";
+import type { InstanceSpec } from "./instances.ts";
+import { cpuHasAvx512, valgrindRefusal, valgrindVersion } from "./instructions.ts";
+import { nativeDir } from "./native.ts";
+import { commandOf, runProcess } from "./proc.ts";
+import { signApiFlags } from "./signapi.ts";
+import { type Failure, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
+import type { StepOptions, StepSummary } from "./step/types.ts";
+import { sha256 } from "./store.ts";
+import { buildOrDriverFailure, instanceUnits, plannedOperations } from "./time.ts";
+import { TOOL } from "./tool.ts";
+
+/** Support files that stand for the system randomness; the tested build links the KAT DRBG in their place. */
+const RANDOMNESS_SOURCES = new Set(["drng.c", "randombytes.c", "ngcc_randombytes.c"]);
+
+export const CT_RANDOMNESS =
+  "the KAT generator's AES-256 CTR_DRBG (native/katgen/ngcc_rng.c) seeded with 0x00..0x2F, its output marked undefined (secret) while the tested call runs";
+
+/** The valgrind options of a run (the XML file added per run). */
+export const MEMCHECK_OPTIONS = [
+  "--tool=memcheck",
+  "--error-limit=no",
+  "--track-origins=yes",
+  "--xml=yes",
+  "--child-silent-after-fork=yes",
+] as const;
+
+export interface TriageEntry {
+  file: string;
+  line?: number;
+  function?: string;
+  reason: string;
+}
+
+/** What the campaign's `constantTime` block sets, with defaults. */
+export interface ConstantTimeSettings {
+  enabled: boolean;
+  levels: string[];
+  keys: number;
+  triage: TriageEntry[];
+}
+
+export function constantTimeSettings(campaign: Campaign): ConstantTimeSettings {
+  const c = campaign.config.constantTime ?? {};
+  return {
+    enabled: c.enabled ?? false,
+    levels: c.levels ?? ["-O2", "-O3"],
+    keys: c.keys ?? 3,
+    triage: (c.triage ?? []) as TriageEntry[],
+  };
+}
+
+/** The profile's flags at one level: every -O flag removed, the level put first, -g added (once). */
+export function levelFlags(cflags: readonly string[], level: string): string[] {
+  const rest = cflags.filter((f) => !/^-O([0-3sgz]|fast)?$/.test(f) && f !== "-g");
+  return [level, "-g", ...rest];
+}
+
+// ---------------------------------------------------------------- memcheck's XML
+
+/** One stack frame of memcheck's XML. */
+export interface MemcheckFrame {
+  file?: string;
+  line?: number;
+  function?: string;
+  object?: string;
+}
+
+/** One finding: errors of one kind at one place (first frame inside the submission, and the top frame). */
+export interface MemcheckFinding {
+  kind: string;
+  what: string;
+  count: number;
+  contexts: number;
+  top: MemcheckFrame;
+  location?: MemcheckFrame;
+}
+
+const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
+
+function unescapeXml(s: string): string {
+  return s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (_m, e: string) =>
+    e.startsWith("#x")
+      ? String.fromCodePoint(Number.parseInt(e.slice(2), 16))
+      : e.startsWith("#")
+        ? String.fromCodePoint(Number(e.slice(1)))
+        : (ENTITIES[e] ?? ""),
+  );
+}
+
+function tag(block: string, name: string): string | undefined {
+  const m = new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(block);
+  return m?.[1] === undefined ? undefined : unescapeXml(m[1].trim());
+}
+
+/**
+ * A function's source name: the symbol without the suffixes GCC gives its clones (rej_eta.constprop.0, f.isra.0,
+ * f.part.0, f.cold), so one function has one name at every level and triage matches it by its source name.
+ */
+export function sourceFunction(symbol: string): string {
+  return symbol.replace(/(\.(constprop|isra|part|cold|lto_priv|localalias)(\.\d+)?)+$/, "");
+}
+
+function blocks(text: string, name: string): string[] {
+  return [...text.matchAll(new RegExp(`<${name}>([\\s\\S]*?)</${name}>`, "g"))].map((m) => m[1] ?? "");
+}
+
+/** Whether a memcheck XML report is complete (valgrind writes the closing tag last). */
+export function memcheckXmlComplete(text: string): boolean {
+  return /<valgrindoutput>/.test(text) && /<\/valgrindoutput>\s*$/.test(text);
+}
+
+/**
+ * The findings of a memcheck XML report: errors grouped by kind, first frame inside `submissionDir` (its file
+ * relative to that folder) and top frame, each with its count (the report's errorcounts summed over the group).
+ */
+export function parseMemcheckXml(text: string, submissionDir: string): MemcheckFinding[] {
+  const counts = new Map<string, number>();
+  const countsBlock = tag(text, "errorcounts") ?? "";
+  for (const pair of blocks(countsBlock, "pair")) {
+    const unique = tag(pair, "unique");
+    if (unique) counts.set(unique, Number(tag(pair, "count") ?? "1"));
+  }
+  const inside = (dir: string, file: string): string | undefined => {
+    const full = isAbsolute(file) ? file : join(dir, file);
+    const rel = relative(submissionDir, full);
+    return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel.split(sep).join("/") : undefined;
+  };
+  const grouped = new Map<string, MemcheckFinding>();
+  for (const error of blocks(text, "error")) {
+    const kind = tag(error, "kind") ?? "unknown";
+    const what = tag(error, "what") ?? tag(tag(error, "xwhat") ?? "", "text") ?? kind;
+    // The error's own stack is the first <stack>; later ones are the origin's (auxwhat).
+    const stack = /<stack>([\s\S]*?)<\/stack>/.exec(error)?.[1] ?? "";
+    let top: MemcheckFrame | undefined;
+    let location: MemcheckFrame | undefined;
+    for (const f of blocks(stack, "frame")) {
+      const dir = tag(f, "dir") ?? "";
+      const file = tag(f, "file");
+      const line = tag(f, "line");
+      const symbol = tag(f, "fn");
+      const fn = symbol === undefined ? undefined : sourceFunction(symbol);
+      const frame: MemcheckFrame = {
+        ...(file ? { file: dir ? `${dir}/${file}` : file } : {}),
+        ...(line ? { line: Number(line) } : {}),
+        ...(fn ? { function: fn } : {}),
+        ...(!file && tag(f, "obj") ? { object: tag(f, "obj") as string } : {}),
+      };
+      top ??= frame;
+      const rel = file ? inside(dir, file) : undefined;
+      if (rel && !location) {
+        location = { file: rel, ...(frame.line ? { line: frame.line } : {}), ...(fn ? { function: fn } : {}) };
+        if (top === frame) top = { ...location };
+        break;
+      }
+    }
+    const t = top ?? {};
+    const key = JSON.stringify([kind, location ?? null, t]);
+    const count = counts.get(tag(error, "unique") ?? "") ?? 1;
+    const g = grouped.get(key);
+    if (g) {
+      g.count += count;
+      g.contexts++;
+    } else {
+      grouped.set(key, { kind, what, count, contexts: 1, top: t, ...(location ? { location } : {}) });
+    }
+  }
+  return [...grouped.values()];
+}
+
+/** The triage entry that accepts a finding, or undefined (then it is open). */
+export function triageOf(f: MemcheckFinding, triage: readonly TriageEntry[]): TriageEntry | undefined {
+  const at = f.location;
+  if (!at) return undefined;
+  return triage.find(
+    (t) =>
+      t.file === at.file &&
+      (t.line === undefined || t.line === at.line) &&
+      (t.function === undefined || t.function === at.function),
+  );
+}
+
+// ---------------------------------------------------------------- the program
+
+function ctSources(): { main: string; rng: string[] } {
+  const nd = nativeDir();
+  return {
+    main: join(nd, "ct", "ngcc_ct.c"),
+    rng: [join(nd, "katgen", "ngcc_aes256.c"), join(nd, "katgen", "ngcc_rng.c")],
+  };
+}
+
+function ctFilesHash(): string {
+  const { main, rng } = ctSources();
+  const katgen = join(nativeDir(), "katgen");
+  return sha256(
+    [main, ...rng, join(katgen, "rng.h"), join(katgen, "ngcc_aes256.h")]
+      .map((f) => `${basename(f)}:${sha256(readFileSync(f, "utf8"))}`)
+      .join("\n"),
+  );
+}
+
+/** The DRBG's entry points renamed, so ngcc_ct.c's randombytes (which marks its output) wraps them. */
+const DRBG_RENAMES = ["-Drandombytes=ngcc_ct_drbg_bytes", "-DPQCLEAN_randombytes=ngcc_ct_drbg_pqclean"];
+
+/** Builds ngcc-ct for an instance at one level (cached by every input), in the unit's build folder. */
+async function buildCt(
+  campaign: Campaign,
+  spec: InstanceSpec,
+  key: InstanceKey,
+  flags: string[],
+  ldflags: readonly string[],
+  tc: Toolchain,
+  out: string,
+): Promise<{ program: string; cached: boolean }> {
+  const cc = campaign.cc;
+  const nd = nativeDir();
+  const { main, rng } = ctSources();
+  const sources = [...spec.sources, ...spec.support].filter((s) => !RANDOMNESS_SOURCES.has(basename(s)));
+  const profileLike = { name: "ct", cflags: flags, ldflags: [...ldflags] };
+  const inputsHash = buildInputsHash(spec, profileLike as never, tc, ["constant-time", ctFilesHash()]);
+  const level = flags[0]?.replace(/^-/, "") ?? "O";
+  const b = await cachedBuild(
+    buildPath(out, key),
+    `ct-${spec.instance}-${level}`,
+    inputsHash,
+    campaign.timeouts.buildMs,
+    async (work, run) => {
+      const what = `${spec.algorithmId}/${spec.instance} for the constant-time test (${flags[0]})`;
+      const objects = await compileSources(run, work, {
+        cc,
+        sources,
+        flags: [...flags, ...defineFlags(spec.defines), ...includeFlags(spec)],
+        what,
+        subdir: "obj",
+        pic: false,
+      });
+      await run(
+        [
+          cc,
+          "-std=c99",
+          "-O2",
+          "-g",
+          "-D_GNU_SOURCE",
+          `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
+          ...defineFlags(spec.defines),
+          ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
+          ...signApiFlags(spec.signApi),
+          ...includeFlags(spec),
+          ...["-I", join(nd, "include"), "-I", join(nd, "driver")],
+          "-c",
+          main,
+          "-o",
+          join(work, "ngcc_ct.o"),
+        ],
+        `compiling ${what}`,
+      );
+      for (const src of rng) {
+        const o = join(work, `${basename(src, ".c")}.o`);
+        await run(
+          [cc, "-std=c99", "-O2", ...DRBG_RENAMES, "-I", join(nd, "katgen"), "-c", src, "-o", o],
+          `compiling ${what}`,
+        );
+      }
+      await run(
+        [
+          cc,
+          ...flags,
+          ...ldflags,
+          "-o",
+          join(work, "ngcc-ct"),
+          join(work, "ngcc_ct.o"),
+          ...rng.map((s) => join(work, `${basename(s, ".c")}.o`)),
+          ...objects.map((o) => join(work, o)),
+          "-lm",
+        ],
+        `linking ${what}`,
+      );
+      return { program: "ngcc-ct" };
+    },
+  );
+  return { program: join(b.dir, b.result.program), cached: b.cached };
+}
+
+interface CtOutput {
+  op: string;
+  calls: number;
+  keyPairs: number;
+  messageBytes: number;
+  secret: string[];
+  declassified: string[];
+  randomBytesMarked: number;
+  note?: string;
+  onValgrind: boolean;
+}
+
+/** One operation at one level: the program under memcheck in a scratch folder, its XML report read. */
+async function testOperation(
+  program: string,
+  scratch: string,
+  op: string,
+  keys: number,
+  messageBytes: number,
+  submissionDir: string,
+  timeoutMs: number,
+  what: string,
+) {
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  try {
+    // The program is copied into the scratch folder, the one folder the sandboxed run sees of the store.
+    const copy = join(scratch, basename(program));
+    copyFileSync(program, copy);
+    const xml = join(scratch, "memcheck.xml");
+    const argv = [
+      "valgrind",
+      ...MEMCHECK_OPTIONS,
+      `--xml-file=${xml}`,
+      copy,
+      ...["--op", op, "--keys", String(keys), "--msg-bytes", String(messageBytes)],
+    ];
+    const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch] });
+    const value = interpret<CtOutput>(result, what);
+    const text = existsSync(xml) ? readFileSync(xml, "utf8") : "";
+    if (!value.onValgrind || !memcheckXmlComplete(text)) {
+      throw new DriverError("error", `${what}: valgrind wrote no complete XML report`, result);
+    }
+    return { value, findings: parseMemcheckXml(text, submissionDir), command: commandOf(result) };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, operation: string) {
+  return {
+    kind: "constant-time" as const,
+    schemaVersion: 1 as const,
+    provenance: { origin: "measured" as const, tool: TOOL, createdAt: new Date().toISOString() },
+    system: campaign.system,
+    algorithmId: spec.algorithmId,
+    instance: spec.instance,
+    implementation: spec.implementation,
+    buildProfile: profile,
+    operation,
+  };
+}
+
+interface Work {
+  spec: InstanceSpec;
+}
+
+type Level = NonNullable<ConstantTimeRecord["levels"]>[number];
+
+export function constantTimeStep(
+  campaign: Campaign,
+  tc: Toolchain,
+  valgrind: string,
+  options: StepOptions,
+): StepDefinition<Work> {
+  const out = options.out;
+  const s = constantTimeSettings(campaign);
+  const avx512 = cpuHasAvx512();
+  const profileOf = (name: string) => {
+    const p = campaign.profiles[name];
+    if (!p) throw new Error(`unknown build profile ${name}`);
+    return p;
+  };
+  const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): ConstantTimeRecord => ({
+    ...baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation),
+    status: "failed",
+    failure: { reason: f.reason as "error", message: f.message },
+    ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
+    ...(f.extra ?? {}),
+  });
+  return {
+    name: "constant-time",
+    plan: () =>
+      instanceUnits(
+        campaign,
+        (spec, profile, op, key) => ({
+          operation: op,
+          entry: { kind: "constant-time", key: { ...key, operation: op } },
+          inputsHash: sha256(
+            JSON.stringify({
+              build: buildInputsHash(spec, profileOf(profile), tc),
+              ct: ctFilesHash(),
+              valgrind,
+              options: MEMCHECK_OPTIONS,
+              operation: op,
+              settings: { levels: s.levels, keys: s.keys, triage: s.triage },
+              messageBytes: campaign.timing.messageBytes,
+            }),
+          ),
+        }),
+        (spec) => plannedOperations(spec, tc, campaign.timeouts.buildMs),
+        (spec) => ({ spec }),
+      ),
+    gate: (unit) => {
+      const why = valgrindRefusal(profileOf(unit.key.buildProfile).cflags, avx512);
+      return why ? { reason: "error", message: why.replace(/^not counted/, "not tested") } : null;
+    },
+    failureOf: buildOrDriverFailure,
+    outcomeOf: (r) => {
+      const rec = r as ConstantTimeRecord;
+      return rec.status === "ok"
+        ? null
+        : { reason: rec.failure?.reason ?? "error", message: rec.failure?.message ?? "" };
+    },
+    failureRecord,
+    run: async (unit, pending, ctx) => {
+      const { spec } = unit.work;
+      const key = unit.key as InstanceKey;
+      const profile = profileOf(key.buildProfile);
+      ctx.note(spec.notes ?? []);
+      const builds: Array<{ level: string; flags: string[]; program: string }> = [];
+      let cached = true;
+      for (const level of s.levels) {
+        const flags = levelFlags(profile.cflags, level);
+        const b = await buildCt(campaign, spec, key, flags, profile.ldflags, tc, out);
+        cached &&= b.cached;
+        builds.push({ level, flags, program: b.program });
+      }
+      ctx.built(cached);
+      const build = {
+        compiler: campaign.cc,
+        compilerVersion: tc.version,
+        flags: builds[0]?.flags ?? [],
+        ...(spec.defines.length ? { defines: defineFlags(spec.defines) } : {}),
+        ...(profile.ldflags.length ? { ldflags: profile.ldflags } : {}),
+        artifact: builds[0]?.program ?? "",
+        linkage: "static-objects" as const,
+      };
+      for (const job of pending) {
+        const commands: Command[] = [];
+        const levels: Level[] = [];
+        let output: CtOutput | undefined;
+        try {
+          for (const b of builds) {
+            const what = `${spec.instance} ${job.operation} (${b.level}): constant-time test`;
+            const t = await testOperation(
+              b.program,
+              buildPath(out, key, `ct-run-${process.pid}`),
+              job.operation,
+              s.keys,
+              campaign.timing.messageBytes,
+              spec.submissionDir,
+              campaign.timeouts.operationMs * 20,
+              what,
+            );
+            commands.push(t.command);
+            output = t.value;
+            const findings = t.findings
+              .map((f) => {
+                const accepted = triageOf(f, s.triage);
+                return {
+                  kind: f.kind,
+                  what: f.what,
+                  count: f.count,
+                  contexts: f.contexts,
+                  top: f.top,
+                  ...(f.location ? { location: f.location } : {}),
+                  status: accepted ? ("accepted" as const) : ("open" as const),
+                  ...(accepted ? { reason: accepted.reason } : {}),
+                };
+              })
+              .sort((a, b) => (a.status === b.status ? b.count - a.count : a.status === "open" ? -1 : 1));
+            levels.push({
+              level: b.level,
+              flags: b.flags,
+              verdict: findings.some((f) => f.status === "open") ? "leaks found" : "pass",
+              errorsReported: findings.reduce((n, f) => n + f.count, 0),
+              findings,
+              command: t.command,
+            });
+          }
+          const record: ConstantTimeRecord = {
+            ...baseRecord(campaign, spec, key.buildProfile, job.operation),
+            status: "ok",
+            verdict: levels.some((l) => l.verdict === "leaks found") ? "leaks found" : "pass",
+            ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
+            build,
+            tool: { name: "memcheck", version: valgrind, options: [...MEMCHECK_OPTIONS] },
+            randomness: CT_RANDOMNESS,
+            secret: output?.secret ?? [],
+            declassified: output?.declassified ?? [],
+            ...(output?.note ? { note: output.note } : {}),
+            calls: output?.calls ?? s.keys,
+            randomBytesMarked: output?.randomBytesMarked ?? 0,
+            ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
+            levels,
+            ...(s.triage.length ? { triage: s.triage } : {}),
+            commands,
+          };
+          ctx.write(job, record);
+        } catch (err) {
+          if (!(err instanceof DriverError)) throw err;
+          ctx.write(
+            job,
+            failureRecord(unit, job, {
+              reason: err.reason,
+              message: err.message,
+              extra: { verdict: "tool error", build, commands: [...commands, commandOf(err.result)] },
+            }),
+          );
+        }
+      }
+    },
+  };
+}
+
+/**
+ * The constant-time step on its own: refuses (InputError, exit 2) when valgrind is missing. Off unless asked for
+ * (`--steps constant-time`) or the campaign sets `constantTime: { enabled: true }`.
+ */
+export async function constantTimeCampaign(
+  campaign: Campaign,
+  options: StepOptions & { asked?: boolean },
+): Promise<StepSummary & { notes?: string[] }> {
+  if (!options.asked && !constantTimeSettings(campaign).enabled) {
+    return { planned: 0, records: 0, failed: 0, skipped: 0, failures: [], notes: ["off in this campaign"] };
+  }
+  const valgrind = await valgrindVersion();
+  if (!valgrind) {
+    throw new InputError(
+      "the constant-time step needs valgrind (memcheck), which is not installed: install it (apt-get install valgrind) or leave the step out",
+    );
+  }
+  const tc = await toolchain(campaign.cc);
+  return runStep(constantTimeStep(campaign, tc, valgrind, options), options);
+}

@@ -1,0 +1,143 @@
+// The constant-time record: one operation of one instance run under valgrind's memcheck with its secrets marked
+// undefined, at each optimisation level (the `constant-time` step, docs/methodology.md "Constant-time smoke test").
+import { recordSchema, ref } from "./builders.ts";
+import {
+  algorithmId,
+  arr,
+  buildProfileName,
+  implementationName,
+  inputsHash,
+  instanceName,
+  int,
+  nat,
+  obj,
+  oneOfEnum,
+  operationName,
+  pickDefs,
+  str,
+  systemId,
+} from "./common.ts";
+
+const frame = (description: string) =>
+  obj(
+    description,
+    {},
+    {
+      file: str(
+        "Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file).",
+      ),
+      line: int("Line in that file.", { minimum: 1 }),
+      function: str("Function (the inlined one when the frame is inlined)."),
+      object: str("The object file (executable or library) the instruction belongs to, when no source is known."),
+    },
+  );
+
+const finding = obj(
+  "One finding: memcheck's errors of one kind at one place, summed.",
+  {
+    kind: str(
+      "memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …",
+    ),
+    what: str("memcheck's description of the first of these errors."),
+    count: int("How many times memcheck saw it (its errorcounts, summed over the errors grouped here).", {
+      minimum: 1,
+    }),
+    contexts: int("Distinct call stacks memcheck reported for it (grouped here).", { minimum: 1 }),
+    top: frame("The innermost stack frame (where the error happened)."),
+    status: oneOfEnum("open: a leak not triaged; accepted: the campaign's triage accepts it (reason).", [
+      "open",
+      "accepted",
+    ]),
+  },
+  {
+    location: frame(
+      "The first (innermost) stack frame inside the submission's own sources: what triage matches and the page shows. Absent when no frame is (e.g. only library code).",
+    ),
+    reason: str("Why the campaign's triage accepts it (accepted only)."),
+  },
+);
+
+const level = obj("The run at one optimisation level.", {
+  level: str("The optimisation flag, e.g. -O2, which replaced the profile's -O flag."),
+  flags: arr("Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.", {
+    type: "string",
+  }),
+  verdict: oneOfEnum("pass: no open finding; leaks found: at least one.", ["pass", "leaks found"]),
+  errorsReported: nat("Errors memcheck reported in all (its errorcounts summed), accepted or open."),
+  findings: arr("The findings, open ones first.", finding),
+  command: ref("command", "The valgrind process."),
+});
+
+export const constantTime = recordSchema(
+  "constant-time",
+  "ngcc-perf constant-time record",
+  "One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see (variable-latency instructions such as division).",
+  {
+    provenance: ref("provenance", "Where this record came from."),
+    system: systemId,
+    algorithmId,
+    instance: instanceName,
+    implementation: implementationName,
+    buildProfile: buildProfileName,
+    operation: operationName,
+    status: oneOfEnum("ok: run at every level; failed: the tool or the build failed, see failure.", ["ok", "failed"]),
+  },
+  {
+    verdict: oneOfEnum(
+      "pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed).",
+      ["pass", "leaks found", "tool error"],
+    ),
+    inputsHash,
+    failure: ref("failure", "Why the job failed."),
+    build: ref("build", "How the tested program was built (the flags of the first level; each level's in levels)."),
+    tool: obj(
+      "The tool.",
+      {
+        name: oneOfEnum("The tool.", ["memcheck"]),
+        version: str("First line of `valgrind --version`, e.g. valgrind-3.19.0."),
+      },
+      { options: arr("valgrind options used (the XML file added per run).", { type: "string" }) },
+    ),
+    randomness: str("Where the instance's randombytes came from, and that its output was marked undefined."),
+    secret: arr("What was marked undefined (secret) for the call.", { type: "string" }),
+    declassified: arr("What was marked defined (public) right after the call.", { type: "string" }),
+    note: str("What the program said about this operation (e.g. verify takes no secret input)."),
+    calls: int("Calls tested at each level (one per key pair).", { minimum: 1 }),
+    randomBytesMarked: nat("Bytes of randomness marked undefined over the calls of one level."),
+    messageBytes: nat("Signed message length (signatures)."),
+    levels: arr("One run per optimisation level, in the campaign's order.", level, { minItems: 1 }),
+    triage: arr(
+      "The campaign's triage entries (constantTime.triage) in force.",
+      obj(
+        "One triage entry.",
+        { file: str("File relative to the submission folder."), reason: str("Why it is accepted.") },
+        { line: int("Line.", { minimum: 1 }), function: str("Function.") },
+      ),
+    ),
+    commands: arr("Child processes run (the valgrind runs).", ref("command", "One process.")),
+  },
+  pickDefs("provenance", "failure", "build", "command"),
+  {
+    allOf: [
+      {
+        if: { properties: { status: { const: "failed" } }, required: ["status"] },
+        then: {
+          required: ["failure"],
+          properties: { verdict: { const: "tool error", description: "A failure record says tool error." } },
+        },
+      },
+      {
+        if: { properties: { status: { const: "ok" } }, required: ["status"] },
+        then: {
+          required: ["verdict", "tool", "levels", "secret", "declassified"],
+          properties: {
+            verdict: {
+              enum: ["pass", "leaks found"],
+              description: "A record run at every level passes or finds leaks.",
+            },
+          },
+        },
+      },
+    ],
+  },
+);

@@ -1,0 +1,294 @@
+// The constant-time step (issue 16, items 4 and 5): each operation under valgrind's memcheck with its secrets and
+// the DRNG's output marked undefined. Real builds of kem-90's Puffin-128: the leaky variants -DPUFFIN_CT_BRANCH
+// and -DPUFFIN_CT_TABLE are flagged at exactly the line their source marks ("ngcc-ct: … leaks here"), at both
+// levels, and still pass their KAT; plain Puffin passes; a triage entry turns the finding accepted; the step
+// resumes; a valgrind run that fails (its time limit) becomes a failure record ("tool error"); without valgrind
+// the step exits 2. PQClean ML-KEM-768 passes with the triage of fixtures/campaigns/pqclean.yaml.
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  constantTimeCampaign,
+  levelFlags,
+  loadCampaign,
+  memcheckXmlComplete,
+  parseMemcheckXml,
+  sourceFunction,
+  triageOf,
+} from "@ngcc-perf/runner";
+import { type ConstantTimeRecord, recordPath, validateFile } from "@ngcc-perf/schema";
+import { afterAll, describe, expect, it } from "vitest";
+import { fixturesDir, iccsDir, makeTempDir, runCliAsync, submissionsDir } from "./fixture-tools.ts";
+
+const work = makeTempDir("ngcc-constant-time-");
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const OPS = ["keygen", "enc", "dec"] as const;
+const COMMON = join(submissionsDir, "kem-90", "Reference_Implementation", "common");
+
+/** The file (relative to the submission) and line the source marks for a variant. */
+function markedLine(file: string, variant: string): { file: string; line: number } {
+  const lines = readFileSync(join(COMMON, file), "utf8").split("\n");
+  const i = lines.findIndex((l) => l.includes(`ngcc-ct: ${variant} leaks here`));
+  expect(i, `${file} marks ${variant}`).toBeGreaterThanOrEqual(0);
+  return { file: `Reference_Implementation/common/${file}`, line: i + 1 };
+}
+
+/** A campaign over kem-90's Puffin-128 under one profile with these flags. */
+function campaign(name: string, cflags: string[], extra: string[] = []): string {
+  const file = join(work, `${name}.yaml`);
+  writeFileSync(
+    file,
+    [
+      `name: ${name}`,
+      "system: test_1",
+      `iccs: { dir: ${JSON.stringify(iccsDir)} }`,
+      `buildProfiles: { p: { cflags: ${JSON.stringify(cflags)} } }`,
+      ...extra,
+      "algorithms:",
+      `  - { id: kem-90, source: { submission: ${JSON.stringify(join(submissionsDir, "kem-90"))} }, instances: [Puffin-128] }`,
+    ].join("\n"),
+  );
+  return file;
+}
+
+function records(out: string): Record<(typeof OPS)[number], ConstantTimeRecord> {
+  const entries = OPS.map((operation) => {
+    const key = { system: "test_1", algorithmId: "kem-90", instance: "Puffin-128", buildProfile: "p", operation };
+    const file = recordPath(out, { kind: "constant-time", key });
+    expect(validateFile(file).errors).toEqual([]);
+    return [operation, JSON.parse(readFileSync(file, "utf8")) as ConstantTimeRecord] as const;
+  });
+  return Object.fromEntries(entries) as Record<(typeof OPS)[number], ConstantTimeRecord>;
+}
+
+const steps = (file: string, out: string, more: string[] = []) =>
+  runCliAsync(["run", file, "--out", out, "--steps", "constant-time", ...more], { timeoutMs: 600_000 });
+
+/** Every finding of every level of a record sits at `at` and is open; there is at least one per level. */
+function flaggedAt(r: ConstantTimeRecord, at: { file: string; line: number }) {
+  expect(r.status).toBe("ok");
+  expect(r.verdict).toBe("leaks found");
+  expect(r.levels?.map((l) => l.level)).toEqual(["-O2", "-O3"]);
+  for (const l of r.levels ?? []) {
+    expect(l.verdict, `${r.operation} ${l.level}`).toBe("leaks found");
+    expect(l.findings.length).toBeGreaterThan(0);
+    for (const f of l.findings) {
+      expect(f.location, `${r.operation} ${l.level}`).toMatchObject(at);
+      expect(f.status).toBe("open");
+      expect(f.count).toBeGreaterThan(0);
+    }
+  }
+}
+
+describe("the constant-time step on Puffin", () => {
+  it("plain Puffin passes every operation at both levels, and resumes", async () => {
+    const out = join(work, "out-plain");
+    const file = campaign("plain", ["-O2", "-fomit-frame-pointer"]);
+    const r = await steps(file, out);
+    expect(r.code, r.stderr).toBe(0);
+    const recs = records(out);
+    for (const op of OPS) {
+      const rec = recs[op];
+      expect(rec.status, op).toBe("ok");
+      expect(rec.verdict, op).toBe("pass");
+      expect(rec.tool?.name).toBe("memcheck");
+      expect(rec.tool?.options).toContain("--track-origins=yes");
+      expect(rec.levels?.map((l) => [l.level, l.flags, l.findings.length])).toEqual([
+        ["-O2", ["-O2", "-g", "-fomit-frame-pointer"], 0],
+        ["-O3", ["-O3", "-g", "-fomit-frame-pointer"], 0],
+      ]);
+      expect(rec.calls).toBe(3);
+    }
+    expect(recs.dec.secret).toContain("sk");
+    expect(recs.keygen.declassified).toContain("pk");
+    expect(recs.enc.declassified).toContain("ct");
+    // Puffin draws randomness in keygen (two 32-byte draws) and enc (one), none in dec: 3 calls each.
+    expect([recs.keygen.randomBytesMarked, recs.enc.randomBytesMarked, recs.dec.randomBytesMarked]).toEqual([
+      192, 96, 0,
+    ]);
+    const again = await steps(file, out, ["--resume"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/constant-time: 0 done, 0 failed, 3 skipped \(of 3\)/);
+  }, 600_000);
+
+  it("-DPUFFIN_CT_BRANCH: dec flagged at exactly its marked line at both levels; keygen and enc pass", async () => {
+    const out = join(work, "out-branch");
+    const r = await steps(campaign("branch", ["-O2", "-DPUFFIN_CT_BRANCH"]), out);
+    expect(r.code, r.stderr).toBe(0);
+    const recs = records(out);
+    flaggedAt(recs.dec, markedLine("kem.c", "PUFFIN_CT_BRANCH"));
+    expect(recs.dec.levels?.[0]?.findings[0]?.kind).toBe("UninitCondition");
+    expect(recs.keygen.verdict).toBe("pass");
+    expect(recs.enc.verdict).toBe("pass");
+  }, 600_000);
+
+  it("-DPUFFIN_CT_TABLE: keygen, enc and dec flagged at exactly its marked line at both levels", async () => {
+    const out = join(work, "out-table");
+    const r = await steps(campaign("table", ["-O2", "-DPUFFIN_CT_TABLE"]), out);
+    expect(r.code, r.stderr).toBe(0);
+    const recs = records(out);
+    const at = markedLine("pke.c", "PUFFIN_CT_TABLE");
+    for (const op of OPS) flaggedAt(recs[op], at);
+    expect(recs.enc.levels?.[0]?.findings[0]?.kind).toBe("UninitValue");
+  }, 600_000);
+
+  it("a triage entry turns the finding accepted, with its reason, and the verdict pass", async () => {
+    const at = markedLine("kem.c", "PUFFIN_CT_BRANCH");
+    const out = join(work, "out-triage");
+    const triage = [
+      "constantTime:",
+      "  triage:",
+      `    - { file: ${at.file}, line: ${at.line}, function: crypto_kem_dec, reason: "the fixture's deliberate branch" }`,
+    ];
+    const r = await steps(campaign("triage", ["-O2", "-DPUFFIN_CT_BRANCH"], triage), out);
+    expect(r.code, r.stderr).toBe(0);
+    const dec = records(out).dec;
+    expect(dec.verdict).toBe("pass");
+    for (const l of dec.levels ?? []) {
+      expect(l.verdict).toBe("pass");
+      expect(l.findings.length).toBeGreaterThan(0);
+      for (const f of l.findings)
+        expect(f).toMatchObject({ status: "accepted", reason: "the fixture's deliberate branch" });
+    }
+    expect(dec.triage).toHaveLength(1);
+  }, 600_000);
+
+  it("both variants still pass their KAT (outputs unchanged)", async () => {
+    for (const v of ["PUFFIN_CT_BRANCH", "PUFFIN_CT_TABLE"]) {
+      const out = join(work, `out-kat-${v}`);
+      const r = await runCliAsync(["kat", campaign(`kat-${v}`, ["-O2", `-D${v}`]), "--out", out], {
+        timeoutMs: 300_000,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const key = { system: "test_1", algorithmId: "kem-90", instance: "Puffin-128", buildProfile: "p" };
+      const kat = JSON.parse(readFileSync(recordPath(out, { kind: "kat", key }), "utf8")) as { verdict: string };
+      expect(kat.verdict, v).toBe("PASS");
+    }
+  }, 600_000);
+
+  it("a valgrind run that fails (past its time limit) is a failure record saying tool error", async () => {
+    const out = join(work, "out-timeout");
+    const r = await steps(campaign("timeout", ["-O2"], ["timeouts: { operationSeconds: 0.002 }"]), out);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).not.toMatch(/internal error/);
+    for (const rec of Object.values(records(out))) {
+      expect(rec.status).toBe("failed");
+      expect(rec.verdict).toBe("tool error");
+      expect(rec.failure?.reason).toBe("timeout");
+      expect(rec.levels).toBeUndefined();
+      expect(rec.commands?.[0]?.argv[0]).toBe("valgrind");
+    }
+  }, 600_000);
+
+  it("off unless asked for or enabled; asked for without valgrind: a clear message and exit 2", async () => {
+    const file = campaign("off", ["-O2"]);
+    const off = await constantTimeCampaign(loadCampaign(file), { out: join(work, "out-off") });
+    expect(off).toMatchObject({ planned: 0, records: 0, failed: 0, notes: ["off in this campaign"] });
+    const bin = join(work, "bin-no-valgrind");
+    mkdirSync(bin);
+    for (const f of readdirSync("/usr/bin"))
+      if (!f.startsWith("valgrind")) symlinkSync(join("/usr/bin", f), join(bin, f));
+    const r = await runCliAsync(["run", file, "--out", join(work, "out-none"), "--steps", "constant-time"], {
+      env: { ...process.env, PATH: bin },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/the constant-time step needs valgrind \(memcheck\), which is not installed/);
+  }, 300_000);
+});
+
+describe("PQClean ML-KEM-768", () => {
+  it("passes every operation with the triage of fixtures/campaigns/pqclean.yaml (rejection sampling on rho accepted)", async () => {
+    const c = loadCampaign(join(fixturesDir, "campaigns", "pqclean.yaml"));
+    c.config.constantTime = { ...c.config.constantTime, keys: 1 };
+    const out = join(work, "out-mlkem");
+    const s = await constantTimeCampaign(c, { out, only: ["ml-kem-768"], asked: true });
+    expect(s).toMatchObject({ records: 3, failed: 0 });
+    const accepted = new Set<string>();
+    for (const operation of OPS) {
+      const key = { system: c.system, algorithmId: "ml-kem-768", instance: "ml-kem-768", buildProfile: "guide" };
+      const rec = JSON.parse(
+        readFileSync(recordPath(out, { kind: "constant-time", key: { ...key, operation } }), "utf8"),
+      ) as ConstantTimeRecord;
+      expect(rec.verdict, operation).toBe("pass");
+      for (const l of rec.levels ?? [])
+        for (const f of l.findings) {
+          expect(f.status).toBe("accepted");
+          accepted.add(`${operation} ${f.location?.file}:${f.location?.line} (${f.location?.function})`);
+        }
+    }
+    // What triage accepted: the rejection sampling of matrix A, in keygen (rho from G(d)) and dec (rho from sk's pk).
+    expect([...accepted].sort()).toEqual([
+      "dec indcpa.c:128 (rej_uniform)",
+      "dec indcpa.c:131 (rej_uniform)",
+      "keygen indcpa.c:128 (rej_uniform)",
+      "keygen indcpa.c:131 (rej_uniform)",
+    ]);
+  }, 600_000);
+});
+
+describe("memcheck's XML, triage and levels", () => {
+  const xml = (errors: string, counts: string) =>
+    `<?xml version="1.0"?>\n<valgrindoutput>\n${errors}\n<errorcounts>${counts}</errorcounts>\n</valgrindoutput>\n`;
+  const frame = (fn: string, dir: string, file: string, line: number) =>
+    `<frame><ip>0x1</ip><obj>/x/ngcc-ct</obj><fn>${fn}</fn><dir>${dir}</dir><file>${file}</file><line>${line}</line></frame>`;
+  const error = (unique: string, kind: string, frames: string[]) =>
+    `<error><unique>${unique}</unique><tid>1</tid><kind>${kind}</kind><what>W &amp; X</what><stack>${frames.join("")}</stack><auxwhat>origin</auxwhat><stack>${frame("ngcc_ct_secret", "/n", "ngcc_ct.c", 9)}</stack></error>`;
+
+  it("groups errors by kind and first frame inside the submission, summing errorcounts", () => {
+    const text = xml(
+      [
+        error("0x0", "UninitCondition", [frame("memcmp", "/lib", "m.c", 5), frame("dec", "/s/sub/src", "kem.c", 40)]),
+        error("0x1", "UninitCondition", [frame("memcmp", "/lib", "m.c", 5), frame("dec", "/s/sub/src", "kem.c", 40)]),
+        error("0x2", "UninitValue", [frame("look", "/s/sub/src", "pke.c", 7)]),
+        error("0x3", "UninitValue", [frame("lib", "/lib", "l.c", 1)]),
+      ].join("\n"),
+      "<pair><count>5</count><unique>0x0</unique></pair><pair><count>2</count><unique>0x1</unique></pair><pair><count>1</count><unique>0x2</unique></pair>",
+    );
+    expect(memcheckXmlComplete(text)).toBe(true);
+    expect(memcheckXmlComplete(text.slice(0, -20))).toBe(false);
+    const f = parseMemcheckXml(text, "/s/sub");
+    expect(f).toEqual([
+      {
+        kind: "UninitCondition",
+        what: "W & X",
+        count: 7,
+        contexts: 2,
+        top: { file: "/lib/m.c", line: 5, function: "memcmp" },
+        location: { file: "src/kem.c", line: 40, function: "dec" },
+      },
+      {
+        kind: "UninitValue",
+        what: "W & X",
+        count: 1,
+        contexts: 1,
+        top: { file: "src/pke.c", line: 7, function: "look" },
+        location: { file: "src/pke.c", line: 7, function: "look" },
+      },
+      {
+        kind: "UninitValue",
+        what: "W & X",
+        count: 1,
+        contexts: 1,
+        top: { file: "/lib/l.c", line: 1, function: "lib" },
+      },
+    ]);
+    const [a, b, c] = f;
+    const triage = [{ file: "src/kem.c", function: "dec", reason: "public" }];
+    expect(a && triageOf(a, triage)?.reason).toBe("public");
+    expect(a && triageOf(a, [{ file: "src/kem.c", line: 41, reason: "x" }])).toBeUndefined();
+    expect(b && triageOf(b, triage)).toBeUndefined();
+    expect(c && triageOf(c, [{ file: "/lib/l.c", reason: "x" }])).toBeUndefined();
+  });
+
+  it("names a function by its source name, without the suffixes of GCC's clones", () => {
+    expect(sourceFunction("rej_eta.constprop.0")).toBe("rej_eta");
+    expect(sourceFunction("pack.isra.0.cold")).toBe("pack");
+    expect(sourceFunction("f.part.1")).toBe("f");
+    expect(sourceFunction("PQCLEAN_MLKEM768_CLEAN_gen_matrix")).toBe("PQCLEAN_MLKEM768_CLEAN_gen_matrix");
+  });
+
+  it("replaces the profile's -O flag by the level and adds -g once", () => {
+    expect(levelFlags(["-O3", "-fomit-frame-pointer", "-g"], "-O2")).toEqual(["-O2", "-g", "-fomit-frame-pointer"]);
+    expect(levelFlags(["-march=x86-64-v3", "-Os"], "-O3")).toEqual(["-O3", "-g", "-march=x86-64-v3"]);
+  });
+});
