@@ -7,13 +7,31 @@ import {
   buildStep,
   emptySummary,
   instructionsCampaign,
+  memoryCampaign,
   type PipelineStep,
   type StepName,
   timeStep,
 } from "@ngcc-perf/runner";
 import { sizesStep } from "@ngcc-perf/sizes";
 
-export const STEP_NAMES: readonly StepName[] = ["build", "kat", "time", "instructions", "profile", "sizes", "report"];
+export const STEP_NAMES: readonly StepName[] = [
+  "build",
+  "kat",
+  "time",
+  "memory",
+  "instructions",
+  "profile",
+  "sizes",
+  "report",
+];
+
+/**
+ * The stack and heap high-water: run when `asked` (named in --steps) or when the campaign sets
+ * `memory: { enabled: true }`; otherwise it plans nothing.
+ */
+export function memoryStepWith(asked: boolean): PipelineStep {
+  return { name: "memory", run: (c, o) => memoryCampaign(c, { ...o, asked }) };
+}
 
 /**
  * The instruction counts under valgrind: run when `asked` (named in --steps) or when the campaign sets
@@ -49,6 +67,7 @@ export function stepsNamed(names: readonly StepName[], jobs?: number, asked: rea
     build: buildStep,
     kat: katStepWith(jobs),
     time: timeStep,
+    memory: memoryStepWith(asked.includes("memory")),
     instructions: instructionsStepWith(asked.includes("instructions")),
     profile: profileStep,
     sizes: sizesStep,

@@ -16,6 +16,7 @@ import {
   InputError,
   type InstructionsRecord,
   type KatRecord,
+  type MemoryRecord,
   parseRecordPath,
   type RecordKind,
   readTextFile,
@@ -50,6 +51,8 @@ export interface SystemStore {
   surveys: Array<AlgorithmRecord<SurveyRecord>>;
   /** Instruction counts (the instructions step); absent in stores built by hand before it. */
   instructions?: InstructionsRecord[];
+  /** Stack and heap high-water (the memory step); absent in stores built by hand before it. */
+  memory?: MemoryRecord[];
   /** Every file of the folder the site may link to (records and KAT logs), relative to dir with / separators. */
   files: Set<string>;
   /** Where each loaded record lives, relative to dir. */
@@ -136,6 +139,7 @@ function loadSystem(dir: string, system: string): SystemStore {
     audits: [],
     surveys: [],
     instructions: [],
+    memory: [],
     files: new Set(),
     pathOf: new Map(),
   };
@@ -169,6 +173,9 @@ function loadSystem(dir: string, system: string): SystemStore {
         break;
       case "instructions":
         store.instructions?.push(record as unknown as InstructionsRecord);
+        break;
+      case "memory":
+        store.memory?.push(record as unknown as MemoryRecord);
         break;
       case "survey":
         store.surveys.push({ key: entry.key, record: record as unknown as SurveyRecord });

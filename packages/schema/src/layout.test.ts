@@ -26,6 +26,7 @@ const entries: StoreEntry[] = [
   { kind: "size-audit", key: { system: "arm_1", algorithmId: "sig-91", buildProfile: "o0" } },
   { kind: "survey", key: { system: "arm_1", algorithmId: "sig-91", buildProfile: "o0" } },
   { kind: "instructions", key: { ...key, operation: "dec" } },
+  { kind: "memory", key: { ...key, operation: "dec" } },
 ];
 
 describe("store layout", () => {
@@ -90,6 +91,7 @@ describe("store layout", () => {
       timing: "records/kem-90/Puffin-128__enc.json",
       "hash-profile": "profile/kem-90/Puffin-128__init_a.json",
       instructions: "instructions/kem-90/Puffin-128__dec.json",
+      memory: "memory/kem-90/Puffin-128__dec.json",
       kat: "kat/kem-90/Puffin-K-128.json",
       "kat-log": "kat/kem-90/Puffin-K-128.log",
       "size-audit": "sizes/sig-91.json",

@@ -6,6 +6,7 @@
 //   <out>/data/<system>/records/<algorithm>/<profile>/<instance>__<operation>.json   timing, memory
 //   <out>/data/<system>/profile/<algorithm>/<profile>/<instance>__<operation>.json   hash/DRNG profile
 //   <out>/data/<system>/instructions/<algorithm>/<profile>/<instance>__<operation>.json instruction counts
+//   <out>/data/<system>/memory/<algorithm>/<profile>/<instance>__<operation>.json   stack and heap high-water
 //   <out>/data/<system>/kat/<algorithm>/<profile>/<instance>.json                    KAT record
 //   <out>/data/<system>/kat/<algorithm>/<profile>/<instance>.log                     KAT log
 //   <out>/data/<system>/sizes/<algorithm>/<profile>.json                             size audit
@@ -36,6 +37,7 @@ export type StoreFileKind =
   | "timing"
   | "hash-profile"
   | "instructions"
+  | "memory"
   | "kat"
   | "kat-log"
   | "size-audit"
@@ -44,7 +46,7 @@ export type StoreFileKind =
 /** A file of the store: its kind and the part of the key that kind is keyed by. */
 export type StoreEntry =
   | { kind: "environment" | "store-index"; key: { system: string } }
-  | { kind: "timing" | "hash-profile" | "instructions"; key: RecordKey }
+  | { kind: "timing" | "hash-profile" | "instructions" | "memory"; key: RecordKey }
   | { kind: "kat" | "kat-log"; key: InstanceKey }
   | { kind: "size-audit" | "survey"; key: AlgorithmKey };
 
@@ -76,6 +78,7 @@ const FOLDER: Record<Exclude<StoreFileKind, "environment" | "store-index">, stri
   timing: "records",
   "hash-profile": "profile",
   instructions: "instructions",
+  memory: "memory",
   kat: "kat",
   "kat-log": "kat",
   "size-audit": "sizes",
@@ -97,7 +100,8 @@ export function relativeRecordPath(entry: StoreEntry): string {
       return "index.json";
     case "timing":
     case "hash-profile":
-    case "instructions": {
+    case "instructions":
+    case "memory": {
       const k = entry.key;
       checkKey(k, ["system", "algorithmId", "buildProfile", "instance", "operation"]);
       return `${FOLDER[entry.kind]}/${k.algorithmId}/${k.buildProfile}/${k.instance}__${k.operation}.json`;
@@ -150,9 +154,11 @@ const PATTERNS: Array<[RegExp, (m: string[], system: string) => StoreEntry]> = [
   [/^environment\.json$/, (_m, system) => ({ kind: "environment", key: { system } })],
   [/^index\.json$/, (_m, system) => ({ kind: "store-index", key: { system } })],
   [
-    new RegExp(`^(records|profile|instructions)/${NAME}/${NAME}/${NAME}__${NAME}\\.json$`),
+    new RegExp(`^(records|profile|instructions|memory)/${NAME}/${NAME}/${NAME}__${NAME}\\.json$`),
     (m, system) => ({
-      kind: m[1] === "records" ? "timing" : m[1] === "profile" ? "hash-profile" : "instructions",
+      kind: ({ records: "timing", profile: "hash-profile", instructions: "instructions", memory: "memory" } as const)[
+        m[1] as "records" | "profile" | "instructions" | "memory"
+      ],
       key: {
         system,
         algorithmId: m[2] as string,

@@ -20,6 +20,7 @@ export const RECORD_KINDS = [
   "size-audit",
   "store-index",
   "instructions",
+  "memory",
   "meta",
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -34,6 +35,7 @@ export const STORE_KINDS: ReadonlyArray<RecordKind> = [
   "size-audit",
   "store-index",
   "instructions",
+  "memory",
 ];
 
 export interface ValidationError {
@@ -73,6 +75,7 @@ const validators: Record<RecordKind, CompiledValidator> = {
   "size-audit": compiled.size_audit as CompiledValidator,
   "store-index": compiled.store_index as CompiledValidator,
   instructions: compiled.instructions as CompiledValidator,
+  memory: compiled.memory as CompiledValidator,
   meta: compiled.meta as CompiledValidator,
 };
 

@@ -332,7 +332,8 @@ const commandCases: BadInputCase[] = [
     id: "cli-bad-steps",
     setup: (d) => void writeCampaign(d, campaignText()),
     argv: (d) => run(d, "--steps", "build,bake"),
-    message: /--steps takes a comma-separated list of build, kat, time, instructions, profile, sizes, report; not bake/,
+    message:
+      /--steps takes a comma-separated list of build, kat, time, memory, instructions, profile, sizes, report; not bake/,
     check: nothingWritten,
   },
   {

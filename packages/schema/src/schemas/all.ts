@@ -1,7 +1,8 @@
 // Every schema by kind: the record kinds of records.ts and a submission's meta.json (meta.ts).
 import { instructions } from "./instructions.ts";
+import { memory } from "./memory.ts";
 import { meta } from "./meta.ts";
 import { schemas as records } from "./records.ts";
 
 /** Every schema by kind. */
-export const schemas = { ...records, instructions, meta } as const;
+export const schemas = { ...records, instructions, memory, meta } as const;

@@ -332,6 +332,15 @@ export const campaign: JsonSchema = {
           }),
         },
       ),
+      memory: obj(
+        "The memory step: stack and heap high-water per operation (docs/methodology.md, Memory).",
+        {},
+        {
+          enabled: bool(
+            "true: a plain run (no --steps) measures stack and heap high-water; default false (then only --steps memory does).",
+          ),
+        },
+      ),
       sandbox: obj(
         "Containment of every process that builds or runs submission code (docs/security.md): bubblewrap (own PID, network, IPC and UTS namespaces), the system read-only, only the job's folders writable, a private /tmp, a clean environment, an unprivileged user and resource limits.",
         {},
@@ -1364,6 +1373,7 @@ export const storeIndex = recordSchema(
             "survey",
             "size-audit",
             "instructions",
+            "memory",
           ]),
         },
         {
