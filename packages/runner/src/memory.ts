@@ -34,14 +34,19 @@ export const STACK_ENTRY = "makecontext / swapcontext onto an mmap'ed stack, a P
 export const HEAP_TECHNIQUE =
   "objcopy --redefine-sym=<function>=ngcc_heap_<function> on copies of the instance's objects (the C library's own calls are not counted)";
 
-/** What a build with these flags cannot give, in words (the record's limits). */
+/** What a build with these flags cannot give, or gives differently, in words (the record's limits). */
 export function memoryLimits(flags: readonly string[], stack: boolean, heap: boolean): string[] {
   const limits: string[] = [];
+  const asan = flags.some((f) => /^-fsanitize=(.*,)?address(,|$)/.test(f));
   if (!stack)
     limits.push(
-      flags.some((f) => /^-fsanitize=.*\baddress\b/.test(f))
+      asan
         ? "no stack figure: AddressSanitizer does not support swapcontext, so the call ran on the process's own stack"
         : "no stack figure: the driver could not paint a stack of its own for this build",
+    );
+  else if (asan)
+    limits.push(
+      "the stack figure is the AddressSanitizer build's (its redzones enlarge the instrumented frames); ASan does not fully support the swapcontext the painted stack is entered with and warns so on stderr",
     );
   if (!heap)
     limits.push(

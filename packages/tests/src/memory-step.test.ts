@@ -5,7 +5,7 @@
 // record, the time step's records keep only the RSS proxies, and the step is off unless asked for or enabled.
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadCampaign, memoryCampaign } from "@ngcc-perf/runner";
+import { loadCampaign, memoryCampaign, memoryLimits } from "@ngcc-perf/runner";
 import { type MemoryRecord, recordPath, type TimingRecord, validateFile } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { iccsDir, makeTempDir, runCliAsync, submissionsDir } from "./fixture-tools.ts";
@@ -130,4 +130,16 @@ describe("the memory step", () => {
     const on = await memoryCampaign(loadCampaign(enabled), { out: join(work, "out-on") });
     expect(on).toMatchObject({ planned: 3, records: 3, failed: 0 });
   }, 300_000);
+
+  it("says in limits what a build could not give or gave differently", () => {
+    expect(memoryLimits(["-O2"], true, true)).toEqual([]);
+    expect(memoryLimits(["-O2", "-flto"], true, false)).toEqual([
+      "no heap figure: under -flto the objects hold compiler IR whose allocation calls objcopy cannot rename",
+    ]);
+    expect(memoryLimits(["-fsanitize=address,undefined"], true, true)[0]).toMatch(
+      /^the stack figure is the AddressSanitizer build's/,
+    );
+    expect(memoryLimits(["-fsanitize=undefined"], true, true)).toEqual([]);
+    expect(memoryLimits(["-fsanitize=address"], false, true)[0]).toMatch(/^no stack figure: AddressSanitizer/);
+  });
 });

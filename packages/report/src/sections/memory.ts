@@ -57,7 +57,7 @@ function highWaterNotes(records: readonly MemoryRecord[]): Inline[][] {
       ),
     ]);
   const limits = [...new Set(ok.flatMap((r) => r.limits ?? []))];
-  if (limits.length) notes.push([text(`Not measured for some builds: ${limits.join("; ")}.`)]);
+  if (limits.length) notes.push([text(`Limits of some builds' figures: ${limits.join("; ")}.`)]);
   return notes;
 }
 

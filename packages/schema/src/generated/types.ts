@@ -3700,7 +3700,7 @@ export type MemoryRecord = {
     };
   };
   /**
-   * What was not measured for this build and why (e.g. no stack figure under AddressSanitizer).
+   * What this build could not give, or gave differently, and why (e.g. no heap figure under -flto; the stack of an AddressSanitizer build).
    */
   limits?: string[];
   /**

@@ -73,9 +73,12 @@ export const memory = recordSchema(
         }),
       },
     ),
-    limits: arr("What was not measured for this build and why (e.g. no stack figure under AddressSanitizer).", {
-      type: "string",
-    }),
+    limits: arr(
+      "What this build could not give, or gave differently, and why (e.g. no heap figure under -flto; the stack of an AddressSanitizer build).",
+      {
+        type: "string",
+      },
+    ),
     messageBytes: nat("Signed message length (signatures)."),
     commands: arr("Child processes run.", ref("command", "One process.")),
   },
