@@ -2,7 +2,8 @@
 // memory records under memory/<alg>/<profile>/. Real builds of kem-90's Puffin-128: with -DPUFFIN_HEAP_DEMO its
 // enc allocates exactly 5000 live bytes in 3 allocations, the step resumes (a second run writes nothing new),
 // a keygen whose local array (-DPUFFIN_DEEP_STACK, 12 MiB) overruns the 8 MiB painted stack becomes a failure
-// record, the time step's records keep only the RSS proxies, and the step is off unless asked for or enabled.
+// record, the time step's records keep only the RSS proxies, the step is off unless asked for or enabled, and
+// two shards' stores merge into one.
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadCampaign, memoryCampaign, memoryLimits } from "@ngcc-perf/runner";
@@ -129,6 +130,36 @@ describe("the memory step", () => {
     const enabled = campaign("enabled", ["-O2"], ["memory: { enabled: true }"]);
     const on = await memoryCampaign(loadCampaign(enabled), { out: join(work, "out-on") });
     expect(on).toMatchObject({ planned: 3, records: 3, failed: 0 });
+  }, 300_000);
+
+  it("shards by instance, and the shards' stores merge into one with every memory record", async () => {
+    const file = join(work, "shards.yaml");
+    writeFileSync(
+      file,
+      [
+        "name: shards",
+        "system: test_1",
+        `iccs: { dir: ${JSON.stringify(iccsDir)} }`,
+        'buildProfiles: { p: { cflags: ["-O2"] } }',
+        "algorithms:",
+        `  - { id: kem-90, source: { submission: ${JSON.stringify(join(submissionsDir, "kem-90"))} }, instances: [Puffin-128, Puffin-192] }`,
+      ].join("\n"),
+    );
+    const shards = [join(work, "shard-1"), join(work, "shard-2")];
+    for (const [i, out] of shards.entries()) {
+      const r = await run(file, out, "memory", ["--shard", `${i + 1}/2`]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/memory: 3 done, 0 failed, 0 skipped \(of 3\)/);
+    }
+    const merged = join(work, "merged");
+    const m = await runCliAsync(["merge", ...shards, "--out", merged]);
+    expect(m.code, m.stderr).toBe(0);
+    for (const instance of ["Puffin-128", "Puffin-192"])
+      for (const operation of OPS) {
+        const f = recordPath(merged, { kind: "memory", key: { ...keyOf(operation), instance } });
+        expect(validateFile(f).errors).toEqual([]);
+        expect((JSON.parse(readFileSync(f, "utf8")) as MemoryRecord).status).toBe("ok");
+      }
   }, 300_000);
 
   it("says in limits what a build could not give or gave differently", () => {
