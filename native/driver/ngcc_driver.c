@@ -9,7 +9,7 @@
  *   ngcc-driver sample   --op OP [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU] [--sample-ns NS]
  *                        [--min-samples M] [--max-samples X] [--batch N|auto] [--warmup-ns NS]
  *                        [--keys K] [--pool P] [--msg-bytes B] [--seed S] [--clock-chain ADDS|none]
- *   ngcc-driver memory   --op OP [--msg-bytes B] [--seed S]
+ *   ngcc-driver memory   --op OP [--msg-bytes B] [--seed S] [--measure rss|highwater|all]
  *   ngcc-driver overhead [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU]
  *
  * One JSON document on stdout, diagnostics on stderr; exit codes in
@@ -206,7 +206,12 @@ typedef struct {
     long long clock_chain; /* sample: adds of the core-clock probe after each sample; -1 = default, 0 = none */
     long pin;
     double fixed_hz;
+    int measure; /* memory: NGCC_MEASURE_RSS | NGCC_MEASURE_HW */
 } ngcc_opts;
+
+/* What the memory command measures (--measure): the RSS proxies, the stack and heap high-water, or both. */
+#define NGCC_MEASURE_RSS 1
+#define NGCC_MEASURE_HW 2
 
 static const char ngcc_usage[] =
     "usage: ngcc-driver info\n"
@@ -217,7 +222,7 @@ static const char ngcc_usage[] =
     "       ngcc-driver sample   --op OP [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU] [--sample-ns 100000000]\n"
     "                            [--min-samples 31] [--max-samples 50000] [--batch N|auto] [--warmup-ns 20000000]\n"
     "                            [--keys 4] [--pool 64] [--msg-bytes 32] [--seed S] [--clock-chain 16384|none]\n"
-    "       ngcc-driver memory   --op OP [--msg-bytes B] [--seed S]\n"
+    "       ngcc-driver memory   --op OP [--msg-bytes B] [--seed S] [--measure rss|highwater|all]\n"
     "       ngcc-driver overhead [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU]\n"
     "counters: rdtsc (x86-64), perf-cycles, perf-instructions, cntvct (aarch64), clock_gettime, fixed-clock (needs --fixed-clock-hz)\n";
 
@@ -244,6 +249,7 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
         {"--msg-bytes", CMD_CHECK | CMD_TIME | CMD_MEMORY | CMD_SAMPLE},
         {"--seed", CMD_CHECK | CMD_TIME | CMD_MEMORY | CMD_SAMPLE},
         {"--op", CMD_TIME | CMD_MEMORY | CMD_SAMPLE},
+        {"--measure", CMD_MEMORY},
         {"--counter", CMD_TIME | CMD_OVERHEAD | CMD_SAMPLE},
         {"--trials", CMD_TIME},
         {"--min-iterations", CMD_TIME},
@@ -278,6 +284,7 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
     o->pool = 64;
     o->clock_chain = -1;
     o->pin = -1;
+    o->measure = NGCC_MEASURE_RSS | NGCC_MEASURE_HW;
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fputs(ngcc_usage, argc < 2 ? stderr : ngcc_out);
         exit(argc < 2 ? NGCC_EXIT_USAGE : 0);
@@ -317,6 +324,16 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
         value = argv[i + 1];
         if (strcmp(name, "--op") == 0) {
             o->op = value;
+        } else if (strcmp(name, "--measure") == 0) {
+            if (strcmp(value, "rss") == 0) {
+                o->measure = NGCC_MEASURE_RSS;
+            } else if (strcmp(value, "highwater") == 0) {
+                o->measure = NGCC_MEASURE_HW;
+            } else if (strcmp(value, "all") == 0) {
+                o->measure = NGCC_MEASURE_RSS | NGCC_MEASURE_HW;
+            } else {
+                ngcc_die(NGCC_EXIT_USAGE, "--measure: expected rss, highwater or all, got \"%s\"", value);
+            }
         } else if (strcmp(name, "--counter") == 0) {
             o->counter = value;
         } else if (strcmp(name, "--iterations") == 0) {
@@ -875,54 +892,72 @@ static void ngcc_hw_run(void) {
 
 static void ngcc_cmd_memory(const ngcc_opts *o) {
     const ngcc_op *op = ngcc_find_op(o->op);
-    long baseline, peak;
+    long baseline = 0, peak = 0;
     const char *why = NULL, *err;
-    int reset;
-    size_t stack_base, stack_op;
+    int reset = 0, rss = (o->measure & NGCC_MEASURE_RSS) != 0, hw = (o->measure & NGCC_MEASURE_HW) != 0;
+    size_t stack_base = 0, stack_op = 0;
     ngcc_ops_init((size_t)o->msg_bytes, o->seed);
     op->prepare();
     ngcc_buf_check_all("after preparing the inputs");
-    baseline = ngcc_mem_status_kib("VmRSS");
-    reset = ngcc_mem_reset_hwm(&why) == 0;
-    err = op->run(1);
-    peak = ngcc_mem_status_kib("VmHWM");
-    if (err != NULL) {
-        ngcc_die(NGCC_EXIT_RESULT, "memory --op %s: %s", op->name, err);
+    if (rss) {
+        baseline = ngcc_mem_status_kib("VmRSS");
+        reset = ngcc_mem_reset_hwm(&why) == 0;
+        err = op->run(1);
+        peak = ngcc_mem_status_kib("VmHWM");
+        if (err != NULL) {
+            ngcc_die(NGCC_EXIT_RESULT, "memory --op %s: %s", op->name, err);
+        }
+        ngcc_buf_check_all("after the operation");
+        op->verify();
+        if (baseline < 0 || peak < 0) {
+            ngcc_die(NGCC_EXIT_USAGE, "memory: cannot read VmRSS / VmHWM from /proc/self/status");
+        }
     }
-    ngcc_buf_check_all("after the operation");
-    op->verify();
-    if (baseline < 0 || peak < 0) {
-        ngcc_die(NGCC_EXIT_USAGE, "memory: cannot read VmRSS / VmHWM from /proc/self/status");
+    if (hw && !rss) {
+        /* A warm-up call on the process's stack (the RSS run is one otherwise): the first call of a C library
+         * function binds its symbol lazily, and ld.so's resolver saves the vector registers on the caller's stack
+         * (some 3 KB) -- the dynamic linker's, not the operation's. */
+        err = op->run(1);
+        if (err != NULL) {
+            ngcc_die(NGCC_EXIT_RESULT, "memory --op %s (warm-up call): %s", op->name, err);
+        }
+        ngcc_buf_check_all("after the warm-up call");
+        op->verify();
     }
-    /* After the RSS figures (the painted stack's pages would count in them): once more on a painted stack. */
-    ngcc_hw_op = op;
-    if (ngcc_hw_stack_supported()) {
-        stack_base = ngcc_hw_stack_bytes(ngcc_hw_noop);
-        stack_op = ngcc_hw_stack_bytes(ngcc_hw_run);
-    } else {
-        stack_base = stack_op = 0;
-        ngcc_hw_run(); /* the heap figures only, on the process's own stack */
-    }
-    if (ngcc_hw_err != NULL) {
-        ngcc_die(NGCC_EXIT_RESULT, "memory --op %s (stack and heap run): %s", op->name, ngcc_hw_err);
-    }
-    ngcc_buf_check_all("after the operation on the painted stack");
-    op->verify();
-    fprintf(ngcc_out, "{\"op\":\"%s\",\"baselineRssKiB\":%ld,\"peakRssKiB\":%ld,\"hwmReset\":%s", op->name, baseline,
-            peak, reset ? "true" : "false");
-    if (!reset) {
-        fputs(",\"hwmResetError\":", ngcc_out);
-        ngcc_json_string(why);
-    }
-    if (ngcc_hw_stack_supported()) {
-        fprintf(ngcc_out, ",\"stackBytes\":%lu,\"stackBaselineBytes\":%lu,\"stackRegionBytes\":%lu",
-                (unsigned long)(stack_op > stack_base ? stack_op - stack_base : 0), (unsigned long)stack_base,
-                (unsigned long)NGCC_HW_STACK_BYTES);
-    }
-    if (ngcc_heap_interposed()) {
-        if (ngcc_heap_overflowed()) {
+    if (hw) {
+        /* After the RSS figures (the painted stack's pages would count in them): once more on a painted stack. */
+        ngcc_hw_op = op;
+        if (ngcc_hw_stack_supported()) {
+            stack_base = ngcc_hw_stack_bytes(ngcc_hw_noop);
+            stack_op = ngcc_hw_stack_bytes(ngcc_hw_run);
+        } else {
+            ngcc_hw_run(); /* the heap figures only, on the process's own stack */
+        }
+        if (ngcc_hw_err != NULL) {
+            ngcc_die(NGCC_EXIT_RESULT, "memory --op %s (stack and heap run): %s", op->name, ngcc_hw_err);
+        }
+        ngcc_buf_check_all("after the operation on the painted stack");
+        op->verify();
+        if (ngcc_heap_interposed() && ngcc_heap_overflowed()) {
             ngcc_die(NGCC_EXIT_USAGE, "memory --op %s: more than %u heap allocations to track", op->name, 32768u);
         }
+    }
+    fprintf(ngcc_out, "{\"op\":\"%s\"", op->name);
+    if (rss) {
+        fprintf(ngcc_out, ",\"baselineRssKiB\":%ld,\"peakRssKiB\":%ld,\"hwmReset\":%s", baseline, peak,
+                reset ? "true" : "false");
+        if (!reset) {
+            fputs(",\"hwmResetError\":", ngcc_out);
+            ngcc_json_string(why);
+        }
+    }
+    if (hw && ngcc_hw_stack_supported()) {
+        fprintf(ngcc_out,
+                ",\"stackBytes\":%lu,\"stackBaselineBytes\":%lu,\"stackRegionBytes\":%lu,\"stackPattern\":\"0x%016llx\"",
+                (unsigned long)(stack_op > stack_base ? stack_op - stack_base : 0), (unsigned long)stack_base,
+                (unsigned long)NGCC_HW_STACK_BYTES, (unsigned long long)NGCC_HW_PAINT);
+    }
+    if (hw && ngcc_heap_interposed()) {
         fprintf(ngcc_out, ",\"heapPeakBytes\":%lu,\"heapAllocations\":%llu", (unsigned long)ngcc_heap_peak_bytes(),
                 ngcc_heap_allocations());
     }

@@ -8,6 +8,7 @@ import {
   constantTimeCampaign,
   emptySummary,
   instructionsCampaign,
+  memoryCampaign,
   type PipelineStep,
   type StepName,
   timeStep,
@@ -18,12 +19,21 @@ export const STEP_NAMES: readonly StepName[] = [
   "build",
   "kat",
   "time",
+  "memory",
   "instructions",
   "constant-time",
   "profile",
   "sizes",
   "report",
 ];
+
+/**
+ * The stack and heap high-water: run when `asked` (named in --steps) or when the campaign sets
+ * `memory: { enabled: true }`; otherwise it plans nothing.
+ */
+export function memoryStepWith(asked: boolean): PipelineStep {
+  return { name: "memory", run: (c, o) => memoryCampaign(c, { ...o, asked }) };
+}
 
 /**
  * The instruction counts under valgrind: run when `asked` (named in --steps) or when the campaign sets
@@ -67,6 +77,7 @@ export function stepsNamed(names: readonly StepName[], jobs?: number, asked: rea
     build: buildStep,
     kat: katStepWith(jobs),
     time: timeStep,
+    memory: memoryStepWith(asked.includes("memory")),
     instructions: instructionsStepWith(asked.includes("instructions")),
     "constant-time": constantTimeStepWith(asked.includes("constant-time")),
     profile: profileStep,

@@ -17,6 +17,7 @@ import {
   InputError,
   type InstructionsRecord,
   type KatRecord,
+  type MemoryRecord,
   parseRecordPath,
   type RecordKind,
   readTextFile,
@@ -51,6 +52,8 @@ export interface SystemStore {
   surveys: Array<AlgorithmRecord<SurveyRecord>>;
   /** Instruction counts (the instructions step); absent in stores built by hand before it. */
   instructions?: InstructionsRecord[];
+  /** Stack and heap high-water (the memory step); absent in stores built by hand before it. */
+  memory?: MemoryRecord[];
   /** Constant-time smoke tests (the constant-time step); absent in stores built by hand before it. */
   constantTime?: ConstantTimeRecord[];
   /** Every file of the folder the site may link to (records and KAT logs), relative to dir with / separators. */
@@ -139,6 +142,7 @@ function loadSystem(dir: string, system: string): SystemStore {
     audits: [],
     surveys: [],
     instructions: [],
+    memory: [],
     constantTime: [],
     files: new Set(),
     pathOf: new Map(),
@@ -173,6 +177,9 @@ function loadSystem(dir: string, system: string): SystemStore {
         break;
       case "instructions":
         store.instructions?.push(record as unknown as InstructionsRecord);
+        break;
+      case "memory":
+        store.memory?.push(record as unknown as MemoryRecord);
         break;
       case "constant-time":
         store.constantTime?.push(record as unknown as ConstantTimeRecord);

@@ -1,35 +1,137 @@
-// Section 5 with the precise figures: timing records that carry memory.stackBytes / heapPeakBytes get the
-// "stack (painted)" and "heap peak" columns beside the proxies, and the sentence on how they were measured;
-// records without them (the seeds) keep the three proxy columns only (seed-cells.test.ts).
+// Section 5 with the memory step's records: a store with memory records for one instance of kem-22 shows the
+// "stack (painted)" and "heap peak" columns beside the timing records' proxies (which carry no stack or heap
+// figure), with the sentences on how they were measured taken from the records' method, a failed record as
+// FAILED, "not measured" for the other instances; an algorithm of the same store without memory records (kex-06)
+// gets no such columns and says they were not measured; a store with no memory record at all (the seeds) shows the
+// three proxy columns only and says nothing of them (seed-cells.test.ts holds the seed pages' cells).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { recordPath, validateFile } from "@ngcc-perf/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderSite } from "./site.ts";
-import { editAll, miniStore } from "./test-store.ts";
+import { miniStore, writeJson } from "./test-store.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-report-memory-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const root = join(tmp, "store");
 const out = join(tmp, "out");
+const plainRoot = join(tmp, "plain");
+const plainOut = join(tmp, "plain-out");
+
+const command = {
+  argv: ["ngcc-driver-memory", "memory", "--op", "keygen", "--measure", "highwater", "--msg-bytes", "32"],
+  exitCode: 0,
+  signal: null,
+  durationMs: 12.5,
+  timedOut: false,
+};
+
+function record(operation: string, ok: boolean) {
+  const base = {
+    kind: "memory",
+    schemaVersion: 1,
+    provenance: {
+      origin: "measured",
+      tool: { name: "ngcc-perf", version: "0.1.0" },
+      createdAt: "2026-12-01T00:00:00Z",
+    },
+    system: "arm_1",
+    algorithmId: "kem-22",
+    instance: "Mithril-128",
+    implementation: "reference",
+    buildProfile: "guide",
+    operation,
+  };
+  const build = {
+    compiler: "gcc",
+    compilerVersion: "gcc 12.2.0",
+    flags: ["-O3"],
+    sourcesSha256: "0".repeat(64),
+    artifact: "ngcc-driver-memory",
+    linkage: "static-objects",
+  };
+  return ok
+    ? {
+        ...base,
+        status: "ok",
+        build,
+        stackBytes: 15272,
+        stackBaselineBytes: 32,
+        heapPeakBytes: 208,
+        heapAllocations: 17,
+        method: {
+          stack: { regionBytes: 8388608, pattern: "0x6e6763635f73746b", entry: "makecontext / swapcontext" },
+          heap: {
+            functions: ["malloc", "calloc", "realloc", "free", "posix_memalign", "aligned_alloc"],
+            technique: "objcopy",
+          },
+        },
+        commands: [command],
+      }
+    : {
+        ...base,
+        status: "failed",
+        failure: { reason: "crash", message: "Mithril-128 dec: memory: killed by SIGSEGV" },
+        build,
+        commands: [{ ...command, exitCode: null, signal: "SIGSEGV" }],
+      };
+}
 
 beforeAll(async () => {
-  miniStore(root, ["kem-22"]);
-  editAll(root, "arm_1", (r, entry) => {
-    if (entry.kind === "timing" && r.memory)
-      r.memory = { ...r.memory, stackBytes: 15272, stackBaselineBytes: 32, heapPeakBytes: 208, heapAllocations: 17 };
-  });
+  miniStore(root, ["kem-22", "kex-06"]);
+  for (const [op, ok] of [
+    ["keygen", true],
+    ["dec", false],
+  ] as const) {
+    const key = {
+      system: "arm_1",
+      algorithmId: "kem-22",
+      instance: "Mithril-128",
+      buildProfile: "guide",
+      operation: op,
+    };
+    const file = recordPath(root, { kind: "memory", key });
+    writeJson(file, record(op, ok));
+    expect(validateFile(file).errors).toEqual([]);
+  }
   await renderSite(root, { out });
-});
+  miniStore(plainRoot, ["kem-22"]);
+  await renderSite(plainRoot, { out: plainOut });
+}, 120_000);
 
-describe("section 5 with stack and heap high-water", () => {
+/** The lines of section 5 of a page (Markdown). */
+function section5(file: string): string {
+  const md = readFileSync(file, "utf8");
+  const from = md.indexOf("5. Resource consumption");
+  expect(from).toBeGreaterThan(0);
+  return md.slice(from, md.indexOf("6. ", from));
+}
+
+describe("section 5 with the memory step's records", () => {
   it("shows the painted-stack and heap columns beside the proxies, and says how they were measured", () => {
-    const html = readFileSync(join(out, "site", "arm_1", "kem-22.html"), "utf8");
-    expect(html).toContain("stack (painted)");
-    expect(html).toContain("heap peak");
-    expect(html).toContain("peak RSS");
-    expect(html).toContain("15272");
-    expect(html).toContain("208 (17 allocations)");
-    expect(html).toContain("Stack is the high-water of one call run on its own painted 8 MiB stack");
+    const s = section5(join(out, "site", "arm_1", "kem-22.md"));
+    expect(s).toContain("| stack (painted) | heap peak |");
+    expect(s).toContain("peak RSS");
+    expect(s).toMatch(/Mithril-128.*\| keygen \|.*\| 15272 \| 208 \(17 allocations\) \|/);
+    expect(s).toMatch(/Mithril-128.*\| dec \|.*\| FAILED[^|]*crash[^|]*\| — \|/);
+    expect(s).toMatch(/Mithril-256.*\| keygen \|.*\| not measured \| — \|/);
+    expect(s).toContain("painted stack of its own (8 MiB, every 8-byte word set to 0x6e6763635f73746b");
+    expect(s).toContain("its calls to malloc, calloc, realloc, free, posix_memalign, aligned_alloc renamed");
+    expect(s).toContain("PQClean's common fips202.c, sha2.c and aes.c");
+    expect(s).not.toContain("Stack and heap high-water: not measured");
+  });
+
+  it("an algorithm without memory records: no such columns, and the page says they were not measured", () => {
+    const s = section5(join(out, "site", "arm_1", "kex-06.md"));
+    expect(s).not.toContain("stack (painted)");
+    expect(s).toContain("Stack and heap high-water: not measured");
+  });
+
+  it("a store without any memory record: the three proxy columns only, nothing said of stack or heap", () => {
+    const s = section5(join(plainOut, "site", "arm_1", "kem-22.md"));
+    expect(s).toContain("peak RSS |");
+    expect(s).not.toContain("stack (painted)");
+    expect(s).not.toMatch(/Stack|heap/);
   });
 });

@@ -151,12 +151,15 @@ export function driverSampleArgs(
 
 export interface DriverMemory {
   op: string;
+  /** With --measure rss or all (the default). */
   baselineRssKiB: number;
   peakRssKiB: number;
   hwmReset: boolean;
+  /** With --measure highwater or all; not under AddressSanitizer. */
   stackBytes?: number;
   stackBaselineBytes?: number;
   stackRegionBytes?: number;
+  stackPattern?: string;
   /** Only from the memory executable (BuiltInstance.memoryDriver), not under -flto. */
   heapPeakBytes?: number;
   heapAllocations?: number;

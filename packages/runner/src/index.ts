@@ -88,6 +88,16 @@ export {
   valgrindRefusal,
   valgrindVersion,
 } from "./instructions.ts";
+export {
+  HEAP_TECHNIQUE,
+  type MemorySettings,
+  memoryArgs,
+  memoryCampaign,
+  memoryLimits,
+  memorySettings,
+  memoryStep,
+  STACK_ENTRY,
+} from "./memory.ts";
 export { type MergeResult, mergeStores } from "./merge.ts";
 export { nativeDir } from "./native.ts";
 export {

@@ -18,6 +18,7 @@ export const PIPELINE_ORDER: readonly StepName[] = [
   "build",
   "kat",
   "time",
+  "memory",
   "instructions",
   "constant-time",
   "profile",

@@ -322,13 +322,13 @@ interface Measured {
 }
 
 /**
- * Baseline and peak RSS of one operation, in a fresh process of its own (the memory executable), then its stack
- * high-water on a painted stack and its heap high-water through the renamed allocation calls.
+ * Baseline and peak RSS of one operation (the seeds' proxies), in a fresh process of the timed executable; the
+ * stack and heap high-water are the memory step's (memory.ts), so this run skips them (--measure rss).
  */
 async function memoryOf(m: Measured, op: string) {
   const mem = await driverRun<DriverMemory>(
-    m.built.memoryDriver,
-    ["memory", "--op", op, "--msg-bytes", String(m.campaign.timing.messageBytes)],
+    m.built.driver,
+    ["memory", "--op", op, "--measure", "rss", "--msg-bytes", String(m.campaign.timing.messageBytes)],
     m.campaign.timeouts.operationMs,
     `${m.unit.work.spec.instance} ${op}: memory`,
   );
@@ -336,12 +336,6 @@ async function memoryOf(m: Measured, op: string) {
     elfImageBytes: m.elfImageBytes,
     baselineRssKiB: mem.value.baselineRssKiB,
     peakRssKiB: mem.value.peakRssKiB,
-    ...(mem.value.stackBytes !== undefined
-      ? { stackBytes: mem.value.stackBytes, stackBaselineBytes: mem.value.stackBaselineBytes ?? 0 }
-      : {}),
-    ...(mem.value.heapPeakBytes !== undefined
-      ? { heapPeakBytes: mem.value.heapPeakBytes, heapAllocations: mem.value.heapAllocations ?? 0 }
-      : {}),
   };
   return { memory, command: commandOf(mem.result) };
 }

@@ -27,6 +27,7 @@ const entries: StoreEntry[] = [
   { kind: "survey", key: { system: "arm_1", algorithmId: "sig-91", buildProfile: "o0" } },
   { kind: "instructions", key: { ...key, operation: "dec" } },
   { kind: "constant-time", key: { ...key, operation: "dec" } },
+  { kind: "memory", key: { ...key, operation: "dec" } },
 ];
 
 describe("store layout", () => {
@@ -92,6 +93,7 @@ describe("store layout", () => {
       "hash-profile": "profile/kem-90/Puffin-128__init_a.json",
       instructions: "instructions/kem-90/Puffin-128__dec.json",
       "constant-time": "constant-time/kem-90/Puffin-128__dec.json",
+      memory: "memory/kem-90/Puffin-128__dec.json",
       kat: "kat/kem-90/Puffin-K-128.json",
       "kat-log": "kat/kem-90/Puffin-K-128.log",
       "size-audit": "sizes/sig-91.json",

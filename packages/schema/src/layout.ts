@@ -6,6 +6,7 @@
 //   <out>/data/<system>/records/<algorithm>/<profile>/<instance>__<operation>.json   timing, memory
 //   <out>/data/<system>/profile/<algorithm>/<profile>/<instance>__<operation>.json   hash/DRNG profile
 //   <out>/data/<system>/instructions/<algorithm>/<profile>/<instance>__<operation>.json instruction counts
+//   <out>/data/<system>/memory/<algorithm>/<profile>/<instance>__<operation>.json   stack and heap high-water
 //   <out>/data/<system>/constant-time/<algorithm>/<profile>/<instance>__<operation>.json constant-time smoke test
 //   <out>/data/<system>/kat/<algorithm>/<profile>/<instance>.json                    KAT record
 //   <out>/data/<system>/kat/<algorithm>/<profile>/<instance>.log                     KAT log
@@ -37,6 +38,7 @@ export type StoreFileKind =
   | "timing"
   | "hash-profile"
   | "instructions"
+  | "memory"
   | "constant-time"
   | "kat"
   | "kat-log"
@@ -46,7 +48,7 @@ export type StoreFileKind =
 /** A file of the store: its kind and the part of the key that kind is keyed by. */
 export type StoreEntry =
   | { kind: "environment" | "store-index"; key: { system: string } }
-  | { kind: "timing" | "hash-profile" | "instructions" | "constant-time"; key: RecordKey }
+  | { kind: "timing" | "hash-profile" | "instructions" | "memory" | "constant-time"; key: RecordKey }
   | { kind: "kat" | "kat-log"; key: InstanceKey }
   | { kind: "size-audit" | "survey"; key: AlgorithmKey };
 
@@ -78,6 +80,7 @@ const FOLDER: Record<Exclude<StoreFileKind, "environment" | "store-index">, stri
   timing: "records",
   "hash-profile": "profile",
   instructions: "instructions",
+  memory: "memory",
   "constant-time": "constant-time",
   kat: "kat",
   "kat-log": "kat",
@@ -101,6 +104,7 @@ export function relativeRecordPath(entry: StoreEntry): string {
     case "timing":
     case "hash-profile":
     case "instructions":
+    case "memory":
     case "constant-time": {
       const k = entry.key;
       checkKey(k, ["system", "algorithmId", "buildProfile", "instance", "operation"]);
@@ -154,16 +158,17 @@ const PATTERNS: Array<[RegExp, (m: string[], system: string) => StoreEntry]> = [
   [/^environment\.json$/, (_m, system) => ({ kind: "environment", key: { system } })],
   [/^index\.json$/, (_m, system) => ({ kind: "store-index", key: { system } })],
   [
-    new RegExp(`^(records|profile|instructions|constant-time)/${NAME}/${NAME}/${NAME}__${NAME}\\.json$`),
+    new RegExp(`^(records|profile|instructions|memory|constant-time)/${NAME}/${NAME}/${NAME}__${NAME}\\.json$`),
     (m, system) => ({
       kind: (
         {
           records: "timing",
           profile: "hash-profile",
           instructions: "instructions",
+          memory: "memory",
           "constant-time": "constant-time",
         } as const
-      )[m[1] as "records" | "profile" | "instructions" | "constant-time"],
+      )[m[1] as "records" | "profile" | "instructions" | "memory" | "constant-time"],
       key: {
         system,
         algorithmId: m[2] as string,

@@ -21,6 +21,7 @@ export const RECORD_KINDS = [
   "store-index",
   "instructions",
   "constant-time",
+  "memory",
   "meta",
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -36,6 +37,7 @@ export const STORE_KINDS: ReadonlyArray<RecordKind> = [
   "store-index",
   "instructions",
   "constant-time",
+  "memory",
 ];
 
 export interface ValidationError {
@@ -76,6 +78,7 @@ const validators: Record<RecordKind, CompiledValidator> = {
   "store-index": compiled.store_index as CompiledValidator,
   instructions: compiled.instructions as CompiledValidator,
   "constant-time": compiled.constant_time as CompiledValidator,
+  memory: compiled.memory as CompiledValidator,
   meta: compiled.meta as CompiledValidator,
 };
 

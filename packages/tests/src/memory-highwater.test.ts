@@ -43,10 +43,10 @@ async function built(id: string, source: string, instance: string, defines: stri
   );
 }
 
-function memory(driver: string, op: string) {
-  const r = spawnSync(driver, ["memory", "--op", op], { encoding: "utf8" });
+function memory(driver: string, op: string, measure: string[] = []) {
+  const r = spawnSync(driver, ["memory", "--op", op, ...measure], { encoding: "utf8" });
   expect(r.status, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as Record<string, number>;
+  return JSON.parse(r.stdout) as Record<string, number | undefined>;
 }
 
 describe("stack and heap high-water (memory command)", () => {
@@ -67,6 +67,19 @@ describe("stack and heap high-water (memory command)", () => {
     expect(memory(b.memoryDriver, "dec").stackBytes).toBeLessThan(65536);
     // The timed driver is not interposed: no heap figures from it.
     expect(memory(b.driver, "enc").heapPeakBytes).toBeUndefined();
+    // --measure: rss (the time step's run) skips the stack and heap run, highwater (the memory step's) the RSS one.
+    const rss = memory(b.memoryDriver, "enc", ["--measure", "rss"]);
+    expect(Object.keys(rss).sort()).toEqual(["baselineRssKiB", "hwmReset", "messageBytes", "op", "peakRssKiB"]);
+    const hw = memory(b.memoryDriver, "enc", ["--measure", "highwater"]);
+    expect(hw.baselineRssKiB).toBeUndefined();
+    expect({ peak: hw.heapPeakBytes, allocations: hw.heapAllocations, stack: hw.stackRegionBytes }).toEqual({
+      peak: 5000,
+      allocations: 3,
+      stack: 8 << 20,
+    });
+    const bad = spawnSync(b.memoryDriver, ["memory", "--op", "enc", "--measure", "stack"], { encoding: "utf8" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--measure: expected rss, highwater or all, got "stack"/);
   }, 300_000);
 
   it("PQClean ML-KEM-768: heap 200/208 bytes (fips202's Keccak contexts); stack within 5 % of bench/stack-check.c (a painted pthread stack of its own)", async () => {

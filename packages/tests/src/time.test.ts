@@ -133,22 +133,11 @@ describe("ngcc-perf time", () => {
         overheadNs: (Math.max(counter.overhead, 1) * 1e9) / counter.rateHz,
       });
       expect({ iterations: trials[0]?.iterations, limitedBy: cal.limitedBy }, name).toEqual(rule);
-      const mem = rec.memory as {
-        elfImageBytes: number;
-        baselineRssKiB: number;
-        peakRssKiB: number;
-        stackBytes?: number;
-        stackBaselineBytes?: number;
-        heapPeakBytes?: number;
-        heapAllocations?: number;
-      };
+      const mem = rec.memory as { elfImageBytes: number; baselineRssKiB: number; peakRssKiB: number };
       expect(mem.elfImageBytes).toBeGreaterThan(1000);
       expect(mem.peakRssKiB).toBeGreaterThanOrEqual(mem.baselineRssKiB);
-      // From the memory executable: the painted-stack and heap figures (Puffin allocates nothing).
-      expect(mem.stackBytes, name).toBeGreaterThan(0);
-      expect((mem.stackBytes ?? 1) % 8).toBe(0);
-      expect(mem.stackBaselineBytes).toBeGreaterThan(0);
-      expect({ heap: mem.heapPeakBytes, allocations: mem.heapAllocations }).toEqual({ heap: 0, allocations: 0 });
+      // The seeds' proxies only: the stack and heap high-water are the memory step's (memory-step.test.ts).
+      expect(Object.keys(mem).sort(), name).toEqual(["baselineRssKiB", "elfImageBytes", "peakRssKiB"]);
     }
     // The own-Keccak variant is built from the same sources with its define recorded.
     const field = <T>(key: string, name: string): T => {

@@ -2,7 +2,16 @@
 // shard split of its units.
 import { createHash } from "node:crypto";
 
-export type StepName = "build" | "kat" | "time" | "instructions" | "constant-time" | "profile" | "sizes" | "report";
+export type StepName =
+  | "build"
+  | "kat"
+  | "time"
+  | "memory"
+  | "instructions"
+  | "constant-time"
+  | "profile"
+  | "sizes"
+  | "report";
 
 export interface Shard {
   /** 1-based shard number. */

@@ -452,6 +452,15 @@ export interface CampaignConfig {
     pool?: number;
   };
   /**
+   * The memory step: stack and heap high-water per operation (docs/methodology.md, Memory).
+   */
+  memory?: {
+    /**
+     * true: a plain run (no --steps) measures stack and heap high-water; default false (then only --steps memory does).
+     */
+    enabled?: boolean;
+  };
+  /**
    * The constant-time step: each operation under valgrind's memcheck with its secrets marked undefined (docs/methodology.md, Constant-time smoke test).
    */
   constantTime?: {
@@ -1509,22 +1518,6 @@ export interface TimingRecord_Memory {
    * Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.
    */
   peakRssKiB: number;
-  /**
-   * Stack high-water of one call, in bytes, exact to the 8-byte word: the operation run on its own painted 8 MiB stack, the deepest overwritten word, minus stackBaselineBytes.
-   */
-  stackBytes?: number;
-  /**
-   * The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.
-   */
-  stackBaselineBytes?: number;
-  /**
-   * Peak live heap bytes (as requested) of the instance's own malloc, calloc, realloc, posix_memalign and aligned_alloc calls during one call, less what it freed; absent when the calls could not be interposed (-flto).
-   */
-  heapPeakBytes?: number;
-  /**
-   * Allocations (successful malloc, calloc, realloc, posix_memalign, aligned_alloc calls) of the instance's code during one call.
-   */
-  heapAllocations?: number;
 }
 /**
  * One process.
@@ -3306,6 +3299,7 @@ export interface StoreIndexRecord {
       | "survey"
       | "size-audit"
       | "instructions"
+      | "memory"
       | "constant-time";
     /**
      * SHA-256 of the file.
@@ -3605,6 +3599,261 @@ export interface InstructionsRecord_Build {
  * One process.
  */
 export interface InstructionsRecord_Command {
+  /**
+   * Program and arguments, exactly as passed to the operating system (never a shell string).
+   *
+   * @minItems 1
+   */
+  argv: string[];
+  /**
+   * Exit status, or null when the process was ended by a signal or timed out.
+   */
+  exitCode: number | null;
+  /**
+   * Signal name that ended the process (e.g. SIGSEGV), or null.
+   */
+  signal: string | null;
+  /**
+   * Wall-clock duration of the process in milliseconds (ms).
+   */
+  durationMs: number;
+  /**
+   * True when the process was killed because it exceeded its time limit.
+   */
+  timedOut: boolean;
+  /**
+   * Working directory the process ran in.
+   */
+  cwd?: string;
+  /**
+   * Time limit applied to the process in milliseconds (ms).
+   */
+  timeLimitMs?: number;
+  /**
+   * Last part of the process's standard error (bounded).
+   */
+  stderrTail?: string;
+  /**
+   * True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox.
+   */
+  sandboxed?: boolean;
+}
+
+// ---- memory
+/**
+ * Stack and heap high-water of one call of one operation: the call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations). Exact and repeatable; the seeds' RSS proxies stay in the timing record.
+ */
+export type MemoryRecord = {
+  [k: string]: unknown;
+} & {
+  /**
+   * Record kind; always "memory" for this schema.
+   */
+  kind: "memory";
+  /**
+   * Version of this schema the record was written against (see docs/record-schema.md).
+   */
+  schemaVersion: 1;
+  provenance: MemoryRecord_Provenance;
+  /**
+   * System (machine class) the measurement ran on, e.g. x86_1 or arm_1.
+   */
+  system: string;
+  /**
+   * Algorithm (submission) id, e.g. kem-20.
+   */
+  algorithmId: string;
+  /**
+   * Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.
+   */
+  instance: string;
+  /**
+   * Implementation version the instance belongs to, e.g. reference.
+   */
+  implementation: string;
+  /**
+   * MemoryRecord_Build profile (named compiler flag set) the instance was built with, e.g. guide.
+   */
+  buildProfile: string;
+  /**
+   * Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).
+   */
+  operation: string;
+  /**
+   * ok: measured; failed: the job failed, see failure.
+   */
+  status: "ok" | "failed";
+  /**
+   * SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.
+   */
+  inputsHash?: string;
+  failure?: MemoryRecord_Failure;
+  build?: MemoryRecord_Build;
+  /**
+   * Stack high-water of one call, in bytes, exact to the 8-byte word: the deepest overwritten word of the painted stack, minus stackBaselineBytes; absent when the stack could not be painted (AddressSanitizer builds, see limits).
+   */
+  stackBytes?: number;
+  /**
+   * The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.
+   */
+  stackBaselineBytes?: number;
+  /**
+   * Peak live heap bytes (as requested, not the allocator's rounding) of the instance's own allocation calls (method.heap.functions) during one call, less what it freed; absent when the calls could not be renamed (-flto, see limits).
+   */
+  heapPeakBytes?: number;
+  /**
+   * Allocations (successful calls of the allocating functions among method.heap.functions; a realloc counts as one) of the instance's code during one call.
+   */
+  heapAllocations?: number;
+  /**
+   * How the figures were measured.
+   */
+  method?: {
+    /**
+     * The painted stack (present when stackBytes is).
+     */
+    stack?: {
+      /**
+       * Size of the painted stack the call ran on, in bytes (mmap'ed, a PROT_NONE guard page below).
+       */
+      regionBytes: number;
+      /**
+       * The 64-bit word every 8-byte word of it was painted with, in hex, e.g. 0x6e6763635f73746b.
+       */
+      pattern: string;
+      /**
+       * How the call was put on that stack, e.g. makecontext / swapcontext.
+       */
+      entry: string;
+    };
+    /**
+     * The interposed allocation calls (present when heapPeakBytes is).
+     */
+    heap?: {
+      /**
+       * The C library functions whose calls in the instance's objects were renamed to counting wrappers.
+       */
+      functions: string[];
+      /**
+       * How, e.g. objcopy --redefine-sym on copies of the instance's objects.
+       */
+      technique: string;
+    };
+  };
+  /**
+   * What this build could not give, or gave differently, and why (e.g. no heap figure under -flto; the stack of an AddressSanitizer build).
+   */
+  limits?: string[];
+  /**
+   * Signed message length (signatures).
+   */
+  messageBytes?: number;
+  /**
+   * Child processes run.
+   */
+  commands?: MemoryRecord_Command[];
+};
+
+/**
+ * Where this record came from.
+ */
+export interface MemoryRecord_Provenance {
+  /**
+   * measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person.
+   */
+  origin: "measured" | "synthesized" | "curated";
+  /**
+   * The program that wrote the record.
+   */
+  tool: {
+    /**
+     * Program name, e.g. ngcc-perf.
+     */
+    name: string;
+    /**
+     * Program version.
+     */
+    version: string;
+  };
+  /**
+   * When the record was written (UTC, RFC 3339).
+   */
+  createdAt: string;
+  /**
+   * What the record was derived from when not measured (e.g. the seed page's file name).
+   */
+  source?: string;
+  /**
+   * Free-text remark on the record's origin.
+   */
+  note?: string;
+}
+/**
+ * Why the job failed.
+ */
+export interface MemoryRecord_Failure {
+  /**
+   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else.
+   */
+  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "error";
+  /**
+   * Human-readable explanation.
+   */
+  message: string;
+  /**
+   * Signal name, e.g. SIGSEGV.
+   */
+  signal?: string | null;
+  /**
+   * Exit status of the failing process.
+   */
+  exitCode?: number | null;
+  /**
+   * Last part of the failing process's standard error (bounded).
+   */
+  stderrTail?: string;
+}
+/**
+ * How the measured program (the memory executable, build.artifact) was built.
+ */
+export interface MemoryRecord_Build {
+  /**
+   * Compiler command used, e.g. gcc.
+   */
+  compiler: string;
+  /**
+   * First line of the compiler's --version output.
+   */
+  compilerVersion: string;
+  /**
+   * Compiler flags of the build profile, in order.
+   */
+  flags: string[];
+  /**
+   * Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).
+   */
+  defines?: string[];
+  /**
+   * Linker flags.
+   */
+  ldflags?: string[];
+  /**
+   * SHA-256 over the instance's source files (sorted by path).
+   */
+  sourcesSha256?: string;
+  /**
+   * Path of the built artifact (shared object or executable) in the build cache.
+   */
+  artifact?: string;
+  /**
+   * How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method).
+   */
+  linkage?: "static-objects" | "shared-object";
+}
+/**
+ * One process.
+ */
+export interface MemoryRecord_Command {
   /**
    * Program and arguments, exactly as passed to the operating system (never a shell string).
    *

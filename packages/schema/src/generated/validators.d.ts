@@ -9,5 +9,6 @@ export declare const size_catalog_row: unknown;
 export declare const size_audit: unknown;
 export declare const store_index: unknown;
 export declare const instructions: unknown;
+export declare const memory: unknown;
 export declare const constant_time: unknown;
 export declare const meta: unknown;

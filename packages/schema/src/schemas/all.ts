@@ -1,8 +1,9 @@
 // Every schema by kind: the record kinds of records.ts and a submission's meta.json (meta.ts).
 import { constantTime } from "./constant-time.ts";
 import { instructions } from "./instructions.ts";
+import { memory } from "./memory.ts";
 import { meta } from "./meta.ts";
 import { schemas as records } from "./records.ts";
 
 /** Every schema by kind. */
-export const schemas = { ...records, instructions, "constant-time": constantTime, meta } as const;
+export const schemas = { ...records, instructions, memory, "constant-time": constantTime, meta } as const;

@@ -145,30 +145,13 @@ export const defs: Record<string, JsonSchema> = {
       description: str("Free-text description of the counter."),
     },
   ),
-  memory: obj(
-    "Memory figures of one operation, each from a fresh process.",
-    {
-      elfImageBytes: nat(
-        "Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.",
-      ),
-      baselineRssKiB: nat("Resident set size (VmRSS) just before the operation, in KiB."),
-      peakRssKiB: nat("Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc."),
-    },
-    {
-      stackBytes: nat(
-        "Stack high-water of one call, in bytes, exact to the 8-byte word: the operation run on its own painted 8 MiB stack, the deepest overwritten word, minus stackBaselineBytes.",
-      ),
-      stackBaselineBytes: nat(
-        "The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.",
-      ),
-      heapPeakBytes: nat(
-        "Peak live heap bytes (as requested) of the instance's own malloc, calloc, realloc, posix_memalign and aligned_alloc calls during one call, less what it freed; absent when the calls could not be interposed (-flto).",
-      ),
-      heapAllocations: nat(
-        "Allocations (successful malloc, calloc, realloc, posix_memalign, aligned_alloc calls) of the instance's code during one call.",
-      ),
-    },
-  ),
+  memory: obj("Memory figures of one operation, each from a fresh process.", {
+    elfImageBytes: nat(
+      "Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.",
+    ),
+    baselineRssKiB: nat("Resident set size (VmRSS) just before the operation, in KiB."),
+    peakRssKiB: nat("Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc."),
+  }),
   trial: obj("One timed batch of iterations.", {
     iterations: int("Iterations (operations) timed in this trial.", { minimum: 1 }),
     counterDelta: nonneg("Counter difference over the whole trial, in the counter's unit (see counter.unit)."),

@@ -332,6 +332,15 @@ export const campaign: JsonSchema = {
           }),
         },
       ),
+      memory: obj(
+        "The memory step: stack and heap high-water per operation (docs/methodology.md, Memory).",
+        {},
+        {
+          enabled: bool(
+            "true: a plain run (no --steps) measures stack and heap high-water; default false (then only --steps memory does).",
+          ),
+        },
+      ),
       constantTime: obj(
         "The constant-time step: each operation under valgrind's memcheck with its secrets marked undefined (docs/methodology.md, Constant-time smoke test).",
         {},
@@ -1396,6 +1405,7 @@ export const storeIndex = recordSchema(
             "survey",
             "size-audit",
             "instructions",
+            "memory",
             "constant-time",
           ]),
         },

@@ -7,8 +7,9 @@ import { STEP_NAMES } from "../../steps.ts";
 
 export const usage = `ngcc-perf run <campaign.yaml> [--out DIR] [--only GLOB]... [--steps LIST] [--resume] [--shard K/N] [--json]
 
-Runs the pipeline: build → kat → time (+ memory) → instructions (valgrind; when asked for or enabled in the
-campaign) → constant-time (valgrind memcheck; likewise) → profile → sizes → report. An instance whose KAT
+Runs the pipeline: build → kat → time (+ RSS proxies) → memory (stack and heap high-water; when asked for or
+enabled in the campaign) → instructions (valgrind; likewise) → constant-time (valgrind memcheck; likewise) →
+profile → sizes → report. An instance whose KAT
 fails under a build profile is not timed or profiled under it. Records go to <out>/data/<system>/,
 pages to <out>/site/<system>/.
   --steps LIST  comma-separated subset of ${STEP_NAMES.join(",")} (default: all)
@@ -33,7 +34,7 @@ export function parseSteps(text: string | undefined): StepName[] {
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseStepArgs(argv, { steps: { type: "string" } });
   if (values.help) return printUsage(io, usage);
-  // A step named in --steps is asked for (the instructions step then runs whatever the campaign says).
+  // A step named in --steps is asked for (the memory and instructions steps then run whatever the campaign says).
   const asked = values.steps === undefined ? [] : parseSteps(values.steps);
   return runCampaignSteps(io, values, positionals, parseSteps(values.steps), undefined, asked);
 }

@@ -1,0 +1,181 @@
+// Our memory and instructions figures beside independent ones, for PQClean ML-KEM-512 and ML-KEM-768 (not a test;
+// run with `pnpm exec tsx bench/memory-check.ts`). Target: stack and instructions within 5 % of the independent
+// figures, heap peak and allocations equal.
+//
+// Ours: the memory step and the instructions step (docs/methodology.md) over fixtures/campaigns/pqclean.yaml
+// (--only ml-kem-512 and ml-kem-768), into a fresh store. Independent: bench/stack-check.c, built here by one gcc
+// command per program from the scheme's clean/*.c and PQClean's common files with the profile's flags, not linked
+// to the driver and using none of its techniques —
+//   stack:        the call on a painted pthread stack (bytes, 0xA5), a no-op thread's depth subtracted;
+//   heap:         the linker's --wrap=malloc,calloc,realloc,free with a size header per block (peak live bytes
+//                 requested, allocations), and valgrind memcheck's "total heap usage" of `--loop 1` minus
+//                 `--loop 0` (allocations of one call);
+//   instructions: valgrind --tool=callgrind --toggle-collect=<the API function> on `--loop N` minus `--loop 0`
+//                 (inclusive Ir of the N calls) / N, a plain loop with the KAT DRBG seeded with 0x00..0x2F
+//                 (compiled at -O2 as the instructions step's counter compiles it; the scheme at the profile's
+//                 flags).
+// Prints one row per operation with ratios (ours / independent) and exits 1 when one is out of its target.
+// Options: --campaign FILE, --only ALG (repeatable), --calls N (default 16).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  buildCampaign,
+  instructionsCampaign,
+  loadCampaign,
+  memoryCampaign,
+  pqcleanRoot,
+} from "../packages/runner/src/index.ts";
+import { recordPath } from "../packages/schema/src/index.ts";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const only = args.flatMap((a, i) => (args[i - 1] === "--only" ? [a] : []));
+const selected = only.length ? only : ["ml-kem-512", "ml-kem-768"];
+const calls = Number(option("--calls") ?? "16");
+const campaign = loadCampaign(option("--campaign") ?? join(root, "fixtures/campaigns/pqclean.yaml"));
+campaign.config.instructions = { ...campaign.config.instructions, calls };
+const OPS = [
+  ["keygen", "crypto_kem_keypair"],
+  ["enc", "crypto_kem_enc"],
+  ["dec", "crypto_kem_dec"],
+] as const;
+
+function run(argv: string[], what: string): string {
+  const r = spawnSync(argv[0] as string, argv.slice(1), { encoding: "utf8", maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status}): ${r.stderr.slice(-2000)}`);
+  return `${r.stdout}${r.stderr}`;
+}
+
+const work = mkdtempSync(join(tmpdir(), "ngcc-bench-memcheck-"));
+let bad = 0;
+try {
+  const out = join(work, "store");
+  await buildCampaign(campaign, { out, only: selected });
+  await memoryCampaign(campaign, { out, only: selected, asked: true });
+  await instructionsCampaign(campaign, { out, only: selected, asked: true });
+  const pq = pqcleanRoot(campaign);
+  const profile = campaign.defaultProfile;
+  const cflags = campaign.profiles[profile]?.cflags ?? [];
+  const katgen = join(root, "native/katgen");
+  const rows: string[] = [];
+  for (const alg of selected) {
+    const scheme = join(pq, "crypto_kem", alg, "clean");
+    const ns = `PQCLEAN_${alg.replace(/-/g, "").toUpperCase()}_CLEAN_`;
+    const sources = readdirSync(scheme)
+      .filter((f) => f.endsWith(".c"))
+      .map((f) => join(scheme, f));
+    const base = ["gcc", "-std=c99", ...cflags, `-DNS=${ns}`, "-I", scheme, "-I", join(pq, "common")];
+    const check = join(root, "bench/stack-check.c");
+    const fips = join(pq, "common/fips202.c");
+    // The KAT DRBG compiled at -O2, as the instructions step's counter compiles it: the same randomness code in
+    // both counts (it is part of keygen's and enc's calls).
+    const rng = ["ngcc_rng", "ngcc_aes256"].map((n) => {
+      const o = join(work, `${alg}-${n}.o`);
+      run(["gcc", "-std=c99", "-O2", "-I", katgen, "-c", join(katgen, `${n}.c`), "-o", o], "gcc");
+      return o;
+    });
+    const kat = ["-DKAT_RNG", "-I", katgen, ...rng];
+    const stackProgram = join(work, `${alg}-stack`);
+    const heapProgram = join(work, `${alg}-heap`);
+    const loopProgram = join(work, `${alg}-loop`);
+    run([...base, check, ...sources, fips, join(pq, "common/randombytes.c"), "-o", stackProgram, "-lpthread"], "gcc");
+    run(
+      [
+        ...base,
+        "-DHEAP_WRAP",
+        check,
+        ...sources,
+        fips,
+        ...kat,
+        "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free",
+        "-o",
+        heapProgram,
+        "-lpthread",
+      ],
+      "gcc",
+    );
+    run([...base, check, ...sources, fips, ...kat, "-o", loopProgram, "-lpthread"], "gcc");
+    for (const [op, api] of OPS) {
+      const key = { system: campaign.system, algorithmId: alg, instance: alg, buildProfile: profile, operation: op };
+      const mem = JSON.parse(readFileSync(recordPath(out, { kind: "memory", key }), "utf8"));
+      const ins = JSON.parse(readFileSync(recordPath(out, { kind: "instructions", key }), "utf8"));
+      const stack = Number(run([stackProgram, op], "stack-check").trim());
+      const [heapPeak, heapAllocs] = run([heapProgram, "--heap", op], "stack-check --heap")
+        .trim()
+        .split(" ")
+        .map(Number);
+      const memcheck = (n: number) => {
+        const text = run(["valgrind", "--tool=memcheck", loopProgram, "--loop", String(n), op], "memcheck");
+        return Number(/total heap usage: ([\d,]+) allocs/.exec(text)?.[1]?.replace(/,/g, "") ?? Number.NaN);
+      };
+      const memcheckAllocs = memcheck(1) - memcheck(0);
+      const callgrind = (n: number) => {
+        const file = join(work, `cg-${alg}-${op}-${n}`);
+        run(
+          [
+            "valgrind",
+            "--tool=callgrind",
+            `--toggle-collect=${ns}${api}`,
+            `--callgrind-out-file=${file}`,
+            loopProgram,
+            "--loop",
+            String(n),
+            op,
+          ],
+          "callgrind",
+        );
+        return Number(/^totals: (\d+)/m.exec(readFileSync(file, "utf8"))?.[1] ?? Number.NaN);
+      };
+      const independentIr = (callgrind(calls) - callgrind(0)) / calls;
+      const stackRatio = mem.stackBytes / stack;
+      const irRatio = ins.instructionsPerCall / independentIr;
+      const heapSame = mem.heapPeakBytes === heapPeak && mem.heapAllocations === heapAllocs;
+      const allocSame = mem.heapAllocations === memcheckAllocs;
+      if (Math.abs(stackRatio - 1) > 0.05 || Math.abs(irRatio - 1) > 0.05 || !heapSame || !allocSame) bad++;
+      rows.push(
+        [
+          `${alg} ${op}`.padEnd(18),
+          `${mem.stackBytes}`.padStart(6),
+          `${stack}`.padStart(6),
+          stackRatio.toFixed(4).padStart(7),
+          `${mem.heapPeakBytes}/${mem.heapAllocations}`.padStart(8),
+          `${heapPeak}/${heapAllocs}`.padStart(8),
+          `${memcheckAllocs}`.padStart(4),
+          ins.instructionsPerCall.toFixed(3).padStart(14),
+          independentIr.toFixed(3).padStart(14),
+          irRatio.toFixed(4).padStart(7),
+        ].join("  "),
+      );
+    }
+  }
+  console.log(
+    `profile ${profile} (${cflags.join(" ")}); instructions over ${calls} calls; stack in bytes; heap peak bytes/allocations`,
+  );
+  console.log(
+    [
+      "operation".padEnd(18),
+      "stack".padStart(6),
+      "indep.".padStart(6),
+      "ratio".padStart(7),
+      "heap".padStart(8),
+      "indep.".padStart(8),
+      "mchk".padStart(4),
+      "instructions".padStart(14),
+      "indep.".padStart(14),
+      "ratio".padStart(7),
+    ].join("  "),
+  );
+  console.log("(heap: peak bytes/allocations; mchk: memcheck's allocations of one call; instructions per call)");
+  for (const r of rows) console.log(r);
+  console.log(bad === 0 ? "\nevery figure within its target" : `\n${bad} operation(s) out of target`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+process.exitCode = bad === 0 ? 0 : 1;
