@@ -45,6 +45,22 @@ describe("the bootstrap interval of a ratio", () => {
   });
 });
 
+describe("sideOf", () => {
+  it("draws workers within their code layout only when they outnumber the layouts by two or more", () => {
+    const w = workers(1000, 6, 10, 4);
+    expect(sideOf(w, [0, 16, 32, 0, 16, 32]).strata).toEqual([
+      [0, 3],
+      [1, 4],
+      [2, 5],
+    ]);
+    expect(sideOf(w.slice(0, 5), [0, 16, 32, 48, 0]).strata).toEqual([[0, 1, 2, 3, 4]]);
+    expect(sideOf(w, [0, 16, 32, 48, 0, 16]).strata).toEqual([[0, 4], [1, 5], [2], [3]]);
+    const side = sideOf([[3, 1], [2]]);
+    expect([...side.values]).toEqual([1, 2, 3]);
+    expect([...side.worker]).toEqual([0, 1, 0]);
+  });
+});
+
 describe("verdicts", () => {
   it("says slower or faster only when the whole interval lies beyond the band", () => {
     expect(verdictOf({ low: 1.06, high: 1.2 }, 0.05)).toBe("slower");

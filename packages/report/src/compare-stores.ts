@@ -3,7 +3,7 @@
 // the pages publish, with a 95 % interval from a two-stage bootstrap of the raw samples (fixed seed, so the same
 // stores always give the same interval), and a verdict against a noise band; instruction counts compared exactly.
 // Pure functions over loaded stores, no I/O: the command prints and writes.
-import type { InstructionsRecord, TimingRecord } from "@ngcc-perf/schema";
+import { type InstructionsRecord, SCHEMA_VERSION, type TimingRecord } from "@ngcc-perf/schema";
 import { formatCounter, formatPercent, formatTime } from "./format.ts";
 import type { LoadedStore } from "./load.ts";
 import { type Cell, cell, code, type Page, type Section, text } from "./model.ts";
@@ -56,13 +56,16 @@ export interface TimeComparison {
   records: { a: string; b: string };
   /** Why the figure is not the published one of a side (the sides publish different statistics). */
   note?: string;
+  /** A side was sampled by one worker: the interval holds no process-to-process noise. */
+  oneWorker?: boolean;
 }
 
 export interface CountComparison {
   key: MeasurementKey;
   a: number;
   b: number;
-  ratio: number;
+  /** null when A counted 0 and B did not. */
+  ratio: number | null;
   verdict: CountVerdict;
   records: { a: string; b: string };
 }
@@ -76,6 +79,8 @@ export interface OneSided {
 }
 
 export interface Comparison {
+  kind: "comparison";
+  schemaVersion: number;
   a: { store: string; profile?: string };
   b: { store: string; profile?: string };
   threshold: number;
@@ -83,7 +88,15 @@ export interface Comparison {
   timings: TimeComparison[];
   instructions: CountComparison[];
   unmatched: OneSided[];
-  counts: { same: number; faster: number; slower: number; instructionsSame: number; instructionsDiffer: number };
+  counts: {
+    same: number;
+    faster: number;
+    slower: number;
+    instructionsSame: number;
+    instructionsDiffer: number;
+    /** Timings with a side sampled by one worker (their interval holds no process-to-process noise). */
+    oneWorker: number;
+  };
   /** Whether a gate should fail: a time slower, or an instruction count higher, by more than the threshold. */
   regressed: boolean;
 }
@@ -167,12 +180,16 @@ export function sideOf(
     values[i] = v;
     worker[i] = w;
   });
+  // Workers are drawn within their code layout (the layouts are a fixed, equally represented part of the figure) when
+  // the workers outnumber the layouts by two or more — the rule of the runner's interval (workersHalfWidth);
+  // otherwise across all workers, which counts the layouts' difference as noise (wider), as that interval then does.
   const byGroup = new Map<number, number[]>();
   workers.forEach((_, i) => {
     const g = groups && groups.length === workers.length ? (groups[i] as number) : 0;
     byGroup.set(g, [...(byGroup.get(g) ?? []), i]);
   });
-  return { values, worker, strata: [...byGroup.values()], workers: workers.length, perSample };
+  const strata = workers.length - byGroup.size >= 2 ? [...byGroup.values()] : [workers.map((_, i) => i)];
+  return { values, worker, strata, workers: workers.length, perSample };
 }
 
 /** P(Poisson(c) ≤ k) as uint32 thresholds, k = 0, 1, …, for c = 0 … max. */
@@ -448,7 +465,7 @@ export function compareStores(
     }
     const x = ea.record.instructionsPerCall as number;
     const y = eb.record.instructionsPerCall as number;
-    const ratio = x > 0 ? y / x : y === 0 ? 1 : Number.POSITIVE_INFINITY;
+    const ratio = x > 0 ? y / x : y === 0 ? 1 : null;
     instructions.push({
       key: ea.key,
       a: x,
@@ -465,8 +482,12 @@ export function compareStores(
   instructions.sort(byKey);
   unmatched.sort((x, y) => byKey(x, y) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0));
   const count = (v: Verdict) => timings.filter((t) => t.verdict === v).length;
-  const regressed = timings.some((t) => t.verdict === "slower") || instructions.some((c) => c.ratio > 1 + threshold);
+  const regressed =
+    timings.some((t) => t.verdict === "slower") ||
+    instructions.some((c) => c.ratio === null || c.ratio > 1 + threshold);
   return {
+    kind: "comparison",
+    schemaVersion: SCHEMA_VERSION,
     a: { store: names.a, ...(options.profiles ? { profile: options.profiles.a } : {}) },
     b: { store: names.b, ...(options.profiles ? { profile: options.profiles.b } : {}) },
     threshold,
@@ -485,6 +506,7 @@ export function compareStores(
       slower: count("slower"),
       instructionsSame: instructions.filter((c) => c.verdict === "same").length,
       instructionsDiffer: instructions.filter((c) => c.verdict !== "same").length,
+      oneWorker: timings.filter((t) => t.oneWorker).length,
     },
     regressed,
   };
@@ -526,14 +548,7 @@ function compareTiming(
   }
   const notes: string[] = [];
   if (sa !== sb) notes.push(`A publishes the ${sa}, B the ${sb}: both compared by the mean`);
-  const alone = (["A", "B"] as const).filter((_, i) => {
-    const r = i === 0 ? ra : rb;
-    return perCallOf(r) !== null && sides[i]?.strata.some((st) => st.length < 2);
-  });
-  if (alone.length)
-    notes.push(
-      `${alone.join(" and ")}: one worker in a code layout, so the interval holds no process-to-process noise of that layout`,
-    );
+  if (sides.some((side, i) => perCallOf(i === 0 ? ra : rb) !== null && side.workers < 2)) out.oneWorker = true;
   if (notes.length) out.note = notes.join("; ");
   return out;
 }
@@ -604,7 +619,7 @@ export function countRows(c: Comparison): string[][] {
     measurementName(x.key, withSystem, withProfile),
     formatCount(x.a),
     formatCount(x.b),
-    ratioText(x.ratio),
+    x.ratio === null ? "—" : ratioText(x.ratio),
     x.verdict,
   ]);
 }
@@ -637,7 +652,10 @@ export function methodText(c: Comparison): string {
     "of the estimated core cycles when both records' precision target was on them (the time per call moves with the core clock), else of the time. " +
     `Its 95% interval is a ${c.method.interval}, ${c.method.resamples} resamples, seed ${c.method.seed}. ` +
     `Verdict: slower when the whole interval lies above 1 + ${t}, faster when it lies below 1 − ${t}, else same (the interval reaches into the ±${t} noise band, or contains 1). ` +
-    "Instruction counts are exact: same only when equal."
+    "Instruction counts are exact: same only when equal." +
+    (c.counts.oneWorker
+      ? ` In ${c.counts.oneWorker} of the ${c.timings.length} timings a side was sampled by one worker only: their intervals hold no process-to-process noise (a larger timing budget gives more workers).`
+      : "")
   );
 }
 

@@ -21,6 +21,7 @@ export const RECORD_KINDS = [
   "store-index",
   "instructions",
   "meta",
+  "comparison",
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
@@ -74,6 +75,7 @@ const validators: Record<RecordKind, CompiledValidator> = {
   "store-index": compiled.store_index as CompiledValidator,
   instructions: compiled.instructions as CompiledValidator,
   meta: compiled.meta as CompiledValidator,
+  comparison: compiled.comparison as CompiledValidator,
 };
 
 export function isRecordKind(value: unknown): value is RecordKind {

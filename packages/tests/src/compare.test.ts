@@ -101,6 +101,8 @@ describe("ngcc-perf compare", () => {
     expect(c.timings.every((t: Row) => t.ratio === 1 && t.ci95.low <= 1 && t.ci95.high >= 1)).toBe(true);
     expect(c.unmatched).toEqual([]);
     expect(c.regressed).toBe(false);
+    expect(c.kind).toBe("comparison");
+    expect(runCli(["validate", join(out, "compare.json")]).code).toBe(0);
     // The aligned table on stdout: one line per measurement, the verdict last.
     expect(r.stdout).toMatch(/^kem-90\/Puffin-128 enc \[guide\] .* same$/m);
     // No temporary left beside the outputs.

@@ -10,3 +10,4 @@ export declare const size_audit: unknown;
 export declare const store_index: unknown;
 export declare const instructions: unknown;
 export declare const meta: unknown;
+export declare const comparison: unknown;

@@ -1,7 +1,8 @@
 // Every schema by kind: the record kinds of records.ts and a submission's meta.json (meta.ts).
+import { comparison } from "./comparison.ts";
 import { instructions } from "./instructions.ts";
 import { meta } from "./meta.ts";
 import { schemas as records } from "./records.ts";
 
 /** Every schema by kind. */
-export const schemas = { ...records, instructions, meta } as const;
+export const schemas = { ...records, instructions, meta, comparison } as const;

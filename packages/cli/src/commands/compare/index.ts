@@ -3,6 +3,7 @@
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { writeFileAtomic } from "@ngcc-perf/runner";
+import { validate } from "@ngcc-perf/schema";
 import { EXIT, type Io, UsageError } from "../../io.ts";
 import { checkOutDir } from "../../out-dir.ts";
 
@@ -87,6 +88,12 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
       ...(profiles ? { profiles } : {}),
     },
   );
+  // The comparison is written against its schema (compare.json's `kind`): a mismatch is a bug of ours.
+  const checked = validate("comparison", JSON.parse(JSON.stringify(c)));
+  if (!checked.valid)
+    throw new Error(
+      `the comparison does not match its schema: ${checked.errors[0]?.pointer} ${checked.errors[0]?.message}`,
+    );
   if (out) {
     const page = report.comparisonPage(c);
     writeFileAtomic(join(out, "compare.json"), `${JSON.stringify(c, null, 2)}\n`);
