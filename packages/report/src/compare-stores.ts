@@ -8,6 +8,7 @@ import { formatCounter, formatPercent, formatTime } from "./format.ts";
 import type { LoadedStore } from "./load.ts";
 import { type Cell, cell, code, type Page, type Section, text } from "./model.ts";
 import { perCallOf } from "./per-call.ts";
+import { byOperation } from "./view.ts";
 
 export type Verdict = "faster" | "slower" | "same";
 export type CountVerdict = "fewer" | "more" | "same";
@@ -401,16 +402,13 @@ function entriesOf<R extends { algorithmId: string; instance: string; buildProfi
   return out;
 }
 
-const OPERATION_RANK = ["keygen", "enc", "dec", "sign", "verify"];
+/** Key order: system, algorithm, instance, build profile, then the operations as the pages order them. */
 function byKey(x: { key: MeasurementKey }, y: { key: MeasurementKey }): number {
   const a = x.key;
   const b = y.key;
   for (const f of ["system", "algorithmId", "instance", "buildProfile"] as const)
     if (a[f] !== b[f]) return a[f] < b[f] ? -1 : 1;
-  const ra = OPERATION_RANK.indexOf(a.operation);
-  const rb = OPERATION_RANK.indexOf(b.operation);
-  if (ra !== rb) return (ra < 0 ? 99 : ra) - (rb < 0 ? 99 : rb);
-  return a.operation < b.operation ? -1 : a.operation > b.operation ? 1 : 0;
+  return byOperation(a.operation, b.operation);
 }
 
 /** Compares store B with store A (the same store twice with `profiles`: profile b against profile a). */
