@@ -493,7 +493,7 @@ export function compareStores(
       resamples,
       seed,
       interval:
-        "two-stage bootstrap percentile interval: workers drawn with replacement within each code layout, each sample of a drawn worker weighted by a Poisson count (trials method: the trials drawn with replacement); A and B resampled independently",
+        "two-stage bootstrap percentile interval: workers drawn with replacement (within each code layout when they outnumber the layouts by two or more, else across all), each sample of a drawn worker weighted by a Poisson count (trials method: the trials drawn with replacement); A and B resampled independently",
     },
     timings,
     instructions,
@@ -713,7 +713,7 @@ export function comparisonPage(c: Comparison): Page {
         tables: [
           {
             caption: "Measurements on one side only, or failed on a side",
-            headers: ["measurement", "record", "where"],
+            headers: ["measurement", "kind", "where"],
             rows: unmatchedRows(c).map((r) => cells(r)),
             rowHeaders: true,
           },

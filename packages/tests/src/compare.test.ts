@@ -105,6 +105,7 @@ describe("ngcc-perf compare", () => {
     expect(runCli(["validate", join(out, "compare.json")]).code).toBe(0);
     // The aligned table on stdout: one line per measurement, the verdict last.
     expect(r.stdout).toMatch(/^kem-90\/Puffin-128 enc \[guide\] .* same$/m);
+    expect(r.stdout.split("\n").slice(0, 2)).toEqual([`A: ${storeA}`, `B: ${storeA}`]);
     // No temporary left beside the outputs.
     expect(readdirSync(out).sort()).toEqual(["compare.html", "compare.json", "compare.md"]);
     const html = readFileSync(join(out, "compare.html"), "utf8");

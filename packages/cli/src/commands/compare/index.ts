@@ -103,13 +103,16 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
   if (values.json) io.out(JSON.stringify(c, null, 2));
   else {
     const notes = report.rowNotes(c);
+    const name = (x: { store: string; profile?: string }) =>
+      `${x.store}${x.profile ? ` (build profile ${x.profile})` : ""}`;
     const blocks = [
+      `A: ${name(c.a)}\nB: ${name(c.b)}`,
       report.alignedTable(report.TIMING_HEADERS, report.timingRows(c), [2, 3, 4, 5]) +
         (notes.length ? `\n${notes.map((n) => `  ${n}`).join("\n")}` : ""),
     ];
     if (c.instructions.length) blocks.push(report.alignedTable(report.COUNT_HEADERS, report.countRows(c), [1, 2, 3]));
     const unmatched = report.unmatchedRows(c);
-    if (unmatched.length) blocks.push(report.alignedTable(["not compared", "record", "where"], unmatched, []));
+    if (unmatched.length) blocks.push(report.alignedTable(["not compared", "kind", "where"], unmatched, []));
     io.out(blocks.join("\n\n"));
   }
   io.err(
