@@ -1,6 +1,7 @@
 // The ngcc-perf command: argument handling, exit codes and output only; the work lives in the packages.
 
 import { InputError } from "@ngcc-perf/schema";
+import { compareCommand, usage as compareUsage } from "./commands/compare/index.ts";
 import { envCommand, usage as envUsage } from "./commands/env/index.ts";
 import { indexCommand, usage as indexUsage } from "./commands/index-store/index.ts";
 import { initCommand, usage as initUsage } from "./commands/init/index.ts";
@@ -33,6 +34,11 @@ const commands: Record<string, { run: Command; summary: string; usage: string }>
     usage: initUsage,
   },
   kat: { run: katCommand, summary: "regenerate and compare Known-Answer Tests; KAT logs", usage: katUsage },
+  compare: {
+    run: compareCommand,
+    summary: "two stores (or two build profiles) measurement by measurement: B/A, 95% interval, verdict",
+    usage: compareUsage,
+  },
   merge: { run: mergeCommand, summary: "merge record stores (e.g. shards) into one", usage: mergeUsage },
   index: {
     run: indexCommand,

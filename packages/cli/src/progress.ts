@@ -3,6 +3,61 @@ import type { ProgressEvent } from "@ngcc-perf/runner";
 import { visibleLines, visibleText } from "@ngcc-perf/schema";
 import type { Io } from "./io.ts";
 
+/** `41.2 µs`: three significant digits in the unit that puts the number in [1, 1000) (as the pages print times). */
+export function timeText(ns: number): string {
+  if (!Number.isFinite(ns) || ns <= 0) return `${ns} ns`;
+  const units = ["ns", "µs", "ms", "s"];
+  let v = ns;
+  let i = 0;
+  while (i < units.length - 1 && Number(v.toPrecision(3)) >= 1000) {
+    v /= 1000;
+    i++;
+  }
+  return `${Number(v.toPrecision(3))} ${units[i]}`;
+}
+
+/** `±0.6 %`: a relative half-width, one decimal (two below 0.1 %). */
+function halfWidthText(fraction: number): string {
+  const pct = fraction * 100;
+  return `±${pct < 0.1 ? pct.toFixed(2) : pct.toFixed(1)} %`;
+}
+
+/**
+ * The figure a job's record publishes, for its progress line: a timing's central figure per call with the
+ * half-width of the interval the page shows (`41.2 µs ±0.6 %`, `mean 1.2 ms ±0.9 %`; the estimated cycles' when the
+ * precision target was on them, marked `cycles`); a timing of the trials method its mean; an instruction count's
+ * instructions per call. null for other records, failures and steps.
+ */
+export function figureOf(record: unknown): string | null {
+  const r = record as {
+    kind?: string;
+    status?: string;
+    central?: {
+      statistic: string;
+      valueNs: number;
+      relativeHalfWidth: number;
+      cycles?: { relativeHalfWidth: number };
+    };
+    sampling?: { target?: { figure?: string } };
+    aggregates?: { meanNs: number };
+    instructionsPerCall?: number;
+  } | null;
+  if (r?.status !== "ok") return null;
+  if (r.kind === "timing") {
+    const c = r.central;
+    if (c) {
+      const value = `${c.statistic === "mean" ? "mean " : ""}${timeText(c.valueNs)}`;
+      const onCycles = r.sampling?.target?.figure === "cycles" && c.cycles;
+      const half = onCycles && c.cycles ? c.cycles.relativeHalfWidth : c.relativeHalfWidth;
+      return `${value} ${halfWidthText(half)}${onCycles ? " (cycles)" : ""}`;
+    }
+    return r.aggregates ? `mean ${timeText(r.aggregates.meanNs)}` : null;
+  }
+  if (r.kind === "instructions" && typeof r.instructionsPerCall === "number")
+    return `${Math.round(r.instructionsPerCall)} instructions`;
+  return null;
+}
+
 export function progressPrinter(io: Io, stream: NodeJS.WriteStream = process.stderr) {
   const live = Boolean(stream.isTTY) && !process.env.CI;
   let started = Date.now();
@@ -45,8 +100,9 @@ export function progressPrinter(io: Io, stream: NodeJS.WriteStream = process.std
     if (e.status === "failed") failures++;
     const what = e.instance ? `${e.algorithmId}/${e.instance}` : e.algorithmId;
     // Names and failure messages come from submissions: shown through visibleText (no bidi or control characters).
+    const figure = e.record === undefined ? null : figureOf(e.record);
     const line = visibleText(
-      `${e.step} [${e.done}/${total}] ${e.status.padEnd(7)} ${what} ${e.operation} [${e.profile}]${eta(e.done)}`,
+      `${e.step} [${e.done}/${total}] ${e.status.padEnd(7)} ${what} ${e.operation} [${e.profile}]${figure ? ` ${figure}` : ""}${eta(e.done)}`,
     );
     const message = e.message ? visibleLines(e.message) : "";
     if (live) {

@@ -23,6 +23,7 @@ export const RECORD_KINDS = [
   "constant-time",
   "memory",
   "meta",
+  "comparison",
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
@@ -80,6 +81,7 @@ const validators: Record<RecordKind, CompiledValidator> = {
   "constant-time": compiled.constant_time as CompiledValidator,
   memory: compiled.memory as CompiledValidator,
   meta: compiled.meta as CompiledValidator,
+  comparison: compiled.comparison as CompiledValidator,
 };
 
 export function isRecordKind(value: unknown): value is RecordKind {

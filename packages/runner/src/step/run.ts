@@ -113,10 +113,11 @@ function unitContext<W>(r: StepRun<W>, unit: Unit<W>, pending: ReadonlySet<Job>,
   const k = unit.key;
   const instance = "instance" in k ? k.instance : "";
   const at = { algorithmId: k.algorithmId, instance, profile: k.buildProfile };
-  const tell = (job: Job, status: "ok" | "failed" | "skipped", message?: string) => {
+  const tell = (job: Job, status: "ok" | "failed" | "skipped", message?: string, record?: unknown) => {
     finished.add(job);
     const e = { type: "job" as const, step: step.name, ...at, operation: job.operation, status };
-    options.onProgress?.({ ...e, done: ++r.done, total: r.total, ...(message ? { message } : {}) });
+    const extra = { ...(message ? { message } : {}), ...(record !== undefined ? { record } : {}) };
+    options.onProgress?.({ ...e, done: ++r.done, total: r.total, ...extra });
   };
   const countFailure = (job: Job, f: { reason: string; message: string }) => {
     summary.failed++;
@@ -132,7 +133,7 @@ function unitContext<W>(r: StepRun<W>, unit: Unit<W>, pending: ReadonlySet<Job>,
       const failed = step.outcomeOf(record);
       if (failed) countFailure(job, failed);
       else summary.records++;
-      tell(job, failed ? "failed" : "ok", failed?.message);
+      tell(job, failed ? "failed" : "ok", failed?.message, record);
     },
     writeFile: (entry, data) => writeFileAtomic(recordPath(options.out, entry), data),
     failRest(failure) {

@@ -35,6 +35,8 @@ export type ProgressEvent =
       done: number;
       total: number;
       message?: string;
+      /** The record the job wrote (its figure goes on the progress line). */
+      record?: unknown;
     };
 
 export interface StepOptions {

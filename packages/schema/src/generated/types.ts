@@ -4536,3 +4536,296 @@ export interface SubmissionMeta {
     source?: string;
   };
 }
+
+// ---- comparison
+/**
+ * Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.
+ */
+export interface ComparisonRecord {
+  /**
+   * Record kind; always "comparison" for this schema.
+   */
+  kind: "comparison";
+  /**
+   * Version of this schema the record was written against (see docs/record-schema.md).
+   */
+  schemaVersion: 1;
+  /**
+   * One side of the comparison.
+   */
+  a: {
+    /**
+     * The store as named on the command line.
+     */
+    store: string;
+    /**
+     * Build profile (named compiler flag set) the instance was built with, e.g. guide.
+     */
+    profile?: string;
+  };
+  /**
+   * One side of the comparison.
+   */
+  b: {
+    /**
+     * The store as named on the command line.
+     */
+    store: string;
+    /**
+     * Build profile (named compiler flag set) the instance was built with, e.g. guide.
+     */
+    profile?: string;
+  };
+  /**
+   * The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.
+   */
+  threshold: number;
+  /**
+   * How the intervals were computed.
+   */
+  method: {
+    /**
+     * Bootstrap resamples.
+     */
+    resamples: number;
+    /**
+     * Base seed of the generator (each measurement's seed is derived from it and the key).
+     */
+    seed: number;
+    /**
+     * The interval, in words.
+     */
+    interval: string;
+  };
+  /**
+   * Timings present in both, status ok on both sides, in key order.
+   */
+  timings: {
+    /**
+     * The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.
+     */
+    key: {
+      /**
+       * System (machine class) the measurement ran on, e.g. x86_1 or arm_1.
+       */
+      system: string;
+      /**
+       * Algorithm (submission) id, e.g. kem-20.
+       */
+      algorithmId: string;
+      /**
+       * Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.
+       */
+      instance: string;
+      /**
+       * Build profile (named compiler flag set) the instance was built with, e.g. guide.
+       */
+      buildProfile: string;
+      /**
+       * Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).
+       */
+      operation: string;
+    };
+    /**
+     * The figure compared.
+     */
+    figure: {
+      /**
+       * The published statistic (the mean of both when the sides publish different ones).
+       */
+      statistic: "median" | "mean";
+      /**
+       * cycles: estimated core cycles per call (both records targeted them); ns: time per call.
+       */
+      unit: "cycles" | "ns";
+    };
+    /**
+     * A's figure, in figure.unit.
+     */
+    a: number;
+    /**
+     * B's figure, in figure.unit.
+     */
+    b: number;
+    /**
+     * B ÷ A; null when A's figure is 0 and B's is not.
+     */
+    ratio: number | null;
+    /**
+     * 2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.
+     */
+    ci95: {
+      /**
+       * Lower bound.
+       */
+      low: number | null;
+      /**
+       * Upper bound.
+       */
+      high: number | null;
+    };
+    /**
+     * slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise.
+     */
+    verdict: "faster" | "slower" | "same";
+    /**
+     * The records compared, relative to their system's folder.
+     */
+    records: {
+      /**
+       * Path relative to the system's folder of the store (data/<system>/), with / separators.
+       */
+      a: string;
+      /**
+       * Path relative to the system's folder of the store (data/<system>/), with / separators.
+       */
+      b: string;
+    };
+    /**
+     * A side was sampled by one worker: the interval holds no process-to-process noise.
+     */
+    oneWorker?: boolean;
+    /**
+     * The time ratio B/A, when the figure is the estimated cycles.
+     */
+    timeRatio?: number;
+    /**
+     * Why the figure is not each side's published one, or why the interval is narrower than it should be.
+     */
+    note?: string;
+  }[];
+  /**
+   * Instruction counts present in both, status ok on both sides.
+   */
+  instructions: {
+    /**
+     * The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.
+     */
+    key: {
+      /**
+       * System (machine class) the measurement ran on, e.g. x86_1 or arm_1.
+       */
+      system: string;
+      /**
+       * Algorithm (submission) id, e.g. kem-20.
+       */
+      algorithmId: string;
+      /**
+       * Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.
+       */
+      instance: string;
+      /**
+       * Build profile (named compiler flag set) the instance was built with, e.g. guide.
+       */
+      buildProfile: string;
+      /**
+       * Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).
+       */
+      operation: string;
+    };
+    /**
+     * A's instructions per call.
+     */
+    a: number;
+    /**
+     * B's instructions per call.
+     */
+    b: number;
+    /**
+     * B ÷ A; null when A's figure is 0 and B's is not.
+     */
+    ratio: number | null;
+    /**
+     * Exact: same only when equal.
+     */
+    verdict: "fewer" | "more" | "same";
+    /**
+     * The records compared, relative to their system's folder.
+     */
+    records: {
+      /**
+       * Path relative to the system's folder of the store (data/<system>/), with / separators.
+       */
+      a: string;
+      /**
+       * Path relative to the system's folder of the store (data/<system>/), with / separators.
+       */
+      b: string;
+    };
+  }[];
+  /**
+   * Measurements not compared: on one side only, or failed on a side.
+   */
+  unmatched: {
+    /**
+     * The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.
+     */
+    key: {
+      /**
+       * System (machine class) the measurement ran on, e.g. x86_1 or arm_1.
+       */
+      system: string;
+      /**
+       * Algorithm (submission) id, e.g. kem-20.
+       */
+      algorithmId: string;
+      /**
+       * Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.
+       */
+      instance: string;
+      /**
+       * Build profile (named compiler flag set) the instance was built with, e.g. guide.
+       */
+      buildProfile: string;
+      /**
+       * Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).
+       */
+      operation: string;
+    };
+    /**
+     * The record kind.
+     */
+    kind: "timing" | "instructions";
+    /**
+     * Where it is.
+     */
+    where: "only-a" | "only-b" | "failed-a" | "failed-b" | "failed-both";
+    /**
+     * Path relative to the system's folder of the store (data/<system>/), with / separators.
+     */
+    record: string;
+  }[];
+  /**
+   * Verdicts counted.
+   */
+  counts: {
+    /**
+     * Timings same.
+     */
+    same: number;
+    /**
+     * Timings faster.
+     */
+    faster: number;
+    /**
+     * Timings slower.
+     */
+    slower: number;
+    /**
+     * Instruction counts equal.
+     */
+    instructionsSame: number;
+    /**
+     * Instruction counts different.
+     */
+    instructionsDiffer: number;
+    /**
+     * Timings with oneWorker.
+     */
+    oneWorker: number;
+  };
+  /**
+   * Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1).
+   */
+  regressed: boolean;
+}

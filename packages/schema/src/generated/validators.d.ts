@@ -12,3 +12,4 @@ export declare const instructions: unknown;
 export declare const memory: unknown;
 export declare const constant_time: unknown;
 export declare const meta: unknown;
+export declare const comparison: unknown;

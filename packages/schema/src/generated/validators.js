@@ -33602,3 +33602,2478 @@ return errors === 0;
 }
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+export const comparison = validate33;
+const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/comparison.schema.json","title":"ngcc-perf comparison of two record stores","description":"Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.","type":"object","properties":{"kind":{"const":"comparison","description":"Record kind; always \"comparison\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"a":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"b":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"threshold":{"type":"number","description":"The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.","minimum":0,"maximum":1},"method":{"type":"object","description":"How the intervals were computed.","properties":{"resamples":{"type":"integer","description":"Bootstrap resamples.","minimum":1},"seed":{"type":"integer","description":"Base seed of the generator (each measurement's seed is derived from it and the key).","minimum":0},"interval":{"type":"string","description":"The interval, in words."}},"required":["resamples","seed","interval"],"additionalProperties":false},"timings":{"type":"array","description":"Timings present in both, status ok on both sides, in key order.","items":{"type":"object","description":"One timing compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"figure":{"type":"object","description":"The figure compared.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"The published statistic (the mean of both when the sides publish different ones)."},"unit":{"type":"string","enum":["cycles","ns"],"description":"cycles: estimated core cycles per call (both records targeted them); ns: time per call."}},"required":["statistic","unit"],"additionalProperties":false},"a":{"type":"number","description":"A's figure, in figure.unit.","minimum":0},"b":{"type":"number","description":"B's figure, in figure.unit.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95":{"type":"object","description":"2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.","properties":{"low":{"description":"Lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"high":{"description":"Upper bound.","anyOf":[{"type":"number"},{"type":"null"}]}},"required":["low","high"],"additionalProperties":false},"verdict":{"type":"string","enum":["faster","slower","same"],"description":"slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false},"oneWorker":{"type":"boolean","description":"A side was sampled by one worker: the interval holds no process-to-process noise."},"timeRatio":{"type":"number","description":"The time ratio B/A, when the figure is the estimated cycles.","minimum":0},"note":{"type":"string","description":"Why the figure is not each side's published one, or why the interval is narrower than it should be."}},"required":["key","figure","a","b","ratio","ci95","verdict","records"],"additionalProperties":false}},"instructions":{"type":"array","description":"Instruction counts present in both, status ok on both sides.","items":{"type":"object","description":"One count compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"a":{"type":"number","description":"A's instructions per call.","minimum":0},"b":{"type":"number","description":"B's instructions per call.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"verdict":{"type":"string","enum":["fewer","more","same"],"description":"Exact: same only when equal."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false}},"required":["key","a","b","ratio","verdict","records"],"additionalProperties":false}},"unmatched":{"type":"array","description":"Measurements not compared: on one side only, or failed on a side.","items":{"type":"object","description":"One measurement not compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"kind":{"type":"string","enum":["timing","instructions"],"description":"The record kind."},"where":{"type":"string","enum":["only-a","only-b","failed-a","failed-b","failed-both"],"description":"Where it is."},"record":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["key","kind","where","record"],"additionalProperties":false}},"counts":{"type":"object","description":"Verdicts counted.","properties":{"same":{"type":"integer","description":"Timings same.","minimum":0},"faster":{"type":"integer","description":"Timings faster.","minimum":0},"slower":{"type":"integer","description":"Timings slower.","minimum":0},"instructionsSame":{"type":"integer","description":"Instruction counts equal.","minimum":0},"instructionsDiffer":{"type":"integer","description":"Instruction counts different.","minimum":0},"oneWorker":{"type":"integer","description":"Timings with oneWorker.","minimum":0}},"required":["same","faster","slower","instructionsSame","instructionsDiffer","oneWorker"],"additionalProperties":false},"regressed":{"type":"boolean","description":"Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."}},"required":["kind","schemaVersion","a","b","threshold","method","timings","instructions","unmatched","counts","regressed"],"additionalProperties":false,"$defs":{}};
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/comparison.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate33.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.schemaVersion === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"},message:"must have required property '"+"schemaVersion"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.a === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.b === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.threshold === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.method === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.timings === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timings"},message:"must have required property '"+"timings"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.instructions === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instructions"},message:"must have required property '"+"instructions"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.unmatched === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unmatched"},message:"must have required property '"+"unmatched"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.counts === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "counts"},message:"must have required property '"+"counts"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.regressed === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "regressed"},message:"must have required property '"+"regressed"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema98.properties, key0))){
+const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+if("comparison" !== data.kind){
+const err12 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "comparison"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined){
+if(1 !== data.schemaVersion){
+const err13 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.a !== undefined){
+let data2 = data.a;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.store === undefined){
+const err14 = {instancePath:instancePath+"/a",schemaPath:"#/properties/a/required",keyword:"required",params:{missingProperty: "store"},message:"must have required property '"+"store"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!((key1 === "store") || (key1 === "profile"))){
+const err15 = {instancePath:instancePath+"/a",schemaPath:"#/properties/a/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data2.store !== undefined){
+if(typeof data2.store !== "string"){
+const err16 = {instancePath:instancePath+"/a/store",schemaPath:"#/properties/a/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data2.profile !== undefined){
+let data4 = data2.profile;
+if(typeof data4 === "string"){
+if(!pattern4.test(data4)){
+const err17 = {instancePath:instancePath+"/a/profile",schemaPath:"#/properties/a/properties/profile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/a/profile",schemaPath:"#/properties/a/properties/profile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/a",schemaPath:"#/properties/a/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.b !== undefined){
+let data5 = data.b;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.store === undefined){
+const err20 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/required",keyword:"required",params:{missingProperty: "store"},message:"must have required property '"+"store"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+for(const key2 in data5){
+if(!((key2 === "store") || (key2 === "profile"))){
+const err21 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data5.store !== undefined){
+if(typeof data5.store !== "string"){
+const err22 = {instancePath:instancePath+"/b/store",schemaPath:"#/properties/b/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data5.profile !== undefined){
+let data7 = data5.profile;
+if(typeof data7 === "string"){
+if(!pattern4.test(data7)){
+const err23 = {instancePath:instancePath+"/b/profile",schemaPath:"#/properties/b/properties/profile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/b/profile",schemaPath:"#/properties/b/properties/profile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.threshold !== undefined){
+let data8 = data.threshold;
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 1 || isNaN(data8)){
+const err26 = {instancePath:instancePath+"/threshold",schemaPath:"#/properties/threshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err27 = {instancePath:instancePath+"/threshold",schemaPath:"#/properties/threshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/threshold",schemaPath:"#/properties/threshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.method !== undefined){
+let data9 = data.method;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.resamples === undefined){
+const err29 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/required",keyword:"required",params:{missingProperty: "resamples"},message:"must have required property '"+"resamples"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data9.seed === undefined){
+const err30 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data9.interval === undefined){
+const err31 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/required",keyword:"required",params:{missingProperty: "interval"},message:"must have required property '"+"interval"+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key3 in data9){
+if(!(((key3 === "resamples") || (key3 === "seed")) || (key3 === "interval"))){
+const err32 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.resamples !== undefined){
+let data10 = data9.resamples;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err33 = {instancePath:instancePath+"/method/resamples",schemaPath:"#/properties/method/properties/resamples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 1 || isNaN(data10)){
+const err34 = {instancePath:instancePath+"/method/resamples",schemaPath:"#/properties/method/properties/resamples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data9.seed !== undefined){
+let data11 = data9.seed;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err35 = {instancePath:instancePath+"/method/seed",schemaPath:"#/properties/method/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err36 = {instancePath:instancePath+"/method/seed",schemaPath:"#/properties/method/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+if(data9.interval !== undefined){
+if(typeof data9.interval !== "string"){
+const err37 = {instancePath:instancePath+"/method/interval",schemaPath:"#/properties/method/properties/interval/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.timings !== undefined){
+let data13 = data.timings;
+if(Array.isArray(data13)){
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+let data14 = data13[i0];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.key === undefined){
+const err39 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data14.figure === undefined){
+const err40 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/required",keyword:"required",params:{missingProperty: "figure"},message:"must have required property '"+"figure"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data14.a === undefined){
+const err41 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data14.b === undefined){
+const err42 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data14.ratio === undefined){
+const err43 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/required",keyword:"required",params:{missingProperty: "ratio"},message:"must have required property '"+"ratio"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data14.ci95 === undefined){
+const err44 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/required",keyword:"required",params:{missingProperty: "ci95"},message:"must have required property '"+"ci95"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data14.verdict === undefined){
+const err45 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data14.records === undefined){
+const err46 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+for(const key4 in data14){
+if(!(func1.call(schema98.properties.timings.items.properties, key4))){
+const err47 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data14.key !== undefined){
+let data15 = data14.key;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.system === undefined){
+const err48 = {instancePath:instancePath+"/timings/" + i0+"/key",schemaPath:"#/properties/timings/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data15.algorithmId === undefined){
+const err49 = {instancePath:instancePath+"/timings/" + i0+"/key",schemaPath:"#/properties/timings/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data15.instance === undefined){
+const err50 = {instancePath:instancePath+"/timings/" + i0+"/key",schemaPath:"#/properties/timings/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data15.buildProfile === undefined){
+const err51 = {instancePath:instancePath+"/timings/" + i0+"/key",schemaPath:"#/properties/timings/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data15.operation === undefined){
+const err52 = {instancePath:instancePath+"/timings/" + i0+"/key",schemaPath:"#/properties/timings/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+for(const key5 in data15){
+if(!(((((key5 === "system") || (key5 === "algorithmId")) || (key5 === "instance")) || (key5 === "buildProfile")) || (key5 === "operation"))){
+const err53 = {instancePath:instancePath+"/timings/" + i0+"/key",schemaPath:"#/properties/timings/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data15.system !== undefined){
+let data16 = data15.system;
+if(typeof data16 === "string"){
+if(!pattern4.test(data16)){
+const err54 = {instancePath:instancePath+"/timings/" + i0+"/key/system",schemaPath:"#/properties/timings/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/timings/" + i0+"/key/system",schemaPath:"#/properties/timings/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data15.algorithmId !== undefined){
+let data17 = data15.algorithmId;
+if(typeof data17 === "string"){
+if(!pattern4.test(data17)){
+const err56 = {instancePath:instancePath+"/timings/" + i0+"/key/algorithmId",schemaPath:"#/properties/timings/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/timings/" + i0+"/key/algorithmId",schemaPath:"#/properties/timings/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data15.instance !== undefined){
+let data18 = data15.instance;
+if(typeof data18 === "string"){
+if(!pattern4.test(data18)){
+const err58 = {instancePath:instancePath+"/timings/" + i0+"/key/instance",schemaPath:"#/properties/timings/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/timings/" + i0+"/key/instance",schemaPath:"#/properties/timings/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data15.buildProfile !== undefined){
+let data19 = data15.buildProfile;
+if(typeof data19 === "string"){
+if(!pattern4.test(data19)){
+const err60 = {instancePath:instancePath+"/timings/" + i0+"/key/buildProfile",schemaPath:"#/properties/timings/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/timings/" + i0+"/key/buildProfile",schemaPath:"#/properties/timings/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data15.operation !== undefined){
+let data20 = data15.operation;
+if(typeof data20 === "string"){
+if(!pattern7.test(data20)){
+const err62 = {instancePath:instancePath+"/timings/" + i0+"/key/operation",schemaPath:"#/properties/timings/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/timings/" + i0+"/key/operation",schemaPath:"#/properties/timings/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/timings/" + i0+"/key",schemaPath:"#/properties/timings/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data14.figure !== undefined){
+let data21 = data14.figure;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.statistic === undefined){
+const err65 = {instancePath:instancePath+"/timings/" + i0+"/figure",schemaPath:"#/properties/timings/items/properties/figure/required",keyword:"required",params:{missingProperty: "statistic"},message:"must have required property '"+"statistic"+"'"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data21.unit === undefined){
+const err66 = {instancePath:instancePath+"/timings/" + i0+"/figure",schemaPath:"#/properties/timings/items/properties/figure/required",keyword:"required",params:{missingProperty: "unit"},message:"must have required property '"+"unit"+"'"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+for(const key6 in data21){
+if(!((key6 === "statistic") || (key6 === "unit"))){
+const err67 = {instancePath:instancePath+"/timings/" + i0+"/figure",schemaPath:"#/properties/timings/items/properties/figure/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data21.statistic !== undefined){
+let data22 = data21.statistic;
+if(typeof data22 !== "string"){
+const err68 = {instancePath:instancePath+"/timings/" + i0+"/figure/statistic",schemaPath:"#/properties/timings/items/properties/figure/properties/statistic/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(!((data22 === "median") || (data22 === "mean"))){
+const err69 = {instancePath:instancePath+"/timings/" + i0+"/figure/statistic",schemaPath:"#/properties/timings/items/properties/figure/properties/statistic/enum",keyword:"enum",params:{allowedValues: schema98.properties.timings.items.properties.figure.properties.statistic.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data21.unit !== undefined){
+let data23 = data21.unit;
+if(typeof data23 !== "string"){
+const err70 = {instancePath:instancePath+"/timings/" + i0+"/figure/unit",schemaPath:"#/properties/timings/items/properties/figure/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(!((data23 === "cycles") || (data23 === "ns"))){
+const err71 = {instancePath:instancePath+"/timings/" + i0+"/figure/unit",schemaPath:"#/properties/timings/items/properties/figure/properties/unit/enum",keyword:"enum",params:{allowedValues: schema98.properties.timings.items.properties.figure.properties.unit.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/timings/" + i0+"/figure",schemaPath:"#/properties/timings/items/properties/figure/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data14.a !== undefined){
+let data24 = data14.a;
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err73 = {instancePath:instancePath+"/timings/" + i0+"/a",schemaPath:"#/properties/timings/items/properties/a/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/timings/" + i0+"/a",schemaPath:"#/properties/timings/items/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data14.b !== undefined){
+let data25 = data14.b;
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err75 = {instancePath:instancePath+"/timings/" + i0+"/b",schemaPath:"#/properties/timings/items/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/timings/" + i0+"/b",schemaPath:"#/properties/timings/items/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data14.ratio !== undefined){
+let data26 = data14.ratio;
+const _errs59 = errors;
+let valid9 = false;
+const _errs60 = errors;
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 0 || isNaN(data26)){
+const err77 = {instancePath:instancePath+"/timings/" + i0+"/ratio",schemaPath:"#/properties/timings/items/properties/ratio/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/timings/" + i0+"/ratio",schemaPath:"#/properties/timings/items/properties/ratio/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+var _valid0 = _errs60 === errors;
+valid9 = valid9 || _valid0;
+const _errs62 = errors;
+if(data26 !== null){
+const err79 = {instancePath:instancePath+"/timings/" + i0+"/ratio",schemaPath:"#/properties/timings/items/properties/ratio/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+var _valid0 = _errs62 === errors;
+valid9 = valid9 || _valid0;
+if(!valid9){
+const err80 = {instancePath:instancePath+"/timings/" + i0+"/ratio",schemaPath:"#/properties/timings/items/properties/ratio/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+else {
+errors = _errs59;
+if(vErrors !== null){
+if(_errs59){
+vErrors.length = _errs59;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data14.ci95 !== undefined){
+let data27 = data14.ci95;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.low === undefined){
+const err81 = {instancePath:instancePath+"/timings/" + i0+"/ci95",schemaPath:"#/properties/timings/items/properties/ci95/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if(data27.high === undefined){
+const err82 = {instancePath:instancePath+"/timings/" + i0+"/ci95",schemaPath:"#/properties/timings/items/properties/ci95/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+for(const key7 in data27){
+if(!((key7 === "low") || (key7 === "high"))){
+const err83 = {instancePath:instancePath+"/timings/" + i0+"/ci95",schemaPath:"#/properties/timings/items/properties/ci95/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data27.low !== undefined){
+let data28 = data27.low;
+const _errs68 = errors;
+let valid11 = false;
+const _errs69 = errors;
+if(!((typeof data28 == "number") && (isFinite(data28)))){
+const err84 = {instancePath:instancePath+"/timings/" + i0+"/ci95/low",schemaPath:"#/properties/timings/items/properties/ci95/properties/low/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+var _valid1 = _errs69 === errors;
+valid11 = valid11 || _valid1;
+const _errs71 = errors;
+if(data28 !== null){
+const err85 = {instancePath:instancePath+"/timings/" + i0+"/ci95/low",schemaPath:"#/properties/timings/items/properties/ci95/properties/low/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+var _valid1 = _errs71 === errors;
+valid11 = valid11 || _valid1;
+if(!valid11){
+const err86 = {instancePath:instancePath+"/timings/" + i0+"/ci95/low",schemaPath:"#/properties/timings/items/properties/ci95/properties/low/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+else {
+errors = _errs68;
+if(vErrors !== null){
+if(_errs68){
+vErrors.length = _errs68;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data27.high !== undefined){
+let data29 = data27.high;
+const _errs74 = errors;
+let valid12 = false;
+const _errs75 = errors;
+if(!((typeof data29 == "number") && (isFinite(data29)))){
+const err87 = {instancePath:instancePath+"/timings/" + i0+"/ci95/high",schemaPath:"#/properties/timings/items/properties/ci95/properties/high/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+var _valid2 = _errs75 === errors;
+valid12 = valid12 || _valid2;
+const _errs77 = errors;
+if(data29 !== null){
+const err88 = {instancePath:instancePath+"/timings/" + i0+"/ci95/high",schemaPath:"#/properties/timings/items/properties/ci95/properties/high/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+var _valid2 = _errs77 === errors;
+valid12 = valid12 || _valid2;
+if(!valid12){
+const err89 = {instancePath:instancePath+"/timings/" + i0+"/ci95/high",schemaPath:"#/properties/timings/items/properties/ci95/properties/high/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+else {
+errors = _errs74;
+if(vErrors !== null){
+if(_errs74){
+vErrors.length = _errs74;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/timings/" + i0+"/ci95",schemaPath:"#/properties/timings/items/properties/ci95/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data14.verdict !== undefined){
+let data30 = data14.verdict;
+if(typeof data30 !== "string"){
+const err91 = {instancePath:instancePath+"/timings/" + i0+"/verdict",schemaPath:"#/properties/timings/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if(!(((data30 === "faster") || (data30 === "slower")) || (data30 === "same"))){
+const err92 = {instancePath:instancePath+"/timings/" + i0+"/verdict",schemaPath:"#/properties/timings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.properties.timings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data14.records !== undefined){
+let data31 = data14.records;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.a === undefined){
+const err93 = {instancePath:instancePath+"/timings/" + i0+"/records",schemaPath:"#/properties/timings/items/properties/records/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(data31.b === undefined){
+const err94 = {instancePath:instancePath+"/timings/" + i0+"/records",schemaPath:"#/properties/timings/items/properties/records/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+for(const key8 in data31){
+if(!((key8 === "a") || (key8 === "b"))){
+const err95 = {instancePath:instancePath+"/timings/" + i0+"/records",schemaPath:"#/properties/timings/items/properties/records/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data31.a !== undefined){
+let data32 = data31.a;
+if(typeof data32 === "string"){
+if(!pattern35.test(data32)){
+const err96 = {instancePath:instancePath+"/timings/" + i0+"/records/a",schemaPath:"#/properties/timings/items/properties/records/properties/a/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/timings/" + i0+"/records/a",schemaPath:"#/properties/timings/items/properties/records/properties/a/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data31.b !== undefined){
+let data33 = data31.b;
+if(typeof data33 === "string"){
+if(!pattern35.test(data33)){
+const err98 = {instancePath:instancePath+"/timings/" + i0+"/records/b",schemaPath:"#/properties/timings/items/properties/records/properties/b/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/timings/" + i0+"/records/b",schemaPath:"#/properties/timings/items/properties/records/properties/b/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/timings/" + i0+"/records",schemaPath:"#/properties/timings/items/properties/records/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+if(data14.oneWorker !== undefined){
+if(typeof data14.oneWorker !== "boolean"){
+const err101 = {instancePath:instancePath+"/timings/" + i0+"/oneWorker",schemaPath:"#/properties/timings/items/properties/oneWorker/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data14.timeRatio !== undefined){
+let data35 = data14.timeRatio;
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 0 || isNaN(data35)){
+const err102 = {instancePath:instancePath+"/timings/" + i0+"/timeRatio",schemaPath:"#/properties/timings/items/properties/timeRatio/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/timings/" + i0+"/timeRatio",schemaPath:"#/properties/timings/items/properties/timeRatio/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+if(data14.note !== undefined){
+if(typeof data14.note !== "string"){
+const err104 = {instancePath:instancePath+"/timings/" + i0+"/note",schemaPath:"#/properties/timings/items/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/timings",schemaPath:"#/properties/timings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data.instructions !== undefined){
+let data37 = data.instructions;
+if(Array.isArray(data37)){
+const len1 = data37.length;
+for(let i1=0; i1<len1; i1++){
+let data38 = data37[i1];
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.key === undefined){
+const err107 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if(data38.a === undefined){
+const err108 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if(data38.b === undefined){
+const err109 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+if(data38.ratio === undefined){
+const err110 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "ratio"},message:"must have required property '"+"ratio"+"'"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(data38.verdict === undefined){
+const err111 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+if(data38.records === undefined){
+const err112 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+for(const key9 in data38){
+if(!((((((key9 === "key") || (key9 === "a")) || (key9 === "b")) || (key9 === "ratio")) || (key9 === "verdict")) || (key9 === "records"))){
+const err113 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+if(data38.key !== undefined){
+let data39 = data38.key;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.system === undefined){
+const err114 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+if(data39.algorithmId === undefined){
+const err115 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if(data39.instance === undefined){
+const err116 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+if(data39.buildProfile === undefined){
+const err117 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+if(data39.operation === undefined){
+const err118 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+for(const key10 in data39){
+if(!(((((key10 === "system") || (key10 === "algorithmId")) || (key10 === "instance")) || (key10 === "buildProfile")) || (key10 === "operation"))){
+const err119 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+if(data39.system !== undefined){
+let data40 = data39.system;
+if(typeof data40 === "string"){
+if(!pattern4.test(data40)){
+const err120 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data39.algorithmId !== undefined){
+let data41 = data39.algorithmId;
+if(typeof data41 === "string"){
+if(!pattern4.test(data41)){
+const err122 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+else {
+const err123 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+if(data39.instance !== undefined){
+let data42 = data39.instance;
+if(typeof data42 === "string"){
+if(!pattern4.test(data42)){
+const err124 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+if(data39.buildProfile !== undefined){
+let data43 = data39.buildProfile;
+if(typeof data43 === "string"){
+if(!pattern4.test(data43)){
+const err126 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+if(data39.operation !== undefined){
+let data44 = data39.operation;
+if(typeof data44 === "string"){
+if(!pattern7.test(data44)){
+const err128 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+}
+else {
+const err130 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+if(data38.a !== undefined){
+let data45 = data38.a;
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 0 || isNaN(data45)){
+const err131 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+else {
+const err132 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+if(data38.b !== undefined){
+let data46 = data38.b;
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 0 || isNaN(data46)){
+const err133 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+else {
+const err134 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+if(data38.ratio !== undefined){
+let data47 = data38.ratio;
+const _errs117 = errors;
+let valid18 = false;
+const _errs118 = errors;
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 0 || isNaN(data47)){
+const err135 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+var _valid3 = _errs118 === errors;
+valid18 = valid18 || _valid3;
+const _errs120 = errors;
+if(data47 !== null){
+const err137 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+var _valid3 = _errs120 === errors;
+valid18 = valid18 || _valid3;
+if(!valid18){
+const err138 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+else {
+errors = _errs117;
+if(vErrors !== null){
+if(_errs117){
+vErrors.length = _errs117;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data38.verdict !== undefined){
+let data48 = data38.verdict;
+if(typeof data48 !== "string"){
+const err139 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+if(!(((data48 === "fewer") || (data48 === "more")) || (data48 === "same"))){
+const err140 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.properties.instructions.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+if(data38.records !== undefined){
+let data49 = data38.records;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.a === undefined){
+const err141 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+if(data49.b === undefined){
+const err142 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+for(const key11 in data49){
+if(!((key11 === "a") || (key11 === "b"))){
+const err143 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+if(data49.a !== undefined){
+let data50 = data49.a;
+if(typeof data50 === "string"){
+if(!pattern35.test(data50)){
+const err144 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+else {
+const err145 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+if(data49.b !== undefined){
+let data51 = data49.b;
+if(typeof data51 === "string"){
+if(!pattern35.test(data51)){
+const err146 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+else {
+const err147 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+else {
+const err148 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+}
+else {
+const err149 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+}
+else {
+const err150 = {instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+if(data.unmatched !== undefined){
+let data52 = data.unmatched;
+if(Array.isArray(data52)){
+const len2 = data52.length;
+for(let i2=0; i2<len2; i2++){
+let data53 = data52[i2];
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+if(data53.key === undefined){
+const err151 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+if(data53.kind === undefined){
+const err152 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+if(data53.where === undefined){
+const err153 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "where"},message:"must have required property '"+"where"+"'"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+if(data53.record === undefined){
+const err154 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "record"},message:"must have required property '"+"record"+"'"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+for(const key12 in data53){
+if(!((((key12 === "key") || (key12 === "kind")) || (key12 === "where")) || (key12 === "record"))){
+const err155 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+}
+if(data53.key !== undefined){
+let data54 = data53.key;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.system === undefined){
+const err156 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+if(data54.algorithmId === undefined){
+const err157 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+if(data54.instance === undefined){
+const err158 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+if(data54.buildProfile === undefined){
+const err159 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+if(data54.operation === undefined){
+const err160 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+for(const key13 in data54){
+if(!(((((key13 === "system") || (key13 === "algorithmId")) || (key13 === "instance")) || (key13 === "buildProfile")) || (key13 === "operation"))){
+const err161 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+}
+if(data54.system !== undefined){
+let data55 = data54.system;
+if(typeof data55 === "string"){
+if(!pattern4.test(data55)){
+const err162 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+else {
+const err163 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+}
+if(data54.algorithmId !== undefined){
+let data56 = data54.algorithmId;
+if(typeof data56 === "string"){
+if(!pattern4.test(data56)){
+const err164 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+else {
+const err165 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+}
+if(data54.instance !== undefined){
+let data57 = data54.instance;
+if(typeof data57 === "string"){
+if(!pattern4.test(data57)){
+const err166 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+}
+else {
+const err167 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+}
+if(data54.buildProfile !== undefined){
+let data58 = data54.buildProfile;
+if(typeof data58 === "string"){
+if(!pattern4.test(data58)){
+const err168 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+}
+else {
+const err169 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+}
+if(data54.operation !== undefined){
+let data59 = data54.operation;
+if(typeof data59 === "string"){
+if(!pattern7.test(data59)){
+const err170 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+else {
+const err171 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+}
+}
+else {
+const err172 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+}
+if(data53.kind !== undefined){
+let data60 = data53.kind;
+if(typeof data60 !== "string"){
+const err173 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+if(!((data60 === "timing") || (data60 === "instructions"))){
+const err174 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema98.properties.unmatched.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+}
+if(data53.where !== undefined){
+let data61 = data53.where;
+if(typeof data61 !== "string"){
+const err175 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+if(!(((((data61 === "only-a") || (data61 === "only-b")) || (data61 === "failed-a")) || (data61 === "failed-b")) || (data61 === "failed-both"))){
+const err176 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/enum",keyword:"enum",params:{allowedValues: schema98.properties.unmatched.items.properties.where.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+}
+if(data53.record !== undefined){
+let data62 = data53.record;
+if(typeof data62 === "string"){
+if(!pattern35.test(data62)){
+const err177 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+}
+else {
+const err178 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+}
+}
+else {
+const err179 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+}
+}
+else {
+const err180 = {instancePath:instancePath+"/unmatched",schemaPath:"#/properties/unmatched/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+}
+if(data.counts !== undefined){
+let data63 = data.counts;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+if(data63.same === undefined){
+const err181 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "same"},message:"must have required property '"+"same"+"'"};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+if(data63.faster === undefined){
+const err182 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "faster"},message:"must have required property '"+"faster"+"'"};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+if(data63.slower === undefined){
+const err183 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "slower"},message:"must have required property '"+"slower"+"'"};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+if(data63.instructionsSame === undefined){
+const err184 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsSame"},message:"must have required property '"+"instructionsSame"+"'"};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+if(data63.instructionsDiffer === undefined){
+const err185 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsDiffer"},message:"must have required property '"+"instructionsDiffer"+"'"};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+if(data63.oneWorker === undefined){
+const err186 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "oneWorker"},message:"must have required property '"+"oneWorker"+"'"};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+for(const key14 in data63){
+if(!((((((key14 === "same") || (key14 === "faster")) || (key14 === "slower")) || (key14 === "instructionsSame")) || (key14 === "instructionsDiffer")) || (key14 === "oneWorker"))){
+const err187 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+}
+if(data63.same !== undefined){
+let data64 = data63.same;
+if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
+const err188 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+if((typeof data64 == "number") && (isFinite(data64))){
+if(data64 < 0 || isNaN(data64)){
+const err189 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+}
+}
+if(data63.faster !== undefined){
+let data65 = data63.faster;
+if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
+const err190 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 < 0 || isNaN(data65)){
+const err191 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+}
+}
+if(data63.slower !== undefined){
+let data66 = data63.slower;
+if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
+const err192 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+if((typeof data66 == "number") && (isFinite(data66))){
+if(data66 < 0 || isNaN(data66)){
+const err193 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+}
+}
+if(data63.instructionsSame !== undefined){
+let data67 = data63.instructionsSame;
+if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
+const err194 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+if((typeof data67 == "number") && (isFinite(data67))){
+if(data67 < 0 || isNaN(data67)){
+const err195 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+}
+}
+if(data63.instructionsDiffer !== undefined){
+let data68 = data63.instructionsDiffer;
+if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
+const err196 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+if((typeof data68 == "number") && (isFinite(data68))){
+if(data68 < 0 || isNaN(data68)){
+const err197 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+}
+}
+if(data63.oneWorker !== undefined){
+let data69 = data63.oneWorker;
+if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
+const err198 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
+}
+errors++;
+}
+if((typeof data69 == "number") && (isFinite(data69))){
+if(data69 < 0 || isNaN(data69)){
+const err199 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err200 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err200];
+}
+else {
+vErrors.push(err200);
+}
+errors++;
+}
+}
+if(data.regressed !== undefined){
+if(typeof data.regressed !== "boolean"){
+const err201 = {instancePath:instancePath+"/regressed",schemaPath:"#/properties/regressed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err201];
+}
+else {
+vErrors.push(err201);
+}
+errors++;
+}
+}
+}
+else {
+const err202 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+

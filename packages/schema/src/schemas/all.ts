@@ -1,4 +1,5 @@
 // Every schema by kind: the record kinds of records.ts and a submission's meta.json (meta.ts).
+import { comparison } from "./comparison.ts";
 import { constantTime } from "./constant-time.ts";
 import { instructions } from "./instructions.ts";
 import { memory } from "./memory.ts";
@@ -6,4 +7,4 @@ import { meta } from "./meta.ts";
 import { schemas as records } from "./records.ts";
 
 /** Every schema by kind. */
-export const schemas = { ...records, instructions, memory, "constant-time": constantTime, meta } as const;
+export const schemas = { ...records, instructions, memory, "constant-time": constantTime, meta, comparison } as const;

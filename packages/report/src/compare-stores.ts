@@ -1,0 +1,740 @@
+// Two record stores (or two build profiles of one) compared measurement by measurement (`ngcc-perf compare`,
+// docs/report.md "Comparing stores"): for every timing record present on both sides, the ratio B/A of the figure
+// the pages publish, with a 95 % interval from a two-stage bootstrap of the raw samples (fixed seed, so the same
+// stores always give the same interval), and a verdict against a noise band; instruction counts compared exactly.
+// Pure functions over loaded stores, no I/O: the command prints and writes.
+import { type InstructionsRecord, SCHEMA_VERSION, type TimingRecord } from "@ngcc-perf/schema";
+import { formatCounter, formatPercent, formatTime } from "./format.ts";
+import type { LoadedStore } from "./load.ts";
+import { type Cell, cell, code, type Page, type Section, text } from "./model.ts";
+import { perCallOf } from "./per-call.ts";
+import { byOperation } from "./view.ts";
+
+export type Verdict = "faster" | "slower" | "same";
+export type CountVerdict = "fewer" | "more" | "same";
+
+export interface CompareOptions {
+  /** The noise band: a ratio within [1 − threshold, 1 + threshold] is no change (default 0.05). */
+  threshold?: number;
+  /** Bootstrap resamples (default 1000). */
+  resamples?: number;
+  /** Base seed of the bootstrap (default 1); each measurement's generator is seeded from it and its key. */
+  seed?: number;
+  /** Compare build profile `a` of store A with build profile `b` of store B (the key then leaves the profile out). */
+  profiles?: { a: string; b: string };
+}
+
+/** The key of a measurement: system, algorithm, instance, build profile, operation. */
+export interface MeasurementKey {
+  system: string;
+  algorithmId: string;
+  instance: string;
+  /** The build profile (of A; of B it is `profiles.b` when profiles are paired). */
+  buildProfile: string;
+  operation: string;
+}
+
+/** The figure compared: the published statistic, of the time or of the estimated core cycles. */
+export interface Figure {
+  statistic: "median" | "mean";
+  /** cycles: estimated core cycles per call (both records targeted them); time: ns per call. */
+  unit: "cycles" | "ns";
+}
+
+export interface TimeComparison {
+  key: MeasurementKey;
+  figure: Figure;
+  /** The figures of A and B (in figure.unit) and their ratio B/A. */
+  a: number;
+  b: number;
+  ratio: number;
+  /** 95 % percentile interval of the ratio over the bootstrap resamples. */
+  ci95: { low: number; high: number };
+  verdict: Verdict;
+  /** The time ratio too, when the figure is the cycles (the time moves with the core clock). */
+  timeRatio?: number;
+  /** Records of A and B, relative to their system folder. */
+  records: { a: string; b: string };
+  /** Why the figure is not the published one of a side (the sides publish different statistics). */
+  note?: string;
+  /** A side was sampled by one worker: the interval holds no process-to-process noise. */
+  oneWorker?: boolean;
+}
+
+export interface CountComparison {
+  key: MeasurementKey;
+  a: number;
+  b: number;
+  /** null when A counted 0 and B did not. */
+  ratio: number | null;
+  verdict: CountVerdict;
+  records: { a: string; b: string };
+}
+
+export interface OneSided {
+  key: MeasurementKey;
+  kind: "timing" | "instructions";
+  /** Where it is: only in A, only in B, or in both but failed on a side (`failed in A`, `failed in both`). */
+  where: "only-a" | "only-b" | "failed-a" | "failed-b" | "failed-both";
+  record: string;
+}
+
+export interface Comparison {
+  kind: "comparison";
+  schemaVersion: number;
+  a: { store: string; profile?: string };
+  b: { store: string; profile?: string };
+  threshold: number;
+  method: { resamples: number; seed: number; interval: string };
+  timings: TimeComparison[];
+  instructions: CountComparison[];
+  unmatched: OneSided[];
+  counts: {
+    same: number;
+    faster: number;
+    slower: number;
+    instructionsSame: number;
+    instructionsDiffer: number;
+    /** Timings with a side sampled by one worker (their interval holds no process-to-process noise). */
+    oneWorker: number;
+  };
+  /** Whether a gate should fail: a time slower, or an instruction count higher, by more than the threshold. */
+  regressed: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Random numbers: xoshiro128** seeded by splitmix32, so a comparison is the same on every run and machine.
+
+function splitmix32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x9e3779b9) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+}
+
+/** A generator of uint32 values. */
+export function rng(seed: number): () => number {
+  const init = splitmix32(seed);
+  let a = init();
+  let b = init();
+  let c = init();
+  let d = init();
+  return () => {
+    const result = Math.imul(rotl(Math.imul(b, 5) >>> 0, 7), 9) >>> 0;
+    const t = (b << 9) >>> 0;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl(d, 11);
+    return result;
+  };
+}
+
+function rotl(x: number, k: number): number {
+  return ((x << k) | (x >>> (32 - k))) >>> 0;
+}
+
+/** FNV-1a of a string: each measurement's seed, so its interval does not depend on what else is compared. */
+function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The data of one side: per-call values pooled and sorted, each with its worker, and the workers' layout groups.
+
+export interface Side {
+  /** Per-call values (ns or estimated cycles), ascending. */
+  values: Float64Array;
+  /** The worker (0-based) of each value. */
+  worker: Uint16Array;
+  /** Workers by stratum: the workers of one code layout (or all workers, or every trial alone). */
+  strata: number[][];
+  workers: number;
+  /** Whether each sample of a drawn worker is weighted by a Poisson count (false: one value per worker, a trial). */
+  perSample: boolean;
+}
+
+/** A side from per-worker values; groups[i] the layout of worker i (workers resampled within their layout). */
+export function sideOf(
+  workers: ReadonlyArray<ReadonlyArray<number>>,
+  groups?: ReadonlyArray<number>,
+  perSample = true,
+): Side {
+  const n = workers.reduce((s, w) => s + w.length, 0);
+  const pairs: Array<[number, number]> = new Array(n);
+  let at = 0;
+  workers.forEach((w, i) => {
+    for (const v of w) pairs[at++] = [v, i];
+  });
+  pairs.sort((x, y) => x[0] - y[0]);
+  const values = new Float64Array(n);
+  const worker = new Uint16Array(n);
+  pairs.forEach(([v, w], i) => {
+    values[i] = v;
+    worker[i] = w;
+  });
+  // Workers are drawn within their code layout (the layouts are a fixed, equally represented part of the figure) when
+  // the workers outnumber the layouts by two or more — the rule of the runner's interval (workersHalfWidth);
+  // otherwise across all workers, which counts the layouts' difference as noise (wider), as that interval then does.
+  const byGroup = new Map<number, number[]>();
+  workers.forEach((_, i) => {
+    const g = groups && groups.length === workers.length ? (groups[i] as number) : 0;
+    byGroup.set(g, [...(byGroup.get(g) ?? []), i]);
+  });
+  const strata = workers.length - byGroup.size >= 2 ? [...byGroup.values()] : [workers.map((_, i) => i)];
+  return { values, worker, strata, workers: workers.length, perSample };
+}
+
+/** P(Poisson(c) ≤ k) as uint32 thresholds, k = 0, 1, …, for c = 0 … max. */
+function poissonTables(max: number): Float64Array[] {
+  const tables: Float64Array[] = [];
+  for (let c = 0; c <= max; c++) {
+    const cdf: number[] = [];
+    let p = Math.exp(-c);
+    let sum = 0;
+    for (let k = 0; sum < 1 - 1e-12 && k < 64 + 4 * c; k++) {
+      sum += p;
+      cdf.push(Math.min(sum, 1) * 4294967296);
+      p = (p * c) / (k + 1);
+    }
+    tables.push(Float64Array.from(cdf));
+  }
+  return tables;
+}
+
+/**
+ * One bootstrap replicate of a side's statistic: within each stratum its workers drawn with replacement (a worker
+ * drawn c times), then every sample of a worker weighted by a Poisson(c) count (the Poisson bootstrap), the
+ * statistic taken over the weighted samples. The median is the weighted lower median.
+ */
+function replicate(
+  side: Side,
+  statistic: "median" | "mean",
+  next: () => number,
+  tables: Float64Array[],
+  multiplicity: Uint16Array,
+  weights: Uint16Array,
+): number {
+  multiplicity.fill(0);
+  for (const stratum of side.strata) {
+    for (let i = 0; i < stratum.length; i++) {
+      const pick = stratum[(next() % stratum.length) >>> 0] as number;
+      multiplicity[pick] = (multiplicity[pick] as number) + 1;
+    }
+  }
+  const n = side.values.length;
+  let total = 0;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const c = multiplicity[side.worker[i] as number] as number;
+    let k = side.perSample ? 0 : c;
+    if (c > 0 && side.perSample) {
+      const cdf = tables[c] as Float64Array;
+      const u = next();
+      while (k < cdf.length - 1 && u >= (cdf[k] as number)) k++;
+    }
+    weights[i] = k;
+    total += k;
+    if (statistic === "mean" && k) sum += k * (side.values[i] as number);
+  }
+  if (total === 0) return Number.NaN;
+  if (statistic === "mean") return sum / total;
+  const half = total / 2;
+  let acc = 0;
+  for (let i = 0; i < n; i++) {
+    acc += weights[i] as number;
+    if (acc >= half) return side.values[i] as number;
+  }
+  return side.values[n - 1] as number;
+}
+
+/** Type-7 quantile of ascending values. */
+function quantileSorted(sorted: ArrayLike<number>, p: number): number {
+  const h = (sorted.length - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, sorted.length - 1);
+  return (sorted[lo] as number) + (h - lo) * ((sorted[hi] as number) - (sorted[lo] as number));
+}
+
+/** The 95 % percentile interval of statistic(B) / statistic(A) over `resamples` paired replicates. */
+export function ratioInterval(
+  a: Side,
+  b: Side,
+  statistic: "median" | "mean",
+  resamples: number,
+  seed: number,
+): { low: number; high: number } {
+  const next = rng(seed);
+  const maxWorkers = Math.max(...a.strata.map((s) => s.length), ...b.strata.map((s) => s.length), 1);
+  const tables = poissonTables(maxWorkers);
+  const buffers = (s: Side) => ({ m: new Uint16Array(s.workers), w: new Uint16Array(s.values.length) });
+  const ba = buffers(a);
+  const bb = buffers(b);
+  const ratios: number[] = [];
+  for (let r = 0; r < resamples; r++) {
+    const x = replicate(a, statistic, next, tables, ba.m, ba.w);
+    const y = replicate(b, statistic, next, tables, bb.m, bb.w);
+    if (Number.isFinite(x) && Number.isFinite(y) && x > 0) ratios.push(y / x);
+  }
+  if (!ratios.length) return { low: Number.NaN, high: Number.NaN };
+  const sorted = Float64Array.from(ratios).sort();
+  return { low: quantileSorted(sorted, 0.025), high: quantileSorted(sorted, 0.975) };
+}
+
+/** faster / slower only when the whole interval lies beyond the band [1 − t, 1 + t]; otherwise same. */
+export function verdictOf(ci: { low: number; high: number }, threshold: number): Verdict {
+  if (ci.low > 1 + threshold) return "slower";
+  if (ci.high < 1 - threshold) return "faster";
+  return "same";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The figure of a timing record and its per-call values.
+
+type Ok = TimingRecord & { status: "ok" };
+
+/** The published statistic: the central block's (per call), or the median of the trial means (trials method). */
+function publishedStatistic(t: TimingRecord): "median" | "mean" {
+  return perCallOf(t)?.central.statistic ?? "median";
+}
+
+/** Whether the record's interval is on the estimated core cycles (and it holds each worker's core clock). */
+function targetsCycles(t: TimingRecord): boolean {
+  const pc = perCallOf(t);
+  return (
+    !!pc &&
+    pc.sampling.target.figure === "cycles" &&
+    !!pc.central.cycles &&
+    !!pc.distribution.cycles &&
+    (pc.distribution.coreClock?.workerHz.length ?? 0) === (t.samples?.length ?? -1)
+  );
+}
+
+/** Per-call ns of each worker (per call) or each trial's mean per operation (trials), as a side's raw values. */
+function workerValues(t: TimingRecord, unit: "cycles" | "ns"): { workers: number[][]; groups?: number[] } {
+  const pc = perCallOf(t);
+  if (pc && t.samples && t.counter) {
+    const counter = t.counter;
+    const batch = pc.sampling.batch;
+    const hz = pc.distribution.coreClock?.workerHz ?? [];
+    const workers = t.samples.map((w, i) =>
+      w.counterDeltas.map((d) => {
+        const ns = counter.unit === "ns" ? d / batch : (d * 1e9) / (batch * (counter.rateHz as number));
+        return unit === "cycles" ? (ns * (hz[i] as number)) / 1e9 : ns;
+      }),
+    );
+    const pads = pc.sampling.layouts?.workerPadBytes;
+    return pads && pads.length === workers.length ? { workers, groups: pads } : { workers };
+  }
+  // Trials: each trial's mean per operation is one value, every trial its own stratum-free worker.
+  return { workers: [(t.trials ?? []).map((x) => x.ns / x.iterations)] };
+}
+
+/** The figure's value on a record: the published one when its statistic is the record's. */
+function figureValue(t: TimingRecord, figure: Figure): number {
+  const pc = perCallOf(t);
+  if (pc) {
+    if (figure.unit === "cycles") {
+      const c = pc.distribution.cycles as NonNullable<typeof pc.distribution.cycles>;
+      if (pc.central.statistic === figure.statistic && pc.central.cycles) return pc.central.cycles.value;
+      return figure.statistic === "mean" ? c.meanCycles : c.medianCycles;
+    }
+    if (pc.central.statistic === figure.statistic) return pc.central.valueNs;
+    return figure.statistic === "mean" ? pc.distribution.meanNs : pc.distribution.medianNs;
+  }
+  const a = t.aggregates as NonNullable<TimingRecord["aggregates"]>;
+  return figure.statistic === "mean" ? a.meanNs : a.medianTrialNs;
+}
+
+function sideOfRecord(t: TimingRecord, unit: "cycles" | "ns"): Side {
+  const v = workerValues(t, unit);
+  // Trials: one worker, its trials resampled one by one.
+  if (!perCallOf(t)) {
+    const trials = v.workers[0] ?? [];
+    return sideOf(
+      trials.map((x) => [x]),
+      undefined,
+      false,
+    );
+  }
+  return sideOf(v.workers, v.groups);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pairing and comparing.
+
+function keyText(k: MeasurementKey, withProfile = true): string {
+  return [k.system, k.algorithmId, k.instance, withProfile ? k.buildProfile : "", k.operation].join("\u0000");
+}
+
+interface Entry<R> {
+  key: MeasurementKey;
+  record: R;
+  path: string;
+}
+
+function entriesOf<R extends { algorithmId: string; instance: string; buildProfile: string; operation: string }>(
+  store: LoadedStore,
+  pick: (s: LoadedStore["systems"][number]) => R[],
+  profile: string | undefined,
+): Map<string, Entry<R>> {
+  const out = new Map<string, Entry<R>>();
+  for (const s of store.systems)
+    for (const r of pick(s)) {
+      if (profile !== undefined && r.buildProfile !== profile) continue;
+      const key = {
+        system: s.system,
+        algorithmId: r.algorithmId,
+        instance: r.instance,
+        buildProfile: r.buildProfile,
+        operation: r.operation,
+      };
+      out.set(keyText(key, profile === undefined), { key, record: r, path: s.pathOf.get(r) ?? "" });
+    }
+  return out;
+}
+
+/** Key order: system, algorithm, instance, build profile, then the operations as the pages order them. */
+function byKey(x: { key: MeasurementKey }, y: { key: MeasurementKey }): number {
+  const a = x.key;
+  const b = y.key;
+  for (const f of ["system", "algorithmId", "instance", "buildProfile"] as const)
+    if (a[f] !== b[f]) return a[f] < b[f] ? -1 : 1;
+  return byOperation(a.operation, b.operation);
+}
+
+/** Compares store B with store A (the same store twice with `profiles`: profile b against profile a). */
+export function compareStores(
+  a: LoadedStore,
+  b: LoadedStore,
+  names: { a: string; b: string },
+  options: CompareOptions = {},
+): Comparison {
+  const threshold = options.threshold ?? 0.05;
+  const resamples = options.resamples ?? 1000;
+  const seed = options.seed ?? 1;
+  const timings: TimeComparison[] = [];
+  const instructions: CountComparison[] = [];
+  const unmatched: OneSided[] = [];
+
+  const ta = entriesOf(a, (s) => s.timings, options.profiles?.a);
+  const tb = entriesOf(b, (s) => s.timings, options.profiles?.b);
+  const okTiming = (t: TimingRecord): t is Ok => t.status === "ok" && !!t.aggregates;
+  for (const [k, ea] of ta) {
+    const eb = tb.get(k);
+    if (!eb) {
+      unmatched.push({ key: ea.key, kind: "timing", where: "only-a", record: ea.path });
+      continue;
+    }
+    const okA = okTiming(ea.record);
+    const okB = okTiming(eb.record);
+    if (!okA || !okB) {
+      const where = !okA && !okB ? "failed-both" : !okA ? "failed-a" : "failed-b";
+      unmatched.push({ key: ea.key, kind: "timing", where, record: !okA ? ea.path : eb.path });
+      continue;
+    }
+    timings.push(compareTiming(ea, eb, threshold, resamples, (seed ^ hash32(k)) >>> 0));
+  }
+  for (const [k, eb] of tb)
+    if (!ta.has(k)) unmatched.push({ key: eb.key, kind: "timing", where: "only-b", record: eb.path });
+
+  const ia = entriesOf(a, (s) => s.instructions ?? [], options.profiles?.a);
+  const ib = entriesOf(b, (s) => s.instructions ?? [], options.profiles?.b);
+  const okCount = (r: InstructionsRecord) => r.status === "ok" && r.instructionsPerCall !== undefined;
+  for (const [k, ea] of ia) {
+    const eb = ib.get(k);
+    if (!eb) {
+      unmatched.push({ key: ea.key, kind: "instructions", where: "only-a", record: ea.path });
+      continue;
+    }
+    if (!okCount(ea.record) || !okCount(eb.record)) {
+      const fa = !okCount(ea.record);
+      const where = fa && !okCount(eb.record) ? "failed-both" : fa ? "failed-a" : "failed-b";
+      unmatched.push({ key: ea.key, kind: "instructions", where, record: fa ? ea.path : eb.path });
+      continue;
+    }
+    const x = ea.record.instructionsPerCall as number;
+    const y = eb.record.instructionsPerCall as number;
+    const ratio = x > 0 ? y / x : y === 0 ? 1 : null;
+    instructions.push({
+      key: ea.key,
+      a: x,
+      b: y,
+      ratio,
+      verdict: y === x ? "same" : y > x ? "more" : "fewer",
+      records: { a: ea.path, b: eb.path },
+    });
+  }
+  for (const [k, eb] of ib)
+    if (!ia.has(k)) unmatched.push({ key: eb.key, kind: "instructions", where: "only-b", record: eb.path });
+
+  timings.sort(byKey);
+  instructions.sort(byKey);
+  unmatched.sort((x, y) => byKey(x, y) || (x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0));
+  const count = (v: Verdict) => timings.filter((t) => t.verdict === v).length;
+  const regressed =
+    timings.some((t) => t.verdict === "slower") ||
+    instructions.some((c) => c.ratio === null || c.ratio > 1 + threshold);
+  return {
+    kind: "comparison",
+    schemaVersion: SCHEMA_VERSION,
+    a: { store: names.a, ...(options.profiles ? { profile: options.profiles.a } : {}) },
+    b: { store: names.b, ...(options.profiles ? { profile: options.profiles.b } : {}) },
+    threshold,
+    method: {
+      resamples,
+      seed,
+      interval:
+        "two-stage bootstrap percentile interval: workers drawn with replacement (within each code layout when they outnumber the layouts by two or more, else across all), each sample of a drawn worker weighted by a Poisson count (trials method: the trials drawn with replacement); A and B resampled independently",
+    },
+    timings,
+    instructions,
+    unmatched,
+    counts: {
+      same: count("same"),
+      faster: count("faster"),
+      slower: count("slower"),
+      instructionsSame: instructions.filter((c) => c.verdict === "same").length,
+      instructionsDiffer: instructions.filter((c) => c.verdict !== "same").length,
+      oneWorker: timings.filter((t) => t.oneWorker).length,
+    },
+    regressed,
+  };
+}
+
+function compareTiming(
+  ea: Entry<TimingRecord>,
+  eb: Entry<TimingRecord>,
+  threshold: number,
+  resamples: number,
+  seed: number,
+): TimeComparison {
+  const ra = ea.record;
+  const rb = eb.record;
+  const sa = publishedStatistic(ra);
+  const sb = publishedStatistic(rb);
+  const statistic = sa === sb ? sa : "mean";
+  const unit = targetsCycles(ra) && targetsCycles(rb) ? "cycles" : "ns";
+  const figure: Figure = { statistic, unit };
+  const x = figureValue(ra, figure);
+  const y = figureValue(rb, figure);
+  const sides = [sideOfRecord(ra, unit), sideOfRecord(rb, unit)] as const;
+  const ci = ratioInterval(sides[0], sides[1], statistic, resamples, seed);
+  const ratio = x > 0 ? y / x : Number.NaN;
+  const out: TimeComparison = {
+    key: ea.key,
+    figure,
+    a: x,
+    b: y,
+    ratio,
+    ci95: ci,
+    verdict: Number.isFinite(ci.low) ? verdictOf(ci, threshold) : "same",
+    records: { a: ea.path, b: eb.path },
+  };
+  if (unit === "cycles") {
+    const time: Figure = { statistic, unit: "ns" };
+    const ta = figureValue(ra, time);
+    if (ta > 0) out.timeRatio = figureValue(rb, time) / ta;
+  }
+  const notes: string[] = [];
+  if (sa !== sb) notes.push(`A publishes the ${sa}, B the ${sb}: both compared by the mean`);
+  if (sides.some((side, i) => perCallOf(i === 0 ? ra : rb) !== null && side.workers < 2)) out.oneWorker = true;
+  if (notes.length) out.note = notes.join("; ");
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Presentation: the table the command prints, and the page (Markdown and HTML through the report's templates).
+
+export function measurementName(k: MeasurementKey, withSystem: boolean, withProfile = true): string {
+  return `${withSystem ? `${k.system}: ` : ""}${k.algorithmId}/${k.instance} ${k.operation}${withProfile ? ` [${k.buildProfile}]` : ""}`;
+}
+
+function figureValueText(v: number, f: Figure): string {
+  return f.unit === "ns" ? formatTime(v) : `${formatCounter(v)} cycles`;
+}
+
+export function figureText(f: Figure): string {
+  return `${f.statistic} ${f.unit === "ns" ? "time" : "est. cycles"}`;
+}
+
+/** Instructions per call: an integer when whole, else two decimals. */
+function formatCount(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toFixed(2);
+}
+
+function ratioText(r: number): string {
+  return Number.isFinite(r) ? r.toFixed(3) : String(r);
+}
+
+const WHERE_TEXT: Record<OneSided["where"], string> = {
+  "only-a": "only in A",
+  "only-b": "only in B",
+  "failed-a": "failed in A",
+  "failed-b": "failed in B",
+  "failed-both": "failed in both",
+};
+
+function layout(c: Comparison) {
+  const systems = new Set([...c.timings, ...c.instructions, ...c.unmatched].map((x) => x.key.system));
+  return { withSystem: systems.size > 1, withProfile: !c.a.profile };
+}
+
+/** The rows of the verdict table, as text cells. */
+export function timingRows(c: Comparison): string[][] {
+  const { withSystem, withProfile } = layout(c);
+  return c.timings.map((t) => [
+    measurementName(t.key, withSystem, withProfile),
+    figureText(t.figure),
+    figureValueText(t.a, t.figure),
+    figureValueText(t.b, t.figure),
+    ratioText(t.ratio),
+    `${ratioText(t.ci95.low)}–${ratioText(t.ci95.high)}`,
+    t.verdict,
+  ]);
+}
+
+/** The notes of the rows that have one (`kem-90/P-1 enc [guide]: …`). */
+export function rowNotes(c: Comparison): string[] {
+  const { withSystem, withProfile } = layout(c);
+  return c.timings.filter((t) => t.note).map((t) => `${measurementName(t.key, withSystem, withProfile)}: ${t.note}.`);
+}
+
+export const TIMING_HEADERS = ["measurement", "figure", "A", "B", "B/A", "95% interval", "verdict"];
+export const COUNT_HEADERS = ["measurement", "A instructions", "B instructions", "B/A", "verdict"];
+
+export function countRows(c: Comparison): string[][] {
+  const { withSystem, withProfile } = layout(c);
+  return c.instructions.map((x) => [
+    measurementName(x.key, withSystem, withProfile),
+    formatCount(x.a),
+    formatCount(x.b),
+    x.ratio === null ? "—" : ratioText(x.ratio),
+    x.verdict,
+  ]);
+}
+
+export function unmatchedRows(c: Comparison): string[][] {
+  const { withSystem, withProfile } = layout(c);
+  return c.unmatched.map((u) => [measurementName(u.key, withSystem, withProfile), u.kind, WHERE_TEXT[u.where]]);
+}
+
+/** Columns padded to their widest cell; numbers (and ratios) right-aligned. */
+export function alignedTable(headers: string[], rows: string[][], right: ReadonlyArray<number>): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((s, i) => (right.includes(i) ? s.padStart(widths[i] as number) : s.padEnd(widths[i] as number)))
+      .join("  ")
+      .trimEnd();
+  return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+}
+
+function sideName(s: { store: string; profile?: string }): string {
+  return s.profile ? `${s.store} (build profile ${s.profile})` : s.store;
+}
+
+/** What the verdicts mean and how the interval was computed, in words (page and console). */
+export function methodText(c: Comparison): string {
+  const t = formatPercent(c.threshold);
+  return (
+    `B/A is the ratio of the figure each page publishes: the median per call (the mean where a record publishes the mean), ` +
+    "of the estimated core cycles when both records' precision target was on them (the time per call moves with the core clock), else of the time. " +
+    `Its 95% interval is a ${c.method.interval}, ${c.method.resamples} resamples, seed ${c.method.seed}. ` +
+    `Verdict: slower when the whole interval lies above 1 + ${t}, faster when it lies below 1 − ${t}, else same (the interval reaches into the ±${t} noise band, or contains 1). ` +
+    "Instruction counts are exact: same only when equal." +
+    (c.counts.oneWorker
+      ? ` In ${c.counts.oneWorker} of the ${c.timings.length} timings a side was sampled by one worker only: their intervals hold no process-to-process noise (a larger timing budget gives more workers).`
+      : "")
+  );
+}
+
+export function summaryText(c: Comparison): string {
+  const k = c.counts;
+  const parts = [
+    `${c.timings.length} timing(s) compared: ${k.same} same, ${k.faster} faster, ${k.slower} slower`,
+    `${c.instructions.length} instruction count(s): ${k.instructionsSame} same, ${k.instructionsDiffer} different`,
+    `${c.unmatched.length} not compared (one side only or failed)`,
+  ];
+  return `${parts.join("; ")}.`;
+}
+
+const cells = (row: string[], codeFirst = true): Cell[] => row.map((s, i) => cell(s, codeFirst && i === 0));
+
+/** The comparison as a report page (rendered with renderPage to Markdown and HTML). */
+export function comparisonPage(c: Comparison): Page {
+  const section = (id: string, heading: string, s: Partial<Section>): Section => ({
+    id,
+    heading,
+    notes: [],
+    tables: [],
+    after: [],
+    charts: [],
+    ...s,
+  });
+  const sections: Section[] = [
+    section("timings", "Timings", {
+      notes: [[text(summaryText(c))]],
+      tables: [
+        {
+          caption: "B/A of every timing present in both, with its 95% interval and verdict",
+          headers: TIMING_HEADERS,
+          rows: timingRows(c).map((r) => cells(r)),
+          rowHeaders: true,
+        },
+      ],
+      after: [...rowNotes(c).map((n) => [text(n)]), [text(methodText(c))]],
+    }),
+  ];
+  if (c.instructions.length)
+    sections.push(
+      section("instructions", "Instruction counts", {
+        tables: [
+          {
+            caption: "Instructions per call (valgrind's callgrind), compared exactly",
+            headers: COUNT_HEADERS,
+            rows: countRows(c).map((r) => cells(r)),
+            rowHeaders: true,
+          },
+        ],
+      }),
+    );
+  if (c.unmatched.length)
+    sections.push(
+      section("not-compared", "Not compared", {
+        tables: [
+          {
+            caption: "Measurements on one side only, or failed on a side",
+            headers: ["measurement", "kind", "where"],
+            rows: unmatchedRows(c).map((r) => cells(r)),
+            rowHeaders: true,
+          },
+        ],
+      }),
+    );
+  return {
+    kind: "compare",
+    path: "compare",
+    header: [text("ngcc-perf compare")],
+    title: `Comparison: B against A`,
+    intro: [
+      [text("A: "), code(sideName(c.a))],
+      [text("B: "), code(sideName(c.b))],
+      [
+        text(
+          `Noise band ±${formatPercent(c.threshold)}. ${c.regressed ? "Something is slower than the band: the gate fails." : "Nothing is slower than the band."}`,
+        ),
+      ],
+    ],
+    sections,
+    footer: [[text("Made by ngcc-perf compare from the records of both stores.")]],
+  };
+}

@@ -1,0 +1,122 @@
+// The comparison of two record stores (`ngcc-perf compare`, docs/report.md "Comparing stores"): written as
+// compare.json beside compare.md and compare.html; not a record of a store.
+import {
+  arr,
+  bool,
+  int,
+  type JsonSchema,
+  nat,
+  nonneg,
+  nullable,
+  num,
+  obj,
+  oneOfEnum,
+  recordSchema,
+  str,
+} from "./builders.ts";
+import { algorithmId, buildProfileName, instanceName, operationName, relPath, systemId } from "./common.ts";
+
+const key = obj(
+  "The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.",
+  {
+    system: systemId,
+    algorithmId,
+    instance: instanceName,
+    buildProfile: buildProfileName,
+    operation: operationName,
+  },
+);
+
+const side = obj(
+  "One side of the comparison.",
+  { store: str("The store as named on the command line.") },
+  { profile: buildProfileName },
+);
+
+const records = obj("The records compared, relative to their system's folder.", { a: relPath, b: relPath });
+const ratio = nullable(nonneg("B ÷ A; null when A's figure is 0 and B's is not."));
+
+export const comparison: JsonSchema = recordSchema(
+  "comparison",
+  "ngcc-perf comparison of two record stores",
+  "Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.",
+  {
+    a: side,
+    b: side,
+    threshold: nonneg("The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.", { maximum: 1 }),
+    method: obj("How the intervals were computed.", {
+      resamples: int("Bootstrap resamples.", { minimum: 1 }),
+      seed: nat("Base seed of the generator (each measurement's seed is derived from it and the key)."),
+      interval: str("The interval, in words."),
+    }),
+    timings: arr(
+      "Timings present in both, status ok on both sides, in key order.",
+      obj(
+        "One timing compared.",
+        {
+          key,
+          figure: obj("The figure compared.", {
+            statistic: oneOfEnum("The published statistic (the mean of both when the sides publish different ones).", [
+              "median",
+              "mean",
+            ]),
+            unit: oneOfEnum("cycles: estimated core cycles per call (both records targeted them); ns: time per call.", [
+              "cycles",
+              "ns",
+            ]),
+          }),
+          a: nonneg("A's figure, in figure.unit."),
+          b: nonneg("B's figure, in figure.unit."),
+          ratio,
+          ci95: obj("2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.", {
+            low: nullable(num("Lower bound.")),
+            high: nullable(num("Upper bound.")),
+          }),
+          verdict: oneOfEnum(
+            "slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise.",
+            ["faster", "slower", "same"],
+          ),
+          records,
+        },
+        {
+          oneWorker: bool("A side was sampled by one worker: the interval holds no process-to-process noise."),
+          timeRatio: nonneg("The time ratio B/A, when the figure is the estimated cycles."),
+          note: str(
+            "Why the figure is not each side's published one, or why the interval is narrower than it should be.",
+          ),
+        },
+      ),
+    ),
+    instructions: arr(
+      "Instruction counts present in both, status ok on both sides.",
+      obj("One count compared.", {
+        key,
+        a: nonneg("A's instructions per call."),
+        b: nonneg("B's instructions per call."),
+        ratio,
+        verdict: oneOfEnum("Exact: same only when equal.", ["fewer", "more", "same"]),
+        records,
+      }),
+    ),
+    unmatched: arr(
+      "Measurements not compared: on one side only, or failed on a side.",
+      obj("One measurement not compared.", {
+        key,
+        kind: oneOfEnum("The record kind.", ["timing", "instructions"]),
+        where: oneOfEnum("Where it is.", ["only-a", "only-b", "failed-a", "failed-b", "failed-both"]),
+        record: relPath,
+      }),
+    ),
+    counts: obj("Verdicts counted.", {
+      same: nat("Timings same."),
+      faster: nat("Timings faster."),
+      slower: nat("Timings slower."),
+      instructionsSame: nat("Instruction counts equal."),
+      instructionsDiffer: nat("Instruction counts different."),
+      oneWorker: nat("Timings with oneWorker."),
+    }),
+    regressed: bool("Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."),
+  },
+  {},
+  {},
+);
