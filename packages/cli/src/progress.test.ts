@@ -34,6 +34,22 @@ describe("figureOf", () => {
     expect(figureOf({ kind: "kat", status: "ok" })).toBeNull();
   });
 
+  it("gives a memory record's stack and heap, and a constant-time record's verdict with its open findings", () => {
+    expect(figureOf({ kind: "memory", status: "ok", stackBytes: 11000, heapPeakBytes: 200 })).toBe(
+      "stack 11000 B, heap 200 B",
+    );
+    const ct = (verdict: string, statuses: string[]) => ({
+      kind: "constant-time",
+      status: "ok",
+      verdict,
+      levels: [{ findings: statuses.map((status) => ({ status })) }, { findings: [] }],
+    });
+    expect(figureOf(ct("pass", ["accepted"]))).toBe("pass");
+    expect(figureOf(ct("leaks found", ["open", "accepted", "open"]))).toBe(
+      "LEAKS FOUND (2 open finding(s) over the levels)",
+    );
+  });
+
   it("goes on the job's progress line", () => {
     const lines: string[] = [];
     const print = progressPrinter({ out: () => {}, err: (l) => lines.push(l) }, {

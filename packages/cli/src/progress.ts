@@ -26,7 +26,8 @@ function halfWidthText(fraction: number): string {
  * The figure a job's record publishes, for its progress line: a timing's central figure per call with the
  * half-width of the interval the page shows (`41.2 µs ±0.6 %`, `mean 1.2 ms ±0.9 %`; the estimated cycles' when the
  * precision target was on them, marked `cycles`); a timing of the trials method its mean; an instruction count's
- * instructions per call. null for other records, failures and steps.
+ * instructions per call; a memory record's stack and heap peak; a constant-time record's verdict (with its open
+ * findings). null for other records, failures and steps.
  */
 export function figureOf(record: unknown): string | null {
   const r = record as {
@@ -41,6 +42,10 @@ export function figureOf(record: unknown): string | null {
     sampling?: { target?: { figure?: string } };
     aggregates?: { meanNs: number };
     instructionsPerCall?: number;
+    stackBytes?: number;
+    heapPeakBytes?: number;
+    verdict?: string;
+    levels?: Array<{ findings?: Array<{ status?: string }> }>;
   } | null;
   if (r?.status !== "ok") return null;
   if (r.kind === "timing") {
@@ -55,6 +60,15 @@ export function figureOf(record: unknown): string | null {
   }
   if (r.kind === "instructions" && typeof r.instructionsPerCall === "number")
     return `${Math.round(r.instructionsPerCall)} instructions`;
+  if (r.kind === "memory" && (r.stackBytes !== undefined || r.heapPeakBytes !== undefined))
+    return [
+      ...(r.stackBytes !== undefined ? [`stack ${r.stackBytes} B`] : []),
+      ...(r.heapPeakBytes !== undefined ? [`heap ${r.heapPeakBytes} B`] : []),
+    ].join(", ");
+  if (r.kind === "constant-time" && r.verdict) {
+    const open = (r.levels ?? []).flatMap((l) => l.findings ?? []).filter((f) => f.status === "open").length;
+    return r.verdict === "leaks found" ? `LEAKS FOUND (${open} open finding(s) over the levels)` : r.verdict;
+  }
   return null;
 }
 

@@ -21,7 +21,7 @@ import {
 import type { Campaign } from "./campaign.ts";
 import { DriverError, interpret } from "./driver.ts";
 import { InputError } from "./errors.ts";
-import type { InstanceSpec } from "./instances.ts";
+import { type InstanceSpec, matchesAny } from "./instances.ts";
 import { cpuHasAvx512, valgrindRefusal, valgrindVersion } from "./instructions.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf, runProcess } from "./proc.ts";
@@ -60,6 +60,8 @@ export interface ConstantTimeSettings {
   levels: string[];
   keys: number;
   triage: TriageEntry[];
+  /** Only the instances matching these globs (as --only: <algorithm-id>/<instance>, <instance>, <algorithm-id>). */
+  only: string[] | null;
 }
 
 export function constantTimeSettings(campaign: Campaign): ConstantTimeSettings {
@@ -69,6 +71,7 @@ export function constantTimeSettings(campaign: Campaign): ConstantTimeSettings {
     levels: c.levels ?? ["-O2", "-O3"],
     keys: c.keys ?? 3,
     triage: (c.triage ?? []) as TriageEntry[],
+    only: c.only ?? null,
   };
 }
 
@@ -396,27 +399,29 @@ export function constantTimeStep(
   });
   return {
     name: "constant-time",
-    plan: () =>
-      instanceUnits(
-        campaign,
-        (spec, profile, op, key) => ({
-          operation: op,
-          entry: { kind: "constant-time", key: { ...key, operation: op } },
-          inputsHash: sha256(
-            JSON.stringify({
-              build: buildInputsHash(spec, profileOf(profile), tc),
-              ct: ctFilesHash(),
-              valgrind,
-              options: MEMCHECK_OPTIONS,
-              operation: op,
-              settings: { levels: s.levels, keys: s.keys, triage: s.triage },
-              messageBytes: campaign.timing.messageBytes,
-            }),
-          ),
-        }),
-        (spec) => plannedOperations(spec, tc, campaign.timeouts.buildMs),
-        (spec) => ({ spec }),
-      ),
+    plan: async () =>
+      (
+        await instanceUnits(
+          campaign,
+          (spec, profile, op, key) => ({
+            operation: op,
+            entry: { kind: "constant-time", key: { ...key, operation: op } },
+            inputsHash: sha256(
+              JSON.stringify({
+                build: buildInputsHash(spec, profileOf(profile), tc),
+                ct: ctFilesHash(),
+                valgrind,
+                options: MEMCHECK_OPTIONS,
+                operation: op,
+                settings: { levels: s.levels, keys: s.keys, triage: s.triage },
+                messageBytes: campaign.timing.messageBytes,
+              }),
+            ),
+          }),
+          (spec) => plannedOperations(spec, tc, campaign.timeouts.buildMs),
+          (spec) => ({ spec }),
+        )
+      ).filter((u) => s.only === null || u.names.some((n) => matchesAny(n, s.only ?? undefined))),
     gate: (unit) => {
       const why = valgrindRefusal(profileOf(unit.key.buildProfile).cflags, avx512);
       return why ? { reason: "error", message: why.replace(/^not counted/, "not tested") } : null;

@@ -184,6 +184,11 @@ describe("the constant-time step on Puffin", () => {
     const file = campaign("off", ["-O2"]);
     const off = await constantTimeCampaign(loadCampaign(file), { out: join(work, "out-off") });
     expect(off).toMatchObject({ planned: 0, records: 0, failed: 0, notes: ["off in this campaign"] });
+    // constantTime.only limits the step to the instances it names: none here, so nothing is planned or built.
+    const some = loadCampaign(file);
+    some.config.constantTime = { ...some.config.constantTime, only: ["kem-90/No-Such-Instance"] };
+    const none = await constantTimeCampaign(some, { out: join(work, "out-only"), asked: true });
+    expect(none).toMatchObject({ planned: 0, records: 0, failed: 0 });
     const bin = join(work, "bin-no-valgrind");
     mkdirSync(bin);
     for (const f of readdirSync("/usr/bin"))

@@ -475,6 +475,12 @@ export interface CampaignConfig {
      */
     levels?: string[];
     /**
+     * Only the instances matching one of these globs (as --only: <algorithm-id>/<instance>, <instance> or <algorithm-id>); default every instance of the campaign.
+     *
+     * @minItems 1
+     */
+    only?: string[];
+    /**
      * Calls per operation and level, each with its own key pair; default 3.
      */
     keys?: number;

@@ -353,6 +353,11 @@ export const campaign: JsonSchema = {
             { type: "string", pattern: "^-O([0-3sgz]|fast)?$" },
             { minItems: 2, uniqueItems: true },
           ),
+          only: arr(
+            "Only the instances matching one of these globs (as --only: <algorithm-id>/<instance>, <instance> or <algorithm-id>); default every instance of the campaign.",
+            { type: "string", minLength: 1 },
+            { minItems: 1 },
+          ),
           keys: int("Calls per operation and level, each with its own key pair; default 3.", {
             minimum: 1,
             maximum: 64,
