@@ -176,7 +176,31 @@ describe("the report site in chromium", () => {
       await page.screenshot({ path: shot, fullPage: false });
       expect(statSync(shot).size).toBeGreaterThan(10_000);
       console.log(`report browser: screenshot ${shot}`);
+      // The page of `ngcc-perf compare` (written beside the stores, not into a site): a store against itself.
+      const cmpOut = join(tmp, "compare");
+      const c = spawnSync(
+        process.execPath,
+        [join(repoRoot, "packages/cli/bin.js"), "compare", store, store, "--out", cmpOut, "--resamples", "200"],
+        { encoding: "utf8", timeout: 300_000 },
+      );
+      expect(c.status, c.stderr).toBe(0);
+      current = "compare.html";
+      await page.goto(pathToFileURL(join(cmpOut, "compare.html")).href);
+      const cmp = await page.evaluate(() => ({
+        lang: document.documentElement.lang,
+        h1: document.querySelectorAll("h1").length,
+        captions: [...document.querySelectorAll("table")].map((t) => t.querySelector("caption")?.textContent ?? ""),
+        verdicts: [...document.querySelectorAll("tbody tr")].map((r) => r.lastElementChild?.textContent ?? ""),
+        ratioAlign: getComputedStyle(document.querySelector("td.num") as Element).textAlign,
+        scripts: document.querySelectorAll("script").length,
+      }));
+      expect(cmp).toMatchObject({ lang: "en", h1: 1, scripts: 0, ratioAlign: "right" });
+      expect(cmp.captions.every((x) => x !== "")).toBe(true);
+      expect(cmp.verdicts.filter((v) => v === "same").length).toBeGreaterThan(20);
+      expect(cmp.verdicts.some((v) => v === "slower" || v === "faster")).toBe(false);
+      expect(problems).toEqual([]);
       if (process.env.NGCC_UPDATE_SCREENSHOT === "1") {
+        await page.screenshot({ path: join(repoRoot, "docs", "img", "report-compare.png") });
         await page.goto(pathToFileURL(join(site, "arm_1", "kem-02.html")).href);
         await page.evaluate(() => document.querySelector("#performance table")?.scrollIntoView());
         await page.screenshot({ path: join(repoRoot, "docs", "img", "report-page.png") });
