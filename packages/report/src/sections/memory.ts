@@ -2,7 +2,7 @@
 import type { TimingRecord } from "@ngcc-perf/schema";
 import { formatBytes, formatKiB } from "../format.ts";
 import { type Cell, cell, text } from "../model.ts";
-import { DASH, failedText, leadCells, leadHeaders, NOT_MEASURED, section } from "../parts.ts";
+import { DASH, EMULATED, failedText, leadCells, leadHeaders, NOT_MEASURED, section } from "../parts.ts";
 import type { AlgorithmView, SystemView } from "../view.ts";
 
 /** With `precise` (some record of the algorithm has them), the stack and heap columns too. */
@@ -53,7 +53,15 @@ export function memorySection(view: SystemView, alg: AlgorithmView) {
               ]
             : []),
         ]
-      : [[text("No memory figures in the store: the timing step did not record any for this algorithm.")]],
+      : view.environment?.emulated
+        ? [
+            [
+              text(
+                `${EMULATED}: memory is measured with the time step, which does not run under an emulator (an emulated process's RSS and stack are the emulator's).`,
+              ),
+            ],
+          ]
+        : [[text("No memory figures in the store: the timing step did not record any for this algorithm.")]],
     tables: [
       {
         caption: `Memory per operation of each ${alg.id} instance`,
