@@ -254,7 +254,7 @@ export function timeStep(campaign: Campaign, tc: Toolchain, options: TimeOptions
   };
 }
 
-/** Said once per run of an emulated campaign's time step. */
+/** What the time step of an emulated campaign says for each instance it checked and did not time. */
 export const EMULATED_NOT_TIMED =
   "emulated — not a timing: the build passed its functional check under the emulator; nothing is timed";
 

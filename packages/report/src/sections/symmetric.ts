@@ -267,7 +267,7 @@ export function symmetricSection(view: SystemView, alg: AlgorithmView) {
   if (blind.size)
     after.push([
       text(
-        `Blind spots: ${[...blind].map(([s, r]) => `${s} (${r})`).join(", ")} — calls the link-time wrappers cannot see, so the shares above leave them out rather than show them as 0%.`,
+        `Blind spots: ${[...blind].map(([s, r]) => `${s} (${r})`).join(", ")} — calls the link-time wrappers cannot see, so ${emulatedOnly ? "the counts above leave them out" : "the shares above leave them out rather than show them as 0%"}.`,
       ),
     ]);
   const labels = listText(groups.map((g) => g.label));

@@ -187,7 +187,8 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
         tables: [table(`Counter of system ${view.system}`, ["item", "value"], counterRows)],
       }),
       ...(sampling ?? []),
-      ...(timings.length || !perCall.length ? trialsSections : []),
+      // An emulated system times nothing: no calibration or statistics of times to describe.
+      ...(env?.emulated ? [] : timings.length || !perCall.length ? trialsSections : []),
       section("profiles", "Build profiles", {
         tables: profiles.size
           ? [
