@@ -32,7 +32,9 @@ function compareSection(id: string, present: SystemView[]): Section {
               ? formatTime(m)
               : records[i]
                 ? "FAILED"
-                : present[i]?.environment?.emulated
+                : present[i]?.environment?.emulated &&
+                    algs[i]?.instances.includes(instance) &&
+                    (profile === null || algs[i]?.profiles.includes(profile))
                   ? EMULATED
                   : NOT_MEASURED,
           ),
