@@ -207,7 +207,8 @@ function targetOf(config: CampaignConfig, dir: string, file: string): TargetTool
     sysroot,
     emulator: program?.includes("/") ? [resolve(dir, program), ...emulator.slice(1)] : emulator,
     arch: c.arch ?? null,
-    binutilsPrefix: binutilsPrefixOf(cc),
+    // <triplet>-objcopy … only where the cross binutils are installed (musl-gcc has no musl-objcopy).
+    binutilsPrefix: findOnPath(`${binutilsPrefixOf(cc)}objcopy`) ? binutilsPrefixOf(cc) : "",
   };
 }
 

@@ -144,24 +144,31 @@ describe("arm_1 under qemu-aarch64", () => {
       expect(figures(arm), alg).toEqual(figures(x86));
       expect(figures(arm).length, alg).toBeGreaterThan(0);
     }
-    // The same seeded inputs and the same count of calls on both (arm.yaml: min = max iterations, no warm-up).
-    // ML-DSA-44's keygen and sign draw the system's randomness, and their rejection loops follow it: there the
-    // counts that do not depend on the random bytes are compared, and the rest only by symbol.
+    // The same count of calls on both (arm.yaml: min = max iterations, no warm-up), but PQClean's randombytes is
+    // the system's: counts that follow the random bytes — the squeezes of rejection sampling (ML-KEM's matrix,
+    // ML-DSA's secrets and challenge) and ML-DSA's signing loop — are compared by symbol only, every other count
+    // exactly (they are fixed by the algorithm: absorbs, hashes, PRF calls, randombytes; all of kem-90's).
+    const dependsOnRandomness = (name: string, symbol: string) =>
+      (!name.startsWith("kem-90/") && /squeeze/.test(symbol)) ||
+      (name === "ml-dsa-44/ml-dsa-44__sign.json" && symbol.startsWith("shake256_inc_"));
     const arm = profiles("arm_1");
     const x86 = profiles("x86_1");
     const calls = (p: HashProfileRecord | undefined) =>
       Object.fromEntries((p?.calls ?? []).map((c) => [c.symbol, c.meanPerOperation]));
+    let exact = 0;
     for (const [name, p] of arm) {
       const other = x86.get(name);
       expect(other?.iterations, name).toBe(p.iterations);
-      if (name === "ml-dsa-44/ml-dsa-44__keygen.json" || name === "ml-dsa-44/ml-dsa-44__sign.json") {
-        expect(Object.keys(calls(p)).sort(), name).toEqual(Object.keys(calls(other)).sort());
-        for (const s of ["shake128_inc_init", "shake256", "PQCLEAN_randombytes"])
-          expect(calls(p)[s], `${name} ${s}`).toBe(calls(other)[s]);
-        continue;
+      const a = calls(p);
+      const b = calls(other);
+      expect(Object.keys(a).sort(), name).toEqual(Object.keys(b).sort());
+      for (const [symbol, n] of Object.entries(a)) {
+        if (dependsOnRandomness(name, symbol)) continue;
+        expect(n, `${name} ${symbol}`).toBe(b[symbol]);
+        exact++;
       }
-      expect(calls(p), name).toEqual(calls(other));
     }
+    expect(exact).toBeGreaterThan(30);
   });
 
   it("shows arm_1 pages that say emulated and carry no timing figure", () => {
@@ -196,6 +203,19 @@ describe("arm_1 under qemu-aarch64", () => {
     const home = readFileSync(join(site, "index.md"), "utf8");
     expect(home).toMatch(/\[arm_1\]\(arm_1\/index\.md\) \| .*\(AArch64, emulated on x86-64\)/);
     expect(home).toMatch(/\[x86_1\]\(x86_1\/index\.md\)/);
+  });
+
+  it("records instruction counts as not available under emulation (valgrind runs the host's code only)", async () => {
+    // Last of the store's tests: it adds failure records (exit 1, as any measured failure).
+    const r = await runCliAsync(["run", armCampaign, "--out", out, "--steps", "instructions"], { timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/instructions: 0 done, 9 failed/);
+    const rec = read<{ status: string; failure?: { message: string } }>(
+      data("arm_1", "instructions", "ml-kem-768", "guide", "ml-kem-768__keygen.json"),
+    );
+    expect(rec.status).toBe("failed");
+    expect(rec.failure?.message).toMatch(/^not available: valgrind runs programs of this host's architecture only/);
+    expect(rec.failure?.message).toMatch(/qemu-aarch64/);
   });
 
   it("refuses an emulator that is not installed (exit 2, the field named)", async () => {
