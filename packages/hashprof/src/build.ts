@@ -22,6 +22,7 @@ import {
   runProcess,
   signApiFlags,
   type Toolchain,
+  targetTool,
 } from "@ngcc-perf/runner";
 import { ProfilingBuildError } from "./errors.ts";
 import { type FingerprintHit, findFingerprints } from "./fingerprints.ts";
@@ -79,7 +80,7 @@ const ENTROPY_STRINGS = ["/dev/urandom", "/dev/random"];
 const ENTROPY_CALLS = ["getrandom", "getentropy", "arc4random", "arc4random_buf", "RAND_bytes", "BCryptGenRandom"];
 
 function tool(name: "nm" | "objdump"): string {
-  return process.env[name.toUpperCase()] ?? name;
+  return targetTool(name); // $NM / $OBJDUMP, else the campaign toolchain's (aarch64-linux-gnu-nm …)
 }
 
 async function toolOutput(argv: string[], cwd: string): Promise<string> {

@@ -12,6 +12,7 @@ import {
   type DriverInfo,
   driverRun,
   driverTimeArgs,
+  emulated,
   type Failure,
   type InstanceSpec,
   infoAndCheck,
@@ -108,6 +109,25 @@ async function profileOperation(o: OperationContext, job: Job): Promise<HashProf
     return r.value;
   };
   try {
+    // Under an emulator only the calls are the target's: the profiled build runs once, for its call counts.
+    if (emulated(campaign.target)) {
+      const profiled = await time(o.build.driver, "calls (profiling build, emulated)");
+      if (!profiled.profile) throw new Error(`${o.build.driver} printed no profile: not a profiling build`);
+      const figures = profileFigures({ trials: profiled.trials, profile: profiled.profile }, null, work.groups);
+      return {
+        ...base,
+        status: "ok",
+        ...hash,
+        build: o.facts,
+        emulated: true,
+        iterations: figures.iterations,
+        groups: [],
+        calls: (figures.calls ?? []).map(({ nsPerOp: _ns, ...c }) => c),
+        katCheck: o.kat.check,
+        blindSpots: o.build.timing.interception.blindSpots,
+        commands,
+      };
+    }
     const unprofiled = await time(o.timing.driver, "time (timing build)");
     const profiled = await time(o.build.driver, "time (profiling build)");
     const profile = profiled.profile;

@@ -11,7 +11,7 @@ export type KatCheck = NonNullable<HashProfileRecord["katCheck"]>;
 
 /** Runs one KAT generator and returns what it printed; throws (with its command recorded) when it fails. */
 async function generate(exe: string, timeoutMs: number, commands: Command[]): Promise<string> {
-  const r = await runProcess([exe], { timeoutMs, maxOutputBytes: 256 * 1024 * 1024 });
+  const r = await runProcess([exe], { timeoutMs, maxOutputBytes: 256 * 1024 * 1024, target: true });
   commands.push(commandOf(r));
   if (r.spawnError || r.exitCode !== 0 || r.timedOut) {
     const how = r.timedOut ? "timed out" : r.signal ? `was killed by ${r.signal}` : `exited with ${r.exitCode}`;

@@ -190,7 +190,12 @@ export async function runKatgen(
     "--write-info",
     paths.info,
   ];
-  const result = await runProcess(argv, { timeoutMs: o.timeoutMs, cwd: o.outDir, maxOutputBytes: 64 * 1024 });
+  const result = await runProcess(argv, {
+    timeoutMs: o.timeoutMs,
+    cwd: o.outDir,
+    maxOutputBytes: 64 * 1024,
+    target: true,
+  });
   const read = (p: string) => (existsSync(p) ? readFileSync(p) : undefined);
   let info: KatgenInfo | null = null;
   try {

@@ -2,7 +2,16 @@
 // module per section under sections/), and the site around it (site/: home, per-system index, method page, size
 // audit, cross-system comparison).
 import type { Page } from "./model.ts";
-import { archLabel, footer, guideName, header, provenanceNote, unconfinedNote } from "./parts.ts";
+import {
+  emulatedSentence,
+  footer,
+  guideName,
+  header,
+  provenanceNote,
+  systemArch,
+  systemArchLabel,
+  unconfinedNote,
+} from "./parts.ts";
 import { basicSection } from "./sections/basic.ts";
 import { constantTimeSection } from "./sections/constant-time.ts";
 import { environmentSection } from "./sections/environment.ts";
@@ -21,7 +30,8 @@ import { type Baseline, type SummaryRow, summaryPage, summaryRows } from "./site
 import type { AlgorithmView, SiteContext, SystemView } from "./view.ts";
 
 export function algorithmPage(ctx: SiteContext, view: SystemView, alg: AlgorithmView): Page {
-  const arch = view.environment?.processor.architecture;
+  const arch = systemArch(view.environment);
+  const emulatedNote = emulatedSentence(view.environment);
   const records = [
     view.environment,
     ...view.timingsOf(alg.id),
@@ -34,13 +44,14 @@ export function algorithmPage(ctx: SiteContext, view: SystemView, alg: Algorithm
     kind: "algorithm",
     path: `${view.system}/${alg.id}`,
     header: header(ctx, view, alg.id, (other) => (other.algorithm(alg.id) ? `../${other.system}/${alg.id}` : null)),
-    title: `${alg.id}${alg.name ? ` ${alg.name}` : ""} — performance on ${archLabel(arch)} (system ${view.system})`,
+    title: `${alg.id}${alg.name ? ` ${alg.name}` : ""} — performance on ${systemArchLabel(view.environment)} (system ${view.system})`,
     intro: [
       [
         {
           text: `Independent measurement following the structure of the ${guideName(arch)}, §3.5 (1)–(7). Not a submitter self-assessment.`,
         },
       ],
+      ...(emulatedNote ? [[{ text: emulatedNote }]] : []),
       ...provenanceNote(records),
       ...unconfinedNote(records),
     ],

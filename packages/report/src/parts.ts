@@ -1,6 +1,7 @@
 // Parts every page shares: the header with the system switcher, the footer, the provenance remark, section and
 // link helpers, and the cells of tables keyed by instance (with a build-profile column when an algorithm's records
 // carry several profiles).
+import type { EnvironmentRecord } from "@ngcc-perf/schema";
 import { type Cell, cell, code, type Inline, type Section, text } from "./model.ts";
 import type { AlgorithmView, Category, InstanceRow, Link, SiteContext, SystemView } from "./view.ts";
 
@@ -39,6 +40,27 @@ export function failedText(f: { reason: string; message: string } | undefined): 
   const room = 160 - first.length - 1;
   const tail = room <= 1 ? "…" : more.length > room ? `${more.slice(0, room - 1)}…` : more;
   return `FAILED (${f.reason}): ${firstShown} ${tail}`;
+}
+
+/** The state a figure of an emulated campaign shows instead of a time (never a timing from emulation). */
+export const EMULATED = "emulated — not a timing";
+
+/** The architecture the system's records are of: the emulated one under an emulator, else the processor's. */
+export function systemArch(env: EnvironmentRecord | null | undefined): string | undefined {
+  return env?.emulated ? (env.emulator?.architecture ?? env.processor.architecture) : env?.processor.architecture;
+}
+
+/** "AArch64", or "AArch64, emulated on x86-64" for a campaign run through an emulator. */
+export function systemArchLabel(env: EnvironmentRecord | null | undefined): string {
+  const label = archLabel(systemArch(env));
+  return env?.emulated ? `${label}, emulated on ${archLabel(env.processor.architecture)}` : label;
+}
+
+/** What an emulated system's pages say once, where a time would be; null for a native system. */
+export function emulatedSentence(env: EnvironmentRecord | null | undefined): string | null {
+  if (!env?.emulated) return null;
+  const emulator = env.emulator?.version ?? env.emulator?.argv[0] ?? "an emulator";
+  return `${EMULATED}: the ${archLabel(systemArch(env))} builds of this system ran under ${emulator} on an ${archLabel(env.processor.architecture)} host. KAT verdicts, the functional check, sizes and calls per operation are the target code's own; no time, cycle count, share of time or memory figure is published from emulation.`;
 }
 
 export function archLabel(arch: string | undefined): string {

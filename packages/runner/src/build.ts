@@ -13,6 +13,7 @@ import { commandOf, type RunResult, runProcess, tail } from "./proc.ts";
 import { signApiFlags, signApiMismatch } from "./signapi.ts";
 import { writeJsonAtomic } from "./store.ts";
 import { isPlainRandombytes } from "./submission-inputs.ts";
+import { targetTool, toolchainIdentity } from "./target.ts";
 
 export interface Toolchain {
   cc: string;
@@ -23,7 +24,8 @@ export interface Toolchain {
 const toolchains = new Map<string, Promise<Toolchain>>();
 
 export function toolchain(cc: string): Promise<Toolchain> {
-  let t = toolchains.get(cc);
+  const key = `${cc}\0${toolchainIdentity()}`;
+  let t = toolchains.get(key);
   if (!t) {
     t = runProcess([cc, "--version"], { timeoutMs: 30_000, sandbox: false }).then((r) => {
       if (r.spawnError || r.exitCode !== 0) {
@@ -31,9 +33,12 @@ export function toolchain(cc: string): Promise<Toolchain> {
           `compiler "${cc}" is not usable (${r.spawnError ?? `exit ${r.exitCode}`}); install it or set compiler.cc / $CC`,
         );
       }
-      return { cc, version: r.stdout.split("\n")[0]?.trim() ?? cc };
+      // The toolchain's own flags (sysroot, cflags, ldflags) are part of the compiler's identity: cache keys.
+      const identity = toolchainIdentity();
+      const first = r.stdout.split("\n")[0]?.trim() ?? cc;
+      return { cc, version: identity ? `${first} ${identity}` : first };
     });
-    toolchains.set(cc, t);
+    toolchains.set(key, t);
   }
   return t;
 }
@@ -466,7 +471,7 @@ export async function buildInstance(
         const rel = join("obj-memory", `${memoryObjects.length}-${basename(o)}`);
         await run(
           [
-            "objcopy",
+            targetTool("objcopy"),
             ...(interposed ? HEAP_FUNCTIONS.map((f) => `--redefine-sym=${f}=ngcc_heap_${f}`) : []),
             join(work, o),
             join(work, rel),

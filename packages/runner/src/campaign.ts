@@ -1,11 +1,12 @@
 // Loading a campaign: parse, validate against the schema (errors with file:line:col and pointer), and
 // resolve defaults and paths.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type CampaignConfig, checkName, MAX_CAMPAIGN_BYTES, readTextFile, validateText } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
 import { pqcleanRoot } from "./instances.ts";
-import { configureSandbox, DEFAULT_SANDBOX_LIMITS, type SandboxSettings, sandboxTools } from "./sandbox.ts";
+import { configureSandbox, DEFAULT_SANDBOX_LIMITS, findOnPath, type SandboxSettings, sandboxTools } from "./sandbox.ts";
+import { binutilsPrefixOf, configureTarget, type TargetToolchain } from "./target.ts";
 
 export interface BuildProfile {
   name: string;
@@ -28,6 +29,8 @@ export interface Campaign {
   profiles: Record<string, BuildProfile>;
   defaultProfile: string;
   cc: string;
+  /** The whole toolchain (`compiler:`): flags, sysroot, emulator; loadCampaign makes it this process's. */
+  target: TargetToolchain;
   counter: { kind: "auto" | CounterKind; fixedClockHz?: number };
   timing: {
     trials: number;
@@ -130,6 +133,7 @@ export function loadCampaign(file: string): Campaign {
   if (counterKind === "fixed-clock" && !config.counter?.fixedClockHz) {
     throw new InputError(`${file}: counter.kind fixed-clock needs counter.fixedClockHz`);
   }
+  const target = targetOf(config, dir, file);
   const t = config.timing ?? {};
   const campaign: Campaign = {
     file: path,
@@ -141,7 +145,8 @@ export function loadCampaign(file: string): Campaign {
     systems: config.systems ?? [config.system],
     profiles,
     defaultProfile,
-    cc: config.compiler?.cc ?? process.env.CC ?? "gcc",
+    cc: target.cc,
+    target,
     counter: {
       kind: counterKind,
       ...(config.counter?.fixedClockHz ? { fixedClockHz: config.counter.fixedClockHz } : {}),
@@ -176,7 +181,35 @@ export function loadCampaign(file: string): Campaign {
   };
   campaign.sandbox = sandboxOf(campaign, file);
   configureSandbox(campaign.sandbox);
+  configureTarget(target);
   return campaign;
+}
+
+/** The campaign's toolchain from `compiler:`; the emulator must be installed (else bad input, exit 2). */
+function targetOf(config: CampaignConfig, dir: string, file: string): TargetToolchain {
+  const c = config.compiler ?? {};
+  const cc = c.cc ?? process.env.CC ?? "gcc";
+  const emulator = c.emulator ?? [];
+  const program = emulator[0];
+  if (program !== undefined && !(program.includes("/") ? existsSync(resolve(dir, program)) : findOnPath(program))) {
+    throw new InputError(
+      `${file}: /compiler/emulator/0 "${program}" is not installed (for qemu-aarch64: apt-get install qemu-user)`,
+    );
+  }
+  const sysroot = c.sysroot === undefined ? null : resolve(dir, c.sysroot);
+  if (sysroot !== null && !existsSync(sysroot)) {
+    throw new InputError(`${file}: /compiler/sysroot ${sysroot} does not exist`);
+  }
+  return {
+    cc,
+    cflags: c.cflags ?? [],
+    ldflags: c.ldflags ?? [],
+    sysroot,
+    emulator: program?.includes("/") ? [resolve(dir, program), ...emulator.slice(1)] : emulator,
+    arch: c.arch ?? null,
+    // <triplet>-objcopy … only where the cross binutils are installed (musl-gcc has no musl-objcopy).
+    binutilsPrefix: findOnPath(`${binutilsPrefixOf(cc)}objcopy`) ? binutilsPrefixOf(cc) : "",
+  };
 }
 
 /**
@@ -195,6 +228,15 @@ function sandboxOf(campaign: Campaign, file: string): SandboxSettings {
   if (s.limits?.cpuSeconds !== undefined) limits.cpuSeconds = s.limits.cpuSeconds;
   if (s.limits?.tmpBytes !== undefined) limits.tmpBytes = s.limits.tmpBytes;
   const readable = [campaign.dir, ...(s.readable ?? []).map((p) => resolve(campaign.dir, p))];
+  // A cross toolchain's sysroot and emulator are read inside the sandbox (read-only, as every readable folder).
+  if (campaign.target.sysroot) readable.push(campaign.target.sysroot);
+  const emulatorProgram = campaign.target.emulator[0];
+  const emulatorPath = emulatorProgram
+    ? emulatorProgram.includes("/")
+      ? emulatorProgram
+      : findOnPath(emulatorProgram)
+    : null;
+  if (emulatorPath) readable.push(dirname(emulatorPath));
   if (campaign.iccsDir) readable.push(campaign.iccsDir);
   for (const a of campaign.config.algorithms) {
     if ("submission" in a.source) readable.push(resolve(campaign.dir, a.source.submission));

@@ -191,7 +191,7 @@ export async function driverRun<T>(
   timeoutMs: number,
   what: string,
 ): Promise<{ value: T; result: RunResult }> {
-  const result = await runProcess([driver, ...args], { timeoutMs });
+  const result = await runProcess([driver, ...args], { timeoutMs, target: true });
   return { value: interpret<T>(result, what), result };
 }
 

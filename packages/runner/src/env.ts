@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { arch, cpus, hostname, release, totalmem } from "node:os";
 import type { EnvironmentRecord } from "@ngcc-perf/schema";
 import { runProcess } from "./proc.ts";
+import { emulated, type TargetToolchain } from "./target.ts";
 import { TOOL } from "./tool.ts";
 
 function read(path: string): string | null {
@@ -66,6 +67,15 @@ export interface EnvironmentOptions {
   machine?: string | null;
   clockNote?: string;
   fixedFrequencyHz?: number | null;
+  /** The campaign's toolchain: with an emulator the record says emulated, the emulator and its architecture. */
+  target?: TargetToolchain;
+}
+
+/** The architecture a toolchain builds for: compiler.arch, else the first part of `cc -dumpmachine`. */
+export async function targetArchitecture(t: TargetToolchain): Promise<string | null> {
+  if (t.arch) return t.arch;
+  const machine = await firstLine([t.cc, "-dumpmachine"]);
+  return machine?.split("-")[0] ?? null;
 }
 
 export async function captureEnvironment(o: EnvironmentOptions): Promise<EnvironmentRecord> {
@@ -76,7 +86,21 @@ export async function captureEnvironment(o: EnvironmentOptions): Promise<Environ
   const machineName =
     o.machine ?? read("/sys/class/dmi/id/product_name") ?? read("/proc/device-tree/model")?.replace(/\0/g, "") ?? null;
   const compiler = (await firstLine([o.cc, "--version"])) ?? o.cc;
-  const architecture = (await firstLine(["uname", "-m"])) ?? arch();
+  const hostArchitecture = (await firstLine(["uname", "-m"])) ?? arch();
+  const t = o.target;
+  const emulation =
+    t && emulated(t)
+      ? {
+          emulated: true,
+          emulator: {
+            argv: t.emulator,
+            version: (await firstLine([t.emulator[0] as string, "--version"])) ?? (t.emulator[0] as string),
+            architecture: (await targetArchitecture(t)) ?? "unknown",
+          },
+        }
+      : {};
+  // Under an emulator the processor is still the host's (its architecture too); emulator.architecture is the target's.
+  const architecture = hostArchitecture;
   return {
     kind: "environment",
     schemaVersion: 1,
@@ -106,5 +130,6 @@ export async function captureEnvironment(o: EnvironmentOptions): Promise<Environ
     campaign: { ...(o.campaign.name ? { name: o.campaign.name } : {}), start: o.campaign.start, end: o.campaign.end },
     hostname: hostname(),
     runtime: { node: process.version, ngccPerf: TOOL.version },
+    ...emulation,
   };
 }

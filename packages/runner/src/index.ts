@@ -158,10 +158,22 @@ export { removeStaleTemps, sha256, sha256File, writeFileAtomic, writeJsonAtomic 
 export { indexAlgorithm, listStoreFiles, writeStoreIndex } from "./store-index.ts";
 export { isOwnRandombytes, isPlainRandombytes, leftOutNote, plainRandombytesSources } from "./submission-inputs.ts";
 export {
+  binutilsPrefixOf,
+  configureTarget,
+  emulated,
+  HOST_TOOLCHAIN,
+  type TargetToolchain,
+  targetArgv,
+  targetTool,
+  targetToolchain,
+  withToolchainFlags,
+} from "./target.ts";
+export {
   buildFacts,
   buildOrDriverFailure,
   chooseCounter,
   driverTimeArgs,
+  EMULATED_NOT_TIMED,
   instanceUnits,
   katGate,
   katVerdict,

@@ -102,6 +102,7 @@ async function writeEnvironment(campaign: Campaign, out: string, start: string, 
     ...(campaign.config.machine?.machine ? { machine: campaign.config.machine.machine } : {}),
     ...(campaign.config.machine?.clockNote ? { clockNote: campaign.config.machine.clockNote } : {}),
     fixedFrequencyHz: campaign.counter.kind === "fixed-clock" ? (campaign.counter.fixedClockHz ?? null) : null,
+    target: campaign.target,
   });
   writeJsonAtomic(path, env);
 }

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { InputError } from "./errors.ts";
 import { resolveProgram, sandboxArgv, sandboxPath, sandboxSettings, signalOfStatus } from "./sandbox.ts";
+import { targetArgv, withToolchainFlags } from "./target.ts";
 
 export interface RunOptions {
   cwd?: string;
@@ -23,6 +24,11 @@ export interface RunOptions {
   writable?: string[];
   /** false: outside the sandbox — only for processes that run no submission code (`cc --version`). */
   sandbox?: boolean;
+  /**
+   * A program the campaign's toolchain built: run behind its emulator prefix when it has one (target.ts), so
+   * the recorded argv is the command that ran.
+   */
+  target?: boolean;
 }
 
 export interface RunResult {
@@ -44,7 +50,9 @@ export interface RunResult {
 const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
 const STATUS_FD = 3;
 
-export function runProcess(argv: readonly string[], options: RunOptions): Promise<RunResult> {
+export function runProcess(given: readonly string[], options: RunOptions): Promise<RunResult> {
+  // The campaign compiler gets the toolchain's flags (sysroot, cflags, ldflags); a built program its emulator.
+  const argv = withToolchainFlags(options.target ? targetArgv(given) : given);
   const [file] = argv;
   if (!file) throw new Error("runProcess: empty argv");
   const confined = options.sandbox !== false && sandboxSettings().enabled;
@@ -66,6 +74,7 @@ export function runProcess(argv: readonly string[], options: RunOptions): Promis
       timeoutMs: options.timeoutMs,
       ...(options.env ? { env: options.env } : {}),
       statusFd: STATUS_FD,
+      ...(options.target && argv.length > given.length && given[0] ? { emulatedProgram: given[0] } : {}),
     });
   } catch (err) {
     return Promise.reject(err);

@@ -313,6 +313,8 @@ export interface SandboxRequest {
   env?: NodeJS.ProcessEnv;
   /** The fd bwrap writes its JSON status to. */
   statusFd: number;
+  /** The program an emulator prefix runs (argv[0] is the emulator): readable like the program itself. */
+  emulatedProgram?: string;
 }
 
 /** bwrap's command line for one process: the sandbox of the module's settings around `argv`. */
@@ -359,6 +361,7 @@ export function sandboxArgv(req: SandboxRequest, s: SandboxSettings = settings, 
   // The program itself (the harness names it); the other paths of the command line only without a campaign.
   const [program, ...rest] = req.argv;
   if (program?.includes("/")) addReadable(resolve(req.cwd, program));
+  if (req.emulatedProgram?.includes("/")) addReadable(resolve(req.cwd, req.emulatedProgram));
   if (s.argvPaths) {
     for (const arg of rest) {
       const p = pathInArgument(arg, req.cwd);

@@ -39,6 +39,7 @@ import {
 } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
 import { sha256 } from "./store.ts";
+import { emulated } from "./target.ts";
 import { TOOL } from "./tool.ts";
 
 export interface TimeOptions extends StepOptions {
@@ -253,6 +254,10 @@ export function timeStep(campaign: Campaign, tc: Toolchain, options: TimeOptions
   };
 }
 
+/** What the time step of an emulated campaign says for each instance it checked and did not time. */
+export const EMULATED_NOT_TIMED =
+  "emulated — not a timing: the build passed its functional check under the emulator; nothing is timed";
+
 /** One instance under one profile: build, check, then every pending operation timed (per call or by trials). */
 async function runTimeUnit(
   t: {
@@ -287,6 +292,13 @@ async function runTimeUnit(
   } catch (err) {
     if (!(err instanceof DriverError)) throw err;
     ctx.failRest({ reason: err.reason, message: err.message, extra: { build, commands: [commandOf(err.result)] } });
+    return;
+  }
+  // Under an emulator the functional check above ran as the target's; nothing is timed (no timing figure is
+  // ever published from emulation): the jobs end without records, the pages say "emulated — not a timing".
+  if (emulated(campaign.target)) {
+    ctx.note([EMULATED_NOT_TIMED]);
+    for (const job of pending) ctx.done(job, "skipped");
     return;
   }
   const counter = chooseCounter(campaign, info.counters);

@@ -272,7 +272,7 @@ export async function readApiFigures(
     }
     throw err;
   }
-  const r = await runProcess([join(build.dir, build.result.program)], { timeoutMs: o.runTimeoutMs });
+  const r = await runProcess([join(build.dir, build.result.program)], { timeoutMs: o.runTimeoutMs, target: true });
   const commands = [...build.commands, commandOf(r)];
   const failed = runFailure(r, what);
   if (failed) throw new ApiError(failed.reason, failed.message, commands);

@@ -3,7 +3,7 @@
 import type { EnvironmentRecord } from "@ngcc-perf/schema";
 import { formatGHz, formatSmt, formatUtc } from "../format.ts";
 import { cell, type Inline, text } from "../model.ts";
-import { listText, section } from "../parts.ts";
+import { archLabel, EMULATED, listText, section } from "../parts.ts";
 import type { AlgorithmView, SystemView } from "../view.ts";
 
 export function environmentRows(env: EnvironmentRecord | null): string[][] {
@@ -39,6 +39,14 @@ export function environmentRows(env: EnvironmentRecord | null): string[][] {
     ["OS / kernel", `${env.os.name} / ${env.os.kernel}`],
     ["compiler / build tool", tool],
     ["campaign start / end (UTC)", `${formatUtc(env.campaign.start)} / ${end}`],
+    ...(env.emulated
+      ? [
+          [
+            "emulator",
+            `${env.emulator?.version ?? "not recorded"} (${(env.emulator?.argv ?? []).join(" ")}): the ${archLabel(env.emulator?.architecture)} builds ran emulated on this ${archLabel(p.architecture)} processor — ${EMULATED}`,
+          ],
+        ]
+      : []),
   ];
 }
 

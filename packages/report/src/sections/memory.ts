@@ -3,7 +3,7 @@
 import type { MemoryRecord, TimingRecord } from "@ngcc-perf/schema";
 import { formatBytes, formatKiB } from "../format.ts";
 import { type Cell, cell, type Inline, text } from "../model.ts";
-import { DASH, failedText, leadCells, leadHeaders, NOT_MEASURED, section } from "../parts.ts";
+import { DASH, EMULATED, failedText, leadCells, leadHeaders, NOT_MEASURED, section } from "../parts.ts";
 import type { AlgorithmView, SystemView } from "../view.ts";
 
 /** The seeds' proxies of the timing record. */
@@ -92,9 +92,11 @@ export function memorySection(view: SystemView, alg: AlgorithmView) {
         : [
             [
               text(
-                precise
-                  ? "No RSS figures in the store: the timing step did not record any for this algorithm."
-                  : "No memory figures in the store: the timing step did not record any for this algorithm.",
+                view.environment?.emulated
+                  ? `${EMULATED}: the ELF image and RSS figures are measured with the time step, which does not run under an emulator (an emulated process's RSS is the emulator's).`
+                  : precise
+                    ? "No RSS figures in the store: the timing step did not record any for this algorithm."
+                    : "No memory figures in the store: the timing step did not record any for this algorithm.",
               ),
             ],
           ]),

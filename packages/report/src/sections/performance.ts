@@ -7,7 +7,17 @@ import type { EnvironmentRecord, TimingRecord } from "@ngcc-perf/schema";
 import { fitTimeAxis } from "../charts.ts";
 import { formatCounter, formatGHz, formatN, formatOpsPerSecond, formatShare, formatTime } from "../format.ts";
 import { type Cell, type Chart, type ChartDatum, cell, type Inline, text } from "../model.ts";
-import { DASH, failedText, leadCells, leadHeaders, NOT_MEASURED, rowName, section } from "../parts.ts";
+import {
+  DASH,
+  EMULATED,
+  emulatedSentence,
+  failedText,
+  leadCells,
+  leadHeaders,
+  NOT_MEASURED,
+  rowName,
+  section,
+} from "../parts.ts";
 import {
   anyBatched,
   callsCell,
@@ -67,7 +77,34 @@ function methodsOf(timings: ReadonlyArray<TimingRecord>): { perCall: boolean; tr
   return { perCall: timings.some((t) => perCallOf(t) !== null), trials: timings.some(isTrials) };
 }
 
+/**
+ * An emulated system's section 4: every operation "emulated — not a timing" (the time step times nothing under an
+ * emulator) and the instruction counts' table when the store holds one (valgrind's refusal there).
+ */
+function emulatedPerformance(view: SystemView, alg: AlgorithmView, sentence: string) {
+  const rows: Cell[][] = [];
+  for (const row of view.rowsOf(alg))
+    for (const op of view.operationsOf(alg, row.instance))
+      rows.push([...leadCells(alg, row), cell(op), cell(EMULATED)]);
+  const counted = instructionsTable(view, alg);
+  return section("performance", "4. Performance", {
+    notes: [[text(sentence)]],
+    tables: [
+      {
+        caption: `Time per operation of each ${alg.id} instance: not measured under emulation`,
+        headers: [...leadHeaders(alg), "operation", "time"],
+        rows,
+        rowHeaders: true,
+      },
+      ...(counted ? [counted.table] : []),
+    ],
+    after: counted ? counted.notes : [],
+  });
+}
+
 export function performanceSection(view: SystemView, alg: AlgorithmView) {
+  const sentence = emulatedSentence(view.environment);
+  if (sentence) return emulatedPerformance(view, alg, sentence);
   const timings = view.timingsOf(alg.id);
   const counter = counterColumn(timings, view.environment);
   const methods = methodsOf(timings);

@@ -9,6 +9,7 @@ import { type Cell, type Chart, type ChartDatum, cell, type Inline, text } from 
 import {
   allSynthesized,
   DASH,
+  EMULATED,
   failedText,
   leadCells,
   leadHeaders,
@@ -216,9 +217,12 @@ export function symmetricSection(view: SystemView, alg: AlgorithmView) {
   const ok = profiles.filter((p) => p.status === "ok");
   const sameRun =
     allSynthesized(profiles) || (ok.length > 0 && ok.every((p) => typeof p.unprofiledNsPerOp === "number"));
+  const emulatedOnly = ok.length > 0 && ok.every((p) => p.emulated);
   notes.push([
     text(
-      `Share of each operation spent in ${words.phrase || "the profiled symbol groups"} (${impl} build, measured ${sameRun ? "in the same run " : ""}with link-time wrappers):`,
+      emulatedOnly
+        ? `Calls per operation, counted with link-time wrappers in the ${impl} build under the emulator; ${EMULATED}, so no share of time is given:`
+        : `Share of each operation spent in ${words.phrase || "the profiled symbol groups"} (${impl} build, measured ${sameRun ? "in the same run " : ""}with link-time wrappers):`,
     ),
   ]);
   // Only failure records: one column still carries the reason.
@@ -250,7 +254,10 @@ export function symmetricSection(view: SystemView, alg: AlgorithmView) {
       rows.push([
         ...lead,
         cell(op),
-        ...groups.map((g) => cell(formatShare(p.groups?.find((x) => x.name === g.name)?.share ?? 0))),
+        // Under an emulator the profile holds calls only: no share is a time of the target.
+        ...groups.map((g) =>
+          cell(p.emulated ? EMULATED : formatShare(p.groups?.find((x) => x.name === g.name)?.share ?? 0)),
+        ),
         cell(formatCalls((p.calls ?? []).map((c) => ({ label: c.label ?? c.symbol, mean: c.meanPerOperation })))),
       ]);
       for (const b of p.blindSpots ?? []) blind.set(b.symbol, b.reason);
@@ -260,7 +267,7 @@ export function symmetricSection(view: SystemView, alg: AlgorithmView) {
   if (blind.size)
     after.push([
       text(
-        `Blind spots: ${[...blind].map(([s, r]) => `${s} (${r})`).join(", ")} — calls the link-time wrappers cannot see, so the shares above leave them out rather than show them as 0%.`,
+        `Blind spots: ${[...blind].map(([s, r]) => `${s} (${r})`).join(", ")} — calls the link-time wrappers cannot see, so ${emulatedOnly ? "the counts above leave them out" : "the shares above leave them out rather than show them as 0%"}.`,
       ),
     ]);
   const labels = listText(groups.map((g) => g.label));
@@ -287,7 +294,7 @@ function shareChart(view: SystemView, alg: AlgorithmView, groups: ReadonlyArray<
     (alg.instances.indexOf(p.instance) * (alg.profiles.length + 1) + alg.profiles.indexOf(p.buildProfile)) * 100 +
     OPERATION_ORDER.indexOf(p.operation);
   for (const p of [...view.profilesOf(alg.id)].sort((a, b) => rank(a) - rank(b))) {
-    if (p.status !== "ok" || !p.groups) continue;
+    if (p.status !== "ok" || !p.groups || p.emulated) continue;
     const row = `${rowName(alg, { instance: p.instance, profile: p.buildProfile })} ${p.operation}`;
     rows.push(row);
     for (const g of groups)

@@ -15,7 +15,7 @@ import {
   type Section,
   text,
 } from "../model.ts";
-import { DASH, footer, NOT_MEASURED, section } from "../parts.ts";
+import { DASH, EMULATED, footer, NOT_MEASURED, section } from "../parts.ts";
 import { type AlgorithmView, alphabetical, byOperation, type SiteContext, type SystemView } from "../view.ts";
 
 function compareSection(id: string, present: SystemView[]): Section {
@@ -38,7 +38,19 @@ function compareSection(id: string, present: SystemView[]): Section {
       for (const op of [...ops].sort(byOperation)) {
         const records = present.map((v) => v.timingOf(id, key, op));
         const means = records.map((t) => (t?.status === "ok" && t.aggregates ? t.aggregates.meanNs : null));
-        const cells = means.map((m, i) => cell(m !== null ? formatTime(m) : records[i] ? "FAILED" : NOT_MEASURED));
+        const cells = means.map((m, i) =>
+          cell(
+            m !== null
+              ? formatTime(m)
+              : records[i]
+                ? "FAILED"
+                : present[i]?.environment?.emulated &&
+                    algs[i]?.instances.includes(instance) &&
+                    (profile === null || algs[i]?.profiles.includes(profile))
+                  ? EMULATED
+                  : NOT_MEASURED,
+          ),
+        );
         const ref = means[0];
         const ratios = means
           .slice(1)

@@ -1,16 +1,12 @@
 // The home page of the site: the systems of the store, with links to their pages and the comparison.
 import { type Cell, cell, type Inline, type Page, text } from "../model.ts";
-import { archLabel, footer, provenanceNote, section } from "../parts.ts";
+import { footer, provenanceNote, section, systemArchLabel } from "../parts.ts";
 import type { SiteContext } from "../view.ts";
 
 export function homePage(ctx: SiteContext): Page {
   const rows: Cell[][] = ctx.views.map((v) => [
     [{ text: v.system, page: `${v.system}/index` }],
-    cell(
-      v.environment
-        ? `${v.environment.processor.model} (${archLabel(v.environment.processor.architecture)})`
-        : "not recorded",
-    ),
+    cell(v.environment ? `${v.environment.processor.model} (${systemArchLabel(v.environment)})` : "not recorded"),
     cell(String(v.algorithms.length)),
     [{ text: "method", page: `${v.system}/method` }, text(" · "), { text: "size audit", page: `${v.system}/sizes` }],
   ]);

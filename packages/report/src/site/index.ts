@@ -4,13 +4,15 @@
 import { formatTime } from "../format.ts";
 import { type Cell, cell, type Page, text } from "../model.ts";
 import {
-  archLabel,
+  EMULATED,
+  emulatedSentence,
   FUNCTION_OF,
   footer,
   header,
   NOT_MEASURED,
   provenanceNote,
   section,
+  systemArchLabel,
   unconfinedNote,
 } from "../parts.ts";
 import { headlineFigure, perCallOf } from "../per-call.ts";
@@ -76,14 +78,15 @@ export function systemIndexPage(ctx: SiteContext, view: SystemView): Page {
     cell(FUNCTION_OF[alg.category]),
     cell(alg.instances.join(", ")),
     cell(katStatus(view, alg)),
-    cell(headline(view, alg, perCallSystem)),
+    cell(view.environment?.emulated ? EMULATED : headline(view, alg, perCallSystem)),
   ]);
+  const emulatedNote = emulatedSentence(view.environment);
   const several = view.algorithms.some((a) => a.profiles.length > 1);
   return {
     kind: "system-index",
     path: `${view.system}/index`,
     header: header(ctx, view, null, (other) => `../${other.system}/index`),
-    title: `Performance measurements on system ${view.system} (${archLabel(view.environment?.processor.architecture)})`,
+    title: `Performance measurements on system ${view.system} (${systemArchLabel(view.environment)})`,
     intro: [
       [
         text(
@@ -96,6 +99,7 @@ export function systemIndexPage(ctx: SiteContext, view: SystemView): Page {
         { text: "size audit", page: "sizes" },
         text("."),
       ],
+      ...(emulatedNote ? [[text(emulatedNote)]] : []),
       ...(several
         ? [
             [

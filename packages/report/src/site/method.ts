@@ -5,7 +5,17 @@
 import type { TimingRecord } from "@ngcc-perf/schema";
 import { formatCompiler, formatG, formatHalfWidth, formatPercent, formatShare, formatTime } from "../format.ts";
 import { cell, type Inline, type Page, type Section, text } from "../model.ts";
-import { footer, header, listText, NOT_MEASURED, provenanceNote, rowName, section } from "../parts.ts";
+import {
+  EMULATED,
+  emulatedSentence,
+  footer,
+  header,
+  listText,
+  NOT_MEASURED,
+  provenanceNote,
+  rowName,
+  section,
+} from "../parts.ts";
 import { NEGLIGIBLE_OVERHEAD, type PerCall, perCallOf, targeted, timingWarnings, warningsText } from "../per-call.ts";
 import { environmentRows } from "../sections/environment.ts";
 import { byOperation, type SiteContext, type SystemView } from "../view.ts";
@@ -28,12 +38,19 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
           counterRec.unit +
             (counterRec.unit === "tsc-ticks" ? " (TSC ticks at a constant reference rate, not core cycles)" : ""),
         ],
-        ["rate", counterRec.rateHz ? `${formatG(counterRec.rateHz / 1e6, 6)} MHz` : "not recorded"],
+        [
+          "rate",
+          counterRec.rateHz
+            ? `${formatG(counterRec.rateHz / 1e6, 6)} MHz${env?.emulated ? " (the emulator's, not the target's)" : ""}`
+            : "not recorded",
+        ],
         [
           "read overhead",
-          counterRec.overhead === null || counterRec.overhead === undefined
-            ? "not recorded"
-            : `${formatG(counterRec.overhead, 3)} ${counterRec.unit}`,
+          env?.emulated
+            ? EMULATED
+            : counterRec.overhead === null || counterRec.overhead === undefined
+              ? "not recorded"
+              : `${formatG(counterRec.overhead, 3)} ${counterRec.unit}`,
         ],
         ...(counterRec.serialization ? [["serialization", counterRec.serialization]] : []),
         ...(counterRec.description ? [["description", counterRec.description]] : []),
@@ -155,6 +172,7 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
           `How the figures of this system's pages were obtained: the counter, ${perCall.length ? (timings.length ? "the calibration of the trials, the per-call sampling" : "the per-call sampling") : "calibration"}, statistics, build profiles and environment, read from the records.`,
         ),
       ],
+      ...(emulatedSentence(env) ? [[text(emulatedSentence(env) as string)]] : []),
       ...provenanceNote(view.records()),
     ],
     sections: [
@@ -169,7 +187,8 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
         tables: [table(`Counter of system ${view.system}`, ["item", "value"], counterRows)],
       }),
       ...(sampling ?? []),
-      ...(timings.length || !perCall.length ? trialsSections : []),
+      // An emulated system times nothing: no calibration or statistics of times to describe.
+      ...(env?.emulated ? [] : timings.length || !perCall.length ? trialsSections : []),
       section("profiles", "Build profiles", {
         tables: profiles.size
           ? [

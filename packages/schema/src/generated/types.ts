@@ -223,13 +223,35 @@ export interface CampaignConfig {
     clockNote?: string;
   };
   /**
-   * Toolchain.
+   * Toolchain: the compiler every native part is built with and, for a cross toolchain, the emulator every program it built is run through. Default: the host's compiler, no emulator.
    */
   compiler?: {
     /**
-     * C compiler command; default gcc (or $CC).
+     * C compiler command; default gcc (or $CC); e.g. aarch64-linux-gnu-gcc.
      */
     cc?: string;
+    /**
+     * Flags added right after the compiler to every compile and link, before the build profile's.
+     */
+    cflags?: string[];
+    /**
+     * Flags added to every link, after cflags.
+     */
+    ldflags?: string[];
+    /**
+     * The target's system root (its libc and loader, which the emulator loads), relative to the campaign file or absolute (e.g. /usr/aarch64-linux-gnu): made readable in the sandbox. Not passed to the compiler (Debian's cross gcc finds it itself); a compiler that needs it gets --sysroot=<dir> in cflags.
+     */
+    sysroot?: string;
+    /**
+     * Argument vector prefix every program the compiler built is run through (e.g. [qemu-aarch64, -L, /usr/aarch64-linux-gnu]). Under an emulator nothing is timed: the time and profile steps are refused and pages say emulated — not a timing.
+     *
+     * @minItems 1
+     */
+    emulator?: string[];
+    /**
+     * The target architecture as uname -m prints it there, e.g. aarch64; default the host's.
+     */
+    arch?: string;
   };
   /**
    * The ICCS common library submissions link against.
@@ -699,6 +721,29 @@ export interface EnvironmentRecord {
      * ngcc-perf version.
      */
     ngccPerf?: string;
+  };
+  /**
+   * True when the campaign's programs ran through an emulator (compiler.emulator): KAT, functional check, sizes and calls per operation are the target's; no time, cycle count or time share is a measurement of it. Absent or false: native.
+   */
+  emulated?: boolean;
+  /**
+   * The emulator the programs ran through (with emulated: true).
+   */
+  emulator?: {
+    /**
+     * The argument vector prefix, as the campaign gives it.
+     *
+     * @minItems 1
+     */
+    argv: string[];
+    /**
+     * First line of the emulator's --version output, e.g. qemu-aarch64 version 7.2.17.
+     */
+    version: string;
+    /**
+     * The emulated architecture (compiler.arch, else what uname -m prints under the emulator).
+     */
+    architecture: string;
   };
 }
 /**
@@ -2063,6 +2108,10 @@ export type HashProfileRecord = {
   inputsHash?: string;
   failure?: HashProfileRecord_Failure;
   build?: HashProfileRecord_Build;
+  /**
+   * True when the profiled build ran under an emulator (compiler.emulator): calls per operation only — no share, time or tick figure (those would be the emulator's), groups is empty and no trials are kept.
+   */
+  emulated?: boolean;
   /**
    * Operations profiled in all.
    */

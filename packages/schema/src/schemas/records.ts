@@ -198,10 +198,26 @@ export const campaign: JsonSchema = {
         },
       ),
       compiler: obj(
-        "Toolchain.",
+        "Toolchain: the compiler every native part is built with and, for a cross toolchain, the emulator every program it built is run through. Default: the host's compiler, no emulator.",
         {},
         {
-          cc: str("C compiler command; default gcc (or $CC)."),
+          cc: str("C compiler command; default gcc (or $CC); e.g. aarch64-linux-gnu-gcc."),
+          cflags: arr("Flags added right after the compiler to every compile and link, before the build profile's.", {
+            type: "string",
+          }),
+          ldflags: arr("Flags added to every link, after cflags.", { type: "string" }),
+          sysroot: str(
+            "The target's system root (its libc and loader, which the emulator loads), relative to the campaign file or absolute (e.g. /usr/aarch64-linux-gnu): made readable in the sandbox. Not passed to the compiler (Debian's cross gcc finds it itself); a compiler that needs it gets --sysroot=<dir> in cflags.",
+            { minLength: 1 },
+          ),
+          emulator: arr(
+            "Argument vector prefix every program the compiler built is run through (e.g. [qemu-aarch64, -L, /usr/aarch64-linux-gnu]). Under an emulator nothing is timed: the time and profile steps are refused and pages say emulated — not a timing.",
+            { type: "string", minLength: 1 },
+            { minItems: 1 },
+          ),
+          arch: str("The target architecture as uname -m prints it there, e.g. aarch64; default the host's.", {
+            pattern: "^[a-z0-9_]+$",
+          }),
         },
       ),
       iccs: obj("The ICCS common library submissions link against.", {
@@ -482,6 +498,14 @@ export const environment = recordSchema(
         ngccPerf: str("ngcc-perf version."),
       },
     ),
+    emulated: bool(
+      "True when the campaign's programs ran through an emulator (compiler.emulator): KAT, functional check, sizes and calls per operation are the target's; no time, cycle count or time share is a measurement of it. Absent or false: native.",
+    ),
+    emulator: obj("The emulator the programs ran through (with emulated: true).", {
+      argv: arr("The argument vector prefix, as the campaign gives it.", { type: "string" }, { minItems: 1 }),
+      version: str("First line of the emulator's --version output, e.g. qemu-aarch64 version 7.2.17."),
+      architecture: str("The emulated architecture (compiler.arch, else what uname -m prints under the emulator)."),
+    }),
   },
   pickDefs("provenance", "counter"),
 );
@@ -931,6 +955,9 @@ export const hashProfile = recordSchema(
     inputsHash,
     failure: ref("failure", "Why the job failed."),
     build: ref("build", "How the profiling build was made."),
+    emulated: bool(
+      "True when the profiled build ran under an emulator (compiler.emulator): calls per operation only — no share, time or tick figure (those would be the emulator's), groups is empty and no trials are kept.",
+    ),
     iterations: int("Operations profiled in all.", { minimum: 1 }),
     totalNsPerOp: nonneg("Mean time per operation in the profiling build (ns), the denominator of the shares."),
     unprofiledNsPerOp: nullable(
