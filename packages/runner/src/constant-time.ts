@@ -29,6 +29,7 @@ import { signApiFlags } from "./signapi.ts";
 import { type Failure, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
 import { sha256 } from "./store.ts";
+import { emulated } from "./target.ts";
 import { buildOrDriverFailure, instanceUnits, plannedOperations } from "./time.ts";
 import { TOOL } from "./tool.ts";
 
@@ -423,6 +424,13 @@ export function constantTimeStep(
         )
       ).filter((u) => s.only === null || u.names.some((n) => matchesAny(n, s.only ?? undefined))),
     gate: (unit) => {
+      // valgrind here runs the host's code only: an emulated campaign's programs are the target's.
+      if (emulated(campaign.target)) {
+        return {
+          reason: "error",
+          message: `not available: valgrind runs programs of this host's architecture only, and this campaign's programs run under the emulator ${campaign.target.emulator[0]}; run the constant-time test on a native host of the target`,
+        };
+      }
       const why = valgrindRefusal(profileOf(unit.key.buildProfile).cflags, avx512);
       return why ? { reason: "error", message: why.replace(/^not counted/, "not tested") } : null;
     },

@@ -205,17 +205,22 @@ describe("arm_1 under qemu-aarch64", () => {
     expect(home).toMatch(/\[x86_1\]\(x86_1\/index\.md\)/);
   });
 
-  it("records instruction counts as not available under emulation (valgrind runs the host's code only)", async () => {
+  it("records instruction counts and the constant-time test as not available under emulation (valgrind runs the host's code only)", async () => {
     // Last of the store's tests: it adds failure records (exit 1, as any measured failure).
-    const r = await runCliAsync(["run", armCampaign, "--out", out, "--steps", "instructions"], { timeoutMs: 120_000 });
+    const r = await runCliAsync(["run", armCampaign, "--out", out, "--steps", "instructions,constant-time"], {
+      timeoutMs: 120_000,
+    });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/instructions: 0 done, 9 failed/);
-    const rec = read<{ status: string; failure?: { message: string } }>(
-      data("arm_1", "instructions", "ml-kem-768", "guide", "ml-kem-768__keygen.json"),
-    );
-    expect(rec.status).toBe("failed");
-    expect(rec.failure?.message).toMatch(/^not available: valgrind runs programs of this host's architecture only/);
-    expect(rec.failure?.message).toMatch(/qemu-aarch64/);
+    expect(r.stderr).toMatch(/constant-time: 0 done, 9 failed/);
+    for (const kind of ["instructions", "constant-time"]) {
+      const rec = read<{ status: string; failure?: { message: string } }>(
+        data("arm_1", kind, "ml-kem-768", "guide", "ml-kem-768__keygen.json"),
+      );
+      expect(rec.status).toBe("failed");
+      expect(rec.failure?.message).toMatch(/^not available: valgrind runs programs of this host's architecture only/);
+      expect(rec.failure?.message).toMatch(/qemu-aarch64/);
+    }
   });
 
   it("refuses an emulator that is not installed (exit 2, the field named)", async () => {
