@@ -3,7 +3,7 @@
 // step records it as a failure of each operation.
 import { buildPath } from "@ngcc-perf/schema";
 import { BuildError, buildInputsHash, buildInstance, toolchain } from "./build.ts";
-import type { Campaign } from "./campaign.ts";
+import { type Campaign, campaignProfile } from "./campaign.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { runStep, type StepDefinition } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
@@ -11,11 +11,7 @@ import { instanceUnits } from "./time.ts";
 
 export async function buildCampaign(campaign: Campaign, options: StepOptions): Promise<StepSummary> {
   const tc = await toolchain(campaign.cc);
-  const profileOf = (name: string) => {
-    const p = campaign.profiles[name];
-    if (!p) throw new Error(`unknown build profile ${name}`);
-    return p;
-  };
+  const profileOf = (name: string) => campaignProfile(campaign, name);
   const step: StepDefinition<{ spec: InstanceSpec }> = {
     name: "build",
     plan: () =>

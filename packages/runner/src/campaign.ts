@@ -82,6 +82,13 @@ export function lastAllowedCpu(status = "/proc/self/status"): number | null {
 }
 
 /** The default build profile: what the seeds call "guide". */
+/** A build profile of the campaign by name (the step runner plans only the campaign's own profiles). */
+export function campaignProfile(campaign: Campaign, name: string): BuildProfile {
+  const p = campaign.profiles[name];
+  if (!p) throw new Error(`unknown build profile ${name}`);
+  return p;
+}
+
 export const DEFAULT_PROFILES: Record<string, BuildProfile> = {
   guide: { name: "guide", cflags: ["-O3", "-fomit-frame-pointer"], ldflags: [], description: "optimised, portable" },
 };

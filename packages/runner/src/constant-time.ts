@@ -18,7 +18,7 @@ import {
   type Toolchain,
   toolchain,
 } from "./build.ts";
-import type { Campaign } from "./campaign.ts";
+import { type Campaign, campaignProfile } from "./campaign.ts";
 import { DriverError, interpret } from "./driver.ts";
 import { InputError } from "./errors.ts";
 import { type InstanceSpec, matchesAny } from "./instances.ts";
@@ -26,7 +26,7 @@ import { cpuHasAvx512, valgrindRefusal, valgrindVersion } from "./instructions.t
 import { nativeDir } from "./native.ts";
 import { commandOf, runProcess } from "./proc.ts";
 import { signApiFlags } from "./signapi.ts";
-import { type Failure, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
+import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
 import { sha256 } from "./store.ts";
 import { emulated } from "./target.ts";
@@ -386,18 +386,9 @@ export function constantTimeStep(
   const out = options.out;
   const s = constantTimeSettings(campaign);
   const avx512 = cpuHasAvx512();
-  const profileOf = (name: string) => {
-    const p = campaign.profiles[name];
-    if (!p) throw new Error(`unknown build profile ${name}`);
-    return p;
-  };
-  const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): ConstantTimeRecord => ({
-    ...baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation),
-    status: "failed",
-    failure: { reason: f.reason as "error", message: f.message },
-    ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
-    ...(f.extra ?? {}),
-  });
+  const profileOf = (name: string) => campaignProfile(campaign, name);
+  const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): ConstantTimeRecord =>
+    failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
   return {
     name: "constant-time",
     plan: async () =>

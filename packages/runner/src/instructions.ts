@@ -16,14 +16,14 @@ import {
   type Toolchain,
   toolchain,
 } from "./build.ts";
-import type { Campaign } from "./campaign.ts";
+import { type Campaign, campaignProfile } from "./campaign.ts";
 import { DriverError, interpret } from "./driver.ts";
 import { InputError } from "./errors.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf, runProcess } from "./proc.ts";
 import { signApiFlags } from "./signapi.ts";
-import { type Failure, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
+import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
 import { sha256 } from "./store.ts";
 import { emulated } from "./target.ts";
@@ -271,18 +271,9 @@ export function instructionsStep(
   const out = options.out;
   const s = instructionsSettings(campaign);
   const avx512 = cpuHasAvx512();
-  const profileOf = (name: string) => {
-    const p = campaign.profiles[name];
-    if (!p) throw new Error(`unknown build profile ${name}`);
-    return p;
-  };
-  const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): InstructionsRecord => ({
-    ...baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation),
-    status: "failed",
-    failure: { reason: f.reason as "error", message: f.message },
-    ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
-    ...(f.extra ?? {}),
-  });
+  const profileOf = (name: string) => campaignProfile(campaign, name);
+  const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): InstructionsRecord =>
+    failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
   return {
     name: "instructions",
     plan: () =>

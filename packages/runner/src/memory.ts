@@ -5,11 +5,11 @@
 // seeds' RSS proxies stay with the time step (its run says --measure rss).
 import { buildPath, type InstanceKey, type MemoryRecord } from "@ngcc-perf/schema";
 import { buildInputsHash, buildInstance, HEAP_FUNCTIONS, type Toolchain, toolchain } from "./build.ts";
-import type { Campaign } from "./campaign.ts";
+import { type Campaign, campaignProfile } from "./campaign.ts";
 import { DriverError, type DriverMemory, driverRun } from "./driver.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { commandOf } from "./proc.ts";
-import { type Failure, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
+import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
 import { sha256 } from "./store.ts";
 import { buildFacts, buildOrDriverFailure, instanceUnits, plannedOperations } from "./time.ts";
@@ -112,18 +112,9 @@ export function memoryRecordOf(
 
 export function memoryStep(campaign: Campaign, tc: Toolchain, options: StepOptions): StepDefinition<Work> {
   const out = options.out;
-  const profileOf = (name: string) => {
-    const p = campaign.profiles[name];
-    if (!p) throw new Error(`unknown build profile ${name}`);
-    return p;
-  };
-  const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): MemoryRecord => ({
-    ...baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation),
-    status: "failed",
-    failure: { reason: f.reason as "error", message: f.message },
-    ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
-    ...(f.extra ?? {}),
-  });
+  const profileOf = (name: string) => campaignProfile(campaign, name);
+  const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): MemoryRecord =>
+    failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
   return {
     name: "memory",
     plan: () =>

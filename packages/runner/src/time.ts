@@ -13,7 +13,7 @@ import {
   type Toolchain,
   toolchain,
 } from "./build.ts";
-import type { Campaign, CounterKind } from "./campaign.ts";
+import { type Campaign, type CounterKind, campaignProfile } from "./campaign.ts";
 import {
   type DriverCounter,
   DriverError,
@@ -30,6 +30,7 @@ import { commandOf } from "./proc.ts";
 import { aggregate } from "./stats.ts";
 import {
   type Failure,
+  failedRecord,
   instanceNames,
   type Job,
   runStep,
@@ -208,18 +209,9 @@ export async function instanceUnits<W>(
 
 export function timeStep(campaign: Campaign, tc: Toolchain, options: TimeOptions): StepDefinition<TimeWork> {
   const out = options.out;
-  const profileOf = (name: string) => {
-    const p = campaign.profiles[name];
-    if (!p) throw new Error(`unknown build profile ${name}`);
-    return p;
-  };
-  const failureRecord = (unit: Unit<TimeWork>, job: Job, f: Failure): TimingRecord => ({
-    ...baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation),
-    status: "failed",
-    failure: { reason: f.reason as "error", message: f.message },
-    ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
-    ...(f.extra ?? {}),
-  });
+  const profileOf = (name: string) => campaignProfile(campaign, name);
+  const failureRecord = (unit: Unit<TimeWork>, job: Job, f: Failure): TimingRecord =>
+    failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
   return {
     name: "time",
     plan: () =>

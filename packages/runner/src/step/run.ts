@@ -33,6 +33,20 @@ export interface Failure {
   extra?: Record<string, unknown>;
 }
 
+/**
+ * A step's failure record for a job: the record's base fields (kind, identity, provenance), status failed, the
+ * reason and message, the job's inputs hash (so a resumed run knows what failed), and the step's extra fields.
+ */
+export function failedRecord<B extends object>(base: B, job: Job, f: Failure) {
+  return {
+    ...base,
+    status: "failed" as const,
+    failure: { reason: f.reason as "error", message: f.message },
+    ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
+    ...(f.extra ?? {}),
+  };
+}
+
 export interface UnitContext {
   /** Writes the job's record (atomically, at its layout path) and counts it as ok or failed by outcomeOf. */
   write(job: Job, record: unknown): void;
