@@ -7,6 +7,7 @@ import {
   checkName,
   MAX_NESTING,
   offsetToPosition,
+  readSubmissionBytes,
   readTextFile,
   shortText,
   tooDeepAt,
@@ -226,7 +227,9 @@ const MAX_META_BYTES = 4 * 1024 * 1024;
  * else the schema refuses. Each refusal is one line naming the file and the JSON pointer (exit 2).
  */
 export function readMeta(metaPath: string, dir: string, algorithmId: string): Meta {
-  const read = readTextFile(metaPath, MAX_META_BYTES, "meta.json files");
+  // A meta.json that is a link out of the submission (to /etc/shadow, a private key) is refused unread.
+  const where = existsSync(metaPath) ? readSubmissionBytes(dir, metaPath, MAX_META_BYTES) : null;
+  const read = where?.error !== undefined ? where : readTextFile(metaPath, MAX_META_BYTES, "meta.json files");
   if (read.error !== undefined) {
     throw new InputError(
       `${metaPath}: cannot read the submission's metadata (algorithm ${algorithmId}): ${read.error}`,
