@@ -132,6 +132,7 @@ async function instanceInput(
   spec: InstanceSpec,
   work: SizesWork,
   index: number,
+  buildDir: string,
 ): Promise<InstanceInput> {
   const measured = work.measured[index]?.measured ?? {};
   try {
@@ -139,6 +140,7 @@ async function instanceInput(
       buildTimeoutMs: campaign.timeouts.buildMs,
       runTimeoutMs: Math.min(RUN_TIMEOUT_MS, campaign.timeouts.operationMs),
       extraDefines: work.extraDefines,
+      buildDir,
     });
     return { instance: spec.instance, api: read.figures, commands: read.commands, measured };
   } catch (err) {
@@ -225,7 +227,7 @@ export function sizesDefinition(
       const buildRoot = buildPath(out, unit.key);
       const inputs: InstanceInput[] = [];
       for (const [i, spec] of unit.work.specs.entries()) {
-        inputs.push(await instanceInput(campaign, tc, buildRoot, spec, unit.work, i));
+        inputs.push(await instanceInput(campaign, tc, buildRoot, spec, unit.work, i, resolve(out, "build")));
       }
       const audit = auditAlgorithm({
         algorithmId: unit.key.algorithmId,
