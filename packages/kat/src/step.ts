@@ -3,7 +3,7 @@
 // the kat record. Run by the runner's runStep; a failing instance yields its record and the step goes on.
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import {
   type AlgorithmSpec,
   type Campaign,
@@ -28,6 +28,7 @@ import { buildPath, type InstanceKey, type KatRecord, recordPath, relativeRecord
 import { type KatPlan, planExpectations } from "./expect.ts";
 import { type KatBuildPlan, planKatBuild } from "./generator.ts";
 import { formatLog } from "./log.ts";
+import { rootsOf, shownPaths } from "./paths.ts";
 import { katRecord } from "./record.ts";
 import { type KatError, type KatWork, unverified, type Verification, verify } from "./verify.ts";
 
@@ -128,8 +129,10 @@ export function katStepDefinition(campaign: Campaign, tc: Toolchain, options: Ka
     const text = formatLog({ campaign, spec: w.spec, profile: w.profile, compilerVersion: tc.version, plan, ...v });
     writeFile(logEntry(key), text);
     const log = { path: relativeRecordPath(logEntry(key)), text };
-    const record = katRecord({ campaign, tc, work: w, verification: v, log, inputsHash: job.inputsHash });
-    if (v.verdict !== "PASS") told.set(record, `${v.verdict}: ${v.message ?? v.outcome}`);
+    const buildDir = resolve(out, "build");
+    const record = katRecord({ campaign, tc, work: w, verification: v, log, inputsHash: job.inputsHash, buildDir });
+    const message = v.message && shownPaths(v.message, rootsOf(w.spec, buildDir, campaign.iccsDir));
+    if (v.verdict !== "PASS") told.set(record, `${v.verdict}: ${message ?? v.outcome}`);
     return record;
   };
   return {

@@ -23,7 +23,7 @@ import {
   type Toolchain,
   tail,
 } from "@ngcc-perf/runner";
-import { rootsOf, shownPaths } from "./paths.ts";
+import { type PathRoot, rootsOf, shownPaths } from "./paths.ts";
 
 /** Bump when the way printparams is compiled or run changes, so cached builds are redone. */
 export const PRINTPARAMS_RECIPE = 2;
@@ -246,9 +246,8 @@ function headerShown(spec: InstanceSpec): string {
  * not define a size macro; or a size macro does not compile as an integer constant (the error is then in
  * printparams, where the macro is used). Paths from the submission, the store and ngcc-perf are shown from there.
  */
-function compileFailure(spec: InstanceSpec, err: BuildError, buildDir: string | undefined): ApiError {
+function compileFailure(spec: InstanceSpec, err: BuildError, roots: readonly PathRoot[]): ApiError {
   const what = `${spec.algorithmId}/${spec.instance}`;
-  const roots = rootsOf(spec, buildDir);
   const stderr = err.result.stderr;
   const line = firstCompilerError(stderr);
   const header = headerShown(spec);
@@ -287,8 +286,9 @@ export async function readApiFigures(
     buildTimeoutMs: number;
     runTimeoutMs: number;
     extraDefines?: readonly string[];
-    /** The store's build folder, shown as <build> in messages. */
+    /** The store's build folder, shown as <build> in messages, and the campaign's ICCS folder (<iccs>). */
     buildDir?: string;
+    iccsDir?: string | null;
   },
 ): Promise<ApiRead> {
   const what = `${spec.algorithmId}/${spec.instance}`;
@@ -304,7 +304,7 @@ export async function readApiFigures(
       return { program: "ngcc-printparams" };
     });
   } catch (err) {
-    if (err instanceof BuildError) throw compileFailure(spec, err, o.buildDir);
+    if (err instanceof BuildError) throw compileFailure(spec, err, rootsOf(spec, o.buildDir, o.iccsDir));
     throw err;
   }
   const r = await runProcess([join(build.dir, build.result.program)], { timeoutMs: o.runTimeoutMs, target: true });

@@ -7,11 +7,15 @@ import { type InstanceSpec, nativeDir } from "@ngcc-perf/runner";
 /** A folder (absolute) and how a path below it is shown. */
 export type PathRoot = readonly [dir: string, shown: string];
 
-/** The roots of an instance's messages: its submission, the store's build folder (when known), ngcc-perf's native/. */
-export function rootsOf(spec: InstanceSpec, buildDir?: string): PathRoot[] {
+/**
+ * The roots of an instance's messages: its submission, the store's build folder and the campaign's ICCS folder
+ * (when known), ngcc-perf's native/.
+ */
+export function rootsOf(spec: InstanceSpec, buildDir?: string, iccsDir?: string | null): PathRoot[] {
   return [
     [spec.submissionDir, spec.algorithmId],
     ...(buildDir ? ([[buildDir, "<build>"]] as const) : []),
+    ...(iccsDir ? ([[iccsDir, "<iccs>"]] as const) : []),
     [nativeDir(), "<ngcc-perf>/native"],
   ];
 }

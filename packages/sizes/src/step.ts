@@ -141,6 +141,7 @@ async function instanceInput(
       runTimeoutMs: Math.min(RUN_TIMEOUT_MS, campaign.timeouts.operationMs),
       extraDefines: work.extraDefines,
       buildDir,
+      iccsDir: campaign.iccsDir,
     });
     return { instance: spec.instance, api: read.figures, commands: read.commands, measured };
   } catch (err) {

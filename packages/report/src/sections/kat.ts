@@ -3,7 +3,7 @@
 // or an expected hash, the manifest only when the record names one, "before timing" only when the records show it.
 import type { KatRecord, TimingRecord } from "@ngcc-perf/schema";
 import { type Cell, cell, type Inline, text } from "../model.ts";
-import { allSynthesized, DASH, instanceCell, listText, section } from "../parts.ts";
+import { allSynthesized, DASH, instanceCell, listText, pagePaths, section } from "../parts.ts";
 import type { AlgorithmView, SystemView } from "../view.ts";
 
 /** Whether a warning is about the submission's manifest (said once below the table), not about this comparison. */
@@ -38,7 +38,7 @@ export function katCell(k: KatRecord): string {
         : "";
     return `FAIL${where}`;
   }
-  return `ERROR${k.error ? ` (${k.error.reason}): ${k.error.message.replace(/\s+/g, " ").slice(0, 160)}` : ""}`;
+  return `ERROR${k.error ? ` (${k.error.reason}): ${pagePaths(k.error.message, k).replace(/\s+/g, " ").slice(0, 160)}` : ""}`;
 }
 
 /** A manifest the KAT step read (not the "(none)" of a record that compared with an expected hash instead). */
@@ -114,7 +114,7 @@ function katWarnings(kats: ReadonlyArray<KatRecord>): Inline[][] {
       const whom = aboutManifest(k, w) ? [] : [`${k.instance} (${k.buildProfile})`];
       by.set(w, [...new Set([...(by.get(w) ?? []), ...whom])]);
     }
-  return [...by].map(([w, whom]) => [text(`Warning${whom.length ? `, ${listText(whom)}` : ""}: ${w}.`)]);
+  return [...by].map(([w, whom]) => [text(`Warning${whom.length ? `, ${listText(whom)}` : ""}: ${pagePaths(w)}.`)]);
 }
 
 export function katSection(view: SystemView, alg: AlgorithmView) {
