@@ -18,6 +18,10 @@ import {
 import type { AlgorithmView, SystemView } from "../view.ts";
 
 type AuditInstance = SizeAuditRecord["instances"][number];
+
+/** A finding that is a disagreement of figures (not a catalog row missing, or one naming no instance). */
+export const isDisagreement = (kind: string): boolean =>
+  kind === "catalog-differs-from-api" || kind === "measured-exceeds-api";
 type Audit = AlgorithmRecord<SizeAuditRecord>;
 const HEADING = "6. Transmission and storage overhead";
 
@@ -137,7 +141,11 @@ export function sizesSection(view: SystemView, alg: AlgorithmView) {
   const auditLink: Inline = { text: "size audit", page: "sizes", anchor: alg.id };
   const at: PathsAt = { system: view.system, algorithmId: alg.id };
   const notes = [...new Set(audits.flatMap((a) => a.record.notes ?? []))].map((note) => [text(note)]);
-  const findings = new Set(audits.flatMap((a) => a.record.findings.map((f) => JSON.stringify(f)))).size;
+  // Disagreements only: an instance not in the catalog, or a row naming no instance, is no disagreement (the notes
+  // and the size audit say those apart).
+  const findings = new Set(
+    audits.flatMap((a) => a.record.findings.filter((f) => isDisagreement(f.kind)).map((f) => JSON.stringify(f))),
+  ).size;
   const after: Inline[][] = [];
   if (audits.length > 1 && same)
     after.push([
