@@ -1,5 +1,5 @@
 // The KAT step: for every instance × build profile, one job — check the shipped KAT against its manifest, build
-// the generator with the instance, generate, compare byte for byte (CRLF tolerated), and write the KAT log and
+// the generator with the instance, generate, compare (every entry line byte for byte), and write the KAT log and
 // the kat record. Run by the runner's runStep; a failing instance yields its record and the step goes on.
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
