@@ -89,7 +89,7 @@ describe("a .rsp that differs only in its header line, through ngcc-perf run", (
     expect(r.outcome).toBe("match");
     expect(r.manifest).toMatchObject({ path: "kem-90/KAT/kat.sha256", status: "ok" });
     expect(r.warnings).toEqual([unused, header]);
-    const log = readFileSync(join(out, "data/test_1", r.log.path), "utf8");
+    const log = readFileSync(join(out, "data/test_1", String(r.log.path)), "utf8");
     expect(log).toContain(`warning: ${header}`);
     expect(run.stderr).toContain(`kem-90/Puffin-128: KAT [quick] warning: ${header}`);
     // The unused file is said once on the console, though every instance's record holds it.
