@@ -69,16 +69,17 @@ beforeAll(async () => {
       "system: test_1",
       `iccs: { dir: ${JSON.stringify(iccsDir)} }`,
       "buildProfiles: { quick: { cflags: [-O2] } }",
+      "timing: { trials: 3, minIterations: 5, targetTrialMs: 1, warmupMs: 1, workerMs: 2, minWorkers: 2, budgetMs: 20 }",
       "algorithms:",
       `  - { id: kem-90, source: { submission: ${JSON.stringify(sub.dir)} }, instances: [Puffin-128, Puffin-192, Puffin-256] }`,
     ].join("\n"),
   );
-  run = await runCliAsync(["run", join(dir, "campaign.yaml"), "--out", out, "--steps", "build,kat,report"], {
+  run = await runCliAsync(["run", join(dir, "campaign.yaml"), "--out", out, "--steps", "build,kat,time,report"], {
     timeoutMs: 300_000,
   });
 }, 320_000);
 
-describe("a .rsp that differs only in its header line, through ngcc-perf run", () => {
+describe("a .rsp that differs only in its header line, through ngcc-perf run --steps build,kat,time,report", () => {
   const header = `KAT/Puffin-128/PQCkemKAT_1632.rsp differs from the generated file only outside its entries (every entry agrees byte for byte): line 1: "# ML-KEM-768", generated "# Puffin-128"`;
   const unused = `kem-90/KAT/kat.sha256 lists Puffin-512/PQCkemKAT_6400.rsp, not used by any instance (no instance's kat.file in meta.json names it)`;
 
@@ -95,6 +96,15 @@ describe("a .rsp that differs only in its header line, through ngcc-perf run", (
     // The unused file is said once on the console, though every instance's record holds it.
     expect(run.stderr.split(unused).length - 1).toBe(1);
     expect(kat("Puffin-192").warnings).toContain(unused);
+  });
+
+  it("does not block timing: the instance is timed, the failing ones are not", () => {
+    const timing = (instance: string, op: string) =>
+      JSON.parse(readFileSync(join(out, "data/test_1/records/kem-90/quick", `${instance}__${op}.json`), "utf8"));
+    for (const op of ["keygen", "enc", "dec"]) {
+      expect(timing("Puffin-128", op).status).toBe("ok");
+      expect(timing("Puffin-192", op).failure.reason).toBe("kat-failed");
+    }
   });
 
   it("an entry that differs is still a FAIL naming the entry and the field", () => {
