@@ -5,6 +5,7 @@ import { type Campaign, type InstanceSpec, sha256, TOOL, type Toolchain } from "
 import type { KatRecord } from "@ngcc-perf/schema";
 import type { Expectation } from "./expect.ts";
 import type { KatgenRun } from "./generator.ts";
+import { rootsOf, shownPaths } from "./paths.ts";
 import type { KatWork, Verification } from "./verify.ts";
 
 const RNG_NAME = { nist: "nist-ctr-drbg", hqc: "hqc-shake256" } as const;
@@ -96,12 +97,15 @@ export interface RecordInput {
   tc: Toolchain;
   work: KatWork;
   verification: Verification;
+  /** The store's build folder (<out>/build), shown as <build> in the record's messages. */
+  buildDir?: string;
   /** The log's path relative to data/<system>/ and its text. */
   log: { path: string; text: string };
   inputsHash: string | null;
 }
 
-export function katRecord({ campaign, tc, work, verification: v, log, inputsHash }: RecordInput): KatRecord {
+export function katRecord({ campaign, tc, work, verification: v, log, inputsHash, buildDir }: RecordInput): KatRecord {
+  const shown = (text: string) => shownPaths(text, rootsOf(work.spec, buildDir, campaign.iccsDir));
   const plan = "error" in work.expect ? null : work.expect;
   const primary = v.checks[0];
   const expectedPrimary = plan?.expectations[0];
@@ -124,7 +128,8 @@ export function katRecord({ campaign, tc, work, verification: v, log, inputsHash
     ...expectedOf(work.spec, expectedPrimary, primary),
     ...generatedOf(v.run, primary),
     ...(v.diagnosis ? { diagnosis: v.diagnosis } : {}),
-    ...(v.error ? { error: v.error } : {}),
+    // The message as the page shows it, paths from the submission and the store; stderrTail stays as it was.
+    ...(v.error ? { error: { ...v.error, message: shown(v.error.message) } } : {}),
     ...corruptionOf(work.spec, v),
     outcome: v.outcome,
     ...(plan ? { rng: RNG_NAME[plan.rng] } : {}),

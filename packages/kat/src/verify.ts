@@ -82,7 +82,8 @@ export function unverified(started: Date, error?: KatError): Verification {
 /** The shipped .rsp against the submission's manifest (expected hashes have none). */
 function shippedManifest(plan: KatPlan): ManifestCheck | undefined {
   const rsp = plan.expectations.find((e) => e.path);
-  return plan.manifest && rsp?.path ? checkManifestFor(plan.manifest.path, rsp.path, plan.manifest.display) : undefined;
+  const m = plan.manifest;
+  return m && rsp?.path ? checkManifestFor(m.path, rsp.path, m.display, m.used) : undefined;
 }
 
 async function tryBuild(

@@ -22,6 +22,7 @@ export {
   type AuditResult,
   auditAlgorithm,
   authenticationNote,
+  DISAGREEMENT_KINDS,
   type Finding,
   type InstanceInput,
   kexBandwidth,
@@ -55,6 +56,7 @@ export {
   type MeasuredSource,
   readMeasured,
 } from "./measured.ts";
+export { type PathRoot, rootsOf, shownPaths } from "./paths.ts";
 export { pqcleanCatalogRows } from "./pqclean.ts";
 export {
   auditOutcome,
