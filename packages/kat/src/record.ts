@@ -1,11 +1,10 @@
 // The kat record of one verification (record-schema.md): the verdict and outcome, the log it points at, the
 // build, the manifest check, what was expected and what was generated, the checks, diagnosis and lengths.
 import { relative } from "node:path";
-import { type Campaign, type InstanceSpec, sha256, TOOL, type Toolchain } from "@ngcc-perf/runner";
+import { type Campaign, type InstanceSpec, rootsOf, sha256, shownPaths, TOOL, type Toolchain } from "@ngcc-perf/runner";
 import type { KatRecord } from "@ngcc-perf/schema";
 import type { Expectation } from "./expect.ts";
 import type { KatgenRun } from "./generator.ts";
-import { rootsOf, shownPaths } from "./paths.ts";
 import type { KatWork, Verification } from "./verify.ts";
 
 const RNG_NAME = { nist: "nist-ctr-drbg", hqc: "hqc-shake256" } as const;

@@ -13,11 +13,13 @@ import {
   type Job,
   type PipelineStep,
   resolveAlgorithms,
+  rootsOf,
   runStep,
   type StepDefinition,
   type StepOptions,
   type StepSummary,
   sha256,
+  shownPaths,
   type Toolchain,
   toolchain,
   type Unit,
@@ -28,7 +30,6 @@ import { buildPath, type InstanceKey, type KatRecord, recordPath, relativeRecord
 import { type KatPlan, planExpectations } from "./expect.ts";
 import { type KatBuildPlan, planKatBuild } from "./generator.ts";
 import { formatLog } from "./log.ts";
-import { rootsOf, shownPaths } from "./paths.ts";
 import { katRecord } from "./record.ts";
 import { type KatError, type KatWork, unverified, type Verification, verify } from "./verify.ts";
 

@@ -18,12 +18,14 @@ import {
   inputsHashOf,
   instanceFlags,
   nativeDir,
+  type PathRoot,
   type RunResult,
+  rootsOf,
   runProcess,
+  shownPaths,
   type Toolchain,
   tail,
 } from "@ngcc-perf/runner";
-import { type PathRoot, rootsOf, shownPaths } from "./paths.ts";
 
 /** Bump when the way printparams is compiled or run changes, so cached builds are redone. */
 export const PRINTPARAMS_RECIPE = 2;

@@ -1,5 +1,7 @@
 // @ngcc-perf/sizes: the size catalog (external_sizes.csv), API and measured sizes, the audit, and
 // key-exchange bandwidth — section 6 of every page and the site's size-audit page (docs/sizes.md).
+
+export { type PathRoot, rootsOf, shownPaths } from "@ngcc-perf/runner";
 export {
   ApiError,
   type ApiFigures,
@@ -56,7 +58,6 @@ export {
   type MeasuredSource,
   readMeasured,
 } from "./measured.ts";
-export { type PathRoot, rootsOf, shownPaths } from "./paths.ts";
 export { pqcleanCatalogRows } from "./pqclean.ts";
 export {
   auditOutcome,

@@ -1,9 +1,10 @@
-// Paths in the messages a KAT record holds (and the pages show): the submission's files as
-// `<algorithm-id>/<path in the submission>` (as the record's corruption names them), the store's build folder as
-// `<build>/…` and ngcc-perf's own native sources as `<ngcc-perf>/native/…` — never the evaluator's home or a
-// temporary folder. The KAT log keeps every path as it was (the commands there are the evidence).
+// Paths in the messages records hold (and pages show): the submission's files as
+// `<algorithm-id>/<path in the submission>`, the store's build folder as `<build>/…`, the campaign's ICCS folder as
+// `<iccs>/…` and ngcc-perf's own native sources as `<ngcc-perf>/native/…` — never the evaluator's home or a
+// temporary folder. Logs keep every path as it was (the commands there are the evidence).
 import { resolve, sep } from "node:path";
-import { type InstanceSpec, nativeDir } from "@ngcc-perf/runner";
+import type { InstanceSpec } from "./instances.ts";
+import { nativeDir } from "./native.ts";
 
 /** A folder (absolute) and how a path below it is shown. */
 export type PathRoot = readonly [dir: string, shown: string];
