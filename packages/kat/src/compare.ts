@@ -1,12 +1,9 @@
-// The comparison of one generation with what the instance is expected to produce: each shipped .rsp with every
-// entry line byte for byte (CRLF line endings, comment lines, empty lines and the final newline tolerated, each
-// with a warning naming the line) and each expected hash; the first mismatch of a shipped file diagnosed.
-import { existsSync, readFileSync } from "node:fs";
 import { sha256 } from "@ngcc-perf/runner";
 import type { KatRecord } from "@ngcc-perf/schema";
 import type { Expectation, KatPlan } from "./expect.ts";
 import type { KatgenRun } from "./generator.ts";
 import { compareRsp, deriveForm, diagnose, differenceText, type Form, hasCrlf, toLf } from "./rsp.ts";
+import { readShipped } from "./shipped.ts";
 
 type Check = NonNullable<KatRecord["checks"]>[number];
 type Diagnosis = NonNullable<KatRecord["diagnosis"]>;
@@ -50,15 +47,16 @@ const MAX_NAMED = 5;
  */
 function checkFile(e: Expectation & { path: string }, generated: Buffer): Checked {
   const generatedSha256 = sha256(generated);
-  if (!existsSync(e.path)) {
+  const read = readShipped(e.path, e.root);
+  if (read.error !== undefined) {
     return {
       check: checkOf(e, sha256(""), generatedSha256, false),
       diagnosis: { differingEntries: e.entries },
-      text: `the expected KAT file ${e.source} does not exist`,
+      text: `the expected KAT file ${e.source} ${read.error}`,
       warnings: [],
     };
   }
-  const raw = readFileSync(e.path, "latin1");
+  const raw = read.bytes.toString("latin1");
   const expectedText = toLf(raw);
   const generatedText = generated.toString("latin1");
   const compared = compareRsp(expectedText, generatedText);

@@ -12,8 +12,10 @@ export interface Expectation {
   entries: number;
   /** An expected hash (lower-case hex) … */
   sha256?: string;
-  /** … or the shipped .rsp file (absolute path). */
+  /** … or the shipped .rsp file (absolute path) … */
   path?: string;
+  /** … of this submission folder (read only inside it: readShipped). */
+  root?: string;
   /** Where the expectation comes from, as shown in the log and the record. */
   source: string;
 }
@@ -27,7 +29,7 @@ export interface KatPlan {
    * The submission's manifest (absolute) and its name on the page, when the expectation is a shipped file; `used`:
    * the KAT file (absolute) of every instance of the submission, when known (files it lists beyond them are named).
    */
-  manifest?: { path: string; display: string; used?: string[] };
+  manifest?: { path: string; display: string; used?: string[]; root?: string };
 }
 
 type AlgorithmConfig = Campaign["config"]["algorithms"][number];
@@ -69,7 +71,7 @@ export function planExpectations(
     }));
   } else if (spec.kat?.file) {
     const path = join(spec.submissionDir, spec.kat.file);
-    expectations = [{ form: "rsp", entries: NIST_ENTRIES, path, source: spec.kat.file }];
+    expectations = [{ form: "rsp", entries: NIST_ENTRIES, path, root: spec.submissionDir, source: spec.kat.file }];
     // Named on the page by its real path in the submission (kem-90/KAT/kat.sha256), as the record's KAT files are.
     const file = spec.kat.manifest ?? "KAT/kat.sha256";
     manifest = {
@@ -79,6 +81,7 @@ export function planExpectations(
         .join("/")
         .replace(/^(\.\/)+/, "")}`,
       ...(used ? { used: [...used] } : {}),
+      root: spec.submissionDir,
     };
   } else if (scheme && PQCLEAN_NISTKAT_SHA256[scheme]) {
     expectations = [

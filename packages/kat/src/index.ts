@@ -45,6 +45,7 @@ export {
   toLf,
 } from "./rsp.ts";
 export { checkShippedRsp, type KatProblem, MAX_PROBLEMS, problemText } from "./rsp-check.ts";
+export { MAX_SHIPPED_BYTES, readShipped, type Shipped } from "./shipped.ts";
 export {
   type KatOptions,
   katCampaign,

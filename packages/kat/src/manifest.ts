@@ -1,9 +1,10 @@
 // The submission's kat.sha256 (sha256sum format): parsing with line numbers and checking the .rsp files it
 // lists. A mismatch means a corrupt or altered KAT file, which is reported apart from implementation failures.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sha256 } from "@ngcc-perf/runner";
 import { type KatProblem, problemText } from "./rsp-check.ts";
+import { readShipped } from "./shipped.ts";
 
 export interface ManifestLine {
   digest: string;
@@ -102,8 +103,10 @@ export function checkManifestFor(
   rspPath: string,
   display: string,
   used?: readonly string[],
+  root?: string,
 ): ManifestCheck {
-  if (!existsSync(manifestPath)) {
+  const read = readShipped(manifestPath, root);
+  if (read.missing) {
     return {
       status: "missing",
       display,
@@ -113,7 +116,12 @@ export function checkManifestFor(
       warnings: [`no KAT manifest at ${display}`],
     };
   }
-  const data = readFileSync(manifestPath);
+  if (read.error !== undefined) {
+    // A link out of the submission (to /etc/shadow, a key) or a FIFO: refused unread, nothing of it quoted.
+    const corruption: KatProblem[] = [{ file: manifestPath, message: read.error }];
+    return { status: "mismatch", display, problems: corruption.map(problemText), corruption, unused: [], warnings: [] };
+  }
+  const data = read.bytes;
   const parsed = parseManifest(data.toString("utf8"));
   const corruption = manifestProblems(manifestPath, data, parsed);
   const unused = used ? unusedFiles(manifestPath, parsed, used) : [];
@@ -134,7 +142,12 @@ export function checkManifestFor(
     corruption.push({ file: manifestPath, message: `does not list ${rel}, the instance's KAT file` });
     return done({ listedAs: rel });
   }
-  const actual = existsSync(rspPath) ? sha256(readFileSync(rspPath)) : null;
+  const shipped = readShipped(rspPath, root);
+  if (shipped.error !== undefined && !shipped.missing) {
+    corruption.push({ file: manifestPath, line: entry.line, message: `${rel} ${shipped.error}` });
+    return done({ listedAs: rel, expected: entry.digest, actual: null });
+  }
+  const actual = shipped.bytes ? sha256(shipped.bytes) : null;
   if (actual !== null && actual !== entry.digest) {
     corruption.push({
       file: manifestPath,

@@ -1,7 +1,7 @@
 // The KAT step: for every instance × build profile, one job — check the shipped KAT against its manifest, build
 // the generator with the instance, generate, compare (every entry line byte for byte), and write the KAT log and
 // the kat record. Run by the runner's runStep; a failing instance yields its record and the step goes on.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import {
@@ -31,6 +31,7 @@ import { type KatPlan, planExpectations } from "./expect.ts";
 import { type KatBuildPlan, planKatBuild } from "./generator.ts";
 import { formatLog } from "./log.ts";
 import { katRecord } from "./record.ts";
+import { readShipped } from "./shipped.ts";
 import { type KatError, type KatWork, unverified, type Verification, verify } from "./verify.ts";
 
 export interface KatOptions extends StepOptions {
@@ -40,7 +41,10 @@ export interface KatOptions extends StepOptions {
 
 /** The hash of everything a KAT verdict depends on: the generator's build, the randomness and every expectation. */
 export function katInputsHash(plan: KatPlan, build: KatBuildPlan): string {
-  const fileHash = (path: string | undefined) => (path && existsSync(path) ? sha256(readFileSync(path)) : null);
+  const fileHash = (path: string | undefined, root?: string) => {
+    const read = path ? readShipped(path, root) : null;
+    return read?.bytes ? sha256(read.bytes) : null;
+  };
   return sha256(
     JSON.stringify({
       build: build.inputsHash,
@@ -49,9 +53,9 @@ export function katInputsHash(plan: KatPlan, build: KatBuildPlan): string {
       expectations: plan.expectations.map((e) => ({
         form: e.form,
         entries: e.entries,
-        sha256: e.sha256 ?? fileHash(e.path),
+        sha256: e.sha256 ?? fileHash(e.path, e.root),
       })),
-      manifest: fileHash(plan.manifest?.path),
+      manifest: fileHash(plan.manifest?.path, plan.manifest?.root),
       used: plan.manifest?.used ?? null,
     }),
   );

@@ -83,7 +83,7 @@ export function unverified(started: Date, error?: KatError): Verification {
 function shippedManifest(plan: KatPlan): ManifestCheck | undefined {
   const rsp = plan.expectations.find((e) => e.path);
   const m = plan.manifest;
-  return m && rsp?.path ? checkManifestFor(m.path, rsp.path, m.display, m.used) : undefined;
+  return m && rsp?.path ? checkManifestFor(m.path, rsp.path, m.display, m.used, m.root) : undefined;
 }
 
 async function tryBuild(
@@ -103,7 +103,7 @@ async function tryBuild(
 
 /** The shipped .rsp files of a plan checked as NIST KAT files (expected hashes have none). */
 function shippedRsp(plan: KatPlan, category: KatWork["spec"]["category"]): KatProblem[] {
-  return plan.expectations.flatMap((e) => (e.path ? checkShippedRsp(e.path, category, e.entries) : []));
+  return plan.expectations.flatMap((e) => (e.path ? checkShippedRsp(e.path, category, e.entries, e.root) : []));
 }
 
 /** The corrupt-KAT message: the first problems with file and line, the rest counted (all are in the log). */
