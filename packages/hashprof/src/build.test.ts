@@ -87,6 +87,8 @@ function toyInstance(): InstanceSpec {
     sources: [join(dir, "kem.c")],
     support: [join(dir, "hash.c"), join(dir, "rng.c")],
     includeDirs: [],
+    cflags: [],
+    libraries: [],
     defines: [],
     namespace: "",
     buildProfiles: ["guide"],

@@ -16,8 +16,9 @@ import {
   driverSources,
   headersIn,
   type InstanceSpec,
-  includeFlags,
   inputsHashOf,
+  instanceFlags,
+  linkLibraries,
   nativeDir,
   runProcess,
   signApiFlags,
@@ -251,6 +252,8 @@ export function profileInputsHash(
       defines: spec.defines,
       kat: spec.kat?.defines ?? null,
       ns: spec.namespace,
+      instance: instanceFlags(spec),
+      link: linkLibraries(spec),
       ...(signApiFlags(spec.signApi).length
         ? { signApi: [signApiFlags(spec.signApi), signApiFlags(spec.signApi, true)] }
         : {}),
@@ -287,7 +290,7 @@ const compileContext = (b: BuildContext, flags: string[], what = b.what): Compil
  */
 async function link(b: BuildContext, output: string, inputs: readonly string[], what: string) {
   const p = b.profile;
-  await b.run([b.cc, ...p.cflags, ...p.ldflags, "-o", join(b.work, output), ...inputs, "-lm"], what);
+  await b.run([b.cc, ...p.cflags, ...p.ldflags, "-o", join(b.work, output), ...inputs, ...linkLibraries(b.spec)], what);
 }
 
 /**
@@ -433,7 +436,7 @@ export async function buildProfiled(
       run,
       work,
       what: `${spec.algorithmId}/${spec.instance}`,
-      includes: includeFlags(spec),
+      includes: instanceFlags(spec),
       mentions: mentionFinder(spec.sources),
     }),
   );

@@ -13,8 +13,9 @@ import {
   defineFlags,
   headersIn,
   type InstanceSpec,
-  includeFlags,
   inputsHashOf,
+  instanceFlags,
+  linkLibraries,
   nativeDir,
   type RunResult,
   runProcess,
@@ -58,7 +59,7 @@ export function planKatBuild(spec: InstanceSpec, profile: BuildProfile, tc: Tool
   const sources = [...spec.sources, ...support];
   const defines = defineFlags(spec.kat?.defines ?? spec.defines);
   const nd = nativeDir();
-  const includes = [...includeFlags(spec), "-I", join(nd, "include"), "-I", katgenDir()];
+  const includes = [...instanceFlags(spec), "-I", join(nd, "include"), "-I", katgenDir()];
   const katgenFlags = [
     `-DNGCC_KAT_${spec.category.toUpperCase()}`,
     ...(spec.namespace ? [`-DNGCC_API_PREFIX=${spec.namespace}`] : []),
@@ -66,7 +67,16 @@ export function planKatBuild(spec: InstanceSpec, profile: BuildProfile, tc: Tool
   ];
   const flags = [...profile.cflags];
   const inputsHash = inputsHashOf(
-    { recipe: KAT_RECIPE, compiler: tc.version, flags, ldflags: profile.ldflags, defines, katgenFlags, includes },
+    {
+      recipe: KAT_RECIPE,
+      compiler: tc.version,
+      flags,
+      ldflags: profile.ldflags,
+      defines,
+      katgenFlags,
+      includes,
+      link: linkLibraries(spec),
+    },
     [
       ...sources,
       ...katgenSources(),
@@ -124,7 +134,7 @@ export async function buildKatgen(
           "-o",
           join(work, "katgen"),
           ...[...objects, ...own].map((o) => join(work, o)),
-          "-lm",
+          ...linkLibraries(spec),
         ],
         `linking ${what}`,
       );

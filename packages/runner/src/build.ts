@@ -160,6 +160,9 @@ export function buildInputsHash(
       cflags: profile.cflags,
       ldflags: profile.ldflags,
       defines: spec.defines,
+      ...(spec.cflags.length ? { instanceCflags: spec.cflags } : {}),
+      ...(spec.libraries.length ? { libraries: spec.libraries } : {}),
+      ...(spec.randombytesSymbol ? { randombytes: spec.randombytesSymbol } : {}),
       ns: spec.namespace,
       extra,
       ...(spec.apiHeader ? { apiHeader: spec.apiHeader } : {}),
@@ -287,15 +290,28 @@ export function defineFlags(defines: readonly string[]): string[] {
 }
 
 /**
- * The -I flags of an instance: its api.h folder first, then its include folders; and when its API header has
- * another name (meta.json's apiHeader: kem.h, sign.h …), -DNGCC_API_HEADER="<path>", which the native parts
- * include instead of "api.h" (the instance's own sources include the header by its own name).
+ * The flags of an instance's own code besides the build profile's and its defines: the package's cflags (meta.json:
+ * -std=c11, -mavx2 …), the -I flags — its api.h folder first, then its include folders — and when its API header has
+ * another name (meta.json's apiHeader: kem.h, sign.h …), -DNGCC_API_HEADER="<path>", which the native parts include
+ * instead of "api.h" (the instance's own sources include the header by its own name). Every compile of the
+ * instance's code and of the parts that include its API header (driver, KAT generator, printparams) takes them.
  */
-export function includeFlags(spec: InstanceSpec): string[] {
+export function instanceFlags(spec: InstanceSpec): string[] {
   return [
+    ...spec.cflags,
     ...[spec.apiDir, ...spec.includeDirs].flatMap((d) => ["-I", d]),
     ...(spec.apiHeader ? [`-DNGCC_API_HEADER="${spec.apiHeader}"`] : []),
   ];
+}
+
+/**
+ * What every link line of an instance ends with, after the objects (so --as-needed keeps them): the package's
+ * libraries (-lcrypto …) and libm; for an executable, the submitter's renamed randombytes (meta.json's
+ * api.randombytes) defined as ngcc-perf's randombytes. A shared object leaves randombytes undefined, as always.
+ */
+export function linkLibraries(spec: InstanceSpec, o: { shared?: boolean } = {}): string[] {
+  const alias = spec.randombytesSymbol && !o.shared ? [`-Wl,--defsym,${spec.randombytesSymbol}=randombytes`] : [];
+  return [...alias, ...spec.libraries.map((l) => `-l${l}`), "-lm"];
 }
 
 /** The file the native parts include as the instance's API header. */
@@ -368,7 +384,7 @@ export async function buildInstance(
   const inputsHash = buildInputsHash(spec, profile, tc);
   const flags = [...profile.cflags];
   const defines = defineFlags(spec.defines);
-  const includes = includeFlags(spec);
+  const includes = instanceFlags(spec);
   const nd = nativeDir();
   const build = await cachedBuild(
     root,
@@ -404,7 +420,7 @@ export async function buildInstance(
           "-o",
           join(work, "libinstance.so"),
           ...objects.map((o) => join(work, o)),
-          "-lm",
+          ...linkLibraries(spec, { shared: true }),
         ],
         `linking ${what}`,
       );
@@ -456,7 +472,7 @@ export async function buildInstance(
             "-o",
             join(work, layoutDriverName(pad)),
             ...[...driverObjects, padObject, ...staticObjects].map((o) => join(work, o)),
-            "-lm",
+            ...linkLibraries(spec),
           ],
           `linking the driver for ${what}${pad > 0 ? ` (code layout +${pad} bytes)` : ""}`,
         );
@@ -492,7 +508,7 @@ export async function buildInstance(
           ...[...driverObjects.filter((o) => basename(o) !== "ngcc_hw.o"), hwObject, ...memoryObjects].map((o) =>
             join(work, o),
           ),
-          "-lm",
+          ...linkLibraries(spec),
         ],
         `linking the memory driver for ${what}`,
       );
@@ -590,12 +606,15 @@ export async function kexPasses(spec: InstanceSpec, tc: Toolchain, timeoutMs: nu
     "#endif",
     "",
   ].join("\n");
-  const r = await runProcess([tc.cc, "-E", "-P", ...defineFlags(spec.defines), ...includeFlags(spec), "-x", "c", "-"], {
-    timeoutMs,
-    input: source,
-    cwd: spec.apiDir,
-    writable: [],
-  });
+  const r = await runProcess(
+    [tc.cc, "-E", "-P", ...defineFlags(spec.defines), ...instanceFlags(spec), "-x", "c", "-"],
+    {
+      timeoutMs,
+      input: source,
+      cwd: spec.apiDir,
+      writable: [],
+    },
+  );
   const m = /ngcc_passes=(\w+)/.exec(r.stdout);
   // A header the preprocessor rejects fails its build later, with the compiler's message; plan one pass.
   return r.exitCode === 0 && m?.[1] === "2" ? 2 : 1;

@@ -14,7 +14,8 @@ import {
   cachedBuild,
   compileSources,
   defineFlags,
-  includeFlags,
+  instanceFlags,
+  linkLibraries,
   type Toolchain,
   toolchain,
 } from "./build.ts";
@@ -256,7 +257,7 @@ async function buildCt(
       const objects = await compileSources(run, work, {
         cc,
         sources,
-        flags: [...flags, ...defineFlags(spec.defines), ...includeFlags(spec)],
+        flags: [...flags, ...defineFlags(spec.defines), ...instanceFlags(spec)],
         what,
         subdir: "obj",
         pic: false,
@@ -272,7 +273,7 @@ async function buildCt(
           ...defineFlags(spec.defines),
           ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
           ...signApiFlags(spec.signApi),
-          ...includeFlags(spec),
+          ...instanceFlags(spec),
           ...["-I", join(nd, "include"), "-I", join(nd, "driver")],
           "-c",
           main,
@@ -298,7 +299,7 @@ async function buildCt(
           join(work, "ngcc_ct.o"),
           ...rng.map((s) => join(work, `${basename(s, ".c")}.o`)),
           ...objects.map((o) => join(work, o)),
-          "-lm",
+          ...linkLibraries(spec),
         ],
         `linking ${what}`,
       );

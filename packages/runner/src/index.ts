@@ -18,9 +18,10 @@ export {
   elfLoadSize,
   firstCompilerError,
   headersIn,
-  includeFlags,
   inputsHashOf,
+  instanceFlags,
   kexPasses,
+  linkLibraries,
   type Toolchain,
   toolchain,
 } from "./build.ts";

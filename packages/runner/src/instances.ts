@@ -7,6 +7,7 @@ import {
   checkName,
   MAX_NESTING,
   offsetToPosition,
+  readSubmissionBytes,
   readTextFile,
   shortText,
   tooDeepAt,
@@ -35,7 +36,7 @@ export interface InstanceSpec {
   apiDir: string;
   /**
    * The API header when it is not <apiDir>/api.h (meta.json's apiHeader names a kem.h, sign.h …): absolute; the
-   * native parts include it through -DNGCC_API_HEADER (see includeFlags). Absent: api.h in apiDir.
+   * native parts include it through -DNGCC_API_HEADER (see instanceFlags). Absent: api.h in apiDir.
    */
   apiHeader?: string;
   /** What the build left out and why ("left out <path>: …"), said once on the console and in the records. */
@@ -49,6 +50,19 @@ export interface InstanceSpec {
   support: string[];
   includeDirs: string[];
   defines: string[];
+  /**
+   * Compiler flags the package's build needs besides defines and include folders (meta.json's cflags: -std=c11,
+   * -mavx2 …), after the build profile's flags in every compile of the instance's code and of the parts that
+   * include its API header.
+   */
+  cflags: string[];
+  /** System libraries linked after the objects on every link line (meta.json's and the campaign's libraries). */
+  libraries: string[];
+  /**
+   * The symbol the instance's code calls for randomness when a macro renames randombytes (meta.json's
+   * api.randombytes): linked to ngcc-perf's randombytes. Absent: randombytes.
+   */
+  randombytesSymbol?: string;
   /** PQClean-style prefix of every API name, e.g. PQCLEAN_MLKEM512_CLEAN_, or "" for plain NIST names. */
   namespace: string;
   /** Signatures: the API ngcc-perf calls (meta.json's api.style, the context); absent: the round-3 NIST API. */
@@ -68,6 +82,8 @@ export interface AlgorithmSpec {
   links: { security?: Link; submission?: Link };
   katManifest?: string;
 }
+
+const posixPath = (p: string) => p.split(sep).join("/").replace(/^\.\//, "");
 
 function globToRegExp(glob: string): RegExp {
   return new RegExp(
@@ -152,6 +168,8 @@ function pqcleanAlgorithm(campaign: Campaign, a: Campaign["config"]["algorithms"
     support,
     includeDirs: [dir, common],
     defines: [],
+    cflags: [],
+    libraries: [...(a.libraries ?? [])],
     namespace: apiNamespace(api),
     ...pqcleanSignApi(campaign, a, category, dir, apiNamespace(api)),
     buildProfiles: a.buildProfiles ?? [campaign.defaultProfile],
@@ -176,12 +194,14 @@ interface MetaInstance {
   sources: string[];
   includeDirs?: string[];
   defines?: string[];
+  cflags?: string[];
+  libraries?: string[];
   randomness?: string;
   kat?: { file?: string; defines?: string[]; randomness?: string };
   /** The submitter's randombytes.c of this instance when it is not among its sources (left out all the same). */
   randombytesSource?: string;
-  /** { style?: "nist" | "fips204", prefix?: string, context?: hex } (see signapi.ts). */
-  api?: { style?: string; prefix?: string; context?: string };
+  /** { style?: "nist" | "fips204", prefix?: string, context?: hex, randombytes?: symbol } (see signapi.ts). */
+  api?: { style?: string; prefix?: string; context?: string; randombytes?: string };
 }
 interface Meta {
   id?: string;
@@ -207,7 +227,9 @@ const MAX_META_BYTES = 4 * 1024 * 1024;
  * else the schema refuses. Each refusal is one line naming the file and the JSON pointer (exit 2).
  */
 export function readMeta(metaPath: string, dir: string, algorithmId: string): Meta {
-  const read = readTextFile(metaPath, MAX_META_BYTES, "meta.json files");
+  // A meta.json that is a link out of the submission (to /etc/shadow, a private key) is refused unread.
+  const where = existsSync(metaPath) ? readSubmissionBytes(dir, metaPath, MAX_META_BYTES) : null;
+  const read = where?.error !== undefined ? where : readTextFile(metaPath, MAX_META_BYTES, "meta.json files");
   if (read.error !== undefined) {
     throw new InputError(
       `${metaPath}: cannot read the submission's metadata (algorithm ${algorithmId}): ${read.error}`,
@@ -282,6 +304,8 @@ export function readMeta(metaPath: string, dir: string, algorithmId: string): Me
     for (const [j, d] of ((m.includeDirs as unknown[] | undefined) ?? []).entries())
       inside(d, `${at}/includeDirs/${j}`);
     strings(m.defines, `${at}/defines`);
+    strings(m.cflags, `${at}/cflags`);
+    strings(m.libraries, `${at}/libraries`);
     str(m.implementation, `${at}/implementation`, false);
     if (m.kat !== undefined) {
       if (!isObject(m.kat)) throw bad(`${at}/kat`, "must be an object");
@@ -432,6 +456,9 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
       support: iccs ? cFiles(iccs) : plainRandombytesSources(),
       includeDirs: [...(m.includeDirs ?? []).map((d) => resolve(dir, d)), ...(iccs ? [iccs] : [])],
       defines: m.defines ?? [],
+      cflags: m.cflags ?? [],
+      libraries: [...new Set([...(m.libraries ?? []), ...(a.libraries ?? [])])],
+      ...(m.api?.randombytes && m.api.randombytes !== "randombytes" ? { randombytesSymbol: m.api.randombytes } : {}),
       ...instanceApi(campaign, a, category, m.api, `${metaPath}: /instances/${i}/api`, {
         header: header.apiHeader ?? join(apiDir, "api.h"),
         dirs: [apiDir, ...(m.includeDirs ?? []).map((d) => resolve(dir, d))],
@@ -439,7 +466,8 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
       buildProfiles: a.buildProfiles ?? [campaign.defaultProfile],
       kat: {
         ...(m.kat?.file ? { file: m.kat.file } : {}),
-        defines: m.kat?.defines ?? [],
+        // Absent, the KAT build has the instance's own defines (kat.defines replace them when given).
+        defines: m.kat?.defines ?? m.defines ?? [],
         randomness: m.kat?.randomness ?? "randombytes",
         ...(meta.katManifest ? { manifest: meta.katManifest } : {}),
       },
@@ -455,7 +483,8 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
     implementations: [...new Set(instances.map((x) => x.implementation))],
     instances,
     links: a.links ?? {},
-    ...(meta.katManifest ? { katManifest: `${a.id}/${meta.katManifest.split("/").pop()}` } : {}),
+    // As the page names it: the algorithm's id, then the manifest's path inside the submission (kem-90/KAT/kat.sha256).
+    ...(meta.katManifest ? { katManifest: `${a.id}/${posixPath(meta.katManifest)}` } : {}),
   };
 }
 

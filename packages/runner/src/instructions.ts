@@ -12,7 +12,8 @@ import {
   type Command,
   cachedBuild,
   defineFlags,
-  includeFlags,
+  instanceFlags,
+  linkLibraries,
   type Toolchain,
   toolchain,
 } from "./build.ts";
@@ -177,7 +178,7 @@ async function buildIcount(
           ...defineFlags(spec.defines),
           ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
           ...signApiFlags(spec.signApi),
-          ...includeFlags(spec),
+          ...instanceFlags(spec),
           ...["-I", join(nd, "include"), "-I", join(nd, "driver"), "-I", join(nd, "katgen")],
           "-c",
           main,
@@ -200,7 +201,7 @@ async function buildIcount(
           join(work, "ngcc_icount.o"),
           ...rng.map((s) => join(work, `${basename(s, ".c")}.o`)),
           ...linked,
-          "-lm",
+          ...linkLibraries(spec),
         ],
         `linking ${what}`,
       );

@@ -118,7 +118,10 @@ function spawnAndWait(
     let timedOut = false;
     let settled = false;
     const child = spawn(file, args, {
-      ...(sandboxed ? {} : { cwd: options.cwd, env: options.env ?? process.env }),
+      // Sandboxed, bwrap itself gets no more than a PATH: it is the sandbox's process 1, and its environment is
+      // readable inside (/proc/1/environ) — the caller's variables (tokens, keys) must not be there. The program's
+      // own environment is set by bwrap (--clearenv, --setenv).
+      ...(sandboxed ? { env: { PATH: sandboxPath() } } : { cwd: options.cwd, env: options.env ?? process.env }),
       stdio: sandboxed ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
       detached: true,
     });

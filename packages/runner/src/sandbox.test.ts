@@ -85,6 +85,17 @@ describe("the sandbox", () => {
     }
   });
 
+  it("shows nothing of the caller's environment in any process of the sandbox (bwrap's own is /proc/1)", async () => {
+    process.env.NGCC_SANDBOX_LEAK = "leak-through-pid-1";
+    try {
+      const r = await sh("for f in /proc/[0-9]*/environ; do echo \"== $f\"; tr '\\0' '\\n' < $f; done");
+      expect(r.stdout).toMatch(/== \/proc\/1\/environ/);
+      expect(r.stdout).not.toContain("leak-through-pid-1");
+    } finally {
+      delete process.env.NGCC_SANDBOX_LEAK;
+    }
+  });
+
   it("keeps sysctls and other kernel interfaces read-only, without capabilities", async () => {
     const before = readFileSync("/proc/sys/kernel/core_pattern", "utf8");
     const r = await sh(

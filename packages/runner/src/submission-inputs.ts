@@ -1,7 +1,17 @@
 // What a submission's instance is built from, beyond its listed sources: its API header (any name), the
 // randomness ngcc-perf links in (the ICCS library's, or a plain NIST randombytes), and the submitter's own
 // randombytes.c, which is always left out.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { shortText } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
@@ -73,9 +83,70 @@ export function withoutOwnRandombytes(
  * submission; without it, api.h in the instance's folder. Refuses a header that is missing, a folder, or not an
  * API header (it names no CRYPTO_ macro and no crypto_ function), naming the file and the pointer.
  */
+/** Headers read for an API header's closure: at most this many, each up to HEADER_BYTES. */
+const MAX_HEADERS = 64;
+const HEADER_BYTES = 1024 * 1024;
+
+/**
+ * A header's text and the texts of the headers it includes (`"…"` and `<…>`), transitively, found beside the
+ * including file or in `dirs` (the instance's include folders) — the files the preprocessor would read from the
+ * submission, not the system's. Only regular files inside `root` are read (a symlink or a path leaving the
+ * submission is skipped), each up to 1 MiB, at most 64 of them.
+ */
+export function headerClosure(header: string, dirs: readonly string[], root: string): string[] {
+  const top = safeRealpath(root);
+  const texts: string[] = [];
+  const seen = new Set<string>();
+  const queue = [header];
+  while (queue.length > 0 && seen.size < MAX_HEADERS) {
+    const file = queue.shift() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readSubmissionText(file, top);
+    if (text === null) continue;
+    texts.push(text);
+    const plain = text.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/\/\/[^\n]*/g, " ");
+    for (const inc of plain.matchAll(/^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]+)[">]/gm)) {
+      const name = inc[1] as string;
+      const found = [dirname(file), ...dirs].map((d) => join(d, name)).find((p) => existsSync(p));
+      if (found) queue.push(found);
+    }
+  }
+  return texts;
+}
+
+function safeRealpath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/** A submission file's text: a regular file (not a symlink) inside `top`, at most HEADER_BYTES; else null. */
+function readSubmissionText(file: string, top: string): string | null {
+  try {
+    if (!lstatSync(file).isFile()) return null;
+    const real = realpathSync(file);
+    const back = relative(top, real);
+    if (back.startsWith("..") || resolve(top, back) !== real) return null;
+    const fd = openSync(real, "r");
+    try {
+      if (!fstatSync(fd).isFile()) return null;
+      const buf = Buffer.alloc(Math.min(HEADER_BYTES, fstatSync(fd).size));
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      return buf.subarray(0, n).toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
 export function apiHeaderOf(
   dir: string,
-  m: { apiHeader?: string; folder?: string },
+  m: { apiHeader?: string; folder?: string; includeDirs?: string[] },
   o: { metaPath: string; pointer: string },
 ): { apiDir: string; apiHeader?: string } {
   if (m.apiHeader === undefined) return { apiDir: resolve(dir, m.folder ?? ".") };
@@ -88,9 +159,12 @@ export function apiHeaderOf(
   if (statSync(file).isDirectory()) {
     throw new InputError(`${at}: ${shown} is a folder; expected the API header file in it (e.g. ${shown}/api.h)`);
   }
-  if (!/CRYPTO_|crypto_/.test(readFileSync(file, "utf8"))) {
+  // The header, or a header it includes from the submission (api.h with #include "sign.h" and sizes in params.h),
+  // must name the API; the compilers of the build steps then decide whether it compiles to it.
+  const dirs = [dirname(file), ...(m.includeDirs ?? []).map((d) => resolve(dir, d))];
+  if (!headerClosure(file, dirs, dir).some((t) => /CRYPTO_|crypto_/.test(t))) {
     throw new InputError(
-      `${at}: ${shown} is not an API header: it names no CRYPTO_* macro and no crypto_* function; expected the header that declares crypto_kem_*/crypto_sign*/crypto_kex_*`,
+      `${at}: ${shown} is not an API header: neither it nor a header it includes from the submission names a CRYPTO_* macro or a crypto_* function; expected the header that declares crypto_kem_*/crypto_sign*/crypto_kex_*`,
     );
   }
   if (/["\\\n]/.test(file)) {

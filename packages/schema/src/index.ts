@@ -55,6 +55,7 @@ export {
 export { offsetToPosition, type Position, pointerTokens, toPointer } from "./locate.ts";
 export { schemas } from "./schemas/all.ts";
 export { ID_BASE, SCHEMA_VERSION } from "./schemas/builders.ts";
+export { type BytesRead, isInside, readSubmissionBytes, readSubmissionText } from "./submission-file.ts";
 export { shortText, visibleLines, visibleText } from "./text.ts";
 export { TOOL } from "./tool.ts";
 export {

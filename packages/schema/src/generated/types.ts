@@ -153,6 +153,10 @@ export interface CampaignConfig {
       replaceCampaignGroups?: boolean;
     };
     /**
+     * System libraries linked after the objects on every link line of this algorithm's instances, added to each instance's meta.json libraries (e.g. crypto for -lcrypto).
+     */
+    libraries?: string[];
+    /**
      * Randomness of the KAT generator: nist (the AES-256 CTR_DRBG of NIST's rng.c, the default) or hqc (HQC's SHAKE256-based KAT RNG; the default for PQClean hqc-* schemes).
      */
     katRng?: "nist" | "hqc";
@@ -3330,7 +3334,7 @@ export interface StoreIndexRecord {
       };
     };
     /**
-     * The submission's KAT manifest as named on the page, e.g. kem-20/kat.sha256.
+     * The submission's KAT manifest as named on the page: the algorithm id, then its path inside the submission, e.g. kem-20/KAT/kat.sha256.
      */
     katManifest?: string;
   }[];
@@ -4408,6 +4412,10 @@ export interface SubmissionMeta {
        * FIPS 204 context string as hex (at most 255 bytes); default empty, or the campaign's signContext.
        */
       context?: string;
+      /**
+       * The symbol the instance's code calls for randomness when a macro renames randombytes (e.g. PQCLEAN_randombytes): linked to ngcc-perf's randombytes (the KAT DRBG or the system RNG); default randombytes.
+       */
+      randombytes?: string;
     };
     /**
      * Include folders (-I), in order.
@@ -4417,6 +4425,14 @@ export interface SubmissionMeta {
      * Macros for every build of the instance, without -D.
      */
     defines?: string[];
+    /**
+     * Compiler flags the package's own build passes besides -D and -I (-std=c11, -mavx2 …), after the build profile's flags in every compile of the instance.
+     */
+    cflags?: string[];
+    /**
+     * System libraries the instance links (its build's -l flags, e.g. crypto), linked after the objects on every link line.
+     */
+    libraries?: string[];
     /**
      * How the timing builds draw randomness. randombytes: calls randombytes; self: draws its own randomness (never randombytes).
      */

@@ -14,11 +14,38 @@ const C_SYMBOL = "^[A-Za-z_][A-Za-z0-9_]*$";
 const symbols = (description: string): JsonSchema =>
   arr(description, { type: "string", pattern: C_SYMBOL, description: "A C symbol name." });
 
-/** A -D macro without the -D: NAME or NAME=VALUE. */
+/** A -D macro without the -D: NAME, NAME=VALUE or a function-like NAME(params)=VALUE. */
 const defines = (description: string): JsonSchema =>
   arr(
     description,
-    str("A macro: NAME or NAME=VALUE, without -D.", { pattern: "^[A-Za-z_][A-Za-z0-9_]*(=[^\\n\\r]*)?$" }),
+    str(
+      "A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).",
+      { pattern: "^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$" },
+    ),
+  );
+
+/** A library linked after the instance's objects: its name as -l takes it. */
+const libraries = (description: string): JsonSchema =>
+  arr(
+    description,
+    str("A library name as -l takes it, e.g. crypto for -lcrypto (libm is always linked).", {
+      pattern: "^[A-Za-z0-9_][A-Za-z0-9_.+-]*$",
+    }),
+  );
+
+/**
+ * Compiler flags a package's build needs besides its defines and include folders: a language standard, target
+ * features and code-generation options — never optimisation, debugging or warnings (the build profile's).
+ */
+const CFLAG =
+  "^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$";
+const cflags = (description: string): JsonSchema =>
+  arr(
+    description,
+    str(
+      "One flag: -std=…, -m<feature> (not -march=native or -mtune), -f<option> (not -fPIC, -fsanitize, -flto, -fprofile…) or -pthread.",
+      { pattern: CFLAG },
+    ),
   );
 
 const randomness = (description: string): JsonSchema =>
@@ -42,6 +69,10 @@ const api = obj(
     context: str("FIPS 204 context string as hex (at most 255 bytes); default empty, or the campaign's signContext.", {
       pattern: "^([0-9a-fA-F]{2}){0,255}$",
     }),
+    randombytes: str(
+      "The symbol the instance's code calls for randomness when a macro renames randombytes (e.g. PQCLEAN_randombytes): linked to ngcc-perf's randombytes (the KAT DRBG or the system RNG); default randombytes.",
+      { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+    ),
   },
 );
 
@@ -61,6 +92,12 @@ const instance = obj(
     api,
     includeDirs: subPaths("Include folders (-I), in order."),
     defines: defines("Macros for every build of the instance, without -D."),
+    cflags: cflags(
+      "Compiler flags the package's own build passes besides -D and -I (-std=c11, -mavx2 …), after the build profile's flags in every compile of the instance.",
+    ),
+    libraries: libraries(
+      "System libraries the instance links (its build's -l flags, e.g. crypto), linked after the objects on every link line.",
+    ),
     randomness: randomness("How the timing builds draw randomness."),
     randombytesSource: subPath(
       "The submitter's own randombytes.c when it is not among sources; it is always left out of builds (ngcc-perf provides randombytes).",

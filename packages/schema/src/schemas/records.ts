@@ -171,6 +171,10 @@ export const campaign: JsonSchema = {
             profiler: algorithmProfiler(
               "This algorithm's profiler groups, added to the campaign's and the submission's meta.json profiler groups (a group of the same name overrides theirs) or, with replaceCampaignGroups, instead of the campaign's.",
             ),
+            libraries: arr(
+              "System libraries linked after the objects on every link line of this algorithm's instances, added to each instance's meta.json libraries (e.g. crypto for -lcrypto).",
+              str("A library name as -l takes it.", { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.+-]*$" }),
+            ),
             katRng: oneOfEnum(
               "Randomness of the KAT generator: nist (the AES-256 CTR_DRBG of NIST's rng.c, the default) or hqc (HQC's SHAKE256-based KAT RNG; the default for PQClean hqc-* schemes).",
               ["nist", "hqc"],
@@ -1418,7 +1422,9 @@ export const storeIndex = recordSchema(
             { minItems: 1 },
           ),
           links: obj("Section 1 links.", {}, { security: link, method: link, submission: link }),
-          katManifest: str("The submission's KAT manifest as named on the page, e.g. kem-20/kat.sha256."),
+          katManifest: str(
+            "The submission's KAT manifest as named on the page: the algorithm id, then its path inside the submission, e.g. kem-20/KAT/kat.sha256.",
+          ),
         },
       ),
     ),
