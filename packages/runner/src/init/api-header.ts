@@ -150,9 +150,10 @@ export async function chooseApiHeader(
   flags: CompileFlags,
   work: string,
   rel: (p: string) => string,
-): Promise<{ choice: ApiChoice | null; passedOver: string[] }> {
+): Promise<{ choice: ApiChoice | null; partial: ApiChoice | null; passedOver: string[] }> {
   const passedOver: string[] = [];
   let choice: ApiChoice | null = null;
+  let partial: ApiChoice | null = null;
   for (const h of candidates) {
     const pp = await preprocess(cc, h, flags, work);
     if (pp.error) {
@@ -161,6 +162,9 @@ export async function chooseApiHeader(
     }
     const shape = apiShape(pp);
     if (!shape.full) {
+      if (!partial && shape.category !== null && !shape.missing.includes("CRYPTO_SECRETKEYBYTES")) {
+        partial = { header: h, pp, shape, others: [], passedOver: [...passedOver] };
+      }
       if (basename(h) === "api.h" || shape.category !== null)
         passedOver.push(`${rel(h)} lacks ${shape.missing.join(", ")}`);
       continue;
@@ -171,7 +175,7 @@ export async function chooseApiHeader(
     }
     choice = { header: h, pp, shape, others: [], passedOver: [...passedOver] };
   }
-  return { choice, passedOver };
+  return { choice, partial, passedOver };
 }
 
 export interface ApiSizes {

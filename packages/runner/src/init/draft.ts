@@ -4,7 +4,7 @@
 // module of this folder; every decision is recorded with what it was read from.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { isValidName, NAME_RULE } from "@ngcc-perf/schema";
 import { InputError } from "../errors.ts";
 import type { Category } from "../instances.ts";
@@ -33,7 +33,17 @@ import {
   type UnitSymbols,
   unitKey,
 } from "./units.ts";
-import { filesIn, foldersUnder, isDir, isFile, readSome, relTo, stripComments, unique } from "./util.ts";
+import {
+  filesIn,
+  foldersUnder,
+  isDir,
+  isFile,
+  readSome,
+  relTo,
+  setSubmissionRoot,
+  stripComments,
+  unique,
+} from "./util.ts";
 
 export interface InitOptions {
   /** The algorithm id (default: from the folder's name). */
@@ -109,6 +119,8 @@ interface Draft {
   leftOut: Array<{ file: string; why: string }>;
   randombytesSource?: string;
   randombytesSymbol?: string;
+  /** Decisions taken before the instance had its name, said under it once it has one. */
+  log: string[];
 }
 
 const STUB_ICCS = [
@@ -131,6 +143,7 @@ const hasBuildFiles = (dir: string) =>
 /** Drafts meta.json for the submission folder `dir` without writing anything. */
 export async function draftMeta(folder: string, opts: InitOptions = {}): Promise<InitResult> {
   const dir = resolve(folder);
+  setSubmissionRoot(dir);
   if (!isDir(dir)) throw new InputError(`${dir}: not a folder (expected a submission folder)`);
   if (opts.id !== undefined && !isValidName(opts.id)) {
     throw new InputError(`--id "${opts.id}" is not a valid name; expected ${NAME_RULE}`);
@@ -145,10 +158,17 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
     mkdirSync(stub);
     // A stand-in iccs.h (the names an NGCC submission may call), so code that includes it can be read.
     writeFileSync(join(stub, "iccs.h"), STUB_ICCS);
-    const withStub = (f: CompileFlags): CompileFlags => ({ ...f, includeDirs: [...f.includeDirs, stub] });
+    // Every process reads the scratch copy (symlinks inside the package copied as their targets, nothing else
+    // of the machine's folders needed), and only the scratch folder is writable.
     const copy = join(work, "copy");
+    copySubmission(dir, copy);
     const buildFiles = hasBuildFiles(dir);
-    if (buildFiles) copySubmission(dir, copy);
+    const inCopy = (p: string) => (p === dir || p.startsWith(`${dir}/`) ? join(copy, relative(dir, p)) : p);
+    const fromCopy = (p: string) => (p === copy || p.startsWith(`${copy}/`) ? join(dir, relative(copy, p)) : p);
+    const withStub = (f: CompileFlags): CompileFlags => ({
+      ...f,
+      includeDirs: [...f.includeDirs.map(inCopy), stub],
+    });
     const ctx: ReadContext = { dir, copy, work, cc, rel };
 
     // 1. What is compiled: the build system's compile sets, else the folders.
@@ -209,6 +229,7 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
           headerOthers: [],
           sizes: {},
           leftOut: plan.leftOut,
+          log: [],
           ...(plan.randombytesSource ? { randombytesSource: plan.randombytesSource } : {}),
         });
       }
@@ -222,7 +243,26 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
     // 2. The API header by what it compiles to, and its sizes by printparams.
     for (const [k, d] of drafts.entries()) {
       const flags = withStub(d.flags);
-      const { choice, passedOver } = await chooseApiHeader(cc, candidateHeaders(d.headerFolders), flags, work, rel);
+      const {
+        choice: full,
+        partial,
+        passedOver,
+      } = await chooseApiHeader(cc, candidateHeaders(d.headerFolders).map(inCopy), flags, work, (p) =>
+        rel(fromCopy(p)),
+      );
+      const found = full ?? partial;
+      const choice = found ? { ...found, header: fromCopy(found.header), others: found.others.map(fromCopy) } : null;
+      if (!full && choice) {
+        // The sizes without the functions (BIKE's api.h, the prototypes in kem.h): taken for the sizes, said.
+        const decl = candidateHeaders(d.headerFolders).find(
+          (h) =>
+            h !== choice.header &&
+            new RegExp(`\\b${choice.shape.prefix}crypto_(kem|sign)_keypair\\s*\\(`).test(readSome(h)),
+        );
+        undecided.push(
+          `${d.label}: ${rel(choice.header)} gives the sizes but not ${choice.shape.missing.join(", ")}${decl ? ` (declared in ${rel(decl)}, which it does not include)` : ""}; no header compiles to the full API: name one that does as apiHeader`,
+        );
+      }
       const shown = flagsShown(d.flags, rel);
       if (!choice) {
         const first = candidateHeaders(d.headerFolders)[0];
@@ -235,10 +275,10 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
       d.header = choice.header;
       d.shape = choice.shape;
       d.headerOthers = choice.others;
-      decided.push(
-        `${d.label}: API header ${rel(choice.header)} (preprocessed${shown ? ` with ${shown}` : ""}: it gives the CRYPTO_* sizes and the API functions)${choice.passedOver.length > 0 ? `; passed over ${choice.passedOver.join("; ")}` : ""}`,
+      d.log.push(
+        `API header ${rel(choice.header)} (preprocessed${shown ? ` with ${shown}` : ""}: it gives the CRYPTO_* sizes${full ? " and the API functions" : ""})${choice.passedOver.length > 0 ? `; passed over ${choice.passedOver.join("; ")}` : ""}`,
       );
-      const sizes = await compiledSizes(cc, choice.header, choice.shape, flags, work, String(k));
+      const sizes = await compiledSizes(cc, inCopy(choice.header), choice.shape, flags, work, String(k));
       if (sizes.error) {
         undecided.push(
           `${d.label}: could not read the sizes of ${rel(choice.header)}: ${unabs(sizes.error, dir, work)}`,
@@ -246,8 +286,8 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
       } else {
         d.sizes = sizes.sizes;
         if (sizes.algname) d.algname = sizes.algname;
-        decided.push(
-          `${d.label}: sizes by compiling ${rel(choice.header)}${shown ? ` with ${shown}` : ""} (native/printparams, run in the sandbox)`,
+        d.log.push(
+          `sizes by compiling ${rel(choice.header)}${shown ? ` with ${shown}` : ""} (native/printparams, run in the sandbox)`,
         );
       }
     }
@@ -268,6 +308,7 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
         d.parameterSet = names[k] as string;
         d.name = d.implementation === "reference" ? d.parameterSet : `${d.parameterSet}-${d.implementation}`;
         if (d.fromBuild) decided.push(`${d.name}: compile set from ${d.from}`);
+        decided.push(...d.log.map((l) => `${d.name}: ${l}`));
       }
     }
     for (const d of drafts) {
@@ -284,14 +325,16 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
     }
 
     // 4. Every source compiled to an object and read with nm: main, randombytes, what nothing calls.
-    const unitOf = (src: string, d: Draft): Unit => ({ source: src, flags: withStub(d.flags) });
+    const unitOf = (src: string, d: Draft): Unit => ({ source: inCopy(src), flags: withStub(d.flags) });
     const compiled = await compileUnits(
       cc,
       drafts.flatMap((d) => d.sources.map((s) => unitOf(s, d))),
       work,
     );
     for (const f of compiled.failed) {
-      undecided.push(`${rel(f.source)} did not compile (its symbols are not read): ${unabs(f.error, dir, work)}`);
+      undecided.push(
+        `${rel(fromCopy(f.source))} did not compile (its symbols are not read): ${unabs(f.error, dir, work)}`,
+      );
     }
     const kept = new Set<UnitSymbols>();
     for (const d of drafts) {
@@ -497,17 +540,28 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
       for (const l of d.leftOut) decided.push(`${d.name}: left out ${rel(l.file)}: ${l.why}`);
       // Libraries: the link line's; without a build system, OpenSSL when the code calls it.
       let libraries = d.libraries;
+      const mine = d.sources
+        .map((s) => compiled.perUnit.get(unitKey(unitOf(s, d))))
+        .filter((u): u is UnitSymbols => !!u);
+      const calls = unique(mine.flatMap((u) => [...u.used])).filter(
+        (s) => OPENSSL_SYMBOL.test(s) && !mine.some((u) => u.defined.has(s)),
+      );
+      const includes = /#\s*include\s*<openssl\//.test(all);
       if (d.fromBuild && libraries.length > 0) {
-        decided.push(`${d.name}: libraries ${libraries.join(", ")} (-l on the link line of ${d.from})`);
+        // OpenSSL on the KAT program's link line is often for its rng.c (AES-CTR DRBG) only, which is left out.
+        const openssl = ["crypto", "ssl"];
+        const unneeded = libraries.filter((l) => openssl.includes(l) && calls.length === 0 && !includes);
+        if (unneeded.length > 0 && mine.length === d.sources.length) {
+          libraries = libraries.filter((l) => !unneeded.includes(l));
+          decided.push(
+            `${d.name}: did not carry ${unneeded.map((l) => `-l${l}`).join(" ")} (on the link line of ${d.from}, but no kept source calls OpenSSL: the left-out KAT program and DRBG need it)`,
+          );
+        }
+        if (libraries.length > 0) {
+          decided.push(`${d.name}: libraries ${libraries.join(", ")} (-l on the link line of ${d.from})`);
+        }
       }
       if (!d.fromBuild) {
-        const mine = d.sources
-          .map((s) => compiled.perUnit.get(unitKey(unitOf(s, d))))
-          .filter((u): u is UnitSymbols => !!u);
-        const calls = unique(mine.flatMap((u) => [...u.used])).filter(
-          (s) => OPENSSL_SYMBOL.test(s) && !mine.some((u) => u.defined.has(s)),
-        );
-        const includes = /#\s*include\s*<openssl\//.test(all);
         if (calls.length > 0 || includes) {
           libraries = ["crypto"];
           decided.push(
@@ -654,6 +708,7 @@ function fromCompileSet(s: CompileSet, impl: { name: string; folder: string }, d
     headerOthers: [],
     sizes: {},
     leftOut: [],
+    log: [],
   };
 }
 

@@ -129,7 +129,7 @@ PQCgenKAT_kem: $(SOURCES) PQCgenKAT_kem.c randombytes.c
       "ref/Makefile": `CFLAGS = -O2 '-DCRYPTO_NAMESPACE(s)=toy_\\#\\#s'
 all: test_toy1 test_toy3 speed_toy1
 test_toy%: kem.c test.c
-\t$(CC) $(CFLAGS) -DTOY_K=$* kem.c test.c -lcrypto -lm -o $@
+\t$(CC) $(CFLAGS) -DTOY_K=$* kem.c test.c -lcrypto -lgf2x -lm -o $@
 speed_toy1: kem.c speed.c
 \t$(CC) $(CFLAGS) -DTOY_K=1 kem.c speed.c -lcrypto -o $@
 `,
@@ -152,11 +152,13 @@ ${KEM_DECLS}`,
     const r = await draftMeta(dir, { id: "kem-2" });
     const inst = instancesOf(r.meta);
     expect(inst.map((i) => [i.name, i.defines, i.sources, i.libraries])).toEqual([
-      ["Toy1", ["CRYPTO_NAMESPACE(s)=toy_##s", "TOY_K=1"], ["ref/kem.c"], ["crypto"]],
-      ["Toy3", ["CRYPTO_NAMESPACE(s)=toy_##s", "TOY_K=3"], ["ref/kem.c"], ["crypto"]],
+      ["Toy1", ["CRYPTO_NAMESPACE(s)=toy_##s", "TOY_K=1"], ["ref/kem.c"], ["gf2x"]],
+      ["Toy3", ["CRYPTO_NAMESPACE(s)=toy_##s", "TOY_K=3"], ["ref/kem.c"], ["gf2x"]],
     ]);
     expect(r.meta.name).toBe("Toy");
-    expect(r.decided.join("\n")).toContain("Toy1: libraries crypto (-l on the link line of make -n -B");
+    // -lm is always linked; -lcrypto only when a kept source calls OpenSSL (here only the KAT program would).
+    expect(r.decided.join("\n")).toContain("Toy1: libraries gf2x (-l on the link line of make -n -B");
+    expect(r.decided.join("\n")).toContain("Toy1: did not carry -lcrypto (on the link line of make -n -B");
   }, 120_000);
 
   it("finds the variables and their documented values", () => {

@@ -40,16 +40,9 @@ export function planSources(setDir: string, shared: string[]): SourcePlan {
   };
   const leftOut: SourcePlan["leftOut"] = [];
   let randombytesSource: string | undefined;
+  // The submitter's randombytes stays a candidate: its object's symbols decide (a macro may rename it).
   const candidate = (file: string): boolean => {
     const text = readSome(file);
-    if (/^(randombytes|rng)\.c$/i.test(basename(file)) || definesRandombytes(text)) {
-      randombytesSource ??= file;
-      leftOut.push({
-        file,
-        why: "defines randombytes: ngcc-perf provides randombytes (the KAT DRBG or the system RNG)",
-      });
-      return false;
-    }
     if (definesMain(text)) {
       leftOut.push({ file, why: "defines main (a test or KAT program, not the scheme)" });
       return false;

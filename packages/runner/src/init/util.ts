@@ -1,7 +1,17 @@
 // Small helpers shared by init's modules: reading submission files (regular files only, size-capped), folder
 // walks, the first error line of a compiler, paths as meta.json writes them.
 import { createHash } from "node:crypto";
-import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { RunResult } from "../proc.ts";
 
@@ -17,9 +27,33 @@ export function stripComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " ");
 }
 
-/** A regular file's text (never through a symlink), at most `limit` bytes; "" for anything else. */
+let root: string | null = null;
+
+/** The submission folder: a symlink is followed only when its target stays inside it. */
+export function setSubmissionRoot(dir: string | null): void {
+  try {
+    root = dir ? realpathSync(dir) : null;
+  } catch {
+    root = dir;
+  }
+}
+
+/** What a path is — a symlink's target when it stays inside the submission folder, else the link itself. */
+export function statInside(p: string): Stats | undefined {
+  const st = lstatSync(p, { throwIfNoEntry: false });
+  if (!st?.isSymbolicLink() || !root) return st;
+  try {
+    const real = realpathSync(p);
+    if (real !== root && !real.startsWith(`${root}/`)) return st;
+    return statSync(real);
+  } catch {
+    return st;
+  }
+}
+
+/** A regular file's text (a symlink only to a file inside the submission), at most `limit` bytes; else "". */
 export function readSome(file: string, limit = MAX_READ): string {
-  const st = lstatSync(file, { throwIfNoEntry: false });
+  const st = statInside(file);
   if (!st?.isFile()) return "";
   const fd = openSync(file, "r");
   try {
@@ -32,10 +66,10 @@ export function readSome(file: string, limit = MAX_READ): string {
 }
 
 export const posix = (p: string) => p.split(sep).join("/");
-/** A real folder (a symlink is never followed). */
-export const isDir = (p: string) => lstatSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-/** A regular file (a symlink is never followed). */
-export const isFile = (p: string) => lstatSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+/** A folder (a symlink only when it stays inside the submission). */
+export const isDir = (p: string) => statInside(p)?.isDirectory() ?? false;
+/** A regular file (a symlink only when it stays inside the submission). */
+export const isFile = (p: string) => statInside(p)?.isFile() ?? false;
 
 export function entries(dir: string): string[] {
   try {

@@ -8,7 +8,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, isAbsolute, join, normalize, relative } from "node:path";
 import { runProcess } from "../../proc.ts";
-import { entries, failureOf, isFile, readSome, stripComments, unique, unscratch } from "../util.ts";
+import {
+  entries,
+  failureOf,
+  filesIn,
+  foldersUnder,
+  isFile,
+  readSome,
+  stripComments,
+  unique,
+  unscratch,
+} from "../util.ts";
 import { carriedLibraries, sortFlags } from "./flags.ts";
 import type { BuildReading, CompileSet, ReadContext } from "./types.ts";
 
@@ -130,7 +140,63 @@ function replyTargets(build: string, srcRoot: string): Target[] {
   return out;
 }
 
+/** A combination's label: the values, a bare number with its variable's name (LEVEL-3). */
+export const labelOf = (c: Record<string, string>) =>
+  Object.entries(c).map(([k, v]) => (/^\d+$/.test(v) ? `${k}-${v}` : v));
+
 const callsApi = (file: string) => /\bcrypto_(kem|sign|kex)\w*\s*\(/.test(stripComments(readSome(file)));
+
+/** The CMake files of a project: every CMakeLists.txt and *.cmake under it (build folders left out). */
+function cmakeTexts(top: string): string[] {
+  return foldersUnder(top, 5, new Set(["tests", "test"]))
+    .concat(foldersUnder(top, 5, new Set()).filter((f) => /\/tests?$/.test(f)))
+    .flatMap((d) =>
+      entries(d)
+        .filter((e) => e === "CMakeLists.txt" || e.endsWith(".cmake"))
+        .map((e) => join(d, e)),
+    )
+    .filter((f, k, all) => all.indexOf(f) === k)
+    .map((f) => readSome(f));
+}
+
+/**
+ * Cache variables passed on as a macro (`-DLEVEL=${LEVEL}` in CMAKE_C_FLAGS) whose values the sources compare
+ * (`#if (LEVEL == 3)`): configured once per value.
+ */
+export function macroOptions(cmake: string[], sources: string[]): CMakeOption[] {
+  const out: CMakeOption[] = [];
+  for (const t of cmake) {
+    for (const m of t.matchAll(/-D([A-Za-z_]\w*)=\$\{(\w+)\}/g)) {
+      const macro = m[1] as string;
+      const name = m[2] as string;
+      if (out.some((o) => o.name === name)) continue;
+      const values: string[] = [];
+      const re = new RegExp(`^\\s*#\\s*(?:el)?if\\b[^\\n]*\\b${macro}\\s*==\\s*([\\w]+)`, "gm");
+      for (const src of sources)
+        for (const v of src.matchAll(re)) if (!values.includes(v[1] as string)) values.push(v[1] as string);
+      if (values.length >= 2) {
+        out.push({
+          name,
+          value: values[0] as string,
+          values,
+          why: `-D${macro}=\${${name}} in the CMake flags, ${macro} compared by the sources' #if`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Boolean variables whose if() block adds the KAT program (`if(USE_NIST_RAND) … PQCgenKAT_kem.c`): set ON. */
+export function katSwitchesOf(cmake: string[]): string[] {
+  const out: string[] = [];
+  for (const t of cmake) {
+    for (const m of t.replace(/#[^\n]*/g, "").matchAll(/\bif\s*\(\s*(\w+)\s*\)([\s\S]*?)\b(?:else|endif)\s*\(/gi)) {
+      if (/PQCgenKAT/i.test(m[2] as string) && !out.includes(m[1] as string)) out.push(m[1] as string);
+    }
+  }
+  return out;
+}
 
 export async function readCMake(ctx: ReadContext, implFolder: string): Promise<BuildReading | null> {
   const lists = join(implFolder, "CMakeLists.txt");
@@ -139,13 +205,23 @@ export async function readCMake(ctx: ReadContext, implFolder: string): Promise<B
   const where = ctx.rel(top);
   const reading: BuildReading = { system: "cmake", sets: [], decided: [], undecided: [] };
   const copyTop = join(ctx.copy, relative(ctx.dir, top));
-  const options = cmakeOptions(readSome(join(top, "CMakeLists.txt")));
+  const texts = cmakeTexts(top);
+  const options = cmakeOptions(texts.join("\n"));
+  const sourceTexts = foldersUnder(top, 5, new Set())
+    .flatMap((d) => [...filesIn(d, ".h"), ...filesIn(d, ".c")])
+    .map((f) => readSome(f, 1 << 20));
+  for (const o of macroOptions(texts, sourceTexts)) if (!options.some((x) => x.name === o.name)) options.push(o);
+  const switches = katSwitchesOf(texts);
+  for (const k of switches) {
+    reading.decided.push(`${where}: CMake variable ${k}=ON (its if() block adds the PQCgenKAT program)`);
+  }
+  const always = Object.fromEntries(switches.map((k) => [k, "ON"]));
   let runs = 0;
   const configure = async (assign: Record<string, string>) => {
     const build = join(ctx.work, `cmake-build-${runs++}`);
     mkdirSync(join(build, ".cmake", "api", "v1", "query"), { recursive: true });
     writeFileSync(join(build, ".cmake", "api", "v1", "query", "codemodel-v2"), "");
-    const args = Object.entries(assign).map(([k, v]) => `-D${k}=${v}`);
+    const args = Object.entries({ ...always, ...assign }).map(([k, v]) => `-D${k}=${v}`);
     const r = await runProcess(
       [
         "cmake",
@@ -201,7 +277,11 @@ export async function readCMake(ctx: ReadContext, implFolder: string): Promise<B
           for (const d of g.defines) if (!defines.includes(d)) defines.push(d);
           for (const d of g.includes)
             if (!includeDirs.includes(d) && (d === ctx.dir || d.startsWith(`${ctx.dir}/`))) includeDirs.push(d);
+          // The flags fragment holds CMAKE_C_FLAGS: -D and -I there count as the compile group's own.
           const f = sortFlags(g.fragments, top);
+          for (const x of f.defines) if (!defines.includes(x)) defines.push(x);
+          for (const x of f.includeDirs)
+            if (!includeDirs.includes(x) && (x === ctx.dir || x.startsWith(`${ctx.dir}/`))) includeDirs.push(x);
           for (const x of f.cflags) if (!cflags.includes(x)) cflags.push(x);
           for (const x of f.dropped) if (!dropped.includes(x)) dropped.push(x);
         }
@@ -252,7 +332,7 @@ export async function readCMake(ctx: ReadContext, implFolder: string): Promise<B
     for (const c of combos.slice(0, MAX_CONFIGURES)) {
       const r = await configure(c);
       if (r.error) reading.undecided.push(`${r.shown} failed: ${r.error}`);
-      else collect(r.targets, r.shown, Object.values(c));
+      else collect(r.targets, r.shown, labelOf(c));
     }
   }
   reading.sets.push(...seen.values());

@@ -16,6 +16,7 @@ import {
   unique,
   unscratch,
 } from "../util.ts";
+import { labelOf } from "./cmake.ts";
 import { type BuiltProgram, commandsOfMakeOutput, programsOf } from "./commands.ts";
 import { carriedLibraries, sortFlags } from "./flags.ts";
 import type { BuildReading, CompileSet, ReadContext } from "./types.ts";
@@ -238,6 +239,9 @@ function callsApi(p: BuiltProgram): boolean {
   return p.sources.some((s) => /\bcrypto_(kem|sign|kex)\w*\s*\(/.test(stripComments(readSome(s.source))));
 }
 
+const schemeOf = (s: CompileSet) =>
+  s.sources.filter((x) => !definesMain(x) && !/^(randombytes|rng)\.c$/i.test(basename(x))).sort();
+
 const definesMain = (file: string) => /\bint\s+main\s*\([^;{)]*\)\s*\{/.test(stripComments(readSome(file)));
 
 export async function readMake(ctx: ReadContext, implFolder: string): Promise<BuildReading | null> {
@@ -285,6 +289,7 @@ export async function readMake(ctx: ReadContext, implFolder: string): Promise<Bu
       );
     }
     const seen = new Map<string, CompileSet>();
+    const noScheme: string[] = [];
     let firstFailure = "";
     for (const combo of combos) {
       const assigns = Object.entries(combo).map(([k, v]) => `${k}=${v}`);
@@ -302,18 +307,38 @@ export async function readMake(ctx: ReadContext, implFolder: string): Promise<Bu
       const programs = programsOf(commands, ctx.cc);
       const kat = programs.filter((p) => isKat(p.path));
       const chosen = kat.length > 0 ? kat : programs.filter(callsApi);
-      const sets = chosen.map((p) => compileSetOf(p, real, shown, ctx, Object.values(combo)));
+      const own = (p: BuiltProgram) => {
+        const goal = goals.find((g) => join(real, g) === p.path);
+        return goal && goals.length > 1 && kats.length > 0 ? `make -n -B ${[...assigns, goal].join(" ")}` : shown;
+      };
+      const sets = chosen.map((p) => compileSetOf(p, real, own(p), ctx, labelOf(combo)));
       // Among programs of the same defines (test_kyber512, test_speed512 …), the one with the fewest extra files.
       sets.sort((a, b) => a.sources.length - b.sources.length);
-      // One instance per distinct compile set: the program's sources without the file defining main.
+      // One instance per distinct compile set: the program's sources without the file defining main and the
+      // submitter's randombytes; of programs with the same flags, the one whose sources the others contain
+      // (test_kyber512 rather than test_speed512 with its cpucycles.c).
       for (const s of sets) {
-        const scheme = s.sources.filter((x) => !definesMain(x)).sort();
-        const key = JSON.stringify([scheme, s.defines, s.includeDirs, s.cflags]);
-        if (!seen.has(key)) seen.set(key, s);
+        const scheme = schemeOf(s);
+        if (scheme.length === 0) {
+          noScheme.push(`${ctx.rel(s.program)} (${s.from}) links no source of the scheme`);
+          continue;
+        }
+        const flags = JSON.stringify([s.defines, s.includeDirs, s.cflags]);
+        const key = JSON.stringify([scheme, flags]);
+        if (seen.has(key)) continue;
+        const same = [...seen.entries()].filter(
+          ([, o]) => JSON.stringify([o.defines, o.includeDirs, o.cflags]) === flags,
+        );
+        if (same.some(([, o]) => schemeOf(o).every((x) => scheme.includes(x)))) continue;
+        for (const [k, o] of same) if (scheme.every((x) => schemeOf(o).includes(x))) seen.delete(k);
+        seen.set(key, s);
       }
     }
     if (seen.size === 0) {
-      reading.undecided.push(firstFailure || `${where}: make -n -B printed no program that links the NIST API`);
+      reading.undecided.push(
+        firstFailure ||
+          `${where}: make -n -B printed no program that links the NIST API${noScheme.length > 0 ? `: ${noScheme.join("; ")}` : ""}`,
+      );
       continue;
     }
     if (firstFailure) reading.undecided.push(firstFailure);
