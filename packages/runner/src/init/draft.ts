@@ -23,7 +23,7 @@ import type { BuildReading, CompileSet, ReadContext } from "./buildsystem/types.
 import { ICCS_HASH, type InitGroup, objectSymbols, proposeGroups } from "./groups.ts";
 import { findRsp, type Manifest, matchKat, planManifest, type RspFile, readRsp } from "./kat-files.ts";
 import { folderLayout, implementationsOf } from "./layout.ts";
-import { algorithmName, instanceNames, isLayoutName } from "./names.ts";
+import { algorithmName, instanceNames, isLayoutName, validName } from "./names.ts";
 import { definesMain, definesRandombytes, headersReached, planSources } from "./sources.ts";
 import {
   compileUnits,
@@ -293,6 +293,7 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
     }
 
     // 3. Names: CRYPTO_ALGNAME, the build's values or programs, the set folders; never a layout folder.
+    const shipped = findRsp(dir).map((p) => readRsp(dir, p));
     const byImpl = new Map<string, Draft[]>();
     for (const d of drafts) byImpl.set(d.implementation, [...(byImpl.get(d.implementation) ?? []), d]);
     for (const group of byImpl.values()) {
@@ -304,6 +305,18 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
         })),
         group.every((d) => !d.fromBuild && !isLayoutName(d.label)),
       );
+      // Names from a build's values (LEVEL-1) give way to the folders of the KAT files the package ships for
+      // each (KAT/BIKE_L1/), when each instance's sizes fit exactly one .rsp and those folders are distinct.
+      const fromAlg = names.every((n, k) => group[k]?.algname && n === validName(group[k]?.algname as string));
+      if (!fromAlg && group.every((d) => d.fromBuild)) {
+        const folders = group.map((d) => katFolderOf(d, shipped));
+        if (folders.every((f) => f && isValidName(f)) && new Set(folders).size === folders.length) {
+          for (const [k, d] of group.entries()) {
+            d.log.push(`named after the folder of its KAT file (its build gave ${names[k]})`);
+            names[k] = folders[k] as string;
+          }
+        }
+      }
       for (const [k, d] of group.entries()) {
         d.parameterSet = names[k] as string;
         d.name = d.implementation === "reference" ? d.parameterSet : `${d.parameterSet}-${d.implementation}`;
@@ -447,7 +460,7 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
     const name = common ?? basename(dir);
 
     // 6. KAT files by the sizes; the ones no instance uses said.
-    const rsps = findRsp(dir).map((p) => readRsp(dir, p));
+    const rsps = shipped;
     const katOf = new Map<Draft, RspFile>();
     for (const d of drafts) {
       const m = matchKat(
@@ -720,6 +733,24 @@ function flagsShown(f: CompileFlags, rel: (p: string) => string): string {
 /** A message with the scratch folder's and the submission's absolute paths made relative (nothing absolute written). */
 function unabs(text: string, dir: string, work: string): string {
   return text.split(`${work}/copy/`).join("").split(`${dir}/`).join("").split(`${work}/`).join("");
+}
+
+/** The folder of the one .rsp file whose sizes fit the instance (KAT/BIKE_L1/…), when exactly one does. */
+function katFolderOf(d: Draft, rsps: RspFile[]): string | undefined {
+  const category = d.shape?.category;
+  if (!category) return undefined;
+  const sk = skOf(d, category);
+  const pk = pkOf(d, category);
+  const fits = rsps.filter(
+    (f) =>
+      (f.category === undefined || f.category === category) &&
+      (f.nameBytes === undefined || f.nameBytes === sk) &&
+      f.skBytes === sk &&
+      (f.pkBytes === undefined || f.pkBytes === pk),
+  );
+  if (fits.length !== 1) return undefined;
+  const folder = basename(dirname((fits[0] as RspFile).path));
+  return /^(kats?|\.)$/i.test(folder) || isLayoutName(folder) ? undefined : folder;
 }
 
 const skOf = (d: Draft, category: Category) =>

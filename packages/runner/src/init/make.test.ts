@@ -161,6 +161,30 @@ ${KEM_DECLS}`,
     expect(r.decided.join("\n")).toContain("Toy1: did not carry -lcrypto (on the link line of make -n -B");
   }, 120_000);
 
+  it("a bare number from a variable gives way to the folder of the one KAT file the sizes fit", async () => {
+    const dir = tree({
+      "ref/Makefile": `# LEVEL is 1 or 3
+LEVEL ?= 1
+PQCgenKAT_kem: kem.c PQCgenKAT_kem.c
+\t$(CC) -DTOY_K=$(LEVEL) kem.c PQCgenKAT_kem.c -o $@
+`,
+      "ref/api.h": `#define CRYPTO_SECRETKEYBYTES (100 * TOY_K)\n#define CRYPTO_PUBLICKEYBYTES (10 * TOY_K)\n#define CRYPTO_CIPHERTEXTBYTES (20 * TOY_K)\n#define CRYPTO_BYTES 32\n${KEM_DECLS}`,
+      "ref/kem.c": KEM_C.replace('#include "randombytes.h"\n', RB_H),
+      "ref/PQCgenKAT_kem.c": GENKAT_C,
+      "KAT/Toy_L1/PQCkemKAT_100.rsp": kemRsp(10, 100, 20),
+      "KAT/Toy_L3/PQCkemKAT_300.rsp": kemRsp(30, 300, 60),
+    });
+    const r = await draftMeta(dir, { id: "kem-3" });
+    expect(instancesOf(r.meta).map((i) => [i.name, i.defines, i.kat.file])).toEqual([
+      ["Toy_L1", ["TOY_K=1"], "KAT/Toy_L1/PQCkemKAT_100.rsp"],
+      ["Toy_L3", ["TOY_K=3"], "KAT/Toy_L3/PQCkemKAT_300.rsp"],
+    ]);
+    expect(r.decided).toContain("Toy_L3: named after the folder of its KAT file (its build gave LEVEL-3)");
+    expect(r.decided.join("\n")).toContain(
+      "make variable LEVEL (default 1) chooses what is compiled; values: named in the Makefile's comments (3)",
+    );
+  }, 120_000);
+
   it("finds the variables and their documented values", () => {
     const vars = makeVariables(
       "# PARAM can be 2, 3 or 5\nPARAM ?= 2\nCFLAGS += -DMODE=$(PARAM)\nifeq ($(OPT),1)\nX=1\nendif\n",
