@@ -107,6 +107,7 @@ interface Draft {
   libraries: string[];
   sources: string[];
   dropped: string[];
+  partial: string[];
   /** Folders searched for the API header, in order. */
   headerFolders: string[];
   /** Folders the sources' headers are found in (for reading their text). */
@@ -224,6 +225,7 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
           libraries: [],
           sources: plan.sources,
           dropped: [],
+          partial: [],
           headerFolders: [setDir, ...layout.shared],
           searchDirs: plan.includeDirs,
           headerOthers: [],
@@ -551,6 +553,11 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
         );
       }
       for (const l of d.leftOut) decided.push(`${d.name}: left out ${rel(l.file)}: ${l.why}`);
+      if (d.partial.length > 0) {
+        undecided.push(
+          `${d.name}: ${d.partial.join(" ")} on the compile lines of some sources only (${d.from}); meta.json has one set of flags, so every source gets them: the instance is built for a machine that has them all`,
+        );
+      }
       // Libraries: the link line's; without a build system, OpenSSL when the code calls it.
       let libraries = d.libraries;
       const mine = d.sources
@@ -716,6 +723,7 @@ function fromCompileSet(s: CompileSet, impl: { name: string; folder: string }, d
     libraries: s.libraries,
     sources: s.sources.filter((x) => x.startsWith(`${dir}/`)),
     dropped: s.dropped,
+    partial: s.partial,
     headerFolders: unique([s.folder, ...s.includeDirs, ...sourceDirs]),
     searchDirs: unique([...s.includeDirs, ...sourceDirs]),
     headerOthers: [],

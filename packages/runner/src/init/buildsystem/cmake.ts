@@ -272,8 +272,11 @@ export async function readCMake(ctx: ReadContext, implFolder: string): Promise<B
       const includeDirs: string[] = [];
       const cflags: string[] = [];
       const dropped: string[] = [];
+      const perGroup: string[][] = [];
       for (const p of parts) {
         for (const g of p.groups) {
+          const own = sortFlags(g.fragments, top);
+          perGroup.push([...g.defines, ...own.defines, ...own.cflags]);
           for (const d of g.defines) if (!defines.includes(d)) defines.push(d);
           for (const d of g.includes)
             if (!includeDirs.includes(d) && (d === ctx.dir || d.startsWith(`${ctx.dir}/`))) includeDirs.push(d);
@@ -286,7 +289,9 @@ export async function readCMake(ctx: ReadContext, implFolder: string): Promise<B
           for (const x of f.dropped) if (!dropped.includes(x)) dropped.push(x);
         }
       }
+      const partial = unique(perGroup.flat()).filter((x) => !perGroup.every((g) => g.includes(x)));
       const set: CompileSet = {
+        partial,
         label: values.length > 0 && chosen.length === 1 ? values.join("-") : t.name,
         from: `${shown} (target ${t.name}${
           parts.length > 1

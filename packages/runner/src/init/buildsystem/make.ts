@@ -357,8 +357,10 @@ function compileSetOf(p: BuiltProgram, folder: string, shown: string, ctx: ReadC
   const includeDirs: string[] = [];
   const cflags: string[] = [];
   const dropped: string[] = [];
+  const perSource: string[][] = [];
   for (const s of flagsFrom) {
     const f = sortFlags(s.flags, s.cwd);
+    perSource.push([...f.defines, ...f.cflags]);
     for (const [to, from] of [
       [defines, f.defines],
       [includeDirs, f.includeDirs],
@@ -375,6 +377,7 @@ function compileSetOf(p: BuiltProgram, folder: string, shown: string, ctx: ReadC
   }
   const name = basename(p.path).replace(/\.(exe|out)$/, "");
   return {
+    partial: unique(perSource.flat()).filter((x) => !perSource.every((g) => g.includes(x))),
     label: values.length > 0 ? values.join("-") : name,
     from: `${shown.replace(/^make -n -B$/, "make -n -B")} (program ${ctx.rel(p.path)})`,
     folder,

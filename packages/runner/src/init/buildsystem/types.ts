@@ -26,6 +26,8 @@ export interface CompileSet {
   libraries: string[];
   /** Compile-line flags not carried, each with why. */
   dropped: string[];
+  /** Defines and cflags on the compile lines of some of the sources only (carried for all: the union). */
+  partial: string[];
 }
 
 export interface BuildReading {
