@@ -23,7 +23,7 @@ import type { BuildReading, CompileSet, ReadContext } from "./buildsystem/types.
 import { ICCS_HASH, type InitGroup, objectSymbols, proposeGroups } from "./groups.ts";
 import { findRsp, type Manifest, matchKat, planManifest, type RspFile, readRsp } from "./kat-files.ts";
 import { folderLayout, implementationsOf } from "./layout.ts";
-import { algorithmName, instanceNames, isLayoutName, validName } from "./names.ts";
+import { algorithmName, instanceNames, isLayoutName } from "./names.ts";
 import { definesMain, definesRandombytes, headersReached, planSources } from "./sources.ts";
 import {
   compileUnits,
@@ -295,7 +295,6 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
     }
 
     // 3. Names: CRYPTO_ALGNAME, the build's values or programs, the set folders; never a layout folder.
-    const shipped = findRsp(dir).map((p) => readRsp(dir, p));
     const byImpl = new Map<string, Draft[]>();
     for (const d of drafts) byImpl.set(d.implementation, [...(byImpl.get(d.implementation) ?? []), d]);
     for (const group of byImpl.values()) {
@@ -307,18 +306,6 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
         })),
         group.every((d) => !d.fromBuild && !isLayoutName(d.label)),
       );
-      // Names from a build's values (LEVEL-1) give way to the folders of the KAT files the package ships for
-      // each (KAT/BIKE_L1/), when each instance's sizes fit exactly one .rsp and those folders are distinct.
-      const fromAlg = names.every((n, k) => group[k]?.algname && n === validName(group[k]?.algname as string));
-      if (!fromAlg && group.every((d) => d.fromBuild)) {
-        const folders = group.map((d) => katFolderOf(d, shipped));
-        if (folders.every((f) => f && isValidName(f)) && new Set(folders).size === folders.length) {
-          for (const [k, d] of group.entries()) {
-            d.log.push(`named after the folder of its KAT file (its build gave ${names[k]})`);
-            names[k] = folders[k] as string;
-          }
-        }
-      }
       for (const [k, d] of group.entries()) {
         d.parameterSet = names[k] as string;
         d.name = d.implementation === "reference" ? d.parameterSet : `${d.parameterSet}-${d.implementation}`;
@@ -434,7 +421,8 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
       if (categories.length > 0 && !categories.every((c) => c === category)) {
         undecided.push(`category: --category ${category}, but the API headers' macros say ${categories.join(", ")}`);
       }
-    } else if (categories.length === 1 && drafts.every((d) => d.shape?.category)) {
+    } else if (categories.length === 1) {
+      // Instances whose header gave no category were said above (their header does not compile to the API).
       category = categories[0] as Category;
       const why =
         category === "kex"
@@ -462,7 +450,7 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
     const name = common ?? basename(dir);
 
     // 6. KAT files by the sizes; the ones no instance uses said.
-    const rsps = shipped;
+    const rsps = findRsp(dir).map((p) => readRsp(dir, p));
     const katOf = new Map<Draft, RspFile>();
     for (const d of drafts) {
       const m = matchKat(
@@ -700,7 +688,10 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
       wrote: false,
       manifest,
       catalogRows: catalog,
-      decided: decided.map((l) => unabs(l, dir, work)),
+      decided: grouped(
+        decided,
+        drafts.map((d) => d.name),
+      ).map((l) => unabs(l, dir, work)),
       undecided: undecided.map((l) => unabs(l, dir, work)),
     };
   } finally {
@@ -743,22 +734,29 @@ function unabs(text: string, dir: string, work: string): string {
   return text.split(`${work}/copy/`).join("").split(`${dir}/`).join("").split(`${work}/`).join("");
 }
 
-/** The folder of the one .rsp file whose sizes fit the instance (KAT/BIKE_L1/…), when exactly one does. */
-function katFolderOf(d: Draft, rsps: RspFile[]): string | undefined {
-  const category = d.shape?.category;
-  if (!category) return undefined;
-  const sk = skOf(d, category);
-  const pk = pkOf(d, category);
-  const fits = rsps.filter(
-    (f) =>
-      (f.category === undefined || f.category === category) &&
-      (f.nameBytes === undefined || f.nameBytes === sk) &&
-      f.skBytes === sk &&
-      (f.pkBytes === undefined || f.pkBytes === pk),
-  );
-  if (fits.length !== 1) return undefined;
-  const folder = basename(dirname((fits[0] as RspFile).path));
-  return /^(kats?|\.)$/i.test(folder) || isLayoutName(folder) ? undefined : folder;
+/** Lines said of every instance alike (`X: signature API nist …`) said once, as "every instance: …". */
+function grouped(lines: string[], names: string[]): string[] {
+  if (names.length < 2) return lines;
+  const restOf = (l: string) => {
+    const n = names.find((x) => l.startsWith(`${x}: `));
+    return n === undefined ? null : l.slice(n.length + 2);
+  };
+  const count = new Map<string, Set<string>>();
+  for (const l of lines) {
+    const rest = restOf(l);
+    if (rest !== null) count.set(rest, new Set([...(count.get(rest) ?? []), l.slice(0, l.length - rest.length - 2)]));
+  }
+  const out: string[] = [];
+  const said = new Set<string>();
+  for (const l of lines) {
+    const rest = restOf(l);
+    if (rest === null || (count.get(rest)?.size ?? 0) < names.length) out.push(l);
+    else if (!said.has(rest)) {
+      said.add(rest);
+      out.push(`every instance: ${rest}`);
+    }
+  }
+  return out;
 }
 
 const skOf = (d: Draft, category: Category) =>

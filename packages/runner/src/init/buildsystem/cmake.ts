@@ -140,9 +140,9 @@ function replyTargets(build: string, srcRoot: string): Target[] {
   return out;
 }
 
-/** A combination's label: the values, a bare number with its variable's name (LEVEL-3). */
+/** A combination's label: the values, a bare number with its variable's name (LEVEL3). */
 export const labelOf = (c: Record<string, string>) =>
-  Object.entries(c).map(([k, v]) => (/^\d+$/.test(v) ? `${k}-${v}` : v));
+  Object.entries(c).map(([k, v]) => (/^\d+$/.test(v) ? `${k}${v}` : v));
 
 const callsApi = (file: string) => /\bcrypto_(kem|sign|kex)\w*\s*\(/.test(stripComments(readSome(file)));
 
