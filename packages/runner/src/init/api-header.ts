@@ -4,7 +4,7 @@
 // declared or renamed by a macro, as Kyber's kem.h does), else the first header that does. The sizes are then
 // read by compiling native/printparams/ngcc_printparams.c against it (-DNGCC_API_HEADER, -DNGCC_CATEGORY_*,
 // -DNGCC_NAMESPACE) and running it in the sandbox, so sizeof, expressions, other headers and build flags work.
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Category } from "../instances.ts";
 import { nativeDir } from "../native.ts";
@@ -47,15 +47,26 @@ export interface Preprocessed {
   macros: Map<string, string>;
   /** The preprocessed code (declarations). */
   code: string;
+  /** What the API names expand to after the header (a name renamed by macros: its final name). */
+  expands: Map<string, string>;
 }
 
+/** The API names a probe expands after the header: what a macro renames them to (Dilithium's crypto_sign). */
+const PROBED = ["crypto_sign", "crypto_sign_open", "crypto_sign_keypair", "crypto_kem_keypair"];
+let probes = 0;
+
 export async function preprocess(cc: string, header: string, flags: CompileFlags, work: string): Promise<Preprocessed> {
-  const r = await runProcess([cc, "-E", "-dD", "-x", "c", ...flagArgs(flags), header], {
+  const probe = join(work, `ngcc-init-pp-${probes++}.c`);
+  writeFileSync(
+    probe,
+    [`#include "${header}"`, ...PROBED.map((n, k) => `ngcc_init_probe_${k} = ${n} ngcc_init_end`), ""].join("\n"),
+  );
+  const r = await runProcess([cc, "-E", "-dD", ...flagArgs(flags), probe], {
     timeoutMs: 60_000,
     cwd: work,
     writable: [work],
   });
-  const out: Preprocessed = { header, macros: new Map(), code: "" };
+  const out: Preprocessed = { header, macros: new Map(), code: "", expands: new Map() };
   if (r.exitCode !== 0) {
     out.error = failureOf(r);
     return out;
@@ -65,7 +76,11 @@ export async function preprocess(cc: string, header: string, flags: CompileFlags
     const m = /^#define\s+([A-Za-z_]\w*)(\([^)]*\))?\s*(.*)$/.exec(line);
     if (m) out.macros.set(m[1] as string, (m[3] as string).trim());
     else if (/^#undef\s+(\w+)/.test(line)) out.macros.delete(/^#undef\s+(\w+)/.exec(line)?.[1] as string);
-    else if (!line.startsWith("#")) code.push(line);
+    else if (line.startsWith("ngcc_init_probe_")) {
+      const p = /^ngcc_init_probe_(\d+) = (.*) ngcc_init_end$/.exec(line);
+      const name = PROBED[Number(p?.[1])];
+      if (name && p?.[2] !== undefined) out.expands.set(name, p[2].trim());
+    } else if (!line.startsWith("#")) code.push(line);
   }
   out.code = code.join("\n");
   return out;
@@ -111,7 +126,7 @@ export function apiShape(pp: Preprocessed): ApiShape {
   const shape: ApiShape = { prefix, category, full: missing.length === 0, missing };
   // The signature API: crypto_sign's prototype as declared — 5 parameters round-3 NIST, 7 (ctx, ctxlen) FIPS 204.
   const code = pp.code.replace(/\s+/g, " ");
-  const renamed = pp.macros.get(`${prefix}crypto_sign`);
+  const renamed = prefix ? undefined : pp.expands.get("crypto_sign");
   const signName = renamed && /^\w+$/.test(renamed) ? renamed : `${prefix}crypto_sign`;
   const proto = new RegExp(`\\b${signName}\\s*\\(([^;{)]*)\\)\\s*(?:__attribute__\\s*\\(\\(.*?\\)\\)\\s*)?;`).exec(
     code,

@@ -562,11 +562,11 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
         if (unneeded.length > 0 && mine.length === d.sources.length) {
           libraries = libraries.filter((l) => !unneeded.includes(l));
           decided.push(
-            `${d.name}: did not carry ${unneeded.map((l) => `-l${l}`).join(" ")} (on the link line of ${d.from}, but no kept source calls OpenSSL: the left-out KAT program and DRBG need it)`,
+            `${d.name}: did not carry ${unneeded.map((l) => `-l${l}`).join(" ")} (on its link line, but no kept source calls OpenSSL: the left-out KAT program and DRBG need it)`,
           );
         }
         if (libraries.length > 0) {
-          decided.push(`${d.name}: libraries ${libraries.join(", ")} (-l on the link line of ${d.from})`);
+          decided.push(`${d.name}: libraries ${libraries.join(", ")} (-l on its link line)`);
         }
       }
       if (!d.fromBuild) {
@@ -577,12 +577,9 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
           );
         }
       }
-      if (d.flags.cflags.length > 0)
-        decided.push(`${d.name}: cflags ${d.flags.cflags.join(" ")} (the compile lines of ${d.from})`);
+      if (d.flags.cflags.length > 0) decided.push(`${d.name}: cflags ${d.flags.cflags.join(" ")} (its compile lines)`);
       if (d.fromBuild && d.flags.defines.length > 0) {
-        decided.push(
-          `${d.name}: defines ${d.flags.defines.map((x) => `-D${x}`).join(" ")} (the compile lines of ${d.from})`,
-        );
+        decided.push(`${d.name}: defines ${d.flags.defines.map((x) => `-D${x}`).join(" ")} (its compile lines)`);
       }
       const api: Record<string, string> = {};
       const shape = d.shape;

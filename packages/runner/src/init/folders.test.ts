@@ -76,6 +76,31 @@ ${KEM_DECLS}`,
   }, 60_000);
 });
 
+describe("the signature API through renaming macros", () => {
+  it("crypto_sign renamed by a chain of macros (Dilithium's sign.h): its prototype still read, fips204", async () => {
+    const dir = tree({
+      "ref/sign.h": `#include <stddef.h>
+#define CRYPTO_SECRETKEYBYTES 64
+#define CRYPTO_PUBLICKEYBYTES 32
+#define CRYPTO_BYTES 48
+#define TOY_NS(s) toy_##s
+#define TOY_TOP toy_sign_top
+#define crypto_sign_keypair TOY_NS(keypair)
+int crypto_sign_keypair(unsigned char *pk, unsigned char *sk);
+#define crypto_sign TOY_TOP
+int crypto_sign(unsigned char *sm, size_t *smlen, const unsigned char *m, size_t mlen,
+                const unsigned char *ctx, size_t ctxlen, const unsigned char *sk);
+`,
+      "ref/sign.c":
+        '#include "sign.h"\nint crypto_sign_keypair(unsigned char *pk, unsigned char *sk) { (void)pk; (void)sk; return 0; }\n',
+    });
+    const r = await draftMeta(dir, { id: "sig-1" });
+    expect(inst(r.meta).apiHeader).toBe("ref/sign.h");
+    expect(inst(r.meta).api).toEqual({ style: "fips204" });
+    expect(r.decided.join("\n")).toMatch(/: signature API fips204 \(crypto_sign has 7 parameters with a context\)/);
+  }, 60_000);
+});
+
 describe("sources (classes 3, 4, 7, 8)", () => {
   it("<scheme.h> resolving inside the package counts: common/scheme.c and common/ are taken", async () => {
     const dir = tree({
