@@ -333,6 +333,14 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
       drafts.flatMap((d) => d.sources.map((s) => unitOf(s, d))),
       work,
     );
+    if (
+      compiled.failed.some((f) => /target specific option mismatch/.test(f.error)) &&
+      [...dropped.keys()].some((x) => x.startsWith("-march=native"))
+    ) {
+      undecided.push(
+        'sources use instructions the package\'s -march=native gave ("target specific option mismatch"): add the -m<feature> flags they need (-maes, -mavx2 …) to cflags, or build with a profile that has -march=native',
+      );
+    }
     for (const f of compiled.failed) {
       undecided.push(
         `${rel(fromCopy(f.source))} did not compile (its symbols are not read): ${unabs(f.error, dir, work)}`,
@@ -689,7 +697,7 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
         decided,
         drafts.map((d) => d.name),
       ).map((l) => unabs(l, dir, work)),
-      undecided: undecided.map((l) => unabs(l, dir, work)),
+      undecided: unique(undecided.map((l) => unabs(l, dir, work))),
     };
   } finally {
     rmSync(work, { recursive: true, force: true });

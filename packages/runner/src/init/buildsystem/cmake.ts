@@ -258,7 +258,7 @@ export async function readCMake(ctx: ReadContext, implFolder: string): Promise<B
       }
       return out;
     };
-    const kat = exes.filter((t) => /PQCgenKAT|kat/i.test(t.name));
+    const kat = exes.filter((t) => /PQCgenKAT/i.test(t.name));
     const chosen =
       kat.length > 0 ? kat : exes.filter((t) => closure(t).some((x) => x.sources.some((s) => callsApi(s.path))));
     for (const t of chosen) {
