@@ -134,7 +134,8 @@ export function makeVariables(text: string, tree: string): MakeVariable[] {
     const found = new RegExp(`\\$\\(findstring\\s+[^,\\s]+\\s*,\\s*${r}\\s*\\)`).test(code);
     if (!inDefine && !inFile && !found && compared.length === 0) continue;
     if (!value && compared.length === 0) continue;
-    const values: string[] = value ? [value] : [];
+    // Unset is a value too (the Makefile's own default branch), tried first; it is never passed on the line.
+    const values: string[] = [value];
     const sources: string[] = [];
     const add = (vs: string[], why: string) => {
       const fresh = vs.filter((v) => v && !values.includes(v));
@@ -147,7 +148,7 @@ export function makeVariables(text: string, tree: string): MakeVariable[] {
       add(commentValues(lines, name, value), "named in the Makefile's comments");
       add(treeValues(tree, value).values, treeValues(tree, value).why);
     }
-    if (values.length < 2) continue;
+    if (values.filter((v) => v !== "").length < (value ? 2 : 1)) continue;
     out.push({ name, value, values, sources });
   }
   return out;
@@ -293,7 +294,9 @@ export async function readMake(ctx: ReadContext, implFolder: string): Promise<Bu
     const noScheme: string[] = [];
     let firstFailure = "";
     for (const combo of combos) {
-      const assigns = Object.entries(combo).map(([k, v]) => `${k}=${v}`);
+      const assigns = Object.entries(combo)
+        .filter(([, v]) => v !== "")
+        .map(([k, v]) => `${k}=${v}`);
       const goals = targets.length > 0 ? targets : [];
       const r = await run(["-n", "-B", "-k", "-w", ...goals, ...assigns]);
       const shown = `make -n -B ${[...assigns, ...(kats.length > 0 ? goals : [])].join(" ")}`.trim();
@@ -312,7 +315,15 @@ export async function readMake(ctx: ReadContext, implFolder: string): Promise<Bu
         const goal = goals.find((g) => join(real, g) === p.path);
         return goal && goals.length > 1 && kats.length > 0 ? `make -n -B ${[...assigns, goal].join(" ")}` : shown;
       };
-      const sets = chosen.map((p) => compileSetOf(p, real, own(p), ctx, labelOf(combo)));
+      const sets = chosen.map((p) =>
+        compileSetOf(
+          p,
+          real,
+          own(p),
+          ctx,
+          labelOf(Object.fromEntries(Object.entries(combo).filter(([, v]) => v !== ""))),
+        ),
+      );
       // Among programs of the same defines (test_kyber512, test_speed512 …), the one with the fewest extra files.
       sets.sort((a, b) => a.sources.length - b.sources.length);
       // One instance per distinct compile set: the program's sources without the file defining main and the
