@@ -89,6 +89,16 @@ export function katSwitchOf(text: string): string | undefined {
   );
 }
 
+/** The instruction-set flag an intrinsic of a "target specific option mismatch" error needs. */
+const FEATURE_OF: Array<[RegExp, string]> = [
+  [/^_mm_aes/, "-maes"],
+  [/^_mm_clmulepi64/, "-mpclmul"],
+  [/^_mm_sha/, "-msha"],
+  [/^_mm256_/, "-mavx2"],
+  [/^_mm_(shuffle_epi8|alignr_epi8|sign_epi|abs_epi|maddubs|mulhrs)/, "-mssse3"],
+  [/^_mm_(blend|extract_epi|insert_epi|min_ep[iu]32|max_ep[iu]32|mullo_epi32|testz|cvtep)/, "-msse4.1"],
+];
+
 /** Calls into OpenSSL's libcrypto, by symbol or include. */
 const OPENSSL_SYMBOL =
   /^(EVP_|AES_|SHA(1|224|256|384|512)(_Init|_Update|_Final)?$|SHA\d+$|RAND_bytes$|OPENSSL_|ERR_|BN_|HMAC)/;
@@ -328,11 +338,41 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
 
     // 4. Every source compiled to an object and read with nm: main, randombytes, what nothing calls.
     const unitOf = (src: string, d: Draft): Unit => ({ source: inCopy(src), flags: withStub(d.flags) });
-    const compiled = await compileUnits(
+    let compiled = await compileUnits(
       cc,
       drafts.flatMap((d) => d.sources.map((s) => unitOf(s, d))),
       work,
     );
+    // Intrinsics that need an instruction-set flag the package's -march=native gave (not carried): the flag the
+    // failing unit's intrinsic names added to the instance's cflags, and the units compiled again.
+    const added = new Map<Draft, string[]>();
+    for (let round = 0; round < 6; round++) {
+      const needed = new Map<Draft, Set<string>>();
+      for (const f of compiled.failed) {
+        if (!/target specific option mismatch/.test(f.error)) continue;
+        const intrinsic = [...f.error.matchAll(/‘(\w+)’/g)].map((m) => m[1] as string).pop() ?? "";
+        const flag = FEATURE_OF.find(([re]) => re.test(intrinsic))?.[1];
+        if (!flag) continue;
+        for (const d of drafts) {
+          if (!d.sources.some((x) => inCopy(x) === f.source) || d.flags.cflags.includes(flag)) continue;
+          if (needed.get(d)?.has(flag)) continue;
+          needed.set(d, new Set([...(needed.get(d) ?? []), flag]));
+          decided.push(
+            `${d.name}: cflags ${flag} added: ${rel(fromCopy(f.source))} uses ${intrinsic}, which needs it (the package's build had it from -march=native)`,
+          );
+        }
+      }
+      if (needed.size === 0) break;
+      for (const [d, flags] of needed) {
+        d.flags = { ...d.flags, cflags: [...d.flags.cflags, ...flags] };
+        added.set(d, [...(added.get(d) ?? []), ...flags]);
+      }
+      compiled = await compileUnits(
+        cc,
+        drafts.flatMap((d) => d.sources.map((s) => unitOf(s, d))),
+        work,
+      );
+    }
     if (
       compiled.failed.some((f) => /target specific option mismatch/.test(f.error)) &&
       [...dropped.keys()].some((x) => x.startsWith("-march=native"))
@@ -585,7 +625,8 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
           );
         }
       }
-      if (d.flags.cflags.length > 0) decided.push(`${d.name}: cflags ${d.flags.cflags.join(" ")} (its compile lines)`);
+      const own = d.flags.cflags.filter((x) => !(added.get(d) ?? []).includes(x));
+      if (own.length > 0) decided.push(`${d.name}: cflags ${own.join(" ")} (its compile lines)`);
       if (d.fromBuild && d.flags.defines.length > 0) {
         decided.push(`${d.name}: defines ${d.flags.defines.map((x) => `-D${x}`).join(" ")} (its compile lines)`);
       }

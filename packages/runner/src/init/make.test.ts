@@ -186,6 +186,23 @@ PQCgenKAT_kem: kem.c PQCgenKAT_kem.c
     );
   }, 120_000);
 
+  it("-march=native is not carried; an intrinsic it enabled gives its own flag (-maes), said", async () => {
+    const dir = tree({
+      "ref/Makefile": `CFLAGS = -O3 -march=native
+PQCgenKAT_kem: kem.c aes.c PQCgenKAT_kem.c
+\t$(CC) $(CFLAGS) kem.c aes.c PQCgenKAT_kem.c -o $@
+`,
+      "ref/api.h": `#define CRYPTO_SECRETKEYBYTES 64\n#define CRYPTO_PUBLICKEYBYTES 32\n#define CRYPTO_CIPHERTEXTBYTES 32\n#define CRYPTO_BYTES 32\n${KEM_DECLS}`,
+      "ref/kem.c": KEM_C.replace('#include "randombytes.h"\n', RB_H),
+      "ref/aes.c": "#include <wmmintrin.h>\n__m128i toy_aes(__m128i a, __m128i k) { return _mm_aesenc_si128(a, k); }\n",
+      "ref/PQCgenKAT_kem.c": GENKAT_C,
+    });
+    const r = await draftMeta(dir, { id: "kem-4" });
+    expect(instancesOf(r.meta)[0]?.cflags).toEqual(["-maes"]);
+    expect(r.decided.join("\n")).toMatch(/cflags -maes added: ref\/aes\.c uses _mm_aesenc_si128, which needs it/);
+    expect(r.undecided.join("\n")).not.toMatch(/did not compile/);
+  }, 120_000);
+
   it("finds the variables and their documented values", () => {
     const vars = makeVariables(
       "# PARAM can be 2, 3 or 5\nPARAM ?= 2\nCFLAGS += -DMODE=$(PARAM)\nifeq ($(OPT),1)\nX=1\nendif\n",
