@@ -12,8 +12,10 @@ export interface Expectation {
   entries: number;
   /** An expected hash (lower-case hex) … */
   sha256?: string;
-  /** … or the shipped .rsp file (absolute path). */
+  /** … or the shipped .rsp file (absolute path) … */
   path?: string;
+  /** … of this submission folder (read only inside it: readShipped). */
+  root?: string;
   /** Where the expectation comes from, as shown in the log and the record. */
   source: string;
 }
@@ -23,8 +25,11 @@ export interface KatPlan {
   /** Entries to generate: enough for every expectation. */
   entries: number;
   rng: KatRng;
-  /** The submission's manifest (absolute) and its name on the page, when the expectation is a shipped file. */
-  manifest?: { path: string; display: string };
+  /**
+   * The submission's manifest (absolute) and its name on the page, when the expectation is a shipped file; `used`:
+   * the KAT file (absolute) of every instance of the submission, when known (files it lists beyond them are named).
+   */
+  manifest?: { path: string; display: string; used?: string[]; root?: string };
 }
 
 type AlgorithmConfig = Campaign["config"]["algorithms"][number];
@@ -46,6 +51,7 @@ export function planExpectations(
   campaign: Campaign,
   algorithm: AlgorithmSpec,
   spec: InstanceSpec,
+  used?: readonly string[],
 ): KatPlan | { error: string } {
   const config = campaign.config.algorithms.find((a) => a.id === algorithm.id) as
     | (AlgorithmConfig & { kat?: KatExpectationConfig | KatExpectationConfig[]; katRng?: KatRng })
@@ -65,15 +71,18 @@ export function planExpectations(
     }));
   } else if (spec.kat?.file) {
     const path = join(spec.submissionDir, spec.kat.file);
-    expectations = [{ form: "rsp", entries: NIST_ENTRIES, path, source: spec.kat.file }];
-    if (spec.kat.manifest) {
-      manifest = {
-        path: join(spec.submissionDir, spec.kat.manifest),
-        display: `${algorithm.id}/${spec.kat.manifest.split("/").pop()}`,
-      };
-    } else {
-      manifest = { path: join(spec.submissionDir, "KAT", "kat.sha256"), display: `${algorithm.id}/kat.sha256` };
-    }
+    expectations = [{ form: "rsp", entries: NIST_ENTRIES, path, root: spec.submissionDir, source: spec.kat.file }];
+    // Named on the page by its real path in the submission (kem-90/KAT/kat.sha256), as the record's KAT files are.
+    const file = spec.kat.manifest ?? "KAT/kat.sha256";
+    manifest = {
+      path: join(spec.submissionDir, file),
+      display: `${algorithm.id}/${file
+        .split("\\")
+        .join("/")
+        .replace(/^(\.\/)+/, "")}`,
+      ...(used ? { used: [...used] } : {}),
+      root: spec.submissionDir,
+    };
   } else if (scheme && PQCLEAN_NISTKAT_SHA256[scheme]) {
     expectations = [
       { form: "single", entries: 1, sha256: PQCLEAN_NISTKAT_SHA256[scheme] as string, source: PQCLEAN_SOURCE },

@@ -23,23 +23,29 @@ export {
   type ManifestLine,
   type ParsedManifest,
   parseManifest,
+  unusedFiles,
 } from "./manifest.ts";
 export { PQCLEAN_NISTKAT_SHA256, PQCLEAN_SOURCE, pqcleanKatRng } from "./pqclean.ts";
 export { katRecord, type RecordInput } from "./record.ts";
 export {
   abbreviate,
+  compareRsp,
   type Diagnosis,
   deriveForm,
   diagnose,
+  differenceText,
   type Form,
   hasCrlf,
+  type OutsideDifference,
   parseRsp,
   type Rsp,
+  type RspComparison,
   type RspEntry,
   type RspField,
   toLf,
 } from "./rsp.ts";
 export { checkShippedRsp, type KatProblem, MAX_PROBLEMS, problemText } from "./rsp-check.ts";
+export { MAX_SHIPPED_BYTES, readShipped, type Shipped } from "./shipped.ts";
 export {
   type KatOptions,
   katCampaign,

@@ -80,6 +80,31 @@ describe("manifest", () => {
     );
     expect(checkManifestFor(join(tmp, "none"), rspFile, "x/kat.sha256").status).toBe("missing");
   });
+  it("names the .rsp files it lists that no instance uses (as listed), and says so in a warning", () => {
+    const a = join(tmp, "U", "A", "PQCkemKAT_1.rsp");
+    const b = join(tmp, "U", "B", "PQCkemKAT_2.rsp");
+    const manifest = join(tmp, "U", "kat.sha256");
+    mkdirSync(dirname(b), { recursive: true });
+    mkdirSync(dirname(a), { recursive: true });
+    writeFileSync(a, "# A\n\n");
+    writeFileSync(b, "# B\n\n");
+    writeFileSync(join(tmp, "U", "README"), "x");
+    writeFileSync(
+      manifest,
+      `${sha256("# A\n\n")}  A/PQCkemKAT_1.rsp\n${sha256("# B\n\n")}  ./B/PQCkemKAT_2.rsp\n${sha256("x")}  README\n`,
+    );
+    const all = checkManifestFor(manifest, a, "x/KAT/kat.sha256", [a, b]);
+    expect(all.unused).toEqual([]);
+    expect(all.warnings).toEqual([]);
+    const one = checkManifestFor(manifest, a, "x/KAT/kat.sha256", [a]);
+    expect(one.status).toBe("ok");
+    expect(one.unused).toEqual(["B/PQCkemKAT_2.rsp"]);
+    expect(one.warnings).toEqual([
+      "x/KAT/kat.sha256 lists B/PQCkemKAT_2.rsp, not used by any instance (no instance's kat.file in meta.json names it)",
+    ]);
+    // Without the instances' files nothing is said.
+    expect(checkManifestFor(manifest, a, "x/KAT/kat.sha256").unused).toEqual([]);
+  });
 });
 
 describe("PQClean figures", () => {

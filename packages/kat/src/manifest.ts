@@ -1,9 +1,10 @@
 // The submission's kat.sha256 (sha256sum format): parsing with line numbers and checking the .rsp files it
 // lists. A mismatch means a corrupt or altered KAT file, which is reported apart from implementation failures.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sha256 } from "@ngcc-perf/runner";
 import { type KatProblem, problemText } from "./rsp-check.ts";
+import { readShipped } from "./shipped.ts";
 
 export interface ManifestLine {
   digest: string;
@@ -32,7 +33,7 @@ export function parseManifest(text: string): ParsedManifest {
 
 export interface ManifestCheck {
   status: "ok" | "mismatch" | "missing";
-  /** Shown in the report, e.g. kem-90/kat.sha256. */
+  /** Shown in the report: the algorithm id and the path in the submission, e.g. kem-90/KAT/kat.sha256. */
   display: string;
   /** The instance's file as the manifest names it. */
   listedAs?: string;
@@ -42,6 +43,8 @@ export interface ManifestCheck {
   problems: string[];
   /** The same problems with their file (absolute) and line, for the record's corruption. */
   corruption: KatProblem[];
+  /** .rsp files the manifest lists (as it names them) that no instance of the submission uses as its KAT file. */
+  unused: string[];
   warnings: string[];
 }
 
@@ -95,26 +98,43 @@ function manifestProblems(manifestPath: string, data: Buffer, parsed: ParsedMani
  * manifest itself is corrupt (not text, a malformed line, an absolute path or one with `..`, a file listed twice
  * or listed but missing). Paths that leave the manifest's folder are never followed.
  */
-export function checkManifestFor(manifestPath: string, rspPath: string, display: string): ManifestCheck {
-  if (!existsSync(manifestPath)) {
+export function checkManifestFor(
+  manifestPath: string,
+  rspPath: string,
+  display: string,
+  used?: readonly string[],
+  root?: string,
+): ManifestCheck {
+  const read = readShipped(manifestPath, root);
+  if (read.missing) {
     return {
       status: "missing",
       display,
       problems: [],
       corruption: [],
-      warnings: [`no KAT manifest at ${manifestPath}`],
+      unused: [],
+      warnings: [`no KAT manifest at ${display}`],
     };
   }
-  const data = readFileSync(manifestPath);
+  if (read.error !== undefined) {
+    // A link out of the submission (to /etc/shadow, a key) or a FIFO: refused unread, nothing of it quoted.
+    const corruption: KatProblem[] = [{ file: manifestPath, message: read.error }];
+    return { status: "mismatch", display, problems: corruption.map(problemText), corruption, unused: [], warnings: [] };
+  }
+  const data = read.bytes;
   const parsed = parseManifest(data.toString("utf8"));
   const corruption = manifestProblems(manifestPath, data, parsed);
-  const done = (rest: Omit<ManifestCheck, "status" | "display" | "problems" | "corruption" | "warnings">) => ({
+  const unused = used ? unusedFiles(manifestPath, parsed, used) : [];
+  const done = (
+    rest: Omit<ManifestCheck, "status" | "display" | "problems" | "corruption" | "unused" | "warnings">,
+  ) => ({
     status: corruption.length ? ("mismatch" as const) : ("ok" as const),
     display,
     ...rest,
     problems: corruption.map(problemText),
     corruption,
-    warnings: [],
+    unused,
+    warnings: unused.length ? [unusedWarning(display, unused)] : [],
   });
   const rel = relative(dirname(manifestPath), rspPath).split(sep).join("/");
   const entry = parsed.lines.find((l) => l.path.replace(/^\.\//, "") === rel);
@@ -122,7 +142,12 @@ export function checkManifestFor(manifestPath: string, rspPath: string, display:
     corruption.push({ file: manifestPath, message: `does not list ${rel}, the instance's KAT file` });
     return done({ listedAs: rel });
   }
-  const actual = existsSync(rspPath) ? sha256(readFileSync(rspPath)) : null;
+  const shipped = readShipped(rspPath, root);
+  if (shipped.error !== undefined && !shipped.missing) {
+    corruption.push({ file: manifestPath, line: entry.line, message: `${rel} ${shipped.error}` });
+    return done({ listedAs: rel, expected: entry.digest, actual: null });
+  }
+  const actual = shipped.bytes ? sha256(shipped.bytes) : null;
   if (actual !== null && actual !== entry.digest) {
     corruption.push({
       file: manifestPath,
@@ -131,6 +156,28 @@ export function checkManifestFor(manifestPath: string, rspPath: string, display:
     });
   }
   return done({ listedAs: rel, expected: entry.digest, actual });
+}
+
+/**
+ * The .rsp files a manifest lists that none of `used` (the KAT files, absolute, of every instance of the
+ * submission) is: as the manifest names them, in its order. Paths that may not be followed are left to the checks.
+ */
+export function unusedFiles(manifestPath: string, parsed: ParsedManifest, used: readonly string[]): string[] {
+  const usedSet = new Set(used.map((u) => resolve(u)));
+  const out: string[] = [];
+  for (const l of parsed.lines) {
+    const key = l.path.replace(/^\.\//, "");
+    if (pathProblem(l.path) || !/\.rsp$/i.test(key) || out.includes(key)) continue;
+    if (!usedSet.has(resolve(dirname(manifestPath), key))) out.push(key);
+  }
+  return out;
+}
+
+/** The warning for listed .rsp files no instance uses (the record, the log, the console and section 3 say it). */
+export function unusedWarning(display: string, unused: readonly string[]): string {
+  if (unused.length === 1)
+    return `${display} lists ${unused[0]}, not used by any instance (no instance's kat.file in meta.json names it)`;
+  return `${display} lists ${unused.length} .rsp files not used by any instance (no instance's kat.file in meta.json names them): ${unused.join(", ")}`;
 }
 
 export function manifestPathOf(submissionDir: string, manifest: string): string {

@@ -1,7 +1,7 @@
 // The kat record of one verification (record-schema.md): the verdict and outcome, the log it points at, the
 // build, the manifest check, what was expected and what was generated, the checks, diagnosis and lengths.
 import { relative } from "node:path";
-import { type Campaign, type InstanceSpec, sha256, TOOL, type Toolchain } from "@ngcc-perf/runner";
+import { type Campaign, type InstanceSpec, rootsOf, sha256, shownPaths, TOOL, type Toolchain } from "@ngcc-perf/runner";
 import type { KatRecord } from "@ngcc-perf/schema";
 import type { Expectation } from "./expect.ts";
 import type { KatgenRun } from "./generator.ts";
@@ -96,12 +96,15 @@ export interface RecordInput {
   tc: Toolchain;
   work: KatWork;
   verification: Verification;
+  /** The store's build folder (<out>/build), shown as <build> in the record's messages. */
+  buildDir?: string;
   /** The log's path relative to data/<system>/ and its text. */
   log: { path: string; text: string };
   inputsHash: string | null;
 }
 
-export function katRecord({ campaign, tc, work, verification: v, log, inputsHash }: RecordInput): KatRecord {
+export function katRecord({ campaign, tc, work, verification: v, log, inputsHash, buildDir }: RecordInput): KatRecord {
+  const shown = (text: string) => shownPaths(text, rootsOf(work.spec, buildDir, campaign.iccsDir));
   const plan = "error" in work.expect ? null : work.expect;
   const primary = v.checks[0];
   const expectedPrimary = plan?.expectations[0];
@@ -124,7 +127,8 @@ export function katRecord({ campaign, tc, work, verification: v, log, inputsHash
     ...expectedOf(work.spec, expectedPrimary, primary),
     ...generatedOf(v.run, primary),
     ...(v.diagnosis ? { diagnosis: v.diagnosis } : {}),
-    ...(v.error ? { error: v.error } : {}),
+    // The message as the page shows it, paths from the submission and the store; stderrTail stays as it was.
+    ...(v.error ? { error: { ...v.error, message: shown(v.error.message) } } : {}),
     ...corruptionOf(work.spec, v),
     outcome: v.outcome,
     ...(plan ? { rng: RNG_NAME[plan.rng] } : {}),

@@ -3,7 +3,7 @@
 // hex values of even length, the same length of every fixed-size field in every entry, mlen / smlen agreeing with
 // msg / sm, and as many entries as the comparison needs. A file that fails is a corrupt KAT file (outcome
 // corrupt-kat): the submission's fault, never the implementation's.
-import { existsSync, readFileSync } from "node:fs";
+import { readShipped } from "./shipped.ts";
 
 /** One problem of a shipped KAT file or its manifest: the file (absolute), the 1-based line, what is wrong. */
 export interface KatProblem {
@@ -163,14 +163,11 @@ function entriesOf(text: string, file: string, problems: KatProblem[]): Entry[] 
  * The problems of a shipped .rsp of an instance of `category` that must hold at least `entries` entries;
  * an empty list when it is a well-formed KAT file. Never throws for what the file holds.
  */
-export function checkShippedRsp(file: string, category: Category, entries: number): KatProblem[] {
-  if (!existsSync(file)) return [{ file, message: "does not exist (meta.json names it as the instance's KAT file)" }];
-  let data: Buffer;
-  try {
-    data = readFileSync(file);
-  } catch (err) {
-    return [{ file, message: `cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})` }];
-  }
+export function checkShippedRsp(file: string, category: Category, entries: number, root?: string): KatProblem[] {
+  const read = readShipped(file, root);
+  if (read.missing) return [{ file, message: "does not exist (meta.json names it as the instance's KAT file)" }];
+  if (read.error !== undefined) return [{ file, message: read.error }];
+  const data = read.bytes;
   if (data.length === 0) return [{ file, message: `is empty; expected a NIST .rsp with ${entries} entries` }];
   const binary = binaryAt(data);
   if (binary) {

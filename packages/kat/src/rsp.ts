@@ -1,5 +1,6 @@
-// NIST .rsp texts: parsing, the forms PQClean and liboqs hash, byte comparison with CRLF tolerated, and the
-// diagnosis of a mismatch (first differing count and field, how many entries differ).
+// NIST .rsp texts: parsing, the forms PQClean and liboqs hash, the comparison of a shipped file with the generated
+// one (every entry line byte for byte; comment lines, empty lines and the final newline may differ, each difference
+// named), and the diagnosis of a mismatch (first differing count and field, how many entries differ).
 
 export interface RspField {
   key: string;
@@ -86,9 +87,62 @@ function entryKey(e: RspEntry): string {
   return e.fields.map((f) => `${f.key}=${f.value}`).join("\n");
 }
 
+/** A line of a text with its 1-based number. */
+interface NumberedLine {
+  text: string;
+  line: number;
+}
+
+/** Lines that hold entry data: every line that is neither empty (or blank) nor a comment (`#` …). */
+const isDataLine = (text: string): boolean => text.trim() !== "" && !text.startsWith("#");
+const isComment = (text: string): boolean => text.startsWith("#");
+
+/** The lines of an LF text (a final newline ends the last line; it does not start an empty one). */
+function linesOf(text: string): NumberedLine[] {
+  const parts = text.split("\n");
+  if (text.endsWith("\n")) parts.pop();
+  return parts.map((t, i) => ({ text: t, line: i + 1 }));
+}
+
+/** The `key` of a `key = value` line, or "(text)". */
+const keyOf = (text: string): string => /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(text)?.[1] ?? "(text)";
+
+/** A line as a message quotes it: cut to 60 characters, spaces and control characters visible through JSON. */
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 59)}…` : text);
+}
+
+/**
+ * Where the data lines of two texts first differ byte for byte (null when they agree): the entry (the `count`
+ * line at or before it in the expected text) and the field, both lines quoted. This catches what parsing forgives
+ * (spacing around `=`, trailing blanks in a value).
+ */
+function firstDataDifference(
+  expected: NumberedLine[],
+  actual: NumberedLine[],
+): Omit<Diagnosis, "differingEntries" | "summary"> | null {
+  const n = Math.max(expected.length, actual.length);
+  for (let i = 0; i < n; i++) {
+    const e = expected[i];
+    const a = actual[i];
+    if (e && a && e.text === a.text) continue;
+    const countLine = [...expected.slice(0, i + 1)].reverse().find((l) => keyOf(l.text) === "count");
+    const count = countLine ? Number(/=\s*(\d+)/.exec(countLine.text)?.[1]) : Number.NaN;
+    return {
+      ...(Number.isInteger(count) ? { firstCount: count } : {}),
+      field: keyOf(e?.text ?? a?.text ?? ""),
+      expected: e ? quoted(e.text) : "(no such line)",
+      actual: a ? quoted(a.text) : "(no such line)",
+      ...(e ? { expectedLine: e.line } : {}),
+    };
+  }
+  return null;
+}
+
 /**
  * Where `actual` (generated) differs from `expected` (shipped): entries are paired by position; the first
- * differing entry names its count and its first differing field with both values abbreviated.
+ * differing entry names its count and its first differing field with both values abbreviated. When the parsed
+ * entries agree but their lines do not byte for byte, the first such line is named.
  */
 export function diagnose(expected: string, actual: string): Diagnosis {
   const e = parseRsp(expected);
@@ -137,14 +191,18 @@ export function diagnose(expected: string, actual: string): Diagnosis {
       break;
     }
   }
-  if (first) {
-    const at = first.expectedLine ? ` (line ${first.expectedLine} of the expected file)` : "";
-    return {
-      differingEntries: differing,
-      ...first,
-      summary: `first difference at count = ${first.firstCount}, field ${first.field}${at}: expected ${first.expected}, generated ${first.actual}; ${differing} of ${n} entries differ`,
-    };
-  }
+  const summaryOf = (d: Omit<Diagnosis, "differingEntries" | "summary">, count: number, of: number) => {
+    const at = d.expectedLine ? ` (line ${d.expectedLine} of the expected file)` : "";
+    const entry = d.firstCount !== undefined ? `count = ${d.firstCount}, ` : "";
+    return `first difference at ${entry}field ${d.field}${at}: expected ${d.expected}, generated ${d.actual}; ${count} of ${of} entries differ`;
+  };
+  if (first) return { differingEntries: differing, ...first, summary: summaryOf(first, differing, n) };
+  // The parsed entries agree: their lines may still differ byte for byte (spacing the parser forgives).
+  const bytes = firstDataDifference(
+    linesOf(expected).filter((l) => isDataLine(l.text)),
+    linesOf(actual).filter((l) => isDataLine(l.text)),
+  );
+  if (bytes) return { differingEntries: 1, ...bytes, summary: summaryOf(bytes, 1, n) };
   if (e.header.join("\n") !== a.header.join("\n")) {
     const expectedHeader = e.header.join(" | ") || "(none)";
     const actualHeader = a.header.join(" | ") || "(none)";
@@ -159,8 +217,118 @@ export function diagnose(expected: string, actual: string): Diagnosis {
   return {
     differingEntries: 0,
     field: "layout",
-    summary: "every entry agrees; the files differ only in empty lines or spacing",
+    summary: "every entry agrees; the files differ only in empty lines",
   };
+}
+
+/** One difference of a shipped .rsp from the generated one outside its entries (tolerated, reported). */
+export interface OutsideDifference {
+  /** comment: a `#` line differs, is missing or is extra; empty-lines: where empty lines are; final-newline. */
+  kind: "comment" | "empty-lines" | "final-newline";
+  /** 1-based line of the shipped file (absent when the line is only in the generated file). */
+  line?: number;
+  /** What the shipped file has there, and what the generated file has (quoted lines, or words). */
+  expected: string;
+  generated: string;
+}
+
+export type RspComparison =
+  | { equal: true }
+  /** Every entry line agrees byte for byte; only comment lines, empty lines or the final newline differ. */
+  | { equal: false; entriesAgree: true; differences: OutsideDifference[] }
+  | { equal: false; entriesAgree: false };
+
+/** The comment lines of a text keyed by how many data lines come before them (0: the header). */
+function commentsBy(lines: NumberedLine[]): Map<number, NumberedLine[]> {
+  const out = new Map<number, NumberedLine[]>();
+  let data = 0;
+  for (const l of lines) {
+    if (isDataLine(l.text)) data++;
+    else if (isComment(l.text)) out.set(data, [...(out.get(data) ?? []), l]);
+  }
+  return out;
+}
+
+function commentDifferences(expected: NumberedLine[], actual: NumberedLine[]): OutsideDifference[] {
+  const e = commentsBy(expected);
+  const a = commentsBy(actual);
+  const out: OutsideDifference[] = [];
+  for (const at of [...new Set([...e.keys(), ...a.keys()])].sort((x, y) => x - y)) {
+    const el = e.get(at) ?? [];
+    const al = a.get(at) ?? [];
+    for (let i = 0; i < Math.max(el.length, al.length); i++) {
+      const x = el[i];
+      const y = al[i];
+      if (x && y && x.text === y.text) continue;
+      out.push({
+        kind: "comment",
+        ...(x ? { line: x.line } : {}),
+        expected: x ? quoted(x.text) : "no comment line",
+        generated: y ? quoted(y.text) : "no comment line",
+      });
+    }
+  }
+  return out;
+}
+
+/** Empty-line differences once comments are set aside: where the empty lines are, and the final newline. */
+function layoutDifferences(expected: string, actual: string): OutsideDifference[] {
+  const keep = (t: string) => linesOf(t).filter((l) => !isComment(l.text));
+  const e = keep(expected);
+  const a = keep(actual);
+  const out: OutsideDifference[] = [];
+  const blank = (l: NumberedLine | undefined) =>
+    l ? (l.text === "" ? "an empty line" : quoted(l.text)) : "the end of the file";
+  for (let i = 0; i < Math.max(e.length, a.length); i++) {
+    const x = e[i];
+    const y = a[i];
+    if (x && y && x.text === y.text) continue;
+    out.push({ kind: "empty-lines", ...(x ? { line: x.line } : {}), expected: blank(x), generated: blank(y) });
+    break;
+  }
+  const ends = (t: string) => (t === "" || t.endsWith("\n") ? "a final newline" : "no final newline");
+  if (ends(expected) !== ends(actual)) {
+    const last = linesOf(expected).at(-1);
+    out.push({
+      kind: "final-newline",
+      ...(last ? { line: last.line } : {}),
+      expected: ends(expected),
+      generated: ends(actual),
+    });
+  }
+  return out;
+}
+
+/**
+ * A shipped .rsp (LF) against the generated one: equal; or every entry line (each non-empty line that is not a
+ * `#` comment, in order) agreeing byte for byte, with the differences outside the entries listed — comment lines
+ * wherever they are (the header `# <name>` first of all), empty lines, the final newline; or entries that differ.
+ */
+export function compareRsp(expected: string, generated: string): RspComparison {
+  if (expected === generated) return { equal: true };
+  const e = linesOf(expected);
+  const a = linesOf(generated);
+  const ed = e.filter((l) => isDataLine(l.text));
+  const ad = a.filter((l) => isDataLine(l.text));
+  if (ed.length !== ad.length || ed.some((l, i) => l.text !== ad[i]?.text))
+    return { equal: false, entriesAgree: false };
+  return {
+    equal: false,
+    entriesAgree: true,
+    differences: [...commentDifferences(e, a), ...layoutDifferences(expected, generated)],
+  };
+}
+
+/** One difference in words, e.g. `line 1: "# ML-KEM-768", generated "# Kyber768"`. */
+export function differenceText(d: OutsideDifference): string {
+  const at = d.line ? `line ${d.line}` : "";
+  if (d.kind === "final-newline")
+    return `the shipped file ends with ${d.expected}, the generated one with ${d.generated}`;
+  if (d.kind === "empty-lines")
+    return `empty lines differ from ${at || "the end"}: ${d.expected}, generated ${d.generated}`;
+  if (!d.line) return `no comment line where the generated file has ${d.generated}`;
+  if (d.generated === "no comment line") return `${at}: ${d.expected}, not in the generated file`;
+  return `${at}: ${d.expected}, generated ${d.generated}`;
 }
 
 /**

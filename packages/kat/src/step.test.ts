@@ -29,6 +29,15 @@ describe("the KAT step's plan", () => {
       expect(u.work.build?.flags).toEqual(campaign.profiles[u.key.buildProfile]?.cflags);
     }
   });
+  it("names the manifest by its path in the submission, and knows every instance's KAT file", () => {
+    const kem = units.find((u) => u.key.algorithmId === "kem-90");
+    const expect_ = kem?.work.expect;
+    if (!expect_ || "error" in expect_) throw new Error("kem-90 without a KAT plan");
+    expect(expect_.manifest?.display).toBe("kem-90/KAT/kat.sha256");
+    expect(expect_.manifest?.used?.map((f) => f.split("/kem-90/")[1])).toEqual(
+      expect.arrayContaining(["KAT/Puffin-128/PQCkemKAT_1632.rsp", "KAT/Puffin-K-256/PQCkemKAT_3168.rsp"]),
+    );
+  });
   it("hashes each profile's inputs apart, the same way on every plan", () => {
     const of = (profile: string) =>
       units.find((u) => u.key.algorithmId === "kem-90" && u.key.buildProfile === profile)?.jobs[0]?.inputsHash;

@@ -1,9 +1,11 @@
 // The KAT step: for every instance × build profile, one job — check the shipped KAT against its manifest, build
-// the generator with the instance, generate, compare byte for byte (CRLF tolerated), and write the KAT log and
+// the generator with the instance, generate, compare (every entry line byte for byte), and write the KAT log and
 // the kat record. Run by the runner's runStep; a failing instance yields its record and the step goes on.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join, resolve } from "node:path";
 import {
+  type AlgorithmSpec,
   type Campaign,
   InputError,
   type InstanceSpec,
@@ -11,11 +13,13 @@ import {
   type Job,
   type PipelineStep,
   resolveAlgorithms,
+  rootsOf,
   runStep,
   type StepDefinition,
   type StepOptions,
   type StepSummary,
   sha256,
+  shownPaths,
   type Toolchain,
   toolchain,
   type Unit,
@@ -27,6 +31,7 @@ import { type KatPlan, planExpectations } from "./expect.ts";
 import { type KatBuildPlan, planKatBuild } from "./generator.ts";
 import { formatLog } from "./log.ts";
 import { katRecord } from "./record.ts";
+import { readShipped } from "./shipped.ts";
 import { type KatError, type KatWork, unverified, type Verification, verify } from "./verify.ts";
 
 export interface KatOptions extends StepOptions {
@@ -36,7 +41,10 @@ export interface KatOptions extends StepOptions {
 
 /** The hash of everything a KAT verdict depends on: the generator's build, the randomness and every expectation. */
 export function katInputsHash(plan: KatPlan, build: KatBuildPlan): string {
-  const fileHash = (path: string | undefined) => (path && existsSync(path) ? sha256(readFileSync(path)) : null);
+  const fileHash = (path: string | undefined, root?: string) => {
+    const read = path ? readShipped(path, root) : null;
+    return read?.bytes ? sha256(read.bytes) : null;
+  };
   return sha256(
     JSON.stringify({
       build: build.inputsHash,
@@ -45,9 +53,10 @@ export function katInputsHash(plan: KatPlan, build: KatBuildPlan): string {
       expectations: plan.expectations.map((e) => ({
         form: e.form,
         entries: e.entries,
-        sha256: e.sha256 ?? fileHash(e.path),
+        sha256: e.sha256 ?? fileHash(e.path, e.root),
       })),
-      manifest: fileHash(plan.manifest?.path),
+      manifest: fileHash(plan.manifest?.path, plan.manifest?.root),
+      used: plan.manifest?.used ?? null,
     }),
   );
 }
@@ -78,14 +87,34 @@ function katUnit(
   };
 }
 
+/**
+ * The KAT file (absolute) of every instance of an algorithm's submission, whatever the campaign's `instances:`
+ * selection (a file an unselected instance uses is used); null when the submission cannot be resolved whole.
+ */
+function katFilesOf(campaign: Campaign, algorithm: AlgorithmSpec): string[] | null {
+  const cfg = campaign.config.algorithms.find((a) => a.id === algorithm.id);
+  const files = (specs: readonly InstanceSpec[]) =>
+    specs.flatMap((s) => (s.kat?.file ? [join(s.submissionDir, s.kat.file)] : []));
+  if (!cfg || "pqclean" in cfg.source) return null;
+  if (!cfg.instances) return files(algorithm.instances);
+  const { instances: _selection, ...unfiltered } = cfg;
+  try {
+    const [whole] = resolveAlgorithms({ ...campaign, config: { ...campaign.config, algorithms: [unfiltered] } });
+    return whole ? files(whole.instances) : null;
+  } catch {
+    return null; // an instance the campaign leaves out does not resolve: say nothing about unused files
+  }
+}
+
 /** Every unit of the campaign, in campaign order (the runner selects and shards them). */
 export function katUnits(campaign: Campaign, tc: Toolchain): Array<Unit<KatWork>> {
-  return resolveAlgorithms(campaign).flatMap((algorithm) =>
-    algorithm.instances.flatMap((spec) => {
-      const expect = planExpectations(campaign, algorithm, spec);
+  return resolveAlgorithms(campaign).flatMap((algorithm) => {
+    const used = katFilesOf(campaign, algorithm) ?? undefined;
+    return algorithm.instances.flatMap((spec) => {
+      const expect = planExpectations(campaign, algorithm, spec, used);
       return spec.buildProfiles.map((profile) => katUnit(campaign, tc, spec, expect, profile));
-    }),
-  );
+    });
+  });
 }
 
 const logEntry = (key: InstanceKey) => ({ kind: "kat-log", key }) as const;
@@ -95,6 +124,8 @@ export function katStepDefinition(campaign: Campaign, tc: Toolchain, options: Ka
   const { out } = options;
   // The failure message of each written record that failed (its diagnosis in words is not a record field).
   const told = new WeakMap<KatRecord, string>();
+  /** Warnings said on the console in this run. */
+  const warned = new Set<string>();
   /** Writes the log of a verification and returns its record. */
   const settle = (unit: Unit<KatWork>, job: Job, v: Verification, writeFile: UnitContext["writeFile"]) => {
     const key = unit.key as InstanceKey;
@@ -103,8 +134,10 @@ export function katStepDefinition(campaign: Campaign, tc: Toolchain, options: Ka
     const text = formatLog({ campaign, spec: w.spec, profile: w.profile, compilerVersion: tc.version, plan, ...v });
     writeFile(logEntry(key), text);
     const log = { path: relativeRecordPath(logEntry(key)), text };
-    const record = katRecord({ campaign, tc, work: w, verification: v, log, inputsHash: job.inputsHash });
-    if (v.verdict !== "PASS") told.set(record, `${v.verdict}: ${v.message ?? v.outcome}`);
+    const buildDir = resolve(out, "build");
+    const record = katRecord({ campaign, tc, work: w, verification: v, log, inputsHash: job.inputsHash, buildDir });
+    const message = v.message && shownPaths(v.message, rootsOf(w.spec, buildDir, campaign.iccsDir));
+    if (v.verdict !== "PASS") told.set(record, `${v.verdict}: ${message ?? v.outcome}`);
     return record;
   };
   return {
@@ -138,6 +171,11 @@ export function katStepDefinition(campaign: Campaign, tc: Toolchain, options: Ka
         onBuilt: (cached) => ctx.built(cached),
       });
       const record = settle(unit, job, v, (entry, data) => ctx.writeFile(entry, data));
+      // Warnings (a missing manifest, files it lists that no instance uses, CRLF, a difference outside the entries)
+      // on the console as well as in the log and the record; one the manifest gives every instance, once.
+      const fresh = v.warnings.filter((w) => !warned.has(w));
+      for (const w of fresh) warned.add(w);
+      ctx.note(fresh.map((w) => `KAT [${key.buildProfile}] warning: ${w}`));
       ctx.write(job, record);
     },
     // Only reached if the runner fails a unit itself: an ERROR record with its log like any other.

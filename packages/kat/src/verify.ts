@@ -82,7 +82,8 @@ export function unverified(started: Date, error?: KatError): Verification {
 /** The shipped .rsp against the submission's manifest (expected hashes have none). */
 function shippedManifest(plan: KatPlan): ManifestCheck | undefined {
   const rsp = plan.expectations.find((e) => e.path);
-  return plan.manifest && rsp?.path ? checkManifestFor(plan.manifest.path, rsp.path, plan.manifest.display) : undefined;
+  const m = plan.manifest;
+  return m && rsp?.path ? checkManifestFor(m.path, rsp.path, m.display, m.used, m.root) : undefined;
 }
 
 async function tryBuild(
@@ -102,7 +103,7 @@ async function tryBuild(
 
 /** The shipped .rsp files of a plan checked as NIST KAT files (expected hashes have none). */
 function shippedRsp(plan: KatPlan, category: KatWork["spec"]["category"]): KatProblem[] {
-  return plan.expectations.flatMap((e) => (e.path ? checkShippedRsp(e.path, category, e.entries) : []));
+  return plan.expectations.flatMap((e) => (e.path ? checkShippedRsp(e.path, category, e.entries, e.root) : []));
 }
 
 /** The corrupt-KAT message: the first problems with file and line, the rest counted (all are in the log). */

@@ -26,13 +26,45 @@ export function allSynthesized(records: ReadonlyArray<WithProvenance>): boolean 
   return records.length > 0 && records.every(isSynthesized);
 }
 
+/** Top folders whose paths a page shows as they are: the system's compiler, headers and libraries. */
+const SYSTEM_TOPS = new Set(["usr", "lib", "lib32", "lib64", "libx32", "opt", "etc", "bin", "sbin", "nix", "gnu"]);
+
+/** Where a message's paths are from: the record's system and algorithm (optional). */
+export interface PathsAt {
+  system?: string;
+  algorithmId?: string;
+}
+
+/**
+ * A message as a page shows it: an absolute path that is not the system's — a build folder, a submission, the
+ * evaluator's home or a temporary folder — is shown from the store's build folder (`<build>/<system>/…`, when it is
+ * below `…/build/<system>/`), else from the algorithm's submission when the path names a folder `<algorithm-id>`
+ * (`kem-90/…`), else as `…/<folder>/<file>`. The steps already write their messages so (`kem-90/…`, `<build>/…`);
+ * this is for messages that still hold absolute paths. The record keeps the message as it was.
+ */
+export function pagePaths(message: string, at: PathsAt = {}): string {
+  return message.replace(
+    /(^|[\s'"‘(=[])(\/[^\s/'"’),:;\]]+(?:\/[^\s/'"’),:;\]]+)+)/g,
+    (_m, pre: string, path: string) => {
+      const segs = path.split("/").slice(1);
+      if (SYSTEM_TOPS.has(segs[0] ?? "")) return `${pre}${path}`;
+      const b = at.system ? segs.findIndex((s, i) => s === "build" && segs[i + 1] === at.system) : -1;
+      if (b >= 0) return `${pre}<build>/${segs.slice(b + 1).join("/")}`;
+      const a = at.algorithmId ? segs.indexOf(at.algorithmId) : -1;
+      if (a >= 0 && a < segs.length - 1) return `${pre}${segs.slice(a).join("/")}`;
+      return `${pre}…/${segs.slice(-2).join("/")}`;
+    },
+  );
+}
+
 /**
  * A failure cell: the message's first line whole (a compiler's first error line: file, line and message, never cut
- * mid-path; at most 1,000 characters), then as much of the rest as fits in 160 characters.
+ * mid-path; at most 1,000 characters), then as much of the rest as fits in 160 characters; paths as pagePaths
+ * shows them.
  */
-export function failedText(f: { reason: string; message: string } | undefined): string {
+export function failedText(f: { reason: string; message: string } | undefined, at?: PathsAt): string {
   if (!f) return "FAILED";
-  const [head = "", ...rest] = f.message.trim().split("\n");
+  const [head = "", ...rest] = pagePaths(f.message.trim(), at).split("\n");
   const first = head.replace(/\s+/g, " ").trim();
   const firstShown = first.length > 1000 ? `${first.slice(0, 999)}…` : first;
   const more = rest.join(" ").replace(/\s+/g, " ").trim();

@@ -132,6 +132,7 @@ export {
   WIDE_SHARE,
   workerSpread,
 } from "./samples.ts";
+export { type PathRoot, rootsOf, shownPaths } from "./shown-paths.ts";
 export * from "./signapi.ts";
 export { type Aggregates, aggregate, median, quantile, type Trial } from "./stats.ts";
 export {

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readMeta } from "./instances.ts";
+import { apiHeaderOf } from "./submission-inputs.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ngcc-read-meta-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -36,5 +37,35 @@ describe("readMeta", () => {
       JSON.stringify({ name: "X", instances: [{ name: "x-1", sources: ["a.c"] }] }),
     );
     expect(readMeta(join(sub, "meta.json"), sub, "kem-1").name).toBe("X");
+  });
+});
+
+describe("apiHeaderOf", () => {
+  const sub = join(root, "headers");
+  mkdirSync(join(sub, "Set-768"), { recursive: true });
+  mkdirSync(join(sub, "Set-1152"), { recursive: true });
+  writeFileSync(join(sub, "Set-768", "params.h"), "#define CRYPTO_SECRETKEYBYTES 32\n");
+  writeFileSync(
+    join(sub, "Set-768", "api.h"),
+    '#include "params.h"\nint crypto_kem_keypair(unsigned char *pk, unsigned char *sk);\n',
+  );
+  const outside = join(root, "outside-api.h");
+  writeFileSync(outside, "#define CRYPTO_SECRETKEYBYTES 1\n");
+  const at = { metaPath: join(sub, "meta.json"), pointer: "/instances/0/apiHeader" };
+
+  it("accepts an api.h that only includes the header naming the API", () => {
+    expect(apiHeaderOf(sub, { apiHeader: "Set-768/api.h" }, at).apiDir).toBe(join(sub, "Set-768"));
+  });
+
+  it("follows an api.h linked to another set's inside the package (NTRU+'s layout)", () => {
+    symlinkSync("../Set-768/api.h", join(sub, "Set-1152", "api.h"));
+    symlinkSync("../Set-768/params.h", join(sub, "Set-1152", "params.h"));
+    expect(apiHeaderOf(sub, { apiHeader: "Set-1152/api.h" }, at).apiDir).toBe(join(sub, "Set-1152"));
+  });
+
+  it("does not read an api.h linked out of the package", () => {
+    mkdirSync(join(sub, "Set-x"));
+    symlinkSync(outside, join(sub, "Set-x", "api.h"));
+    expect(() => apiHeaderOf(sub, { apiHeader: "Set-x/api.h" }, at)).toThrow(/is not an API header/);
   });
 });

@@ -13,7 +13,7 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { shortText } from "@ngcc-perf/schema";
+import { readSubmissionText, shortText } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
 import { nativeDir } from "./native.ts";
 
@@ -90,11 +90,10 @@ const HEADER_BYTES = 1024 * 1024;
 /**
  * A header's text and the texts of the headers it includes (`"…"` and `<…>`), transitively, found beside the
  * including file or in `dirs` (the instance's include folders) — the files the preprocessor would read from the
- * submission, not the system's. Only regular files inside `root` are read (a symlink or a path leaving the
- * submission is skipped), each up to 1 MiB, at most 64 of them.
+ * submission, not the system's. Only regular files whose real path is inside `root` are read (a link within the
+ * package is followed, one leaving it skipped), each up to 1 MiB, at most 64 of them.
  */
 export function headerClosure(header: string, dirs: readonly string[], root: string): string[] {
-  const top = safeRealpath(root);
   const texts: string[] = [];
   const seen = new Set<string>();
   const queue = [header];
@@ -102,8 +101,9 @@ export function headerClosure(header: string, dirs: readonly string[], root: str
     const file = queue.shift() as string;
     if (seen.has(file)) continue;
     seen.add(file);
-    const text = readSubmissionText(file, top);
-    if (text === null) continue;
+    const read = readSubmissionText(root, file, HEADER_BYTES);
+    if (read.text === undefined) continue;
+    const text = read.text;
     texts.push(text);
     const plain = text.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/\/\/[^\n]*/g, " ");
     for (const inc of plain.matchAll(/^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]+)[">]/gm)) {
@@ -113,35 +113,6 @@ export function headerClosure(header: string, dirs: readonly string[], root: str
     }
   }
   return texts;
-}
-
-function safeRealpath(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-}
-
-/** A submission file's text: a regular file (not a symlink) inside `top`, at most HEADER_BYTES; else null. */
-function readSubmissionText(file: string, top: string): string | null {
-  try {
-    if (!lstatSync(file).isFile()) return null;
-    const real = realpathSync(file);
-    const back = relative(top, real);
-    if (back.startsWith("..") || resolve(top, back) !== real) return null;
-    const fd = openSync(real, "r");
-    try {
-      if (!fstatSync(fd).isFile()) return null;
-      const buf = Buffer.alloc(Math.min(HEADER_BYTES, fstatSync(fd).size));
-      const n = readSync(fd, buf, 0, buf.length, 0);
-      return buf.subarray(0, n).toString("utf8");
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
 }
 
 export function apiHeaderOf(

@@ -11,14 +11,18 @@ import {
   cachedBuild,
   commandOf,
   defineFlags,
+  firstCompilerError,
   headersIn,
   InputError,
   type InstanceSpec,
   inputsHashOf,
   instanceFlags,
   nativeDir,
+  type PathRoot,
   type RunResult,
+  rootsOf,
   runProcess,
+  shownPaths,
   type Toolchain,
   tail,
 } from "@ngcc-perf/runner";
@@ -233,6 +237,38 @@ function runFailure(r: RunResult, what: string): ApiError | null {
   return null;
 }
 
+/** The instance's API header as messages name it: <algorithm-id>/<path in the submission> when inside it. */
+function headerShown(spec: InstanceSpec): string {
+  return shownPaths(spec.apiHeader ?? join(spec.apiDir, "api.h"), rootsOf(spec));
+}
+
+/**
+ * Why printparams did not compile, first line first (what the console and the page show): the compiler's first
+ * error line whole, said as what it means — the API header (or a header it includes) does not compile; it does
+ * not define a size macro; or a size macro does not compile as an integer constant (the error is then in
+ * printparams, where the macro is used). Paths from the submission, the store and ngcc-perf are shown from there.
+ */
+function compileFailure(spec: InstanceSpec, err: BuildError, roots: readonly PathRoot[]): ApiError {
+  const what = `${spec.algorithmId}/${spec.instance}`;
+  const stderr = err.result.stderr;
+  const line = firstCompilerError(stderr);
+  const header = headerShown(spec);
+  const inPrintparams = !!line?.startsWith(`${printparamsSource()}:`);
+  const macros = [...new Set(stderr.match(/\b[A-Z0-9_]*CRYPTO_[A-Z0-9_]+\b/g) ?? [])];
+  const undeclared = line ? /['‘]([A-Za-z0-9_]*CRYPTO_[A-Z0-9_]+)['’] undeclared/.exec(line)?.[1] : undefined;
+  const meaning = !line
+    ? `${header}: printparams did not compile`
+    : !inPrintparams
+      ? `${header} does not compile`
+      : undeclared
+        ? `${header} does not define ${undeclared}`
+        : macros.length > 1
+          ? `${header}: the size macros (${macros.slice(0, 4).join(", ")}) do not compile as integer constants`
+          : `${header}: the size macro ${macros[0] ?? "CRYPTO_*"} does not compile as an integer constant`;
+  const first = `${what}: ${meaning}${line ? `: ${line}` : ""}`;
+  return new ApiError("compile-error", shownPaths(`${first}\n${err.message}`, roots), err.commands);
+}
+
 export interface ApiRead {
   figures: ApiFigures;
   commands: Command[];
@@ -248,7 +284,14 @@ export async function readApiFigures(
   spec: InstanceSpec,
   tc: Toolchain,
   root: string,
-  o: { buildTimeoutMs: number; runTimeoutMs: number; extraDefines?: readonly string[] },
+  o: {
+    buildTimeoutMs: number;
+    runTimeoutMs: number;
+    extraDefines?: readonly string[];
+    /** The store's build folder, shown as <build> in messages, and the campaign's ICCS folder (<iccs>). */
+    buildDir?: string;
+    iccsDir?: string | null;
+  },
 ): Promise<ApiRead> {
   const what = `${spec.algorithmId}/${spec.instance}`;
   const extra = o.extraDefines ?? [];
@@ -263,13 +306,7 @@ export async function readApiFigures(
       return { program: "ngcc-printparams" };
     });
   } catch (err) {
-    if (err instanceof BuildError) {
-      // The first line (what the terminal shows) names the header and the macros gcc's errors mention.
-      const macros = [...new Set(err.message.match(/\b[A-Z0-9_]*CRYPTO_[A-Z0-9_]+\b/g) ?? [])];
-      const named = macros.length ? ` (${macros.slice(0, 4).join(", ")})` : "";
-      const first = `${what}: ${shownPath(join(spec.apiDir, "api.h"))}${named}: the API sizes do not compile as integer constants`;
-      throw new ApiError("compile-error", `${first}\n${err.message}`, err.commands);
-    }
+    if (err instanceof BuildError) throw compileFailure(spec, err, rootsOf(spec, o.buildDir, o.iccsDir));
     throw err;
   }
   const r = await runProcess([join(build.dir, build.result.program)], { timeoutMs: o.runTimeoutMs, target: true });
@@ -277,7 +314,7 @@ export async function readApiFigures(
   const failed = runFailure(r, what);
   if (failed) throw new ApiError(failed.reason, failed.message, commands);
   try {
-    const source = { header: shownPath(join(spec.apiDir, "api.h")), namespace: spec.namespace };
+    const source = { header: headerShown(spec), namespace: spec.namespace };
     return {
       figures: parseApiOutput(r.stdout, spec.category, what, source),
       commands,

@@ -6,6 +6,12 @@ import type { CatalogRow, Category } from "./catalog.ts";
 import { MEASURED_FIELDS, type Measured } from "./measured.ts";
 
 export type AuditInstance = SizeAuditRecord["instances"][number];
+
+/**
+ * The findings that are disagreements of figures; a catalog row missing for an instance ("not in the catalog") or
+ * naming no instance is a finding of the catalog's coverage, counted and worded apart.
+ */
+export const DISAGREEMENT_KINDS = ["catalog-differs-from-api", "measured-exceeds-api"] as const;
 export type Finding = SizeAuditRecord["findings"][number];
 type Field = NonNullable<Finding["field"]>;
 
@@ -233,7 +239,8 @@ function auditInstance(input: AuditInput, inst: InstanceInput, rows: readonly Ca
   if (input.catalog !== null) {
     entry.catalog = row ? catalogOf(row) : null;
     if (!row) {
-      const note = `the catalog has no row for ${algorithmId}/${inst.instance}`;
+      // Not a disagreement: the catalog says nothing of the instance (its figures on the page are the API's).
+      const note = `${algorithmId}/${inst.instance} is not in the catalog (no row names it)`;
       findings.push({ instance: inst.instance, kind: "catalog-row-missing", note });
     }
   }

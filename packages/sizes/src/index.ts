@@ -1,5 +1,7 @@
 // @ngcc-perf/sizes: the size catalog (external_sizes.csv), API and measured sizes, the audit, and
 // key-exchange bandwidth — section 6 of every page and the site's size-audit page (docs/sizes.md).
+
+export { type PathRoot, rootsOf, shownPaths } from "@ngcc-perf/runner";
 export {
   ApiError,
   type ApiFigures,
@@ -22,6 +24,7 @@ export {
   type AuditResult,
   auditAlgorithm,
   authenticationNote,
+  DISAGREEMENT_KINDS,
   type Finding,
   type InstanceInput,
   kexBandwidth,

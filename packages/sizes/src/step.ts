@@ -25,7 +25,7 @@ import {
 } from "@ngcc-perf/runner";
 import { type AlgorithmKey, buildPath, type SizeAuditRecord, TOOL, validate } from "@ngcc-perf/schema";
 import { ApiError, printparamsHash, profileDefines, readApiFigures, shownPath } from "./api.ts";
-import { auditAlgorithm, type Finding, type InstanceInput } from "./audit.ts";
+import { auditAlgorithm, DISAGREEMENT_KINDS, type Finding, type InstanceInput } from "./audit.ts";
 import { type CatalogRow, readCatalog } from "./catalog.ts";
 import { type MeasuredRead, readMeasured } from "./measured.ts";
 
@@ -132,6 +132,7 @@ async function instanceInput(
   spec: InstanceSpec,
   work: SizesWork,
   index: number,
+  buildDir: string,
 ): Promise<InstanceInput> {
   const measured = work.measured[index]?.measured ?? {};
   try {
@@ -139,6 +140,8 @@ async function instanceInput(
       buildTimeoutMs: campaign.timeouts.buildMs,
       runTimeoutMs: Math.min(RUN_TIMEOUT_MS, campaign.timeouts.operationMs),
       extraDefines: work.extraDefines,
+      buildDir,
+      iccsDir: campaign.iccsDir,
     });
     return { instance: spec.instance, api: read.figures, commands: read.commands, measured };
   } catch (err) {
@@ -225,7 +228,7 @@ export function sizesDefinition(
       const buildRoot = buildPath(out, unit.key);
       const inputs: InstanceInput[] = [];
       for (const [i, spec] of unit.work.specs.entries()) {
-        inputs.push(await instanceInput(campaign, tc, buildRoot, spec, unit.work, i));
+        inputs.push(await instanceInput(campaign, tc, buildRoot, spec, unit.work, i, resolve(out, "build")));
       }
       const audit = auditAlgorithm({
         algorithmId: unit.key.algorithmId,
@@ -257,13 +260,18 @@ function emptyFindings(): FindingCounts {
   };
 }
 
-/** The findings line of a run, when it wrote an audit. */
+/**
+ * The findings line of a run, when it wrote an audit: the disagreements by kind, then apart the instances not in
+ * the catalog and the rows naming no instance (neither is a disagreement).
+ */
 function findingNotes(summary: StepSummary, findings: FindingCounts): string[] {
   if (summary.records + summary.failed === 0) return [];
-  const found = Object.entries(findings)
-    .filter(([, n]) => n > 0)
-    .map(([kind, n]) => `${n} ${kind}`);
-  return [`findings: ${found.length > 0 ? found.join(", ") : "none"}`];
+  const found = DISAGREEMENT_KINDS.filter((k) => findings[k] > 0).map((k) => `${findings[k]} ${k}`);
+  const missing = findings["catalog-row-missing"];
+  const unknown = findings["catalog-row-unknown-instance"];
+  return [
+    `findings: ${found.length > 0 ? found.join(", ") : "none"}${missing ? `; not in the catalog: ${missing} instance${missing === 1 ? "" : "s"}` : ""}${unknown ? `; catalog rows naming no instance: ${unknown}` : ""}`,
+  ];
 }
 
 /**

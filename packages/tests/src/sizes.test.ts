@@ -230,8 +230,14 @@ describe("ngcc-perf sizes: catalog rows missing or unknown, bad catalogs, a brok
     const cat = join(tmp, "edited.csv");
     writeFileSync(cat, edited);
     const out = join(tmp, "edited-out");
-    const r = cli("sizes", campaign("edited", cat), "--out", out, "--only", "kem-90/Puffin-1*");
+    const r = cli("sizes", campaign("edited", cat), "--out", out, "--only", "kem-90/Puffin-1*", "--json");
     expect(r.code).toBe(0);
+    // A missing row is no disagreement: counted and worded apart, as is a row naming no instance.
+    expect(sizesSummary(r.stdout)).toMatchObject({
+      notes: [
+        "findings: 1 catalog-differs-from-api; not in the catalog: 1 instance; catalog rows naming no instance: 1",
+      ],
+    });
     expect(existsSync(join(out, "data/test_1/sizes/sig-91"))).toBe(false);
     const rec = audit(out, "kem-90");
     // --only picks the algorithm; a size audit always covers all of its instances.
@@ -243,6 +249,20 @@ describe("ngcc-perf sizes: catalog rows missing or unknown, bad catalogs, a brok
     ]);
     expect(instance(rec, "Puffin-192").catalog).toBeNull();
     expect(instance(rec, "Puffin-192").tableFrom).toEqual({ publicKeyBytes: "api", ciphertextBytes: "api" });
+    expect(rec.findings.find((f) => f.kind === "catalog-row-missing")?.note).toBe(
+      "kem-90/Puffin-192 is not in the catalog (no row names it)",
+    );
+    // The audit page and section 6 count one disagreement, and say apart what the catalog lacks or has in excess.
+    const site = join(tmp, "edited-site");
+    expect(cli("report", out, "--out", site).code).toBe(0);
+    const page = readFileSync(join(site, "site/test_1/sizes.md"), "utf8");
+    expect(page).toContain(
+      "1 disagreement(s). Not in the catalog: Puffin-192 (the API's figures are shown). Catalog rows naming no instance: Puffin-512.",
+    );
+    expect(page).toMatch(/\| `Puffin-192` \| not in the catalog \| kem-90\/Puffin-192 is not in the catalog/);
+    expect(page).not.toMatch(/Disagreements found for kem-90[^\n]*\n(?:[^\n]*\n)*?[^\n]*catalog-row-missing/);
+    const kem = readFileSync(join(site, "site/test_1/kem-90.md"), "utf8");
+    expect(kem).toMatch(/1 disagreement\(s\) between catalog, API and measurement/);
   });
 
   it("rejects a bad catalog with file:line and what was expected, exit 2, and writes no audit", () => {

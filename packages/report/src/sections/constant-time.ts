@@ -42,7 +42,7 @@ export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
       }
       if (r.status !== "ok" || !r.levels) {
         const verdict = r.verdict === "tool error" ? "TOOL ERROR" : "FAILED";
-        rows.push([...lead, cell(DASH), cell(verdict), cell(failedText(r.failure))]);
+        rows.push([...lead, cell(DASH), cell(verdict), cell(failedText(r.failure, r))]);
         continue;
       }
       for (const l of r.levels) {

@@ -26,7 +26,7 @@ export function instructionsTable(view: SystemView, alg: AlgorithmView): { table
       const lead = [...leadCells(alg, row), cell(op)];
       if (!r) rows.push([...lead, cell(NOT_MEASURED), cell(DASH)]);
       else if (r.status !== "ok" || r.instructionsPerCall === undefined)
-        rows.push([...lead, cell(failedText(r.failure)), cell(DASH)]);
+        rows.push([...lead, cell(failedText(r.failure, r)), cell(DASH)]);
       else rows.push([...lead, cell(formatInstructions(r.instructionsPerCall)), cell(String(r.calls ?? DASH))]);
     }
   }

@@ -38,4 +38,19 @@ describe("katCell", () => {
     } as KatRecord;
     expect(katCell(canary)).toMatch(/^ERROR \(canary\): wrote past a buffer: .*buffer ct .* by crypto_kem_enc/);
   });
+
+  it("says a PASS with a warning about its comparison, not one about the submission's manifest", () => {
+    const pass = {
+      verdict: "PASS",
+      outcome: "match",
+      manifest: { path: "kem-90/KAT/kat.sha256", status: "ok" },
+    } as KatRecord;
+    expect(katCell(pass)).toBe("PASS");
+    const header = `KAT/Puffin-128/PQCkemKAT_1632.rsp differs from the generated file only outside its entries (every entry agrees byte for byte): line 1: "# ML-KEM-768", generated "# Puffin-128"`;
+    expect(katCell({ ...pass, warnings: [header] })).toBe("PASS, with a warning (below the table)");
+    const unused =
+      "kem-90/KAT/kat.sha256 lists Puffin-512/PQCkemKAT_6400.rsp, not used by any instance (no instance's kat.file in meta.json names it)";
+    expect(katCell({ ...pass, warnings: [unused] })).toBe("PASS");
+    expect(katCell({ ...pass, warnings: [header, unused] })).toBe("PASS, with a warning (below the table)");
+  });
 });

@@ -3,11 +3,24 @@
 // or an expected hash, the manifest only when the record names one, "before timing" only when the records show it.
 import type { KatRecord, TimingRecord } from "@ngcc-perf/schema";
 import { type Cell, cell, type Inline, text } from "../model.ts";
-import { allSynthesized, DASH, instanceCell, listText, section } from "../parts.ts";
+import { allSynthesized, DASH, instanceCell, listText, pagePaths, section } from "../parts.ts";
 import type { AlgorithmView, SystemView } from "../view.ts";
 
+/** Whether a warning is about the submission's manifest (said once below the table), not about this comparison. */
+const aboutManifest = (k: KatRecord, w: string): boolean => !!k.manifest && w.startsWith(`${k.manifest.path} `);
+
+/** The warnings of a record the page says below the table (a missing manifest is said there already). */
+function shownWarnings(k: KatRecord): string[] {
+  return (k.warnings ?? []).filter(
+    (w) => !(k.manifest?.status === "missing" && w === `no KAT manifest at ${k.manifest.path}`),
+  );
+}
+
 export function katCell(k: KatRecord): string {
-  if (k.verdict === "PASS") return "PASS";
+  if (k.verdict === "PASS") {
+    const own = shownWarnings(k).filter((w) => !aboutManifest(k, w)).length;
+    return own ? `PASS, with ${own === 1 ? "a warning" : `${own} warnings`} (below the table)` : "PASS";
+  }
   if (k.verdict === "FAIL") {
     if (k.outcome === "corrupt-kat" || k.manifest?.status === "mismatch") {
       // The record's corruption names the file and line (records before it only had the manifest's mismatch).
@@ -25,7 +38,7 @@ export function katCell(k: KatRecord): string {
         : "";
     return `FAIL${where}`;
   }
-  return `ERROR${k.error ? ` (${k.error.reason}): ${k.error.message.replace(/\s+/g, " ").slice(0, 160)}` : ""}`;
+  return `ERROR${k.error ? ` (${k.error.reason}): ${pagePaths(k.error.message, k).replace(/\s+/g, " ").slice(0, 160)}` : ""}`;
 }
 
 /** A manifest the KAT step read (not the "(none)" of a record that compared with an expected hash instead). */
@@ -90,6 +103,20 @@ function katNotes(kats: ReadonlyArray<KatRecord>, timings: ReadonlyArray<TimingR
   return notes;
 }
 
+/**
+ * Every distinct warning of the records (a difference outside the entries of a .rsp, CRLF line endings, .rsp files
+ * the manifest lists that no instance uses), each once with the instances and build profiles it is of.
+ */
+function katWarnings(kats: ReadonlyArray<KatRecord>): Inline[][] {
+  const by = new Map<string, string[]>();
+  for (const k of kats)
+    for (const w of shownWarnings(k)) {
+      const whom = aboutManifest(k, w) ? [] : [`${k.instance} (${k.buildProfile})`];
+      by.set(w, [...new Set([...(by.get(w) ?? []), ...whom])]);
+    }
+  return [...by].map(([w, whom]) => [text(`Warning${whom.length ? `, ${listText(whom)}` : ""}: ${pagePaths(w)}.`)]);
+}
+
 export function katSection(view: SystemView, alg: AlgorithmView) {
   const kats = view.katsOf(alg.id);
   const rows: Cell[][] = view.rowsOf(alg).map((row) => {
@@ -109,10 +136,13 @@ export function katSection(view: SystemView, alg: AlgorithmView) {
         rowHeaders: true,
       },
     ],
-    after: manifestProblems.map((k) => [
-      text(
-        `${k.instance} (${k.buildProfile}): KAT manifest ${k.manifest?.path ?? ""} ${k.manifest?.status === "missing" ? "missing" : "does not match the KAT files"}.`,
-      ),
-    ]),
+    after: [
+      ...manifestProblems.map((k) => [
+        text(
+          `${k.instance} (${k.buildProfile}): KAT manifest ${k.manifest?.path ?? ""} ${k.manifest?.status === "missing" ? "missing" : "does not match the KAT files"}.`,
+        ),
+      ]),
+      ...katWarnings(kats),
+    ],
   });
 }

@@ -14,14 +14,14 @@ function proxyCells(t: TimingRecord | undefined): Cell[] {
       cell(formatKiB(t.memory.baselineRssKiB)),
       cell(formatKiB(t.memory.peakRssKiB)),
     ];
-  const why = !t ? NOT_MEASURED : t.status !== "ok" || !t.aggregates ? failedText(t.failure) : NOT_MEASURED;
+  const why = !t ? NOT_MEASURED : t.status !== "ok" || !t.aggregates ? failedText(t.failure, t) : NOT_MEASURED;
   return [cell(why), cell(DASH), cell(DASH)];
 }
 
 /** The stack and heap high-water of the memory record (the memory step). */
 function highWaterCells(m: MemoryRecord | undefined): Cell[] {
   if (!m) return [cell(NOT_MEASURED), cell(DASH)];
-  if (m.status !== "ok") return [cell(failedText(m.failure)), cell(DASH)];
+  if (m.status !== "ok") return [cell(failedText(m.failure, m)), cell(DASH)];
   return [
     cell(m.stackBytes !== undefined ? formatBytes(m.stackBytes) : NOT_MEASURED),
     cell(

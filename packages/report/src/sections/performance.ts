@@ -126,7 +126,7 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
         continue;
       }
       if (t.status !== "ok" || !t.aggregates) {
-        rows.push([...lead, cell(failedText(t.failure)), ...dashes]);
+        rows.push([...lead, cell(failedText(t.failure, t)), ...dashes]);
         continue;
       }
       const a = t.aggregates;

@@ -5,10 +5,23 @@ import type { SizeAuditRecord } from "@ngcc-perf/schema";
 import { formatBytes, formatG } from "../format.ts";
 import type { AlgorithmRecord } from "../load.ts";
 import { type Cell, cell, type Inline, text } from "../model.ts";
-import { DASH, failedText, instanceCell, isSynthesized, listText, NOT_MEASURED, section } from "../parts.ts";
+import {
+  DASH,
+  failedText,
+  instanceCell,
+  isSynthesized,
+  listText,
+  NOT_MEASURED,
+  type PathsAt,
+  section,
+} from "../parts.ts";
 import type { AlgorithmView, SystemView } from "../view.ts";
 
 type AuditInstance = SizeAuditRecord["instances"][number];
+
+/** A finding that is a disagreement of figures (not a catalog row missing, or one naming no instance). */
+export const isDisagreement = (kind: string): boolean =>
+  kind === "catalog-differs-from-api" || kind === "measured-exceeds-api";
 type Audit = AlgorithmRecord<SizeAuditRecord>;
 const HEADING = "6. Transmission and storage overhead";
 
@@ -75,10 +88,10 @@ function bandwidthSentence(audits: ReadonlyArray<Audit>): string {
     : base;
 }
 
-function kexCells(i: AuditInstance): Cell[] {
+function kexCells(i: AuditInstance, at: PathsAt): Cell[] {
   const k = i.kex;
   if (!k)
-    return [cell(i.failure ? failedText(i.failure) : NOT_MEASURED), ...Array.from({ length: 6 }, () => cell(DASH))];
+    return [cell(i.failure ? failedText(i.failure, at) : NOT_MEASURED), ...Array.from({ length: 6 }, () => cell(DASH))];
   return [
     cell(String(k.passes)),
     cell(k.messageBytes.join(" + ")),
@@ -90,12 +103,12 @@ function kexCells(i: AuditInstance): Cell[] {
   ];
 }
 
-function tableCells(i: AuditInstance, kem: boolean): Cell[] {
+function tableCells(i: AuditInstance, kem: boolean, at: PathsAt): Cell[] {
   const n = (v: number | undefined | null): Cell => cell(v === undefined || v === null ? DASH : formatBytes(v));
   const t = i.table;
   if (!t)
     return [
-      cell(i.failure ? failedText(i.failure) : NOT_MEASURED),
+      cell(i.failure ? failedText(i.failure, at) : NOT_MEASURED),
       ...Array.from({ length: kem ? 3 : 2 }, () => cell(DASH)),
     ];
   return kem
@@ -126,8 +139,13 @@ export function sizesSection(view: SystemView, alg: AlgorithmView) {
     );
   const lead = withProfile ? ["instance", "build profile"] : ["instance"];
   const auditLink: Inline = { text: "size audit", page: "sizes", anchor: alg.id };
+  const at: PathsAt = { system: view.system, algorithmId: alg.id };
   const notes = [...new Set(audits.flatMap((a) => a.record.notes ?? []))].map((note) => [text(note)]);
-  const findings = new Set(audits.flatMap((a) => a.record.findings.map((f) => JSON.stringify(f)))).size;
+  // Disagreements only: an instance not in the catalog, or a row naming no instance, is no disagreement (the notes
+  // and the size audit say those apart).
+  const findings = new Set(
+    audits.flatMap((a) => a.record.findings.filter((f) => isDisagreement(f.kind)).map((f) => JSON.stringify(f))),
+  ).size;
   const after: Inline[][] = [];
   if (audits.length > 1 && same)
     after.push([
@@ -153,7 +171,7 @@ export function sizesSection(view: SystemView, alg: AlgorithmView) {
             "long-term sk (API cap)",
             "shared secret",
           ],
-          rows: rowsOf(kexCells),
+          rows: rowsOf((i) => kexCells(i, at)),
           rowHeaders: true,
         },
       ],
@@ -174,7 +192,7 @@ export function sizesSection(view: SystemView, alg: AlgorithmView) {
         headers: kem
           ? [...lead, "public key", "secret key", "ciphertext", "shared secret"]
           : [...lead, "public key", "secret key", "signature"],
-        rows: rowsOf((i) => tableCells(i, kem)),
+        rows: rowsOf((i) => tableCells(i, kem, at)),
         rowHeaders: true,
       },
     ],

@@ -246,7 +246,7 @@ export function symmetricSection(view: SystemView, alg: AlgorithmView) {
         rows.push([
           ...lead,
           cell(op),
-          ...groups.map((_, i) => cell(i === 0 ? failedText(p.failure) : DASH)),
+          ...groups.map((_, i) => cell(i === 0 ? failedText(p.failure, p) : DASH)),
           cell(DASH),
         ]);
         continue;

@@ -4,6 +4,7 @@ import type { SizeAuditRecord } from "@ngcc-perf/schema";
 import { formatBytes } from "../format.ts";
 import { type Cell, cell, code, type Page, type Section, type Table, text } from "../model.ts";
 import { DASH, footer, header, listText, section } from "../parts.ts";
+import { isDisagreement } from "../sections/sizes.ts";
 import type { SiteContext, SystemView } from "../view.ts";
 
 const FIELDS = ["publicKeyBytes", "secretKeyBytes", "ciphertextBytes", "signatureBytes", "sharedSecretBytes"] as const;
@@ -81,15 +82,49 @@ function fieldRows(audit: SizeAuditRecord, lead: (instance: string) => Cell[]): 
 }
 
 function findingRows(audit: SizeAuditRecord, lead: (instance: string) => Cell[]): Cell[][] {
-  return audit.findings.map((f) => [
-    ...lead(f.instance),
-    cell(f.kind),
-    cell(f.field ? (LABEL[f.field] ?? f.field) : DASH),
-    cell(orDash(f.catalog)),
-    cell(orDash(f.api)),
-    cell(orDash(f.measured)),
-    cell(f.note ?? ""),
-  ]);
+  return audit.findings
+    .filter((f) => isDisagreement(f.kind))
+    .map((f) => [
+      ...lead(f.instance),
+      cell(f.kind),
+      cell(f.field ? (LABEL[f.field] ?? f.field) : DASH),
+      cell(orDash(f.catalog)),
+      cell(orDash(f.api)),
+      cell(orDash(f.measured)),
+      cell(f.note ?? ""),
+    ]);
+}
+
+/** Catalog rows missing for an audited instance, or naming no instance: not disagreements, listed apart. */
+function rowRows(audit: SizeAuditRecord, lead: (instance: string) => Cell[]): Cell[][] {
+  return audit.findings
+    .filter((f) => f.kind === "catalog-row-missing" || f.kind === "catalog-row-unknown-instance")
+    .map((f) => [
+      ...lead(f.instance),
+      cell(
+        f.kind === "catalog-row-missing"
+          ? "not in the catalog"
+          : `catalog row naming no instance${f.line ? ` (line ${f.line})` : ""}`,
+      ),
+      cell(f.note ?? ""),
+    ]);
+}
+
+/** The sentence of an algorithm's audit: its disagreements, then what the catalog lacks or has in excess. */
+function auditSentence(audits: ReadonlyArray<{ record: SizeAuditRecord }>, disagreements: number, profiles: string) {
+  const kinds = (kind: string) => [
+    ...new Set(audits.flatMap((a) => a.record.findings.filter((f) => f.kind === kind).map((f) => f.instance))),
+  ];
+  const missing = kinds("catalog-row-missing");
+  const unknown = kinds("catalog-row-unknown-instance");
+  const head = disagreements
+    ? `${disagreements} disagreement(s)${profiles}.`
+    : missing.length || unknown.length
+      ? `No disagreement where the catalog has a row${profiles}.`
+      : `Catalog, API and measurement agree${profiles}.`;
+  const notIn = missing.length ? ` Not in the catalog: ${listText(missing)} (the API's figures are shown).` : "";
+  const extra = unknown.length ? ` Catalog rows naming no instance: ${listText(unknown)}.` : "";
+  return `${head}${notIn}${extra} `;
 }
 
 export function sizesPage(ctx: SiteContext, view: SystemView): Page {
@@ -104,11 +139,13 @@ export function sizesPage(ctx: SiteContext, view: SystemView): Page {
     const several = audits.length > 1;
     const leadHeaders = several ? ["instance", "build profile"] : ["instance"];
     const findings: Cell[][] = [];
+    const rows: Cell[][] = [];
     const fields: Cell[][] = [];
     for (const a of audits) {
       const lead = (instance: string): Cell[] =>
         several ? [[code(instance)], cell(a.key.buildProfile)] : [[code(instance)]];
       findings.push(...findingRows(a.record, lead));
+      rows.push(...rowRows(a.record, lead));
       fields.push(...fieldRows(a.record, lead));
     }
     const tables: Table[] = [];
@@ -117,6 +154,13 @@ export function sizesPage(ctx: SiteContext, view: SystemView): Page {
         caption: `Disagreements found for ${alg.id}`,
         headers: [...leadHeaders, "finding", "field", "catalog", "API", "measured", "note"],
         rows: findings,
+        rowHeaders: true,
+      });
+    if (rows.length)
+      tables.push({
+        caption: `Catalog rows missing for ${alg.id}, or naming no instance of it (not disagreements)`,
+        headers: [...leadHeaders, "catalog", "note"],
+        rows,
         rowHeaders: true,
       });
     if (fields.length)
@@ -131,11 +175,7 @@ export function sizesPage(ctx: SiteContext, view: SystemView): Page {
       section(alg.id, heading, {
         notes: [
           [
-            text(
-              findings.length
-                ? `${findings.length} disagreement(s)${profiles}. `
-                : `Catalog, API and measurement agree${profiles}. `,
-            ),
+            text(auditSentence(audits, findings.length, profiles)),
             { text: "Page", page: alg.id, anchor: "sizes" },
             text("."),
           ],

@@ -7,7 +7,7 @@ import { fitTimeAxis } from "../charts.ts";
 import { formatBytes, formatRatio, formatShare, formatTime } from "../format.ts";
 import type { Cell, Chart, ChartDatum, Page } from "../model.ts";
 import { cell, code, text } from "../model.ts";
-import { DASH, footer, header, NOT_MEASURED, section } from "../parts.ts";
+import { DASH, footer, header, NOT_MEASURED, pagePaths, section } from "../parts.ts";
 import { perCallOf } from "../per-call.ts";
 import type { AlgorithmView, SiteContext, SystemView } from "../view.ts";
 
@@ -132,7 +132,12 @@ export function summaryRows(view: SystemView, baseline: Baseline | null): Summar
           signatureBytes: sz.signatureBytes,
           hashShare: s.hash,
           drngShare: s.drng,
-          failure: t && t.status !== "ok" ? (t.failure?.message.split("\n")[0] ?? "failed") : null,
+          failure:
+            t && t.status !== "ok"
+              ? t.failure
+                ? (pagePaths(t.failure.message, t).split("\n")[0] ?? "failed")
+                : "failed"
+              : null,
           records: { timing: t ? hrefOf(view, t) : null, profile: p ? hrefOf(view, p) : null, sizes: sz.path },
         });
       }

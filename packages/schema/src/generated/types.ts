@@ -1658,7 +1658,7 @@ export interface KatRecord {
    */
   buildProfile: string;
   /**
-   * PASS: generated output equals the expected KAT byte for byte (CRLF vs LF tolerated); FAIL: it differs or the KAT file is corrupt; ERROR: generation failed (crash, timeout, build error).
+   * PASS: every entry line of the generated output equals the expected .rsp's byte for byte (CRLF line endings, comment lines, empty lines and the final newline may differ, each named in warnings), or the output hashes to the expected hash; FAIL: an entry differs or the KAT file is corrupt; ERROR: generation failed (crash, timeout, build error).
    */
   verdict: "PASS" | "FAIL" | "ERROR";
   /**
@@ -1677,7 +1677,7 @@ export interface KatRecord {
    */
   manifest?: {
     /**
-     * Manifest path as shown in the report, e.g. kem-20/kat.sha256.
+     * Manifest path as shown in the report: the algorithm id, then its path in the submission, e.g. kem-20/KAT/kat.sha256.
      */
     path: string;
     /**
@@ -1837,7 +1837,7 @@ export interface KatRecord {
      */
     generatedSha256: string;
     /**
-     * True when the generated output equals the expected one.
+     * True when the generated output equals the expected one: for a .rsp every entry line byte for byte (expectedSha256 then differs from generatedSha256 when only comments, empty lines or the final newline differ; see warnings).
      */
     match: boolean;
     /**
@@ -1914,7 +1914,7 @@ export interface KatRecord {
     };
   };
   /**
-   * Non-fatal findings (e.g. CRLF line endings tolerated).
+   * Non-fatal findings: CRLF line endings; a .rsp differing from the generated output only outside its entries (each line, expected and generated); .rsp files the manifest lists that no instance uses; a missing manifest.
    */
   warnings?: string[];
   /**

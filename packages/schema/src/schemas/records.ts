@@ -791,7 +791,7 @@ export const kat = recordSchema(
     implementation: implementationName,
     buildProfile: buildProfileName,
     verdict: oneOfEnum(
-      "PASS: generated output equals the expected KAT byte for byte (CRLF vs LF tolerated); FAIL: it differs or the KAT file is corrupt; ERROR: generation failed (crash, timeout, build error).",
+      "PASS: every entry line of the generated output equals the expected .rsp's byte for byte (CRLF line endings, comment lines, empty lines and the final newline may differ, each named in warnings), or the output hashes to the expected hash; FAIL: an entry differs or the KAT file is corrupt; ERROR: generation failed (crash, timeout, build error).",
       ["PASS", "FAIL", "ERROR"],
     ),
     log: obj(
@@ -813,7 +813,9 @@ export const kat = recordSchema(
     manifest: obj(
       "Check of the submission's kat.sha256 manifest against its .rsp files.",
       {
-        path: str("Manifest path as shown in the report, e.g. kem-20/kat.sha256."),
+        path: str(
+          "Manifest path as shown in the report: the algorithm id, then its path in the submission, e.g. kem-20/KAT/kat.sha256.",
+        ),
         status: oneOfEnum(
           "ok: every listed file matches; mismatch: a file's hash differs (corrupt or altered KAT file); missing: no manifest; not-applicable: an expected hash is given instead of files.",
           ["ok", "mismatch", "missing", "not-applicable"],
@@ -914,7 +916,9 @@ export const kat = recordSchema(
           entries: int("Entries the form covers.", { minimum: 1 }),
           expectedSha256: ref("sha256", "SHA-256 of the expected output (LF line endings)."),
           generatedSha256: ref("sha256", "SHA-256 of the generated output."),
-          match: bool("True when the generated output equals the expected one."),
+          match: bool(
+            "True when the generated output equals the expected one: for a .rsp every entry line byte for byte (expectedSha256 then differs from generatedSha256 when only comments, empty lines or the final newline differ; see warnings).",
+          ),
         },
         {
           source: str("Where the expectation comes from: the .rsp path or the origin of the hash."),
@@ -930,7 +934,10 @@ export const kat = recordSchema(
         signatureBytes: katLength,
       },
     ),
-    warnings: arr("Non-fatal findings (e.g. CRLF line endings tolerated).", { type: "string" }),
+    warnings: arr(
+      "Non-fatal findings: CRLF line endings; a .rsp differing from the generated output only outside its entries (each line, expected and generated); .rsp files the manifest lists that no instance uses; a missing manifest.",
+      { type: "string" },
+    ),
     commands: arr("Child processes run.", ref("command", "One process.")),
   },
   pickDefs("provenance", "sha256", "build", "failure", "command"),
