@@ -118,6 +118,8 @@ interface Draft {
   sources: string[];
   dropped: string[];
   partial: string[];
+  /** Read from a library the build makes: the sources its objects need are completed by symbol. */
+  archive: boolean;
   /** Folders searched for the API header, in order. */
   headerFolders: string[];
   /** Folders the sources' headers are found in (for reading their text). */
@@ -236,6 +238,7 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
           sources: plan.sources,
           dropped: [],
           partial: [],
+          archive: false,
           headerFolders: [setDir, ...layout.shared],
           searchDirs: plan.includeDirs,
           headerOthers: [],
@@ -372,6 +375,49 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
         drafts.flatMap((d) => d.sources.map((s) => unitOf(s, d))),
         work,
       );
+    }
+    // A library the build makes (no program links it): the symbols its objects use and nothing defines are
+    // looked for in the .c files of its include folders (PQClean's common/fips202.c), as a program's link would.
+    for (const d of drafts.filter((x) => x.archive)) {
+      const pool = unique([...d.flags.includeDirs, ...d.sources.map((x) => dirname(x))])
+        .flatMap((f) => filesIn(f, ".c"))
+        .filter((f) => !d.sources.includes(f));
+      const poolUnits = await compileUnits(
+        cc,
+        pool.map((x) => unitOf(x, d)),
+        work,
+      );
+      for (let round = 0; round < 8; round++) {
+        const mine = d.sources
+          .map((x) => compiled.perUnit.get(unitKey(unitOf(x, d))))
+          .filter((u): u is UnitSymbols => !!u);
+        const defined = new Set(mine.flatMap((u) => [...u.defined]));
+        const missing = new Set(mine.flatMap((u) => [...u.used]).filter((x) => !defined.has(x)));
+        const add = pool.filter((f) => {
+          const u = poolUnits.perUnit.get(unitKey(unitOf(f, d)));
+          return (
+            u &&
+            !d.sources.includes(f) &&
+            !u.defined.has("main") &&
+            !randombytesSymbolOf(u) &&
+            [...u.defined].some((x) => missing.has(x))
+          );
+        });
+        if (add.length === 0) break;
+        for (const f of add) {
+          const u = poolUnits.perUnit.get(unitKey(unitOf(f, d))) as UnitSymbols;
+          compiled.perUnit.set(unitKey(unitOf(f, d)), u);
+          d.sources.push(f);
+          decided.push(
+            `${d.name}: added ${rel(f)}: it defines ${[...u.defined]
+              .filter((x) => missing.has(x))
+              .slice(0, 3)
+              .join(
+                ", ",
+              )}, which the library's objects call (the build makes a library; nothing in it links the program)`,
+          );
+        }
+      }
     }
     if (
       compiled.failed.some((f) => /target specific option mismatch/.test(f.error)) &&
@@ -761,6 +807,7 @@ function fromCompileSet(s: CompileSet, impl: { name: string; folder: string }, d
     sources: s.sources.filter((x) => x.startsWith(`${dir}/`)),
     dropped: s.dropped,
     partial: s.partial,
+    archive: s.archive === true,
     headerFolders: unique([s.folder, ...s.includeDirs, ...sourceDirs]),
     searchDirs: unique([...s.includeDirs, ...sourceDirs]),
     headerOthers: [],

@@ -203,6 +203,28 @@ PQCgenKAT_kem: kem.c aes.c PQCgenKAT_kem.c
     expect(r.undecided.join("\n")).not.toMatch(/did not compile/);
   }, 120_000);
 
+  it("a Makefile that only makes a library: the sources its objects call are found in its include folders", async () => {
+    const dir = tree({
+      "scheme/clean/Makefile": `CFLAGS = -O3 -std=c99 -I../../common
+libtoy.a: kem.o
+\t$(AR) -r $@ kem.o
+%.o: %.c
+\t$(CC) $(CFLAGS) -c -o $@ $<
+`,
+      "scheme/clean/api.h": `#define CRYPTO_SECRETKEYBYTES 64\n#define CRYPTO_PUBLICKEYBYTES 32\n#define CRYPTO_CIPHERTEXTBYTES 32\n#define CRYPTO_BYTES 32\n${KEM_DECLS}`,
+      "scheme/clean/kem.c": `#include "sha.h"\nvoid toy_use(unsigned char *x) { toy_sha(x); }\n${KEM_C.replace('#include "randombytes.h"\n', RB_H)}`,
+      "common/sha.h": "void toy_sha(unsigned char *x);\n",
+      "common/sha.c": '#include "sha.h"\nvoid toy_sha(unsigned char *x) { x[0] ^= 1; }\n',
+      "common/other.c": "int toy_unused(void) { return 0; }\n",
+      "common/randombytes.c": RB_C,
+    });
+    const r = await draftMeta(dir, { id: "kem-5" });
+    const i = instancesOf(r.meta)[0] as Inst;
+    expect(i.sources).toEqual(["common/sha.c", "scheme/clean/kem.c"]);
+    expect(i.includeDirs).toEqual(["common", "scheme/clean"]);
+    expect(r.decided.join("\n")).toMatch(/added common\/sha\.c: it defines toy_sha, which the library's objects call/);
+  }, 120_000);
+
   it("finds the variables and their documented values", () => {
     const vars = makeVariables(
       "# PARAM can be 2, 3 or 5\nPARAM ?= 2\nCFLAGS += -DMODE=$(PARAM)\nifeq ($(OPT),1)\nX=1\nendif\n",

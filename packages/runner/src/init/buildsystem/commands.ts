@@ -76,6 +76,8 @@ export interface BuiltProgram {
   libraries: string[];
   /** The link line's argv. */
   link: string[];
+  /** A static library the build makes, no program linking it (its users' other sources are not listed). */
+  archive?: boolean;
 }
 
 const CC_RE = /^(?:.*\/)?(?:[\w.-]+-)?(?:cc|gcc|clang|c99|c11|icx|icc)(?:-[\d.]+)?$/;
@@ -157,6 +159,12 @@ export function programsOf(commands: Array<{ argv: string[]; cwd: string }>, cc?
     if (linked.length === 0) continue;
     if (flags.includes("-shared")) continue;
     programs.push({ path: abs(output, cwd), sources: linked, libraries, link: argv });
+  }
+  // A build that only makes a library (PQClean's lib<scheme>.a): the archive stands for the program.
+  if (programs.length === 0) {
+    for (const [path, sources] of archives) {
+      if (sources.length > 0) programs.push({ path, sources, libraries: [], link: [], archive: true });
+    }
   }
   return programs;
 }

@@ -238,7 +238,7 @@ const isKat = (p: string) => /PQCgenKAT/i.test(basename(p));
 
 /** Is this program linked with code calling the NIST API? (read from its sources' text) */
 function callsApi(p: BuiltProgram): boolean {
-  return p.sources.some((s) => /\bcrypto_(kem|sign|kex)\w*\s*\(/.test(stripComments(readSome(s.source))));
+  return p.sources.some((s) => /crypto_(kem|sign|kex)_?\w*\s*\(/.test(stripComments(readSome(s.source))));
 }
 
 const schemeOf = (s: CompileSet) =>
@@ -391,6 +391,7 @@ function compileSetOf(p: BuiltProgram, folder: string, shown: string, ctx: ReadC
   return {
     partial: unique(perSource.flat()).filter((x) => !perSource.every((g) => g.includes(x))),
     label: values.length > 0 ? values.join("-") : name,
+    ...(p.archive ? { archive: true } : {}),
     from: `${shown.replace(/^make -n -B$/, "make -n -B")} (program ${ctx.rel(p.path)})`,
     folder,
     program: p.path,

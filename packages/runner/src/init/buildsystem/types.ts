@@ -28,6 +28,8 @@ export interface CompileSet {
   dropped: string[];
   /** Defines and cflags on the compile lines of some of the sources only (carried for all: the union). */
   partial: string[];
+  /** Read from a library the build makes (no program): the sources its objects need are completed by symbol. */
+  archive?: boolean;
 }
 
 export interface BuildReading {
