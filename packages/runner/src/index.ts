@@ -66,7 +66,7 @@ export {
   snapshotProcesses,
 } from "./env-check.ts";
 export { InputError } from "./errors.ts";
-export { draftMeta, type InitGroup, type InitOptions, type InitResult, initSubmission } from "./init.ts";
+export { draftMeta, type InitGroup, type InitOptions, type InitResult, initSubmission } from "./init/index.ts";
 export {
   type AlgorithmSpec,
   apiNamespace,

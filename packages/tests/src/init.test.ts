@@ -87,7 +87,9 @@ describe("init on the fixtures (their meta.json removed)", () => {
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("KAT/kat.sha256: checked, every KAT file matches");
-      expect(r.stdout).toMatch(/Could not decide[^\n]*\n {2}summary: not in the folder/);
+      // The summary is among what init could not decide (after, for kem-90, the Puffin-K-* KAT files no
+      // instance uses: init now says so).
+      expect(r.stdout).toMatch(/Could not decide[^\n]*\n( {2}[^\n]*\n)* {2}summary: not in the folder/);
       const draft = readJson<Draft>(join(dir, "meta.json"));
       const fixture = readJson<Draft>(join(submissionsDir, id, "meta.json"));
       expect(draft.id).toBe(fixture.id);
@@ -125,8 +127,13 @@ describe("init on the fixtures (their meta.json removed)", () => {
     const dir = join(work, "fixtures", "kem-90");
     const r = init(dir, "--force");
     expect(r.code).toBe(0);
+    // The -K- variants' KAT files fit the sizes of instances that took other files: said, not silently unused.
     expect(r.stdout).toContain(
-      "Puffin-128: left out Reference_Implementation/common/keccak.c: none of the instance's other sources calls its functions",
+      "KAT files no instance uses: KAT/Puffin-K-128/PQCkemKAT_1632.rsp, KAT/Puffin-K-192/PQCkemKAT_2400.rsp, KAT/Puffin-K-256/PQCkemKAT_3168.rsp",
+    );
+    // Said once for the three sets (each instance's own line before init grouped what every instance shares).
+    expect(r.stdout).toContain(
+      "every instance: left out Reference_Implementation/common/keccak.c: none of the instance's other sources calls its functions",
     );
     const draft = readJson<Draft>(join(dir, "meta.json"));
     expect(Object.keys(draft.profiler?.groups ?? {}).sort()).toEqual(["drng", "hash"]);
@@ -269,7 +276,7 @@ describe("init on a folder with a Makefile, kem.h and the submitter's randombyte
     "KAT/PQCkemKAT_40.rsp": rspText(16, 40, 32),
   });
 
-  it("drafts one instance per -D value, the sizes by the preprocessor, no ICCS, randombytes.c left out", () => {
+  it("drafts one instance per program of make -n -B, sizes by printparams, no ICCS, randombytes.c left out", () => {
     const r = init(dir, "--id", "kem-97");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -287,6 +294,8 @@ describe("init on a folder with a Makefile, kem.h and the submitter's randombyte
       expect(i.sources).toEqual(["Reference_Implementation/sha2.c", "Reference_Implementation/toy.c"]);
       expect(i.randombytesSource).toBe("Reference_Implementation/randombytes.c");
       expect(i.api).toBeUndefined();
+      // The compile line's -std=c99 is carried (the build needs it); its -O2 is not (build profiles choose that).
+      expect((i as unknown as { cflags?: string[] }).cflags).toEqual(["-std=c99"]);
     }
     expect(draft.instances[0]?.kat.file).toBe("KAT/PQCkemKAT_40.rsp");
     expect(draft.instances[1]?.kat.file).toBeUndefined();
@@ -295,8 +304,14 @@ describe("init on a folder with a Makefile, kem.h and the submitter's randombyte
     expect(r.stdout).toContain(
       "left out Reference_Implementation/randombytes.c: defines randombytes: ngcc-perf provides randombytes",
     );
-    expect(r.stdout).toContain("left out Reference_Implementation/PQCgenKAT_kem.c: defines main");
-    expect(r.stdout).toContain("-DTOY_LEVEL=… (toy-1, toy-3)");
+    // The Makefile is the source of truth: its two programs (toy-1, toy-3), read from make -n -B; the KAT
+    // program the Makefile does not build is not read at all (the text-reading init left it out by its main).
+    expect(r.stdout).toContain(
+      "Reference_Implementation: 2 compile set(s) from make -n -B of its program targets (toy-1 toy-3)",
+    );
+    expect(r.stdout).toContain("toy-3: compile set from make -n -B (program Reference_Implementation/toy-3)");
+    expect(r.stdout).toContain("every instance: did not carry -O2: optimisation (the build profile chooses it)");
+    expect(r.stdout).toContain("toy-1: sizes by compiling Reference_Implementation/kem.h with -DTOY_LEVEL=1");
     expect(r.stdout).toContain("toy-3: no KAT file found (expected PQCkemKAT_104.rsp with 104-byte secret keys)");
     expect(r.stdout).toContain("no ICCS");
     // Catalog rows from the API's sizes, printed (not written).
