@@ -1,17 +1,7 @@
 // What a submission's instance is built from, beyond its listed sources: its API header (any name), the
 // randomness ngcc-perf links in (the ICCS library's, or a plain NIST randombytes), and the submitter's own
 // randombytes.c, which is always left out.
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  readSync,
-  realpathSync,
-  statSync,
-} from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readSubmissionText, shortText } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
