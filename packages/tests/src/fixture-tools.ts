@@ -886,3 +886,20 @@ export function storeRecordFiles(out: string, system: string): string[] {
   if (existsSync(dir)) walk(dir);
   return files.filter((f) => f !== "index.json" && f !== "environment.json").sort();
 }
+
+/** Every file below a folder (none when it does not exist), depth first. */
+export function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+/** The JSON records of a store (below <out>/data) whose kind matches. */
+export function recordsOfKind(out: string, kind: RegExp): Array<Record<string, unknown>> {
+  return filesUnder(join(out, "data"))
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => JSON.parse(readFileSync(f, "utf8")) as Record<string, unknown>)
+    .filter((r) => kind.test(String(r.kind)));
+}

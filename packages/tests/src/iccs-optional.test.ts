@@ -8,10 +8,20 @@
  * failed build is compiled once in a run of build, time and profile. Behaviour only, never timings.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { iccsDir, KAT_RNG_SOURCES, katgenDir, makeTempDir, run, runCli, STRICT_CFLAGS } from "./fixture-tools.ts";
+import {
+  filesUnder,
+  iccsDir,
+  KAT_RNG_SOURCES,
+  katgenDir,
+  makeTempDir,
+  recordsOfKind,
+  run,
+  runCli,
+  STRICT_CFLAGS,
+} from "./fixture-tools.ts";
 
 const work = makeTempDir("ngcc-iccs-optional-");
 afterAll(() => {
@@ -189,21 +199,6 @@ async function writeKat(dir: string): Promise<void> {
   rmSync(exe);
 }
 
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
-  });
-}
-
-function records(out: string, kind: RegExp): Array<Record<string, unknown>> {
-  return filesUnder(join(out, "data"))
-    .filter((f) => f.endsWith(".json"))
-    .map((f) => JSON.parse(readFileSync(f, "utf8")) as Record<string, unknown>)
-    .filter((r) => kind.test(String(r.kind)));
-}
-
 describe("a submission without ICCS, with its own randombytes.c and a header named kem.h", () => {
   const s = makeSubmission("finch");
   const out = join(work, "finch", "out");
@@ -216,10 +211,10 @@ describe("a submission without ICCS, with its own randombytes.c and a header nam
   it("builds, passes its KAT and is timed", () => {
     expect(result.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND/);
     expect(result.code, result.stderr).toBe(0);
-    const kat = records(out, /^kat$/);
+    const kat = recordsOfKind(out, /^kat$/);
     expect(kat).toHaveLength(1);
     expect(kat[0]?.verdict).toBe("PASS");
-    const timing = records(out, /^timing$/);
+    const timing = recordsOfKind(out, /^timing$/);
     expect(timing.map((r) => r.operation).sort()).toEqual(["dec", "enc", "keygen"]);
     for (const r of timing) expect(r.status).toBe("ok");
   });
@@ -309,7 +304,7 @@ describe("a compile error", () => {
     const line = new RegExp(`${finch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:\\d+:\\d+: error: [^\\n]+`);
     const first = result.stderr.match(line)?.[0];
     expect(first, result.stderr).toBeDefined();
-    const timing = records(out, /^timing$/);
+    const timing = recordsOfKind(out, /^timing$/);
     expect(timing.length).toBe(3);
     for (const r of timing) {
       const message = (r.failure as { reason: string; message: string }).message;

@@ -7,10 +7,10 @@
  * equal PQClean's META.yml lengths, and the page says nothing of ICCS and names no instance after a folder.
  * Behaviour only, never timings.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixturesDir, makeTempDir, pqcleanDir, runCliAsync } from "./fixture-tools.ts";
+import { filesUnder, fixturesDir, makeTempDir, pqcleanDir, runCliAsync } from "./fixture-tools.ts";
 
 const work = makeTempDir("ngcc-init-pqclean-tree-");
 afterAll(() => {
@@ -30,13 +30,6 @@ interface Draft {
   category: string;
   iccs?: unknown;
   instances: Array<{ name: string; sources: string[]; includeDirs: string[]; cflags?: string[] }>;
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
-  });
 }
 
 /** PQClean's scheme folder and common/ copied in PQClean's own layout. */

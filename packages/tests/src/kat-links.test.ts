@@ -3,11 +3,11 @@
 // or a private key) is refused unread — the verdict is not PASS, the record says why, and none of the target's
 // bytes reach the KAT log, the record, the console or the page. A link that stays inside the submission is
 // followed as before. Real builds, behaviour only.
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type KatRecord, recordPath } from "@ngcc-perf/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copySubmission, iccsDir, makeTempDir, runCliAsync, writeManifest } from "./fixture-tools.ts";
+import { copySubmission, filesUnder, iccsDir, makeTempDir, runCliAsync, writeManifest } from "./fixture-tools.ts";
 
 const dir = makeTempDir("ngcc-kat-links-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,13 +19,6 @@ let run: Awaited<ReturnType<typeof runCliAsync>>;
 function kat(instance: string, algorithmId = "kem-90"): KatRecord {
   const key = { system: "test_1", algorithmId, instance, buildProfile: "quick" };
   return JSON.parse(readFileSync(recordPath(out, { kind: "kat", key }), "utf8")) as KatRecord;
-}
-
-function filesUnder(d: string): string[] {
-  return readdirSync(d).flatMap((f) => {
-    const p = join(d, f);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
-  });
 }
 
 beforeAll(async () => {

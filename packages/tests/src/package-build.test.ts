@@ -13,10 +13,10 @@
  * same flags) passes and the sizes are those of params.h. Without `libraries` the link fails naming SHA256; a
  * meta.json with an optimisation flag in cflags is refused with its pointer. Behaviour only, never timings.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KAT_RNG_SOURCES, katgenDir, makeTempDir, run, runCli } from "./fixture-tools.ts";
+import { filesUnder, KAT_RNG_SOURCES, katgenDir, makeTempDir, recordsOfKind, run, runCli } from "./fixture-tools.ts";
 
 const work = makeTempDir("ngcc-package-build-");
 afterAll(() => {
@@ -199,21 +199,6 @@ async function writeKat(dir: string, ref: string): Promise<void> {
   rmSync(exe);
 }
 
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
-  });
-}
-
-function records(out: string, kind: RegExp): Array<Record<string, unknown>> {
-  return filesUnder(join(out, "data"))
-    .filter((f) => f.endsWith(".json"))
-    .map((f) => JSON.parse(readFileSync(f, "utf8")) as Record<string, unknown>)
-    .filter((r) => kind.test(String(r.kind)));
-}
-
 describe("a package with an api.h that only includes, libcrypto, a renamed randombytes and a namespace macro", () => {
   const s = makeSubmission("wax");
   const out = join(work, "wax", "out");
@@ -226,13 +211,13 @@ describe("a package with an api.h that only includes, libcrypto, a renamed rando
   it("builds and passes its KAT", () => {
     expect(result.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND/);
     expect(result.code, result.stderr).toBe(0);
-    const kat = records(out, /^kat$/);
+    const kat = recordsOfKind(out, /^kat$/);
     expect(kat).toHaveLength(1);
     expect(kat[0]?.verdict).toBe("PASS");
   });
 
   it("reads the sizes params.h gives by sizeof", () => {
-    const text = JSON.stringify(records(out, /^size-audit$/));
+    const text = JSON.stringify(recordsOfKind(out, /^size-audit$/));
     expect(text).toMatch(/"secretKeyBytes":88\b/);
     expect(text).toMatch(/"ciphertextBytes":32\b/);
   });

@@ -5,10 +5,20 @@
  * which API was expected and how to choose the other, both ways (sig-94 as nist, sig-93 Wren as fips204), on the
  * console and in the failure records. The context is bound into Shrike's signatures. Behaviour only, never timings.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { iccsDir, makeTempDir, nativeIncludeDir, run, runCli, STRICT_CFLAGS, submissionsDir } from "./fixture-tools.ts";
+import {
+  filesUnder,
+  iccsDir,
+  makeTempDir,
+  nativeIncludeDir,
+  recordsOfKind,
+  run,
+  runCli,
+  STRICT_CFLAGS,
+  submissionsDir,
+} from "./fixture-tools.ts";
 
 const work = makeTempDir("ngcc-sig94-");
 afterAll(() => {
@@ -53,21 +63,6 @@ function layout(
   return { campaign, out: join(dir, "out") };
 }
 
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
-  });
-}
-
-function records(out: string, kind: RegExp): Array<Record<string, unknown>> {
-  return filesUnder(join(out, "data"))
-    .filter((f) => f.endsWith(".json"))
-    .map((f) => JSON.parse(readFileSync(f, "utf8")) as Record<string, unknown>)
-    .filter((r) => kind.test(String(r.kind)));
-}
-
 /** Every string inside a record. */
 function strings(v: unknown): string[] {
   if (typeof v === "string") return [v];
@@ -82,10 +77,10 @@ const runQuick = (campaign: string, out: string) =>
 function passesAndIsTimed(r: ReturnType<typeof runCli>, out: string): void {
   expect(r.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND/);
   expect(r.code, r.stderr).toBe(0);
-  const kat = records(out, /^kat$/);
+  const kat = recordsOfKind(out, /^kat$/);
   expect(kat).toHaveLength(1);
   expect(kat[0]?.verdict).toBe("PASS");
-  const timing = records(out, /^timing$/);
+  const timing = recordsOfKind(out, /^timing$/);
   expect(timing.map((t) => t.operation).sort()).toEqual(["keygen", "sign", "verify"]);
   for (const t of timing) expect(t.status).toBe("ok");
 }
@@ -188,7 +183,7 @@ describe("an API mismatch says which API was expected and how to choose the othe
       expect(r.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND/);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/^\s+at /m);
-      const failed = [...records(l.out, /^kat$/), ...records(l.out, /^timing$/)];
+      const failed = [...recordsOfKind(l.out, /^kat$/), ...recordsOfKind(l.out, /^timing$/)];
       expect(failed.length).toBeGreaterThan(0);
       // The failure record of the first step that builds (the KAT) carries the sentence.
       expect(failed.some((rec) => strings(rec).some((s) => message.test(s)))).toBe(true);
