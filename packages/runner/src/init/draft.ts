@@ -249,6 +249,20 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
         });
       }
     }
+    // A folder read without a build system whose sources another implementation's build system compiles (CROSS:
+    // Reference_Implementation, built per parameter set by Additional_Implementations/KAT_Generation's CMake with the
+    // -D flags the folder alone lacks) is not an instance of its own: the build's compile sets are its reading.
+    for (const d of [...drafts]) {
+      if (d.fromBuild || d.sources.length === 0) continue;
+      const by = drafts.find(
+        (b) => b.fromBuild && b.implementation !== d.implementation && d.sources.every((src) => b.sources.includes(src)),
+      );
+      if (!by) continue;
+      drafts.splice(drafts.indexOf(d), 1);
+      decided.push(
+        `${rel(d.folder)}: no instance of its own: its sources are those ${rel(by.implFolder)}'s build system compiles per parameter set (${by.from})`,
+      );
+    }
     if (drafts.length === 0) {
       throw new InputError(
         `${dir}: found no parameter set — expected Reference_Implementation/<set>/api.h (or Optimized_Implementation/…), or an api.h in the folder`,

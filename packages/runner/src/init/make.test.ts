@@ -233,3 +233,39 @@ libtoy.a: kem.o
     expect(vars.map((v) => [v.name, v.values])).toEqual([["PARAM", ["2", "3", "5"]]]);
   });
 });
+
+describe("an implementation folder another folder's build system compiles (CROSS's layout)", () => {
+  it("gives no instance of its own: the build's compile sets, with their -D flags, are its reading", async () => {
+    const api = `#ifndef TOY_K
+#error define TOY_K
+#endif
+#define CRYPTO_ALGNAME "Toy"
+#define CRYPTO_SECRETKEYBYTES (100 * TOY_K)
+#define CRYPTO_PUBLICKEYBYTES (10 * TOY_K)
+#define CRYPTO_CIPHERTEXTBYTES (20 * TOY_K)
+#define CRYPTO_BYTES 32
+${KEM_DECLS}`;
+    const dir = tree({
+      "Reference_Implementation/include/api.h": api,
+      "Reference_Implementation/include/randombytes.h": RB_H,
+      "Reference_Implementation/lib/kem.c": KEM_C,
+      "Additional_Implementations/KAT_Generation/Makefile": `REF = ../../Reference_Implementation
+SRC = $(REF)/lib/kem.c
+all: PQCgenKAT_toy1 PQCgenKAT_toy3
+PQCgenKAT_toy1: $(SRC) PQCgenKAT_kem.c rng.c
+\t$(CC) -O2 -DTOY_K=1 -I $(REF)/include -o $@ $(SRC) PQCgenKAT_kem.c rng.c
+PQCgenKAT_toy3: $(SRC) PQCgenKAT_kem.c rng.c
+\t$(CC) -O2 -DTOY_K=3 -I $(REF)/include -o $@ $(SRC) PQCgenKAT_kem.c rng.c
+`,
+      "Additional_Implementations/KAT_Generation/PQCgenKAT_kem.c": GENKAT_C,
+      "Additional_Implementations/KAT_Generation/rng.c": `#include "randombytes.h"\n${RB_C.split("\n").slice(1).join("\n")}`,
+      "KAT/toy1/PQCkemKAT_100.rsp": kemRsp(10, 100, 20),
+      "KAT/toy3/PQCkemKAT_300.rsp": kemRsp(30, 300, 60),
+    });
+    const r = await draftMeta(dir, { id: "kem-1" });
+    const inst = instancesOf(r.meta);
+    expect(inst.map((i) => i.defines)).toEqual([["TOY_K=1"], ["TOY_K=3"]]);
+    expect(inst.every((i) => i.sources.join() === "Reference_Implementation/lib/kem.c")).toBe(true);
+    expect(r.decided.join("\n")).toMatch(/Reference_Implementation\/include: no instance of its own/);
+  }, 120_000);
+});
