@@ -255,7 +255,8 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
     for (const d of [...drafts]) {
       if (d.fromBuild || d.sources.length === 0) continue;
       const by = drafts.find(
-        (b) => b.fromBuild && b.implementation !== d.implementation && d.sources.every((src) => b.sources.includes(src)),
+        (b) =>
+          b.fromBuild && b.implementation !== d.implementation && d.sources.every((src) => b.sources.includes(src)),
       );
       if (!by) continue;
       drafts.splice(drafts.indexOf(d), 1);
