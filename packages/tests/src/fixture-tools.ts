@@ -18,6 +18,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -902,4 +903,33 @@ export function recordsOfKind(out: string, kind: RegExp): Array<Record<string, u
     .filter((f) => f.endsWith(".json"))
     .map((f) => JSON.parse(readFileSync(f, "utf8")) as Record<string, unknown>)
     .filter((r) => kind.test(String(r.kind)));
+}
+
+/**
+ * An expected .rsp made by ngcc-perf's KAT generator compiled by hand (one gcc command: `gccArgs` name the scheme's
+ * sources, flags and include folders; native/katgen and its DRBG are added, libraries after them), written to
+ * `rsp`. Returns the compiler's and the generator's results for the test to assert on.
+ */
+export async function katByHand(
+  gccArgs: readonly string[],
+  rsp: string,
+  linkAfter: readonly string[] = [],
+): Promise<{ build: ProcResult; generate: ProcResult | null }> {
+  const exe = `${rsp}.katgen-by-hand`;
+  mkdirSync(dirname(rsp), { recursive: true });
+  const build = await run("gcc", [
+    "-DNGCC_KAT_KEM",
+    ...gccArgs,
+    "-I",
+    katgenDir,
+    ...KAT_RNG_SOURCES,
+    join(katgenDir, "katgen.c"),
+    "-o",
+    exe,
+    ...linkAfter,
+  ]);
+  if (build.status !== 0) return { build, generate: null };
+  const generate = await run(exe, ["-o", rsp]);
+  rmSync(exe, { force: true });
+  return { build, generate };
 }

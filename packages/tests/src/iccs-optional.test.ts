@@ -11,17 +11,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  filesUnder,
-  iccsDir,
-  KAT_RNG_SOURCES,
-  katgenDir,
-  makeTempDir,
-  recordsOfKind,
-  run,
-  runCli,
-  STRICT_CFLAGS,
-} from "./fixture-tools.ts";
+import { filesUnder, iccsDir, katByHand, makeTempDir, recordsOfKind, runCli, STRICT_CFLAGS } from "./fixture-tools.ts";
 
 const work = makeTempDir("ngcc-iccs-optional-");
 afterAll(() => {
@@ -174,29 +164,21 @@ function makeSubmission(name: string, o: { meta?: (m: Record<string, unknown>) =
 /** The expected KAT file, made by ngcc-perf's KAT generator compiled by hand (the submitter's randombytes out). */
 async function writeKat(dir: string): Promise<void> {
   const ref = join(dir, "Reference_Implementation");
-  const exe = join(dir, "katgen-by-hand");
-  const b = await run("gcc", [
-    ...STRICT_CFLAGS,
-    "-DNGCC_KAT_KEM",
-    `-DNGCC_API_HEADER="${join(ref, "Finch-1", "kem.h")}"`,
-    "-I",
-    join(ref, "Finch-1"),
-    "-I",
-    join(ref, "common"),
-    "-I",
-    katgenDir,
-    join(ref, "common", "finch.c"),
-    ...KAT_RNG_SOURCES,
-    join(katgenDir, "katgen.c"),
-    "-o",
-    exe,
-  ]);
-  expect(b.stderr).toBe("");
-  expect(b.status).toBe(0);
-  mkdirSync(join(dir, "KAT", "Finch-1"), { recursive: true });
-  const g = await run(exe, ["-o", join(dir, "KAT", "Finch-1", "PQCkemKAT_64.rsp")]);
-  expect(g.status).toBe(0);
-  rmSync(exe);
+  const r = await katByHand(
+    [
+      ...STRICT_CFLAGS,
+      `-DNGCC_API_HEADER="${join(ref, "Finch-1", "kem.h")}"`,
+      "-I",
+      join(ref, "Finch-1"),
+      "-I",
+      join(ref, "common"),
+      join(ref, "common", "finch.c"),
+    ],
+    join(dir, "KAT", "Finch-1", "PQCkemKAT_64.rsp"),
+  );
+  expect(r.build.stderr).toBe("");
+  expect(r.build.status).toBe(0);
+  expect(r.generate?.status).toBe(0);
 }
 
 describe("a submission without ICCS, with its own randombytes.c and a header named kem.h", () => {

@@ -16,7 +16,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { filesUnder, KAT_RNG_SOURCES, katgenDir, makeTempDir, recordsOfKind, run, runCli } from "./fixture-tools.ts";
+import { filesUnder, katByHand, makeTempDir, recordsOfKind, runCli } from "./fixture-tools.ts";
 
 const work = makeTempDir("ngcc-package-build-");
 afterAll(() => {
@@ -173,30 +173,14 @@ function makeSubmission(name: string, edit?: (inst: Record<string, unknown>) => 
 
 /** The expected KAT file: ngcc-perf's KAT generator compiled by hand with the package's flags and libcrypto. */
 async function writeKat(dir: string, ref: string): Promise<void> {
-  const exe = join(dir, "katgen-by-hand");
-  const b = await run("gcc", [
-    "-std=c11",
-    "-O2",
-    "-DNGCC_KAT_KEM",
-    `-D${NS_DEFINE}`,
-    "-I",
-    ref,
-    "-I",
-    katgenDir,
-    join(ref, "wax.c"),
-    ...KAT_RNG_SOURCES,
-    join(katgenDir, "katgen.c"),
-    "-o",
-    exe,
-    "-Wl,--defsym,wax_randombytes=randombytes",
-    "-lcrypto",
-  ]);
-  expect(b.stderr).toBe("");
-  expect(b.status).toBe(0);
-  mkdirSync(join(dir, "KAT", "Wax-24"), { recursive: true });
-  const g = await run(exe, ["-o", join(dir, "KAT", "Wax-24", "PQCkemKAT_88.rsp")]);
-  expect(g.status).toBe(0);
-  rmSync(exe);
+  const r = await katByHand(
+    ["-std=c11", "-O2", `-D${NS_DEFINE}`, "-I", ref, join(ref, "wax.c")],
+    join(dir, "KAT", "Wax-24", "PQCkemKAT_88.rsp"),
+    ["-Wl,--defsym,wax_randombytes=randombytes", "-lcrypto"],
+  );
+  expect(r.build.stderr).toBe("");
+  expect(r.build.status).toBe(0);
+  expect(r.generate?.status).toBe(0);
 }
 
 describe("a package with an api.h that only includes, libcrypto, a renamed randombytes and a namespace macro", () => {
