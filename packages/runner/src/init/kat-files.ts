@@ -3,7 +3,9 @@
 // (kat.sha256) checked when there is one, else written next to them.
 import { existsSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
+import { readSubmissionBytes } from "@ngcc-perf/schema";
 import type { Category } from "../instances.ts";
+import { sha256 as sha256Hex } from "../store.ts";
 import { entries, isDir, isFile, posix, readSome, sha256Of } from "./util.ts";
 
 export interface RspFile {
@@ -30,6 +32,9 @@ export function readRsp(dir: string, path: string): RspFile {
   if (sk?.[1] !== undefined) f.skBytes = sk[1].length / 2;
   return f;
 }
+
+/** KAT files above this size are not hashed (a 100-entry .rsp of the largest NIST keys is tens of MB). */
+const MAX_KAT_BYTES = 256 * 1024 * 1024;
 
 export function findRsp(dir: string, depth = 5): string[] {
   const out: string[] = [];
@@ -127,8 +132,11 @@ export function planManifest(dir: string, chosen: RspFile[], rel: (p: string) =>
   }
   for (const [file, digest] of listed) {
     const p = join(base, file);
-    if (!existsSync(p)) problems.push(`${rel(existing)}: lists ${file}, which does not exist`);
-    else if (sha256Of(p) !== digest)
+    // Only the submission's own regular files are hashed: a listed ../../etc/shadow or a link out is not read.
+    const read = existsSync(p) ? readSubmissionBytes(dir, p, MAX_KAT_BYTES) : null;
+    if (!read) problems.push(`${rel(existing)}: lists ${file}, which does not exist`);
+    else if (read.error !== undefined) problems.push(`${rel(existing)}: lists ${file}, which ${read.error}`);
+    else if (sha256Hex(read.bytes) !== digest)
       problems.push(`${rel(existing)}: ${file}: SHA-256 differs from the manifest's (a changed or corrupt KAT file)`);
   }
   for (const f of chosen) {
