@@ -7,14 +7,17 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const mod of testModules) {
-      // A module that failed to load has no tests but is a failure.
-      if (mod.state() === "failed" && [...mod.children.allTests()].length === 0) failed++;
+      let failedHere = 0;
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === "passed") passed++;
-        else if (state === "failed") failed++;
+        else if (state === "failed") failedHere++;
         else skipped++;
       }
+      // A module that failed with no failed test — it did not load, or a beforeAll/afterAll hook threw (its tests
+      // then show as skipped) — is one failure.
+      if (mod.state() === "failed" && failedHere === 0) failedHere = 1;
+      failed += failedHere;
     }
     failed += unhandledErrors.length;
     const tail = skipped > 0 ? `, ${skipped} skipped` : "";
