@@ -29,6 +29,8 @@ export interface RunOptions {
    * the recorded argv is the command that ran.
    */
   target?: boolean;
+  /** Files and folders masked inside the sandbox for this process (e.g. a KAT's expected answers). */
+  hidden?: string[];
 }
 
 export interface RunResult {
@@ -75,6 +77,7 @@ export function runProcess(given: readonly string[], options: RunOptions): Promi
       ...(options.env ? { env: options.env } : {}),
       statusFd: STATUS_FD,
       ...(options.target && argv.length > given.length && given[0] ? { emulatedProgram: given[0] } : {}),
+      ...(options.hidden ? { hidden: options.hidden } : {}),
     });
   } catch (err) {
     return Promise.reject(err);

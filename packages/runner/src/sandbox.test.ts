@@ -1,6 +1,15 @@
 // The sandbox of runProcess, for real (bubblewrap is installed where these tests run): what a sandboxed process
 // sees, may write and may use, its limits, and how its end is reported.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -67,6 +76,22 @@ describe("the sandbox", () => {
     const ro = await runProcess(["sh", "-c", "echo x > y"], { cwd: job, writable: [], timeoutMs: 10_000 });
     expect(ro.exitCode).not.toBe(0);
     expect(existsSync(join(job, "y"))).toBe(false);
+  });
+
+  it("masks the files it is told to hide, even inside a readable folder, and through a link to them", async () => {
+    const dir = join(tmp, "masked");
+    mkdirSync(join(dir, "KAT"), { recursive: true });
+    writeFileSync(join(dir, "answer.rsp"), "count = 0\n");
+    writeFileSync(join(dir, "KAT", "b.rsp"), "count = 1\n");
+    writeFileSync(join(dir, "plain.c"), "int x;\n");
+    symlinkSync("answer.rsp", join(dir, "alias.rsp"));
+    const r = await runProcess(["sh", "-c", "cat answer.rsp alias.rsp plain.c; ls -A KAT; echo end"], {
+      cwd: dir,
+      writable: [],
+      hidden: [join(dir, "answer.rsp"), join(dir, "KAT")],
+      timeoutMs: 10_000,
+    });
+    expect(r.stdout).toBe("int x;\nend\n");
   });
 
   it("has no network, its own PID namespace and a clean environment", async () => {

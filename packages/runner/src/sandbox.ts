@@ -47,6 +47,12 @@ export interface SandboxSettings {
    * meta.json pointing elsewhere sees nothing there.
    */
   argvPaths?: boolean;
+  /**
+   * Files and folders masked inside every sandbox (an empty file, an empty read-only folder) even where a readable
+   * folder holds them: the submissions' shipped KAT files, so no build or run of submission code can read the
+   * expected answers (docs/security.md). Accumulates over campaigns, like `readable`.
+   */
+  hidden?: string[];
 }
 
 const GiB = 1024 ** 3;
@@ -133,6 +139,7 @@ export function configureSandbox(next: SandboxSettings): void {
     limits: { ...next.limits },
     readable: [...new Set([...settings.readable, ...next.readable.map((p) => resolve(p))])],
     argvPaths: next.argvPaths ?? false,
+    hidden: [...new Set([...(settings.hidden ?? []), ...(next.hidden ?? []).map((p) => resolve(p))])],
   };
 }
 
@@ -315,6 +322,8 @@ export interface SandboxRequest {
   statusFd: number;
   /** The program an emulator prefix runs (argv[0] is the emulator): readable like the program itself. */
   emulatedProgram?: string;
+  /** Files and folders masked for this process, besides the settings' `hidden`. */
+  hidden?: readonly string[];
 }
 
 /** bwrap's command line for one process: the sandbox of the module's settings around `argv`. */
@@ -435,6 +444,17 @@ export function sandboxArgv(req: SandboxRequest, s: SandboxSettings = settings, 
     "/dev",
     ...dirs.flatMap((d) => ["--perms", "0755", "--dir", d]),
     ...kept.flatMap((m) => [m.rw ? "--bind" : "--ro-bind", m.path, m.path]),
+    // After the binds, so a mask covers what a bound folder holds; a masked path outside them is absent anyway.
+    ...hide(
+      [
+        ...new Set(
+          [...(s.hidden ?? []), ...(req.hidden ?? []).map((p) => resolve(req.cwd, p))].flatMap((p) => [
+            p,
+            realOrSelf(p),
+          ]),
+        ),
+      ].filter((p) => kept.some((k) => within(p, k.path)) && !writable.some((w) => within(p, w))),
+    ),
     "--chdir",
     req.cwd,
     "--remount-ro",

@@ -677,6 +677,19 @@ export interface HostileOptions {
   port?: number;
   /** Files the code tries to create (outside its folders: /tmp, $HOME, the repository …). */
   targets?: string[];
+  /**
+   * More C of a test's own (hostile-*.test.ts): `top` at file scope after the includes, `atLoad` in the
+   * constructor, `atExit` in a destructor, `enc` at the end of crypto_kem_enc (ct and ss in scope); `files`
+   * (paths relative to the submission) are written, and those in `sources` added to Puffin-128's sources.
+   */
+  code?: {
+    top?: string[];
+    atLoad?: string[];
+    atExit?: string[];
+    enc?: string[];
+    files?: Record<string, string>;
+    sources?: string[];
+  };
 }
 
 /** A C string literal for an ASCII path (JSON's escapes are C's for these). */
@@ -764,6 +777,8 @@ function hostileSource(kinds: readonly HostileKind[], o: HostileOptions): string
       "  free(big);",
     );
   }
+  atLoad.push(...(o.code?.atLoad ?? []));
+  enc.push(...(o.code?.enc ?? []));
   if (has("nonzero-return")) enc.push("  return -1;");
   const seed = has("nondeterministic")
     ? ["  struct timespec t;", "  clock_gettime(CLOCK_REALTIME, &t);", "  seed[0] ^= (unsigned char)(t.tv_nsec | 1);"]
@@ -792,6 +807,11 @@ function hostileSource(kinds: readonly HostileKind[], o: HostileOptions): string
     '  fprintf(stderr, "ngcc-hostile: %s %s: %s\\n", what, path, ok ? "succeeded" : strerror(errno));',
     "}",
     "",
+    ...(o.code?.top ?? []),
+    "",
+    ...(o.code?.atExit
+      ? ["__attribute__((destructor)) static void ngcc_hostile_exit(void) {", ...o.code.atExit, "}", ""]
+      : []),
     "__attribute__((constructor)) static void ngcc_hostile_load(void) {",
     "  (void)note;",
     ...atLoad,
@@ -843,7 +863,11 @@ export function makeHostileSubmission(
   const meta = JSON.parse(readFileSync(metaFile, "utf8")) as SubmissionMeta;
   const instance = meta.instances.find((i) => i.name === "Puffin-128");
   if (!instance) throw new Error("fixture-tools: kem-90 has no Puffin-128");
-  instance.sources.push("Reference_Implementation/common/hostile.c");
+  instance.sources.push("Reference_Implementation/common/hostile.c", ...(o.code?.sources ?? []));
+  for (const [rel, text] of Object.entries(o.code?.files ?? {})) {
+    mkdirSync(dirname(join(sub.dir, rel)), { recursive: true });
+    writeFileSync(join(sub.dir, rel), text);
+  }
   meta.instances = [instance];
   writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
   return { sub: loadSubmission(sub.dir), instance };
