@@ -220,8 +220,8 @@ function targetOf(config: CampaignConfig, dir: string, file: string): TargetTool
 }
 
 /**
- * The campaign's sandbox: its limits over the defaults, and the folders its processes read (the campaign's own,
- * its submissions, PQClean and ICCS trees, sandbox.readable). Refuses a campaign that needs bubblewrap where it
+ * The campaign's sandbox: its limits over the defaults, and the folders its processes read (its submissions,
+ * PQClean and ICCS trees, toolchain, sandbox.readable — never the campaign's own folder as such). Refuses a campaign that needs bubblewrap where it
  * is not installed.
  */
 function sandboxOf(campaign: Campaign, file: string): SandboxSettings {
@@ -234,7 +234,9 @@ function sandboxOf(campaign: Campaign, file: string): SandboxSettings {
   }
   if (s.limits?.cpuSeconds !== undefined) limits.cpuSeconds = s.limits.cpuSeconds;
   if (s.limits?.tmpBytes !== undefined) limits.tmpBytes = s.limits.tmpBytes;
-  const readable = [campaign.dir, ...(s.readable ?? []).map((p) => resolve(campaign.dir, p))];
+  // Not the campaign's own folder: a campaign kept in $HOME would make all of $HOME readable (~/.ssh included).
+  // Only the folders it names: its submissions, trees, toolchain and sandbox.readable.
+  const readable = (s.readable ?? []).map((p) => resolve(campaign.dir, p));
   // A cross toolchain's sysroot and emulator are read inside the sandbox (read-only, as every readable folder).
   if (campaign.target.sysroot) readable.push(campaign.target.sysroot);
   const emulatorProgram = campaign.target.emulator[0];

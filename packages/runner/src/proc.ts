@@ -4,11 +4,13 @@
 // process runs no submission code (`sandbox: false`: `cc --version`, `uname -m`). Arguments are arrays, never
 // a shell string; every process has a time limit and bounded captured output.
 import { spawn } from "node:child_process";
+import { closeSync, readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 import { resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { InputError } from "./errors.ts";
 import { resolveProgram, sandboxArgv, sandboxPath, sandboxSettings, signalOfStatus } from "./sandbox.ts";
+import { closeDescriptor, openSeccompProgram } from "./seccomp.ts";
 import { targetArgv, withToolchainFlags } from "./target.ts";
 
 export interface RunOptions {
@@ -51,6 +53,46 @@ export interface RunResult {
 
 const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
 const STATUS_FD = 3;
+const SECCOMP_FD = 4;
+const O_CLOEXEC = 0o2000000;
+
+/**
+ * Closes every descriptor above 2 that this process holds without close-on-exec, except Node's IPC channel:
+ * descriptors inherited from whoever started ngcc-perf (a shell's `200>file`, a parent's pipe), which every child
+ * would inherit in turn — bubblewrap passes them on into the sandbox, where the code could write a host file or
+ * read a secret through them. Node opens its own descriptors close-on-exec, so none of them is touched. Returns
+ * the descriptors closed (Linux: read from /proc/self/fdinfo; elsewhere there is no sandbox).
+ */
+export function closeInheritedDescriptors(): number[] {
+  let fds: string[];
+  try {
+    fds = readdirSync("/proc/self/fdinfo");
+  } catch {
+    return [];
+  }
+  const channel = Number(process.env.NODE_CHANNEL_FD ?? -1);
+  const closed: number[] = [];
+  for (const name of fds) {
+    const fd = Number(name);
+    if (!Number.isInteger(fd) || fd <= 2 || fd === channel) continue;
+    let flags: number;
+    try {
+      const m = /^flags:\s*([0-7]+)/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"));
+      if (!m?.[1]) continue;
+      flags = Number.parseInt(m[1], 8);
+    } catch {
+      continue; // closed meanwhile (the listing's own descriptor among them)
+    }
+    if (flags & O_CLOEXEC) continue;
+    try {
+      closeSync(fd);
+      closed.push(fd);
+    } catch {
+      // not ours to close after all
+    }
+  }
+  return closed;
+}
 
 export function runProcess(given: readonly string[], options: RunOptions): Promise<RunResult> {
   // The campaign compiler gets the toolchain's flags (sysroot, cflags, ldflags); a built program its emulator.
@@ -66,8 +108,11 @@ export function runProcess(given: readonly string[], options: RunOptions): Promi
     return Promise.resolve(notStarted(argv, options, `ENOENT: spawn ${file} ENOENT (PATH in the sandbox: ${path})`));
   }
   const writable = options.writable ?? (options.cwd ? [cwd] : []);
+  closeInheritedDescriptors();
   let wrapped: string[];
+  let seccompFd: number | null = null;
   try {
+    seccompFd = openSeccompProgram();
     wrapped = sandboxArgv({
       argv,
       cwd,
@@ -78,11 +123,18 @@ export function runProcess(given: readonly string[], options: RunOptions): Promi
       statusFd: STATUS_FD,
       ...(options.target && argv.length > given.length && given[0] ? { emulatedProgram: given[0] } : {}),
       ...(options.hidden ? { hidden: options.hidden } : {}),
+      ...(seccompFd === null ? {} : { seccompFd: SECCOMP_FD }),
     });
   } catch (err) {
+    closeDescriptor(seccompFd);
     return Promise.reject(err);
   }
-  return spawnAndWait(argv, wrapped, options, true);
+  try {
+    return spawnAndWait(argv, wrapped, options, true, seccompFd);
+  } finally {
+    // The child holds its own copy (spawn has forked by now); bubblewrap reads the filter from that.
+    closeDescriptor(seccompFd);
+  }
 }
 
 function notStarted(argv: readonly string[], options: RunOptions, spawnError: string): RunResult {
@@ -106,6 +158,7 @@ function spawnAndWait(
   command: string[],
   options: RunOptions,
   sandboxed: boolean,
+  seccompFd: number | null = null,
 ): Promise<RunResult> {
   const [file, ...args] = command as [string, ...string[]];
   const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
@@ -125,7 +178,9 @@ function spawnAndWait(
       // readable inside (/proc/1/environ) — the caller's variables (tokens, keys) must not be there. The program's
       // own environment is set by bwrap (--clearenv, --setenv).
       ...(sandboxed ? { env: { PATH: sandboxPath() } } : { cwd: options.cwd, env: options.env ?? process.env }),
-      stdio: sandboxed ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
+      stdio: sandboxed
+        ? ["pipe", "pipe", "pipe", "pipe", ...(seccompFd === null ? [] : [seccompFd])]
+        : ["pipe", "pipe", "pipe"],
       detached: true,
     });
     const finish = (code: number | null, signal: string | null, spawnError?: string) => {

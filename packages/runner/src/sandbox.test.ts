@@ -1,17 +1,21 @@
 // The sandbox of runProcess, for real (bubblewrap is installed where these tests run): what a sandboxed process
 // sees, may write and may use, its limits, and how its end is reported.
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
+  closeSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { arch, homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { runProcess } from "./proc.ts";
 import {
@@ -92,6 +96,63 @@ describe("the sandbox", () => {
       timeoutMs: 10_000,
     });
     expect(r.stdout).toBe("int x;\nend\n");
+  });
+
+  it("refuses tracing, keyrings, bpf, others' counters and unix sockets (seccomp), and another ABI's system calls", async () => {
+    const exe = join(tmp, "seccomp-probe");
+    const source = fileURLToPath(new URL("./testdata/seccomp-probe.c", import.meta.url));
+    const cc = await runProcess(["cc", "-std=gnu99", "-O1", "-o", exe, source], {
+      cwd: tmp,
+      writable: [tmp],
+      timeoutMs: 60_000,
+    });
+    expect(cc.stderr).toBe("");
+    const r = await runProcess([exe], { timeoutMs: 10_000 });
+    const said = Object.fromEntries(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" ", 2) as [string, string]),
+    );
+    expect(said).toEqual({
+      ptrace: "EPERM",
+      process_vm_readv: "EPERM",
+      keyctl: "EPERM",
+      bpf: "EPERM",
+      "perf-other": "EPERM",
+      "perf-self": said["perf-self"] === "EPERM" ? "not EPERM" : said["perf-self"],
+      "socket-unix": "EACCES",
+      "socket-inet": "ok",
+    });
+    if (arch() === "x64") {
+      const int80 = await runProcess([exe, "int80"], { timeoutMs: 10_000 });
+      expect(int80.signal).toBe("SIGSYS");
+      expect(int80.stdout).not.toMatch(/int80 returned/);
+    }
+  });
+
+  it("passes no descriptor but stdin, stdout and stderr into the sandbox: inherited ones are closed", async () => {
+    const file = join(tmp, "inherited.txt");
+    writeFileSync(file, "host file\n");
+    const script = [
+      `import { runProcess } from ${JSON.stringify(fileURLToPath(new URL("./proc.ts", import.meta.url)))};`,
+      `const r = await runProcess(["sh", "-c", "ls /proc/self/fd; echo written >&7"], { timeoutMs: 10000 });`,
+      "process.stdout.write(JSON.stringify(r));",
+    ].join("\n");
+    const fd = openSync(file, "a");
+    try {
+      const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        stdio: ["ignore", "pipe", "pipe", "ignore", "ignore", "ignore", "ignore", fd],
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      const r = JSON.parse(child.stdout) as { stdout: string; stderr: string };
+      expect(r.stdout.trim().split("\n").sort()).toEqual(["0", "1", "2", "3"]); // 3: ls's own listing
+      expect(r.stderr).toMatch(/7: Bad file descriptor/);
+      expect(readFileSync(file, "utf8")).toBe("host file\n");
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it("has no network, its own PID namespace and a clean environment", async () => {

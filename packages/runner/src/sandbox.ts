@@ -324,6 +324,8 @@ export interface SandboxRequest {
   emulatedProgram?: string;
   /** Files and folders masked for this process, besides the settings' `hidden`. */
   hidden?: readonly string[];
+  /** The fd bwrap reads the seccomp filter from (seccomp.ts); absent: no filter (a host without a table). */
+  seccompFd?: number;
 }
 
 /** bwrap's command line for one process: the sandbox of the module's settings around `argv`. */
@@ -475,6 +477,7 @@ export function sandboxArgv(req: SandboxRequest, s: SandboxSettings = settings, 
     ...Object.entries(req.env ?? {}).flatMap(([k, v]) => (v === undefined ? [] : ["--setenv", k, v])),
     "--json-status-fd",
     String(req.statusFd),
+    ...(req.seccompFd === undefined ? [] : ["--seccomp", String(req.seccompFd)]),
     "--",
   ];
   const cpu = limits.cpuSeconds === undefined ? Math.max(1, Math.ceil((2 * req.timeoutMs) / 1000)) : limits.cpuSeconds;

@@ -9,7 +9,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -20,7 +19,8 @@ import { createServer, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HostileKind, iccsDir, makeHostileSubmission, repoRoot, runCliAsync } from "./fixture-tools.ts";
+import { filesUnder, repoRoot, runCliAsync } from "./fixture-tools.ts";
+import { type HostileCase, hostileCampaign, storeRecords, storeText } from "./hostile-tools.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-hostile-"));
 const token = randomBytes(8).toString("hex");
@@ -58,43 +58,22 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-const FAST = "{ workerMs: 2, minWorkers: 2, budgetMs: 20, keyPairs: 1, inputPool: 4 }";
-
-interface Case {
-  id: string;
-  kinds: HostileKind[];
-}
-
 /** A campaign over one hostile copy of kem-90 (Puffin-128) per case. */
-function campaign(name: string, cases: Case[], timeouts: string, extra: string[] = []): { file: string; out: string } {
-  const root = join(tmp, name);
-  mkdirSync(root, { recursive: true });
-  const out = join(root, "out");
-  const lines = cases.map(({ id, kinds }) => {
-    const dest = join(root, "submissions", id);
-    const { sub } = makeHostileSubmission(dest, kinds, {
+function campaign(
+  name: string,
+  cases: HostileCase[],
+  timeouts: string,
+  extra: string[] = [],
+): { file: string; out: string } {
+  return hostileCampaign(join(tmp, name), cases, {
+    timeouts,
+    extra,
+    options: (_c, dest, out) => ({
       secrets: [plantedSecret],
       port,
       targets: outsideTargets(join(dest, "kem-90"), out),
-    });
-    return `  - { id: ${id}, instances: [Puffin-128], source: { submission: ${JSON.stringify(sub.dir)} } }`;
+    }),
   });
-  const file = join(root, "campaign.yaml");
-  writeFileSync(
-    file,
-    [
-      `name: hostile-${name}`,
-      "system: test_1",
-      `iccs: { dir: ${JSON.stringify(iccsDir)} }`,
-      `timing: ${FAST}`,
-      `timeouts: ${timeouts}`,
-      ...extra,
-      "algorithms:",
-      ...lines,
-      "",
-    ].join("\n"),
-  );
-  return { file, out };
 }
 
 /** Where write-outside tries to create files: /tmp, /var/tmp, /dev/shm, $HOME, the repository, its sources, the store. */
@@ -111,14 +90,6 @@ function outsideTargets(submission: string, out: string): string[] {
     `../${name}`,
     `../../${name}`,
   ];
-}
-
-/** Every file under `dir`, recursively. */
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile())
-    .map((d) => join(d.parentPath, d.name));
 }
 
 /** Processes still alive (not zombies) that belong to a run: the store in their arguments, or the hostile name. */
@@ -144,36 +115,9 @@ async function noSurvivorsWithin(marker: string, ms: number): Promise<string[]> 
   return left;
 }
 
-interface Rec {
-  status: string;
-  failure?: { reason: string; message: string };
-  verdict?: string;
-  outcome?: string;
-  error?: { reason: string; message: string };
-  commands?: { sandboxed?: boolean; stderrTail?: string }[];
-}
-
-function records(out: string, kind: "records" | "kat"): Record<string, Rec> {
-  const dir = join(out, "data", "test_1", kind);
-  const result: Record<string, Rec> = {};
-  for (const f of filesUnder(dir).filter((p) => p.endsWith(".json"))) {
-    const rel = f.slice(dir.length + 1).replace(/\.json$/, "");
-    result[rel.replace("/guide/", "/")] = JSON.parse(readFileSync(f, "utf8")) as Rec;
-  }
-  return result;
-}
-
-/** Every byte of the store and the site (builds included), for the leak checks; or only what a reader reads. */
-function everything(out: string, readable = false): string {
-  return filesUnder(out)
-    .filter((f) => !readable || /\.(json|md|html|svg|log|txt|rsp)$/.test(f))
-    .map((f) => readFileSync(f).toString("latin1"))
-    .join("\n");
-}
-
 describe("hostile submissions are contained", () => {
   it("reads no secret, reaches no listener, writes nothing outside its folder, leaves no process — and still measures", async () => {
-    const cases: Case[] = [
+    const cases: HostileCase[] = [
       { id: "read-secrets", kinds: ["read-secrets"] },
       { id: "connect", kinds: ["connect"] },
       { id: "write-outside", kinds: ["write-outside"] },
@@ -190,7 +134,7 @@ describe("hostile submissions are contained", () => {
     expect(took).toBeLessThan(120_000);
 
     // The attempts ran (their messages are in the records' stderr tails) and failed.
-    const text = everything(out, true);
+    const text = storeText(out, true);
     expect(text).toMatch(/ngcc-hostile: read \/etc\/shadow: (Permission denied|No such file)/);
     expect(text).toMatch(/ngcc-hostile: connect 127\.0\.0\.1: (Connection refused|Network is unreachable)/);
     expect(text).toMatch(/ngcc-hostile: create \/tmp\/ngcc-hostile-[0-9a-f]+: succeeded/); // its private /tmp
@@ -202,7 +146,7 @@ describe("hostile submissions are contained", () => {
 
     // No secret byte anywhere in the store or the site.
     expect(existsSync(join(out, "site"))).toBe(true);
-    const all = everything(out);
+    const all = storeText(out);
     expect(all.includes(secretText)).toBe(false);
     expect(all.includes(Buffer.from(secretText).toString("hex"))).toBe(false);
     for (const line of shadowLines) expect(all.includes(line)).toBe(false);
@@ -225,8 +169,8 @@ describe("hostile submissions are contained", () => {
     expect(await noSurvivorsWithin(out, 2000)).toEqual([]);
 
     // And they were measured: KAT PASS, every operation timed, every command sandboxed.
-    const kat = records(out, "kat");
-    const timing = records(out, "records");
+    const kat = storeRecords(out, "kat");
+    const timing = storeRecords(out, "records");
     for (const c of cases) {
       expect(kat[`${c.id}/Puffin-128`]?.verdict, c.id).toBe("PASS");
       for (const op of ["keygen", "enc", "dec"]) expect(timing[`${c.id}/Puffin-128__${op}`]?.status, c.id).toBe("ok");
@@ -237,7 +181,7 @@ describe("hostile submissions are contained", () => {
   }, 180_000);
 
   it("turns faulty submissions into failure records with their reason, exit 1", async () => {
-    const cases: Case[] = [
+    const cases: HostileCase[] = [
       { id: "segfault", kinds: ["segfault"] },
       { id: "endless-loop", kinds: ["endless-loop"] },
       { id: "overflow-small", kinds: ["overflow-small"] },
@@ -251,7 +195,7 @@ describe("hostile submissions are contained", () => {
     const r = await runCliAsync(["run", file, "--out", out, "--steps", "build,time"]);
     expect(r.stderr).not.toMatch(/internal error|\n\s+at .+:\d+:\d+\)/);
     expect(r.code, r.stderr).toBe(1);
-    const timing = records(out, "records");
+    const timing = storeRecords(out, "records");
     const failure = (id: string, op = "enc") => timing[`${id}/Puffin-128__${op}`]?.failure;
     const expected: Record<string, [string, RegExp]> = {
       segfault: ["crash", /SIGSEGV/],
@@ -284,11 +228,11 @@ describe("hostile submissions are contained", () => {
     const r = await runCliAsync(["run", file, "--out", out, "--steps", "build,kat,time"]);
     expect(r.stderr).not.toMatch(/internal error|\n\s+at .+:\d+:\d+\)/);
     expect(r.code, r.stderr).toBe(1);
-    const kat = records(out, "kat")["nondeterministic/Puffin-128"];
+    const kat = storeRecords(out, "kat")["nondeterministic/Puffin-128"];
     expect(kat?.verdict).toBe("FAIL");
     expect(kat?.outcome).toBe("output-differs");
     for (const op of ["keygen", "enc", "dec"]) {
-      expect(records(out, "records")[`nondeterministic/Puffin-128__${op}`]?.failure?.reason).toBe("kat-failed");
+      expect(storeRecords(out, "records")[`nondeterministic/Puffin-128__${op}`]?.failure?.reason).toBe("kat-failed");
     }
     expect(await noSurvivorsWithin(out, 2000)).toEqual([]);
   }, 120_000);
@@ -316,7 +260,7 @@ describe("hostile submissions are contained", () => {
     writeFileSync(file, readFileSync(file, "utf8").replace("algorithms:", "sandbox: { enabled: false }\nalgorithms:"));
     const r = await runCliAsync(["run", file, "--out", out, "--steps", "build,time"]);
     expect(r.code, r.stderr).toBe(0);
-    const commands = Object.values(records(out, "records")).flatMap((x) => x.commands ?? []);
+    const commands = Object.values(storeRecords(out, "records")).flatMap((x) => x.commands ?? []);
     expect(commands.length).toBeGreaterThan(0);
     expect(commands.every((c) => c.sandboxed === false)).toBe(true);
   }, 120_000);

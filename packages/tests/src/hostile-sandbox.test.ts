@@ -1,0 +1,229 @@
+// Hostile submissions against the sandbox's own walls (docs/security.md, issue 25 item 6), each through the real
+// CLI: descriptors the CLI inherits, a unix socket in a readable folder, tracing the sandbox's first process,
+// reading another process's memory or the kernel keyrings, another ABI's system calls, and a campaign kept in
+// $HOME. Each attempt is made at load time (a constructor, so in the KAT generator, the driver and every worker)
+// or at call time (end of crypto_kem_enc); each must fail inside the sandbox with nothing of the host in any
+// record or page, and the honest copy in the same campaign must measure as if alone.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { arch, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cliBin, filesUnder } from "./fixture-tools.ts";
+import { type HostileCase, hostileCampaign, INTERNAL_ERROR, storeRecords, storeText } from "./hostile-tools.ts";
+
+const tmp = mkdtempSync(join(tmpdir(), "ngcc-hostile-sandbox-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const token = randomBytes(8).toString("hex");
+const secretText = `NGCC-SECRET-${token}`;
+
+const INCLUDES = ["#include <sys/ptrace.h>", "#include <sys/syscall.h>", "#include <sys/uio.h>", "#include <sys/un.h>"];
+
+/** Runs the CLI with `fds` as its descriptors 3, 4, … (what a shell's `200>file` hands a program). */
+function runCliWithDescriptors(
+  args: readonly string[],
+  fds: Record<number, number>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const top = Math.max(...Object.keys(fds).map(Number));
+  const stdio: (number | "ignore" | "pipe")[] = ["ignore", "pipe", "pipe"];
+  for (let fd = 3; fd <= top; fd++) stdio.push(fds[fd] ?? "ignore");
+  return new Promise((res) => {
+    const child = spawn(process.execPath, [cliBin, ...args], { stdio, env });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const timer = setTimeout(() => child.kill("SIGKILL"), 300_000);
+    child.stdout?.on("data", (d: Buffer) => out.push(d));
+    child.stderr?.on("data", (d: Buffer) => err.push(d));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      res({ code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
+    });
+  });
+}
+
+describe("the sandbox's walls hold against a hostile submission", () => {
+  it("passes it no inherited descriptor, no unix socket, no tracing, no other memory, no keyring, no other ABI", async () => {
+    const root = join(tmp, "walls");
+    const socketPath = join(root, "submissions", "unix-socket", "listener.sock");
+    const hostFile = join(tmp, "host-file.txt");
+    const secretFile = join(tmp, "secret.txt");
+    writeFileSync(hostFile, "host\n");
+    writeFileSync(secretFile, `${secretText}\n`, { mode: 0o600 });
+    const cases: HostileCase[] = [
+      { id: "honest", kinds: [] },
+      {
+        id: "descriptors",
+        kinds: [],
+        options: {
+          code: {
+            atLoad: [
+              "  for (int fd = 3; fd < 1024; fd++) {",
+              "    char buf[128];",
+              "    ssize_t n = read(fd, buf, sizeof buf - 1);",
+              '    if (n > 0) { buf[n] = 0; fprintf(stderr, "ngcc-hostile: fd %d gave: %s\\n", fd, buf); }',
+              '    if (write(fd, "NGCC-LEAK\\n", 10) == 10) fprintf(stderr, "ngcc-hostile: fd %d written\\n", fd);',
+              "  }",
+            ],
+          },
+        },
+      },
+      {
+        id: "unix-socket",
+        kinds: [],
+        options: {
+          code: {
+            top: INCLUDES,
+            atLoad: [
+              "  int u = socket(AF_UNIX, SOCK_STREAM, 0);",
+              "  struct sockaddr_un sa;",
+              "  memset(&sa, 0, sizeof sa);",
+              "  sa.sun_family = AF_UNIX;",
+              `  strncpy(sa.sun_path, ${JSON.stringify(socketPath)}, sizeof sa.sun_path - 1);`,
+              '  if (u < 0) note("socket(AF_UNIX)", "", 0);',
+              '  else note("connect", sa.sun_path, connect(u, (struct sockaddr *)&sa, sizeof sa) == 0);',
+              "  if (u >= 0) close(u);",
+            ],
+          },
+        },
+      },
+      {
+        id: "trace-init",
+        kinds: [],
+        options: {
+          code: {
+            top: INCLUDES,
+            atLoad: [
+              '  note("ptrace(PTRACE_ATTACH, 1)", "", ptrace(PTRACE_ATTACH, 1, NULL, NULL) == 0);',
+              '  note("ptrace(PTRACE_SEIZE, 1)", "", ptrace(PTRACE_SEIZE, 1, NULL, NULL) == 0);',
+              '  if (getppid() > 1) note("ptrace(PTRACE_ATTACH, parent)", "", ptrace(PTRACE_ATTACH, getppid(), NULL, NULL) == 0);',
+            ],
+          },
+        },
+      },
+      {
+        id: "memory-keys",
+        kinds: [],
+        options: {
+          code: {
+            top: INCLUDES,
+            enc: [
+              "  static int tried;",
+              "  if (!tried) {",
+              "    char buf[64];",
+              "    struct iovec mine = { buf, sizeof buf }, theirs = { (void *)0x400000, sizeof buf };",
+              "    tried = 1;",
+              '    note("process_vm_readv(1)", "", syscall(SYS_process_vm_readv, 1, &mine, 1, &theirs, 1, 0) >= 0);',
+              '    note("keyctl(session keyring)", "", syscall(SYS_keyctl, 0, -3, 0) >= 0);',
+              '    note("bpf", "", syscall(SYS_bpf, 0, NULL, 0) >= 0);',
+              "  }",
+            ],
+          },
+        },
+      },
+      ...(arch() === "x64"
+        ? [
+            {
+              id: "foreign-abi",
+              kinds: [],
+              options: {
+                code: {
+                  enc: [
+                    "  long r;",
+                    '  __asm__ volatile("int $0x80" : "=a"(r) : "a"(26L), "b"(16L), "c"(1L) : "memory"); /* i386 ptrace */',
+                    '  fprintf(stderr, "ngcc-hostile: int 0x80 ptrace returned %ld\\n", r);',
+                  ],
+                },
+              },
+            } satisfies HostileCase,
+          ]
+        : []),
+    ];
+    const { file, out } = hostileCampaign(root, cases, {
+      timeouts: "{ buildSeconds: 120, operationSeconds: 20, katSeconds: 30 }",
+    });
+    let connections = 0;
+    const listener = createServer((s) => {
+      connections++;
+      s.destroy();
+    });
+    await new Promise<void>((res) => listener.listen(socketPath, () => res()));
+    const append = openSync(hostFile, "a");
+    const secret = openSync(secretFile, "r");
+    let r: Awaited<ReturnType<typeof runCliWithDescriptors>>;
+    try {
+      r = await runCliWithDescriptors(["run", file, "--out", out, "--steps", "build,kat,time,report"], {
+        200: append,
+        201: secret,
+      });
+    } finally {
+      closeSync(append);
+      closeSync(secret);
+      await new Promise<void>((res) => listener.close(() => res()));
+    }
+    expect(r.stderr).not.toMatch(INTERNAL_ERROR);
+    const text = storeText(out, true);
+    // Every attempt ran and was refused.
+    expect(text).not.toMatch(/ngcc-hostile: fd \d+ (gave|written)/);
+    expect(text).toMatch(/ngcc-hostile: socket\(AF_UNIX\) : Permission denied/);
+    expect(text).toMatch(/ngcc-hostile: ptrace\(PTRACE_ATTACH, 1\) : Operation not permitted/);
+    expect(text).toMatch(/ngcc-hostile: ptrace\(PTRACE_SEIZE, 1\) : Operation not permitted/);
+    expect(text).toMatch(/ngcc-hostile: process_vm_readv\(1\) : Operation not permitted/);
+    expect(text).toMatch(/ngcc-hostile: keyctl\(session keyring\) : Operation not permitted/);
+    expect(text).toMatch(/ngcc-hostile: bpf : Operation not permitted/);
+    expect(text).not.toMatch(/ngcc-hostile: [^\n]*: succeeded/);
+    expect(connections).toBe(0);
+    expect(readFileSync(hostFile, "utf8")).toBe("host\n");
+    expect(storeText(out).includes(secretText)).toBe(false);
+
+    const kat = storeRecords(out, "kat");
+    const timing = storeRecords(out, "records");
+    // Refused calls leave the measurement as it is: the KAT passes and every operation is timed, not one timed out.
+    for (const id of ["honest", "descriptors", "unix-socket", "trace-init", "memory-keys"]) {
+      expect(kat[`${id}/Puffin-128`]?.verdict, id).toBe("PASS");
+      for (const op of ["keygen", "enc", "dec"])
+        expect(timing[`${id}/Puffin-128__${op}`]?.status, `${id} ${op}`).toBe("ok");
+    }
+    // A system call of another ABI ends the process (SIGSYS): a KAT that did not run to its end, nothing timed.
+    if (arch() === "x64") {
+      const k = kat["foreign-abi/Puffin-128"];
+      expect(k?.verdict).not.toBe("PASS");
+      expect(JSON.stringify(k)).toMatch(/SIGSYS/);
+      expect(text).not.toMatch(/int 0x80 ptrace returned/);
+      expect(r.code).toBe(1);
+    } else {
+      expect(r.code, r.stderr).toBe(0);
+    }
+  }, 300_000);
+
+  it("does not make $HOME readable because the campaign lives there", async () => {
+    const home = join(tmp, "home");
+    const key = join(home, ".ssh", "id_ed25519");
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(key, `${secretText}\n`, { mode: 0o600 });
+    writeFileSync(join(home, "notes.txt"), `${secretText}\n`);
+    const { file, out } = hostileCampaign(home, [{ id: "home-reader", kinds: ["read-secrets"] }], {
+      timeouts: "{ buildSeconds: 120, operationSeconds: 20, katSeconds: 30 }",
+      options: () => ({ secrets: [key, join(home, "notes.txt"), join(home, "campaign.yaml")] }),
+    });
+    const r = await runCliWithDescriptors(
+      ["run", file, "--out", out, "--steps", "build,kat"],
+      {},
+      {
+        ...process.env,
+        HOME: home,
+      },
+    );
+    expect(r.stderr).not.toMatch(INTERNAL_ERROR);
+    expect(r.code, r.stderr).toBe(0);
+    const text = storeText(out, true);
+    expect(text).toMatch(new RegExp(`ngcc-hostile: read ${key}: No such file`));
+    expect(text).toMatch(/ngcc-hostile: read [^\n]*notes\.txt: No such file/);
+    expect(text).toMatch(/ngcc-hostile: read [^\n]*campaign\.yaml: No such file/);
+    expect(storeText(out).includes(secretText)).toBe(false);
+    expect(filesUnder(out).some((f) => f.endsWith(".json"))).toBe(true);
+    expect(storeRecords(out, "kat")["home-reader/Puffin-128"]?.verdict).toBe("PASS");
+  }, 300_000);
+});
