@@ -8,6 +8,7 @@ import { closeSync, readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 import { resolve } from "node:path";
 import type { Readable } from "node:stream";
+import { newPidsCgroup, type PidsCgroup } from "./cgroup.ts";
 import { InputError } from "./errors.ts";
 import { resolveProgram, sandboxArgv, sandboxPath, sandboxSettings, signalOfStatus } from "./sandbox.ts";
 import { closeDescriptor, openSeccompProgram } from "./seccomp.ts";
@@ -54,6 +55,7 @@ export interface RunResult {
 const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
 const STATUS_FD = 3;
 const SECCOMP_FD = 4;
+const BLOCK_FD = 5;
 const O_CLOEXEC = 0o2000000;
 
 /**
@@ -111,6 +113,8 @@ export function runProcess(given: readonly string[], options: RunOptions): Promi
   closeInheritedDescriptors();
   let wrapped: string[];
   let seccompFd: number | null = null;
+  const processes = sandboxSettings().limits.processes;
+  const cgroup = processes === null ? null : newPidsCgroup(processes);
   try {
     seccompFd = openSeccompProgram();
     wrapped = sandboxArgv({
@@ -124,13 +128,15 @@ export function runProcess(given: readonly string[], options: RunOptions): Promi
       ...(options.target && argv.length > given.length && given[0] ? { emulatedProgram: given[0] } : {}),
       ...(options.hidden ? { hidden: options.hidden } : {}),
       ...(seccompFd === null ? {} : { seccompFd: SECCOMP_FD }),
+      ...(cgroup ? { blockFd: BLOCK_FD } : {}),
     });
   } catch (err) {
     closeDescriptor(seccompFd);
+    cgroup?.remove();
     return Promise.reject(err);
   }
   try {
-    return spawnAndWait(argv, wrapped, options, true, seccompFd);
+    return spawnAndWait(argv, wrapped, options, true, seccompFd, cgroup);
   } finally {
     // The child holds its own copy (spawn has forked by now); bubblewrap reads the filter from that.
     closeDescriptor(seccompFd);
@@ -159,6 +165,7 @@ function spawnAndWait(
   options: RunOptions,
   sandboxed: boolean,
   seccompFd: number | null = null,
+  cgroup: PidsCgroup | null = null,
 ): Promise<RunResult> {
   const [file, ...args] = command as [string, ...string[]];
   const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
@@ -171,6 +178,7 @@ function spawnAndWait(
     const err: Buffer[] = [];
     let errBytes = 0;
     let status = "";
+    let cgroupFailed = false;
     let timedOut = false;
     let settled = false;
     const child = spawn(file, args, {
@@ -179,19 +187,35 @@ function spawnAndWait(
       // own environment is set by bwrap (--clearenv, --setenv).
       ...(sandboxed ? { env: { PATH: sandboxPath() } } : { cwd: options.cwd, env: options.env ?? process.env }),
       stdio: sandboxed
-        ? ["pipe", "pipe", "pipe", "pipe", ...(seccompFd === null ? [] : [seccompFd])]
+        ? ["pipe", "pipe", "pipe", "pipe", seccompFd ?? "ignore", cgroup ? "pipe" : "ignore"]
         : ["pipe", "pipe", "pipe"],
       detached: true,
     });
+    // With a pids cgroup, bwrap's first process waits on BLOCK_FD until it is in the cgroup (so all it forks is
+    // counted); it is let go once moved (or at once when bwrap reports no child: its own error then shows).
+    const block = cgroup ? ((child.stdio as unknown[])[BLOCK_FD] as NodeJS.WritableStream | null | undefined) : null;
+    let released = false;
+    const release = () => {
+      if (released || !block) return;
+      released = true;
+      block.on?.("error", () => {});
+      block.end("go");
+    };
     const finish = (code: number | null, signal: string | null, spawnError?: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      release();
+      cgroup?.remove();
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const errAll = Buffer.concat(err);
       const stderr = errAll.subarray(Math.max(0, errAll.length - max)).toString("utf8");
       let exitCode = code;
       let sig = signal;
+      if (cgroupFailed) {
+        reject(new Error(`the sandbox of ${argv[0]} could not be placed in its pids cgroup (${cgroup?.dir})`));
+        return;
+      }
       if (sandboxed && !spawnError && !timedOut) {
         // bwrap reports the child's end as an exit status (128 + n for signal n); before the child ran
         // (no child-pid in its status), a failure is the sandbox's, not the program's.
@@ -246,6 +270,19 @@ function spawnAndWait(
     const statusStream = child.stdio[STATUS_FD] as Readable | null | undefined;
     statusStream?.on("data", (chunk: Buffer) => {
       if (status.length < 4096) status += chunk.toString("utf8");
+      const pid = /"child-pid"\s*:\s*(\d+)/.exec(status)?.[1];
+      if (cgroup && pid && !released) {
+        if (!cgroup.enter(Number(pid))) {
+          // Not let go uncounted: the sandbox ends here, reported as the sandbox's failure.
+          cgroupFailed = true;
+          try {
+            if (child.pid) process.kill(-child.pid, "SIGKILL");
+          } catch {
+            child.kill("SIGKILL");
+          }
+        }
+        release();
+      }
     });
     child.on("error", (err: NodeJS.ErrnoException) => finish(null, null, `${err.code ?? "error"}: ${err.message}`));
     child.on("close", (code, signal) => finish(code, signal));

@@ -8,6 +8,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -17,6 +18,7 @@ import { arch, homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { pidsCgroupRoot } from "./cgroup.ts";
 import { runProcess } from "./proc.ts";
 import {
   configureSandbox,
@@ -218,6 +220,26 @@ describe("the sandbox", () => {
       expect(big.signal).toBe("SIGXFSZ");
     } finally {
       configureSandbox(saved);
+    }
+  });
+
+  it("holds the process limit even when run as root (a pids cgroup of its own), and removes the cgroup after", async () => {
+    const saved = sandboxSettings();
+    const spawn60 = "i=0; while [ $i -lt 60 ]; do sleep 1 & i=$((i+1)); done; echo started $i";
+    try {
+      configureSandbox({ ...saved, limits: { ...saved.limits, processes: 20 } });
+      const few = await sh(spawn60, { timeoutMs: 20_000 });
+      expect(few.stdout).not.toMatch(/started/);
+      expect(few.stderr).toMatch(/fork/i);
+      configureSandbox({ ...saved, limits: { ...saved.limits, processes: 200 } });
+      expect((await sh(spawn60, { timeoutMs: 20_000 })).stdout).toBe("started 60\n");
+    } finally {
+      configureSandbox(saved);
+    }
+    const root = pidsCgroupRoot();
+    if (root) {
+      await new Promise((res) => setTimeout(res, 500));
+      expect(readdirSync(root).filter((f) => f.startsWith(`${process.pid}-`))).toEqual([]);
     }
   });
 

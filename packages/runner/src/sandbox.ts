@@ -326,6 +326,8 @@ export interface SandboxRequest {
   hidden?: readonly string[];
   /** The fd bwrap reads the seccomp filter from (seccomp.ts); absent: no filter (a host without a table). */
   seccompFd?: number;
+  /** An fd bwrap's first process waits on before it goes on (`--block-fd`): until it is in its cgroup (cgroup.ts). */
+  blockFd?: number;
 }
 
 /** bwrap's command line for one process: the sandbox of the module's settings around `argv`. */
@@ -478,6 +480,7 @@ export function sandboxArgv(req: SandboxRequest, s: SandboxSettings = settings, 
     "--json-status-fd",
     String(req.statusFd),
     ...(req.seccompFd === undefined ? [] : ["--seccomp", String(req.seccompFd)]),
+    ...(req.blockFd === undefined ? [] : ["--block-fd", String(req.blockFd)]),
     "--",
   ];
   const cpu = limits.cpuSeconds === undefined ? Math.max(1, Math.ceil((2 * req.timeoutMs) / 1000)) : limits.cpuSeconds;
