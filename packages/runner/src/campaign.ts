@@ -234,6 +234,7 @@ function sandboxOf(campaign: Campaign, file: string): SandboxSettings {
   }
   if (s.limits?.cpuSeconds !== undefined) limits.cpuSeconds = s.limits.cpuSeconds;
   if (s.limits?.tmpBytes !== undefined) limits.tmpBytes = s.limits.tmpBytes;
+  if (s.limits?.writableBytes !== undefined) limits.writableBytes = s.limits.writableBytes;
   // Not the campaign's own folder: a campaign kept in $HOME would make all of $HOME readable (~/.ssh included).
   // Only the folders it names: its submissions, trees, toolchain and sandbox.readable.
   const readable = (s.readable ?? []).map((p) => resolve(campaign.dir, p));

@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { newPidsCgroup, type PidsCgroup } from "./cgroup.ts";
 import { InputError } from "./errors.ts";
+import { watchFolders } from "./folder-quota.ts";
 import { resolveProgram, sandboxArgv, sandboxPath, sandboxSettings, signalOfStatus } from "./sandbox.ts";
 import { closeDescriptor, openSeccompProgram } from "./seccomp.ts";
 import { targetArgv, withToolchainFlags } from "./target.ts";
@@ -136,7 +137,10 @@ export function runProcess(given: readonly string[], options: RunOptions): Promi
     return Promise.reject(err);
   }
   try {
-    return spawnAndWait(argv, wrapped, options, true, seccompFd, cgroup);
+    const limit = sandboxSettings().limits.writableBytes ?? null;
+    const watch =
+      limit === null || writable.length === 0 ? null : { dirs: writable.map((w) => resolve(cwd, w)), limit };
+    return spawnAndWait(argv, wrapped, options, true, seccompFd, cgroup, watch);
   } finally {
     // The child holds its own copy (spawn has forked by now); bubblewrap reads the filter from that.
     closeDescriptor(seccompFd);
@@ -166,6 +170,7 @@ function spawnAndWait(
   sandboxed: boolean,
   seccompFd: number | null = null,
   cgroup: PidsCgroup | null = null,
+  watch: { dirs: string[]; limit: number } | null = null,
 ): Promise<RunResult> {
   const [file, ...args] = command as [string, ...string[]];
   const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
@@ -201,12 +206,29 @@ function spawnAndWait(
       block.on?.("error", () => {});
       block.end("go");
     };
+    // Above the sandbox's writableBytes the process group is killed, and its stderr says why.
+    let overQuota: number | null = null;
+    const stopWatching = watch
+      ? watchFolders(watch.dirs, watch.limit, (added) => {
+          overQuota = added;
+          try {
+            if (child.pid) process.kill(-child.pid, "SIGKILL");
+          } catch {
+            child.kill("SIGKILL");
+          }
+        })
+      : () => {};
     const finish = (code: number | null, signal: string | null, spawnError?: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      stopWatching();
       release();
       cgroup?.remove();
+      if (overQuota !== null && watch) {
+        const said = `\nngcc-perf: stopped: the process added ${overQuota} bytes to its writable folders, more than the sandbox allows (limits.writableBytes: ${watch.limit})\n`;
+        err.push(Buffer.from(said));
+      }
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const errAll = Buffer.concat(err);
       const stderr = errAll.subarray(Math.max(0, errAll.length - max)).toString("utf8");

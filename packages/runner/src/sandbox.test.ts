@@ -243,6 +243,28 @@ describe("the sandbox", () => {
     }
   });
 
+  it("stops a process that fills its writable folder beyond writableBytes (many small files count too)", async () => {
+    const saved = sandboxSettings();
+    const job = join(tmp, "flood");
+    mkdirSync(job, { recursive: true });
+    writeFileSync(join(job, "before.bin"), Buffer.alloc(2 * 1024 * 1024)); // held before: not counted
+    configureSandbox({ ...saved, limits: { ...saved.limits, writableBytes: 1024 * 1024 } });
+    try {
+      const flood = await sh("i=0; while :; do i=$((i+1)); : > f$i; done", { cwd: job, timeoutMs: 60_000 });
+      expect(flood.timedOut).toBe(false);
+      expect(flood.signal).toBe("SIGKILL");
+      expect(flood.stderr).toMatch(
+        /ngcc-perf: stopped: the process added \d+ bytes to its writable folders, more than the sandbox allows \(limits\.writableBytes: 1048576\)/,
+      );
+      rmSync(job, { recursive: true });
+      mkdirSync(job);
+      const small = await sh("head -c 100000 /dev/zero > a; echo ok", { cwd: job, timeoutMs: 60_000 });
+      expect(small.stdout).toBe("ok\n");
+    } finally {
+      configureSandbox(saved);
+    }
+  });
+
   it("reports a death by signal as the signal, an exit status as itself", async () => {
     expect((await sh("kill -SEGV $$")).signal).toBe("SIGSEGV");
     const r = await sh("exit 3");

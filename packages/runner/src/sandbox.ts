@@ -33,6 +33,8 @@ export interface SandboxLimits {
   openFiles: number | null;
   /** Size of the private /tmp (and /dev/shm), in bytes. */
   tmpBytes: number;
+  /** What one process may add to its writable folders, in bytes (folder-quota.ts); null: no check. */
+  writableBytes?: number | null;
 }
 
 export interface SandboxSettings {
@@ -63,6 +65,7 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   processes: 256,
   openFiles: 1024,
   tmpBytes: GiB,
+  writableBytes: 4 * GiB,
 };
 
 /** Top-level folders visible (read-only) inside the sandbox; every other top-level entry is absent. */

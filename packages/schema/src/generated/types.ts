@@ -533,7 +533,7 @@ export interface CampaignConfig {
     }[];
   };
   /**
-   * Containment of every process that builds or runs submission code (docs/security.md): bubblewrap (own PID, network, IPC and UTS namespaces), the system read-only, only the job's folders writable, a private /tmp, a clean environment, an unprivileged user and resource limits.
+   * Containment of every process that builds or runs submission code (docs/security.md): bubblewrap (own PID, network, IPC and UTS namespaces), the system read-only, only the job's folders writable, a private /tmp, a clean environment, a user namespace without capabilities, a seccomp filter and resource limits.
    */
   sandbox?: {
     /**
@@ -541,7 +541,7 @@ export interface CampaignConfig {
      */
     enabled?: boolean;
     /**
-     * Further folders the sandbox may read, relative to the campaign file (e.g. a toolchain outside /usr and /opt); the system folders, the campaign's folder, its submissions, the PQClean and ICCS folders and ngcc-perf's native/ are readable without this.
+     * Further folders the sandbox may read, relative to the campaign file (e.g. a toolchain outside /usr and /opt); the system folders, the campaign's submissions, the PQClean and ICCS folders, the toolchain's and ngcc-perf's native/ are readable without this — the campaign's own folder is not (a campaign kept in $HOME must not make $HOME readable).
      */
     readable?: string[];
     /**
@@ -561,7 +561,7 @@ export interface CampaignConfig {
        */
       fileSizeBytes?: number | null;
       /**
-       * RLIMIT_NPROC: processes and threads of the sandbox's user; default 256.
+       * Processes and threads of one sandbox: RLIMIT_NPROC, and a pids cgroup of the sandbox's own where ngcc-perf may make one (so that it holds when run as root); default 256.
        */
       processes?: number | null;
       /**
@@ -572,6 +572,10 @@ export interface CampaignConfig {
        * Size of the private /tmp (and of /dev/shm), in bytes; default 1 GiB.
        */
       tmpBytes?: number;
+      /**
+       * What one process may add to its writable folders (a build folder, the KAT output), in bytes, files and folders counted at 4 KiB at least: checked every 200 ms, the process is stopped above it; default 4 GiB.
+       */
+      writableBytes?: number | null;
     };
   };
 }

@@ -399,14 +399,14 @@ export const campaign: JsonSchema = {
         },
       ),
       sandbox: obj(
-        "Containment of every process that builds or runs submission code (docs/security.md): bubblewrap (own PID, network, IPC and UTS namespaces), the system read-only, only the job's folders writable, a private /tmp, a clean environment, an unprivileged user and resource limits.",
+        "Containment of every process that builds or runs submission code (docs/security.md): bubblewrap (own PID, network, IPC and UTS namespaces), the system read-only, only the job's folders writable, a private /tmp, a clean environment, a user namespace without capabilities, a seccomp filter and resource limits.",
         {},
         {
           enabled: bool(
             "false: run submission code unconfined — no sandbox, no limits (every record's commands then say sandboxed: false); default true. Without bubblewrap installed, a campaign that does not say false is refused.",
           ),
           readable: arr(
-            "Further folders the sandbox may read, relative to the campaign file (e.g. a toolchain outside /usr and /opt); the system folders, the campaign's folder, its submissions, the PQClean and ICCS folders and ngcc-perf's native/ are readable without this.",
+            "Further folders the sandbox may read, relative to the campaign file (e.g. a toolchain outside /usr and /opt); the system folders, the campaign's submissions, the PQClean and ICCS folders, the toolchain's and ngcc-perf's native/ are readable without this — the campaign's own folder is not (a campaign kept in $HOME must not make $HOME readable).",
             { type: "string", minLength: 1 },
           ),
           limits: obj(
@@ -427,10 +427,19 @@ export const campaign: JsonSchema = {
                 }),
               ),
               processes: nullable(
-                int("RLIMIT_NPROC: processes and threads of the sandbox's user; default 256.", { minimum: 1 }),
+                int(
+                  "Processes and threads of one sandbox: RLIMIT_NPROC, and a pids cgroup of the sandbox's own where ngcc-perf may make one (so that it holds when run as root); default 256.",
+                  { minimum: 1 },
+                ),
               ),
               openFiles: nullable(int("RLIMIT_NOFILE: open files of one process; default 1024.", { minimum: 1 })),
               tmpBytes: int("Size of the private /tmp (and of /dev/shm), in bytes; default 1 GiB.", { minimum: 4096 }),
+              writableBytes: nullable(
+                int(
+                  "What one process may add to its writable folders (a build folder, the KAT output), in bytes, files and folders counted at 4 KiB at least: checked every 200 ms, the process is stopped above it; default 4 GiB.",
+                  { minimum: 4096 },
+                ),
+              ),
             },
           ),
         },
