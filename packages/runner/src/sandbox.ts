@@ -491,12 +491,19 @@ export function sandboxArgv(req: SandboxRequest, s: SandboxSettings = settings, 
     ...(limits.addressSpaceBytes === null ? [] : [`--as=${limits.addressSpaceBytes}`]),
     // SIGXCPU at the soft limit (a clear cause in the record), SIGKILL a second later.
     ...(cpu === null ? [] : [`--cpu=${cpu}:${cpu + 1}`]),
-    ...(limits.fileSizeBytes === null ? [] : [`--fsize=${limits.fileSizeBytes}`]),
+    // No one file larger than all the process may add to its folders (writableBytes is checked between polls).
+    ...(fileSizeLimit(limits) === null ? [] : [`--fsize=${fileSizeLimit(limits)}`]),
     ...(limits.processes === null ? [] : [`--nproc=${limits.processes}`]),
     ...(limits.openFiles === null ? [] : [`--nofile=${limits.openFiles}`]),
     "--core=0",
   ];
   return [t.bwrap, ...args, t.prlimit, ...rlimits, "--", ...req.argv];
+}
+
+/** RLIMIT_FSIZE: the file size limit, or writableBytes where that is lower (or the only one). */
+export function fileSizeLimit(limits: SandboxLimits): number | null {
+  const caps = [limits.fileSizeBytes, limits.writableBytes ?? null].filter((v): v is number => v !== null);
+  return caps.length === 0 ? null : Math.min(...caps);
 }
 
 /** Signal number → name (SIGSEGV …), for bwrap's 128 + n exit status of a child killed by a signal. */

@@ -6,7 +6,7 @@
 // record or page, and the honest copy in the same campaign must measure as if alone.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { arch, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -123,6 +123,43 @@ describe("the sandbox's walls hold against a hostile submission", () => {
           },
         },
       },
+      {
+        id: "fork-bomb",
+        kinds: [],
+        options: {
+          code: {
+            atLoad: [
+              "  int forked = 0;",
+              "  for (int i = 0; i < 100000; i++) {",
+              "    pid_t p = fork();",
+              "    if (p == 0) { pause(); _exit(0); }",
+              '    if (p < 0) { note("fork", "", 0); break; }',
+              "    forked++;",
+              "  }",
+              '  fprintf(stderr, "ngcc-hostile: forked %d\\n", forked);',
+            ],
+          },
+        },
+      },
+      {
+        id: "disk-flood",
+        kinds: [],
+        options: {
+          code: {
+            atLoad: [
+              "  static char chunk[1 << 16];",
+              '  int f = open("flood.bin", O_WRONLY | O_CREAT | O_TRUNC, 0644);',
+              '  if (f < 0) note("create", "flood.bin", 0);',
+              "  else {",
+              "    long total = 0;",
+              "    for (;;) { ssize_t n = write(f, chunk, sizeof chunk); if (n <= 0) break; total += n; }",
+              '    fprintf(stderr, "ngcc-hostile: flood stopped after %ld bytes\\n", total);',
+              "    close(f);",
+              "  }",
+            ],
+          },
+        },
+      },
       ...(arch() === "x64"
         ? [
             {
@@ -143,6 +180,7 @@ describe("the sandbox's walls hold against a hostile submission", () => {
     ];
     const { file, out } = hostileCampaign(root, cases, {
       timeouts: "{ buildSeconds: 120, operationSeconds: 20, katSeconds: 30 }",
+      extra: ["sandbox: { limits: { processes: 64, writableBytes: 16777216 } }"],
     });
     let connections = 0;
     const listener = createServer((s) => {
@@ -186,6 +224,16 @@ describe("the sandbox's walls hold against a hostile submission", () => {
       for (const op of ["keygen", "enc", "dec"])
         expect(timing[`${id}/Puffin-128__${op}`]?.status, `${id} ${op}`).toBe("ok");
     }
+    // The fork bomb met the process limit (as root too: the sandbox's pids cgroup) and measured as it should.
+    const forked = [...text.matchAll(/ngcc-hostile: forked (\d+)/g)].map((m) => Number(m[1]));
+    expect(forked.length).toBeGreaterThan(0);
+    expect(Math.max(...forked)).toBeLessThan(64);
+    expect(text).toMatch(/ngcc-hostile: fork : Resource temporarily unavailable/);
+    for (const op of ["keygen", "enc", "dec"]) expect(timing[`fork-bomb/Puffin-128__${op}`]?.status, op).toBe("ok");
+    // The flood stopped at the writable-folder limit (or could not start where nothing is writable): no large file.
+    for (const f of filesUnder(root)) expect(statSync(f).size, f).toBeLessThan(32 * 1024 * 1024);
+    expect(kat["disk-flood/Puffin-128"]?.verdict).not.toBe("PASS");
+    expect(JSON.stringify(kat["disk-flood/Puffin-128"])).toMatch(/SIGXFSZ|limits\.writableBytes: 16777216/);
     // A system call of another ABI ends the process (SIGSYS): a KAT that did not run to its end, nothing timed.
     if (arch() === "x64") {
       const k = kat["foreign-abi/Puffin-128"];
