@@ -274,4 +274,67 @@ describe("the sandbox's walls hold against a hostile submission", () => {
     expect(filesUnder(out).some((f) => f.endsWith(".json"))).toBe(true);
     expect(storeRecords(out, "kat")["home-reader/Puffin-128"]?.verdict).toBe("PASS");
   }, 300_000);
+
+  it("runs a Makefile's $(shell …) at init inside the sandbox: nothing of the host in the draft, no file planted", async () => {
+    const dir = join(tmp, "make-shell");
+    const planted = join(tmp, "home-secret.txt");
+    const hostFile = join(tmp, "init-host-file.txt");
+    writeFileSync(planted, `${secretText}\n`, { mode: 0o600 });
+    writeFileSync(hostFile, "host\n");
+    const files: Record<string, string> = {
+      "Reference_Implementation/api.h": [
+        "#define CRYPTO_SECRETKEYBYTES 64",
+        "#define CRYPTO_PUBLICKEYBYTES 32",
+        "#define CRYPTO_CIPHERTEXTBYTES 32",
+        "#define CRYPTO_BYTES 32",
+        '#define CRYPTO_ALGNAME "Shell"',
+        "int crypto_kem_keypair(unsigned char *pk, unsigned char *sk);",
+        "int crypto_kem_enc(unsigned char *ct, unsigned char *ss, const unsigned char *pk);",
+        "int crypto_kem_dec(unsigned char *ss, const unsigned char *ct, const unsigned char *sk);",
+        "",
+      ].join("\n"),
+      "Reference_Implementation/kem.c": [
+        "#include <string.h>",
+        '#include "api.h"',
+        "int crypto_kem_keypair(unsigned char *pk, unsigned char *sk) { memset(pk, 1, 32); memset(sk, 2, 64); return 0; }",
+        "int crypto_kem_enc(unsigned char *ct, unsigned char *ss, const unsigned char *pk) { memcpy(ct, pk, 32); memcpy(ss, pk, 32); return 0; }",
+        "int crypto_kem_dec(unsigned char *ss, const unsigned char *ct, const unsigned char *sk) { (void)sk; memcpy(ss, ct, 32); return 0; }",
+        "",
+      ].join("\n"),
+      // Every $(shell …) runs while make -n reads the Makefile: the secret files, the inherited descriptor,
+      // a file outside the scratch copy.
+      "Reference_Implementation/Makefile": [
+        `LEAK := $(shell cat /etc/shadow ${planted} 2>&1 | head -c 200 | od -An -tx1 | tr -d ' \\n')`,
+        "FD := $(shell echo NGCC-LEAK >&200 && echo wrote-fd)",
+        `OUT := $(shell echo pwned > ${join(tmp, "pwned-by-make")} && echo wrote-outside)`,
+        "CFLAGS = -O2 -std=c99 -DLEAK=$(LEAK) -DFD=$(FD) -DOUT=$(OUT)",
+        "shell-kem: ; $(CC) $(CFLAGS) kem.c -o $@",
+        "",
+      ].join("\n"),
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(join(dir, rel, ".."), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    }
+    const fd = openSync(hostFile, "a");
+    let r: Awaited<ReturnType<typeof runCliWithDescriptors>>;
+    try {
+      r = await runCliWithDescriptors(["init", dir, "--id", "kem-96"], { 200: fd });
+    } finally {
+      closeSync(fd);
+    }
+    expect(r.stderr).not.toMatch(INTERNAL_ERROR);
+    expect(r.code, r.stderr).toBe(0);
+    const draft = readFileSync(join(dir, "meta.json"), "utf8");
+    // The $(shell …) ran (its error messages are what the define holds) and read nothing.
+    const leak = /"LEAK=([0-9a-f]*)"/.exec(draft)?.[1] ?? "";
+    expect(Buffer.from(leak, "hex").toString("utf8")).toMatch(/\/etc\/shadow: Permission denied/);
+    const said = draft + r.stdout + r.stderr;
+    const hex = (t: string) => Buffer.from(t).toString("hex");
+    expect(said.includes(secretText) || said.includes(hex(secretText))).toBe(false);
+    expect(said.includes(hex("root:"))).toBe(false);
+    expect(said).not.toMatch(/wrote-fd|wrote-outside/);
+    expect(readFileSync(hostFile, "utf8")).toBe("host\n");
+    expect(filesUnder(tmp).some((f) => f.endsWith("pwned-by-make"))).toBe(false);
+  }, 300_000);
 });
