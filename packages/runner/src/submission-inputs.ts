@@ -98,12 +98,19 @@ const MAX_SCAN_ENTRIES = 200_000;
 const MAX_SCAN_DEPTH = 32;
 
 /**
- * The first FIFO, socket or device in the submission folder (its path relative to `root`, and what it is), or null.
- * Symbolic links are not followed (each file the harness uses is resolved where it is used); .git is skipped.
+ * The first FIFO, socket or device in the submission folder (its path relative to `root`, and what it is), or null;
+ * with `linksOut`, also the first symbolic link whose target leaves the folder (init, which reads the whole tree).
+ * Links are not followed (each file the harness uses is resolved where it is used); .git is skipped.
  * A source package holds none of these: a FIFO blocks whoever opens it — the harness, the compiler, the driver.
  */
-export function specialFileIn(root: string): { path: string; what: string } | null {
+export function specialFileIn(root: string, o: { linksOut?: boolean } = {}): { path: string; what: string } | null {
   let seen = 0;
+  let top: string;
+  try {
+    top = realpathSync(root);
+  } catch {
+    return null;
+  }
   const walk = (dir: string, depth: number): { path: string; what: string } | null => {
     let names: string[];
     try {
@@ -126,7 +133,18 @@ export function specialFileIn(root: string): { path: string; what: string } | nu
           const found = walk(p, depth + 1);
           if (found) return found;
         }
-      } else if (!st.isFile() && !st.isSymbolicLink()) return { path: relative(root, p), what: kindOf(st) };
+      } else if (st.isSymbolicLink()) {
+        if (!o.linksOut) continue;
+        let real: string;
+        try {
+          real = realpathSync(p);
+        } catch {
+          continue; // a link to nothing opens nothing
+        }
+        if (!isInside(real, top)) {
+          return { path: relative(root, p), what: "a symbolic link that leaves the submission folder" };
+        }
+      } else if (!st.isFile()) return { path: relative(root, p), what: kindOf(st) };
     }
     return null;
   };
