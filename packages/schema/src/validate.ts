@@ -401,20 +401,19 @@ function metaErrors(value: unknown): ValidationError[] {
   for (const [i, x] of (m.ownPrimitives ?? []).entries()) inside(`/ownPrimitives/${i}/source`, x.source);
   // An instance's name is a folder of the store and of the site: two instances with one name (or with names that
   // differ only in case, one folder on a case-insensitive file system or web server) would write one path.
-  const named = new Map<string, number>();
+  const named = new Map<string, { index: number; name: string }>();
   for (const [i, x] of (m.instances ?? []).entries()) {
     const at = `/instances/${i}`;
     try {
       checkName(x.name, "name");
       const key = (x.name as string).toLowerCase();
       const first = named.get(key);
-      if (first === undefined) named.set(key, i);
+      if (first === undefined) named.set(key, { index: i, name: x.name as string });
       else {
-        const other = (m.instances?.[first] as { name: string }).name;
         const same =
-          other === x.name
-            ? `is the name of /instances/${first} too`
-            : `differs from /instances/${first}'s name "${other}" only in case`;
+          first.name === x.name
+            ? `is the name of /instances/${first.index} too`
+            : `differs from /instances/${first.index}'s name "${first.name}" only in case`;
         errors.push({
           pointer: `${at}/name`,
           message: `"${x.name as string}" ${same}; expected a name unique among the instances (ignoring case: it names the instance's folder in the store and on the site)`,
