@@ -41,10 +41,16 @@ function statOrNull(p: string): ReturnType<typeof statSync> | null {
 }
 
 /**
- * Throws InputError unless `out` is a folder this process can create files in, or a path whose nearest existing
- * ancestor is such a folder. Writes nothing that stays: the check creates and removes an empty folder.
+ * Throws InputError unless `out` is a non-empty path (not blank) naming a folder this process can create files in,
+ * or a path whose nearest existing ancestor is such a folder. Writes nothing that stays: the check creates and removes an empty folder.
  */
 export function checkOutDir(out: string, flag = "--out"): string {
+  // resolve("") is the current folder: an empty --out (an unset shell variable) would write the store there.
+  if (out.trim() === "") {
+    throw new InputError(
+      `${flag} ${JSON.stringify(shortText(out, 40))}: expected a non-empty path (the folder to write)`,
+    );
+  }
   const path = resolve(out);
   const shown = `${flag} ${shortText(out, 160)}`;
   let existing = path;

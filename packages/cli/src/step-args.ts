@@ -4,6 +4,7 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import {
   type Campaign,
   loadCampaign,
+  MAX_SHARDS,
   type PipelineResult,
   type PipelineStepResult,
   parseShard,
@@ -11,6 +12,7 @@ import {
   type StepName,
   type StepOptions,
 } from "@ngcc-perf/runner";
+import { shortText } from "@ngcc-perf/schema";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { checkOutDir } from "./out-dir.ts";
 import { progressPrinter } from "./progress.ts";
@@ -66,9 +68,13 @@ export function parseStepArgs<E extends Options>(
 export function prepareStep(values: SelectorValues, positionals: string[], io: Io): PreparedStep {
   if (positionals.length !== 1) throw new UsageError("name exactly one campaign file");
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
-  if (shard === null) throw new UsageError(`--shard takes K/N with 1 ≤ K ≤ N, not "${values.shard}"`);
-  const campaign = loadCampaign(positionals[0] as string);
+  if (shard === null) {
+    throw new UsageError(
+      `--shard takes K/N, whole numbers with 1 ≤ K ≤ N ≤ ${MAX_SHARDS} (e.g. 2/4), not "${shortText(values.shard ?? "", 60)}"`,
+    );
+  }
   const out = checkOutDir(values.out ?? "ngcc-perf-out", values.out === undefined ? "the default --out" : "--out");
+  const campaign = loadCampaign(positionals[0] as string);
   return {
     campaign,
     out,

@@ -148,6 +148,7 @@ export {
 export {
   emptySummary,
   inShard,
+  MAX_SHARDS,
   type ProgressEvent,
   parseShard,
   type Shard,

@@ -1,6 +1,6 @@
 // Resolving a campaign's algorithms into instances: what to compile, with which headers and defines,
 // and which names the API uses (plain NIST or PQClean's namespaced ones).
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import {
@@ -8,6 +8,7 @@ import {
   MAX_NESTING,
   offsetToPosition,
   readSubmissionBytes,
+  readSubmissionText,
   readTextFile,
   shortText,
   tooDeepAt,
@@ -17,7 +18,14 @@ import {
 import type { Campaign } from "./campaign.ts";
 import { InputError } from "./errors.ts";
 import { declaredSignApi, resolveSignApi, type SignApi } from "./signapi.ts";
-import { apiHeaderOf, plainRandombytesSources, withoutOwnRandombytes } from "./submission-inputs.ts";
+import {
+  apiHeaderOf,
+  checkInstanceInputs,
+  MAX_API_HEADER_BYTES,
+  plainRandombytesSources,
+  specialFileIn,
+  withoutOwnRandombytes,
+} from "./submission-inputs.ts";
 
 export type Category = "kem" | "sign" | "kex";
 
@@ -131,7 +139,9 @@ export function categoryFromApi(apiHeaderText: string): Category | null {
 function readApi(dir: string, what: string): string {
   const p = join(dir, "api.h");
   if (!existsSync(p)) throw new InputError(`${what}: no api.h in ${dir}`);
-  return readFileSync(p, "utf8");
+  const read = readSubmissionText(dir, p, MAX_API_HEADER_BYTES);
+  if (read.error !== undefined) throw new InputError(`${what}: ${p} ${read.error}`);
+  return read.text;
 }
 
 function cFiles(dir: string): string[] {
@@ -352,10 +362,13 @@ function instanceApi(
   category: Category,
   api: MetaInstance["api"],
   where: string,
-  h: { header: string; dirs: string[] },
+  h: { header: string; dirs: string[]; root: string },
 ): { namespace: string; signApi?: SignApi } {
   // A header that defines the plain CRYPTO_SECRETKEYBYTES uses the NIST names, whatever else it defines.
-  const text = category !== "kex" && existsSync(h.header) ? readFileSync(h.header, "utf8") : "";
+  const text =
+    category !== "kex" && existsSync(h.header)
+      ? (readSubmissionText(h.root, h.header, MAX_API_HEADER_BYTES).text ?? "")
+      : "";
   const detected = /#define\s+CRYPTO_SECRETKEYBYTES\b/.test(text) ? "" : apiNamespace(text);
   const namespace = api?.prefix ?? detected;
   const ctx = campaignSignContext(campaign, a);
@@ -374,6 +387,7 @@ function instanceApi(
     campaignWhere: ctx.where,
     header: h.header,
     dirs: h.dirs,
+    root: h.root,
     namespace,
   });
   return { namespace, ...(signApi.style === "fips204" ? { signApi } : {}) };
@@ -393,7 +407,7 @@ function pqcleanSignApi(
   const ctx = campaignSignContext(campaign, a);
   if (ctx.value === undefined) return {};
   const header = join(dir, "api.h");
-  const declared = declaredSignApi(header, [dir], namespace);
+  const declared = declaredSignApi(header, [dir], namespace, dir);
   if (category !== "sign" || (!declared.ctxNames && declared.style !== "fips204")) {
     throw new InputError(
       `${ctx.where}: ${a.id} has no FIPS 204 context API (no ${namespace}crypto_sign_ctx in ${header})`,
@@ -407,6 +421,7 @@ function pqcleanSignApi(
       campaignWhere: ctx.where,
       header,
       dirs: [dir],
+      root: dir,
       namespace,
     }),
   };
@@ -433,6 +448,13 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
           `${metaPath}: /instances/${i}/sources/${j}: ${shortText(m.sources[j] ?? s)} does not exist`,
         );
       }
+    });
+    // Every file the harness reads or hashes for this instance, checked before any is read.
+    checkInstanceInputs(dir, m, {
+      metaPath,
+      index: i,
+      apiDir: header.apiDir,
+      ...(header.apiHeader ? { apiHeader: header.apiHeader } : {}),
     });
     const own = withoutOwnRandombytes(listed, dir, {
       metaPath,
@@ -462,6 +484,7 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
       ...instanceApi(campaign, a, category, m.api, `${metaPath}: /instances/${i}/api`, {
         header: header.apiHeader ?? join(apiDir, "api.h"),
         dirs: [apiDir, ...(m.includeDirs ?? []).map((d) => resolve(dir, d))],
+        root: dir,
       }),
       buildProfiles: a.buildProfiles ?? [campaign.defaultProfile],
       kat: {
@@ -476,6 +499,14 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
   });
   if (instances.length === 0)
     throw new InputError(`algorithm ${a.id}: no instance matches ${JSON.stringify(a.instances)}`);
+  // Anything else that would block whoever opens it (a header the compiler finds below an include folder, a KAT
+  // file): a source package holds regular files, folders and links only.
+  const special = specialFileIn(dir);
+  if (special) {
+    throw new InputError(
+      `${join(dir, special.path)}: is ${special.what} in the submission of algorithm ${a.id}; a submission holds regular files and folders only (one that blocks when opened would hang the build or the harness)`,
+    );
+  }
   return {
     id: a.id,
     name: a.name ?? meta.name,

@@ -29,6 +29,23 @@ describe("readMeta", () => {
     expect(message).not.toMatch(/BEGIN|TOP-SECRET/);
   });
 
+  it("refuses two instances with one name, naming the second's JSON pointer (they shared one store path)", () => {
+    const sub = join(root, "twice");
+    mkdirSync(sub);
+    const one = { name: "x-1", sources: ["a.c"] };
+    writeFileSync(
+      join(sub, "meta.json"),
+      JSON.stringify({ name: "X", instances: [one, { ...one, sources: ["b.c"] }] }, null, 2),
+    );
+    expect(() => readMeta(join(sub, "meta.json"), sub, "kem-1")).toThrow(
+      /meta\.json:11:15 \/instances\/1\/name "x-1" is the name of \/instances\/0 too; expected a name unique among the instances/,
+    );
+    writeFileSync(join(sub, "meta.json"), JSON.stringify({ name: "X", instances: [one, { ...one, name: "X-1" }] }));
+    expect(() => readMeta(join(sub, "meta.json"), sub, "kem-1")).toThrow(
+      /\/instances\/1\/name "X-1" differs from \/instances\/0's name "x-1" only in case/,
+    );
+  });
+
   it("reads a meta.json that is a regular file", () => {
     const sub = join(root, "plain");
     mkdirSync(sub);
@@ -66,6 +83,8 @@ describe("apiHeaderOf", () => {
   it("does not read an api.h linked out of the package", () => {
     mkdirSync(join(sub, "Set-x"));
     symlinkSync(outside, join(sub, "Set-x", "api.h"));
-    expect(() => apiHeaderOf(sub, { apiHeader: "Set-x/api.h" }, at)).toThrow(/is not an API header/);
+    expect(() => apiHeaderOf(sub, { apiHeader: "Set-x/api.h" }, at)).toThrow(
+      /\/instances\/0\/apiHeader: Set-x\/api\.h leads out of the submission folder through a symbolic link \(it is not read\)/,
+    );
   });
 });

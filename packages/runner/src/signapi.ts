@@ -3,9 +3,9 @@
 // crypto_sign(sm, smlen, m, mlen, ctx, ctxlen, sk) / crypto_sign_open(m, mlen, sm, smlen, ctx, ctxlen, pk).
 // The native parts select it with -DNGCC_SIGN_API_FIPS204 (native/include/ngcc_sign_api.h); a build that fails
 // because the header declares the other API says so and how to choose it.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { shortText } from "@ngcc-perf/schema";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { readSubmissionText, shortText } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
 
 export type SignApiStyle = "nist" | "fips204";
@@ -50,15 +50,24 @@ export function parseSignContext(hex: unknown, where: string): string {
   return hex.toLowerCase();
 }
 
-/** The text of an API header and of the headers it includes with "…" from the same folders (one level). */
-function headerTexts(header: string, dirs: readonly string[]): string[] {
+/** Headers read for the signature API: each up to this size. */
+const HEADER_BYTES = 1024 * 1024;
+
+/**
+ * The text of an API header and of the headers it includes with "…" from the same folders (one level). Each is read
+ * as a submission file of `root` (the header's folder when not given): a regular file inside it, capped; a FIFO,
+ * a link out (an `#include "../../etc/…"`) or a huge file is not read.
+ */
+function headerTexts(header: string, dirs: readonly string[], root = dirname(header)): string[] {
   if (!existsSync(header)) return [];
-  const text = readFileSync(header, "utf8");
+  const text = readSubmissionText(root, header, HEADER_BYTES).text;
+  if (text === undefined) return [];
   const out = [text];
   for (const m of text.matchAll(/#\s*include\s*"([^"]+)"/g)) {
     const name = m[1] as string;
     const found = dirs.map((d) => join(d, name)).find((p) => existsSync(p));
-    if (found && found !== header) out.push(readFileSync(found, "utf8"));
+    const more = found && found !== header ? readSubmissionText(root, found, HEADER_BYTES).text : undefined;
+    if (more !== undefined) out.push(more);
   }
   return out;
 }
@@ -78,8 +87,9 @@ export function declaredSignApi(
   header: string,
   dirs: readonly string[],
   namespace: string,
+  root?: string,
 ): { style: SignApiStyle | null; ctxNames: boolean } {
-  const text = headerTexts(header, dirs).join("\n");
+  const text = headerTexts(header, dirs, root).join("\n");
   const n = parameterCount(text, `${namespace}crypto_sign`);
   const ctx = parameterCount(text, `${namespace}crypto_sign_ctx`);
   return { style: n === 5 ? "nist" : n === 7 ? "fips204" : null, ctxNames: ctx === 7 };
@@ -96,6 +106,8 @@ export function resolveSignApi(o: {
   campaignWhere?: string;
   header: string;
   dirs: readonly string[];
+  /** The submission folder the headers are read from (only its own regular files are read). */
+  root?: string;
   namespace: string;
 }): SignApi {
   const api = (o.api ?? {}) as { style?: unknown; context?: unknown };
@@ -115,7 +127,7 @@ export function resolveSignApi(o: {
       `${api.context !== undefined ? `${o.where}/context` : (o.campaignWhere ?? "the campaign's signContext")}: a context needs the FIPS 204 context API; the round-3 NIST API has none: set "api": { "style": "fips204" } in meta.json`,
     );
   }
-  const declared = style === "fips204" ? declaredSignApi(o.header, o.dirs, o.namespace) : { ctxNames: false };
+  const declared = style === "fips204" ? declaredSignApi(o.header, o.dirs, o.namespace, o.root) : { ctxNames: false };
   // PQClean's form: crypto_sign is the round-3 pair and crypto_sign_ctx the context API.
   const ctxNames = style === "fips204" && declared.ctxNames && (declared as { style: unknown }).style !== "fips204";
   return { style, context, katContext, ctxNames };

@@ -25,6 +25,12 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const sig93 = readFileSync(join(submissions, "sig-93", "meta.json"), "utf8");
 const lineOf = (text: string, needle: string) => text.split("\n").findIndex((l) => l.includes(needle)) + 1;
+/** The line of the second line holding `needle`. */
+const secondLineOf = (text: string, needle: string) =>
+  text
+    .split("\n")
+    .map((l, i) => (l.includes(needle) ? i + 1 : 0))
+    .filter((n) => n > 0)[1];
 
 describe("meta.json schema", () => {
   it("finds the four fixtures at least", () => {
@@ -67,6 +73,38 @@ describe("meta.json schema", () => {
     expect(validateText(sig93.replace('"Wren",', "42,"), "meta.json").errors).toEqual([
       expect.objectContaining({ pointer: "/name", message: "must be string" }),
     ]);
+  });
+
+  it("refuses two instances with one name, naming the second's pointer and line (issue 25: one store path)", () => {
+    const m = JSON.parse(sig93) as Record<string, unknown> & { instances: Array<Record<string, unknown>> };
+    const first = m.instances[0] as Record<string, unknown>;
+    const text = JSON.stringify({ ...m, instances: [first, { ...first }] }, null, 2);
+    const r = validateText(text, "sub/meta.json");
+    expect(r.valid).toBe(false);
+    expect(r.errors).toEqual([
+      {
+        pointer: "/instances/1/name",
+        message: `"${first.name as string}" is the name of /instances/0 too; expected a name unique among the instances (ignoring case: it names the instance's folder in the store and on the site)`,
+        line: secondLineOf(text, `"name": "${first.name as string}"`),
+        column: expect.any(Number),
+      },
+    ]);
+  });
+
+  it("refuses instance names that differ only in case (one folder on a case-insensitive file system)", () => {
+    const m = JSON.parse(sig93) as Record<string, unknown> & { instances: Array<Record<string, unknown>> };
+    const first = m.instances[0] as Record<string, unknown>;
+    const name = first.name as string;
+    const of = (instances: unknown[]) => validateText(JSON.stringify({ ...m, instances }), "meta.json").errors;
+    expect(of([first, { ...first, name: `${name}-b` }, { ...first, name: name.toUpperCase() }])).toEqual([
+      expect.objectContaining({
+        pointer: "/instances/2/name",
+        message: expect.stringContaining(
+          `"${name.toUpperCase()}" differs from /instances/0's name "${name}" only in case`,
+        ),
+      }),
+    ]);
+    expect(of([first, { ...first, name: `${name}-b` }])).toEqual([]);
   });
 
   it("rejects an unknown api style with its pointer", () => {

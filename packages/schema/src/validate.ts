@@ -378,7 +378,7 @@ function campaignNameErrors(value: unknown): ValidationError[] {
 
 /**
  * What a meta.json says beyond its schema, checked as the runner's readMeta checks it: instance names by the name
- * rule, and every path of the submission relative and inside its folder once normalised.
+ * rule and unique among the instances (ignoring case), and every path of the submission relative and inside its folder once normalised.
  */
 function metaErrors(value: unknown): ValidationError[] {
   const m = value as {
@@ -399,10 +399,26 @@ function metaErrors(value: unknown): ValidationError[] {
   inside("/randombytesSource", (m as { randombytesSource?: unknown }).randombytesSource);
   for (const [i, x] of (m.implementations ?? []).entries()) inside(`/implementations/${i}/folder`, x.folder);
   for (const [i, x] of (m.ownPrimitives ?? []).entries()) inside(`/ownPrimitives/${i}/source`, x.source);
+  // An instance's name is a folder of the store and of the site: two instances with one name (or with names that
+  // differ only in case, one folder on a case-insensitive file system or web server) would write one path.
+  const named = new Map<string, { index: number; name: string }>();
   for (const [i, x] of (m.instances ?? []).entries()) {
     const at = `/instances/${i}`;
     try {
       checkName(x.name, "name");
+      const key = (x.name as string).toLowerCase();
+      const first = named.get(key);
+      if (first === undefined) named.set(key, { index: i, name: x.name as string });
+      else {
+        const same =
+          first.name === x.name
+            ? `is the name of /instances/${first.index} too`
+            : `differs from /instances/${first.index}'s name "${first.name}" only in case`;
+        errors.push({
+          pointer: `${at}/name`,
+          message: `"${x.name as string}" ${same}; expected a name unique among the instances (ignoring case: it names the instance's folder in the store and on the site)`,
+        });
+      }
     } catch (err) {
       errors.push({ pointer: `${at}/name`, message: (err as Error).message.replace(/^name: /, "") });
     }

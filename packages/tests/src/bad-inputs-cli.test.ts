@@ -325,7 +325,7 @@ const commandCases: BadInputCase[] = [
     id: "cli-bad-shard",
     setup: (d) => void writeCampaign(d, campaignText()),
     argv: (d) => run(d, "--shard", "3/2"),
-    message: /--shard takes K\/N with 1 ≤ K ≤ N, not "3\/2"/,
+    message: /--shard takes K\/N, whole numbers with 1 ≤ K ≤ N ≤ 65536 \(e\.g\. 2\/4\), not "3\/2"/,
     check: nothingWritten,
   },
   {

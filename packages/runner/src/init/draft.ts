@@ -8,6 +8,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { isValidName, NAME_RULE } from "@ngcc-perf/schema";
 import { InputError } from "../errors.ts";
 import type { Category } from "../instances.ts";
+import { specialFileIn } from "../submission-inputs.ts";
 import {
   type ApiShape,
   type CompileFlags,
@@ -158,6 +159,14 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
   const dir = resolve(folder);
   setSubmissionRoot(dir);
   if (!isDir(dir)) throw new InputError(`${dir}: not a folder (expected a submission folder)`);
+  // init reads the whole tree (sources, headers, build files, KAT files): a FIFO there hangs whoever opens it, a
+  // device or socket is no source, and a link out of the folder would be read with init's rights. Each is named.
+  const hostile = specialFileIn(dir, { linksOut: true });
+  if (hostile) {
+    throw new InputError(
+      `${join(dir, hostile.path)}: is ${hostile.what}; init reads only the submission's own regular files and folders (links inside it are followed): remove it or replace it by the file`,
+    );
+  }
   if (opts.id !== undefined && !isValidName(opts.id)) {
     throw new InputError(`--id "${opts.id}" is not a valid name; expected ${NAME_RULE}`);
   }
@@ -175,6 +184,8 @@ export async function draftMeta(folder: string, opts: InitOptions = {}): Promise
     // of the machine's folders needed), and only the scratch folder is writable.
     const copy = join(work, "copy");
     copySubmission(dir, copy);
+    // The copy is read too (make's and CMake's view of the package), under the same rule as the submission.
+    setSubmissionRoot(dir, [copy]);
     const buildFiles = hasBuildFiles(dir);
     const inCopy = (p: string) => (p === dir || p.startsWith(`${dir}/`) ? join(copy, relative(dir, p)) : p);
     const fromCopy = (p: string) => (p === copy || p.startsWith(`${copy}/`) ? join(dir, relative(copy, p)) : p);

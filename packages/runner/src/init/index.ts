@@ -3,14 +3,18 @@
 // API header and sizes by compiling them; symbols, KAT files, ICCS use, libraries, profiler groups. Every
 // decision is listed with what it was read from, and what it could not decide. It never overwrites meta.json
 // without force; --update keeps what a person set and fills what is missing.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { readSubmissionText, shortText } from "@ngcc-perf/schema";
 import { InputError } from "../errors.ts";
 import { writeFileAtomic } from "../store.ts";
 import { draftMeta, type InitOptions, type InitResult } from "./draft.ts";
 import { manifestText } from "./kat-files.ts";
 import { mergeMeta } from "./update.ts";
 import { isFile, relTo } from "./util.ts";
+
+/** meta.json files above this size are not read (as readMeta's cap). */
+const MAX_META_BYTES = 4 * 1024 * 1024;
 
 export { draftMeta, type InitGroup, type InitOptions, type InitResult, KAT_SWITCHES, katSwitchOf } from "./draft.ts";
 
@@ -35,12 +39,19 @@ export async function initSubmission(folder: string, opts: InitOptions = {}, dry
   }
   let mine: Record<string, unknown> | null = null;
   if (opts.update) {
+    // Read as readMeta reads it: a meta.json that is a FIFO (it hung init) or a link out is named, never read.
+    const read = readSubmissionText(dir, metaPath, MAX_META_BYTES);
+    if (read.error !== undefined) {
+      throw new InputError(`${metaPath}: ${read.error}; expected the meta.json to update (a regular file)`);
+    }
     try {
-      const v = JSON.parse(readFileSync(metaPath, "utf8")) as unknown;
+      const v = JSON.parse(read.text) as unknown;
       if (typeof v !== "object" || v === null || Array.isArray(v)) throw new Error("expected a JSON object");
       mine = v as Record<string, unknown>;
     } catch (err) {
-      throw new InputError(`${metaPath}: not valid JSON (${(err as Error).message}); expected the meta.json to update`);
+      throw new InputError(
+        `${metaPath}: not valid JSON (${shortText((err as Error).message, 120)}); expected the meta.json to update`,
+      );
     }
   }
   const r = await draftMeta(dir, opts);

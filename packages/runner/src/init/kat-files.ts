@@ -4,9 +4,10 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { readSubmissionBytes } from "@ngcc-perf/schema";
+import { InputError } from "../errors.ts";
 import type { Category } from "../instances.ts";
 import { sha256 as sha256Hex } from "../store.ts";
-import { entries, isDir, isFile, posix, readSome, sha256Of } from "./util.ts";
+import { entries, isDir, isFile, posix, readSome } from "./util.ts";
 
 export interface RspFile {
   path: string;
@@ -146,9 +147,21 @@ export function planManifest(dir: string, chosen: RspFile[], rel: (p: string) =>
   return { path, action: "checked", problems };
 }
 
-/** The manifest's text for the KAT files the instances name (paths relative to the manifest's folder). */
+/**
+ * The manifest's text for the KAT files the instances name (paths relative to the manifest's folder). Each is
+ * hashed as a submission file: a kat.file of an existing meta.json that leaves the folder (../../etc/shadow, a
+ * link out), a FIFO or a file above MAX_KAT_BYTES is bad input naming it, never hashed.
+ */
 export function manifestText(dir: string, manifestPath: string, files: string[]): string {
   const base = dirname(manifestPath);
-  const lines = [...new Set(files)].map((f) => `${sha256Of(join(dir, f))}  ${posix(relative(base, join(dir, f)))}`);
+  const lines = [...new Set(files)].map((f) => {
+    const read = readSubmissionBytes(dir, join(dir, f), MAX_KAT_BYTES);
+    if (read.error !== undefined) {
+      throw new InputError(
+        `${join(dir, f)}: a KAT file to list in kat.sha256 ${read.error}; expected a regular file inside the submission`,
+      );
+    }
+    return `${sha256Hex(read.bytes)}  ${posix(relative(base, join(dir, f)))}`;
+  });
   return `${lines.join("\n")}\n`;
 }

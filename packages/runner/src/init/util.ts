@@ -1,12 +1,12 @@
 // Small helpers shared by init's modules: reading submission files (regular files only, size-capped), folder
 // walks, the first error line of a compiler, paths as meta.json writes them.
-import { createHash } from "node:crypto";
 import {
   closeSync,
+  constants,
+  fstatSync,
   lstatSync,
   openSync,
   readdirSync,
-  readFileSync,
   readSync,
   realpathSync,
   type Stats,
@@ -28,36 +28,63 @@ export function stripComments(text: string): string {
 }
 
 let root: string | null = null;
+/** Folders read like the submission: init's scratch copy of it (its regular files, copied by init). */
+let alsoRoots: string[] = [];
 
-/** The submission folder: a symlink is followed only when its target stays inside it. */
-export function setSubmissionRoot(dir: string | null): void {
+const realOr = (p: string) => {
   try {
-    root = dir ? realpathSync(dir) : null;
+    return realpathSync(p);
   } catch {
-    root = dir;
+    return p;
   }
+};
+
+/**
+ * The submission folder: a symlink is followed only when its target stays inside it, and nothing outside it is read.
+ * `also`: folders read under the same rule (the scratch copy, which the build systems run in the sandbox can write).
+ */
+export function setSubmissionRoot(dir: string | null, also: readonly string[] = []): void {
+  root = dir ? realOr(dir) : null;
+  alsoRoots = also.map(realOr);
 }
 
-/** What a path is — a symlink's target when it stays inside the submission folder, else the link itself. */
+const inRoot = (real: string) => !root || [root, ...alsoRoots].some((r) => real === r || real.startsWith(`${r}/`));
+
+/**
+ * What a path is — a symlink's target when it stays inside the submission folder, else the link itself; a path
+ * whose real path is outside the submission (a make or CMake source /etc/shadow, a folder reached through a link
+ * out) is nothing (undefined), so nothing outside the submission is ever read by init.
+ */
 export function statInside(p: string): Stats | undefined {
   const st = lstatSync(p, { throwIfNoEntry: false });
-  if (!st?.isSymbolicLink() || !root) return st;
+  if (!st || !root) return st;
+  let real: string;
   try {
-    const real = realpathSync(p);
-    if (real !== root && !real.startsWith(`${root}/`)) return st;
-    return statSync(real);
+    real = realpathSync(p);
   } catch {
-    return st;
+    return st; // a link to nothing
   }
+  if (!inRoot(real)) return st.isSymbolicLink() ? st : undefined;
+  return st.isSymbolicLink() ? statSync(real) : st;
 }
 
-/** A regular file's text (a symlink only to a file inside the submission), at most `limit` bytes; else "". */
+/**
+ * A regular file's text (a symlink only to a file inside the submission), at most `limit` bytes; else "". Opened
+ * by its real path without following a link swapped in since, and without blocking (a FIFO is not read).
+ */
 export function readSome(file: string, limit = MAX_READ): string {
   const st = statInside(file);
   if (!st?.isFile()) return "";
-  const fd = openSync(file, "r");
+  let fd: number;
   try {
-    const buf = Buffer.alloc(Math.min(limit, st.size));
+    fd = openSync(realpathSync(file), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return "";
+  }
+  try {
+    const now = fstatSync(fd);
+    if (!now.isFile()) return "";
+    const buf = Buffer.alloc(Math.min(limit, now.size));
     const n = readSync(fd, buf, 0, buf.length, 0);
     return buf.subarray(0, n).toString("utf8");
   } finally {
@@ -111,8 +138,6 @@ export function firstErrorLine(stderr: string): string {
 
 /** A process's failure in one line: its first error line, else how it ended. */
 export const failureOf = (r: RunResult) => firstErrorLine(r.stderr || r.spawnError || "") || processEnd(r);
-
-export const sha256Of = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 /** A path as meta.json and init's messages write it: relative to the submission folder, "/"-separated. */
 export const relTo = (dir: string) => (p: string) => posix(relative(dir, p)) || ".";

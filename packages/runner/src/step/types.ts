@@ -78,13 +78,19 @@ export function emptySummary(): StepSummary {
   return { planned: 0, records: 0, failed: 0, skipped: 0, failures: [] };
 }
 
-/** Parses "K/N" (1 ≤ K ≤ N). */
+/** The most parts a campaign is split into (--shard K/N): far more hosts than any cluster gives one campaign. */
+export const MAX_SHARDS = 65536;
+
+/**
+ * Parses "K/N", whole numbers with 1 ≤ K ≤ N ≤ MAX_SHARDS; null for anything else (0/3, 4/3, 1/0, 1.5/3, a count
+ * past the safe integers such as 1/99999999999999999999, which Number would round and accept).
+ */
 export function parseShard(text: string): Shard | null {
-  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const m = /^(\d{1,9})\/(\d{1,9})$/.exec(text.trim());
   if (!m) return null;
   const index = Number(m[1]);
   const count = Number(m[2]);
-  return count >= 1 && index >= 1 && index <= count ? { index, count } : null;
+  return count >= 1 && count <= MAX_SHARDS && index >= 1 && index <= count ? { index, count } : null;
 }
 
 /** Whether a unit (by its name, see unitName in @ngcc-perf/schema) belongs to a shard; the same on every host. */

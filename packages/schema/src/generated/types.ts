@@ -4371,13 +4371,13 @@ export interface SubmissionMeta {
    */
   name: string;
   /**
-   * The instances, in page order.
+   * The instances, in page order. Their names are unique, also ignoring case (each names a folder of the store and of the site; readMeta and validate refuse a repeated name).
    *
    * @minItems 1
    */
   instances: {
     /**
-     * Instance name (part of store paths), e.g. MyKEM-128.
+     * Instance name (part of store paths), e.g. MyKEM-128; unique among the instances, ignoring case.
      */
     name: string;
     /**

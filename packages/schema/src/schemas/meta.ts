@@ -79,7 +79,10 @@ const api = obj(
 const instance = obj(
   "One instance: one parameter set of one implementation, compiled from exactly the sources listed.",
   {
-    name: str("Instance name (part of store paths), e.g. MyKEM-128.", { pattern: ID_PATTERN, maxLength: 128 }),
+    name: str("Instance name (part of store paths), e.g. MyKEM-128; unique among the instances, ignoring case.", {
+      pattern: ID_PATTERN,
+      maxLength: 128,
+    }),
     sources: subPaths("Exactly the C files to compile for the instance."),
   },
   {
@@ -125,7 +128,11 @@ export const meta: JsonSchema = {
     "Submission metadata.",
     {
       name: str("Algorithm name, e.g. Puffin.", { minLength: 1 }),
-      instances: arr("The instances, in page order.", instance, { minItems: 1 }),
+      instances: arr(
+        "The instances, in page order. Their names are unique, also ignoring case (each names a folder of the store and of the site; readMeta and validate refuse a repeated name).",
+        instance,
+        { minItems: 1 },
+      ),
     },
     {
       $schema: str("URL or path of this schema, for editors; ignored."),

@@ -26,7 +26,7 @@ export function mergeCommand(argv: string[], io: Io): number {
     return EXIT.ok;
   }
   if (positionals.length === 0) throw new UsageError("name at least one store folder");
-  if (!values.out) throw new UsageError("--out DIR is required");
+  if (values.out === undefined) throw new UsageError("--out DIR is required");
   checkOutDir(values.out);
   const r = mergeStores(positionals, values.out);
   io.err(

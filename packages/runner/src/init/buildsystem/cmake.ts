@@ -5,8 +5,10 @@
 // of the library targets it depends on, transitively. A cache variable that chooses a parameter set (STRINGS
 // property, or compared in if(… EQUAL/STREQUAL …)) is configured once per value when the default configuration
 // does not build every set as its own target.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, isAbsolute, join, normalize, relative } from "node:path";
+import { readSubmissionText, shortText } from "@ngcc-perf/schema";
+import { InputError } from "../../errors.ts";
 import { runProcess } from "../../proc.ts";
 import {
   entries,
@@ -80,8 +82,30 @@ interface Target {
   artifact?: string;
 }
 
-function readJson(file: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+/** A file-API reply read at most this big (a codemodel of a large tree is a few MB). */
+const MAX_REPLY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * A file of the CMake file-API reply. The submission's CMakeLists.txt ran while it was written (execute_process
+ * can put anything there), so it is read as a submission file of the reply folder: a regular file inside it, capped
+ * — not a FIFO (it hung init), not a link to a host file, not a jsonFile of ../../etc/shadow. Bad input otherwise,
+ * naming the file and nothing of its content.
+ */
+export function readReplyJson(reply: string, name: unknown): Record<string, unknown> {
+  const bad = (why: string) =>
+    new InputError(
+      `${shortText(String(name))}: the CMake file-API reply ${why}; written while the submission's CMakeLists.txt ran, it is not read`,
+    );
+  if (typeof name !== "string" || name === "") throw bad("names no file");
+  const read = readSubmissionText(reply, join(reply, name), MAX_REPLY_BYTES);
+  if (read.error !== undefined) throw bad(read.error);
+  try {
+    const v = JSON.parse(read.text) as unknown;
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // below
+  }
+  throw bad("is not a JSON object");
 }
 
 /** The targets of a file-API reply (codemodel-v2), first configuration. */
@@ -89,15 +113,15 @@ function replyTargets(build: string, srcRoot: string): Target[] {
   const reply = join(build, ".cmake", "api", "v1", "reply");
   const index = entries(reply).find((f) => f.startsWith("index-") && f.endsWith(".json"));
   if (!index) return [];
-  const idx = readJson(join(reply, index)) as { objects?: Array<{ kind: string; jsonFile: string }> };
+  const idx = readReplyJson(reply, index) as { objects?: Array<{ kind: string; jsonFile: string }> };
   const cm = idx.objects?.find((o) => o.kind === "codemodel");
   if (!cm) return [];
-  const model = readJson(join(reply, cm.jsonFile)) as {
+  const model = readReplyJson(reply, cm.jsonFile) as {
     configurations?: Array<{ targets?: Array<{ name: string; id: string; jsonFile: string }> }>;
   };
   const out: Target[] = [];
   for (const t of model.configurations?.[0]?.targets ?? []) {
-    const j = readJson(join(reply, t.jsonFile)) as {
+    const j = readReplyJson(reply, t.jsonFile) as {
       type: string;
       sources?: Array<{ path: string; compileGroupIndex?: number }>;
       compileGroups?: Array<{
