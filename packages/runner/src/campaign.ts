@@ -126,11 +126,18 @@ export function loadCampaign(file: string): Campaign {
   }
   checkName(config.system, `${file}: /system`);
   for (const p of Object.keys(profiles)) checkName(p, `${file}: /buildProfiles`);
-  const ids = new Set<string>();
+  // One store folder per id: ids that differ only in case would share one on a case-insensitive file system.
+  const ids = new Map<string, string>();
   for (const [i, a] of config.algorithms.entries()) {
     checkName(a.id, `${file}: /algorithms/${i}/id`);
-    if (ids.has(a.id)) throw new InputError(`${file}: algorithm id "${a.id}" appears twice`);
-    ids.add(a.id);
+    const seen = ids.get(a.id.toLowerCase());
+    if (seen === a.id) throw new InputError(`${file}: /algorithms/${i}/id: algorithm id "${a.id}" appears twice`);
+    if (seen !== undefined) {
+      throw new InputError(
+        `${file}: /algorithms/${i}/id: algorithm id "${a.id}" differs from "${seen}" only in case (both would be one store folder); expected ids unique regardless of case`,
+      );
+    }
+    ids.set(a.id.toLowerCase(), a.id);
     for (const p of a.buildProfiles ?? []) {
       if (!profiles[p])
         throw new InputError(`${file}: algorithm ${a.id} names build profile "${p}", which is not defined`);

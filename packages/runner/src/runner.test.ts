@@ -141,7 +141,15 @@ describe("campaigns", () => {
           `${base}algorithms:\n  - { id: a, source: { pqclean: x } }\n  - { id: a, source: { pqclean: y } }\n`,
         ),
       ),
-    ).toThrow(/"a" appears twice/);
+    ).toThrow(/\/algorithms\/1\/id: algorithm id "a" appears twice/);
+    expect(() =>
+      loadCampaign(
+        write(
+          "c.yaml",
+          `${base}algorithms:\n  - { id: kem-1, source: { pqclean: x } }\n  - { id: KEM-1, source: { pqclean: y } }\n`,
+        ),
+      ),
+    ).toThrow(/\/algorithms\/1\/id: algorithm id "KEM-1" differs from "kem-1" only in case/);
     expect(() => loadCampaign(join(tmp, "none.yaml"))).toThrow(
       /none\.yaml:1:1 \(root\) cannot read the campaign: cannot read: ENOENT/,
     );
