@@ -228,6 +228,14 @@ describe("a wrong implementation cannot write its KAT verdict", () => {
   it("is a FAIL however it tampers — at exit, at build time, at load time, at call time — and the honest ones pass", async () => {
     const { file, out } = campaign("tamper", [
       { id: "honest" },
+      // Honest but chatty on stdout, from a constructor and at every call: none of it reaches the KAT output.
+      {
+        id: "chatty",
+        code: {
+          atLoad: ['  printf("chatty: loaded\\n");'],
+          enc: ['  printf("chatty: enc\\n");', "  fflush(stdout);"],
+        },
+      },
       // Its own .rsp next to its api.h: masked as a file, its source folder still there to build from; its
       // constructor reads the .rsp, which is empty in the sandbox.
       {
@@ -320,6 +328,9 @@ describe("a wrong implementation cannot write its KAT verdict", () => {
     expect(beside.verdict, JSON.stringify(beside)).toBe("PASS");
     expect(generatorStderr(beside)).toMatch(/ngcc-hostile: beside: 0 bytes/);
     expect(pageCell(out, "honest")).toMatch(/\| PASS \|/);
+    const chatty = katRecord(out, "chatty");
+    expect(chatty.verdict, JSON.stringify(chatty.error)).toBe("PASS");
+    expect(generatorStderr(chatty)).toMatch(/chatty: loaded\n(chatty: enc\n)+/);
 
     // The shipped KAT is invisible to every run: each attempt read (or embedded) 0 bytes of it.
     const said: Record<string, RegExp> = {
