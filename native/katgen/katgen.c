@@ -32,6 +32,13 @@
  *   --algname NAME       header name when api.h defines no CRYPTO_ALGNAME
  *   --filename           print the NIST file name (e.g. PQCkemKAT_1632.rsp) and exit
  * Without --write-*: the .rsp on stdout (or -o FILE); --single prints the single form instead.
+ * A FILE of "-" is standard output.
+ *
+ * Standard output is the generator's: before any constructor of the instance
+ * runs (a constructor of priority 101, or at the start of main without GCC's
+ * attributes), the original stdout is kept on a descriptor of its own and
+ * descriptor 1 pointed at stderr, so whatever the instance prints goes to
+ * stderr and never into the KAT output a caller reads from the pipe.
  *
  * Every buffer handed to the instance (outputs and inputs) has
  * NGCC_GUARD_BYTES of a fixed pattern before and after it, checked after each
@@ -78,6 +85,42 @@
 #endif
 
 #define NGCC_KAT_ENTRIES 100
+
+/* ------------------------------------------------------------ standard output */
+
+/* The original stdout (-1 when there was none), whether it was claimed, and the stream over it. */
+static int ngcc_out_fd = -1;
+static int ngcc_out_claimed;
+static FILE *ngcc_out;
+
+/* Keeps stdout on a descriptor of its own for the generator and points descriptor 1 at stderr. */
+static void ngcc_claim_stdout(void) {
+    if (ngcc_out_claimed) {
+        return;
+    }
+    ngcc_out_claimed = 1;
+    fflush(stdout);
+    ngcc_out_fd = dup(STDOUT_FILENO);
+    if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        fprintf(stderr, "katgen: cannot send the instance's stdout to stderr\n");
+    }
+}
+
+#if defined(__GNUC__)
+/* Priority 101 runs before every constructor without a priority (the instance's own). */
+__attribute__((constructor(101))) static void ngcc_claim_stdout_early(void) {
+    ngcc_claim_stdout();
+}
+#endif
+
+/* The generator's stdout as a stream; NULL (with a message) when there is none. */
+static FILE *ngcc_stdout(void) {
+    ngcc_claim_stdout();
+    if (ngcc_out == NULL && (ngcc_out_fd < 0 || (ngcc_out = fdopen(ngcc_out_fd, "wb")) == NULL)) {
+        fprintf(stderr, "katgen: cannot write to stdout\n");
+    }
+    return ngcc_out;
+}
 
 /* ------------------------------------------------------------ output buffer */
 
@@ -474,7 +517,7 @@ static int ngcc_usage(void) {
 }
 
 static FILE *ngcc_open(const char *path) {
-    FILE *fp = fopen(path, "wb");
+    FILE *fp = strcmp(path, "-") == 0 ? ngcc_stdout() : fopen(path, "wb");
     if (fp == NULL) {
         fprintf(stderr, "katgen: cannot write %s\n", path);
     }
@@ -483,7 +526,7 @@ static FILE *ngcc_open(const char *path) {
 
 static int ngcc_close(FILE *fp, const char *path) {
     int bad = fflush(fp) != 0 || ferror(fp);
-    if (fp != stdout && fclose(fp) != 0) {
+    if (fp != ngcc_out && fclose(fp) != 0) {
         bad = 1;
     }
     if (bad) {
@@ -550,12 +593,17 @@ int main(int argc, char **argv) {
     FILE *rsp = NULL, *one = NULL, *all = NULL;
     ngcc_buf entry = {NULL, 0, 0};
 
+    ngcc_claim_stdout();
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--filename") == 0) {
-            printf("%s%lu.rsp\n", NGCC_FILE_STEM, (unsigned long)(NGCC_SKBYTES));
-            return 0;
+            FILE *fp = ngcc_stdout();
+            if (fp == NULL) {
+                return 2;
+            }
+            fprintf(fp, "%s%lu.rsp\n", NGCC_FILE_STEM, (unsigned long)(NGCC_SKBYTES));
+            return ngcc_close(fp, "stdout") ? 2 : 0;
         } else if (strcmp(a, "--single") == 0) {
             single = 1;
             count = 1;
@@ -611,13 +659,13 @@ int main(int argc, char **argv) {
     } else if (rsp_path == NULL && single_path == NULL && all_path == NULL) {
         rsp_path = legacy_out != NULL ? legacy_out : "-";
     }
-    if (rsp_path != NULL && (rsp = strcmp(rsp_path, "-") == 0 ? stdout : ngcc_open(rsp_path)) == NULL) {
+    if (rsp_path != NULL && (rsp = ngcc_open(rsp_path)) == NULL) {
         return 2;
     }
-    if (single_path != NULL && (one = strcmp(single_path, "-") == 0 ? stdout : ngcc_open(single_path)) == NULL) {
+    if (single_path != NULL && (one = ngcc_open(single_path)) == NULL) {
         return 2;
     }
-    if (all_path != NULL && (all = strcmp(all_path, "-") == 0 ? stdout : ngcc_open(all_path)) == NULL) {
+    if (all_path != NULL && (all = ngcc_open(all_path)) == NULL) {
         return 2;
     }
     signal(SIGSEGV, ngcc_on_signal);

@@ -1,21 +1,41 @@
 // The profiled KAT build's check: the KAT generator linked with the same wrappers must print what the committed
 // .rsp file holds (NGCC submissions) or, without one (PQClean), what the generator without wrappers prints —
 // the wrappers forward every call, the DRNG's included, one for one.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Command, commandOf, type InstanceSpec, runProcess, sha256, tail } from "@ngcc-perf/runner";
-import type { HashProfileRecord } from "@ngcc-perf/schema";
+import { type HashProfileRecord, readSubmissionBytes } from "@ngcc-perf/schema";
 import type { ProfileBuild } from "./build.ts";
 
 export type KatCheck = NonNullable<HashProfileRecord["katCheck"]>;
 
-/** Runs one KAT generator and returns what it printed; throws (with its command recorded) when it fails. */
-async function generate(exe: string, timeoutMs: number, commands: Command[]): Promise<string> {
-  const r = await runProcess([exe], { timeoutMs, maxOutputBytes: 256 * 1024 * 1024, target: true });
+/** The committed .rsp and the generators' output are read up to this size (as the kat step reads them). */
+export const MAX_KAT_FILE_BYTES = 256 * 1024 * 1024;
+/** What is kept of a generator's stderr: the instance's own printing goes there (native/katgen). */
+const STDERR_BYTES = 64 * 1024;
+
+/**
+ * Runs one KAT generator and returns the .rsp it printed on its stdout (its own: whatever the instance prints goes
+ * to stderr); throws (with its command recorded) when it fails or prints more than a KAT file may hold — not a
+ * difference of the implementation's. `hidden`: the shipped KAT files, masked in its sandbox.
+ */
+async function generate(exe: string, timeoutMs: number, commands: Command[], hidden: string[]): Promise<string> {
+  const r = await runProcess([exe], {
+    timeoutMs,
+    maxOutputBytes: MAX_KAT_FILE_BYTES + 1,
+    maxStderrBytes: STDERR_BYTES,
+    target: true,
+    ...(hidden.length ? { hidden } : {}),
+  });
   commands.push(commandOf(r));
   if (r.spawnError || r.exitCode !== 0 || r.timedOut) {
     const how = r.timedOut ? "timed out" : r.signal ? `was killed by ${r.signal}` : `exited with ${r.exitCode}`;
     throw new Error(`${exe} ${how}: ${tail(r.stderr, 500)}`);
+  }
+  if (Buffer.byteLength(r.stdout, "utf8") > MAX_KAT_FILE_BYTES) {
+    throw new Error(
+      `${exe} printed more than ${MAX_KAT_FILE_BYTES} bytes on its stdout, more than a KAT file may hold: its output was not compared`,
+    );
   }
   return r.stdout;
 }
@@ -34,14 +54,26 @@ async function compare(
   timeoutMs: number,
   commands: Command[],
 ): Promise<KatCheck> {
-  const profiled = await generate(katgen.profiled, timeoutMs, commands);
-  const digest = sha256(profiled);
   const committed = spec.kat?.file ? join(spec.submissionDir, spec.kat.file) : null;
+  const hidden = committed ? [committed] : [];
+  const profiled = await generate(katgen.profiled, timeoutMs, commands, hidden);
+  const digest = sha256(profiled);
   if (committed && existsSync(committed)) {
     const comparedWith = spec.kat?.file ?? committed;
-    const expected = asLf(readFileSync(committed, "utf8"));
+    // As the kat step reads it: a regular file inside the submission, capped (a folder, a FIFO, a link out or a
+    // 2 GB file is not read and blames nothing of the implementation).
+    const read = readSubmissionBytes(spec.submissionDir, committed, MAX_KAT_FILE_BYTES);
+    if (read.error !== undefined) {
+      return {
+        verdict: "ERROR",
+        comparedWith,
+        sha256: digest,
+        message: `the committed KAT file ${comparedWith} ${read.error}: nothing to compare with (the kat step reports the file as corrupt)`,
+      };
+    }
+    const expected = asLf(read.bytes.toString("utf8"));
     if (expected === profiled) return { verdict: "PASS", comparedWith, sha256: digest };
-    const plain = await generate(katgen.plain, timeoutMs, commands);
+    const plain = await generate(katgen.plain, timeoutMs, commands, hidden);
     const message =
       plain === profiled
         ? `the KAT generator's output differs from ${comparedWith} with and without the profiler's wrappers: the instance does not reproduce its KAT (or the file is corrupt; the kat step tells which), not the wrappers`
@@ -50,7 +82,7 @@ async function compare(
           : `the output differs from ${comparedWith} with and without the wrappers, and between the two runs: the instance's output is not deterministic (or its KAT fails; see the kat step)`;
     return { verdict: "FAIL", comparedWith, sha256: digest, message };
   }
-  const plain = await generate(katgen.plain, timeoutMs, commands);
+  const plain = await generate(katgen.plain, timeoutMs, commands, hidden);
   return {
     verdict: plain === profiled ? "PASS" : "FAIL",
     comparedWith: "the KAT generator built from the same objects without wrappers",

@@ -12,13 +12,25 @@ import {
   plannedOperations,
   selectUnits,
   sha256,
-  sha256File,
   type Unit,
 } from "@ngcc-perf/runner";
+import { readSubmissionBytes } from "@ngcc-perf/schema";
 import { PROFILE_RECIPE, profileInputsHash } from "./build.ts";
 import { type InstanceWork, type ProfileContext, type ProfileWork, profileOf } from "./context.ts";
 import { groupsFor } from "./groups.ts";
+import { MAX_KAT_FILE_BYTES } from "./kat-check.ts";
 import { curatedNotes, type SurveyNote } from "./survey.ts";
+
+/**
+ * The committed KAT file's SHA-256 for an inputs hash: read as the kat step reads it (a regular file inside the
+ * submission, at most MAX_KAT_FILE_BYTES; a folder, a FIFO, a link out or a 2 GB file is not read), or the hash
+ * of why not; null when there is none.
+ */
+function katFileHash(root: string, file: string): string | null {
+  if (!existsSync(file)) return null;
+  const r = readSubmissionBytes(root, file, MAX_KAT_FILE_BYTES);
+  return r.error === undefined ? sha256(r.bytes) : sha256(`unreadable: ${r.error}`);
+}
 
 type Hashes = (spec: InstanceSpec, buildProfile: string) => { build: string; timingBuild: string; kat: string | null };
 
@@ -34,7 +46,7 @@ function buildHashes(pc: ProfileContext): Hashes {
     const hashes = {
       build: profileInputsHash(spec, profile, pc.tc, groupsFor(pc.campaign, spec)),
       timingBuild: buildInputsHash(spec, profile, pc.tc),
-      kat: katFile && existsSync(katFile) ? sha256File(katFile) : null,
+      kat: katFile ? katFileHash(spec.submissionDir, katFile) : null,
     };
     known.set(name, hashes);
     return hashes;

@@ -25,10 +25,13 @@ interface Checked {
   warnings: string[];
 }
 
-/** A form of the generated output over `entries` entries: as written, or cut from the .rsp when fewer. */
-function formOf(run: KatgenRun, form: Form, entries: number): Buffer | undefined {
-  if (run.info?.entries === entries || (form === "single" && run.outputs.single)) return run.outputs[form];
+/**
+ * A form of the generated output over `entries` entries, always from the .rsp read from the generator's stdout
+ * (`generated`: how many it holds): the .rsp itself, or the form cut from it.
+ */
+function formOf(run: KatgenRun, form: Form, entries: number, generated: number): Buffer | undefined {
   if (!run.outputs.rsp) return undefined;
+  if (form === "rsp" && entries === generated) return run.outputs.rsp;
   return Buffer.from(deriveForm(run.outputs.rsp.toString("latin1"), form, entries), "latin1");
 }
 
@@ -101,7 +104,7 @@ function checkHash(e: Expectation & { sha256: string }, generated: Buffer): Chec
 /** Every expectation against the generated forms; the first mismatch that can be described is reported. */
 export function compare(plan: KatPlan, run: KatgenRun, warnings: readonly string[] = []): Compared {
   const checked = plan.expectations.flatMap((e): Checked[] => {
-    const generated = formOf(run, e.form, e.entries) ?? Buffer.alloc(0);
+    const generated = formOf(run, e.form, e.entries, plan.entries) ?? Buffer.alloc(0);
     if (e.path) return [checkFile({ ...e, path: e.path }, generated)];
     if (e.sha256) return [checkHash({ ...e, sha256: e.sha256 }, generated)];
     return [];

@@ -5,6 +5,7 @@ export { type Expectation, type KatPlan, NIST_ENTRIES, planExpectations } from "
 export {
   type BuiltKatgen,
   buildKatgen,
+  crossCheck,
   KAT_RECIPE,
   type KatBuildPlan,
   type KatgenInfo,
@@ -12,6 +13,9 @@ export {
   type KatRng,
   katgenDir,
   katgenSources,
+  lengthsOfRsp,
+  MAX_GENERATED_BYTES,
+  parseInfo,
   planKatBuild,
   RANDOMNESS_SOURCES,
   runKatgen,

@@ -96,7 +96,10 @@ function comparisons(x: LogInput): string[] {
     ),
   ];
   if (x.run) {
-    out.push(`generated files: ${x.run.paths.rsp} (+ .single.txt, .all.txt, .info)`);
+    out.push(
+      `generated files: ${x.run.paths.rsp} (the .rsp as read from the generator's stdout; + .single.txt, .all.txt, .info as it wrote them, checked against it)`,
+    );
+    for (const p of x.run.inconsistencies) out.push(`INCONSISTENT: ${p}`);
     for (const [k, v] of Object.entries(x.run.info?.lengths ?? {})) {
       if (v) out.push(`lengths ${k}: min ${v.min}, mean ${(v.sum / v.count).toFixed(1)}, max ${v.max} over ${v.count}`);
     }

@@ -160,6 +160,34 @@ function judge(plan: KatPlan, run: KatgenRun, corruption: readonly KatProblem[],
   return { ...found, verdict: "FAIL" as const, outcome: "output-differs" as const, message };
 }
 
+/** The shipped KAT files of a plan (the .rsp files and the manifest): masked in the generator's sandbox. */
+function shippedFiles(plan: KatPlan): string[] {
+  return [
+    ...plan.expectations.flatMap((e) => (e.path ? [e.path] : [])),
+    ...(plan.manifest ? [plan.manifest.path] : []),
+  ];
+}
+
+/**
+ * The verdict when the generator's outputs disagree (crossCheck): FAIL, never compared — what was read from its
+ * stdout and what it left in its folder are not the same output, so one of them was tampered with (or the
+ * generator's output was cut). `error` says why, as the page and the time step's gate show it.
+ */
+function inconsistent(problems: readonly string[], also: string) {
+  const shown = problems.slice(0, 3).join("; ");
+  const more = problems.length > 3 ? `; and ${problems.length - 3} more` : "";
+  const message = `tampered or inconsistent KAT output (the generator's forms disagree, so none is compared): ${shown}${more}${also}`;
+  const error: KatError = { reason: "check-failed", message, signal: null, exitCode: 0 };
+  return {
+    checks: [],
+    diagnosis: undefined,
+    verdict: "FAIL" as const,
+    outcome: "output-differs" as const,
+    message,
+    error,
+  };
+}
+
 /** Verifies one instance under one build profile. Throws only what is not the instance's fault. */
 export async function verify(w: KatWork, at: VerifyPlace): Promise<Verification> {
   const started = unverified(new Date());
@@ -183,11 +211,13 @@ export async function verify(w: KatWork, at: VerifyPlace): Promise<Verification>
     algname: w.spec.instance,
     outDir: at.outputDir,
     timeoutMs: at.campaign.timeouts.katMs,
+    hidden: shippedFiles(w.expect),
   });
   const ran = { ...checked, built, run, commands: [...built.commands, run.command] };
   if (run.result.exitCode !== 0 || run.result.timedOut || run.result.signal) {
     const error = runFailure(run, at.campaign.timeouts.katMs);
     return { ...ran, error, message: `${error.message}${also}` };
   }
+  if (run.inconsistencies.length) return { ...ran, ...inconsistent(run.inconsistencies, also) };
   return { ...ran, ...judge(w.expect, run, corruption, ran.warnings) };
 }

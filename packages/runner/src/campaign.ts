@@ -1,8 +1,15 @@
 // Loading a campaign: parse, validate against the schema (errors with file:line:col and pointer), and
 // resolve defaults and paths.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { type CampaignConfig, checkName, MAX_CAMPAIGN_BYTES, readTextFile, validateText } from "@ngcc-perf/schema";
+import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import {
+  type CampaignConfig,
+  checkName,
+  MAX_CAMPAIGN_BYTES,
+  readSubmissionText,
+  readTextFile,
+  validateText,
+} from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
 import { pqcleanRoot } from "./instances.ts";
 import { configureSandbox, DEFAULT_SANDBOX_LIMITS, findOnPath, type SandboxSettings, sandboxTools } from "./sandbox.ts";
@@ -245,6 +252,7 @@ function sandboxOf(campaign: Campaign, file: string): SandboxSettings {
   // Not the campaign's own folder: a campaign kept in $HOME would make all of $HOME readable (~/.ssh included).
   // Only the folders it names: its submissions, trees, toolchain and sandbox.readable.
   const readable = (s.readable ?? []).map((p) => resolve(campaign.dir, p));
+  const hidden: string[] = [];
   // A cross toolchain's sysroot and emulator are read inside the sandbox (read-only, as every readable folder).
   if (campaign.target.sysroot) readable.push(campaign.target.sysroot);
   const emulatorProgram = campaign.target.emulator[0];
@@ -256,8 +264,10 @@ function sandboxOf(campaign: Campaign, file: string): SandboxSettings {
   if (emulatorPath) readable.push(dirname(emulatorPath));
   if (campaign.iccsDir) readable.push(campaign.iccsDir);
   for (const a of campaign.config.algorithms) {
-    if ("submission" in a.source) readable.push(resolve(campaign.dir, a.source.submission));
-    else {
+    if ("submission" in a.source) {
+      readable.push(resolve(campaign.dir, a.source.submission));
+      hidden.push(...shippedKatPaths(resolve(campaign.dir, a.source.submission)));
+    } else {
       try {
         readable.push(pqcleanRoot(campaign, a.source.root));
       } catch {
@@ -272,5 +282,134 @@ function sandboxOf(campaign: Campaign, file: string): SandboxSettings {
       throw new InputError(`${file}: ${(err as Error).message}`);
     }
   }
-  return { enabled, limits, readable };
+  return { enabled, limits, readable, hidden };
+}
+
+/** Files of these kinds make a folder one that cannot be masked whole (a package keeps sources beside its KAT). */
+const CODE_FILE = /\.(c|h|s|S|inc|cc|cpp|cxx|hpp|hh|asm|macros)$/;
+/** Shipped KAT files by their name: NIST's .rsp and .req, a sha256sum manifest. */
+const KAT_FILE = /(\.rsp|\.req|\.sha256)$/i;
+/** meta.json and manifests above this size are not read here (readMeta refuses such a meta.json). */
+const MAX_KAT_LIST_BYTES = 4 * 1024 * 1024;
+/** Folder entries looked at per submission when deciding what to mask. */
+const MAX_KAT_SCAN = 20_000;
+
+/**
+ * The shipped KAT files of a submission folder, masked in every sandboxed process (docs/security.md): every
+ * instance's kat.file, the katManifest (KAT/kat.sha256 by default) and every file it lists, the .rsp and .req
+ * files beside them — and a KAT folder (KAT/, or the folder of a kat.file or the manifest) whole when it holds no
+ * code. Only paths whose real path stays inside the submission: a link out cannot mask another's files. What
+ * cannot be read (no meta.json, bad JSON) masks what it can; resolving the algorithm reports the error.
+ */
+export function shippedKatPaths(dir: string): string[] {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return null;
+    }
+  };
+  const top = real(dir);
+  if (top === null) return [];
+  const inside = (p: string, root: string) => {
+    const back = relative(root, p);
+    return back === "" || (!isAbsolute(back) && back !== ".." && !back.startsWith(`..${sep}`));
+  };
+  /** The path below the submission (resolved lexically and really), or null. */
+  const own = (p: unknown, base = dir): string | null => {
+    if (typeof p !== "string" || p === "" || p.includes("\0")) return null;
+    const abs = resolve(base, p);
+    const r = real(abs);
+    return inside(abs, resolve(dir)) && r !== null && inside(r, top) ? abs : null;
+  };
+  const text = (p: string) => {
+    const r = readSubmissionText(dir, p, MAX_KAT_LIST_BYTES);
+    return r.error === undefined ? r.text : null;
+  };
+  let meta: Record<string, unknown> = {};
+  try {
+    const t = text(join(dir, "meta.json"));
+    const v: unknown = t === null ? null : JSON.parse(t);
+    if (v && typeof v === "object" && !Array.isArray(v)) meta = v as Record<string, unknown>;
+  } catch {
+    // not JSON: readMeta says so when the algorithm is resolved
+  }
+  const instances = (Array.isArray(meta.instances) ? meta.instances : []) as Array<Record<string, unknown>>;
+  const files = new Set<string>();
+  const add = (p: string | null) => p && files.add(p);
+  const katFiles = instances.map((i) => own((i?.kat as Record<string, unknown> | undefined)?.file));
+  const manifests = [own(meta.katManifest), own("KAT/kat.sha256")];
+  for (const m of manifests) {
+    if (!m || !statSafe(m)?.isFile()) continue;
+    add(m);
+    for (const line of (text(m) ?? "").split("\n")) {
+      const listed = /^[0-9a-fA-F]{64} [ *](.+?)\r?$/.exec(line)?.[1];
+      add(own(listed, dirname(m)));
+    }
+  }
+  for (const k of katFiles) add(k);
+  // The code of every instance: a folder holding any of it is never masked whole.
+  const code = instances.flatMap((i) =>
+    [
+      ...(Array.isArray(i?.sources) ? i.sources : []),
+      ...(Array.isArray(i?.includeDirs) ? i.includeDirs : []),
+      i?.apiHeader,
+      i?.folder,
+      i?.randombytesSource,
+    ].map((p) => (typeof p === "string" ? resolve(dir, p) : null)),
+  );
+  let scanned = 0;
+  /** A folder's files (recursively; null when it holds code or too much to look at). */
+  const katOnly = (folder: string): string[] | null => {
+    const out: string[] = [];
+    const walk = (d: string): boolean => {
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(d, { withFileTypes: true });
+      } catch {
+        return false;
+      }
+      for (const e of entries) {
+        if (++scanned > MAX_KAT_SCAN) return false;
+        const p = join(d, e.name);
+        if (e.isDirectory()) {
+          if (!walk(p)) return false;
+        } else if (CODE_FILE.test(e.name)) return false;
+        else out.push(p);
+      }
+      return true;
+    };
+    return walk(folder) ? out : null;
+  };
+  const folders = new Set(
+    [own("KAT"), ...[...katFiles, ...manifests].map((f) => (f ? own(dirname(f)) : null))].filter(
+      (f): f is string => f !== null && f !== resolve(dir),
+    ),
+  );
+  const masked: string[] = [];
+  for (const f of folders) {
+    if (!statSafe(f)?.isDirectory()) continue;
+    const holdsCode = code.some((c) => c !== null && inside(c, f));
+    const all = holdsCode ? null : katOnly(f);
+    if (all !== null) masked.push(f);
+    else {
+      // Sources beside the KAT files: the KAT files themselves, not the folder.
+      try {
+        for (const e of readdirSync(f, { withFileTypes: true })) if (KAT_FILE.test(e.name)) add(own(join(f, e.name)));
+      } catch {
+        // unreadable: nothing to mask
+      }
+    }
+  }
+  // A folder inside a masked one is gone already (and could not be mounted over inside a read-only one).
+  const outer = masked.filter((f) => !masked.some((m) => m !== f && inside(f, m)));
+  return [...outer, ...[...files].filter((p) => !outer.some((m) => inside(p, m)))];
+}
+
+function statSafe(p: string) {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
 }

@@ -26,7 +26,14 @@ export {
   toolchain,
 } from "./build.ts";
 export { buildCampaign } from "./build-step.ts";
-export { type BuildProfile, type Campaign, type CounterKind, DEFAULT_PROFILES, loadCampaign } from "./campaign.ts";
+export {
+  type BuildProfile,
+  type Campaign,
+  type CounterKind,
+  DEFAULT_PROFILES,
+  loadCampaign,
+  shippedKatPaths,
+} from "./campaign.ts";
 export {
   type ConstantTimeSettings,
   CT_RANDOMNESS,

@@ -21,6 +21,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** Bytes kept of stdout and of stderr (the tail beyond this is dropped, the head kept for stdout). */
   maxOutputBytes?: number;
+  /** Bytes kept of stderr (its tail), when fewer than maxOutputBytes: a program whose stdout is its output. */
+  maxStderrBytes?: number;
   /** Unconfined: the whole environment (default process.env). Sandboxed: variables added to the clean one. */
   env?: NodeJS.ProcessEnv;
   input?: string;
@@ -174,6 +176,7 @@ function spawnAndWait(
 ): Promise<RunResult> {
   const [file, ...args] = command as [string, ...string[]];
   const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  const maxErr = Math.min(max, options.maxStderrBytes ?? max);
   const started = process.hrtime.bigint();
   return new Promise((resolvePromise, reject) => {
     const out: Buffer[] = [];
@@ -231,7 +234,7 @@ function spawnAndWait(
       }
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const errAll = Buffer.concat(err);
-      const stderr = errAll.subarray(Math.max(0, errAll.length - max)).toString("utf8");
+      const stderr = errAll.subarray(Math.max(0, errAll.length - maxErr)).toString("utf8");
       let exitCode = code;
       let sig = signal;
       if (cgroupFailed) {
@@ -287,7 +290,8 @@ function spawnAndWait(
     child.stderr?.on("data", (chunk: Buffer) => {
       err.push(chunk);
       errBytes += chunk.length;
-      while (err.length > 1 && errBytes - (err[0] as Buffer).length >= max) errBytes -= (err.shift() as Buffer).length;
+      while (err.length > 1 && errBytes - (err[0] as Buffer).length >= maxErr)
+        errBytes -= (err.shift() as Buffer).length;
     });
     const statusStream = child.stdio[STATUS_FD] as Readable | null | undefined;
     statusStream?.on("data", (chunk: Buffer) => {

@@ -242,7 +242,10 @@ export function secretPaths(tops: readonly string[] = ["/etc", "/opt"]): { files
 
 /** bwrap arguments that hide `paths` where they exist: an empty read-only folder, or /dev/null for a file. */
 function hide(paths: readonly string[]): string[] {
+  // A path inside a masked folder is gone already (and bwrap could not mount over it inside the read-only tmpfs).
+  const dirs = paths.filter((p) => lstatSyncSafe(p)?.isDirectory());
   return paths.flatMap((p) => {
+    if (dirs.some((d) => d !== p && within(p, d))) return [];
     const st = lstatSyncSafe(p);
     if (!st || st.isSymbolicLink()) return [];
     return st.isDirectory() ? ["--tmpfs", p, "--remount-ro", p] : ["--ro-bind", "/dev/null", p];

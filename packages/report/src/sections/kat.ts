@@ -36,7 +36,9 @@ export function katCell(k: KatRecord): string {
       d && d.firstCount !== undefined
         ? `: first difference at count ${d.firstCount}${d.field ? `, field ${d.field}` : ""} (${d.differingEntries} differing entr${d.differingEntries === 1 ? "y" : "ies"})`
         : "";
-    return `FAIL${where}`;
+    // No diagnosis, an error: the generator's outputs disagreed (tampered or inconsistent output), said in words.
+    const why = !where && k.error ? `: ${pagePaths(k.error.message, k).replace(/\s+/g, " ").slice(0, 200)}` : "";
+    return `FAIL${where}${why}`;
   }
   return `ERROR${k.error ? ` (${k.error.reason}): ${pagePaths(k.error.message, k).replace(/\s+/g, " ").slice(0, 160)}` : ""}`;
 }
@@ -65,6 +67,10 @@ function checkedBeforeTiming(kats: ReadonlyArray<KatRecord>, timings: ReadonlyAr
   }
   return timed > 0;
 }
+
+/** What a KAT verdict is, and what no check inside the submission's process can rule out (measured records). */
+export const KAT_LIMIT =
+  "Each verdict is computed by the submission's own code run under the harness's inputs (its seeds, randomness and KAT generator, with the shipped KAT files hidden from the build and from every run, and the output read from a pipe and cross-checked): it shows that the code reproduces the expected answers, not how — code that carries the answers within itself would pass, and no check inside its process can rule that out.";
 
 function katNotes(kats: ReadonlyArray<KatRecord>, timings: ReadonlyArray<TimingRecord>) {
   if (kats.length === 0)
@@ -100,6 +106,7 @@ function katNotes(kats: ReadonlyArray<KatRecord>, timings: ReadonlyArray<TimingR
   const errors = kats.filter((k) => k.verdict === "ERROR").map((k) => k.instance);
   if (errors.length)
     notes.push([text(`${listText([...new Set(errors)])}: the KAT check did not complete (ERROR below, with why).`)]);
+  notes.push([text(KAT_LIMIT)]);
   return notes;
 }
 
