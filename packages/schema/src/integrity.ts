@@ -402,7 +402,7 @@ export function checkSystemIntegrity(dir: string, options: IntegrityOptions = {}
     if (j.finding) findings.push(j.finding);
     if ("index" in read) {
       index = read.index;
-      findings.push(...compare(system, index, files, unreadable, within, j.states));
+      findings.push(...compare(system, index, files, unreadable, within, j.states ?? new Map()));
     } else if (read.finding.problem === "no-index" && j.state === "current") {
       // The first run into this store was interrupted before its index: what it wrote is in the journal.
       const own = compare(system, { files: [] } as unknown as StoreIndexRecord, files, unreadable, within, j.states);
