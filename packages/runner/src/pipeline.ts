@@ -125,7 +125,7 @@ export async function runPipeline(campaign: Campaign, options: PipelineOptions):
   const measuring = ordered.filter((s) => s.name !== "report");
   const report = ordered.find((s) => s.name === "report");
   // A store edited, pruned or added to behind its index is refused before a step writes into it (never re-hashed).
-  const verified = measuring.length > 0 ? verifyStore(out, campaign.system, "before this run wrote into it") : null;
+  const verified = measuring.length > 0 ? verifyStore(out, campaign.system, "before") : null;
   const staleRemoved = removeStaleTemps(out);
   const envPath = recordPath(out, { kind: "environment", key: { system: campaign.system } });
   const previous = options.resume ? readEnvironment(envPath) : null;

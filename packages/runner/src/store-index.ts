@@ -58,13 +58,13 @@ function measuredOperations(files: IndexFile[], a: AlgorithmSpec): string[] {
 const SHOWN_FINDINGS = 40;
 
 /**
- * Verifies a system folder before a run writes into it: every file of the layout as the index lists it, or as the
- * write journal of an interrupted run says that run wrote it; every indexed file present; nothing else. A folder
+ * Verifies a system folder against its index and the write journal of an interrupted run: every file of the layout
+ * as the index lists it, or as the journal says a run wrote it; every indexed file present; nothing else. A folder
  * holding no file of the layout and no index is a new store. Throws InputError (exit 2) naming every file that
- * differs — edited, deleted, or added without being indexed — with nothing written; `when` says at which point
- * ("before this run wrote into it", "while this run wrote into it").
+ * differs — edited, deleted, or added without being indexed. `phase` says when: "before" a run writes into the
+ * store (then nothing is written), "after" it wrote its records (then its index is not written).
  */
-export function verifyStore(out: string, system: string, when: string): SystemIntegrity {
+export function verifyStore(out: string, system: string, phase: "before" | "after"): SystemIntegrity {
   const dir = systemDir(out, system);
   const check = checkSystemIntegrity(dir, { consistency: false, journal: true });
   const fresh =
@@ -75,9 +75,12 @@ export function verifyStore(out: string, system: string, when: string): SystemIn
   const lines = formatFindings(check, dir);
   const shown = lines.slice(0, SHOWN_FINDINGS);
   if (lines.length > shown.length) shown.push(`… and ${lines.length - shown.length} more`);
+  const what =
+    phase === "before"
+      ? "before this run wrote into it, so nothing was written into it and its index was not rebuilt"
+      : "after this run wrote its records (a file changed behind the run), so its index was not rebuilt; the records this run wrote stay, vouched for by its write journal";
   throw new InputError(
-    `${dir}: the store does not match its index ${when}, so nothing was written into it and its index was not rebuilt:\n` +
-      `${shown.join("\n")}\n` +
+    `${dir}: the store does not match its index ${what}:\n${shown.join("\n")}\n` +
       `A run never re-hashes a store. If these files were changed on purpose, check them and rebuild the index with ` +
       `"ngcc-perf index ${out}" (the index then says what was re-hashed, when and by whom), then run again; otherwise ` +
       `measure into a new --out.`,
@@ -93,7 +96,7 @@ export function verifyStore(out: string, system: string, when: string): SystemIn
 export function writeStoreIndex(campaign: Campaign, algorithms: AlgorithmSpec[], out: string): StoreIndexRecord {
   const dataDir = systemDir(out, campaign.system);
   const indexPath = recordPath(out, { kind: "store-index", key: { system: campaign.system } });
-  const files = verifyStore(out, campaign.system, "while this run wrote into it").files;
+  const files = verifyStore(out, campaign.system, "after").files;
   const byId = new Map<string, IndexAlgorithm>();
   let reindexed: StoreIndexRecord["reindexed"];
   if (existsSync(indexPath)) {

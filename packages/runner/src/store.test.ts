@@ -37,7 +37,7 @@ function open(dir: string, continueJournal = false): void {
 const journalOf = (dir: string) => parseJournal(readFileSync(join(dir, JOURNAL_FILE), "utf8"), "arm_1");
 const refusal = (out: string): string => {
   try {
-    verifyStore(out, "arm_1", "before this run wrote into it");
+    verifyStore(out, "arm_1", "before");
   } catch (err) {
     expect(err).toBeInstanceOf(InputError);
     return (err as Error).message;

@@ -192,7 +192,7 @@ describe("a tampered store stays tampered (issue 25, item 5)", () => {
     const r = await cli("run", file, "--out", out, "--steps", "time,report");
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(
-      `${dir}: the store does not match its index while this run wrote into it, so nothing was written into it and its index was not rebuilt`,
+      `${dir}: the store does not match its index after this run wrote its records (a file changed behind the run), so its index was not rebuilt`,
     );
     expect(r.stderr).toMatch(new RegExp(`${join(dir, KAT)}: changed since the index was written`));
     expect(r.stderr).toMatch(new RegExp(`${join(dir, FORGED)}: not indexed: the file is in the store`));
