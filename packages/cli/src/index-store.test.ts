@@ -2,6 +2,7 @@
 // of the seed store: it says what changed, makes validate pass again, writes nothing for a dry run or when a record
 // is not valid (schema, place in the store, the identities of timing figures) and refuses what is not a store.
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -70,6 +71,19 @@ describe("ngcc-perf index", () => {
     expect(after.provenance.note).toMatch(
       /^Rebuilt by ngcc-perf index from the files on disk \(1 changed, 1 added, 1 removed\)\. Before: Index of the synthesized seed store/,
     );
+    // the re-hash on record: when, by whom, against which index, which files
+    expect(after.reindexed).toEqual([
+      {
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        command: "ngcc-perf index",
+        tool: { name: "ngcc-perf", version: expect.any(String) },
+        by: expect.stringMatching(/\S/),
+        previousIndex: createHash("sha256").update(bytes).digest("hex"),
+        changed: [KEYGEN],
+        added: ["records/kem-22/guide/Mithril-1024__dec.json"],
+        removed: ["records/kem-22/guide/Mithril-256__dec.json"],
+      },
+    ]);
 
     const v = cli("validate", root);
     expect(v.code, v.all).toBe(0);
@@ -125,6 +139,9 @@ describe("ngcc-perf index", () => {
     const index = JSON.parse(readFileSync(join(dir, "index.json"), "utf8"));
     expect(index.algorithms).toEqual([]);
     expect(index.provenance.origin).toBe("curated");
+    expect(index.reindexed).toHaveLength(1);
+    expect(index.reindexed[0]).toMatchObject({ previousIndex: null, changed: [], removed: [] });
+    expect(index.reindexed[0].added).toHaveLength(212);
     expect(cli("validate", root).code).toBe(0);
     const report = cli("report", root, "--out", join(tmp, "site-created"), "--format", "md");
     expect(report.code, report.all).toBe(0);

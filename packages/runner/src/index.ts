@@ -164,8 +164,16 @@ export {
   type StepOptions,
   type StepSummary,
 } from "./step/types.ts";
-export { removeStaleTemps, sha256, sha256File, writeFileAtomic, writeJsonAtomic } from "./store.ts";
-export { indexAlgorithm, listStoreFiles, writeStoreIndex } from "./store-index.ts";
+export {
+  closeWriteJournal,
+  openWriteJournal,
+  removeStaleTemps,
+  sha256,
+  sha256File,
+  writeFileAtomic,
+  writeJsonAtomic,
+} from "./store.ts";
+export { indexAlgorithm, listStoreFiles, verifyStore, writeStoreIndex } from "./store-index.ts";
 export { isOwnRandombytes, isPlainRandombytes, leftOutNote, plainRandombytesSources } from "./submission-inputs.ts";
 export {
   binutilsPrefixOf,

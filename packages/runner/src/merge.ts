@@ -173,6 +173,12 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
     for (const idx of olds) for (const a of idx.algorithms) algorithms.set(a.id, a);
     const allSystems = [...new Set(olds.flatMap((i) => i.systems ?? [system]))];
     const campaign = olds.find((i) => i.campaign)?.campaign;
+    // Every deliberate re-hash of an input store's files stays on record, once, oldest first.
+    const seen = new Set<string>();
+    const reindexed = olds
+      .flatMap((i) => i.reindexed ?? [])
+      .filter((r) => !seen.has(JSON.stringify(r)) && seen.add(JSON.stringify(r)))
+      .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
     const index: StoreIndexRecord = {
       kind: "store-index",
       schemaVersion: 1,
@@ -188,6 +194,7 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
       files: listStoreFiles(systemDir(outDir, system)),
       ...(allSystems.length > 0 ? { systems: allSystems.includes(system) ? allSystems : [...allSystems, system] } : {}),
       ...(campaign ? { campaign } : {}),
+      ...(reindexed.length > 0 ? { reindexed } : {}),
     };
     writeJsonAtomic(recordPath(outDir, { kind: "store-index", key: { system } }), index);
   }

@@ -3,15 +3,15 @@
 // report) are handed in, so this package depends on none of them; the order, the KAT gate, the environment,
 // the index and the campaign's start and end are owned here.
 import { existsSync, readFileSync } from "node:fs";
-import { type EnvironmentRecord, recordPath } from "@ngcc-perf/schema";
+import { type EnvironmentRecord, recordPath, systemDir } from "@ngcc-perf/schema";
 import { buildCampaign } from "./build-step.ts";
 import type { Campaign } from "./campaign.ts";
 import { captureEnvironment } from "./env.ts";
 import { checkOnly, resolveAlgorithms } from "./instances.ts";
 import { probeCounter } from "./probe.ts";
 import type { StepName, StepOptions, StepSummary } from "./step/types.ts";
-import { removeStaleTemps, writeJsonAtomic } from "./store.ts";
-import { writeStoreIndex } from "./store-index.ts";
+import { closeWriteJournal, openWriteJournal, removeStaleTemps, writeJsonAtomic } from "./store.ts";
+import { verifyStore, writeStoreIndex } from "./store-index.ts";
 import { timeCampaign } from "./time.ts";
 
 export const PIPELINE_ORDER: readonly StepName[] = [
@@ -108,9 +108,11 @@ async function writeEnvironment(campaign: Campaign, out: string, start: string, 
 }
 
 /**
- * Runs the given steps of a campaign in order into `options.out`: removes what an interrupted run left, writes
- * the environment (a resumed campaign keeps its start), runs each step with the KAT gate for time and profile,
- * stamps the campaign's end, rebuilds the store index and, last, runs the report.
+ * Runs the given steps of a campaign in order into `options.out`: verifies an existing store against its index
+ * (and the write journal of an interrupted run) before writing anything, removes what an interrupted run left,
+ * writes the environment (a resumed campaign keeps its start), runs each step with the KAT gate for time and
+ * profile — every record journaled as it is written — stamps the campaign's end, writes the store index of what
+ * was verified and, last, runs the report.
  */
 export async function runPipeline(campaign: Campaign, options: PipelineOptions): Promise<PipelineResult> {
   const t0 = Date.now();
@@ -119,13 +121,15 @@ export async function runPipeline(campaign: Campaign, options: PipelineOptions):
   const algorithms = resolveAlgorithms(campaign);
   checkOnly(algorithms, options.only);
   for (const step of options.steps) await step.prepare?.(campaign);
+  const ordered = PIPELINE_ORDER.flatMap((n) => options.steps.filter((s) => s.name === n));
+  const measuring = ordered.filter((s) => s.name !== "report");
+  const report = ordered.find((s) => s.name === "report");
+  // A store edited, pruned or added to behind its index is refused before a step writes into it (never re-hashed).
+  const verified = measuring.length > 0 ? verifyStore(out, campaign.system, "before") : null;
   const staleRemoved = removeStaleTemps(out);
   const envPath = recordPath(out, { kind: "environment", key: { system: campaign.system } });
   const previous = options.resume ? readEnvironment(envPath) : null;
   const start = previous?.campaign.start ?? new Date(t0).toISOString();
-  const ordered = PIPELINE_ORDER.flatMap((n) => options.steps.filter((s) => s.name === n));
-  const measuring = ordered.filter((s) => s.name !== "report");
-  const report = ordered.find((s) => s.name === "report");
   const result: PipelineResult = {
     out,
     system: campaign.system,
@@ -136,20 +140,32 @@ export async function runPipeline(campaign: Campaign, options: PipelineOptions):
     seconds: 0,
   };
   const stepOptions: PipelineStepOptions = { ...options, requireKatPass: false };
-  if (measuring.length > 0) await writeEnvironment(campaign, out, start, null);
-  for (const step of measuring) {
-    options.onStep?.({ step: step.name, phase: "start" });
-    const r = await step.run(campaign, {
-      ...stepOptions,
-      requireKatPass: step.name === "time" || step.name === "profile",
+  if (verified) {
+    const dir = systemDir(out, campaign.system);
+    openWriteJournal(dir, {
+      system: campaign.system,
+      indexSha256: verified.indexSha256 ?? null,
+      continueJournal: verified.journal === "current",
+      by: `ngcc-perf ${ordered.map((s) => s.name).join(",")}${options.resume ? " --resume" : ""} (pid ${process.pid})`,
     });
-    result.steps[step.name] = r;
-    result.failed += r.failed;
-    options.onStep?.({ step: step.name, phase: "end", result: r });
-  }
-  if (measuring.length > 0) {
-    await writeEnvironment(campaign, out, start, new Date().toISOString());
-    writeStoreIndex(campaign, algorithms, out);
+    try {
+      await writeEnvironment(campaign, out, start, null);
+      for (const step of measuring) {
+        options.onStep?.({ step: step.name, phase: "start" });
+        const r = await step.run(campaign, {
+          ...stepOptions,
+          requireKatPass: step.name === "time" || step.name === "profile",
+        });
+        result.steps[step.name] = r;
+        result.failed += r.failed;
+        options.onStep?.({ step: step.name, phase: "end", result: r });
+      }
+      await writeEnvironment(campaign, out, start, new Date().toISOString());
+      writeStoreIndex(campaign, algorithms, out);
+    } finally {
+      // Kept on disk when the run did not get to its index: the next run accepts what this one wrote.
+      closeWriteJournal(dir, { remove: false });
+    }
   }
   if (report) {
     options.onStep?.({ step: "report", phase: "start" });

@@ -1,10 +1,22 @@
 // The store index (data/<system>/index.json): the algorithms of the campaign (section 1 facts, page order)
-// and every record and log of the system's folder with its SHA-256, rebuilt from what is on disk.
+// and every record and log of the system's folder with its SHA-256. A run never re-hashes what it finds: before it
+// writes into a store the old index is verified (with the write journal of an interrupted run), and the new index
+// lists what was verified; `ngcc-perf index` is the only deliberate re-hash.
 import { existsSync, readFileSync } from "node:fs";
-import { parseRecordPath, recordPath, type StoreIndexRecord, storeFiles, systemDir } from "@ngcc-perf/schema";
+import {
+  checkSystemIntegrity,
+  formatFindings,
+  InputError,
+  parseRecordPath,
+  recordPath,
+  type StoreIndexRecord,
+  type SystemIntegrity,
+  storeFiles,
+  systemDir,
+} from "@ngcc-perf/schema";
 import type { Campaign } from "./campaign.ts";
 import { type AlgorithmSpec, operationsOf } from "./instances.ts";
-import { sha256, writeJsonAtomic } from "./store.ts";
+import { closeWriteJournal, sha256, writeJsonAtomic } from "./store.ts";
 import { TOOL } from "./tool.ts";
 
 type IndexFile = StoreIndexRecord["files"][number];
@@ -42,22 +54,56 @@ function measuredOperations(files: IndexFile[], a: AlgorithmSpec): string[] {
   return present.length > 0 ? present : operationsOf(a.category, 1);
 }
 
+/** At most this many findings are named in a refusal (then how many more). */
+const SHOWN_FINDINGS = 40;
+
+/**
+ * Verifies a system folder against its index and the write journal of an interrupted run: every file of the layout
+ * as the index lists it, or as the journal says a run wrote it; every indexed file present; nothing else. A folder
+ * holding no file of the layout and no index is a new store. Throws InputError (exit 2) naming every file that
+ * differs — edited, deleted, or added without being indexed. `phase` says when: "before" a run writes into the
+ * store (then nothing is written), "after" it wrote its records (then its index is not written).
+ */
+export function verifyStore(out: string, system: string, phase: "before" | "after"): SystemIntegrity {
+  const dir = systemDir(out, system);
+  const check = checkSystemIntegrity(dir, { consistency: false, journal: true });
+  const fresh =
+    check.files.length === 0 &&
+    check.findings.every((f) => f.problem === "no-index") &&
+    !existsSync(recordPath(out, { kind: "store-index", key: { system } }));
+  if (fresh || check.findings.length === 0) return { ...check, findings: [] };
+  const lines = formatFindings(check, dir);
+  const shown = lines.slice(0, SHOWN_FINDINGS);
+  if (lines.length > shown.length) shown.push(`… and ${lines.length - shown.length} more`);
+  const what =
+    phase === "before"
+      ? "before this run wrote into it, so nothing was written into it and its index was not rebuilt"
+      : "after this run wrote its records (a file changed behind the run), so its index was not rebuilt; the records this run wrote stay, vouched for by its write journal";
+  throw new InputError(
+    `${dir}: the store does not match its index ${what}:\n${shown.join("\n")}\n` +
+      `A run never re-hashes a store. If these files were changed on purpose, check them and rebuild the index with ` +
+      `"ngcc-perf index ${out}" (the index then says what was re-hashed, when and by whom), then run again; otherwise ` +
+      `measure into a new --out.`,
+  );
+}
+
 /**
  * Writes data/<system>/index.json for the campaign's algorithms (merged with algorithms already in an
- * existing index, so shards and merges keep each other's) and every file now in the folder.
+ * existing index, so shards and merges keep each other's) and every file in the folder, after verifying them
+ * against the old index and this run's write journal (verifyStore: a file changed behind the run is refused, not
+ * indexed); then removes the journal.
  */
 export function writeStoreIndex(campaign: Campaign, algorithms: AlgorithmSpec[], out: string): StoreIndexRecord {
   const dataDir = systemDir(out, campaign.system);
   const indexPath = recordPath(out, { kind: "store-index", key: { system: campaign.system } });
-  const files = listStoreFiles(dataDir);
+  const files = verifyStore(out, campaign.system, "after").files;
   const byId = new Map<string, IndexAlgorithm>();
+  let reindexed: StoreIndexRecord["reindexed"];
   if (existsSync(indexPath)) {
-    try {
-      const old = JSON.parse(readFileSync(indexPath, "utf8")) as StoreIndexRecord;
-      for (const a of old.algorithms ?? []) byId.set(a.id, a);
-    } catch {
-      // an unreadable index is rebuilt from the campaign
-    }
+    // verifyStore has read and validated it
+    const old = JSON.parse(readFileSync(indexPath, "utf8")) as StoreIndexRecord;
+    for (const a of old.algorithms ?? []) byId.set(a.id, a);
+    reindexed = old.reindexed;
   }
   for (const a of algorithms) {
     byId.set(a.id, { ...indexAlgorithm(a), operations: measuredOperations(files, a) });
@@ -71,7 +117,12 @@ export function writeStoreIndex(campaign: Campaign, algorithms: AlgorithmSpec[],
     files,
     systems: campaign.systems,
     campaign: { name: campaign.name, path: campaign.file, sha256: sha256(campaign.text) },
+    // The deliberate re-hashes of the files this index takes over stay on record.
+    ...(reindexed?.length ? { reindexed } : {}),
   };
   writeJsonAtomic(indexPath, index);
+  // The index now lists every file the journal vouched for (a journal left by a kill right here is stale: it names
+  // the index it extended, which is gone).
+  closeWriteJournal(dataDir, { remove: true });
   return index;
 }

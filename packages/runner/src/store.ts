@@ -1,14 +1,114 @@
 // Atomic writes and hashes for the record store: a store never holds half a record. Paths come from the
-// layout module of @ngcc-perf/schema.
+// layout module of @ngcc-perf/schema. While a run writes into a system folder its write journal is open: every
+// file of the layout written there is journaled before and after its rename (docs/record-schema.md, "Integrity").
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import {
+  JOURNAL_FILE,
+  JOURNAL_FORMAT,
+  type JournalHeader,
+  type JournalWrite,
+  parseRecordPath,
+} from "@ngcc-perf/schema";
+
+/** The system folders whose write journal is open in this process (absolute path → journal file). */
+const journals = new Map<string, string>();
+
+/** The open journal a path of the store layout belongs to, and its path relative to the system folder. */
+function journalOf(path: string): { file: string; rel: string } | null {
+  if (journals.size === 0) return null;
+  const abs = resolve(path);
+  for (const [dir, file] of journals) {
+    if (!abs.startsWith(`${dir}${sep}`)) continue;
+    const rel = relative(dir, abs).split(sep).join("/");
+    const entry = parseRecordPath(basename(dir), rel);
+    return entry && entry.kind !== "store-index" ? { file, rel } : null;
+  }
+  return null;
+}
+
+/** Appends one line to a journal and flushes it to disk before returning. */
+function appendLine(file: string, line: JournalWrite): void {
+  const fd = openSync(file, "a");
+  try {
+    writeSync(fd, `${JSON.stringify(line)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export function writeFileAtomic(path: string, data: string | Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   writeFileSync(tmp, data);
+  const journal = journalOf(path);
+  if (!journal) {
+    renameSync(tmp, path);
+    return;
+  }
+  // Journaled before the rename (a run killed here leaves the old content, which the journal still allows) and after
+  // (from then on only the new content is allowed).
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  const line = { path: journal.rel, sha256: sha256(bytes), bytes: bytes.length };
+  appendLine(journal.file, { op: "write", ...line });
   renameSync(tmp, path);
+  appendLine(journal.file, { op: "done", ...line });
+}
+
+/**
+ * Opens the write journal of a system folder for this process: continues the journal of an interrupted run that
+ * extends the current index (`continueJournal`), or starts a new one (written to a temporary name, flushed and
+ * renamed) naming the index it extends. Until closeWriteJournal, every file of the layout written into the folder
+ * through writeFileAtomic is journaled.
+ */
+export function openWriteJournal(
+  dir: string,
+  o: { system: string; indexSha256: string | null; continueJournal: boolean; by: string },
+): void {
+  const abs = resolve(dir);
+  const file = join(abs, JOURNAL_FILE);
+  if (!o.continueJournal) {
+    mkdirSync(abs, { recursive: true });
+    const header: JournalHeader = {
+      journal: JOURNAL_FORMAT,
+      version: 1,
+      system: o.system,
+      index: o.indexSha256,
+      createdAt: new Date().toISOString(),
+      by: o.by,
+    };
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    const fd = openSync(tmp, "w");
+    try {
+      writeSync(fd, `${JSON.stringify(header)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  }
+  journals.set(abs, file);
+}
+
+/** Stops journaling writes into a system folder; `remove` also deletes the journal (its index now lists all). */
+export function closeWriteJournal(dir: string, o: { remove: boolean }): void {
+  const abs = resolve(dir);
+  journals.delete(abs);
+  if (o.remove) rmSync(join(abs, JOURNAL_FILE), { force: true });
 }
 
 export function writeJsonAtomic(path: string, value: unknown): void {

@@ -32,6 +32,17 @@ export {
   timingIdentities,
 } from "./integrity.ts";
 export {
+  ABSENT,
+  JOURNAL_FILE,
+  JOURNAL_FORMAT,
+  type JournalHeader,
+  type JournalWrite,
+  type ParsedJournal,
+  parseJournal,
+  possibleStates,
+  stateOf,
+} from "./journal.ts";
+export {
   type AlgorithmKey,
   buildPath,
   checkName,

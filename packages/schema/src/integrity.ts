@@ -8,6 +8,7 @@ import { closeSync, type Dirent, existsSync, openSync, readdirSync, readFileSync
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { MAX_RECORD_BYTES, validateFile } from "./files.ts";
 import type { StoreIndexRecord } from "./generated/types.ts";
+import { ABSENT, JOURNAL_FILE, type ParsedJournal, parseJournal, possibleStates, stateOf } from "./journal.ts";
 import { isValidName, parseRecordPath } from "./layout.ts";
 import { jsonLocator } from "./locate.ts";
 import type { ValidationError } from "./validate.ts";
@@ -31,7 +32,9 @@ export type IntegrityProblem =
   /** A file of the layout that cannot be read (permissions, not a regular file). */
   | "unreadable"
   /** A timing record whose figures contradict each other (timingIdentities). */
-  | "inconsistent";
+  | "inconsistent"
+  /** The write journal (checked with `journal: true`) cannot be read or is not one; it then vouches for nothing. */
+  | "journal";
 
 export interface IntegrityFinding {
   /** The file concerned, relative to the system folder with `/` separators ("index.json" for the index). */
@@ -54,6 +57,14 @@ export interface SystemIntegrity {
   /** The files of the layout now on disk (below `within`), as an index would list them. */
   files: IndexedFile[];
   findings: IntegrityFinding[];
+  /**
+   * With `journal: true`, what the write journal (.write-journal.jsonl) was: none; current (it extends this index, so
+   * the contents it names were accepted); stale (it extends an index since replaced, so it was ignored); or
+   * unreadable (a "journal" finding says why; ignored).
+   */
+  journal?: "none" | "current" | "stale" | "unreadable";
+  /** With `journal: true`, the SHA-256 of index.json's bytes (null when there is none): what a new journal extends. */
+  indexSha256?: string | null;
 }
 
 export interface IntegrityOptions {
@@ -61,6 +72,12 @@ export interface IntegrityOptions {
   within?: string;
   /** Also check the identities of every timing record (timingIdentities); default true. */
   consistency?: boolean;
+  /**
+   * Also accept what the write journal of an interrupted run says the run wrote (a record not yet indexed, or one
+   * rewritten by a resumed run): the check a run makes before it writes into a store. Default false: validate, the
+   * report and merge hold a store to its index alone.
+   */
+  journal?: boolean;
 }
 
 /**
@@ -272,8 +289,10 @@ function compare(
   files: IndexedFile[],
   unreadable: IntegrityFinding[],
   within: string,
+  journal: Map<string, Set<string>> | null = null,
 ): IntegrityFinding[] {
   const findings: IntegrityFinding[] = [];
+  const nor = journal ? " nor the write journal of an interrupted run" : "";
   const listed = new Map<string, IndexedFile>();
   for (const f of index.files) {
     if (!inside(f.path, within)) continue;
@@ -304,11 +323,31 @@ function compare(
   for (const f of files) {
     present.add(f.path);
     const want = listed.get(f.path);
+    const written = journal?.get(f.path);
+    if (written) {
+      // The run wrote this path: the file must hold what it wrote (or what it replaced, if killed mid-write).
+      if (written.has(stateOf(f))) continue;
+      const said = [...written].filter((x) => x !== ABSENT).map((x) => short(x.split(":")[0] ?? ""));
+      findings.push(
+        want
+          ? {
+              path: f.path,
+              problem: "changed",
+              message: `changed since it was written: SHA-256 ${short(f.sha256 ?? "")} (${f.bytes} bytes), but the index says ${short(want.sha256 ?? "")} and the write journal ${said.join(" or ")}`,
+            }
+          : {
+              path: f.path,
+              problem: "not-indexed",
+              message: `not indexed, and not what the interrupted run wrote: SHA-256 ${short(f.sha256 ?? "")} (${f.bytes} bytes), the write journal says ${said.join(" or ")}`,
+            },
+      );
+      continue;
+    }
     if (!want) {
       findings.push({
         path: f.path,
         problem: "not-indexed",
-        message: "not indexed: the file is in the store, but index.json does not list it",
+        message: `not indexed: the file is in the store, but index.json does not list it${nor}`,
       });
       continue;
     }
@@ -355,7 +394,21 @@ export function checkSystemIntegrity(dir: string, options: IntegrityOptions = {}
   const read = readStoreIndex(abs, system);
   const findings: IntegrityFinding[] = [];
   let index: StoreIndexRecord | null = null;
-  if ("finding" in read) findings.push(read.finding, ...unreadable);
+  const extra: Pick<SystemIntegrity, "journal" | "indexSha256"> = {};
+  if (options.journal) {
+    const j = readJournal(abs, system, read);
+    extra.journal = j.state;
+    extra.indexSha256 = j.indexSha256;
+    if (j.finding) findings.push(j.finding);
+    if ("index" in read) {
+      index = read.index;
+      findings.push(...compare(system, index, files, unreadable, within, j.states ?? new Map()));
+    } else if (read.finding.problem === "no-index" && j.state === "current") {
+      // The first run into this store was interrupted before its index: what it wrote is in the journal.
+      const own = compare(system, { files: [] } as unknown as StoreIndexRecord, files, unreadable, within, j.states);
+      findings.push(...(own.length > 0 ? [read.finding, ...own] : []));
+    } else findings.push(read.finding, ...unreadable);
+  } else if ("finding" in read) findings.push(read.finding, ...unreadable);
   else {
     index = read.index;
     findings.push(...compare(system, index, files, unreadable, within));
@@ -368,9 +421,60 @@ export function checkSystemIntegrity(dir: string, options: IntegrityOptions = {}
       }
     }
   }
-  const rank = (f: IntegrityFinding) => (f.path === INDEX ? 0 : 1);
+  const rank = (f: IntegrityFinding) => (f.path === INDEX ? 0 : f.path === JOURNAL_FILE ? 1 : 2);
   findings.sort((a, b) => rank(a) - rank(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { system, dir: abs, index, files, findings };
+  return { system, dir: abs, index, files, findings, ...extra };
+}
+
+/**
+ * The write journal of a system folder, read against the index now there: the contents it accepts per path (null
+ * when it is missing, stale or unreadable — then it accepts nothing), its state, and the index's own SHA-256.
+ */
+function readJournal(
+  dir: string,
+  system: string,
+  read: ReturnType<typeof readStoreIndex>,
+): {
+  states: Map<string, Set<string>> | null;
+  state: NonNullable<SystemIntegrity["journal"]>;
+  indexSha256: string | null;
+  finding?: IntegrityFinding;
+} {
+  const h = "index" in read || read.finding.problem !== "no-index" ? hashFile(join(dir, INDEX)) : null;
+  const indexSha256 = h && "sha256" in h ? h.sha256 : null;
+  const file = join(dir, JOURNAL_FILE);
+  let text: string;
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) throw Object.assign(new Error("not a regular file"), { code: "not a regular file" });
+    // Two lines of about 200 bytes per record written: far more than any store holds is not a journal.
+    if (st.size > 4 * MAX_RECORD_BYTES) throw Object.assign(new Error("too large"), { code: `${st.size} bytes` });
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { states: null, state: "none", indexSha256 };
+    const message = `cannot read the write journal: ${code(err)}; it vouches for nothing`;
+    return {
+      states: null,
+      state: "unreadable",
+      indexSha256,
+      finding: { path: JOURNAL_FILE, problem: "journal", message },
+    };
+  }
+  const j: ParsedJournal = parseJournal(text, system);
+  if (j.problems.length > 0 || !j.header) {
+    const message = `not a valid write journal (${j.problems.join("; ")}); it vouches for nothing (if the records are as they should be, rebuild the index with "ngcc-perf index <store>")`;
+    return {
+      states: null,
+      state: "unreadable",
+      indexSha256,
+      finding: { path: JOURNAL_FILE, problem: "journal", message },
+    };
+  }
+  // A journal vouches only for writes on top of the index it started from.
+  if (j.header.index !== indexSha256 || !("index" in read || read.finding.problem === "no-index"))
+    return { states: null, state: "stale", indexSha256 };
+  const indexed = "index" in read ? read.index.files : [];
+  return { states: possibleStates(indexed, j.writes), state: "current", indexSha256 };
 }
 
 function pos(e: ValidationError): { line?: number; column?: number } {

@@ -72,6 +72,25 @@ function pathsNote(view: SystemView, harness: boolean, timings: TimingRecord[], 
   return `Paths are relative to data/${view.system}/ in the record store${holds.map((h) => `; ${h}`).join("")}.`;
 }
 
+/**
+ * The deliberate re-hashes of the store's index (`ngcc-perf index`, recorded in the index's `reindexed`): a run
+ * never re-hashes, so each one is a time files were accepted as they were on disk rather than as a run wrote them.
+ * Names the files of this page each one changed, added or removed; null when there were none.
+ */
+function rehashNote(view: SystemView, alg: AlgorithmView): string | null {
+  const all = view.index?.reindexed ?? [];
+  if (all.length === 0) return null;
+  const mine = (p: string) => p.split("/")[1] === alg.id;
+  const one = (r: (typeof all)[number]) => {
+    const counts = `${r.changed.length} changed, ${r.added.length} added, ${r.removed.length} removed`;
+    const here = [...r.changed, ...r.added, ...r.removed].filter(mine);
+    const shown = here.length > 4 ? [...here.slice(0, 4), `${here.length - 4} more`] : here;
+    const page = shown.length > 0 ? `; on this page: ${shown.join(", ")}` : "; none on this page";
+    return `on ${r.at.slice(0, 16).replace("T", " ")} UTC${r.by ? ` by ${r.by}` : ""} (${counts}${page})`;
+  };
+  return `The store's index was rebuilt from the files on disk with ${all[0]?.command ?? "ngcc-perf index"} ${all.length === 1 ? "once" : `${all.length} times`} — ${all.map(one).join("; ")} — so those files are vouched for as they were then, not as the run wrote them (index.json, "reindexed").`;
+}
+
 export function evidenceSection(view: SystemView, alg: AlgorithmView) {
   const timings = view.timingsOf(alg.id);
   const profiles = view.profilesOf(alg.id);
@@ -141,6 +160,8 @@ export function evidenceSection(view: SystemView, alg: AlgorithmView) {
       text(")."),
     ]);
   if (more.length) after.push(more);
+  const rehashes = rehashNote(view, alg);
+  if (rehashes) after.push([text(rehashes)]);
   return section("evidence", "7. Raw evidence index", {
     notes: [[text(pathsNote(view, harness, timings, profiles))]],
     tables: [

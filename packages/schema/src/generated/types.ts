@@ -3400,6 +3400,56 @@ export interface StoreIndexRecord {
    * How section 7 names the folder the paths are relative to, e.g. performance/data/arm_1/.
    */
   evidenceRoot?: string;
+  /**
+   * Every deliberate re-hash of this index by ngcc-perf index, oldest first: a run never re-hashes a store (it refuses one whose files differ from its index), so each time files were accepted as they are on disk is recorded here and kept by later runs and merges.
+   */
+  reindexed?: {
+    /**
+     * When the index was rebuilt (UTC, RFC 3339).
+     */
+    at: string;
+    /**
+     * The command that rebuilt it, e.g. ngcc-perf index.
+     */
+    command: string;
+    /**
+     * The program that rebuilt it.
+     */
+    tool: {
+      /**
+       * Program name, e.g. ngcc-perf.
+       */
+      name: string;
+      /**
+       * Program version.
+       */
+      version: string;
+    };
+    /**
+     * SHA-256 of the index.json it replaced, or null when there was none.
+     */
+    previousIndex: string | null;
+    /**
+     * Files whose SHA-256 or size differed from the previous index.
+     */
+    changed: string[];
+    /**
+     * Files the previous index did not list.
+     */
+    added: string[];
+    /**
+     * Files the previous index listed that were gone.
+     */
+    removed: string[];
+    /**
+     * Who ran it: the user name and host name (user@host).
+     */
+    by?: string;
+    /**
+     * Entries of the previous index that could not be checked, with why.
+     */
+    dropped?: string[];
+  }[];
 }
 /**
  * Where this record came from.

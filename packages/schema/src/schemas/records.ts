@@ -1481,6 +1481,30 @@ export const storeIndex = recordSchema(
       },
     ),
     evidenceRoot: str("How section 7 names the folder the paths are relative to, e.g. performance/data/arm_1/."),
+    reindexed: arr(
+      "Every deliberate re-hash of this index by ngcc-perf index, oldest first: a run never re-hashes a store (it refuses one whose files differ from its index), so each time files were accepted as they are on disk is recorded here and kept by later runs and merges.",
+      obj(
+        "One re-hash.",
+        {
+          at: dateTime("When the index was rebuilt (UTC, RFC 3339)."),
+          command: str("The command that rebuilt it, e.g. ngcc-perf index.", { minLength: 1 }),
+          tool: obj("The program that rebuilt it.", {
+            name: str("Program name, e.g. ngcc-perf.", { minLength: 1 }),
+            version: str("Program version.", { minLength: 1 }),
+          }),
+          previousIndex: nullable(
+            str("SHA-256 of the index.json it replaced, or null when there was none.", { pattern: "^[0-9a-f]{64}$" }),
+          ),
+          changed: arr("Files whose SHA-256 or size differed from the previous index.", relPath),
+          added: arr("Files the previous index did not list.", relPath),
+          removed: arr("Files the previous index listed that were gone.", relPath),
+        },
+        {
+          by: str("Who ran it: the user name and host name (user@host).", { minLength: 1 }),
+          dropped: arr("Entries of the previous index that could not be checked, with why.", { type: "string" }),
+        },
+      ),
+    ),
   },
   pickDefs("provenance", "sha256"),
 );

@@ -1,15 +1,20 @@
 // ngcc-perf index <store-dir>...: rebuilds each system's index.json from the files on disk, after a person has
-// edited, added or removed records on purpose. Every record is validated first (schema, its place in the store, the
-// identities of timing figures); nothing is written when one is not valid. Says what changed.
-import { readFileSync } from "node:fs";
+// edited, added or removed records on purpose — the only deliberate re-hash (a run refuses a store whose files
+// differ from its index). Every record is validated first (schema, its place in the store, the identities of timing
+// figures); nothing is written when one is not valid. Says what changed, and records it in the index's `reindexed`
+// (when, by whom, which files changed against the previous index).
+import { readFileSync, rmSync } from "node:fs";
+import { hostname, userInfo } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { writeJsonAtomic } from "@ngcc-perf/runner";
 import {
   checkSystemIntegrity,
   formatFindings,
+  hashFile,
   InputError,
   type IntegrityFinding,
+  JOURNAL_FILE,
   parseRecordPath,
   SCHEMA_VERSION,
   type StoreIndexRecord,
@@ -28,6 +33,10 @@ record and KAT log with its SHA-256 and size. For a person who edited, added or 
 purpose — validate, report and merge refuse a store whose files differ from its index. Every record is
 validated first (its schema, the key its place in the store gives, the identities of timing figures);
 when one is not valid nothing is written. The algorithms and the rest of the old index are kept.
+Each rebuilt index records the re-hash in its "reindexed" list (when, by whom, which files changed,
+were added or removed against the previous index); later runs and merges keep it. A run never re-hashes:
+it refuses a store whose files differ from its index, so this is the one way to accept them. The write
+journal of an interrupted run (.write-journal.jsonl) is removed, as the new index supersedes it.
 Prints what changed per system; --dry-run prints it without writing. Exits 0, or 2 for bad input.`;
 
 interface SystemChange {
@@ -98,6 +107,19 @@ function rebuilt(check: SystemIntegrity, change: Omit<SystemChange, "written">):
   ].filter((p) => p !== "");
   const note = `Rebuilt by ngcc-perf index from the files on disk${parts.length > 0 ? ` (${parts.join(", ")})` : ""}.`;
   const old = check.index;
+  const previous = old ? hashFile(join(check.dir, "index.json")) : null;
+  const entry: NonNullable<StoreIndexRecord["reindexed"]>[number] = {
+    at: new Date().toISOString(),
+    command: "ngcc-perf index",
+    tool: TOOL,
+    ...(operator() ? { by: operator() as string } : {}),
+    previousIndex: previous && "sha256" in previous ? previous.sha256 : null,
+    changed: change.changed,
+    // a new index takes every file as it is
+    added: old ? change.added : check.files.map((f) => f.path),
+    removed: change.removed,
+    ...(change.dropped.length > 0 ? { dropped: change.dropped } : {}),
+  };
   if (!old) {
     return {
       kind: "store-index",
@@ -111,6 +133,7 @@ function rebuilt(check: SystemIntegrity, change: Omit<SystemChange, "written">):
       system: check.system,
       algorithms: [],
       files: check.files,
+      reindexed: [entry],
     } as StoreIndexRecord;
   }
   // The note of the index as its run wrote it, kept once however often the index is rebuilt.
@@ -127,7 +150,20 @@ function rebuilt(check: SystemIntegrity, change: Omit<SystemChange, "written">):
       note: before ? `${note} Before: ${before}` : note,
     },
     files: check.files,
+    reindexed: [...(old.reindexed ?? []), entry],
   };
+}
+
+/** Who re-hashes: user@host (the user left out when the system has no name for it). */
+function operator(): string | null {
+  let user = "";
+  try {
+    user = userInfo().username;
+  } catch {
+    // a user id without a passwd entry (a container)
+  }
+  const host = hostname();
+  return user ? `${user}@${host}` : host || null;
 }
 
 export function indexCommand(argv: string[], io: Io): number {
@@ -201,6 +237,8 @@ export function indexCommand(argv: string[], io: Io): number {
         throw new Error(`the rebuilt index of ${check.system} does not validate: ${JSON.stringify(v.errors[0])}`);
       if (!values["dry-run"]) {
         writeJsonAtomic(join(check.dir, "index.json"), index);
+        // An interrupted run's write journal vouched for files on top of the old index; the new one lists them all.
+        rmSync(join(check.dir, JOURNAL_FILE), { force: true });
         written = true;
       }
     }

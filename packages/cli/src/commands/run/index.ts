@@ -11,7 +11,8 @@ Runs the pipeline: build → kat → time (+ RSS proxies) → memory (stack and 
 enabled in the campaign) → instructions (valgrind; likewise) → constant-time (valgrind memcheck; likewise) →
 profile → sizes → report. An instance whose KAT
 fails under a build profile is not timed or profiled under it. Records go to <out>/data/<system>/,
-pages to <out>/site/<system>/.
+pages to <out>/site/<system>/. An existing store is checked against its index before anything is written: a
+file edited, deleted or added behind it is named and the run exits 2 (a run never re-hashes; ngcc-perf index does).
   --steps LIST  comma-separated subset of ${STEP_NAMES.join(",")} (default: all)
 ${SELECTOR_USAGE}
 Exit codes: 0 all good; 1 something measured failed; 2 bad input; 70 an internal error of ngcc-perf.`;
