@@ -5,8 +5,9 @@
 // with `pids` enabled), each sandbox gets one of its own with `pids.max` = the campaign's `processes` limit:
 // bubblewrap waits (`--block-fd`) until its first process is placed in it, so everything the sandbox ever forks
 // is counted, whatever its user id.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { namesIn } from "./sandbox.ts";
 
 let base: string | null | undefined;
 let counter = 0;
@@ -39,13 +40,7 @@ export function pidsCgroupRoot(): string | null {
 
 /** Empty cgroups left by an ngcc-perf process that is gone (a kill -9 gives it no time to remove its own). */
 function removeStale(dir: string): void {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of entries) {
+  for (const name of namesIn(dir)) {
     const m = /^(\d+)-\d+$/.exec(name);
     if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
     try {

@@ -3,8 +3,9 @@
 // walked every 200 ms (links not followed); the bytes they hold beyond what they held when it started — each
 // file and folder counted at 4 KiB at least, so a flood of empty files counts too — above the limit stop it.
 // This is a check, not a quota: a process can exceed the limit by what it writes in one interval.
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import { namesIn } from "./sandbox.ts";
 
 /** The unit every file and folder is counted at least at (a block), so that empty files count. */
 export const ENTRY_BYTES = 4096;
@@ -14,13 +15,7 @@ const INTERVAL_MS = 200;
 export function folderBytes(dirs: readonly string[], stopAbove = Number.POSITIVE_INFINITY): number {
   let total = 0;
   const walk = (dir: string) => {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of entries) {
+    for (const name of namesIn(dir)) {
       if (total > stopAbove) return;
       const p = join(dir, name);
       let st: ReturnType<typeof lstatSync>;

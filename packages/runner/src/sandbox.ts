@@ -169,6 +169,15 @@ function isExecutable(p: string): boolean {
   }
 }
 
+/** The names in a folder; none when it cannot be read (gone, not a folder, no permission). */
+export function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 function lstatSyncSafe(p: string) {
   try {
     return lstatSync(p);
@@ -215,13 +224,7 @@ export function secretPaths(tops: readonly string[] = ["/etc", "/opt"]): { files
   const found = { files: [] as string[], dirs: [] as string[] };
   let budget = 100_000;
   const walk = (dir: string, depth: number) => {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of entries) {
+    for (const name of namesIn(dir)) {
       if (--budget < 0) return;
       const p = join(dir, name);
       const st = lstatSyncSafe(p);
