@@ -103,6 +103,13 @@ describe("figures that failed a cross-check", () => {
     expect(rows.find((l) => l.includes("| enc |"))).not.toContain(NOT_PLAUSIBLE);
   });
 
+  it("are counted on the method page, which says what in-process timing cannot prevent", () => {
+    const md = page("arm_1/method.md");
+    expect(md).toMatch(/## Plausibility/);
+    expect(md).toMatch(/1 of \d+ timing records carry these checks; 2 failed one and are marked ⚠ not plausible/);
+    expect(md).toMatch(/What in-process timing cannot prevent: the submission's code can interpose/);
+  });
+
   it("are left out of the time chart", () => {
     const svg = readFileSync(join(out, "site", "arm_1", "img", "kem-22-time.svg"), "utf8");
     const mean = (op: string) =>
