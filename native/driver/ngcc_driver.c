@@ -22,12 +22,14 @@
 #include "ngcc_driver.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ngcc_buf.h"
@@ -116,11 +118,77 @@ void ngcc_length_add(ngcc_length_stats *s, unsigned long long value) {
 /* ------------------------------------------------------------------- JSON */
 
 /*
- * The JSON document goes to a private copy of the original stdout; file
- * descriptor 1 is pointed at stderr, so an implementation that prints (some
- * reference code does) cannot corrupt the document.
+ * The output channel.  The JSON document goes to a private copy of the original stdout, claimed by
+ * ngcc_claim_output before any code of the instance runs: the claim is an entry of .preinit_array, which the
+ * dynamic linker (or a static executable's start-up code) runs before every constructor of .init_array, whatever
+ * its priority, and the driver's objects come first on the link line, so no preinit entry of the instance runs
+ * earlier either.  File descriptor 1 is then pointed at stderr: an implementation that prints (some reference
+ * code does), or a constructor that puts a pipe in place of stdout, cannot corrupt or intercept the document.
+ * The document is composed in memory and written in one piece by ngcc_emit, after checking that the private
+ * descriptor still names the file it was claimed from (another file put in its place is refused, exit 2).
  */
+static int ngcc_out_fd = -1;
+static int ngcc_claim_errno;
+static dev_t ngcc_out_dev;
+static ino_t ngcc_out_ino;
 static FILE *ngcc_out;
+static char *ngcc_out_text;
+static size_t ngcc_out_len;
+
+static void ngcc_claim_output(int argc, char **argv, char **envp) {
+    struct stat st;
+    int fd;
+    (void)argc;
+    (void)argv;
+    (void)envp;
+    if (ngcc_out_fd >= 0 || ngcc_claim_errno != 0) {
+        return;
+    }
+    fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0 || fstat(fd, &st) != 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        ngcc_claim_errno = errno != 0 ? errno : EBADF;
+        if (fd >= 0) {
+            close(fd);
+        }
+        return;
+    }
+    ngcc_out_dev = st.st_dev;
+    ngcc_out_ino = st.st_ino;
+    ngcc_out_fd = fd;
+}
+
+/* Run before any constructor (see above); the constructor of the highest priority is a second chance only. */
+__attribute__((used, section(".preinit_array"))) static void (*ngcc_claim_entry)(int, char **, char **) =
+    ngcc_claim_output;
+
+__attribute__((constructor(101))) static void ngcc_claim_fallback(void) {
+    ngcc_claim_output(0, NULL, NULL);
+}
+
+/* Writes text to the claimed channel, after checking that it is still the file it was claimed from. */
+static void ngcc_emit(const char *text, size_t len) {
+    struct stat st;
+    if (ngcc_out_fd < 0) {
+        ngcc_die(NGCC_EXIT_USAGE, "cannot set up stdout: errno %d (%s)", ngcc_claim_errno, strerror(ngcc_claim_errno));
+    }
+    if (fstat(ngcc_out_fd, &st) != 0 || st.st_dev != ngcc_out_dev || st.st_ino != ngcc_out_ino) {
+        ngcc_die(NGCC_EXIT_USAGE,
+                 "the output channel (descriptor %d, claimed before any constructor ran) no longer names the file it "
+                 "was claimed from: something in the process put another file in its place; nothing is written",
+                 ngcc_out_fd);
+    }
+    while (len > 0) {
+        ssize_t n = write(ngcc_out_fd, text, len);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            ngcc_die(NGCC_EXIT_USAGE, "writing to stdout failed: errno %d (%s)", errno, strerror(errno));
+        }
+        text += n;
+        len -= (size_t)n;
+    }
+}
 
 static void ngcc_putc(int ch) {
     fputc(ch, ngcc_out);
@@ -180,11 +248,18 @@ static void ngcc_json_lengths(void) {
     fputs("}", ngcc_out);
 }
 
+/* Ends the document composed in memory and writes it to the claimed channel in one piece. */
 static void ngcc_json_end(void) {
     ngcc_putc('\n');
     if (fflush(ngcc_out) != 0 || ferror(ngcc_out)) {
-        ngcc_die(NGCC_EXIT_USAGE, "writing to stdout failed");
+        ngcc_die(NGCC_EXIT_USAGE, "composing the output failed (out of memory)");
     }
+    ngcc_emit(ngcc_out_text, ngcc_out_len);
+    fclose(ngcc_out);
+    free(ngcc_out_text);
+    ngcc_out_text = NULL;
+    ngcc_out_len = 0;
+    ngcc_out = NULL;
 }
 
 /* ---------------------------------------------------------- command line */
@@ -286,8 +361,12 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
     o->pin = -1;
     o->measure = NGCC_MEASURE_RSS | NGCC_MEASURE_HW;
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fputs(ngcc_usage, argc < 2 ? stderr : ngcc_out);
-        exit(argc < 2 ? NGCC_EXIT_USAGE : 0);
+        if (argc < 2) {
+            fputs(ngcc_usage, stderr);
+            exit(NGCC_EXIT_USAGE);
+        }
+        ngcc_emit(ngcc_usage, strlen(ngcc_usage));
+        exit(0);
     }
     if (strcmp(argv[1], "info") == 0) {
         o->command = CMD_INFO;
@@ -977,11 +1056,13 @@ static void ngcc_cmd_overhead(const ngcc_opts *o) {
 
 int main(int argc, char **argv) {
     ngcc_opts o;
-    int fd;
     fflush(stdout);
-    fd = dup(STDOUT_FILENO);
-    if (fd < 0 || (ngcc_out = fdopen(fd, "w")) == NULL || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-        ngcc_die(NGCC_EXIT_USAGE, "cannot set up stdout: errno %d (%s)", errno, strerror(errno));
+    ngcc_claim_output(0, NULL, NULL); /* done before any constructor; a no-op here */
+    if (ngcc_out_fd < 0) {
+        ngcc_die(NGCC_EXIT_USAGE, "cannot set up stdout: errno %d (%s)", ngcc_claim_errno, strerror(ngcc_claim_errno));
+    }
+    if ((ngcc_out = open_memstream(&ngcc_out_text, &ngcc_out_len)) == NULL) {
+        ngcc_die(NGCC_EXIT_USAGE, "cannot set up the output: errno %d (%s)", errno, strerror(errno));
     }
     ngcc_parse(argc, argv, &o);
     switch (o.command) {

@@ -1,5 +1,6 @@
 // Running the native driver of a built instance (native/README.md gives its protocol).
 import type { Campaign, CounterKind } from "./campaign.ts";
+import { DriverOutputError } from "./plausibility.ts";
 import type { RunResult } from "./proc.ts";
 import { runProcess } from "./proc.ts";
 
@@ -185,14 +186,39 @@ export function interpret<T>(r: RunResult, what: string): T {
   }
 }
 
+/**
+ * Runs the driver and reads its JSON: one document on one line (more is refused). With `check`, the document is checked against what the driver prints for
+ * these arguments (plausibility.ts): output that is not is a DriverError ("error") naming the field, never a cast.
+ */
 export async function driverRun<T>(
   driver: string,
   args: string[],
   timeoutMs: number,
   what: string,
+  check?: (value: unknown, args: readonly string[], what: string) => T,
 ): Promise<{ value: T; result: RunResult }> {
   const result = await runProcess([driver, ...args], { timeoutMs, target: true });
-  return { value: interpret<T>(result, what), result };
+  // The driver writes one document of one line; a second is not its own (something else in the process wrote).
+  if (
+    !result.spawnError &&
+    !result.timedOut &&
+    !result.signal &&
+    result.exitCode === 0 &&
+    result.stdout.trim().includes("\n")
+  )
+    throw new DriverError(
+      "error",
+      `${what}: the driver's output holds more than its one JSON document: something else in the process wrote to its channel`,
+      result,
+    );
+  if (!check) return { value: interpret<T>(result, what), result };
+  const value = interpret<unknown>(result, what);
+  try {
+    return { value: check(value, args, what), result };
+  } catch (err) {
+    if (err instanceof DriverOutputError) throw new DriverError("error", err.message, result);
+    throw err;
+  }
 }
 
 /**

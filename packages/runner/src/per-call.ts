@@ -6,6 +6,7 @@ import type { TimingRecord } from "@ngcc-perf/schema";
 import type { BuiltInstance, Command } from "./build.ts";
 import type { Campaign, CounterKind } from "./campaign.ts";
 import { DriverError, type DriverSample, driverRun, driverSampleArgs } from "./driver.ts";
+import { checkSampleOutput, type SampledWorker, sampleChecks } from "./plausibility.ts";
 import { commandOf } from "./proc.ts";
 import {
   type CyclesFigures,
@@ -28,6 +29,8 @@ export interface OpSampling {
   workers: DriverSample[];
   /** The code layout (padding bytes) of each worker's driver, in worker order. */
   workerPadBytes: number[];
+  /** Each worker's arguments and the runner's own clock over its process, in worker order (the cross-checks). */
+  workerRuns: Array<{ args: string[]; durationMs: number }>;
   commands: Command[];
   elapsedMs: number;
   stoppedBy: StopReason | null;
@@ -121,10 +124,12 @@ async function worker(
       args,
       campaign.timeouts.operationMs,
       `${label} ${o.operation}: sample`,
+      checkSampleOutput,
     );
     o.commands.push(commandOf(r.result));
     o.workers.push(r.value);
     o.workerPadBytes.push(layout.padBytes);
+    o.workerRuns.push({ args, durationMs: r.result.durationMs });
   } catch (err) {
     if (!(err instanceof DriverError)) throw err;
     o.commands.push(commandOf(err.result));
@@ -148,6 +153,7 @@ export async function samplePerCall(
     operation,
     workers: [],
     workerPadBytes: [],
+    workerRuns: [],
     commands: [],
     elapsedMs: 0,
     stoppedBy: null,
@@ -172,6 +178,16 @@ export function workerTrials(o: OpSampling): Trial[] {
       ns: ns.reduce((a, b) => a + b, 0) * w.batch,
     };
   });
+}
+
+/** The runner's cross-checks of a finished operation's workers (plausibility.ts). */
+export function perCallChecks(o: OpSampling) {
+  const workers: SampledWorker[] = o.workers.map((output, i) => ({
+    output,
+    args: o.workerRuns[i]?.args ?? [],
+    durationMs: o.workerRuns[i]?.durationMs ?? 0,
+  }));
+  return sampleChecks(workers);
 }
 
 /** The record fields of the per-call method for a finished operation. */

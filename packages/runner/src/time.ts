@@ -1,7 +1,14 @@
 // The time step: for every instance × build profile × operation, a timing record with its raw trials,
 // aggregates and memory figures, or a failure record. The campaign goes on after a failure.
 import { existsSync, readFileSync } from "node:fs";
-import { buildPath, type InstanceKey, recordPath, type TimingRecord } from "@ngcc-perf/schema";
+import {
+  buildPath,
+  cyclesPerInstructionCheck,
+  type InstanceKey,
+  type InstructionsRecord,
+  recordPath,
+  type TimingRecord,
+} from "@ngcc-perf/schema";
 import {
   BuildError,
   type BuiltInstance,
@@ -25,7 +32,8 @@ import {
   infoAndCheck,
 } from "./driver.ts";
 import { type InstanceSpec, operationsOf, resolveAlgorithms } from "./instances.ts";
-import { type OpSampling, perCallFields, samplePerCall, workerTrials } from "./per-call.ts";
+import { type OpSampling, perCallChecks, perCallFields, samplePerCall, workerTrials } from "./per-call.ts";
+import { checkTimeOutput, recordPlausibility, trialChecks } from "./plausibility.ts";
 import { commandOf } from "./proc.ts";
 import { aggregate } from "./stats.ts";
 import {
@@ -301,7 +309,15 @@ async function runTimeUnit(
     ctx.write(job, failureRecord(unit, job, { reason: "error", message, extra: { build } }));
   }
   const timed = pending.filter((j) => measured.has(j.operation));
-  const m: Measured = { campaign, unit, built, build, counter, elfImageBytes: elfLoadSize(built.sharedObject) };
+  const m: Measured = {
+    campaign,
+    out: options.out,
+    unit,
+    built,
+    build,
+    counter,
+    elfImageBytes: elfLoadSize(built.sharedObject),
+  };
   // perf_event counts carry no time, so per-call nanoseconds cannot be had from them: those counters are
   // read by the trials method (every trial has its CLOCK_MONOTONIC time), and the record says trials.
   if (campaign.timing.method === "trials" || counter === "perf-cycles" || counter === "perf-instructions") {
@@ -318,6 +334,8 @@ async function runTimeUnit(
 /** What every timed operation of a built instance shares. */
 interface Measured {
   campaign: Campaign;
+  /** The store. */
+  out: string;
   unit: Unit<TimeWork>;
   built: BuiltInstance;
   build: ReturnType<typeof buildFacts>;
@@ -373,6 +391,23 @@ function driverFailure(m: Measured, job: Job, err: DriverError, commands: Comman
   };
 }
 
+/**
+ * A record with its cross-checks (plausibility.ts): the runner's, and cycles per instruction against the
+ * instructions record of the same operation when the store already holds one (the report checks it again with
+ * whatever the store holds when the page is made).
+ */
+function withPlausibility(m: Measured, record: TimingRecord, checks: ReturnType<typeof trialChecks>): TimingRecord {
+  const key = { ...(m.unit.key as InstanceKey), operation: record.operation };
+  let counted: InstructionsRecord | undefined;
+  try {
+    const path = recordPath(m.out, { kind: "instructions", key });
+    if (existsSync(path)) counted = JSON.parse(readFileSync(path, "utf8")) as InstructionsRecord;
+  } catch {
+    counted = undefined; // an unreadable record is the validator's to report, not a timing figure's
+  }
+  return { ...record, plausibility: recordPlausibility(checks, cyclesPerInstructionCheck(record, counted)) };
+}
+
 /** The record of an operation sampled per call (the default method). */
 async function perCallRecord(m: Measured, job: Job, o: OpSampling, quick: boolean): Promise<TimingRecord> {
   if (o.failure) return driverFailure(m, job, o.failure, o.commands);
@@ -382,7 +417,7 @@ async function perCallRecord(m: Measured, job: Job, o: OpSampling, quick: boolea
     const { memory, command } = await memoryOf(m, job.operation);
     const trials = workerTrials(o);
     const sig = o.workers.flatMap((w) => (w.lengths?.signatureBytes ? [w.lengths.signatureBytes] : []));
-    return {
+    const record: TimingRecord = {
       ...baseRecord(m.campaign, spec, m.unit.key.buildProfile, job.operation),
       status: "ok",
       ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
@@ -405,6 +440,7 @@ async function perCallRecord(m: Measured, job: Job, o: OpSampling, quick: boolea
       ),
       commands: [...o.commands, command],
     };
+    return withPlausibility(m, record, perCallChecks(o));
   } catch (err) {
     if (!(err instanceof DriverError)) throw err;
     return driverFailure(m, job, err, [...o.commands, commandOf(err.result)]);
@@ -418,17 +454,19 @@ async function timeOperation(m: Measured, job: Job): Promise<TimingRecord> {
   const op = job.operation;
   const commands: Command[] = [];
   try {
+    const args = driverTimeArgs(campaign, op, m.counter);
     const timed = await driverRun<DriverTime>(
       built.driver,
-      driverTimeArgs(campaign, op, m.counter),
+      args,
       campaign.timeouts.operationMs,
       `${spec.instance} ${op}: time`,
+      checkTimeOutput,
     );
     commands.push(commandOf(timed.result));
     const { memory, command } = await memoryOf(m, op);
     commands.push(command);
     const t = timed.value;
-    return {
+    const record: TimingRecord = {
       ...baseRecord(campaign, spec, m.unit.key.buildProfile, op),
       status: "ok",
       ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
@@ -455,6 +493,7 @@ async function timeOperation(m: Measured, job: Job): Promise<TimingRecord> {
       ...signatureLengths(t.lengths?.signatureBytes),
       commands,
     };
+    return withPlausibility(m, record, trialChecks(t, args, timed.result.durationMs));
   } catch (err) {
     if (!(err instanceof DriverError)) throw err;
     return driverFailure(m, job, err, [...commands, commandOf(err.result)]);

@@ -64,6 +64,13 @@ export {
   unitName,
 } from "./layout.ts";
 export { offsetToPosition, type Position, pointerTokens, toPointer } from "./locate.ts";
+export {
+  CPI_BAND,
+  cyclesPerCallOf,
+  cyclesPerInstructionCheck,
+  type PlausibilityCheck,
+  plausibilityOf,
+} from "./plausibility.ts";
 export { schemas } from "./schemas/all.ts";
 export { ID_BASE, SCHEMA_VERSION } from "./schemas/builders.ts";
 export { type BytesRead, isInside, readSubmissionBytes, readSubmissionText } from "./submission-file.ts";

@@ -33,6 +33,7 @@ import {
   timingWarnings,
   warningsText,
 } from "../per-call.ts";
+import { implausibleChecks, implausibleLine, NOT_PLAUSIBLE } from "../plausible.ts";
 import { type AlgorithmView, byOperation, type SystemView } from "../view.ts";
 import { instructionsTable } from "./instructions.ts";
 
@@ -114,6 +115,7 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
   const batched = anyBatched(timings.map(perCallOf).filter((p): p is PerCall => p !== null));
   const rows: Cell[][] = [];
   const unstable: string[] = [];
+  const implausible: string[] = [];
   let trialRows = 0;
   const perCall: Named[] = [];
   for (const row of view.rowsOf(alg)) {
@@ -130,16 +132,30 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
         continue;
       }
       const a = t.aggregates;
+      // A figure that failed a cross-check is marked beside it, and why is said under the table.
+      const flagged = implausibleChecks(t, view.store.instructions);
+      const mark = flagged.length ? ` ${NOT_PLAUSIBLE}` : "";
+      if (flagged.length) implausible.push(implausibleLine(`${rowName(alg, row)} ${op}`, flagged));
       const estimated = counter.estimated ? perCallOf(t)?.distribution.cycles?.meanCycles : undefined;
       const counterText =
         estimated !== undefined
           ? formatCounter(estimated)
           : formatCounter(a.meanCounter) + (counter.mixed && t.counter ? ` ${t.counter.unit}` : "");
-      const seed = [cell(counterText), cell(formatTime(a.meanNs)), cell(formatOpsPerSecond(a.opsPerSecond))];
+      const seed = [
+        cell(counterText),
+        cell(`${formatTime(a.meanNs)}${mark}`),
+        cell(formatOpsPerSecond(a.opsPerSecond)),
+      ];
       const pc = perCallOf(t);
       if (pc) {
         perCall.push({ name: `${rowName(alg, row)} ${op}`, operation: op, pc });
-        rows.push([...lead, ...seed, cell(centralCell(pc)), cell(halfWidthCell(pc)), cell(callsCell(pc, batched))]);
+        rows.push([
+          ...lead,
+          ...seed,
+          cell(`${centralCell(pc)}${mark}`),
+          cell(halfWidthCell(pc)),
+          cell(callsCell(pc, batched)),
+        ]);
         continue;
       }
       // An unstable row is marked in its median-trial cell (§ and the trial means' spread), explained once below.
@@ -176,6 +192,12 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
       ),
     ]);
   }
+  if (implausible.length)
+    after.push([
+      text(
+        `${NOT_PLAUSIBLE} (${implausible.length} ${implausible.length === 1 ? "row" : "rows"}): the figure failed a cross-check against what the measured code cannot touch — the runner's own clock over each worker process, the duration the runner asked for, the driver's own clocks and warm-up estimate, or the cycles per instruction against the instructions counted under valgrind (see the method page, Plausibility). It is shown as the records hold it, not as the code's time, and left out of the charts. ${implausible.join(". ")}.`,
+      ),
+    ]);
   const counted = instructionsTable(view, alg);
   if (counted) after.push(...counted.notes);
   return section("performance", "4. Performance", {
@@ -230,7 +252,7 @@ function timeChart(view: SystemView, alg: AlgorithmView): Chart | null {
     for (const op of view.operationsOf(alg, row.instance)) {
       const t = view.timingOf(alg.id, row, op);
       const a = t?.aggregates;
-      if (!a || a.meanNs <= 0) continue;
+      if (!a || a.meanNs <= 0 || implausibleChecks(t, view.store.instructions).length) continue;
       const name = rowName(alg, row);
       // Per call: the published figure (median, or mean where marked) with its 95 % interval; trials: the mean.
       const pc = perCallOf(t);

@@ -1,6 +1,7 @@
 // The index page of a system: its algorithms with name, function, parameter sets, the KAT status and a headline
 // time per operation (the mean; the published central figure for records measured per call) — per build profile
 // when an algorithm's records carry several (never merged).
+
 import { formatTime } from "../format.ts";
 import { type Cell, cell, type Page, text } from "../model.ts";
 import {
@@ -16,6 +17,7 @@ import {
   unconfinedNote,
 } from "../parts.ts";
 import { headlineFigure, perCallOf } from "../per-call.ts";
+import { implausibleChecks, NOT_PLAUSIBLE } from "../plausible.ts";
 import type { AlgorithmView, InstanceRow, SiteContext, SystemView } from "../view.ts";
 
 /** The rows of one build profile (all rows when the algorithm has one profile or none). */
@@ -54,9 +56,10 @@ function headline(view: SystemView, alg: AlgorithmView, perCallSystem: boolean):
           if (t.status !== "ok" || !t.aggregates) return `${op} FAILED`;
           const pc = perCallOf(t);
           // Per call: the published figure; beside per-call records, a trials record's mean says what it is.
-          if (pc) return `${op} ${headlineFigure(pc)}`;
+          const mark = implausibleChecks(t, view.store.instructions).length ? ` (${NOT_PLAUSIBLE})` : "";
+          if (pc) return `${op} ${headlineFigure(pc)}${mark}`;
           trials = true;
-          return `${op} ${perCallSystem ? "mean " : ""}${formatTime(t.aggregates.meanNs)}`;
+          return `${op} ${perCallSystem ? "mean " : ""}${formatTime(t.aggregates.meanNs)}${mark}`;
         })
         .filter((p): p is string => p !== null);
       const method = perCallSystem && trials ? "; trials method" : "";

@@ -17,6 +17,7 @@ import {
   section,
 } from "../parts.ts";
 import { NEGLIGIBLE_OVERHEAD, type PerCall, perCallOf, targeted, timingWarnings, warningsText } from "../per-call.ts";
+import { implausibleChecks, NOT_PLAUSIBLE } from "../plausible.ts";
 import { environmentRows } from "../sections/environment.ts";
 import { byOperation, type SiteContext, type SystemView } from "../view.ts";
 
@@ -189,6 +190,7 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
       ...(sampling ?? []),
       // An emulated system times nothing: no calibration or statistics of times to describe.
       ...(env?.emulated ? [] : timings.length || !perCall.length ? trialsSections : []),
+      plausibilitySection(view),
       section("profiles", "Build profiles", {
         tables: profiles.size
           ? [
@@ -215,6 +217,30 @@ export function methodPage(ctx: SiteContext, view: SystemView): Page {
     ],
     footer: footer(ctx, view),
   };
+}
+
+/**
+ * What the timing figures are cross-checked against, how many failed, and what in-process timing cannot prevent
+ * (docs/methodology.md, Plausibility).
+ */
+function plausibilitySection(view: SystemView): Section {
+  const measured = view.store.timings.filter((t) => t.status === "ok");
+  const flagged = measured.filter((t) => implausibleChecks(t, view.store.instructions).length > 0);
+  const checked = measured.filter((t) => t.plausibility !== undefined).length;
+  return section("plausibility", "Plausibility", {
+    notes: [
+      [
+        text(
+          `The driver runs in one process with the submission's code. It claims its output before any of that code runs (from .preinit_array, before every constructor) and writes its one document only if its descriptor is still the one it claimed; the runner refuses a document that is not what the driver prints for the arguments given, and cross-checks every figure against what the process cannot touch: the runner's own clock over each worker process, the duration it asked for, the driver's own clocks and warm-up estimate, and the cycles per instruction against the instructions counted under valgrind (0.1–8). ${measured.length ? `${checked} of ${measured.length} timing records carry these checks; ${flagged.length ? `${flagged.length} failed one and ${flagged.length === 1 ? "is" : "are"} marked ${NOT_PLAUSIBLE} beside the figure` : "none failed one"}.` : "No timing records."}`,
+        ),
+      ],
+      [
+        text(
+          "What in-process timing cannot prevent: the submission's code can interpose the C library functions the driver calls, write into the driver's memory or print a document of its own, and a consistent forgery (every sample and the warm-up estimate divided by k, k times as many samples) passes every check but cycles per instruction, which bounds it only where instructions were counted and only to the 0.1–8 band; the bounds are loose (factors of 8 to 10) so that honest runs on a busy machine pass; only the last call of each worker is checked for a correct result; and a submission can slow or disturb its own measurement.",
+        ),
+      ],
+    ],
+  });
 }
 
 const kvTable = (caption: string, headers: string[], rows: string[][]) => ({

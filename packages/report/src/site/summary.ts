@@ -2,6 +2,7 @@
 // time, the ratio to a baseline instance (when one is chosen), the transmitted sizes and the hash and DRNG shares,
 // one chart; and the same figures exported for spreadsheets and scripts (site/<system>/summary.csv and .json, beside
 // the page), each with the paths of the records it comes from, relative to the export itself.
+
 import type { HashProfileRecord, SizeAuditRecord, TimingRecord } from "@ngcc-perf/schema";
 import { fitTimeAxis } from "../charts.ts";
 import { formatBytes, formatRatio, formatShare, formatTime } from "../format.ts";
@@ -9,6 +10,7 @@ import type { Cell, Chart, ChartDatum, Page } from "../model.ts";
 import { cell, code, text } from "../model.ts";
 import { DASH, footer, header, NOT_MEASURED, pagePaths, section } from "../parts.ts";
 import { perCallOf } from "../per-call.ts";
+import { implausibleChecks, NOT_PLAUSIBLE } from "../plausible.ts";
 import type { AlgorithmView, SiteContext, SystemView } from "../view.ts";
 
 /** The instance the ratios are relative to: `<algorithm-id>/<instance>`, optionally `@<build profile>`. */
@@ -38,6 +40,8 @@ export interface SummaryRow {
   buildProfile: string | null;
   operation: string;
   status: "ok" | "failed" | "not measured";
+  /** Present (true) when the figure failed a cross-check (plausible.ts): shown marked, not as the code's time. */
+  notPlausible?: true;
   /** median or mean per call (method per-call), or the mean over all iterations (method trials). */
   statistic: "median" | "mean" | null;
   method: "per-call" | "trials" | null;
@@ -121,6 +125,7 @@ export function summaryRows(view: SystemView, baseline: Baseline | null): Summar
           buildProfile: row.profile,
           operation: op,
           status: !t ? "not measured" : t.status === "ok" && t.aggregates ? "ok" : "failed",
+          ...(implausibleChecks(t, view.store.instructions).length ? { notPlausible: true as const } : {}),
           statistic: fig?.statistic ?? null,
           method: fig?.method ?? null,
           timeNs: fig?.timeNs ?? null,
@@ -171,7 +176,7 @@ function timeCell(r: SummaryRow): string {
   if (r.status === "failed" || r.timeNs === null) return `FAILED${r.failure ? `: ${r.failure}` : ""}`;
   const mean = r.method === "per-call" && r.statistic === "mean" ? "mean " : "";
   const trials = r.method === "trials" ? " (trials mean)" : "";
-  return `${mean}${formatTime(r.timeNs)}${trials}`;
+  return `${mean}${formatTime(r.timeNs)}${trials}${r.notPlausible ? ` ${NOT_PLAUSIBLE}` : ""}`;
 }
 
 function halfWidthCell(r: SummaryRow): string {

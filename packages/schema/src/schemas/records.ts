@@ -767,6 +767,23 @@ export const timing = recordSchema(
       },
     ),
     commands: arr("Child processes run to produce this record.", ref("command", "One process.")),
+    plausibility: obj(
+      "Cross-checks of the published figures against what the measured code cannot touch (docs/methodology.md, Plausibility): the runner's own clock over every worker process, the duration the runner asked for, the driver's two clocks, and the cycles per instruction against the instructions step's count when that record was in the store. A flagged record's figure is shown marked as not plausible.",
+      {
+        verdict: oneOfEnum("flagged when any check is; else plausible.", ["plausible", "flagged"]),
+        checks: arr(
+          "Every check made, passed or flagged.",
+          obj("One check.", {
+            check: oneOfEnum(
+              "runner-clock: the samples (or trials) of a worker add up to no more than the runner's own clock over its process (durationMs); requested-duration: they add up to at least a tenth of the duration the runner asked for, unless the count is at its cap; counter-vs-clock: the counter's figures agree with the driver's CLOCK_MONOTONIC; warm-up-estimate: the median call is no faster than an 8th of the driver's own warm-up estimate; cycles-per-instruction: cycles per call ÷ the instructions counted per call lies within 0.1–8.",
+              ["runner-clock", "requested-duration", "counter-vs-clock", "warm-up-estimate", "cycles-per-instruction"],
+            ),
+            outcome: oneOfEnum("pass or flagged.", ["pass", "flagged"]),
+            message: str("What was compared, with the figures; for a flagged check, which worker and by how much."),
+          }),
+        ),
+      },
+    ),
   },
   pickDefs("provenance", "failure", "build", "counter", "trial", "interval", "memory", "command"),
   {
