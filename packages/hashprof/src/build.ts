@@ -14,6 +14,7 @@ import {
   compileSources,
   defineFlags,
   driverSources,
+  harnessFlags,
   headersIn,
   type InstanceSpec,
   inputsHashOf,
@@ -308,7 +309,7 @@ async function profilingDriverObjects(b: BuildContext): Promise<string[]> {
     ...defineFlags(spec.defines),
     ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
     ...signApiFlags(spec.signApi),
-    ...b.includes,
+    ...harnessFlags(spec),
     ...["include", "driver", "hashprof"].flatMap((d) => ["-I", join(nd, d)]),
   ];
   const rels = await compileSources(b.run, b.work, {
@@ -362,8 +363,15 @@ async function katObjects(b: BuildContext, timing: readonly AnalysedObject[], ct
   const support = same
     ? timingSupport.filter((o) => supportSources.includes(o.source))
     : await compileAndAnalyse(ctx, supportSources, "kat/support", "support");
+  // The generator is ngcc-perf's code: the instance's header, not its -f options (harnessFlags).
   const genFlags = [
-    ...ctx.flags,
+    ...b.profile.cflags,
+    ...defineFlags(spec.kat?.defines ?? spec.defines),
+    ...harnessFlags(spec),
+    "-I",
+    join(nd, "include"),
+    "-I",
+    join(nd, "katgen"),
     `-DNGCC_KAT_${spec.category.toUpperCase()}`,
     ...(spec.namespace ? [`-DNGCC_API_PREFIX=${spec.namespace}`] : []),
     ...(spec.namespace && spec.category === "sign" ? ["-DNGCC_SIGN_LEN_T=size_t"] : []),

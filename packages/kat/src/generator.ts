@@ -11,6 +11,7 @@ import {
   commandOf,
   compileSources,
   defineFlags,
+  harnessFlags,
   headersIn,
   type InstanceSpec,
   inputsHashOf,
@@ -53,6 +54,7 @@ export interface KatBuildPlan {
   flags: string[];
   defines: string[];
   includes: string[];
+  katgenIncludes: string[];
   katgenFlags: string[];
   inputsHash: string;
 }
@@ -64,6 +66,8 @@ export function planKatBuild(spec: InstanceSpec, profile: BuildProfile, tc: Tool
   const defines = defineFlags(spec.kat?.defines ?? spec.defines);
   const nd = nativeDir();
   const includes = [...instanceFlags(spec), "-I", join(nd, "include"), "-I", katgenDir()];
+  // The generator's own files: the instance's header, never its -f code-generation options (harnessFlags).
+  const katgenIncludes = [...harnessFlags(spec), "-I", join(nd, "include"), "-I", katgenDir()];
   const katgenFlags = [
     `-DNGCC_KAT_${spec.category.toUpperCase()}`,
     ...(spec.namespace ? [`-DNGCC_API_PREFIX=${spec.namespace}`] : []),
@@ -87,7 +91,7 @@ export function planKatBuild(spec: InstanceSpec, profile: BuildProfile, tc: Tool
       ...headersIn([spec.apiDir, ...spec.includeDirs, katgenDir(), join(nd, "include")]),
     ],
   );
-  return { sources, flags, defines, includes, katgenFlags, inputsHash };
+  return { sources, flags, defines, includes, katgenIncludes, katgenFlags, inputsHash };
 }
 
 export interface BuiltKatgen {
@@ -126,7 +130,7 @@ export async function buildKatgen(
       const own = await compileSources(run, work, {
         cc: tc.cc,
         sources: katgenSources(),
-        flags: [...plan.flags, ...plan.defines, ...plan.katgenFlags, ...plan.includes],
+        flags: [...plan.flags, ...plan.defines, ...plan.katgenFlags, ...plan.katgenIncludes],
         what: `${what}: the generator`,
         subdir: "gen",
       });

@@ -297,8 +297,22 @@ export function defineFlags(defines: readonly string[]): string[] {
  * instance's code and of the parts that include its API header (driver, KAT generator, printparams) takes them.
  */
 export function instanceFlags(spec: InstanceSpec): string[] {
+  return [...spec.cflags, ...headerFlags(spec)];
+}
+
+/**
+ * What the harness's own code (driver, KAT generator, printparams, the valgrind programs) takes of an instance's
+ * flags to include its API header: the include folders, the header's name, and of meta.json's cflags only the
+ * language standard, target features and -pthread — never its -f code-generation options, which would change how
+ * ngcc-perf's own code is compiled (-finstrument-functions calls the submission's hooks from every function of the
+ * driver; -fplugin loads a compiler plugin of the submission's into the driver's compilation).
+ */
+export function harnessFlags(spec: InstanceSpec): string[] {
+  return [...spec.cflags.filter((f) => !f.startsWith("-f")), ...headerFlags(spec)];
+}
+
+function headerFlags(spec: InstanceSpec): string[] {
   return [
-    ...spec.cflags,
     ...[spec.apiDir, ...spec.includeDirs].flatMap((d) => ["-I", d]),
     ...(spec.apiHeader ? [`-DNGCC_API_HEADER="${spec.apiHeader}"`] : []),
   ];
@@ -385,6 +399,7 @@ export async function buildInstance(
   const flags = [...profile.cflags];
   const defines = defineFlags(spec.defines);
   const includes = instanceFlags(spec);
+  const harness = harnessFlags(spec);
   const nd = nativeDir();
   const build = await cachedBuild(
     root,
@@ -438,7 +453,7 @@ export async function buildInstance(
             ...defines,
             ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
             ...signApiFlags(spec.signApi),
-            ...includes,
+            ...harness,
             "-I",
             join(nd, "include"),
             "-I",
@@ -606,15 +621,12 @@ export async function kexPasses(spec: InstanceSpec, tc: Toolchain, timeoutMs: nu
     "#endif",
     "",
   ].join("\n");
-  const r = await runProcess(
-    [tc.cc, "-E", "-P", ...defineFlags(spec.defines), ...instanceFlags(spec), "-x", "c", "-"],
-    {
-      timeoutMs,
-      input: source,
-      cwd: spec.apiDir,
-      writable: [],
-    },
-  );
+  const r = await runProcess([tc.cc, "-E", "-P", ...defineFlags(spec.defines), ...harnessFlags(spec), "-x", "c", "-"], {
+    timeoutMs,
+    input: source,
+    cwd: spec.apiDir,
+    writable: [],
+  });
   const m = /ngcc_passes=(\w+)/.exec(r.stdout);
   // A header the preprocessor rejects fails its build later, with the compiler's message; plan one pass.
   return r.exitCode === 0 && m?.[1] === "2" ? 2 : 1;

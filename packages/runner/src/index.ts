@@ -17,6 +17,7 @@ export {
   driverSources,
   elfLoadSize,
   firstCompilerError,
+  harnessFlags,
   headersIn,
   inputsHashOf,
   instanceFlags,

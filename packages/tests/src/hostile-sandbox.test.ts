@@ -4,7 +4,7 @@
 // $HOME. Each attempt is made at load time (a constructor, so in the KAT generator, the driver and every worker)
 // or at call time (end of crypto_kem_enc); each must fail inside the sandbox with nothing of the host in any
 // record or page, and the honest copy in the same campaign must measure as if alone.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -15,7 +15,7 @@ import { cliBin, filesUnder } from "./fixture-tools.ts";
 import { type HostileCase, hostileCampaign, INTERNAL_ERROR, storeRecords, storeText } from "./hostile-tools.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-hostile-sandbox-"));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(() => (process.env.NGCC_KEEP ? undefined : rmSync(tmp, { recursive: true, force: true })));
 const token = randomBytes(8).toString("hex");
 const secretText = `NGCC-SECRET-${token}`;
 
@@ -336,5 +336,46 @@ describe("the sandbox's walls hold against a hostile submission", () => {
     expect(said).not.toMatch(/wrote-fd|wrote-outside/);
     expect(readFileSync(hostFile, "utf8")).toBe("host\n");
     expect(filesUnder(tmp).some((f) => f.endsWith("pwned-by-make"))).toBe(false);
+  }, 300_000);
+
+  it("compiles none of meta.json's -f options into the harness's own code (the driver, the KAT generator)", async () => {
+    const root = join(tmp, "instrument");
+    const { file, out, submissions } = hostileCampaign(
+      root,
+      [
+        {
+          id: "instrument",
+          kinds: [],
+          options: {
+            code: {
+              // Called at every entry of every function compiled with -finstrument-functions.
+              top: [
+                "void __cyg_profile_func_enter(void *fn, void *site) __attribute__((no_instrument_function));",
+                "void __cyg_profile_func_exit(void *fn, void *site) __attribute__((no_instrument_function));",
+                "void __cyg_profile_func_enter(void *fn, void *site) { (void)fn; (void)site; }",
+                "void __cyg_profile_func_exit(void *fn, void *site) { (void)fn; (void)site; }",
+              ],
+            },
+          },
+        },
+      ],
+      { timeouts: "{ buildSeconds: 120, operationSeconds: 20, katSeconds: 30 }" },
+    );
+    const metaFile = join(submissions.instrument as string, "meta.json");
+    const meta = JSON.parse(readFileSync(metaFile, "utf8")) as { instances: { cflags?: string[] }[] };
+    for (const i of meta.instances) i.cflags = [...(i.cflags ?? []), "-finstrument-functions"];
+    writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+    const r = await runCliWithDescriptors(["run", file, "--out", out, "--steps", "build,kat"], {});
+    expect(r.stderr).not.toMatch(INTERNAL_ERROR);
+    expect(r.code, r.stderr).toBe(0);
+    const objects = filesUnder(join(out, "build")).filter((f) => f.endsWith(".o"));
+    const calls = (f: string) =>
+      spawnSync("nm", ["-u", f], { encoding: "utf8" }).stdout.includes("__cyg_profile_func_enter");
+    const own = objects.filter((f) => /\/(obj-driver|gen)\//.test(f));
+    const instance = objects.filter((f) => /\/obj\/.*puffin|\/obj\/.*kem/i.test(f));
+    expect(own.length).toBeGreaterThan(0);
+    expect(instance.length).toBeGreaterThan(0);
+    expect(own.filter(calls)).toEqual([]);
+    expect(instance.some(calls)).toBe(true); // the instance's own code is compiled as its meta.json says
   }, 300_000);
 });

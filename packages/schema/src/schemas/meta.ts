@@ -38,12 +38,12 @@ const libraries = (description: string): JsonSchema =>
  * features and code-generation options — never optimisation, debugging or warnings (the build profile's).
  */
 const CFLAG =
-  "^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$";
+  "^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$";
 const cflags = (description: string): JsonSchema =>
   arr(
     description,
     str(
-      "One flag: -std=…, -m<feature> (not -march=native or -mtune), -f<option> (not -fPIC, -fsanitize, -flto, -fprofile…) or -pthread.",
+      "One flag: -std=…, -m<feature> (not -march=native or -mtune), -f<option> (not -fPIC, -fsanitize, -flto, -fprofile…, -fplugin…) or -pthread; the harness's own code (driver, KAT generator, printparams) gets none of the -f options.",
       { pattern: CFLAG },
     ),
   );
