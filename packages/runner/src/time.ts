@@ -129,6 +129,10 @@ function katCause(k: KatGist): string {
     const at = p ? ` (${p.file ?? "?"}${p.line ? `:${p.line}` : ""}: ${cut(p.message)})` : "";
     return `the submitted KAT file is corrupt${at}: the submission's fault, not the implementation's`;
   }
+  if (k.outcome === "output-differs" && !k.diagnosis && k.error?.message) {
+    // No diagnosis: the generator's forms disagreed with each other (tampered or inconsistent output).
+    return cut(k.error.message);
+  }
   if (k.outcome === "output-differs") {
     const d = k.diagnosis;
     const at =

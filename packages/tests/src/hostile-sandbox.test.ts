@@ -15,7 +15,7 @@ import { cliBin, filesUnder } from "./fixture-tools.ts";
 import { type HostileCase, hostileCampaign, INTERNAL_ERROR, storeRecords, storeText } from "./hostile-tools.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-hostile-sandbox-"));
-afterAll(() => (process.env.NGCC_KEEP ? undefined : rmSync(tmp, { recursive: true, force: true })));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const token = randomBytes(8).toString("hex");
 const secretText = `NGCC-SECRET-${token}`;
 
