@@ -913,7 +913,10 @@ export const kat = recordSchema(
         actual: abbreviated,
       },
     ),
-    error: ref("failure", "On ERROR: what went wrong."),
+    error: ref(
+      "failure",
+      "On ERROR: what went wrong; on a FAIL output-differs without a diagnosis: why the generator's output was not compared (its forms disagree with each other: tampered or inconsistent output).",
+    ),
     corruption: arr(
       "With outcome corrupt-kat: every problem found in the shipped .rsp or its manifest (the submission's fault, not the implementation's).",
       obj(
@@ -926,7 +929,7 @@ export const kat = recordSchema(
       ),
     ),
     outcome: oneOfEnum(
-      "Why the verdict is what it is: match (PASS); output-differs (FAIL: the implementation's output differs from the expected KAT); corrupt-kat (FAIL: the shipped .rsp is malformed, missing or disagrees with its manifest, or the manifest is malformed: a corrupt or altered KAT file, reported apart from implementation failures, see corruption); no-expected-kat (ERROR: nothing to compare with); error (ERROR: build, crash, timeout or a failed check, see error).",
+      "Why the verdict is what it is: match (PASS); output-differs (FAIL: the implementation's output differs from the expected KAT, see diagnosis — or the generator's output forms disagree with each other, tampered or inconsistent, see error); corrupt-kat (FAIL: the shipped .rsp is malformed, missing or disagrees with its manifest, or the manifest is malformed: a corrupt or altered KAT file, reported apart from implementation failures, see corruption); no-expected-kat (ERROR: nothing to compare with); error (ERROR: build, crash, timeout or a failed check, see error).",
       ["match", "output-differs", "corrupt-kat", "no-expected-kat", "error"],
     ),
     rng: oneOfEnum(
