@@ -397,6 +397,12 @@ describe("ngcc-perf sizes with two build profiles", { timeout: 300_000 }, () => 
     expect(sizesSummary(again.stdout)).toMatchObject({ planned: 2, records: 0, skipped: 2 });
     const o0 = join(out, "data/test_1/records/sig-91/o0/Quill-V-192__sign.json");
     writeFileSync(o0, JSON.stringify(JSON.parse(readFileSync(o0, "utf8")))); // the same record, other bytes
+    // A run refuses a record changed behind the index; `ngcc-perf index` is the deliberate way to accept it.
+    const refused = cli("sizes", file, "--out", out, "--resume", "--json");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/records\/sig-91\/o0\/Quill-V-192__sign\.json/);
+    const reindexed = cli("index", out);
+    expect(reindexed.code, reindexed.stderr).toBe(0);
     const redo = cli("sizes", file, "--out", out, "--resume", "--json");
     expect(sizesSummary(redo.stdout)).toMatchObject({ planned: 2, records: 1, skipped: 1 });
     expect(redo.stderr).toMatch(/ok\s+sig-91 sizes \[o0\]/);
