@@ -211,7 +211,8 @@ export function sandboxTools(): Tools {
         "install it, or set sandbox: { enabled: false } in the campaign to run submission code unconfined (every record then says so)",
     );
   }
-  tools = { bwrap, prlimit };
+  // prlimit runs inside the sandbox: by its real path (a PATH entry of links, e.g. a folder in /tmp, is not there).
+  tools = { bwrap, prlimit: realOrSelf(prlimit) };
   return tools;
 }
 
@@ -384,6 +385,7 @@ export function sandboxArgv(req: SandboxRequest, s: SandboxSettings = settings, 
   const [program, ...rest] = req.argv;
   if (program?.includes("/")) addReadable(resolve(req.cwd, program));
   if (req.emulatedProgram?.includes("/")) addReadable(resolve(req.cwd, req.emulatedProgram));
+  addReadable(t.prlimit);
   if (s.argvPaths) {
     for (const arg of rest) {
       const p = pathInArgument(arg, req.cwd);
