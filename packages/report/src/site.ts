@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { InputError, TOOL } from "@ngcc-perf/schema";
+import { InputError, processAlive, TOOL } from "@ngcc-perf/schema";
 import { chartRenderer } from "./charts.ts";
 import { type LoadedStore, loadStore } from "./load.ts";
 import { siteModel } from "./pages.ts";
@@ -64,16 +64,6 @@ export function parseFormats(text: string): Format[] {
   return [...new Set(parts)] as Format[];
 }
 
-/** Whether a process is running (EPERM: it is, under another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** The folders a render leaves while it runs: the site being built, and the old site while the new one is swapped in. */
 const WORK_FOLDER = /^(?:\.site-(\d+)-\d+\.tmp|site\.(\d+)-\d+\.old)$/;
 
@@ -94,7 +84,7 @@ export function removeStaleSites(out: string): string[] {
     const m = WORK_FOLDER.exec(name);
     if (!m) continue;
     const pid = Number(m[1] ?? m[2]);
-    if (pid !== process.pid && alive(pid)) continue;
+    if (pid !== process.pid && processAlive(pid)) continue;
     rmSync(join(out, name), { recursive: true, force: true });
     removed.push(join(out, name));
   }

@@ -7,6 +7,7 @@
 // is counted, whatever its user id.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { processAlive } from "@ngcc-perf/schema";
 import { namesIn } from "./sandbox.ts";
 
 let base: string | null | undefined;
@@ -42,21 +43,12 @@ export function pidsCgroupRoot(): string | null {
 function removeStale(dir: string): void {
   for (const name of namesIn(dir)) {
     const m = /^(\d+)-\d+$/.exec(name);
-    if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
     try {
       rmdirSync(join(dir, name)); // EBUSY while a process is still in it: left alone
     } catch {
       // in use, or gone meanwhile
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

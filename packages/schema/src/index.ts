@@ -71,6 +71,7 @@ export {
   type PlausibilityCheck,
   plausibilityOf,
 } from "./plausibility.ts";
+export { processAlive } from "./process.ts";
 export { schemas } from "./schemas/all.ts";
 export { ID_BASE, SCHEMA_VERSION } from "./schemas/builders.ts";
 export { type BytesRead, isInside, readSubmissionBytes, readSubmissionText } from "./submission-file.ts";
