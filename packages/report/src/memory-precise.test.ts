@@ -192,7 +192,7 @@ describe("section 5 with the memory step's records", () => {
     expect(s).toContain("| footprint (code + data + stack + heap) |");
     // keygen: 17000 + (2900 + 64 + 36) + 15272 + 208 = 35480 bytes = 34.65 KiB, rounded up.
     expect(s).toMatch(
-      /Mithril-256.*\| keygen \|.*\| 15272 \(max of 3 inputs; min 15176, median 15200\) \| 208 \(17 allocations\) \(every one of 3 inputs\) \| code \+ data \+ stack \+ heap = 34\.7 KiB \(fits 64 \/ 128 \/ 256 KiB\): code 16\.7 \+ data 3\.0 \+ stack 15\.0 \+ heap 0\.3 \|/,
+      /Mithril-256.*\| keygen \|.*\| 15272 \(max of 3 inputs; min 15176, median 15200\) \| 208 \(17 allocations; every one of 3 inputs\) \| code \+ data \+ stack \+ heap = 34\.7 KiB \(fits 64 \/ 128 \/ 256 KiB\): code 16\.7 \+ data 3\.0 \+ stack 15\.0 \+ heap 0\.3 \|/,
     );
     // enc: no heap figure (-flto): said, not taken as 0; 17000 + 3000 + 60000 = 80000 bytes = 78.13 KiB.
     expect(s).toMatch(

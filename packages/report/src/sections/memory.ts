@@ -28,27 +28,27 @@ function kibUp(bytes: number): string {
   return (Math.ceil((bytes / 1024) * 10) / 10).toFixed(1);
 }
 
-/** "max, N inputs" (and the spread when the inputs differ) after a figure of the memory record. */
+/** What a figure of the memory record is over its inputs ("every one of N inputs", "max of N inputs; min …"), or "". */
 function overInputs(m: MemoryRecord, d: { min: number; median: number; max: number } | undefined): string {
   const n = m.inputs?.count;
   if (!n) return "";
-  if (!d || d.min === d.max) return n > 1 ? ` (every one of ${n} inputs)` : " (1 input)";
-  return ` (max of ${n} inputs; min ${formatBytes(d.min)}, median ${formatBytes(d.median)})`;
+  if (!d || d.min === d.max) return n > 1 ? `every one of ${n} inputs` : "1 input";
+  return `max of ${n} inputs; min ${formatBytes(d.min)}, median ${formatBytes(d.median)}`;
 }
 
 /** The stack and heap high-water of the memory record (the memory step). */
 function highWaterCells(m: MemoryRecord | undefined): Cell[] {
   if (!m) return [cell(NOT_MEASURED), cell(DASH)];
   if (m.status !== "ok") return [cell(failedText(m.failure, m)), cell(DASH)];
+  const stackOver = overInputs(m, m.distribution?.stackBytes);
+  const heapOver = overInputs(m, m.distribution?.heapPeakBytes);
   return [
     cell(
-      m.stackBytes !== undefined
-        ? `${formatBytes(m.stackBytes)}${overInputs(m, m.distribution?.stackBytes)}`
-        : NOT_MEASURED,
+      m.stackBytes !== undefined ? `${formatBytes(m.stackBytes)}${stackOver ? ` (${stackOver})` : ""}` : NOT_MEASURED,
     ),
     cell(
       m.heapPeakBytes !== undefined
-        ? `${formatBytes(m.heapPeakBytes)} (${m.heapAllocations ?? 0} allocations)${overInputs(m, m.distribution?.heapPeakBytes)}`
+        ? `${formatBytes(m.heapPeakBytes)} (${m.heapAllocations ?? 0} allocations${heapOver ? `; ${heapOver}` : ""})`
         : NOT_MEASURED,
     ),
   ];
