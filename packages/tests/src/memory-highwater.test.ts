@@ -5,7 +5,8 @@
 // 200-byte Keccak contexts) and allocations equal to, and stack within 5 % of, the maxima of bench/stack-check.c
 // over the same inputs, a program of its own (the calls on a painted pthread stack, not the driver's ucontext
 // stack; the linker's --wrap, not objcopy; its own NIST CTR_DRBG over PQClean's AES, not native/katgen, checked to
-// give KAT count 0 exactly as PQClean's published nistkat SHA-256 says).
+// give KAT count 0 exactly as PQClean's published nistkat SHA-256 says); and PQClean ML-DSA-44's sign, whose
+// allocations per call follow its rejection loop and so differ from input to input.
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -111,6 +112,19 @@ describe("stack and heap high-water (memory command)", () => {
     const over = spawnSync(b.memoryDriver, ["memory", "--op", "enc", "--inputs", "101"], { encoding: "utf8" });
     expect(over.status).toBe(2);
     expect(over.stderr).toMatch(/--inputs: expected an integer in \[1, 100\]/);
+  }, 300_000);
+
+  it("PQClean ML-DSA-44 sign over the KAT-seed inputs: the rejection loop's allocations differ from input to input, the record's figure is their maximum, and input i's figure is the same in every run and whatever number of inputs ran", async () => {
+    const b = await built("ml-dsa-44", "pqclean: ml-dsa-44", "");
+    const run = (n: number) => memory(b.memoryDriver, "sign", ["--measure", "highwater", "--inputs", String(n)]);
+    const all = run(100);
+    const allocs = all.heapAllocationsPerInput ?? [];
+    expect(allocs).toHaveLength(100);
+    // Each signing attempt hashes with fresh Keccak contexts: more attempts, more allocations.
+    expect(Math.min(...allocs)).toBeLessThan(Math.max(...allocs));
+    expect(all.heapAllocations).toBe(Math.max(...allocs));
+    expect(run(100).heapAllocationsPerInput).toEqual(allocs);
+    expect(run(10).heapAllocationsPerInput).toEqual(allocs.slice(0, 10));
   }, 300_000);
 
   it("PQClean ML-KEM-768 over the 100 KAT-seed inputs: heap peak and allocations equal to, stack within 5 % of, the maxima of bench/stack-check.c over the same inputs", async () => {
