@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadCampaign, resolveAlgorithms, buildInstance as runnerBuildInstance } from "@ngcc-perf/runner";
 import { afterAll, describe, expect, it } from "vitest";
-import { pqcleanDir, repoRoot } from "./fixture-tools.ts";
+import { katgenDir, nativeIncludeDir, pqcleanDir, repoRoot } from "./fixture-tools.ts";
 
 const work = mkdtempSync(join(tmpdir(), "ngcc-memory-hw-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -112,6 +112,98 @@ describe("stack and heap high-water (memory command)", () => {
     const over = spawnSync(b.memoryDriver, ["memory", "--op", "enc", "--inputs", "101"], { encoding: "utf8" });
     expect(over.status).toBe(2);
     expect(over.stderr).toMatch(/--inputs: expected an integer in \[1, 100\]/);
+  }, 300_000);
+
+  it("input i is KAT count i's: ngcc_hw_kat_seed(i) then keypair gives the KAT file's pk of count i (PQClean ML-KEM-768, all 100, out of order)", () => {
+    const scheme = join(pqcleanDir, "crypto_kem/ml-kem-768/clean");
+    const sources = readdirSync(scheme)
+      .filter((f) => f.endsWith(".c"))
+      .map((f) => join(scheme, f));
+    const common = [
+      join(pqcleanDir, "common/fips202.c"),
+      join(katgenDir, "ngcc_rng.c"),
+      join(katgenDir, "ngcc_aes256.c"),
+    ];
+    const gcc = (args: string[]) => {
+      const r = spawnSync(
+        "gcc",
+        ["-std=c99", "-O2", "-I", scheme, "-I", katgenDir, "-I", join(pqcleanDir, "common"), ...args],
+        {
+          encoding: "utf8",
+        },
+      );
+      expect(r.status, r.stderr).toBe(0);
+    };
+    // The KAT generator's .rsp of the 100 counts.
+    const katgen = join(work, "katgen-768");
+    gcc([
+      "-DNGCC_KAT_KEM",
+      "-DNGCC_API_PREFIX=PQCLEAN_MLKEM768_CLEAN_",
+      join(katgenDir, "katgen.c"),
+      ...sources,
+      ...common,
+      "-o",
+      katgen,
+    ]);
+    const rsp = spawnSync(katgen, ["--count", "100"], { encoding: "utf8", maxBuffer: 64 << 20 });
+    expect(rsp.status, rsp.stderr).toBe(0);
+    const katPk = new Map<number, string>();
+    for (const entry of rsp.stdout.split(/\n\n/)) {
+      const count = /^count = (\d+)$/m.exec(entry)?.[1];
+      const pk = /^pk = ([0-9A-F]+)$/m.exec(entry)?.[1];
+      if (count !== undefined && pk) katPk.set(Number(count), pk);
+    }
+    expect(katPk.size).toBe(100);
+    // The memory executable's seeding (native/driver/ngcc_hw.c with -DNGCC_HW_KAT=1), inputs in the order 0, 37, 74, ...
+    const main = join(work, "kat-inputs.c");
+    writeFileSync(
+      main,
+      [
+        "#include <stdarg.h>",
+        "#include <stdio.h>",
+        "#include <stdlib.h>",
+        '#include "api.h"',
+        '#include "ngcc_hw.h"',
+        "void ngcc_die(int code, const char *fmt, ...) { va_list ap; va_start(ap, fmt); vfprintf(stderr, fmt, ap); va_end(ap); exit(code); }",
+        "int main(void) {",
+        "    static unsigned char pk[PQCLEAN_MLKEM768_CLEAN_CRYPTO_PUBLICKEYBYTES], sk[PQCLEAN_MLKEM768_CLEAN_CRYPTO_SECRETKEYBYTES];",
+        "    unsigned i, k;",
+        "    for (i = 0; i < 100; i++) {",
+        "        unsigned idx = (i * 37u) % 100u;",
+        "        ngcc_hw_kat_seed(idx);",
+        "        if (PQCLEAN_MLKEM768_CLEAN_crypto_kem_keypair(pk, sk) != 0) return 1;",
+        '        printf("%u ", idx);',
+        '        for (k = 0; k < sizeof pk; k++) printf("%02X", pk[k]);',
+        '        printf("\\n");',
+        "    }",
+        "    return 0;",
+        "}",
+      ].join("\n"),
+    );
+    const program = join(work, "kat-inputs");
+    gcc([
+      "-D_GNU_SOURCE",
+      "-DNGCC_CATEGORY_KEM",
+      "-DNGCC_HW_KAT=1",
+      "-I",
+      join(repoRoot, "native/driver"),
+      "-I",
+      nativeIncludeDir,
+      main,
+      join(repoRoot, "native/driver/ngcc_hw.c"),
+      ...sources,
+      ...common,
+      "-o",
+      program,
+    ]);
+    const ours = spawnSync(program, [], { encoding: "utf8", maxBuffer: 64 << 20 });
+    expect(ours.status, ours.stderr).toBe(0);
+    const lines = ours.stdout.trim().split("\n");
+    expect(lines).toHaveLength(100);
+    for (const line of lines) {
+      const [idx, pk] = line.split(" ");
+      expect(pk === katPk.get(Number(idx)), `input ${idx}`).toBe(true);
+    }
   }, 300_000);
 
   it("PQClean ML-DSA-44 sign over the KAT-seed inputs: the rejection loop's allocations differ from input to input, the record's figure is their maximum, and input i's figure is the same in every run and whatever number of inputs ran", async () => {
