@@ -3,20 +3,27 @@
 // figures, heap peak and allocations equal.
 //
 // Ours: the memory step and the instructions step (docs/methodology.md) over fixtures/campaigns/pqclean.yaml
-// (--only ml-kem-512 and ml-kem-768), into a fresh store. Independent: bench/stack-check.c, built here by one gcc
-// command per program from the scheme's clean/*.c and PQClean's common files with the profile's flags, not linked
-// to the driver and using none of its techniques —
-//   stack:        the call on a painted pthread stack (bytes, 0xA5), a no-op thread's depth subtracted;
+// (--only ml-kem-512 and ml-kem-768), into a fresh store: stack and heap the maxima over the 100 KAT-seed inputs
+// (the record's inputs, distribution). Independent: bench/stack-check.c, built here by one gcc command per program
+// from the scheme's clean/*.c and PQClean's common files with the profile's flags, not linked to the driver and
+// using none of its techniques —
+//   inputs:       the same 100 KAT counts, made by the program's own NIST CTR_DRBG over PQClean's common/aes.c
+//                 (-DPQ_KAT_RNG, none of native/katgen); checked first: the SHA-256 of its KAT count 0
+//                 (--kat-single) must be PQClean's published nistkat-sha256 (fixtures/reference);
+//   stack:        each input's call on a painted pthread stack (bytes, 0xA5), a no-op thread's depth subtracted,
+//                 the maximum over the inputs (--inputs 100);
 //   heap:         the linker's --wrap=malloc,calloc,realloc,free with a size header per block (peak live bytes
-//                 requested, allocations), and valgrind memcheck's "total heap usage" of `--loop 1` minus
-//                 `--loop 0` (allocations of one call);
+//                 requested, allocations), the maxima over the inputs (--heap --inputs 100), and valgrind
+//                 memcheck's "total heap usage" of `--loop 1` minus `--loop 0` (allocations of one call);
 //   instructions: valgrind --tool=callgrind --toggle-collect=<the API function> on `--loop N` minus `--loop 0`
 //                 (inclusive Ir of the N calls) / N, a plain loop with the KAT DRBG seeded with 0x00..0x2F
 //                 (compiled at -O2 as the instructions step's counter compiles it; the scheme at the profile's
 //                 flags).
-// Prints one row per operation with ratios (ours / independent) and exits 1 when one is out of its target.
+// Prints one row per operation with ratios (ours / independent), the inputs behind ours and the seconds our
+// memory run of the operation took (one process, every input), and exits 1 when one is out of its target.
 // Options: --campaign FILE, --only ALG (repeatable), --calls N (default 16).
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -85,7 +92,9 @@ try {
     const stackProgram = join(work, `${alg}-stack`);
     const heapProgram = join(work, `${alg}-heap`);
     const loopProgram = join(work, `${alg}-loop`);
-    run([...base, check, ...sources, fips, join(pq, "common/randombytes.c"), "-o", stackProgram, "-lpthread"], "gcc");
+    // The independent programs' KAT inputs: their own DRBG over PQClean's AES (no native/katgen code).
+    const pqKat = ["-DPQ_KAT_RNG", join(pq, "common/aes.c")];
+    run([...base, check, ...sources, fips, ...pqKat, "-o", stackProgram, "-lpthread"], "gcc");
     run(
       [
         ...base,
@@ -93,7 +102,7 @@ try {
         check,
         ...sources,
         fips,
-        ...kat,
+        ...pqKat,
         "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free",
         "-o",
         heapProgram,
@@ -101,16 +110,35 @@ try {
       ],
       "gcc",
     );
+    const published = JSON.parse(readFileSync(join(root, "fixtures/reference/pqclean-nistkat-sha256.json"), "utf8"))[
+      `crypto_kem/${alg}`
+    ];
+    const single = createHash("sha256")
+      .update(run([stackProgram, "--kat-single"], "stack-check --kat-single"))
+      .digest("hex");
+    if (single !== published) {
+      console.log(`${alg}: the independent program's KAT count 0 hashes to ${single}, PQClean publishes ${published}`);
+      bad++;
+    }
     run([...base, check, ...sources, fips, ...kat, "-o", loopProgram, "-lpthread"], "gcc");
     for (const [op, api] of OPS) {
       const key = { system: campaign.system, algorithmId: alg, instance: alg, buildProfile: profile, operation: op };
       const mem = JSON.parse(readFileSync(recordPath(out, { kind: "memory", key }), "utf8"));
       const ins = JSON.parse(readFileSync(recordPath(out, { kind: "instructions", key }), "utf8"));
-      const stack = Number(run([stackProgram, op], "stack-check").trim());
-      const [heapPeak, heapAllocs] = run([heapProgram, "--heap", op], "stack-check --heap")
+      const n = mem.inputs?.count ?? 1;
+      const stack = Math.max(
+        ...run([stackProgram, "--inputs", String(n), op], "stack-check --inputs")
+          .trim()
+          .split("\n")
+          .map(Number),
+      );
+      const heapRows = run([heapProgram, "--heap", "--inputs", String(n), op], "stack-check --heap --inputs")
         .trim()
-        .split(" ")
-        .map(Number);
+        .split("\n")
+        .map((l) => l.split(" ").map(Number));
+      const heapPeak = Math.max(...heapRows.map((r) => r[0] as number));
+      const heapAllocs = Math.max(...heapRows.map((r) => r[1] as number));
+      const seconds = (mem.commands?.[0]?.durationMs ?? Number.NaN) / 1000;
       const memcheck = (n: number) => {
         const text = run(["valgrind", "--tool=memcheck", loopProgram, "--loop", String(n), op], "memcheck");
         return Number(/total heap usage: ([\d,]+) allocs/.exec(text)?.[1]?.replace(/,/g, "") ?? Number.NaN);
@@ -138,7 +166,7 @@ try {
       const irRatio = ins.instructionsPerCall / independentIr;
       const heapSame = mem.heapPeakBytes === heapPeak && mem.heapAllocations === heapAllocs;
       const allocSame = mem.heapAllocations === memcheckAllocs;
-      if (Math.abs(stackRatio - 1) > 0.05 || Math.abs(irRatio - 1) > 0.05 || !heapSame || !allocSame) bad++;
+      if (Math.abs(stackRatio - 1) > 0.05 || Math.abs(irRatio - 1) > 0.05 || !heapSame || !allocSame || n < 100) bad++;
       rows.push(
         [
           `${alg} ${op}`.padEnd(18),
@@ -148,6 +176,8 @@ try {
           `${mem.heapPeakBytes}/${mem.heapAllocations}`.padStart(8),
           `${heapPeak}/${heapAllocs}`.padStart(8),
           `${memcheckAllocs}`.padStart(4),
+          `${n}`.padStart(6),
+          seconds.toFixed(2).padStart(6),
           ins.instructionsPerCall.toFixed(3).padStart(14),
           independentIr.toFixed(3).padStart(14),
           irRatio.toFixed(4).padStart(7),
@@ -167,12 +197,16 @@ try {
       "heap".padStart(8),
       "indep.".padStart(8),
       "mchk".padStart(4),
+      "inputs".padStart(6),
+      "sec".padStart(6),
       "instructions".padStart(14),
       "indep.".padStart(14),
       "ratio".padStart(7),
     ].join("  "),
   );
-  console.log("(heap: peak bytes/allocations; mchk: memcheck's allocations of one call; instructions per call)");
+  console.log(
+    "(stack, heap: the maxima over the inputs, ours and the independent program's; heap: peak bytes/allocations; mchk: memcheck's allocations of one call; inputs: KAT counts behind ours; sec: our memory run of the operation, one process; instructions per call)",
+  );
   for (const r of rows) console.log(r);
   console.log(bad === 0 ? "\nevery figure within its target" : `\n${bad} operation(s) out of target`);
 } finally {

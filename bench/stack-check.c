@@ -14,6 +14,19 @@
  *   stack-check --loop N OP N calls of OP on the main stack after the setup and nothing else (for valgrind:
  *                           callgrind --toggle-collect=<the API function> gives the instructions of the N calls,
  *                           memcheck's "total heap usage" with N = 1 minus N = 0 the allocations of one call).
+ *   stack-check --inputs N OP        (built with -DPQ_KAT_RNG) the stack figure of OP over the inputs of KAT
+ *   stack-check --heap --inputs N OP counts 0 .. N-1: before input i, randombytes is seeded with KAT count i's
+ *                           seed and the inputs of OP are made as the KAT is (keypair; keypair, enc; ...); prints
+ *                           one line per input (its bytes; with --heap "PEAK ALLOCS"), input 0 first.
+ *   stack-check --kat-single (built with -DPQ_KAT_RNG) prints KAT count 0 in the form PQClean's nistkat-sha256
+ *                           hashes ("count = 0", seed, pk, sk, ct, ss; hex in capitals), so that its SHA-256 can be
+ *                           checked against PQClean's published one: the inputs are the KAT's.
+ *
+ * -DPQ_KAT_RNG: randombytes is the NIST AES-256 CTR_DRBG of the KAT files written here (NIST's rng.c algorithm,
+ * AES-256 from PQClean's common/aes.c), in place of PQClean's randombytes.c, and the outer generator seeded with
+ * 0x00..0x2F yields count i's 48-byte seed as NIST's PQCgenKAT does.  None of ngcc-perf's native code (its KAT
+ * DRBG, AES, driver) is used.  With --heap, the DRBG's own allocations (PQClean's AES key schedule) are not
+ * counted: it stands for the system randomness, as ngcc-perf's harness does.
  *
  * Randomness: with -DKAT_RNG (and native/katgen/ngcc_rng.c, ngcc_aes256.c in place of PQClean's randombytes.c)
  * the KAT AES-256 CTR_DRBG seeded with 0x00..0x2F, so the rejection paths repeat from run to run.  OP: keygen,
@@ -25,7 +38,8 @@
  *
  * For --heap add -DHEAP_WRAP and -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free; for the KAT DRBG put
  * -DKAT_RNG -I native/katgen and ngcc_rng.o ngcc_aes256.o (compiled at -O2, as the instructions step's counter
- * compiles them) in place of randombytes.c.  bench/memory-check.ts builds all three programs.
+ * compiles them) in place of randombytes.c; for --inputs and --kat-single put -DPQ_KAT_RNG and <PQClean>/common/aes.c
+ * in its place.  bench/memory-check.ts builds these programs.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
@@ -41,6 +55,9 @@
 
 #ifdef KAT_RNG
 #include "rng.h"
+#endif
+#ifdef PQ_KAT_RNG
+#include "aes.h"
 #endif
 
 #define PASTE2(a, b) a##b
@@ -124,6 +141,95 @@ void __wrap_free(void *p) {
 }
 #endif
 
+#ifdef PQ_KAT_RNG
+/* ------------------------------------------------------ the KAT files' AES-256 CTR_DRBG (NIST's rng.c algorithm) */
+static unsigned char drbg_key[32], drbg_v[16];
+
+static void drbg_aes(const unsigned char in[16], unsigned char out[16]) {
+    aes256ctx ctx;
+    aes256_ecb_keyexp(&ctx, drbg_key);
+    aes256_ecb(out, in, 1, &ctx);
+    aes256_ctx_release(&ctx);
+}
+
+static void drbg_next_v(void) {
+    int j = 15;
+    while (j >= 0 && ++drbg_v[j] == 0) {
+        j--;
+    }
+}
+
+static void drbg_update(const unsigned char *provided) {
+    unsigned char temp[48];
+    int i;
+    for (i = 0; i < 3; i++) {
+        drbg_next_v();
+        drbg_aes(drbg_v, temp + 16 * i);
+    }
+    for (i = 0; provided != NULL && i < 48; i++) {
+        temp[i] ^= provided[i];
+    }
+    memcpy(drbg_key, temp, 32);
+    memcpy(drbg_v, temp + 32, 16);
+}
+
+static void drbg_seed(const unsigned char entropy[48]) {
+    memset(drbg_key, 0, sizeof drbg_key);
+    memset(drbg_v, 0, sizeof drbg_v);
+    drbg_update(entropy);
+}
+
+static void drbg_bytes(unsigned char *out, size_t n) {
+    unsigned char block[16];
+    while (n > 0) {
+        size_t k = n < 16 ? n : 16;
+        drbg_next_v();
+        drbg_aes(drbg_v, block);
+        memcpy(out, block, k);
+        out += k;
+        n -= k;
+    }
+    drbg_update(NULL);
+}
+
+int PQCLEAN_randombytes(uint8_t *output, size_t n);
+int PQCLEAN_randombytes(uint8_t *output, size_t n) {
+#ifdef HEAP_WRAP
+    int was = counting;
+    counting = 0; /* the DRBG's key schedules are the randomness source's, not the scheme's */
+    drbg_bytes(output, n);
+    counting = was;
+#else
+    drbg_bytes(output, n);
+#endif
+    return 0;
+}
+
+#define KAT_COUNTS 100
+static unsigned char kat_seeds[KAT_COUNTS][48];
+
+static void kat_make_seeds(void) {
+    unsigned char entropy[48];
+    int i;
+    for (i = 0; i < 48; i++) {
+        entropy[i] = (unsigned char)i;
+    }
+    drbg_seed(entropy);
+    for (i = 0; i < KAT_COUNTS; i++) {
+        drbg_bytes(kat_seeds[i], 48);
+    }
+}
+
+static void print_hex(const char *label, const unsigned char *b, size_t n) {
+    size_t i;
+    fputs(label, stdout);
+    for (i = 0; i < n; i++) {
+        printf("%02X", b[i]);
+    }
+    putchar('\n');
+}
+#endif
+
 static void call(int which) {
     if (which == 1) {
         F(crypto_kem_keypair)(pk, sk);
@@ -169,10 +275,89 @@ static int operation(const char *name) {
     return strcmp(name, "keygen") == 0 ? 1 : strcmp(name, "enc") == 0 ? 2 : strcmp(name, "dec") == 0 ? 3 : 0;
 }
 
+#ifdef PQ_KAT_RNG
+/* Input i: KAT count i's seed behind randombytes, then OP's inputs made as the KAT makes them. */
+static void kat_input(int which, int i) {
+    drbg_seed(kat_seeds[i]);
+    if (which >= 2) {
+        F(crypto_kem_keypair)(pk, sk);
+    }
+    if (which == 3) {
+        F(crypto_kem_enc)(ct, ss, pk);
+    }
+}
+
+static int over_inputs(int which, int heap, unsigned long inputs) {
+    unsigned long i;
+    size_t base = 0;
+    kat_make_seeds();
+    /* One call of OP first, discarded (on a painted thread for the stack figure): whatever a first call does once
+     * in the process (the C library's first use of a function; in dec, seen 48 bytes deeper on the first thread
+     * only, whichever input it gets) is not the operation's. */
+    kat_input(which, 0);
+    if (heap) {
+        call(which);
+    } else {
+        (void)depth(which);
+        base = depth(0);
+    }
+    for (i = 0; i < inputs; i++) {
+        kat_input(which, (int)i);
+        if (heap) {
+#ifdef HEAP_WRAP
+            live = peak = 0;
+            allocations = 0;
+            counting = 1;
+            call(which);
+            counting = 0;
+            printf("%lu %lu\n", (unsigned long)peak, allocations);
+#else
+            fputs("stack-check: --heap needs a build with -DHEAP_WRAP and -Wl,--wrap=malloc,...\n", stderr);
+            return 2;
+#endif
+        } else {
+            printf("%lu\n", (unsigned long)(depth(which) - base));
+        }
+    }
+    return 0;
+}
+
+static int kat_single(void) {
+    unsigned char ss1[F(CRYPTO_BYTES)];
+    kat_make_seeds();
+    drbg_seed(kat_seeds[0]);
+    printf("count = 0\n");
+    print_hex("seed = ", kat_seeds[0], 48);
+    if (F(crypto_kem_keypair)(pk, sk) != 0 || F(crypto_kem_enc)(ct, ss, pk) != 0 ||
+        F(crypto_kem_dec)(ss1, ct, sk) != 0 || memcmp(ss, ss1, sizeof ss) != 0) {
+        return 1;
+    }
+    print_hex("pk = ", pk, sizeof pk);
+    print_hex("sk = ", sk, sizeof sk);
+    print_hex("ct = ", ct, sizeof ct);
+    print_hex("ss = ", ss, sizeof ss);
+    return 0;
+}
+#endif
+
 int main(int argc, char **argv) {
     int which, mode = 0; /* 0: stack, 1: heap, 2: loop */
     unsigned long calls = 0, i;
     size_t base, used;
+#ifdef PQ_KAT_RNG
+    if (argc == 2 && strcmp(argv[1], "--kat-single") == 0) {
+        return kat_single();
+    }
+    if ((argc == 4 && strcmp(argv[1], "--inputs") == 0) ||
+        (argc == 5 && strcmp(argv[1], "--heap") == 0 && strcmp(argv[2], "--inputs") == 0)) {
+        unsigned long inputs = strtoul(argv[argc - 2], NULL, 10);
+        which = operation(argv[argc - 1]);
+        if (which == 0 || inputs < 1 || inputs > KAT_COUNTS) {
+            return 2;
+        }
+        return over_inputs(which, argc == 5, inputs);
+    }
+#endif
 #ifdef KAT_RNG
     unsigned char seed[48];
     for (i = 0; i < sizeof seed; i++) {

@@ -10,6 +10,7 @@
  *                        [--min-samples M] [--max-samples X] [--batch N|auto] [--warmup-ns NS]
  *                        [--keys K] [--pool P] [--msg-bytes B] [--seed S] [--clock-chain ADDS|none]
  *   ngcc-driver memory   --op OP [--msg-bytes B] [--seed S] [--measure rss|highwater|all]
+ *                        [--inputs N] [--time-limit-ns NS]
  *   ngcc-driver overhead [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU]
  *
  * One JSON document on stdout, diagnostics on stderr; exit codes in
@@ -282,6 +283,7 @@ typedef struct {
     long pin;
     double fixed_hz;
     int measure; /* memory: NGCC_MEASURE_RSS | NGCC_MEASURE_HW */
+    unsigned long long inputs, time_limit_ns; /* memory: inputs of the high-water run; 0 = no time limit */
 } ngcc_opts;
 
 /* What the memory command measures (--measure): the RSS proxies, the stack and heap high-water, or both. */
@@ -298,6 +300,7 @@ static const char ngcc_usage[] =
     "                            [--min-samples 31] [--max-samples 50000] [--batch N|auto] [--warmup-ns 20000000]\n"
     "                            [--keys 4] [--pool 64] [--msg-bytes 32] [--seed S] [--clock-chain 16384|none]\n"
     "       ngcc-driver memory   --op OP [--msg-bytes B] [--seed S] [--measure rss|highwater|all]\n"
+    "                            [--inputs 1] [--time-limit-ns 0]\n"
     "       ngcc-driver overhead [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU]\n"
     "counters: rdtsc (x86-64), perf-cycles, perf-instructions, cntvct (aarch64), clock_gettime, fixed-clock (needs --fixed-clock-hz)\n";
 
@@ -325,6 +328,8 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
         {"--seed", CMD_CHECK | CMD_TIME | CMD_MEMORY | CMD_SAMPLE},
         {"--op", CMD_TIME | CMD_MEMORY | CMD_SAMPLE},
         {"--measure", CMD_MEMORY},
+        {"--inputs", CMD_MEMORY},
+        {"--time-limit-ns", CMD_MEMORY},
         {"--counter", CMD_TIME | CMD_OVERHEAD | CMD_SAMPLE},
         {"--trials", CMD_TIME},
         {"--min-iterations", CMD_TIME},
@@ -360,6 +365,7 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
     o->clock_chain = -1;
     o->pin = -1;
     o->measure = NGCC_MEASURE_RSS | NGCC_MEASURE_HW;
+    o->inputs = 1;
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         if (argc < 2) {
             fputs(ngcc_usage, stderr);
@@ -413,6 +419,14 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
             } else {
                 ngcc_die(NGCC_EXIT_USAGE, "--measure: expected rss, highwater or all, got \"%s\"", value);
             }
+        } else if (strcmp(name, "--inputs") == 0) {
+            o->inputs = ngcc_parse_u64(name, value);
+            if (o->inputs < 1 || o->inputs > NGCC_HW_KAT_INPUTS) {
+                ngcc_die(NGCC_EXIT_USAGE, "--inputs: expected an integer in [1, %u], got \"%s\"", NGCC_HW_KAT_INPUTS,
+                         value);
+            }
+        } else if (strcmp(name, "--time-limit-ns") == 0) {
+            o->time_limit_ns = ngcc_parse_u64(name, value);
         } else if (strcmp(name, "--counter") == 0) {
             o->counter = value;
         } else if (strcmp(name, "--iterations") == 0) {
@@ -969,15 +983,46 @@ static void ngcc_hw_run(void) {
     ngcc_heap_stop();
 }
 
+/* The high-water figures of every input (input i: KAT count i's seed in the memory executable). */
+static unsigned long long ngcc_hw_stack_of[NGCC_HW_KAT_INPUTS], ngcc_hw_heap_of[NGCC_HW_KAT_INPUTS],
+    ngcc_hw_allocs_of[NGCC_HW_KAT_INPUTS];
+
+static void ngcc_json_u64s(const char *key, const unsigned long long *v, unsigned long long n) {
+    unsigned long long i;
+    fprintf(ngcc_out, ",\"%s\":[", key);
+    for (i = 0; i < n; i++) {
+        fprintf(ngcc_out, "%s%llu", i > 0 ? "," : "", v[i]);
+    }
+    ngcc_putc(']');
+}
+
+/* Input i of the memory command: KAT count i's seed behind randombytes (when the build has the KAT DRBG), then the
+ * operation's own inputs (keys, a ciphertext, ...) made from it, in the order the KAT generator makes count i's. */
+static void ngcc_memory_input(const ngcc_op *op, unsigned long long i, int kat) {
+    if (kat) {
+        ngcc_hw_kat_seed((unsigned)i);
+    }
+    op->prepare();
+    ngcc_buf_check_all("after preparing the inputs");
+}
+
 static void ngcc_cmd_memory(const ngcc_opts *o) {
     const ngcc_op *op = ngcc_find_op(o->op);
     long baseline = 0, peak = 0;
     const char *why = NULL, *err;
     int reset = 0, rss = (o->measure & NGCC_MEASURE_RSS) != 0, hw = (o->measure & NGCC_MEASURE_HW) != 0;
-    size_t stack_base = 0, stack_op = 0;
+    int kat = ngcc_hw_kat_inputs() > 0;
+    size_t stack_base = 0;
+    unsigned long long i, done = 0, max_stack_at = 0, max_heap_at = 0, most_allocs = 0;
+    uint64_t t0;
+    const char *limited_by = "inputs";
+    if (o->inputs > 1 && !kat) {
+        ngcc_die(NGCC_EXIT_USAGE,
+                 "memory --inputs %llu: this build has no KAT DRBG to make the inputs with (the memory executable has)",
+                 o->inputs);
+    }
     ngcc_ops_init((size_t)o->msg_bytes, o->seed);
-    op->prepare();
-    ngcc_buf_check_all("after preparing the inputs");
+    ngcc_memory_input(op, 0, kat);
     if (rss) {
         baseline = ngcc_mem_status_kib("VmRSS");
         reset = ngcc_mem_reset_hwm(&why) == 0;
@@ -1004,21 +1049,48 @@ static void ngcc_cmd_memory(const ngcc_opts *o) {
         op->verify();
     }
     if (hw) {
-        /* After the RSS figures (the painted stack's pages would count in them): once more on a painted stack. */
+        /* After the RSS figures (the painted stack's pages would count in them): every input once more, on the
+         * painted stack (painted again where the last call wrote), its inputs made afresh from its seed. */
         ngcc_hw_op = op;
         if (ngcc_hw_stack_supported()) {
             stack_base = ngcc_hw_stack_bytes(ngcc_hw_noop);
-            stack_op = ngcc_hw_stack_bytes(ngcc_hw_run);
-        } else {
-            ngcc_hw_run(); /* the heap figures only, on the process's own stack */
         }
-        if (ngcc_hw_err != NULL) {
-            ngcc_die(NGCC_EXIT_RESULT, "memory --op %s (stack and heap run): %s", op->name, ngcc_hw_err);
-        }
-        ngcc_buf_check_all("after the operation on the painted stack");
-        op->verify();
-        if (ngcc_heap_interposed() && ngcc_heap_overflowed()) {
-            ngcc_die(NGCC_EXIT_USAGE, "memory --op %s: more than %u heap allocations to track", op->name, 32768u);
+        t0 = ngcc_clock_ns();
+        for (i = 0; i < o->inputs; i++) {
+            size_t used = 0;
+            ngcc_memory_input(op, i, kat);
+            if (ngcc_hw_stack_supported()) {
+                used = ngcc_hw_stack_bytes(ngcc_hw_run);
+            } else {
+                ngcc_hw_run(); /* the heap figures only, on the process's own stack */
+            }
+            if (ngcc_hw_err != NULL) {
+                ngcc_die(NGCC_EXIT_RESULT, "memory --op %s (stack and heap run, input %llu): %s", op->name, i,
+                         ngcc_hw_err);
+            }
+            ngcc_buf_check_all("after the operation on the painted stack");
+            op->verify();
+            if (ngcc_heap_interposed() && ngcc_heap_overflowed()) {
+                ngcc_die(NGCC_EXIT_USAGE, "memory --op %s: more than %u heap allocations to track", op->name,
+                         32768u);
+            }
+            ngcc_hw_stack_of[i] = (unsigned long long)(used > stack_base ? used - stack_base : 0);
+            ngcc_hw_heap_of[i] = (unsigned long long)ngcc_heap_peak_bytes();
+            ngcc_hw_allocs_of[i] = ngcc_heap_allocations();
+            if (ngcc_hw_stack_of[i] > ngcc_hw_stack_of[max_stack_at]) {
+                max_stack_at = i;
+            }
+            if (ngcc_hw_heap_of[i] > ngcc_hw_heap_of[max_heap_at]) {
+                max_heap_at = i;
+            }
+            if (ngcc_hw_allocs_of[i] > most_allocs) {
+                most_allocs = ngcc_hw_allocs_of[i];
+            }
+            done = i + 1;
+            if (o->time_limit_ns > 0 && done < o->inputs && ngcc_clock_ns() - t0 >= o->time_limit_ns) {
+                limited_by = "time-limit";
+                break;
+            }
         }
     }
     fprintf(ngcc_out, "{\"op\":\"%s\"", op->name);
@@ -1030,15 +1102,23 @@ static void ngcc_cmd_memory(const ngcc_opts *o) {
             ngcc_json_string(why);
         }
     }
+    if (hw) {
+        fprintf(ngcc_out, ",\"inputs\":{\"count\":%llu,\"asked\":%llu,\"limitedBy\":\"%s\",\"source\":\"%s\"}", done,
+                o->inputs, limited_by, kat ? "kat-seeds" : "build-randomness");
+    }
     if (hw && ngcc_hw_stack_supported()) {
         fprintf(ngcc_out,
-                ",\"stackBytes\":%lu,\"stackBaselineBytes\":%lu,\"stackRegionBytes\":%lu,\"stackPattern\":\"0x%016llx\"",
-                (unsigned long)(stack_op > stack_base ? stack_op - stack_base : 0), (unsigned long)stack_base,
+                ",\"stackBytes\":%llu,\"stackMaxInput\":%llu,\"stackBaselineBytes\":%lu,\"stackRegionBytes\":%lu,"
+                "\"stackPattern\":\"0x%016llx\"",
+                ngcc_hw_stack_of[max_stack_at], max_stack_at, (unsigned long)stack_base,
                 (unsigned long)NGCC_HW_STACK_BYTES, (unsigned long long)NGCC_HW_PAINT);
+        ngcc_json_u64s("stackBytesPerInput", ngcc_hw_stack_of, done);
     }
     if (hw && ngcc_heap_interposed()) {
-        fprintf(ngcc_out, ",\"heapPeakBytes\":%lu,\"heapAllocations\":%llu", (unsigned long)ngcc_heap_peak_bytes(),
-                ngcc_heap_allocations());
+        fprintf(ngcc_out, ",\"heapPeakBytes\":%llu,\"heapMaxInput\":%llu,\"heapAllocations\":%llu",
+                ngcc_hw_heap_of[max_heap_at], max_heap_at, most_allocs);
+        ngcc_json_u64s("heapPeakBytesPerInput", ngcc_hw_heap_of, done);
+        ngcc_json_u64s("heapAllocationsPerInput", ngcc_hw_allocs_of, done);
     }
     fprintf(ngcc_out, ",\"messageBytes\":%llu}", o->msg_bytes);
     ngcc_json_end();

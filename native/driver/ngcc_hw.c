@@ -17,6 +17,13 @@
 #ifndef NGCC_HEAP_INTERPOSED
 #define NGCC_HEAP_INTERPOSED 0
 #endif
+/* -DNGCC_HW_KAT=1: the KAT DRBG (native/katgen/ngcc_rng.c) is linked in, inputs from the KAT seeds. */
+#ifndef NGCC_HW_KAT
+#define NGCC_HW_KAT 0
+#endif
+#if NGCC_HW_KAT
+#include "rng.h"
+#endif
 
 /* AddressSanitizer does not support swapcontext (it warns on stderr at the first switch): no stack figure there. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -41,20 +48,31 @@ static void ngcc_hw_entry(void) {
     ngcc_hw_fn();
 }
 
+/* The painted stack: mapped once, then reused; before each call only the words the previous call wrote (from the
+ * deepest word it changed up to the top) are painted again, the rest still holds the pattern. */
+static unsigned char *ngcc_hw_map;
+static uint64_t *ngcc_hw_stack;
+static size_t ngcc_hw_dirty; /* words [ngcc_hw_dirty, words) need painting */
+
 size_t ngcc_hw_stack_bytes(void (*fn)(void)) {
     long page = sysconf(_SC_PAGESIZE);
     size_t guard = page > 0 ? (size_t)page : 4096, words = NGCC_HW_STACK_BYTES / 8, i;
-    unsigned char *map;
     uint64_t *stack;
-    map = mmap(NULL, guard + NGCC_HW_STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (map == MAP_FAILED) {
-        ngcc_die(NGCC_EXIT_USAGE, "memory: cannot map a stack of %lu bytes", (unsigned long)NGCC_HW_STACK_BYTES);
+    if (ngcc_hw_map == NULL) {
+        unsigned char *map =
+            mmap(NULL, guard + NGCC_HW_STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (map == MAP_FAILED) {
+            ngcc_die(NGCC_EXIT_USAGE, "memory: cannot map a stack of %lu bytes", (unsigned long)NGCC_HW_STACK_BYTES);
+        }
+        if (mprotect(map, guard, PROT_NONE) != 0) {
+            ngcc_die(NGCC_EXIT_USAGE, "memory: cannot protect the stack's guard page");
+        }
+        ngcc_hw_map = map;
+        ngcc_hw_stack = (uint64_t *)(void *)(map + guard);
+        ngcc_hw_dirty = 0;
     }
-    if (mprotect(map, guard, PROT_NONE) != 0) {
-        ngcc_die(NGCC_EXIT_USAGE, "memory: cannot protect the stack's guard page");
-    }
-    stack = (uint64_t *)(void *)(map + guard);
-    for (i = 0; i < words; i++) {
+    stack = ngcc_hw_stack;
+    for (i = ngcc_hw_dirty; i < words; i++) {
         stack[i] = NGCC_HW_PAINT;
     }
     if (getcontext(&ngcc_hw_callee) != 0) {
@@ -70,9 +88,61 @@ size_t ngcc_hw_stack_bytes(void (*fn)(void)) {
     }
     for (i = 0; i < words && stack[i] == NGCC_HW_PAINT; i++) {
     }
-    munmap(map, guard + NGCC_HW_STACK_BYTES);
+    ngcc_hw_dirty = i;
     return (words - i) * 8;
 }
+
+/* ---------------------------------------------------------------- KAT-seed inputs */
+
+#if NGCC_HW_KAT
+/* The KAT generator's outer loop (native/katgen/katgen.c): the CTR_DRBG seeded with 0x00..0x2F yields count i's
+ * 48-byte seed, then (signatures) count i's message of 33 (i + 1) bytes, for i = 0, 1, ... */
+static unsigned char ngcc_hw_seeds[NGCC_HW_KAT_INPUTS][48];
+static int ngcc_hw_seeded;
+
+static void ngcc_hw_kat_seeds(void) {
+    unsigned char entropy[48];
+#if defined(NGCC_CATEGORY_SIGN)
+    static unsigned char msg[33 * NGCC_HW_KAT_INPUTS];
+#endif
+    unsigned i;
+    for (i = 0; i < 48; i++) {
+        entropy[i] = (unsigned char)i;
+    }
+    randombytes_init(entropy, NULL, 256);
+    for (i = 0; i < NGCC_HW_KAT_INPUTS; i++) {
+        randombytes(ngcc_hw_seeds[i], 48);
+#if defined(NGCC_CATEGORY_SIGN)
+        randombytes(msg, 33ull * (i + 1));
+#endif
+    }
+    ngcc_hw_seeded = 1;
+}
+
+int ngcc_hw_kat_inputs(void) {
+    return NGCC_HW_KAT_INPUTS;
+}
+
+void ngcc_hw_kat_seed(unsigned index) {
+    if (!ngcc_hw_seeded) {
+        ngcc_hw_kat_seeds();
+    }
+    if (index >= NGCC_HW_KAT_INPUTS) {
+        ngcc_die(NGCC_EXIT_USAGE, "memory: no KAT count %u (there are %u)", index, (unsigned)NGCC_HW_KAT_INPUTS);
+    }
+    ngcc_rng_select(NGCC_RNG_NIST);
+    randombytes_init(ngcc_hw_seeds[index], NULL, 256);
+}
+#else
+int ngcc_hw_kat_inputs(void) {
+    return 0;
+}
+
+void ngcc_hw_kat_seed(unsigned index) {
+    (void)index;
+    ngcc_die(NGCC_EXIT_USAGE, "memory: this build has no KAT DRBG (only the memory executable has)");
+}
+#endif
 
 /* Live blocks allocated while counting: open addressing on the pointer, size 0 marks a deleted entry. */
 #define NGCC_HEAP_SLOTS 65536u

@@ -12,6 +12,12 @@
  * counting is on (during the operation only), then call the C library.  ngcc_hw.c compiled with
  * -DNGCC_HEAP_INTERPOSED=1 says the renaming was done (ngcc_heap_interposed()); without it the driver reports no
  * heap figures.
+ *
+ * Inputs: ngcc_hw.c compiled with -DNGCC_HW_KAT=1 (and -I native/katgen, the KAT DRBG native/katgen/ngcc_rng.c
+ * linked in place of the system randomness: the memory executable) reseeds randombytes with the seed of KAT count
+ * i (ngcc_hw_kat_seed), so that the operation's inputs made after it are those of the KAT file's count i; the
+ * memory command runs the operation once per input and reports every input's figures.  The painted stack is
+ * mapped once and only the part a call wrote is painted again before the next.
  */
 #ifndef NGCC_HW_H
 #define NGCC_HW_H
@@ -26,6 +32,13 @@ int ngcc_hw_stack_supported(void);
 
 /* Bytes of the painted stack written by fn (from the top to the deepest overwritten word, a multiple of 8). */
 size_t ngcc_hw_stack_bytes(void (*fn)(void));
+
+/* The KAT counts the memory command can use (100, the KAT generator's), 0 in a build without the KAT DRBG. */
+#define NGCC_HW_KAT_INPUTS 100u
+int ngcc_hw_kat_inputs(void);
+
+/* Seed randombytes with KAT count index's 48-byte seed (NIST AES-256 CTR_DRBG, as native/katgen does). */
+void ngcc_hw_kat_seed(unsigned index);
 
 /* 1 when the instance's allocation calls reach the counters below (the memory executable), else 0. */
 int ngcc_heap_interposed(void);

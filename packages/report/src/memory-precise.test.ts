@@ -3,7 +3,10 @@
 // figure), with the sentences on how they were measured taken from the records' method, a failed record as
 // FAILED, "not measured" for the other instances; an algorithm of the same store without memory records (kex-06)
 // gets no such columns and says they were not measured; a store with no memory record at all (the seeds) shows the
-// three proxy columns only and says nothing of them (seed-cells.test.ts holds the seed pages' cells).
+// three proxy columns only and says nothing of them (seed-cells.test.ts holds the seed pages' cells). Records with
+// inputs, distributions and section sizes (the memory step over the KAT-seed inputs) add the spread over the
+// inputs, the footprint sentence per operation (with the budgets it fits, and the part not counted where a record
+// has no figure) and the table of section sizes.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +29,56 @@ const command = {
   durationMs: 12.5,
   timedOut: false,
 };
+
+const dist = (values: number[]) => ({
+  min: Math.min(...values),
+  median: [...values].sort((a, b) => a - b)[values.length >> 1] as number,
+  max: Math.max(...values),
+  maxInput: values.indexOf(Math.max(...values)),
+  values,
+});
+
+const sections = (textBytes: number) => ({
+  textBytes,
+  rodataBytes: 2900,
+  dataBytes: 64,
+  bssBytes: 36,
+  unwindBytes: 1200,
+  objects: ["kem.o", "fips202.o"],
+  method: "ELF section headers",
+});
+
+/** keygen over 3 inputs whose stack differs, enc (no heap figure) over 3 equal inputs, with section sizes. */
+function withInputs(operation: "keygen" | "enc") {
+  const r = record(operation, true) as Record<string, unknown>;
+  const inputs = {
+    count: 3,
+    asked: 3,
+    limitedBy: "inputs",
+    source: "kat-seeds",
+    description: "input i: KAT count i's seed",
+  };
+  if (operation === "keygen")
+    return {
+      ...r,
+      instance: "Mithril-256",
+      inputs,
+      stackBytes: 15272,
+      distribution: { stackBytes: dist([15176, 15272, 15200]), heapPeakBytes: dist([208, 208, 208]) },
+      sections: sections(17000),
+    };
+  const { heapPeakBytes: _h, heapAllocations: _a, ...rest } = r;
+  return {
+    ...rest,
+    instance: "Mithril-256",
+    inputs,
+    stackBytes: 60000,
+    distribution: { stackBytes: dist([60000, 60000, 60000]) },
+    sections: sections(17000),
+    limits: ["no heap figure: under -flto the objects hold compiler IR whose allocation calls objcopy cannot rename"],
+    method: { stack: (r.method as { stack: unknown }).stack },
+  };
+}
 
 function record(operation: string, ok: boolean) {
   const base = {
@@ -95,6 +148,18 @@ beforeAll(async () => {
     writeJson(file, record(op, ok));
     expect(validateFile(file).errors).toEqual([]);
   }
+  for (const op of ["keygen", "enc"] as const) {
+    const key = {
+      system: "arm_1",
+      algorithmId: "kem-22",
+      instance: "Mithril-256",
+      buildProfile: "guide",
+      operation: op,
+    };
+    const file = recordPath(root, { kind: "memory", key });
+    writeJson(file, withInputs(op));
+    expect(validateFile(file).errors).toEqual([]);
+  }
   await renderSite(root, { out });
   miniStore(plainRoot, ["kem-22"]);
   await renderSite(plainRoot, { out: plainOut });
@@ -115,11 +180,32 @@ describe("section 5 with the memory step's records", () => {
     expect(s).toContain("peak RSS");
     expect(s).toMatch(/Mithril-128.*\| keygen \|.*\| 15272 \| 208 \(17 allocations\) \|/);
     expect(s).toMatch(/Mithril-128.*\| dec \|.*\| FAILED[^|]*crash[^|]*\| — \|/);
-    expect(s).toMatch(/Mithril-256.*\| keygen \|.*\| not measured \| — \|/);
+    expect(s).toMatch(/Mithril-256.*\| dec \|.*\| not measured \| — \| — \|/);
     expect(s).toContain("painted stack of its own (8 MiB, every 8-byte word set to 0x6e6763635f73746b");
     expect(s).toContain("its calls to malloc, calloc, realloc, free, posix_memalign, aligned_alloc renamed");
     expect(s).toContain("PQClean's common fips202.c, sha2.c and aes.c");
     expect(s).not.toContain("Stack and heap high-water: not measured");
+  });
+
+  it("over the KAT-seed inputs: the spread, the footprint sentence with the budgets it fits, and the section sizes", () => {
+    const s = section5(join(out, "site", "arm_1", "kem-22.md"));
+    expect(s).toContain("| footprint (code + data + stack + heap) |");
+    // keygen: 17000 + (2900 + 64 + 36) + 15272 + 208 = 35480 bytes = 34.65 KiB, rounded up.
+    expect(s).toMatch(
+      /Mithril-256.*\| keygen \|.*\| 15272 \(max of 3 inputs; min 15176, median 15200\) \| 208 \(17 allocations; every one of 3 inputs\) \| code \+ data \+ stack \+ heap = 34\.7 KiB \(fits 64 \/ 128 \/ 256 KiB\): code 16\.7 \+ data 3\.0 \+ stack 15\.0 \+ heap 0\.3 \|/,
+    );
+    // enc: no heap figure (-flto): said, not taken as 0; 17000 + 3000 + 60000 = 80000 bytes = 78.13 KiB.
+    expect(s).toMatch(
+      /Mithril-256.*\| enc \|.*\| 60000 \(every one of 3 inputs\) \| not measured \| code \+ data \+ stack = 78\.2 KiB \(fits 128 \/ 256 KiB, not 64 KiB\): code 16\.7 \+ data 3\.0 \+ stack 58\.6; heap not counted/,
+    );
+    // The old record (no sections): no footprint.
+    expect(s).toMatch(
+      /Mithril-128.*\| keygen \|.*\| 15272 \| 208 \(17 allocations\) \| no section sizes in the record \|/,
+    );
+    expect(s).toContain("| .text | .rodata | .data | .bss | .eh_frame (not counted) | objects |");
+    expect(s).toMatch(/Mithril-256.*\| 17000 \| 2900 \| 64 \| 36 \| 1200 \| kem\.o, fips202\.o \|/);
+    expect(s).toContain("Stack and heap are the highest of 3 calls per operation, one per input");
+    expect(s).toContain("allocations inside linked libraries (such as -lcrypto) and the C library are not counted");
   });
 
   it("an algorithm without memory records: no such columns, and the page says they were not measured", () => {

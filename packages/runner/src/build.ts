@@ -49,6 +49,18 @@ export const BUILD_RECIPE = 7;
 /** The allocation functions whose calls the memory executable counts (see BuiltInstance.memoryDriver). */
 export const HEAP_FUNCTIONS = ["malloc", "calloc", "realloc", "free", "posix_memalign", "aligned_alloc"] as const;
 
+/**
+ * Support files that stand for the system randomness (ngcc-perf's plain randombytes, PQClean's randombytes.c, the
+ * ICCS DRNG stand-in): the memory executable links the KAT DRBG in their place, so that its inputs are the KAT's.
+ */
+export const RANDOMNESS_SOURCE_NAMES = new Set(["drng.c", "randombytes.c", "ngcc_randombytes.c"]);
+
+/** The KAT DRBG's sources (native/katgen), linked into the memory executable in place of the randomness. */
+export function katDrbgSources(): string[] {
+  const katgen = join(nativeDir(), "katgen");
+  return [join(katgen, "ngcc_aes256.c"), join(katgen, "ngcc_rng.c")];
+}
+
 /** The memory executable's name in a build folder. */
 export const MEMORY_DRIVER = "ngcc-driver-memory";
 
@@ -178,6 +190,8 @@ export function buildInputsHash(
     ...headerFiles([spec.apiDir, ...spec.includeDirs]),
     ...driverSources(),
     ...headerFiles([driverDir, includeDir]),
+    ...katDrbgSources(),
+    ...headerFiles([join(nativeDir(), "katgen")]),
   ];
   for (const f of [...new Set(files)].sort()) {
     add(f);
@@ -494,11 +508,17 @@ export async function buildInstance(
       }
       // The memory executable (never timed): copies of the instance's objects whose allocation calls are renamed
       // to the driver's counting wrappers (ngcc_hw.c, compiled again to say so), linked as layout 0 is. Objects
-      // of -flto hold the compiler's IR, which objcopy cannot rename: that build gets no heap figures.
+      // of -flto hold the compiler's IR, which objcopy cannot rename: that build gets no heap figures. The
+      // system randomness (RANDOMNESS_SOURCE_NAMES) is replaced by the KAT DRBG, so that the memory command's
+      // input i is KAT count i's (ngcc_hw.c with -DNGCC_HW_KAT=1); an instance without such a source keeps its
+      // own randomness and gets one input.
       mkdirSync(join(work, "obj-memory"), { recursive: true });
       const interposed = !lto(flags, profile.ldflags);
+      const isRandomness = (k: number) => RANDOMNESS_SOURCE_NAMES.has(basename(sources[k] ?? ""));
+      const kat = staticObjects.some((_o, k) => isRandomness(k));
       const memoryObjects: string[] = [];
-      for (const o of staticObjects) {
+      for (const [k, o] of staticObjects.entries()) {
+        if (kat && isRandomness(k)) continue;
         const rel = join("obj-memory", `${memoryObjects.length}-${basename(o)}`);
         await run(
           [
@@ -511,8 +531,22 @@ export async function buildInstance(
         );
         memoryObjects.push(rel);
       }
+      const katObjects: string[] = [];
+      if (kat) {
+        for (const src of katDrbgSources()) {
+          const rel = join("obj-memory", `kat-${basename(src, ".c")}.o`);
+          await run(
+            [cc, "-std=c99", "-O2", "-I", join(nd, "katgen"), "-c", src, "-o", join(work, rel)],
+            `compiling the KAT DRBG for the memory driver of ${what}`,
+          );
+          katObjects.push(rel);
+        }
+      }
       const hwObject = join("obj-memory", "ngcc_hw.o");
-      await compileDriver(join(nd, "driver", "ngcc_hw.c"), hwObject, [`-DNGCC_HEAP_INTERPOSED=${interposed ? 1 : 0}`]);
+      await compileDriver(join(nd, "driver", "ngcc_hw.c"), hwObject, [
+        `-DNGCC_HEAP_INTERPOSED=${interposed ? 1 : 0}`,
+        ...(kat ? ["-DNGCC_HW_KAT=1", "-I", join(nd, "katgen")] : []),
+      ]);
       await run(
         [
           cc,
@@ -520,9 +554,12 @@ export async function buildInstance(
           ...profile.ldflags,
           "-o",
           join(work, MEMORY_DRIVER),
-          ...[...driverObjects.filter((o) => basename(o) !== "ngcc_hw.o"), hwObject, ...memoryObjects].map((o) =>
-            join(work, o),
-          ),
+          ...[
+            ...driverObjects.filter((o) => basename(o) !== "ngcc_hw.o"),
+            hwObject,
+            ...katObjects,
+            ...memoryObjects,
+          ].map((o) => join(work, o)),
           ...linkLibraries(spec),
         ],
         `linking the memory driver for ${what}`,

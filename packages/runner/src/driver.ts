@@ -164,6 +164,19 @@ export interface DriverMemory {
   /** Only from the memory executable (BuiltInstance.memoryDriver), not under -flto. */
   heapPeakBytes?: number;
   heapAllocations?: number;
+  /** The high-water run's inputs (--measure highwater or all), and each input's figures (stackBytes and the heap
+   * figures above are their maxima; stackMaxInput / heapMaxInput the first input that gave them). */
+  inputs?: {
+    count: number;
+    asked: number;
+    limitedBy: "inputs" | "time-limit";
+    source: "kat-seeds" | "build-randomness";
+  };
+  stackMaxInput?: number;
+  stackBytesPerInput?: number[];
+  heapMaxInput?: number;
+  heapPeakBytesPerInput?: number[];
+  heapAllocationsPerInput?: number[];
 }
 
 const EXIT_RESULT = 3;

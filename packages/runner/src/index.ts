@@ -52,6 +52,15 @@ export {
   triageOf,
 } from "./constant-time.ts";
 export { DriverError, type DriverInfo, driverRun, infoAndCheck } from "./driver.ts";
+export {
+  addSectionSizes,
+  ElfError,
+  elfSectionSizes,
+  elfSymbols,
+  pulledObjects,
+  type SectionSizes,
+  sectionKind,
+} from "./elf-sections.ts";
 export { captureEnvironment, type EnvironmentOptions, processorModel } from "./env.ts";
 export {
   type BusyProcess,
@@ -99,12 +108,18 @@ export {
 } from "./instructions.ts";
 export {
   HEAP_TECHNIQUE,
+  inputsDescription,
+  instanceSections,
+  MEMORY_INPUTS,
   type MemorySettings,
   memoryArgs,
   memoryCampaign,
+  memoryDistribution,
   memoryLimits,
   memorySettings,
   memoryStep,
+  memoryTimeLimitNs,
+  SECTIONS_METHOD,
   STACK_ENTRY,
 } from "./memory.ts";
 export { type MergeResult, mergeStores } from "./merge.ts";

@@ -1,12 +1,25 @@
-// The memory step: stack and heap high-water of every operation (docs/methodology.md, "Memory"). For every
-// instance × build profile: the build's memory executable (ngcc-driver-memory: the driver and copies of the
-// instance's objects whose allocation calls are renamed to counting wrappers) runs `memory --measure highwater`
-// once per operation in a fresh process: the call on a painted stack of its own, heap counting on around it. The
-// seeds' RSS proxies stay with the time step (its run says --measure rss).
+// The memory step: stack and heap high-water of every operation over many inputs, and the code and data size of
+// the instance's own objects (docs/methodology.md, "Memory"). For every instance × build profile: the build's
+// memory executable (ngcc-driver-memory: the driver, the KAT DRBG in place of the system randomness and copies of
+// the instance's objects whose allocation calls are renamed to counting wrappers) runs `memory --measure highwater
+// --inputs 100` once per operation in a fresh process: for each input i, randombytes seeded with KAT count i's
+// seed, the operation's inputs made from it, then the call on a painted stack, heap counting on around it. The
+// record keeps the maxima, every input's figures and which input gave the maximum. The seeds' RSS proxies stay
+// with the time step (its run says --measure rss).
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { buildPath, type InstanceKey, type MemoryRecord } from "@ngcc-perf/schema";
-import { buildInputsHash, buildInstance, HEAP_FUNCTIONS, type Toolchain, toolchain } from "./build.ts";
+import {
+  buildInputsHash,
+  buildInstance,
+  HEAP_FUNCTIONS,
+  RANDOMNESS_SOURCE_NAMES,
+  type Toolchain,
+  toolchain,
+} from "./build.ts";
 import { type Campaign, campaignProfile } from "./campaign.ts";
 import { DriverError, type DriverMemory, driverRun } from "./driver.ts";
+import { addSectionSizes, ElfError, elfSectionSizes, elfSymbols, pulledObjects } from "./elf-sections.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { commandOf } from "./proc.ts";
 import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
@@ -24,9 +37,90 @@ export function memorySettings(campaign: Campaign): MemorySettings {
   return { enabled: campaign.config.memory?.enabled ?? false };
 }
 
+/** Inputs per operation: every count of the KAT file (native/katgen makes 100). */
+export const MEMORY_INPUTS = 100;
+
+/**
+ * The driver's time limit for the inputs of one operation, in ns: a quarter of the operation timeout, so a slow
+ * operation stops after the inputs that fit (the record says so: inputs.limitedBy) instead of timing out.
+ */
+export function memoryTimeLimitNs(operationMs: number): number {
+  return Math.max(1, Math.floor(operationMs / 4)) * 1_000_000;
+}
+
 /** The driver arguments of one measured operation (the RSS run left out). */
-export function memoryArgs(op: string, messageBytes: number): string[] {
-  return ["memory", "--op", op, "--measure", "highwater", "--msg-bytes", String(messageBytes)];
+export function memoryArgs(op: string, messageBytes: number, operationMs: number): string[] {
+  return [
+    "memory",
+    "--op",
+    op,
+    "--measure",
+    "highwater",
+    "--inputs",
+    String(MEMORY_INPUTS),
+    "--time-limit-ns",
+    String(memoryTimeLimitNs(operationMs)),
+    "--msg-bytes",
+    String(messageBytes),
+  ];
+}
+
+/** The inputs in words (the record's inputs.description). */
+export function inputsDescription(source: "kat-seeds" | "build-randomness", sign: boolean): string {
+  return source === "kat-seeds"
+    ? `input i: randombytes (the KAT generator's AES-256 CTR_DRBG) seeded with KAT count i's 48-byte seed, then the operation's inputs made from it as the KAT generator makes count i's (keys, ciphertext or protocol messages)${sign ? "; the message is the driver's (msg-bytes long), not the KAT's" : ""}`
+    : "the build's own randomness (the instance has no randomness source ngcc-perf could replace with the KAT DRBG): one input";
+}
+
+/** min, median, max, the first input that gave the max, and the values. */
+export function memoryDistribution(values: readonly number[]) {
+  if (values.length === 0) throw new Error("no values");
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median =
+    sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const max = sorted[sorted.length - 1] as number;
+  return { min: sorted[0] as number, median, max, maxInput: values.indexOf(max), values: [...values] };
+}
+
+export const SECTIONS_METHOD =
+  "the ELF section headers of the objects read by ngcc-perf (allocated sections by flags: executable = text, no bits = bss, writable = data, the rest rodata, .eh_frame apart as unwind; COMMON symbols as bss); the objects: those of the instance's sources, and of its support files (shared code such as PQClean's common/) those a static link would pull in as from an archive (defining a symbol the others reference)";
+
+/**
+ * Code and data size by section of the instance's own objects: the build's objects of its sources, and those of
+ * its support code that a static link pulls in (pulledObjects), never the randomness source the harness provides
+ * (RANDOMNESS_SOURCE_NAMES). The error (a limit of the record) when an object cannot be read as ELF.
+ */
+export function instanceSections(
+  spec: Pick<InstanceSpec, "sources" | "support">,
+  staticObjects: readonly string[],
+): { sections: NonNullable<MemoryRecord["sections"]> } | { error: string } {
+  const sources = [...spec.sources, ...spec.support];
+  const candidates = staticObjects.flatMap((o, k) =>
+    RANDOMNESS_SOURCE_NAMES.has(basename(sources[k] ?? "")) ? [] : [{ object: o, own: k < spec.sources.length }],
+  );
+  try {
+    const bufs = candidates.map((c) => readFileSync(c.object));
+    const taken = pulledObjects(
+      bufs.map((b) => elfSymbols(b)),
+      candidates.flatMap((c, k) => (c.own ? [k] : [])),
+    );
+    const sums = addSectionSizes(taken.map((k) => elfSectionSizes(bufs[k] as Buffer)));
+    return {
+      sections: {
+        textBytes: sums.textBytes,
+        rodataBytes: sums.rodataBytes,
+        dataBytes: sums.dataBytes,
+        bssBytes: sums.bssBytes,
+        unwindBytes: sums.unwindBytes,
+        objects: taken.map((k) => basename((candidates[k] as { object: string }).object)),
+        method: SECTIONS_METHOD,
+      },
+    };
+  } catch (err) {
+    if (err instanceof ElfError) return { error: `no section sizes: ${err.message}` };
+    throw err;
+  }
 }
 
 /** How the stack figure is obtained (native/driver/ngcc_hw.c). */
@@ -80,18 +174,54 @@ export function memoryRecordOf(
   base: ReturnType<typeof baseRecord>,
   value: DriverMemory,
   facts: MemoryRecord["build"],
-  extra: { inputsHash?: string; messageBytes?: number; commands: NonNullable<MemoryRecord["commands"]> },
+  extra: {
+    inputsHash?: string;
+    messageBytes?: number;
+    commands: NonNullable<MemoryRecord["commands"]>;
+    sections?: ReturnType<typeof instanceSections>;
+  },
 ): MemoryRecord {
   const stack = value.stackBytes !== undefined;
   const heap = value.heapPeakBytes !== undefined;
   const limits = memoryLimits(facts?.flags ?? [], stack, heap);
+  if (extra.sections && "error" in extra.sections) limits.push(extra.sections.error);
+  const inputs = value.inputs;
+  if (inputs?.limitedBy === "time-limit")
+    limits.push(
+      `${inputs.count} of ${inputs.asked} inputs: the run stopped at its time limit (a quarter of the operation timeout)`,
+    );
+  const dist = (values: number[] | undefined) => (values?.length ? memoryDistribution(values) : undefined);
+  const stackDist = stack ? dist(value.stackBytesPerInput) : undefined;
+  const heapDist = heap ? dist(value.heapPeakBytesPerInput) : undefined;
+  const allocDist = heap ? dist(value.heapAllocationsPerInput) : undefined;
   return {
     ...base,
     status: "ok",
     ...(extra.inputsHash ? { inputsHash: extra.inputsHash } : {}),
     build: facts,
+    ...(inputs
+      ? {
+          inputs: {
+            count: inputs.count,
+            asked: inputs.asked,
+            limitedBy: inputs.limitedBy,
+            source: inputs.source,
+            description: inputsDescription(inputs.source, extra.messageBytes !== undefined),
+          },
+        }
+      : {}),
     ...(stack ? { stackBytes: value.stackBytes, stackBaselineBytes: value.stackBaselineBytes ?? 0 } : {}),
     ...(heap ? { heapPeakBytes: value.heapPeakBytes, heapAllocations: value.heapAllocations ?? 0 } : {}),
+    ...(stackDist || heapDist || allocDist
+      ? {
+          distribution: {
+            ...(stackDist ? { stackBytes: stackDist } : {}),
+            ...(heapDist ? { heapPeakBytes: heapDist } : {}),
+            ...(allocDist ? { heapAllocations: allocDist } : {}),
+          },
+        }
+      : {}),
+    ...(extra.sections && "sections" in extra.sections ? { sections: extra.sections.sections } : {}),
     method: {
       ...(stack
         ? {
@@ -127,7 +257,8 @@ export function memoryStep(campaign: Campaign, tc: Toolchain, options: StepOptio
             JSON.stringify({
               build: buildInputsHash(spec, profileOf(profile), tc),
               operation: op,
-              args: memoryArgs(op, campaign.timing.messageBytes),
+              args: memoryArgs(op, campaign.timing.messageBytes, campaign.timeouts.operationMs),
+              sections: SECTIONS_METHOD,
             }),
           ),
         }),
@@ -150,11 +281,12 @@ export function memoryStep(campaign: Campaign, tc: Toolchain, options: StepOptio
       const built = await buildInstance(spec, profile, campaign.cc, buildPath(out, key), campaign.timeouts.buildMs);
       ctx.built(built.cached);
       const facts = { ...buildFacts(campaign, tc, key.buildProfile, built), artifact: built.memoryDriver };
+      const sections = instanceSections(spec, built.staticObjects);
       for (const job of pending) {
         try {
           const mem = await driverRun<DriverMemory>(
             built.memoryDriver,
-            memoryArgs(job.operation, campaign.timing.messageBytes),
+            memoryArgs(job.operation, campaign.timing.messageBytes, campaign.timeouts.operationMs),
             campaign.timeouts.operationMs,
             `${spec.instance} ${job.operation}: memory`,
           );
@@ -165,6 +297,7 @@ export function memoryStep(campaign: Campaign, tc: Toolchain, options: StepOptio
               ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
               ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
               commands: [commandOf(mem.result)],
+              sections,
             }),
           );
         } catch (err) {

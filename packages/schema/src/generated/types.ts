@@ -3780,7 +3780,7 @@ export interface InstructionsRecord_Command {
 
 // ---- memory
 /**
- * Stack and heap high-water of one call of one operation: the call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations). Exact and repeatable; the seeds' RSS proxies stay in the timing record.
+ * Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; and the code and data size by section of the instance's own objects (sections). Exact and repeatable; the seeds' RSS proxies stay in the timing record.
  */
 export type MemoryRecord = {
   [k: string]: unknown;
@@ -3829,7 +3829,32 @@ export type MemoryRecord = {
   failure?: MemoryRecord_Failure;
   build?: MemoryRecord_Build;
   /**
-   * Stack high-water of one call, in bytes, exact to the 8-byte word: the deepest overwritten word of the painted stack, minus stackBaselineBytes; absent when the stack could not be painted (AddressSanitizer builds, see limits).
+   * The inputs the operation ran on (one call each, in one process): input i is made, as the KAT generator makes count i's, after randombytes was seeded with KAT count i's 48-byte seed (the NIST AES-256 CTR_DRBG seeded with 0x00..0x2F yields the seeds).
+   */
+  inputs?: {
+    /**
+     * Inputs run (calls measured); the figures are the maxima over them.
+     */
+    count: number;
+    /**
+     * Inputs asked for.
+     */
+    asked: number;
+    /**
+     * inputs: every input asked for ran; time-limit: the run stopped after count inputs to stay within the operation timeout.
+     */
+    limitedBy: "inputs" | "time-limit";
+    /**
+     * kat-seeds: the KAT DRBG behind randombytes, reseeded per input (input i = KAT count i); build-randomness: the build's own randomness (no randomness source to replace: one input).
+     */
+    source: "kat-seeds" | "build-randomness";
+    /**
+     * The inputs in words.
+     */
+    description: string;
+  };
+  /**
+   * Stack high-water in bytes, exact to the 8-byte word: the maximum over the inputs of the deepest overwritten word of the painted stack, minus stackBaselineBytes; absent when the stack could not be painted (AddressSanitizer builds, see limits).
    */
   stackBytes?: number;
   /**
@@ -3837,13 +3862,54 @@ export type MemoryRecord = {
    */
   stackBaselineBytes?: number;
   /**
-   * Peak live heap bytes (as requested, not the allocator's rounding) of the instance's own allocation calls (method.heap.functions) during one call, less what it freed; absent when the calls could not be renamed (-flto, see limits).
+   * Peak live heap bytes (as requested, not the allocator's rounding) of the instance's own allocation calls (method.heap.functions) during one call, less what it freed, the maximum over the inputs; absent when the calls could not be renamed (-flto, see limits). Allocations inside linked libraries (-lcrypto, the C library's own) are not counted.
    */
   heapPeakBytes?: number;
   /**
-   * Allocations (successful calls of the allocating functions among method.heap.functions; a realloc counts as one) of the instance's code during one call.
+   * Allocations (successful calls of the allocating functions among method.heap.functions; a realloc counts as one) of the instance's code during one call, the maximum over the inputs.
    */
   heapAllocations?: number;
+  /**
+   * Every input's figures (present with inputs): stack bytes, heap peak bytes and allocations per call.
+   */
+  distribution?: {
+    stackBytes?: MemoryRecord_MemoryDistribution;
+    heapPeakBytes?: MemoryRecord_MemoryDistribution1;
+    heapAllocations?: MemoryRecord_MemoryDistribution2;
+  };
+  /**
+   * Code and data size of the instance's own objects (its sources and support code as compiled for this build profile, without the randomness source the harness replaces, the driver and the C library): the sums of the sizes of their allocated ELF sections by kind, read from the section headers. Before the link: alignment padding, linker garbage collection and the C library's code are not in it.
+   */
+  sections?: {
+    /**
+     * Executable sections (.text*): code.
+     */
+    textBytes: number;
+    /**
+     * Read-only data sections (.rodata*, constants), unwind tables (.eh_frame) left out.
+     */
+    rodataBytes: number;
+    /**
+     * Writable initialised data sections (.data*, .data.rel.ro*).
+     */
+    dataBytes: number;
+    /**
+     * Zero-initialised data sections (.bss*, .tbss, COMMON symbols).
+     */
+    bssBytes: number;
+    /**
+     * The objects summed (file names in the build's obj/ folder).
+     */
+    objects: string[];
+    /**
+     * How, e.g. the ELF section headers read in TypeScript.
+     */
+    method: string;
+    /**
+     * Unwind tables (.eh_frame*), not in rodataBytes: embedded builds usually leave them out.
+     */
+    unwindBytes?: number;
+  };
   /**
    * How the figures were measured.
    */
@@ -3988,6 +4054,81 @@ export interface MemoryRecord_Build {
    * How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method).
    */
   linkage?: "static-objects" | "shared-object";
+}
+/**
+ * Stack high-water per input (present when stackBytes is).
+ */
+export interface MemoryRecord_MemoryDistribution {
+  /**
+   * Smallest value.
+   */
+  min: number;
+  /**
+   * Median (the mean of the two middle values for an even count).
+   */
+  median: number;
+  /**
+   * Largest value (the record's figure).
+   */
+  max: number;
+  /**
+   * The input (KAT count) that gave the largest value first.
+   */
+  maxInput: number;
+  /**
+   * Every input's value, input 0 first.
+   */
+  values: number[];
+}
+/**
+ * Heap peak per input (present when heapPeakBytes is).
+ */
+export interface MemoryRecord_MemoryDistribution1 {
+  /**
+   * Smallest value.
+   */
+  min: number;
+  /**
+   * Median (the mean of the two middle values for an even count).
+   */
+  median: number;
+  /**
+   * Largest value (the record's figure).
+   */
+  max: number;
+  /**
+   * The input (KAT count) that gave the largest value first.
+   */
+  maxInput: number;
+  /**
+   * Every input's value, input 0 first.
+   */
+  values: number[];
+}
+/**
+ * Allocations per input (present when heapAllocations is).
+ */
+export interface MemoryRecord_MemoryDistribution2 {
+  /**
+   * Smallest value.
+   */
+  min: number;
+  /**
+   * Median (the mean of the two middle values for an even count).
+   */
+  median: number;
+  /**
+   * Largest value (the record's figure).
+   */
+  max: number;
+  /**
+   * The input (KAT count) that gave the largest value first.
+   */
+  maxInput: number;
+  /**
+   * Every input's value, input 0 first.
+   */
+  values: number[];
 }
 /**
  * One process.

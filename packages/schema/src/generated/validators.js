@@ -28412,7 +28412,8 @@ return errors === 0;
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const memory = validate30;
-const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/memory.schema.json","title":"ngcc-perf memory record","description":"Stack and heap high-water of one call of one operation: the call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations). Exact and repeatable; the seeds' RSS proxies stay in the timing record.","type":"object","properties":{"kind":{"const":"memory","description":"Record kind; always \"memory\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured program (the memory executable, build.artifact) was built."},"stackBytes":{"type":"integer","description":"Stack high-water of one call, in bytes, exact to the 8-byte word: the deepest overwritten word of the painted stack, minus stackBaselineBytes; absent when the stack could not be painted (AddressSanitizer builds, see limits).","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.","minimum":0},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes (as requested, not the allocator's rounding) of the instance's own allocation calls (method.heap.functions) during one call, less what it freed; absent when the calls could not be renamed (-flto, see limits).","minimum":0},"heapAllocations":{"type":"integer","description":"Allocations (successful calls of the allocating functions among method.heap.functions; a realloc counts as one) of the instance's code during one call.","minimum":0},"method":{"type":"object","description":"How the figures were measured.","properties":{"stack":{"type":"object","description":"The painted stack (present when stackBytes is).","properties":{"regionBytes":{"type":"integer","description":"Size of the painted stack the call ran on, in bytes (mmap'ed, a PROT_NONE guard page below).","minimum":1},"pattern":{"type":"string","description":"The 64-bit word every 8-byte word of it was painted with, in hex, e.g. 0x6e6763635f73746b."},"entry":{"type":"string","description":"How the call was put on that stack, e.g. makecontext / swapcontext."}},"required":["regionBytes","pattern","entry"],"additionalProperties":false},"heap":{"type":"object","description":"The interposed allocation calls (present when heapPeakBytes is).","properties":{"functions":{"type":"array","description":"The C library functions whose calls in the instance's objects were renamed to counting wrappers.","items":{"type":"string"}},"technique":{"type":"string","description":"How, e.g. objcopy --redefine-sym on copies of the instance's objects."}},"required":["functions","technique"],"additionalProperties":false}},"additionalProperties":false},"limits":{"type":"array","description":"What this build could not give, or gave differently, and why (e.g. no heap figure under -flto; the stack of an AddressSanitizer build).","items":{"type":"string"}},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["build","method","commands"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/memory.schema.json","title":"ngcc-perf memory record","description":"Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; and the code and data size by section of the instance's own objects (sections). Exact and repeatable; the seeds' RSS proxies stay in the timing record.","type":"object","properties":{"kind":{"const":"memory","description":"Record kind; always \"memory\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured program (the memory executable, build.artifact) was built."},"inputs":{"type":"object","description":"The inputs the operation ran on (one call each, in one process): input i is made, as the KAT generator makes count i's, after randombytes was seeded with KAT count i's 48-byte seed (the NIST AES-256 CTR_DRBG seeded with 0x00..0x2F yields the seeds).","properties":{"count":{"type":"integer","description":"Inputs run (calls measured); the figures are the maxima over them.","minimum":1},"asked":{"type":"integer","description":"Inputs asked for.","minimum":1},"limitedBy":{"type":"string","enum":["inputs","time-limit"],"description":"inputs: every input asked for ran; time-limit: the run stopped after count inputs to stay within the operation timeout."},"source":{"type":"string","enum":["kat-seeds","build-randomness"],"description":"kat-seeds: the KAT DRBG behind randombytes, reseeded per input (input i = KAT count i); build-randomness: the build's own randomness (no randomness source to replace: one input)."},"description":{"type":"string","description":"The inputs in words."}},"required":["count","asked","limitedBy","source","description"],"additionalProperties":false},"stackBytes":{"type":"integer","description":"Stack high-water in bytes, exact to the 8-byte word: the maximum over the inputs of the deepest overwritten word of the painted stack, minus stackBaselineBytes; absent when the stack could not be painted (AddressSanitizer builds, see limits).","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.","minimum":0},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes (as requested, not the allocator's rounding) of the instance's own allocation calls (method.heap.functions) during one call, less what it freed, the maximum over the inputs; absent when the calls could not be renamed (-flto, see limits). Allocations inside linked libraries (-lcrypto, the C library's own) are not counted.","minimum":0},"heapAllocations":{"type":"integer","description":"Allocations (successful calls of the allocating functions among method.heap.functions; a realloc counts as one) of the instance's code during one call, the maximum over the inputs.","minimum":0},"distribution":{"type":"object","description":"Every input's figures (present with inputs): stack bytes, heap peak bytes and allocations per call.","properties":{"stackBytes":{"$ref":"#/$defs/memoryDistribution","description":"Stack high-water per input (present when stackBytes is)."},"heapPeakBytes":{"$ref":"#/$defs/memoryDistribution","description":"Heap peak per input (present when heapPeakBytes is)."},"heapAllocations":{"$ref":"#/$defs/memoryDistribution","description":"Allocations per input (present when heapAllocations is)."}},"additionalProperties":false},"sections":{"type":"object","description":"Code and data size of the instance's own objects (its sources and support code as compiled for this build profile, without the randomness source the harness replaces, the driver and the C library): the sums of the sizes of their allocated ELF sections by kind, read from the section headers. Before the link: alignment padding, linker garbage collection and the C library's code are not in it.","properties":{"textBytes":{"type":"integer","description":"Executable sections (.text*): code.","minimum":0},"rodataBytes":{"type":"integer","description":"Read-only data sections (.rodata*, constants), unwind tables (.eh_frame) left out.","minimum":0},"dataBytes":{"type":"integer","description":"Writable initialised data sections (.data*, .data.rel.ro*).","minimum":0},"bssBytes":{"type":"integer","description":"Zero-initialised data sections (.bss*, .tbss, COMMON symbols).","minimum":0},"objects":{"type":"array","description":"The objects summed (file names in the build's obj/ folder).","items":{"type":"string"}},"method":{"type":"string","description":"How, e.g. the ELF section headers read in TypeScript."},"unwindBytes":{"type":"integer","description":"Unwind tables (.eh_frame*), not in rodataBytes: embedded builds usually leave them out.","minimum":0}},"required":["textBytes","rodataBytes","dataBytes","bssBytes","objects","method"],"additionalProperties":false},"method":{"type":"object","description":"How the figures were measured.","properties":{"stack":{"type":"object","description":"The painted stack (present when stackBytes is).","properties":{"regionBytes":{"type":"integer","description":"Size of the painted stack the call ran on, in bytes (mmap'ed, a PROT_NONE guard page below).","minimum":1},"pattern":{"type":"string","description":"The 64-bit word every 8-byte word of it was painted with, in hex, e.g. 0x6e6763635f73746b."},"entry":{"type":"string","description":"How the call was put on that stack, e.g. makecontext / swapcontext."}},"required":["regionBytes","pattern","entry"],"additionalProperties":false},"heap":{"type":"object","description":"The interposed allocation calls (present when heapPeakBytes is).","properties":{"functions":{"type":"array","description":"The C library functions whose calls in the instance's objects were renamed to counting wrappers.","items":{"type":"string"}},"technique":{"type":"string","description":"How, e.g. objcopy --redefine-sym on copies of the instance's objects."}},"required":["functions","technique"],"additionalProperties":false}},"additionalProperties":false},"limits":{"type":"array","description":"What this build could not give, or gave differently, and why (e.g. no heap figure under -flto; the stack of an AddressSanitizer build).","items":{"type":"string"}},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["build","method","commands"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false},"memoryDistribution":{"type":"object","description":"One figure over the inputs.","properties":{"min":{"type":"integer","description":"Smallest value.","minimum":0},"median":{"type":"number","description":"Median (the mean of the two middle values for an even count).","minimum":0},"max":{"type":"integer","description":"Largest value (the record's figure).","minimum":0},"maxInput":{"type":"integer","description":"The input (KAT count) that gave the largest value first.","minimum":0},"values":{"type":"array","description":"Every input's value, input 0 first.","items":{"type":"integer","description":"One input's value.","minimum":0}}},"required":["min","median","max","maxInput","values"],"additionalProperties":false}}};
+const schema90 = {"type":"object","description":"One figure over the inputs.","properties":{"min":{"type":"integer","description":"Smallest value.","minimum":0},"median":{"type":"number","description":"Median (the mean of the two middle values for an even count).","minimum":0},"max":{"type":"integer","description":"Largest value (the record's figure).","minimum":0},"maxInput":{"type":"integer","description":"The input (KAT count) that gave the largest value first.","minimum":0},"values":{"type":"array","description":"Every input's value, input 0 first.","items":{"type":"integer","description":"One input's value.","minimum":0}}},"required":["min","median","max","maxInput","values"],"additionalProperties":false};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/memory.schema.json" */;
@@ -29563,10 +29564,11 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data.stackBytes !== undefined){
-let data38 = data.stackBytes;
-if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err90 = {instancePath:instancePath+"/stackBytes",schemaPath:"#/properties/stackBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.inputs !== undefined){
+let data38 = data.inputs;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.count === undefined){
+const err90 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -29575,9 +29577,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 < 0 || isNaN(data38)){
-const err91 = {instancePath:instancePath+"/stackBytes",schemaPath:"#/properties/stackBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data38.asked === undefined){
+const err91 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "asked"},message:"must have required property '"+"asked"+"'"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -29586,12 +29587,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-}
-if(data.stackBaselineBytes !== undefined){
-let data39 = data.stackBaselineBytes;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err92 = {instancePath:instancePath+"/stackBaselineBytes",schemaPath:"#/properties/stackBaselineBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data38.limitedBy === undefined){
+const err92 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "limitedBy"},message:"must have required property '"+"limitedBy"+"'"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -29600,9 +29597,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 < 0 || isNaN(data39)){
-const err93 = {instancePath:instancePath+"/stackBaselineBytes",schemaPath:"#/properties/stackBaselineBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data38.source === undefined){
+const err93 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -29611,12 +29607,8 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-if(data.heapPeakBytes !== undefined){
-let data40 = data.heapPeakBytes;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err94 = {instancePath:instancePath+"/heapPeakBytes",schemaPath:"#/properties/heapPeakBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data38.description === undefined){
+const err94 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -29625,9 +29617,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 < 0 || isNaN(data40)){
-const err95 = {instancePath:instancePath+"/heapPeakBytes",schemaPath:"#/properties/heapPeakBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key5 in data38){
+if(!(((((key5 === "count") || (key5 === "asked")) || (key5 === "limitedBy")) || (key5 === "source")) || (key5 === "description"))){
+const err95 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -29637,11 +29629,10 @@ vErrors.push(err95);
 errors++;
 }
 }
-}
-if(data.heapAllocations !== undefined){
-let data41 = data.heapAllocations;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err96 = {instancePath:instancePath+"/heapAllocations",schemaPath:"#/properties/heapAllocations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data38.count !== undefined){
+let data39 = data38.count;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err96 = {instancePath:instancePath+"/inputs/count",schemaPath:"#/properties/inputs/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -29650,9 +29641,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 0 || isNaN(data41)){
-const err97 = {instancePath:instancePath+"/heapAllocations",schemaPath:"#/properties/heapAllocations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 1 || isNaN(data39)){
+const err97 = {instancePath:instancePath+"/inputs/count",schemaPath:"#/properties/inputs/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -29663,12 +29654,10 @@ errors++;
 }
 }
 }
-if(data.method !== undefined){
-let data42 = data.method;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-for(const key5 in data42){
-if(!((key5 === "stack") || (key5 === "heap"))){
-const err98 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(data38.asked !== undefined){
+let data40 = data38.asked;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err98 = {instancePath:instancePath+"/inputs/asked",schemaPath:"#/properties/inputs/properties/asked/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -29677,12 +29666,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-}
-if(data42.stack !== undefined){
-let data43 = data42.stack;
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-if(data43.regionBytes === undefined){
-const err99 = {instancePath:instancePath+"/method/stack",schemaPath:"#/properties/method/properties/stack/required",keyword:"required",params:{missingProperty: "regionBytes"},message:"must have required property '"+"regionBytes"+"'"};
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 1 || isNaN(data40)){
+const err99 = {instancePath:instancePath+"/inputs/asked",schemaPath:"#/properties/inputs/properties/asked/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -29691,8 +29677,12 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(data43.pattern === undefined){
-const err100 = {instancePath:instancePath+"/method/stack",schemaPath:"#/properties/method/properties/stack/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
+}
+}
+if(data38.limitedBy !== undefined){
+let data41 = data38.limitedBy;
+if(typeof data41 !== "string"){
+const err100 = {instancePath:instancePath+"/inputs/limitedBy",schemaPath:"#/properties/inputs/properties/limitedBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -29701,8 +29691,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data43.entry === undefined){
-const err101 = {instancePath:instancePath+"/method/stack",schemaPath:"#/properties/method/properties/stack/required",keyword:"required",params:{missingProperty: "entry"},message:"must have required property '"+"entry"+"'"};
+if(!((data41 === "inputs") || (data41 === "time-limit"))){
+const err101 = {instancePath:instancePath+"/inputs/limitedBy",schemaPath:"#/properties/inputs/properties/limitedBy/enum",keyword:"enum",params:{allowedValues: schema86.properties.inputs.properties.limitedBy.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -29711,9 +29701,11 @@ vErrors.push(err101);
 }
 errors++;
 }
-for(const key6 in data43){
-if(!(((key6 === "regionBytes") || (key6 === "pattern")) || (key6 === "entry"))){
-const err102 = {instancePath:instancePath+"/method/stack",schemaPath:"#/properties/method/properties/stack/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+if(data38.source !== undefined){
+let data42 = data38.source;
+if(typeof data42 !== "string"){
+const err102 = {instancePath:instancePath+"/inputs/source",schemaPath:"#/properties/inputs/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -29722,11 +29714,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-if(data43.regionBytes !== undefined){
-let data44 = data43.regionBytes;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err103 = {instancePath:instancePath+"/method/stack/regionBytes",schemaPath:"#/properties/method/properties/stack/properties/regionBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!((data42 === "kat-seeds") || (data42 === "build-randomness"))){
+const err103 = {instancePath:instancePath+"/inputs/source",schemaPath:"#/properties/inputs/properties/source/enum",keyword:"enum",params:{allowedValues: schema86.properties.inputs.properties.source.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -29735,9 +29724,10 @@ vErrors.push(err103);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 1 || isNaN(data44)){
-const err104 = {instancePath:instancePath+"/method/stack/regionBytes",schemaPath:"#/properties/method/properties/stack/properties/regionBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data38.description !== undefined){
+if(typeof data38.description !== "string"){
+const err104 = {instancePath:instancePath+"/inputs/description",schemaPath:"#/properties/inputs/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -29748,9 +29738,8 @@ errors++;
 }
 }
 }
-if(data43.pattern !== undefined){
-if(typeof data43.pattern !== "string"){
-const err105 = {instancePath:instancePath+"/method/stack/pattern",schemaPath:"#/properties/method/properties/stack/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err105 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -29760,9 +29749,10 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data43.entry !== undefined){
-if(typeof data43.entry !== "string"){
-const err106 = {instancePath:instancePath+"/method/stack/entry",schemaPath:"#/properties/method/properties/stack/properties/entry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.stackBytes !== undefined){
+let data44 = data.stackBytes;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err106 = {instancePath:instancePath+"/stackBytes",schemaPath:"#/properties/stackBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -29771,10 +29761,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-}
-else {
-const err107 = {instancePath:instancePath+"/method/stack",schemaPath:"#/properties/method/properties/stack/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 0 || isNaN(data44)){
+const err107 = {instancePath:instancePath+"/stackBytes",schemaPath:"#/properties/stackBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -29784,11 +29773,11 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data42.heap !== undefined){
-let data47 = data42.heap;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-if(data47.functions === undefined){
-const err108 = {instancePath:instancePath+"/method/heap",schemaPath:"#/properties/method/properties/heap/required",keyword:"required",params:{missingProperty: "functions"},message:"must have required property '"+"functions"+"'"};
+}
+if(data.stackBaselineBytes !== undefined){
+let data45 = data.stackBaselineBytes;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err108 = {instancePath:instancePath+"/stackBaselineBytes",schemaPath:"#/properties/stackBaselineBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -29797,8 +29786,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data47.technique === undefined){
-const err109 = {instancePath:instancePath+"/method/heap",schemaPath:"#/properties/method/properties/heap/required",keyword:"required",params:{missingProperty: "technique"},message:"must have required property '"+"technique"+"'"};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 0 || isNaN(data45)){
+const err109 = {instancePath:instancePath+"/stackBaselineBytes",schemaPath:"#/properties/stackBaselineBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -29807,9 +29797,12 @@ vErrors.push(err109);
 }
 errors++;
 }
-for(const key7 in data47){
-if(!((key7 === "functions") || (key7 === "technique"))){
-const err110 = {instancePath:instancePath+"/method/heap",schemaPath:"#/properties/method/properties/heap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+}
+if(data.heapPeakBytes !== undefined){
+let data46 = data.heapPeakBytes;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err110 = {instancePath:instancePath+"/heapPeakBytes",schemaPath:"#/properties/heapPeakBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -29818,14 +29811,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-if(data47.functions !== undefined){
-let data48 = data47.functions;
-if(Array.isArray(data48)){
-const len3 = data48.length;
-for(let i3=0; i3<len3; i3++){
-if(typeof data48[i3] !== "string"){
-const err111 = {instancePath:instancePath+"/method/heap/functions/" + i3,schemaPath:"#/properties/method/properties/heap/properties/functions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 0 || isNaN(data46)){
+const err111 = {instancePath:instancePath+"/heapPeakBytes",schemaPath:"#/properties/heapPeakBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -29836,8 +29824,10 @@ errors++;
 }
 }
 }
-else {
-const err112 = {instancePath:instancePath+"/method/heap/functions",schemaPath:"#/properties/method/properties/heap/properties/functions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.heapAllocations !== undefined){
+let data47 = data.heapAllocations;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err112 = {instancePath:instancePath+"/heapAllocations",schemaPath:"#/properties/heapAllocations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -29846,10 +29836,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-if(data47.technique !== undefined){
-if(typeof data47.technique !== "string"){
-const err113 = {instancePath:instancePath+"/method/heap/technique",schemaPath:"#/properties/method/properties/heap/properties/technique/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 0 || isNaN(data47)){
+const err113 = {instancePath:instancePath+"/heapAllocations",schemaPath:"#/properties/heapAllocations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -29860,8 +29849,12 @@ errors++;
 }
 }
 }
-else {
-const err114 = {instancePath:instancePath+"/method/heap",schemaPath:"#/properties/method/properties/heap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.distribution !== undefined){
+let data48 = data.distribution;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+for(const key6 in data48){
+if(!(((key6 === "stackBytes") || (key6 === "heapPeakBytes")) || (key6 === "heapAllocations"))){
+const err114 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -29871,9 +29864,11 @@ vErrors.push(err114);
 errors++;
 }
 }
-}
-else {
-const err115 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data48.stackBytes !== undefined){
+let data49 = data48.stackBytes;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.min === undefined){
+const err115 = {instancePath:instancePath+"/distribution/stackBytes",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -29882,14 +29877,8 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-if(data.limits !== undefined){
-let data51 = data.limits;
-if(Array.isArray(data51)){
-const len4 = data51.length;
-for(let i4=0; i4<len4; i4++){
-if(typeof data51[i4] !== "string"){
-const err116 = {instancePath:instancePath+"/limits/" + i4,schemaPath:"#/properties/limits/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data49.median === undefined){
+const err116 = {instancePath:instancePath+"/distribution/stackBytes",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "median"},message:"must have required property '"+"median"+"'"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -29898,10 +29887,8 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-}
-else {
-const err117 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data49.max === undefined){
+const err117 = {instancePath:instancePath+"/distribution/stackBytes",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -29910,11 +29897,8 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-if(data.messageBytes !== undefined){
-let data53 = data.messageBytes;
-if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
-const err118 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data49.maxInput === undefined){
+const err118 = {instancePath:instancePath+"/distribution/stackBytes",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "maxInput"},message:"must have required property '"+"maxInput"+"'"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -29923,9 +29907,8 @@ vErrors.push(err118);
 }
 errors++;
 }
-if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 < 0 || isNaN(data53)){
-const err119 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data49.values === undefined){
+const err119 = {instancePath:instancePath+"/distribution/stackBytes",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -29934,17 +29917,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-}
-if(data.commands !== undefined){
-let data54 = data.commands;
-if(Array.isArray(data54)){
-const len5 = data54.length;
-for(let i5=0; i5<len5; i5++){
-let data55 = data54[i5];
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-if(data55.argv === undefined){
-const err120 = {instancePath:instancePath+"/commands/" + i5,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+for(const key7 in data49){
+if(!(((((key7 === "min") || (key7 === "median")) || (key7 === "max")) || (key7 === "maxInput")) || (key7 === "values"))){
+const err120 = {instancePath:instancePath+"/distribution/stackBytes",schemaPath:"#/$defs/memoryDistribution/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -29953,8 +29928,11 @@ vErrors.push(err120);
 }
 errors++;
 }
-if(data55.exitCode === undefined){
-const err121 = {instancePath:instancePath+"/commands/" + i5,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+}
+if(data49.min !== undefined){
+let data50 = data49.min;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err121 = {instancePath:instancePath+"/distribution/stackBytes/min",schemaPath:"#/$defs/memoryDistribution/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -29963,8 +29941,9 @@ vErrors.push(err121);
 }
 errors++;
 }
-if(data55.signal === undefined){
-const err122 = {instancePath:instancePath+"/commands/" + i5,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 0 || isNaN(data50)){
+const err122 = {instancePath:instancePath+"/distribution/stackBytes/min",schemaPath:"#/$defs/memoryDistribution/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -29973,8 +29952,13 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(data55.durationMs === undefined){
-const err123 = {instancePath:instancePath+"/commands/" + i5,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+}
+}
+if(data49.median !== undefined){
+let data51 = data49.median;
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 0 || isNaN(data51)){
+const err123 = {instancePath:instancePath+"/distribution/stackBytes/median",schemaPath:"#/$defs/memoryDistribution/properties/median/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -29983,8 +29967,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-if(data55.timedOut === undefined){
-const err124 = {instancePath:instancePath+"/commands/" + i5,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+}
+else {
+const err124 = {instancePath:instancePath+"/distribution/stackBytes/median",schemaPath:"#/$defs/memoryDistribution/properties/median/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -29993,9 +29978,11 @@ vErrors.push(err124);
 }
 errors++;
 }
-for(const key8 in data55){
-if(!(func1.call(schema48.properties, key8))){
-const err125 = {instancePath:instancePath+"/commands/" + i5,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+}
+if(data49.max !== undefined){
+let data52 = data49.max;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+const err125 = {instancePath:instancePath+"/distribution/stackBytes/max",schemaPath:"#/$defs/memoryDistribution/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -30004,12 +29991,9 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-if(data55.argv !== undefined){
-let data56 = data55.argv;
-if(Array.isArray(data56)){
-if(data56.length < 1){
-const err126 = {instancePath:instancePath+"/commands/" + i5+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 < 0 || isNaN(data52)){
+const err126 = {instancePath:instancePath+"/distribution/stackBytes/max",schemaPath:"#/$defs/memoryDistribution/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -30018,10 +30002,12 @@ vErrors.push(err126);
 }
 errors++;
 }
-const len6 = data56.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data56[i6] !== "string"){
-const err127 = {instancePath:instancePath+"/commands/" + i5+"/argv/" + i6,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+if(data49.maxInput !== undefined){
+let data53 = data49.maxInput;
+if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
+const err127 = {instancePath:instancePath+"/distribution/stackBytes/maxInput",schemaPath:"#/$defs/memoryDistribution/properties/maxInput/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -30030,10 +30016,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-}
-else {
-const err128 = {instancePath:instancePath+"/commands/" + i5+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data53 == "number") && (isFinite(data53))){
+if(data53 < 0 || isNaN(data53)){
+const err128 = {instancePath:instancePath+"/distribution/stackBytes/maxInput",schemaPath:"#/$defs/memoryDistribution/properties/maxInput/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -30043,13 +30028,15 @@ vErrors.push(err128);
 errors++;
 }
 }
-if(data55.exitCode !== undefined){
-let data58 = data55.exitCode;
-const _errs143 = errors;
-let valid34 = false;
-const _errs144 = errors;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-const err129 = {instancePath:instancePath+"/commands/" + i5+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data49.values !== undefined){
+let data54 = data49.values;
+if(Array.isArray(data54)){
+const len3 = data54.length;
+for(let i3=0; i3<len3; i3++){
+let data55 = data54[i3];
+if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
+const err129 = {instancePath:instancePath+"/distribution/stackBytes/values/" + i3,schemaPath:"#/$defs/memoryDistribution/properties/values/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -30058,11 +30045,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-var _valid4 = _errs144 === errors;
-valid34 = valid34 || _valid4;
-const _errs146 = errors;
-if(data58 !== null){
-const err130 = {instancePath:instancePath+"/commands/" + i5+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 < 0 || isNaN(data55)){
+const err130 = {instancePath:instancePath+"/distribution/stackBytes/values/" + i3,schemaPath:"#/$defs/memoryDistribution/properties/values/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -30071,10 +30056,11 @@ vErrors.push(err130);
 }
 errors++;
 }
-var _valid4 = _errs146 === errors;
-valid34 = valid34 || _valid4;
-if(!valid34){
-const err131 = {instancePath:instancePath+"/commands/" + i5+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+}
+else {
+const err131 = {instancePath:instancePath+"/distribution/stackBytes/values",schemaPath:"#/$defs/memoryDistribution/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -30083,25 +30069,10 @@ vErrors.push(err131);
 }
 errors++;
 }
-else {
-errors = _errs143;
-if(vErrors !== null){
-if(_errs143){
-vErrors.length = _errs143;
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data55.signal !== undefined){
-let data59 = data55.signal;
-const _errs149 = errors;
-let valid35 = false;
-const _errs150 = errors;
-if(typeof data59 !== "string"){
-const err132 = {instancePath:instancePath+"/commands/" + i5+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err132 = {instancePath:instancePath+"/distribution/stackBytes",schemaPath:"#/$defs/memoryDistribution/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -30110,11 +30081,12 @@ vErrors.push(err132);
 }
 errors++;
 }
-var _valid5 = _errs150 === errors;
-valid35 = valid35 || _valid5;
-const _errs152 = errors;
-if(data59 !== null){
-const err133 = {instancePath:instancePath+"/commands/" + i5+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+if(data48.heapPeakBytes !== undefined){
+let data56 = data48.heapPeakBytes;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+if(data56.min === undefined){
+const err133 = {instancePath:instancePath+"/distribution/heapPeakBytes",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -30123,10 +30095,8 @@ vErrors.push(err133);
 }
 errors++;
 }
-var _valid5 = _errs152 === errors;
-valid35 = valid35 || _valid5;
-if(!valid35){
-const err134 = {instancePath:instancePath+"/commands/" + i5+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data56.median === undefined){
+const err134 = {instancePath:instancePath+"/distribution/heapPeakBytes",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "median"},message:"must have required property '"+"median"+"'"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -30135,23 +30105,8 @@ vErrors.push(err134);
 }
 errors++;
 }
-else {
-errors = _errs149;
-if(vErrors !== null){
-if(_errs149){
-vErrors.length = _errs149;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data55.durationMs !== undefined){
-let data60 = data55.durationMs;
-if((typeof data60 == "number") && (isFinite(data60))){
-if(data60 < 0 || isNaN(data60)){
-const err135 = {instancePath:instancePath+"/commands/" + i5+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data56.max === undefined){
+const err135 = {instancePath:instancePath+"/distribution/heapPeakBytes",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -30160,9 +30115,8 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-else {
-const err136 = {instancePath:instancePath+"/commands/" + i5+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data56.maxInput === undefined){
+const err136 = {instancePath:instancePath+"/distribution/heapPeakBytes",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "maxInput"},message:"must have required property '"+"maxInput"+"'"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -30171,10 +30125,8 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-if(data55.timedOut !== undefined){
-if(typeof data55.timedOut !== "boolean"){
-const err137 = {instancePath:instancePath+"/commands/" + i5+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data56.values === undefined){
+const err137 = {instancePath:instancePath+"/distribution/heapPeakBytes",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -30183,10 +30135,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-}
-if(data55.cwd !== undefined){
-if(typeof data55.cwd !== "string"){
-const err138 = {instancePath:instancePath+"/commands/" + i5+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key8 in data56){
+if(!(((((key8 === "min") || (key8 === "median")) || (key8 === "max")) || (key8 === "maxInput")) || (key8 === "values"))){
+const err138 = {instancePath:instancePath+"/distribution/heapPeakBytes",schemaPath:"#/$defs/memoryDistribution/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -30196,11 +30147,10 @@ vErrors.push(err138);
 errors++;
 }
 }
-if(data55.timeLimitMs !== undefined){
-let data63 = data55.timeLimitMs;
-if((typeof data63 == "number") && (isFinite(data63))){
-if(data63 < 0 || isNaN(data63)){
-const err139 = {instancePath:instancePath+"/commands/" + i5+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data56.min !== undefined){
+let data57 = data56.min;
+if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
+const err139 = {instancePath:instancePath+"/distribution/heapPeakBytes/min",schemaPath:"#/$defs/memoryDistribution/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -30209,9 +30159,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-else {
-const err140 = {instancePath:instancePath+"/commands/" + i5+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 < 0 || isNaN(data57)){
+const err140 = {instancePath:instancePath+"/distribution/heapPeakBytes/min",schemaPath:"#/$defs/memoryDistribution/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -30221,9 +30171,12 @@ vErrors.push(err140);
 errors++;
 }
 }
-if(data55.stderrTail !== undefined){
-if(typeof data55.stderrTail !== "string"){
-const err141 = {instancePath:instancePath+"/commands/" + i5+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data56.median !== undefined){
+let data58 = data56.median;
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 < 0 || isNaN(data58)){
+const err141 = {instancePath:instancePath+"/distribution/heapPeakBytes/median",schemaPath:"#/$defs/memoryDistribution/properties/median/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -30233,9 +30186,8 @@ vErrors.push(err141);
 errors++;
 }
 }
-if(data55.sandboxed !== undefined){
-if(typeof data55.sandboxed !== "boolean"){
-const err142 = {instancePath:instancePath+"/commands/" + i5+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err142 = {instancePath:instancePath+"/distribution/heapPeakBytes/median",schemaPath:"#/$defs/memoryDistribution/properties/median/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -30245,9 +30197,10 @@ vErrors.push(err142);
 errors++;
 }
 }
-}
-else {
-const err143 = {instancePath:instancePath+"/commands/" + i5,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data56.max !== undefined){
+let data59 = data56.max;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+const err143 = {instancePath:instancePath+"/distribution/heapPeakBytes/max",schemaPath:"#/$defs/memoryDistribution/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -30256,10 +30209,9 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-}
-else {
-const err144 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 < 0 || isNaN(data59)){
+const err144 = {instancePath:instancePath+"/distribution/heapPeakBytes/max",schemaPath:"#/$defs/memoryDistribution/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -30270,13 +30222,1180 @@ errors++;
 }
 }
 }
-else {
-const err145 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data56.maxInput !== undefined){
+let data60 = data56.maxInput;
+if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+const err145 = {instancePath:instancePath+"/distribution/heapPeakBytes/maxInput",schemaPath:"#/$defs/memoryDistribution/properties/maxInput/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err145];
 }
 else {
 vErrors.push(err145);
+}
+errors++;
+}
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 < 0 || isNaN(data60)){
+const err146 = {instancePath:instancePath+"/distribution/heapPeakBytes/maxInput",schemaPath:"#/$defs/memoryDistribution/properties/maxInput/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+if(data56.values !== undefined){
+let data61 = data56.values;
+if(Array.isArray(data61)){
+const len4 = data61.length;
+for(let i4=0; i4<len4; i4++){
+let data62 = data61[i4];
+if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
+const err147 = {instancePath:instancePath+"/distribution/heapPeakBytes/values/" + i4,schemaPath:"#/$defs/memoryDistribution/properties/values/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+if((typeof data62 == "number") && (isFinite(data62))){
+if(data62 < 0 || isNaN(data62)){
+const err148 = {instancePath:instancePath+"/distribution/heapPeakBytes/values/" + i4,schemaPath:"#/$defs/memoryDistribution/properties/values/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err149 = {instancePath:instancePath+"/distribution/heapPeakBytes/values",schemaPath:"#/$defs/memoryDistribution/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+}
+else {
+const err150 = {instancePath:instancePath+"/distribution/heapPeakBytes",schemaPath:"#/$defs/memoryDistribution/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+if(data48.heapAllocations !== undefined){
+let data63 = data48.heapAllocations;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+if(data63.min === undefined){
+const err151 = {instancePath:instancePath+"/distribution/heapAllocations",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+if(data63.median === undefined){
+const err152 = {instancePath:instancePath+"/distribution/heapAllocations",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "median"},message:"must have required property '"+"median"+"'"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+if(data63.max === undefined){
+const err153 = {instancePath:instancePath+"/distribution/heapAllocations",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+if(data63.maxInput === undefined){
+const err154 = {instancePath:instancePath+"/distribution/heapAllocations",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "maxInput"},message:"must have required property '"+"maxInput"+"'"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+if(data63.values === undefined){
+const err155 = {instancePath:instancePath+"/distribution/heapAllocations",schemaPath:"#/$defs/memoryDistribution/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+for(const key9 in data63){
+if(!(((((key9 === "min") || (key9 === "median")) || (key9 === "max")) || (key9 === "maxInput")) || (key9 === "values"))){
+const err156 = {instancePath:instancePath+"/distribution/heapAllocations",schemaPath:"#/$defs/memoryDistribution/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+}
+if(data63.min !== undefined){
+let data64 = data63.min;
+if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
+const err157 = {instancePath:instancePath+"/distribution/heapAllocations/min",schemaPath:"#/$defs/memoryDistribution/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+if((typeof data64 == "number") && (isFinite(data64))){
+if(data64 < 0 || isNaN(data64)){
+const err158 = {instancePath:instancePath+"/distribution/heapAllocations/min",schemaPath:"#/$defs/memoryDistribution/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+}
+}
+if(data63.median !== undefined){
+let data65 = data63.median;
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 < 0 || isNaN(data65)){
+const err159 = {instancePath:instancePath+"/distribution/heapAllocations/median",schemaPath:"#/$defs/memoryDistribution/properties/median/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+}
+else {
+const err160 = {instancePath:instancePath+"/distribution/heapAllocations/median",schemaPath:"#/$defs/memoryDistribution/properties/median/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+if(data63.max !== undefined){
+let data66 = data63.max;
+if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
+const err161 = {instancePath:instancePath+"/distribution/heapAllocations/max",schemaPath:"#/$defs/memoryDistribution/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+if((typeof data66 == "number") && (isFinite(data66))){
+if(data66 < 0 || isNaN(data66)){
+const err162 = {instancePath:instancePath+"/distribution/heapAllocations/max",schemaPath:"#/$defs/memoryDistribution/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+}
+if(data63.maxInput !== undefined){
+let data67 = data63.maxInput;
+if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
+const err163 = {instancePath:instancePath+"/distribution/heapAllocations/maxInput",schemaPath:"#/$defs/memoryDistribution/properties/maxInput/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+if((typeof data67 == "number") && (isFinite(data67))){
+if(data67 < 0 || isNaN(data67)){
+const err164 = {instancePath:instancePath+"/distribution/heapAllocations/maxInput",schemaPath:"#/$defs/memoryDistribution/properties/maxInput/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+}
+if(data63.values !== undefined){
+let data68 = data63.values;
+if(Array.isArray(data68)){
+const len5 = data68.length;
+for(let i5=0; i5<len5; i5++){
+let data69 = data68[i5];
+if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
+const err165 = {instancePath:instancePath+"/distribution/heapAllocations/values/" + i5,schemaPath:"#/$defs/memoryDistribution/properties/values/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+if((typeof data69 == "number") && (isFinite(data69))){
+if(data69 < 0 || isNaN(data69)){
+const err166 = {instancePath:instancePath+"/distribution/heapAllocations/values/" + i5,schemaPath:"#/$defs/memoryDistribution/properties/values/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err167 = {instancePath:instancePath+"/distribution/heapAllocations/values",schemaPath:"#/$defs/memoryDistribution/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+}
+}
+else {
+const err168 = {instancePath:instancePath+"/distribution/heapAllocations",schemaPath:"#/$defs/memoryDistribution/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+}
+}
+else {
+const err169 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+}
+if(data.sections !== undefined){
+let data70 = data.sections;
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+if(data70.textBytes === undefined){
+const err170 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/required",keyword:"required",params:{missingProperty: "textBytes"},message:"must have required property '"+"textBytes"+"'"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+if(data70.rodataBytes === undefined){
+const err171 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/required",keyword:"required",params:{missingProperty: "rodataBytes"},message:"must have required property '"+"rodataBytes"+"'"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+if(data70.dataBytes === undefined){
+const err172 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/required",keyword:"required",params:{missingProperty: "dataBytes"},message:"must have required property '"+"dataBytes"+"'"};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+if(data70.bssBytes === undefined){
+const err173 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/required",keyword:"required",params:{missingProperty: "bssBytes"},message:"must have required property '"+"bssBytes"+"'"};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+if(data70.objects === undefined){
+const err174 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'"};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+if(data70.method === undefined){
+const err175 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+for(const key10 in data70){
+if(!(((((((key10 === "textBytes") || (key10 === "rodataBytes")) || (key10 === "dataBytes")) || (key10 === "bssBytes")) || (key10 === "objects")) || (key10 === "method")) || (key10 === "unwindBytes"))){
+const err176 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+}
+if(data70.textBytes !== undefined){
+let data71 = data70.textBytes;
+if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
+const err177 = {instancePath:instancePath+"/sections/textBytes",schemaPath:"#/properties/sections/properties/textBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 < 0 || isNaN(data71)){
+const err178 = {instancePath:instancePath+"/sections/textBytes",schemaPath:"#/properties/sections/properties/textBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+}
+}
+if(data70.rodataBytes !== undefined){
+let data72 = data70.rodataBytes;
+if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
+const err179 = {instancePath:instancePath+"/sections/rodataBytes",schemaPath:"#/properties/sections/properties/rodataBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+if((typeof data72 == "number") && (isFinite(data72))){
+if(data72 < 0 || isNaN(data72)){
+const err180 = {instancePath:instancePath+"/sections/rodataBytes",schemaPath:"#/properties/sections/properties/rodataBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+}
+}
+if(data70.dataBytes !== undefined){
+let data73 = data70.dataBytes;
+if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
+const err181 = {instancePath:instancePath+"/sections/dataBytes",schemaPath:"#/properties/sections/properties/dataBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 < 0 || isNaN(data73)){
+const err182 = {instancePath:instancePath+"/sections/dataBytes",schemaPath:"#/properties/sections/properties/dataBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+}
+}
+if(data70.bssBytes !== undefined){
+let data74 = data70.bssBytes;
+if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+const err183 = {instancePath:instancePath+"/sections/bssBytes",schemaPath:"#/properties/sections/properties/bssBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 < 0 || isNaN(data74)){
+const err184 = {instancePath:instancePath+"/sections/bssBytes",schemaPath:"#/properties/sections/properties/bssBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+}
+}
+if(data70.objects !== undefined){
+let data75 = data70.objects;
+if(Array.isArray(data75)){
+const len6 = data75.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data75[i6] !== "string"){
+const err185 = {instancePath:instancePath+"/sections/objects/" + i6,schemaPath:"#/properties/sections/properties/objects/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+}
+}
+else {
+const err186 = {instancePath:instancePath+"/sections/objects",schemaPath:"#/properties/sections/properties/objects/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+}
+if(data70.method !== undefined){
+if(typeof data70.method !== "string"){
+const err187 = {instancePath:instancePath+"/sections/method",schemaPath:"#/properties/sections/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+}
+if(data70.unwindBytes !== undefined){
+let data78 = data70.unwindBytes;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+const err188 = {instancePath:instancePath+"/sections/unwindBytes",schemaPath:"#/properties/sections/properties/unwindBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 < 0 || isNaN(data78)){
+const err189 = {instancePath:instancePath+"/sections/unwindBytes",schemaPath:"#/properties/sections/properties/unwindBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err190 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+}
+if(data.method !== undefined){
+let data79 = data.method;
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+for(const key11 in data79){
+if(!((key11 === "stack") || (key11 === "heap"))){
+const err191 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+}
+if(data79.stack !== undefined){
+let data80 = data79.stack;
+if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
+if(data80.regionBytes === undefined){
+const err192 = {instancePath:instancePath+"/method/stack",schemaPath:"#/properties/method/properties/stack/required",keyword:"required",params:{missingProperty: "regionBytes"},message:"must have required property '"+"regionBytes"+"'"};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+if(data80.pattern === undefined){
+const err193 = {instancePath:instancePath+"/method/stack",schemaPath:"#/properties/method/properties/stack/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+if(data80.entry === undefined){
+const err194 = {instancePath:instancePath+"/method/stack",schemaPath:"#/properties/method/properties/stack/required",keyword:"required",params:{missingProperty: "entry"},message:"must have required property '"+"entry"+"'"};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+for(const key12 in data80){
+if(!(((key12 === "regionBytes") || (key12 === "pattern")) || (key12 === "entry"))){
+const err195 = {instancePath:instancePath+"/method/stack",schemaPath:"#/properties/method/properties/stack/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+}
+if(data80.regionBytes !== undefined){
+let data81 = data80.regionBytes;
+if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
+const err196 = {instancePath:instancePath+"/method/stack/regionBytes",schemaPath:"#/properties/method/properties/stack/properties/regionBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 < 1 || isNaN(data81)){
+const err197 = {instancePath:instancePath+"/method/stack/regionBytes",schemaPath:"#/properties/method/properties/stack/properties/regionBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+}
+}
+if(data80.pattern !== undefined){
+if(typeof data80.pattern !== "string"){
+const err198 = {instancePath:instancePath+"/method/stack/pattern",schemaPath:"#/properties/method/properties/stack/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
+}
+errors++;
+}
+}
+if(data80.entry !== undefined){
+if(typeof data80.entry !== "string"){
+const err199 = {instancePath:instancePath+"/method/stack/entry",schemaPath:"#/properties/method/properties/stack/properties/entry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+}
+}
+else {
+const err200 = {instancePath:instancePath+"/method/stack",schemaPath:"#/properties/method/properties/stack/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err200];
+}
+else {
+vErrors.push(err200);
+}
+errors++;
+}
+}
+if(data79.heap !== undefined){
+let data84 = data79.heap;
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+if(data84.functions === undefined){
+const err201 = {instancePath:instancePath+"/method/heap",schemaPath:"#/properties/method/properties/heap/required",keyword:"required",params:{missingProperty: "functions"},message:"must have required property '"+"functions"+"'"};
+if(vErrors === null){
+vErrors = [err201];
+}
+else {
+vErrors.push(err201);
+}
+errors++;
+}
+if(data84.technique === undefined){
+const err202 = {instancePath:instancePath+"/method/heap",schemaPath:"#/properties/method/properties/heap/required",keyword:"required",params:{missingProperty: "technique"},message:"must have required property '"+"technique"+"'"};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+for(const key13 in data84){
+if(!((key13 === "functions") || (key13 === "technique"))){
+const err203 = {instancePath:instancePath+"/method/heap",schemaPath:"#/properties/method/properties/heap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+}
+if(data84.functions !== undefined){
+let data85 = data84.functions;
+if(Array.isArray(data85)){
+const len7 = data85.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data85[i7] !== "string"){
+const err204 = {instancePath:instancePath+"/method/heap/functions/" + i7,schemaPath:"#/properties/method/properties/heap/properties/functions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+}
+}
+else {
+const err205 = {instancePath:instancePath+"/method/heap/functions",schemaPath:"#/properties/method/properties/heap/properties/functions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+}
+if(data84.technique !== undefined){
+if(typeof data84.technique !== "string"){
+const err206 = {instancePath:instancePath+"/method/heap/technique",schemaPath:"#/properties/method/properties/heap/properties/technique/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+}
+}
+else {
+const err207 = {instancePath:instancePath+"/method/heap",schemaPath:"#/properties/method/properties/heap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+}
+}
+else {
+const err208 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+}
+if(data.limits !== undefined){
+let data88 = data.limits;
+if(Array.isArray(data88)){
+const len8 = data88.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data88[i8] !== "string"){
+const err209 = {instancePath:instancePath+"/limits/" + i8,schemaPath:"#/properties/limits/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+}
+}
+else {
+const err210 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+}
+if(data.messageBytes !== undefined){
+let data90 = data.messageBytes;
+if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
+const err211 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+if((typeof data90 == "number") && (isFinite(data90))){
+if(data90 < 0 || isNaN(data90)){
+const err212 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+}
+}
+if(data.commands !== undefined){
+let data91 = data.commands;
+if(Array.isArray(data91)){
+const len9 = data91.length;
+for(let i9=0; i9<len9; i9++){
+let data92 = data91[i9];
+if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+if(data92.argv === undefined){
+const err213 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+if(data92.exitCode === undefined){
+const err214 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
+}
+errors++;
+}
+if(data92.signal === undefined){
+const err215 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+if(vErrors === null){
+vErrors = [err215];
+}
+else {
+vErrors.push(err215);
+}
+errors++;
+}
+if(data92.durationMs === undefined){
+const err216 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+if(vErrors === null){
+vErrors = [err216];
+}
+else {
+vErrors.push(err216);
+}
+errors++;
+}
+if(data92.timedOut === undefined){
+const err217 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+if(vErrors === null){
+vErrors = [err217];
+}
+else {
+vErrors.push(err217);
+}
+errors++;
+}
+for(const key14 in data92){
+if(!(func1.call(schema48.properties, key14))){
+const err218 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err218];
+}
+else {
+vErrors.push(err218);
+}
+errors++;
+}
+}
+if(data92.argv !== undefined){
+let data93 = data92.argv;
+if(Array.isArray(data93)){
+if(data93.length < 1){
+const err219 = {instancePath:instancePath+"/commands/" + i9+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+const len10 = data93.length;
+for(let i10=0; i10<len10; i10++){
+if(typeof data93[i10] !== "string"){
+const err220 = {instancePath:instancePath+"/commands/" + i9+"/argv/" + i10,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+}
+}
+else {
+const err221 = {instancePath:instancePath+"/commands/" + i9+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+}
+if(data92.exitCode !== undefined){
+let data95 = data92.exitCode;
+const _errs226 = errors;
+let valid51 = false;
+const _errs227 = errors;
+if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
+const err222 = {instancePath:instancePath+"/commands/" + i9+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+var _valid4 = _errs227 === errors;
+valid51 = valid51 || _valid4;
+const _errs229 = errors;
+if(data95 !== null){
+const err223 = {instancePath:instancePath+"/commands/" + i9+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+var _valid4 = _errs229 === errors;
+valid51 = valid51 || _valid4;
+if(!valid51){
+const err224 = {instancePath:instancePath+"/commands/" + i9+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+else {
+errors = _errs226;
+if(vErrors !== null){
+if(_errs226){
+vErrors.length = _errs226;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data92.signal !== undefined){
+let data96 = data92.signal;
+const _errs232 = errors;
+let valid52 = false;
+const _errs233 = errors;
+if(typeof data96 !== "string"){
+const err225 = {instancePath:instancePath+"/commands/" + i9+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+var _valid5 = _errs233 === errors;
+valid52 = valid52 || _valid5;
+const _errs235 = errors;
+if(data96 !== null){
+const err226 = {instancePath:instancePath+"/commands/" + i9+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+var _valid5 = _errs235 === errors;
+valid52 = valid52 || _valid5;
+if(!valid52){
+const err227 = {instancePath:instancePath+"/commands/" + i9+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+else {
+errors = _errs232;
+if(vErrors !== null){
+if(_errs232){
+vErrors.length = _errs232;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data92.durationMs !== undefined){
+let data97 = data92.durationMs;
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 < 0 || isNaN(data97)){
+const err228 = {instancePath:instancePath+"/commands/" + i9+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
+}
+errors++;
+}
+}
+else {
+const err229 = {instancePath:instancePath+"/commands/" + i9+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+}
+if(data92.timedOut !== undefined){
+if(typeof data92.timedOut !== "boolean"){
+const err230 = {instancePath:instancePath+"/commands/" + i9+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err230];
+}
+else {
+vErrors.push(err230);
+}
+errors++;
+}
+}
+if(data92.cwd !== undefined){
+if(typeof data92.cwd !== "string"){
+const err231 = {instancePath:instancePath+"/commands/" + i9+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err231];
+}
+else {
+vErrors.push(err231);
+}
+errors++;
+}
+}
+if(data92.timeLimitMs !== undefined){
+let data100 = data92.timeLimitMs;
+if((typeof data100 == "number") && (isFinite(data100))){
+if(data100 < 0 || isNaN(data100)){
+const err232 = {instancePath:instancePath+"/commands/" + i9+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err232];
+}
+else {
+vErrors.push(err232);
+}
+errors++;
+}
+}
+else {
+const err233 = {instancePath:instancePath+"/commands/" + i9+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err233];
+}
+else {
+vErrors.push(err233);
+}
+errors++;
+}
+}
+if(data92.stderrTail !== undefined){
+if(typeof data92.stderrTail !== "string"){
+const err234 = {instancePath:instancePath+"/commands/" + i9+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err234];
+}
+else {
+vErrors.push(err234);
+}
+errors++;
+}
+}
+if(data92.sandboxed !== undefined){
+if(typeof data92.sandboxed !== "boolean"){
+const err235 = {instancePath:instancePath+"/commands/" + i9+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err235];
+}
+else {
+vErrors.push(err235);
+}
+errors++;
+}
+}
+}
+else {
+const err236 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err236];
+}
+else {
+vErrors.push(err236);
+}
+errors++;
+}
+}
+}
+else {
+const err237 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err237];
+}
+else {
+vErrors.push(err237);
+}
+errors++;
+}
+}
+}
+else {
+const err238 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err238];
+}
+else {
+vErrors.push(err238);
 }
 errors++;
 }
@@ -30286,7 +31405,7 @@ return errors === 0;
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const constant_time = validate31;
-const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/constant-time.schema.json","title":"ngcc-perf constant-time record","description":"One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see (variable-latency instructions such as division).","type":"object","properties":{"kind":{"const":"constant-time","description":"Record kind; always \"constant-time\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: run at every level; failed: the tool or the build failed, see failure."},"verdict":{"type":"string","enum":["pass","leaks found","tool error"],"description":"pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed)."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the tested program was built (the flags of the first level; each level's in levels)."},"tool":{"type":"object","description":"The tool.","properties":{"name":{"type":"string","enum":["memcheck"],"description":"The tool."},"version":{"type":"string","description":"First line of `valgrind --version`, e.g. valgrind-3.19.0."},"options":{"type":"array","description":"valgrind options used (the XML file added per run).","items":{"type":"string"}}},"required":["name","version"],"additionalProperties":false},"randomness":{"type":"string","description":"Where the instance's randombytes came from, and that its output was marked undefined."},"secret":{"type":"array","description":"What was marked undefined (secret) for the call.","items":{"type":"string"}},"declassified":{"type":"array","description":"What was marked defined (public) right after the call.","items":{"type":"string"}},"note":{"type":"string","description":"What the program said about this operation (e.g. verify takes no secret input)."},"calls":{"type":"integer","description":"Calls tested at each level (one per key pair).","minimum":1},"randomBytesMarked":{"type":"integer","description":"Bytes of randomness marked undefined over the calls of one level.","minimum":0},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"levels":{"type":"array","description":"One run per optimisation level, in the campaign's order.","items":{"type":"object","description":"The run at one optimisation level.","properties":{"level":{"type":"string","description":"The optimisation flag, e.g. -O2, which replaced the profile's -O flag."},"flags":{"type":"array","description":"Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.","items":{"type":"string"}},"verdict":{"type":"string","enum":["pass","leaks found"],"description":"pass: no open finding; leaks found: at least one."},"errorsReported":{"type":"integer","description":"Errors memcheck reported in all (its errorcounts summed), accepted or open.","minimum":0},"findings":{"type":"array","description":"The findings, open ones first.","items":{"type":"object","description":"One finding: memcheck's errors of one kind at one place, summed.","properties":{"kind":{"type":"string","description":"memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …"},"what":{"type":"string","description":"memcheck's description of the first of these errors."},"count":{"type":"integer","description":"How many times memcheck saw it (its errorcounts, summed over the errors grouped here).","minimum":1},"contexts":{"type":"integer","description":"Distinct call stacks memcheck reported for it (grouped here).","minimum":1},"top":{"type":"object","description":"The innermost stack frame (where the error happened).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"status":{"type":"string","enum":["open","accepted"],"description":"open: a leak not triaged; accepted: the campaign's triage accepts it (reason)."},"location":{"type":"object","description":"The first (innermost) stack frame inside the submission's own sources: what triage matches and the page shows. Absent when no frame is (e.g. only library code).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"reason":{"type":"string","description":"Why the campaign's triage accepts it (accepted only)."}},"required":["kind","what","count","contexts","top","status"],"additionalProperties":false}},"command":{"$ref":"#/$defs/command","description":"The valgrind process."}},"required":["level","flags","verdict","errorsReported","findings","command"],"additionalProperties":false},"minItems":1},"triage":{"type":"array","description":"The campaign's triage entries (constantTime.triage) in force.","items":{"type":"object","description":"One triage entry.","properties":{"file":{"type":"string","description":"File relative to the submission folder."},"reason":{"type":"string","description":"Why it is accepted."},"line":{"type":"integer","description":"Line.","minimum":1},"function":{"type":"string","description":"Function."}},"required":["file","reason"],"additionalProperties":false}},"commands":{"type":"array","description":"Child processes run (the valgrind runs).","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"],"properties":{"verdict":{"const":"tool error","description":"A failure record says tool error."}}}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["verdict","tool","levels","secret","declassified"],"properties":{"verdict":{"enum":["pass","leaks found"],"description":"A record run at every level passes or finds leaks."}}}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/constant-time.schema.json","title":"ngcc-perf constant-time record","description":"One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see (variable-latency instructions such as division).","type":"object","properties":{"kind":{"const":"constant-time","description":"Record kind; always \"constant-time\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: run at every level; failed: the tool or the build failed, see failure."},"verdict":{"type":"string","enum":["pass","leaks found","tool error"],"description":"pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed)."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the tested program was built (the flags of the first level; each level's in levels)."},"tool":{"type":"object","description":"The tool.","properties":{"name":{"type":"string","enum":["memcheck"],"description":"The tool."},"version":{"type":"string","description":"First line of `valgrind --version`, e.g. valgrind-3.19.0."},"options":{"type":"array","description":"valgrind options used (the XML file added per run).","items":{"type":"string"}}},"required":["name","version"],"additionalProperties":false},"randomness":{"type":"string","description":"Where the instance's randombytes came from, and that its output was marked undefined."},"secret":{"type":"array","description":"What was marked undefined (secret) for the call.","items":{"type":"string"}},"declassified":{"type":"array","description":"What was marked defined (public) right after the call.","items":{"type":"string"}},"note":{"type":"string","description":"What the program said about this operation (e.g. verify takes no secret input)."},"calls":{"type":"integer","description":"Calls tested at each level (one per key pair).","minimum":1},"randomBytesMarked":{"type":"integer","description":"Bytes of randomness marked undefined over the calls of one level.","minimum":0},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"levels":{"type":"array","description":"One run per optimisation level, in the campaign's order.","items":{"type":"object","description":"The run at one optimisation level.","properties":{"level":{"type":"string","description":"The optimisation flag, e.g. -O2, which replaced the profile's -O flag."},"flags":{"type":"array","description":"Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.","items":{"type":"string"}},"verdict":{"type":"string","enum":["pass","leaks found"],"description":"pass: no open finding; leaks found: at least one."},"errorsReported":{"type":"integer","description":"Errors memcheck reported in all (its errorcounts summed), accepted or open.","minimum":0},"findings":{"type":"array","description":"The findings, open ones first.","items":{"type":"object","description":"One finding: memcheck's errors of one kind at one place, summed.","properties":{"kind":{"type":"string","description":"memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …"},"what":{"type":"string","description":"memcheck's description of the first of these errors."},"count":{"type":"integer","description":"How many times memcheck saw it (its errorcounts, summed over the errors grouped here).","minimum":1},"contexts":{"type":"integer","description":"Distinct call stacks memcheck reported for it (grouped here).","minimum":1},"top":{"type":"object","description":"The innermost stack frame (where the error happened).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"status":{"type":"string","enum":["open","accepted"],"description":"open: a leak not triaged; accepted: the campaign's triage accepts it (reason)."},"location":{"type":"object","description":"The first (innermost) stack frame inside the submission's own sources: what triage matches and the page shows. Absent when no frame is (e.g. only library code).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"reason":{"type":"string","description":"Why the campaign's triage accepts it (accepted only)."}},"required":["kind","what","count","contexts","top","status"],"additionalProperties":false}},"command":{"$ref":"#/$defs/command","description":"The valgrind process."}},"required":["level","flags","verdict","errorsReported","findings","command"],"additionalProperties":false},"minItems":1},"triage":{"type":"array","description":"The campaign's triage entries (constantTime.triage) in force.","items":{"type":"object","description":"One triage entry.","properties":{"file":{"type":"string","description":"File relative to the submission folder."},"reason":{"type":"string","description":"Why it is accepted."},"line":{"type":"integer","description":"Line.","minimum":1},"function":{"type":"string","description":"Function."}},"required":["file","reason"],"additionalProperties":false}},"commands":{"type":"array","description":"Child processes run (the valgrind runs).","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"],"properties":{"verdict":{"const":"tool error","description":"A failure record says tool error."}}}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["verdict","tool","levels","secret","declassified"],"properties":{"verdict":{"enum":["pass","leaks found"],"description":"A record run at every level passes or finds leaks."}}}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/constant-time.schema.json" */;
@@ -30479,7 +31598,7 @@ errors++;
 if(data.verdict !== undefined){
 let data3 = data.verdict;
 if(!((data3 === "pass") || (data3 === "leaks found"))){
-const err12 = {instancePath:instancePath+"/verdict",schemaPath:"#/allOf/1/then/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema91.allOf[1].then.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/verdict",schemaPath:"#/allOf/1/then/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema94.allOf[1].then.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -30619,7 +31738,7 @@ vErrors.push(err23);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema91.properties, key0))){
+if(!(func1.call(schema94.properties, key0))){
 const err24 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err24];
@@ -31043,7 +32162,7 @@ vErrors.push(err58);
 errors++;
 }
 if(!((data20 === "ok") || (data20 === "failed"))){
-const err59 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema91.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err59 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema94.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -31066,7 +32185,7 @@ vErrors.push(err60);
 errors++;
 }
 if(!(((data21 === "pass") || (data21 === "leaks found")) || (data21 === "tool error"))){
-const err61 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema91.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err61 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema94.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -31572,7 +32691,7 @@ vErrors.push(err99);
 errors++;
 }
 if(!(data42 === "memcheck")){
-const err100 = {instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/enum",keyword:"enum",params:{allowedValues: schema91.properties.tool.properties.name.enum},message:"must be equal to one of the allowed values"};
+const err100 = {instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/enum",keyword:"enum",params:{allowedValues: schema94.properties.tool.properties.name.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -31931,7 +33050,7 @@ vErrors.push(err128);
 errors++;
 }
 if(!((data60 === "pass") || (data60 === "leaks found"))){
-const err129 = {instancePath:instancePath+"/levels/" + i6+"/verdict",schemaPath:"#/properties/levels/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema91.properties.levels.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err129 = {instancePath:instancePath+"/levels/" + i6+"/verdict",schemaPath:"#/properties/levels/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema94.properties.levels.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -32220,7 +33339,7 @@ vErrors.push(err152);
 errors++;
 }
 if(!((data73 === "open") || (data73 === "accepted"))){
-const err153 = {instancePath:instancePath+"/levels/" + i6+"/findings/" + i8+"/status",schemaPath:"#/properties/levels/items/properties/findings/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema91.properties.levels.items.properties.findings.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err153 = {instancePath:instancePath+"/levels/" + i6+"/findings/" + i8+"/status",schemaPath:"#/properties/levels/items/properties/findings/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema94.properties.levels.items.properties.findings.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -33169,7 +34288,7 @@ return errors === 0;
 validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const meta = validate32;
-const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/meta.schema.json","title":"ngcc-perf submission metadata (meta.json)","description":"Submission metadata.","type":"object","properties":{"name":{"type":"string","description":"Algorithm name, e.g. Puffin.","minLength":1},"instances":{"type":"array","description":"The instances, in page order. Their names are unique, also ignoring case (each names a folder of the store and of the site; readMeta and validate refuse a repeated name).","items":{"type":"object","description":"One instance: one parameter set of one implementation, compiled from exactly the sources listed.","properties":{"name":{"type":"string","description":"Instance name (part of store paths), e.g. MyKEM-128; unique among the instances, ignoring case.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$","maxLength":128},"sources":{"type":"array","description":"Exactly the C files to compile for the instance.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"implementation":{"type":"string","description":"The implementation (implementations[].name) the instance belongs to; default reference.","minLength":1},"parameterSet":{"type":"string","description":"The parameter set (one of parameterSets).","minLength":1},"folder":{"type":"string","description":"Folder of the instance (holding its API header). Relative to the submission folder, inside it.","minLength":1},"apiHeader":{"type":"string","description":"The API header file (any name: api.h, kem.h, sign.h …) with the CRYPTO_* size macros. Relative to the submission folder, inside it.","minLength":1},"api":{"type":"object","description":"The API the instance's header declares.","properties":{"style":{"type":"string","enum":["nist","fips204"],"description":"Signature API: nist (default), the round-3 crypto_sign(sm, smlen, m, mlen, sk) / crypto_sign_open(m, mlen, sm, smlen, pk); fips204, the FIPS 204 context API crypto_sign(sm, smlen, m, mlen, ctx, ctxlen, sk) / crypto_sign_open(m, mlen, sm, smlen, ctx, ctxlen, pk) (plus crypto_sign_signature_ctx / crypto_sign_verify_ctx where present)."},"prefix":{"type":"string","description":"Namespace prefix of every API name, e.g. PQCLEAN_MLDSA44_CLEAN_; default: detected from the header (the prefix of its CRYPTO_SECRETKEYBYTES macro).","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"context":{"type":"string","description":"FIPS 204 context string as hex (at most 255 bytes); default empty, or the campaign's signContext.","pattern":"^([0-9a-fA-F]{2}){0,255}$"},"randombytes":{"type":"string","description":"The symbol the instance's code calls for randomness when a macro renames randombytes (e.g. PQCLEAN_randombytes): linked to ngcc-perf's randombytes (the KAT DRBG or the system RNG); default randombytes.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"additionalProperties":false},"includeDirs":{"type":"array","description":"Include folders (-I), in order.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"defines":{"type":"array","description":"Macros for every build of the instance, without -D.","items":{"type":"string","description":"A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).","pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"}},"cflags":{"type":"array","description":"Compiler flags the package's own build passes besides -D and -I (-std=c11, -mavx2 …), after the build profile's flags in every compile of the instance.","items":{"type":"string","description":"One flag: -std=…, -m<feature> (not -march=native or -mtune), -f<option> (not -fPIC, -fsanitize, -flto, -fprofile…, -fplugin…) or -pthread; the harness's own code (driver, KAT generator, printparams) gets none of the -f options.","pattern":"^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$"}},"libraries":{"type":"array","description":"System libraries the instance links (its build's -l flags, e.g. crypto), linked after the objects on every link line.","items":{"type":"string","description":"A library name as -l takes it, e.g. crypto for -lcrypto (libm is always linked).","pattern":"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the timing builds draw randomness. randombytes: calls randombytes; self: draws its own randomness (never randombytes)."},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c when it is not among sources; it is always left out of builds (ngcc-perf provides randombytes). Relative to the submission folder, inside it.","minLength":1},"kat":{"type":"object","description":"The KAT build and its expected file.","properties":{"file":{"type":"string","description":"The NIST .rsp file, e.g. KAT/MyKEM-128/PQCkemKAT_1632.rsp. Relative to the submission folder, inside it.","minLength":1},"defines":{"type":"array","description":"Macros of the KAT build, without -D; they replace defines.","items":{"type":"string","description":"A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).","pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the KAT build draws randomness (the KAT DRBG is linked as randombytes). randombytes: calls randombytes; self: draws its own randomness (never randombytes)."}},"additionalProperties":false},"notes":{"type":"string","description":"Free text about the instance."}},"required":["name","sources"],"additionalProperties":false},"minItems":1},"$schema":{"type":"string","description":"URL or path of this schema, for editors; ignored."},"schemaVersion":{"const":1,"description":"Version of this schema the file was written against."},"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"summary":{"type":"string","description":"One sentence about the submission."},"interface":{"type":"string","description":"The interface the code implements when it is not the NIST API, e.g. ngcc_kex.h."},"implementations":{"type":"array","description":"Implementation versions.","items":{"type":"object","description":"One implementation.","properties":{"name":{"type":"string","description":"Implementation name, e.g. reference.","minLength":1},"folder":{"type":"string","description":"Its folder, e.g. Reference_Implementation. Relative to the submission folder, inside it.","minLength":1}},"required":["name"],"additionalProperties":false}},"parameterSets":{"type":"array","description":"Parameter set names, in order.","items":{"type":"string","minLength":1}},"iccs":{"description":"The ICCS functions the code calls; absent or null: it calls none (nothing of ICCS is linked or included).","anyOf":[{"type":"object","properties":{"header":{"type":"string","description":"The ICCS header the code includes, e.g. iccs.h."},"hash":{"type":"array","description":"ICCS hash functions called, e.g. pseudohash, pseudoXOF, sm3hash.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}},"drng":{"type":"array","description":"ICCS DRNG functions called, e.g. randombytes.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}}},"additionalProperties":false},{"type":"null"}]},"ownPrimitives":{"type":"array","description":"Symmetric primitives the submission brings itself.","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Its name, e.g. SHAKE128 (own Keccak-f[1600]).","minLength":1},"source":{"type":"string","description":"The file implementing it. Relative to the submission folder, inside it.","minLength":1},"instances":{"type":"array","description":"The instances that use it.","items":{"type":"string"}},"use":{"type":"string","description":"What it is used for, e.g. matrix A."}},"required":["name"],"additionalProperties":false}},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c for every instance (an instance's randombytesSource names one for itself); always left out of builds. Relative to the submission folder, inside it.","minLength":1},"katManifest":{"type":"string","description":"The KAT manifest in sha256sum format, e.g. KAT/kat.sha256. Relative to the submission folder, inside it.","minLength":1},"profiler":{"type":"object","description":"This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or with replaceCampaignGroups instead of them.","properties":{"groups":{"type":"object","description":"Group name → its symbols; added to the campaign's groups, a group of the same name overriding the campaign's.","propertyNames":{"pattern":"^[a-z][a-z0-9_]*$"},"additionalProperties":{"type":"object","description":"One symbol group.","properties":{"symbols":{"type":"array","description":"Linker symbols wrapped with -Wl,--wrap.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"minItems":1},"label":{"type":"string","description":"Column label in the report, e.g. pseudohash/XOF/sm3 or SHA-3/SHAKE."},"symbolLabels":{"type":"object","description":"Symbol → name shown in the calls column (e.g. randombytes → drng); by default a symbol is shown without the prefix all of its group's symbols share.","additionalProperties":{"type":"string"}},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash."},"iccs":{"type":"boolean","description":"true: the group is ICCS placeholder functions (worded so on the page); default: true only when every symbol is an ICCS function the submission's meta.json iccs lists or iccs.h declares."}},"required":["symbols"],"additionalProperties":false}},"replaceCampaignGroups":{"type":"boolean","description":"true: these groups instead of the campaign's (or the defaults); default false."}},"required":["groups"],"additionalProperties":false},"links":{"type":"object","description":"Links about the submission.","properties":{"description":{"type":"string","description":"Where the submission is described (relative path or URL)."},"source":{"type":"string","description":"Where its source is (relative path or URL)."}},"additionalProperties":false}},"required":["name","instances"],"additionalProperties":false};
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/meta.schema.json","title":"ngcc-perf submission metadata (meta.json)","description":"Submission metadata.","type":"object","properties":{"name":{"type":"string","description":"Algorithm name, e.g. Puffin.","minLength":1},"instances":{"type":"array","description":"The instances, in page order. Their names are unique, also ignoring case (each names a folder of the store and of the site; readMeta and validate refuse a repeated name).","items":{"type":"object","description":"One instance: one parameter set of one implementation, compiled from exactly the sources listed.","properties":{"name":{"type":"string","description":"Instance name (part of store paths), e.g. MyKEM-128; unique among the instances, ignoring case.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$","maxLength":128},"sources":{"type":"array","description":"Exactly the C files to compile for the instance.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"implementation":{"type":"string","description":"The implementation (implementations[].name) the instance belongs to; default reference.","minLength":1},"parameterSet":{"type":"string","description":"The parameter set (one of parameterSets).","minLength":1},"folder":{"type":"string","description":"Folder of the instance (holding its API header). Relative to the submission folder, inside it.","minLength":1},"apiHeader":{"type":"string","description":"The API header file (any name: api.h, kem.h, sign.h …) with the CRYPTO_* size macros. Relative to the submission folder, inside it.","minLength":1},"api":{"type":"object","description":"The API the instance's header declares.","properties":{"style":{"type":"string","enum":["nist","fips204"],"description":"Signature API: nist (default), the round-3 crypto_sign(sm, smlen, m, mlen, sk) / crypto_sign_open(m, mlen, sm, smlen, pk); fips204, the FIPS 204 context API crypto_sign(sm, smlen, m, mlen, ctx, ctxlen, sk) / crypto_sign_open(m, mlen, sm, smlen, ctx, ctxlen, pk) (plus crypto_sign_signature_ctx / crypto_sign_verify_ctx where present)."},"prefix":{"type":"string","description":"Namespace prefix of every API name, e.g. PQCLEAN_MLDSA44_CLEAN_; default: detected from the header (the prefix of its CRYPTO_SECRETKEYBYTES macro).","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"context":{"type":"string","description":"FIPS 204 context string as hex (at most 255 bytes); default empty, or the campaign's signContext.","pattern":"^([0-9a-fA-F]{2}){0,255}$"},"randombytes":{"type":"string","description":"The symbol the instance's code calls for randomness when a macro renames randombytes (e.g. PQCLEAN_randombytes): linked to ngcc-perf's randombytes (the KAT DRBG or the system RNG); default randombytes.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"additionalProperties":false},"includeDirs":{"type":"array","description":"Include folders (-I), in order.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"defines":{"type":"array","description":"Macros for every build of the instance, without -D.","items":{"type":"string","description":"A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).","pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"}},"cflags":{"type":"array","description":"Compiler flags the package's own build passes besides -D and -I (-std=c11, -mavx2 …), after the build profile's flags in every compile of the instance.","items":{"type":"string","description":"One flag: -std=…, -m<feature> (not -march=native or -mtune), -f<option> (not -fPIC, -fsanitize, -flto, -fprofile…, -fplugin…) or -pthread; the harness's own code (driver, KAT generator, printparams) gets none of the -f options.","pattern":"^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$"}},"libraries":{"type":"array","description":"System libraries the instance links (its build's -l flags, e.g. crypto), linked after the objects on every link line.","items":{"type":"string","description":"A library name as -l takes it, e.g. crypto for -lcrypto (libm is always linked).","pattern":"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the timing builds draw randomness. randombytes: calls randombytes; self: draws its own randomness (never randombytes)."},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c when it is not among sources; it is always left out of builds (ngcc-perf provides randombytes). Relative to the submission folder, inside it.","minLength":1},"kat":{"type":"object","description":"The KAT build and its expected file.","properties":{"file":{"type":"string","description":"The NIST .rsp file, e.g. KAT/MyKEM-128/PQCkemKAT_1632.rsp. Relative to the submission folder, inside it.","minLength":1},"defines":{"type":"array","description":"Macros of the KAT build, without -D; they replace defines.","items":{"type":"string","description":"A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).","pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the KAT build draws randomness (the KAT DRBG is linked as randombytes). randombytes: calls randombytes; self: draws its own randomness (never randombytes)."}},"additionalProperties":false},"notes":{"type":"string","description":"Free text about the instance."}},"required":["name","sources"],"additionalProperties":false},"minItems":1},"$schema":{"type":"string","description":"URL or path of this schema, for editors; ignored."},"schemaVersion":{"const":1,"description":"Version of this schema the file was written against."},"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"summary":{"type":"string","description":"One sentence about the submission."},"interface":{"type":"string","description":"The interface the code implements when it is not the NIST API, e.g. ngcc_kex.h."},"implementations":{"type":"array","description":"Implementation versions.","items":{"type":"object","description":"One implementation.","properties":{"name":{"type":"string","description":"Implementation name, e.g. reference.","minLength":1},"folder":{"type":"string","description":"Its folder, e.g. Reference_Implementation. Relative to the submission folder, inside it.","minLength":1}},"required":["name"],"additionalProperties":false}},"parameterSets":{"type":"array","description":"Parameter set names, in order.","items":{"type":"string","minLength":1}},"iccs":{"description":"The ICCS functions the code calls; absent or null: it calls none (nothing of ICCS is linked or included).","anyOf":[{"type":"object","properties":{"header":{"type":"string","description":"The ICCS header the code includes, e.g. iccs.h."},"hash":{"type":"array","description":"ICCS hash functions called, e.g. pseudohash, pseudoXOF, sm3hash.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}},"drng":{"type":"array","description":"ICCS DRNG functions called, e.g. randombytes.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}}},"additionalProperties":false},{"type":"null"}]},"ownPrimitives":{"type":"array","description":"Symmetric primitives the submission brings itself.","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Its name, e.g. SHAKE128 (own Keccak-f[1600]).","minLength":1},"source":{"type":"string","description":"The file implementing it. Relative to the submission folder, inside it.","minLength":1},"instances":{"type":"array","description":"The instances that use it.","items":{"type":"string"}},"use":{"type":"string","description":"What it is used for, e.g. matrix A."}},"required":["name"],"additionalProperties":false}},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c for every instance (an instance's randombytesSource names one for itself); always left out of builds. Relative to the submission folder, inside it.","minLength":1},"katManifest":{"type":"string","description":"The KAT manifest in sha256sum format, e.g. KAT/kat.sha256. Relative to the submission folder, inside it.","minLength":1},"profiler":{"type":"object","description":"This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or with replaceCampaignGroups instead of them.","properties":{"groups":{"type":"object","description":"Group name → its symbols; added to the campaign's groups, a group of the same name overriding the campaign's.","propertyNames":{"pattern":"^[a-z][a-z0-9_]*$"},"additionalProperties":{"type":"object","description":"One symbol group.","properties":{"symbols":{"type":"array","description":"Linker symbols wrapped with -Wl,--wrap.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"minItems":1},"label":{"type":"string","description":"Column label in the report, e.g. pseudohash/XOF/sm3 or SHA-3/SHAKE."},"symbolLabels":{"type":"object","description":"Symbol → name shown in the calls column (e.g. randombytes → drng); by default a symbol is shown without the prefix all of its group's symbols share.","additionalProperties":{"type":"string"}},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash."},"iccs":{"type":"boolean","description":"true: the group is ICCS placeholder functions (worded so on the page); default: true only when every symbol is an ICCS function the submission's meta.json iccs lists or iccs.h declares."}},"required":["symbols"],"additionalProperties":false}},"replaceCampaignGroups":{"type":"boolean","description":"true: these groups instead of the campaign's (or the defaults); default false."}},"required":["groups"],"additionalProperties":false},"links":{"type":"object","description":"Links about the submission.","properties":{"description":{"type":"string","description":"Where the submission is described (relative path or URL)."},"source":{"type":"string","description":"Where its source is (relative path or URL)."}},"additionalProperties":false}},"required":["name","instances"],"additionalProperties":false};
 const pattern120 = new RegExp("^([0-9a-fA-F]{2}){0,255}$", "u");
 const pattern122 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$", "u");
 const pattern123 = new RegExp("^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$", "u");
@@ -33207,7 +34326,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema97.properties, key0))){
+if(!(func1.call(schema100.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -33281,7 +34400,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key1 in data2){
-if(!(func1.call(schema97.properties.instances.items.properties, key1))){
+if(!(func1.call(schema100.properties.instances.items.properties, key1))){
 const err8 = {instancePath:instancePath+"/instances/" + i0,schemaPath:"#/properties/instances/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -33496,7 +34615,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data11 === "nist") || (data11 === "fips204"))){
-const err25 = {instancePath:instancePath+"/instances/" + i0+"/api/style",schemaPath:"#/properties/instances/items/properties/api/properties/style/enum",keyword:"enum",params:{allowedValues: schema97.properties.instances.items.properties.api.properties.style.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/instances/" + i0+"/api/style",schemaPath:"#/properties/instances/items/properties/api/properties/style/enum",keyword:"enum",params:{allowedValues: schema100.properties.instances.items.properties.api.properties.style.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -33770,7 +34889,7 @@ vErrors.push(err45);
 errors++;
 }
 if(!((data23 === "randombytes") || (data23 === "self"))){
-const err46 = {instancePath:instancePath+"/instances/" + i0+"/randomness",schemaPath:"#/properties/instances/items/properties/randomness/enum",keyword:"enum",params:{allowedValues: schema97.properties.instances.items.properties.randomness.enum},message:"must be equal to one of the allowed values"};
+const err46 = {instancePath:instancePath+"/instances/" + i0+"/randomness",schemaPath:"#/properties/instances/items/properties/randomness/enum",keyword:"enum",params:{allowedValues: schema100.properties.instances.items.properties.randomness.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -33899,7 +35018,7 @@ vErrors.push(err55);
 errors++;
 }
 if(!((data29 === "randombytes") || (data29 === "self"))){
-const err56 = {instancePath:instancePath+"/instances/" + i0+"/kat/randomness",schemaPath:"#/properties/instances/items/properties/kat/properties/randomness/enum",keyword:"enum",params:{allowedValues: schema97.properties.instances.items.properties.kat.properties.randomness.enum},message:"must be equal to one of the allowed values"};
+const err56 = {instancePath:instancePath+"/instances/" + i0+"/kat/randomness",schemaPath:"#/properties/instances/items/properties/kat/properties/randomness/enum",keyword:"enum",params:{allowedValues: schema100.properties.instances.items.properties.kat.properties.randomness.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -34019,7 +35138,7 @@ vErrors.push(err65);
 errors++;
 }
 if(!(((data34 === "kem") || (data34 === "sign")) || (data34 === "kex"))){
-const err66 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema97.properties.category.enum},message:"must be equal to one of the allowed values"};
+const err66 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema100.properties.category.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -34732,7 +35851,7 @@ vErrors.push(err119);
 errors++;
 }
 if(!(((data66 === "hash") || (data66 === "drng")) || (data66 === "other"))){
-const err120 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/kind/enum",keyword:"enum",params:{allowedValues: schema97.properties.profiler.properties.groups.additionalProperties.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err120 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/kind/enum",keyword:"enum",params:{allowedValues: schema100.properties.profiler.properties.groups.additionalProperties.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -34870,7 +35989,7 @@ return errors === 0;
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const comparison = validate33;
-const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/comparison.schema.json","title":"ngcc-perf comparison of two record stores","description":"Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.","type":"object","properties":{"kind":{"const":"comparison","description":"Record kind; always \"comparison\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"a":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"b":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"threshold":{"type":"number","description":"The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.","minimum":0,"maximum":1},"method":{"type":"object","description":"How the intervals were computed.","properties":{"resamples":{"type":"integer","description":"Bootstrap resamples.","minimum":1},"seed":{"type":"integer","description":"Base seed of the generator (each measurement's seed is derived from it and the key).","minimum":0},"interval":{"type":"string","description":"The interval, in words."}},"required":["resamples","seed","interval"],"additionalProperties":false},"timings":{"type":"array","description":"Timings present in both, status ok on both sides, in key order.","items":{"type":"object","description":"One timing compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"figure":{"type":"object","description":"The figure compared.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"The published statistic (the mean of both when the sides publish different ones)."},"unit":{"type":"string","enum":["cycles","ns"],"description":"cycles: estimated core cycles per call (both records targeted them); ns: time per call."}},"required":["statistic","unit"],"additionalProperties":false},"a":{"type":"number","description":"A's figure, in figure.unit.","minimum":0},"b":{"type":"number","description":"B's figure, in figure.unit.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95":{"type":"object","description":"2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.","properties":{"low":{"description":"Lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"high":{"description":"Upper bound.","anyOf":[{"type":"number"},{"type":"null"}]}},"required":["low","high"],"additionalProperties":false},"verdict":{"type":"string","enum":["faster","slower","same"],"description":"slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false},"oneWorker":{"type":"boolean","description":"A side was sampled by one worker: the interval holds no process-to-process noise."},"timeRatio":{"type":"number","description":"The time ratio B/A, when the figure is the estimated cycles.","minimum":0},"note":{"type":"string","description":"Why the figure is not each side's published one, or why the interval is narrower than it should be."}},"required":["key","figure","a","b","ratio","ci95","verdict","records"],"additionalProperties":false}},"instructions":{"type":"array","description":"Instruction counts present in both, status ok on both sides.","items":{"type":"object","description":"One count compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"a":{"type":"number","description":"A's instructions per call.","minimum":0},"b":{"type":"number","description":"B's instructions per call.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"verdict":{"type":"string","enum":["fewer","more","same"],"description":"Exact: same only when equal."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false}},"required":["key","a","b","ratio","verdict","records"],"additionalProperties":false}},"unmatched":{"type":"array","description":"Measurements not compared: on one side only, or failed on a side.","items":{"type":"object","description":"One measurement not compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"kind":{"type":"string","enum":["timing","instructions"],"description":"The record kind."},"where":{"type":"string","enum":["only-a","only-b","failed-a","failed-b","failed-both"],"description":"Where it is."},"record":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["key","kind","where","record"],"additionalProperties":false}},"counts":{"type":"object","description":"Verdicts counted.","properties":{"same":{"type":"integer","description":"Timings same.","minimum":0},"faster":{"type":"integer","description":"Timings faster.","minimum":0},"slower":{"type":"integer","description":"Timings slower.","minimum":0},"instructionsSame":{"type":"integer","description":"Instruction counts equal.","minimum":0},"instructionsDiffer":{"type":"integer","description":"Instruction counts different.","minimum":0},"oneWorker":{"type":"integer","description":"Timings with oneWorker.","minimum":0}},"required":["same","faster","slower","instructionsSame","instructionsDiffer","oneWorker"],"additionalProperties":false},"regressed":{"type":"boolean","description":"Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."}},"required":["kind","schemaVersion","a","b","threshold","method","timings","instructions","unmatched","counts","regressed"],"additionalProperties":false,"$defs":{}};
+const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/comparison.schema.json","title":"ngcc-perf comparison of two record stores","description":"Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.","type":"object","properties":{"kind":{"const":"comparison","description":"Record kind; always \"comparison\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"a":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"b":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"threshold":{"type":"number","description":"The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.","minimum":0,"maximum":1},"method":{"type":"object","description":"How the intervals were computed.","properties":{"resamples":{"type":"integer","description":"Bootstrap resamples.","minimum":1},"seed":{"type":"integer","description":"Base seed of the generator (each measurement's seed is derived from it and the key).","minimum":0},"interval":{"type":"string","description":"The interval, in words."}},"required":["resamples","seed","interval"],"additionalProperties":false},"timings":{"type":"array","description":"Timings present in both, status ok on both sides, in key order.","items":{"type":"object","description":"One timing compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"figure":{"type":"object","description":"The figure compared.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"The published statistic (the mean of both when the sides publish different ones)."},"unit":{"type":"string","enum":["cycles","ns"],"description":"cycles: estimated core cycles per call (both records targeted them); ns: time per call."}},"required":["statistic","unit"],"additionalProperties":false},"a":{"type":"number","description":"A's figure, in figure.unit.","minimum":0},"b":{"type":"number","description":"B's figure, in figure.unit.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95":{"type":"object","description":"2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.","properties":{"low":{"description":"Lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"high":{"description":"Upper bound.","anyOf":[{"type":"number"},{"type":"null"}]}},"required":["low","high"],"additionalProperties":false},"verdict":{"type":"string","enum":["faster","slower","same"],"description":"slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false},"oneWorker":{"type":"boolean","description":"A side was sampled by one worker: the interval holds no process-to-process noise."},"timeRatio":{"type":"number","description":"The time ratio B/A, when the figure is the estimated cycles.","minimum":0},"note":{"type":"string","description":"Why the figure is not each side's published one, or why the interval is narrower than it should be."}},"required":["key","figure","a","b","ratio","ci95","verdict","records"],"additionalProperties":false}},"instructions":{"type":"array","description":"Instruction counts present in both, status ok on both sides.","items":{"type":"object","description":"One count compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"a":{"type":"number","description":"A's instructions per call.","minimum":0},"b":{"type":"number","description":"B's instructions per call.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"verdict":{"type":"string","enum":["fewer","more","same"],"description":"Exact: same only when equal."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false}},"required":["key","a","b","ratio","verdict","records"],"additionalProperties":false}},"unmatched":{"type":"array","description":"Measurements not compared: on one side only, or failed on a side.","items":{"type":"object","description":"One measurement not compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"kind":{"type":"string","enum":["timing","instructions"],"description":"The record kind."},"where":{"type":"string","enum":["only-a","only-b","failed-a","failed-b","failed-both"],"description":"Where it is."},"record":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["key","kind","where","record"],"additionalProperties":false}},"counts":{"type":"object","description":"Verdicts counted.","properties":{"same":{"type":"integer","description":"Timings same.","minimum":0},"faster":{"type":"integer","description":"Timings faster.","minimum":0},"slower":{"type":"integer","description":"Timings slower.","minimum":0},"instructionsSame":{"type":"integer","description":"Instruction counts equal.","minimum":0},"instructionsDiffer":{"type":"integer","description":"Instruction counts different.","minimum":0},"oneWorker":{"type":"integer","description":"Timings with oneWorker.","minimum":0}},"required":["same","faster","slower","instructionsSame","instructionsDiffer","oneWorker"],"additionalProperties":false},"regressed":{"type":"boolean","description":"Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."}},"required":["kind","schemaVersion","a","b","threshold","method","timings","instructions","unmatched","counts","regressed"],"additionalProperties":false,"$defs":{}};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/comparison.schema.json" */;
@@ -34995,7 +36114,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema98.properties, key0))){
+if(!(func1.call(schema101.properties, key0))){
 const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
@@ -35420,7 +36539,7 @@ vErrors.push(err46);
 errors++;
 }
 for(const key4 in data14){
-if(!(func1.call(schema98.properties.timings.items.properties, key4))){
+if(!(func1.call(schema101.properties.timings.items.properties, key4))){
 const err47 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
@@ -35681,7 +36800,7 @@ vErrors.push(err68);
 errors++;
 }
 if(!((data22 === "median") || (data22 === "mean"))){
-const err69 = {instancePath:instancePath+"/timings/" + i0+"/figure/statistic",schemaPath:"#/properties/timings/items/properties/figure/properties/statistic/enum",keyword:"enum",params:{allowedValues: schema98.properties.timings.items.properties.figure.properties.statistic.enum},message:"must be equal to one of the allowed values"};
+const err69 = {instancePath:instancePath+"/timings/" + i0+"/figure/statistic",schemaPath:"#/properties/timings/items/properties/figure/properties/statistic/enum",keyword:"enum",params:{allowedValues: schema101.properties.timings.items.properties.figure.properties.statistic.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -35704,7 +36823,7 @@ vErrors.push(err70);
 errors++;
 }
 if(!((data23 === "cycles") || (data23 === "ns"))){
-const err71 = {instancePath:instancePath+"/timings/" + i0+"/figure/unit",schemaPath:"#/properties/timings/items/properties/figure/properties/unit/enum",keyword:"enum",params:{allowedValues: schema98.properties.timings.items.properties.figure.properties.unit.enum},message:"must be equal to one of the allowed values"};
+const err71 = {instancePath:instancePath+"/timings/" + i0+"/figure/unit",schemaPath:"#/properties/timings/items/properties/figure/properties/unit/enum",keyword:"enum",params:{allowedValues: schema101.properties.timings.items.properties.figure.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -36004,7 +37123,7 @@ vErrors.push(err91);
 errors++;
 }
 if(!(((data30 === "faster") || (data30 === "slower")) || (data30 === "same"))){
-const err92 = {instancePath:instancePath+"/timings/" + i0+"/verdict",schemaPath:"#/properties/timings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.properties.timings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err92 = {instancePath:instancePath+"/timings/" + i0+"/verdict",schemaPath:"#/properties/timings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema101.properties.timings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -36592,7 +37711,7 @@ vErrors.push(err139);
 errors++;
 }
 if(!(((data48 === "fewer") || (data48 === "more")) || (data48 === "same"))){
-const err140 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.properties.instructions.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err140 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema101.properties.instructions.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -36997,7 +38116,7 @@ vErrors.push(err173);
 errors++;
 }
 if(!((data60 === "timing") || (data60 === "instructions"))){
-const err174 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema98.properties.unmatched.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err174 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema101.properties.unmatched.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -37020,7 +38139,7 @@ vErrors.push(err175);
 errors++;
 }
 if(!(((((data61 === "only-a") || (data61 === "only-b")) || (data61 === "failed-a")) || (data61 === "failed-b")) || (data61 === "failed-both"))){
-const err176 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/enum",keyword:"enum",params:{allowedValues: schema98.properties.unmatched.items.properties.where.enum},message:"must be equal to one of the allowed values"};
+const err176 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/enum",keyword:"enum",params:{allowedValues: schema101.properties.unmatched.items.properties.where.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err176];
 }

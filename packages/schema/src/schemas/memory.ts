@@ -10,6 +10,7 @@ import {
   instanceName,
   int,
   nat,
+  nonneg,
   obj,
   oneOfEnum,
   operationName,
@@ -21,7 +22,7 @@ import {
 export const memory = recordSchema(
   "memory",
   "ngcc-perf memory record",
-  "Stack and heap high-water of one call of one operation: the call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations). Exact and repeatable; the seeds' RSS proxies stay in the timing record.",
+  "Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; and the code and data size by section of the instance's own objects (sections). Exact and repeatable; the seeds' RSS proxies stay in the timing record.",
   {
     provenance: ref("provenance", "Where this record came from."),
     system: systemId,
@@ -36,17 +37,56 @@ export const memory = recordSchema(
     inputsHash,
     failure: ref("failure", "Why the job failed."),
     build: ref("build", "How the measured program (the memory executable, build.artifact) was built."),
+    inputs: obj(
+      "The inputs the operation ran on (one call each, in one process): input i is made, as the KAT generator makes count i's, after randombytes was seeded with KAT count i's 48-byte seed (the NIST AES-256 CTR_DRBG seeded with 0x00..0x2F yields the seeds).",
+      {
+        count: int("Inputs run (calls measured); the figures are the maxima over them.", { minimum: 1 }),
+        asked: int("Inputs asked for.", { minimum: 1 }),
+        limitedBy: oneOfEnum(
+          "inputs: every input asked for ran; time-limit: the run stopped after count inputs to stay within the operation timeout.",
+          ["inputs", "time-limit"],
+        ),
+        source: oneOfEnum(
+          "kat-seeds: the KAT DRBG behind randombytes, reseeded per input (input i = KAT count i); build-randomness: the build's own randomness (no randomness source to replace: one input).",
+          ["kat-seeds", "build-randomness"],
+        ),
+        description: str("The inputs in words."),
+      },
+    ),
     stackBytes: nat(
-      "Stack high-water of one call, in bytes, exact to the 8-byte word: the deepest overwritten word of the painted stack, minus stackBaselineBytes; absent when the stack could not be painted (AddressSanitizer builds, see limits).",
+      "Stack high-water in bytes, exact to the 8-byte word: the maximum over the inputs of the deepest overwritten word of the painted stack, minus stackBaselineBytes; absent when the stack could not be painted (AddressSanitizer builds, see limits).",
     ),
     stackBaselineBytes: nat(
       "The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.",
     ),
     heapPeakBytes: nat(
-      "Peak live heap bytes (as requested, not the allocator's rounding) of the instance's own allocation calls (method.heap.functions) during one call, less what it freed; absent when the calls could not be renamed (-flto, see limits).",
+      "Peak live heap bytes (as requested, not the allocator's rounding) of the instance's own allocation calls (method.heap.functions) during one call, less what it freed, the maximum over the inputs; absent when the calls could not be renamed (-flto, see limits). Allocations inside linked libraries (-lcrypto, the C library's own) are not counted.",
     ),
     heapAllocations: nat(
-      "Allocations (successful calls of the allocating functions among method.heap.functions; a realloc counts as one) of the instance's code during one call.",
+      "Allocations (successful calls of the allocating functions among method.heap.functions; a realloc counts as one) of the instance's code during one call, the maximum over the inputs.",
+    ),
+    distribution: obj(
+      "Every input's figures (present with inputs): stack bytes, heap peak bytes and allocations per call.",
+      {},
+      {
+        stackBytes: ref("memoryDistribution", "Stack high-water per input (present when stackBytes is)."),
+        heapPeakBytes: ref("memoryDistribution", "Heap peak per input (present when heapPeakBytes is)."),
+        heapAllocations: ref("memoryDistribution", "Allocations per input (present when heapAllocations is)."),
+      },
+    ),
+    sections: obj(
+      "Code and data size of the instance's own objects (its sources and support code as compiled for this build profile, without the randomness source the harness replaces, the driver and the C library): the sums of the sizes of their allocated ELF sections by kind, read from the section headers. Before the link: alignment padding, linker garbage collection and the C library's code are not in it.",
+      {
+        textBytes: nat("Executable sections (.text*): code."),
+        rodataBytes: nat("Read-only data sections (.rodata*, constants), unwind tables (.eh_frame) left out."),
+        dataBytes: nat("Writable initialised data sections (.data*, .data.rel.ro*)."),
+        bssBytes: nat("Zero-initialised data sections (.bss*, .tbss, COMMON symbols)."),
+        objects: arr("The objects summed (file names in the build's obj/ folder).", { type: "string" }),
+        method: str("How, e.g. the ELF section headers read in TypeScript."),
+      },
+      {
+        unwindBytes: nat("Unwind tables (.eh_frame*), not in rodataBytes: embedded builds usually leave them out."),
+      },
     ),
     method: obj(
       "How the figures were measured.",
@@ -82,7 +122,16 @@ export const memory = recordSchema(
     messageBytes: nat("Signed message length (signatures)."),
     commands: arr("Child processes run.", ref("command", "One process.")),
   },
-  pickDefs("provenance", "failure", "build", "command"),
+  {
+    ...pickDefs("provenance", "failure", "build", "command"),
+    memoryDistribution: obj("One figure over the inputs.", {
+      min: nat("Smallest value."),
+      median: nonneg("Median (the mean of the two middle values for an even count)."),
+      max: nat("Largest value (the record's figure)."),
+      maxInput: nat("The input (KAT count) that gave the largest value first."),
+      values: arr("Every input's value, input 0 first.", nat("One input's value.")),
+    }),
+  },
   {
     allOf: [
       {
