@@ -37344,3 +37344,2875 @@ return errors === 0;
 }
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+export const summary = validate34;
+const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/summary.schema.json","title":"ngcc-perf summary of a system","description":"Every operation of every instance measured on one system, as the summary page shows it: the published time and estimated cycles each with its own 95 % interval, the tail, how the statistic was chosen, the contention state, sizes and hash/DRNG shares, with the paths of the records.","type":"object","properties":{"kind":{"const":"summary","description":"Record kind; always \"summary\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"baseline":{"description":"The baseline the ratios are relative to (<algorithm-id>/<instance>[@<profile>]).","anyOf":[{"type":"string"},{"type":"null"}]},"recordPathsRelativeTo":{"type":"string","description":"Where the record paths start, in words."},"rows":{"type":"array","description":"The rows, in page order.","items":{"type":"object","description":"One operation of one instance under one build profile.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmName":{"description":"The algorithm's name, as its survey gives it.","anyOf":[{"type":"string"},{"type":"null"}]},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},{"type":"null"}]},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed","not measured"],"description":"ok: measured; failed: the timing record is a failure; not measured: no timing record."},"statistic":{"description":"median or mean per call (method per-call), or the mean over all iterations (trials).","anyOf":[{"type":"string","enum":["median","mean"]},{"type":"null"}]},"method":{"description":"How the record was timed.","anyOf":[{"type":"string","enum":["per-call","trials"]},{"type":"null"}]},"timeNs":{"description":"The published time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95LowNs":{"description":"The time's 95 % interval, lower bound, ns (per call only).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95HighNs":{"description":"The time's 95 % interval, upper bound, ns (per call only).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"timeRelativeHalfWidth":{"description":"The time's 95 % interval's half-width as a fraction of timeNs (the record's central.relativeHalfWidth).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cycles":{"description":"The published statistic in estimated core cycles per call (central.cycles.value).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cyclesCi95Low":{"description":"The estimated cycles' own 95 % interval, lower bound.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cyclesCi95High":{"description":"The estimated cycles' own 95 % interval, upper bound.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cyclesRelativeHalfWidth":{"description":"The estimated cycles' interval's half-width as a fraction of cycles.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"targetFigure":{"description":"The figure the precision target applied to (sampling stopped on its interval).","anyOf":[{"type":"string","enum":["time","cycles"]},{"type":"null"}]},"inputDependent":{"description":"Whether the operation's work depends on its input: the instructions decision, else whether the mean is published.","anyOf":[{"type":"boolean"},{"type":"null"}]},"decidedBy":{"description":"How the statistic was chosen (null: the record does not say).","anyOf":[{"type":"string","enum":["instructions","distribution"]},{"type":"null"}]},"instructionsPerCallMin":{"description":"Fewest instructions per call over the inputs counted (instructions decision).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"instructionsPerCallMax":{"description":"Most instructions per call over the inputs counted (instructions decision).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"p99Ns":{"description":"99th percentile of the time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"p999Ns":{"description":"99.9th percentile of the time per call, ns (null when the record lacks it).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"maxNs":{"description":"Largest time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"calls":{"description":"Calls timed: the count behind the tail.","anyOf":[{"type":"integer","minimum":1},{"type":"null"}]},"contentionState":{"description":"The contention probe's state over the workers (null: no probe).","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]},"publishedFrom":{"description":"The workers the figure was published from: the uncontended ones, or all.","anyOf":[{"type":"string","enum":["uncontended","all"]},{"type":"null"}]},"ratioToBaseline":{"description":"timeNs ÷ the baseline's timeNs for the same operation.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"publicKeyBytes":{"description":"Public key, bytes (size audit).","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"ciphertextBytes":{"description":"Ciphertext, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"signatureBytes":{"description":"Signature, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"hashShare":{"description":"Share of the time in the hash groups (hash/DRNG profile).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"drngShare":{"description":"Share of the time in the DRNG.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"failure":{"description":"The failure's first line, when status is failed.","anyOf":[{"type":"string"},{"type":"null"}]},"records":{"type":"object","description":"The records the row comes from, relative to this file's folder.","properties":{"timing":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]},"profile":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]},"sizes":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["timing","profile","sizes"],"additionalProperties":false},"notPlausible":{"const":true,"description":"Present when the figure failed a cross-check (shown marked)."}},"required":["system","algorithmId","algorithmName","category","instance","buildProfile","operation","status","statistic","method","timeNs","ci95LowNs","ci95HighNs","timeRelativeHalfWidth","cycles","cyclesCi95Low","cyclesCi95High","cyclesRelativeHalfWidth","targetFigure","inputDependent","decidedBy","instructionsPerCallMin","instructionsPerCallMax","p99Ns","p999Ns","maxNs","calls","contentionState","publishedFrom","ratioToBaseline","publicKeyBytes","ciphertextBytes","signatureBytes","hashShare","drngShare","failure","records"],"additionalProperties":false}}},"required":["kind","schemaVersion","system","baseline","recordPathsRelativeTo","rows"],"additionalProperties":false,"$defs":{}};
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/summary.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate34.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.schemaVersion === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"},message:"must have required property '"+"schemaVersion"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.system === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.baseline === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "baseline"},message:"must have required property '"+"baseline"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.recordPathsRelativeTo === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "recordPathsRelativeTo"},message:"must have required property '"+"recordPathsRelativeTo"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.rows === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "kind") || (key0 === "schemaVersion")) || (key0 === "system")) || (key0 === "baseline")) || (key0 === "recordPathsRelativeTo")) || (key0 === "rows"))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+if("summary" !== data.kind){
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "summary"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined){
+if(1 !== data.schemaVersion){
+const err8 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.system !== undefined){
+let data2 = data.system;
+if(typeof data2 === "string"){
+if(!pattern4.test(data2)){
+const err9 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.baseline !== undefined){
+let data3 = data.baseline;
+const _errs7 = errors;
+let valid1 = false;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+const err11 = {instancePath:instancePath+"/baseline",schemaPath:"#/properties/baseline/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+const _errs10 = errors;
+if(data3 !== null){
+const err12 = {instancePath:instancePath+"/baseline",schemaPath:"#/properties/baseline/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err13 = {instancePath:instancePath+"/baseline",schemaPath:"#/properties/baseline/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.recordPathsRelativeTo !== undefined){
+if(typeof data.recordPathsRelativeTo !== "string"){
+const err14 = {instancePath:instancePath+"/recordPathsRelativeTo",schemaPath:"#/properties/recordPathsRelativeTo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.rows !== undefined){
+let data5 = data.rows;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.system === undefined){
+const err15 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data6.algorithmId === undefined){
+const err16 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data6.algorithmName === undefined){
+const err17 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "algorithmName"},message:"must have required property '"+"algorithmName"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data6.category === undefined){
+const err18 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6.instance === undefined){
+const err19 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6.buildProfile === undefined){
+const err20 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data6.operation === undefined){
+const err21 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data6.status === undefined){
+const err22 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data6.statistic === undefined){
+const err23 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "statistic"},message:"must have required property '"+"statistic"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data6.method === undefined){
+const err24 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data6.timeNs === undefined){
+const err25 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "timeNs"},message:"must have required property '"+"timeNs"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data6.ci95LowNs === undefined){
+const err26 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "ci95LowNs"},message:"must have required property '"+"ci95LowNs"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data6.ci95HighNs === undefined){
+const err27 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "ci95HighNs"},message:"must have required property '"+"ci95HighNs"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data6.timeRelativeHalfWidth === undefined){
+const err28 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "timeRelativeHalfWidth"},message:"must have required property '"+"timeRelativeHalfWidth"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data6.cycles === undefined){
+const err29 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "cycles"},message:"must have required property '"+"cycles"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data6.cyclesCi95Low === undefined){
+const err30 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "cyclesCi95Low"},message:"must have required property '"+"cyclesCi95Low"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data6.cyclesCi95High === undefined){
+const err31 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "cyclesCi95High"},message:"must have required property '"+"cyclesCi95High"+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data6.cyclesRelativeHalfWidth === undefined){
+const err32 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "cyclesRelativeHalfWidth"},message:"must have required property '"+"cyclesRelativeHalfWidth"+"'"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data6.targetFigure === undefined){
+const err33 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "targetFigure"},message:"must have required property '"+"targetFigure"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data6.inputDependent === undefined){
+const err34 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "inputDependent"},message:"must have required property '"+"inputDependent"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data6.decidedBy === undefined){
+const err35 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "decidedBy"},message:"must have required property '"+"decidedBy"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data6.instructionsPerCallMin === undefined){
+const err36 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "instructionsPerCallMin"},message:"must have required property '"+"instructionsPerCallMin"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data6.instructionsPerCallMax === undefined){
+const err37 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "instructionsPerCallMax"},message:"must have required property '"+"instructionsPerCallMax"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data6.p99Ns === undefined){
+const err38 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "p99Ns"},message:"must have required property '"+"p99Ns"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data6.p999Ns === undefined){
+const err39 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "p999Ns"},message:"must have required property '"+"p999Ns"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data6.maxNs === undefined){
+const err40 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "maxNs"},message:"must have required property '"+"maxNs"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data6.calls === undefined){
+const err41 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data6.contentionState === undefined){
+const err42 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "contentionState"},message:"must have required property '"+"contentionState"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data6.publishedFrom === undefined){
+const err43 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "publishedFrom"},message:"must have required property '"+"publishedFrom"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data6.ratioToBaseline === undefined){
+const err44 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "ratioToBaseline"},message:"must have required property '"+"ratioToBaseline"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data6.publicKeyBytes === undefined){
+const err45 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "publicKeyBytes"},message:"must have required property '"+"publicKeyBytes"+"'"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data6.ciphertextBytes === undefined){
+const err46 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "ciphertextBytes"},message:"must have required property '"+"ciphertextBytes"+"'"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data6.signatureBytes === undefined){
+const err47 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "signatureBytes"},message:"must have required property '"+"signatureBytes"+"'"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data6.hashShare === undefined){
+const err48 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "hashShare"},message:"must have required property '"+"hashShare"+"'"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data6.drngShare === undefined){
+const err49 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "drngShare"},message:"must have required property '"+"drngShare"+"'"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data6.failure === undefined){
+const err50 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "failure"},message:"must have required property '"+"failure"+"'"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data6.records === undefined){
+const err51 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+for(const key1 in data6){
+if(!(func1.call(schema99.properties.rows.items.properties, key1))){
+const err52 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data6.system !== undefined){
+let data7 = data6.system;
+if(typeof data7 === "string"){
+if(!pattern4.test(data7)){
+const err53 = {instancePath:instancePath+"/rows/" + i0+"/system",schemaPath:"#/properties/rows/items/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/rows/" + i0+"/system",schemaPath:"#/properties/rows/items/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data6.algorithmId !== undefined){
+let data8 = data6.algorithmId;
+if(typeof data8 === "string"){
+if(!pattern4.test(data8)){
+const err55 = {instancePath:instancePath+"/rows/" + i0+"/algorithmId",schemaPath:"#/properties/rows/items/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/rows/" + i0+"/algorithmId",schemaPath:"#/properties/rows/items/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data6.algorithmName !== undefined){
+let data9 = data6.algorithmName;
+const _errs24 = errors;
+let valid5 = false;
+const _errs25 = errors;
+if(typeof data9 !== "string"){
+const err57 = {instancePath:instancePath+"/rows/" + i0+"/algorithmName",schemaPath:"#/properties/rows/items/properties/algorithmName/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+var _valid1 = _errs25 === errors;
+valid5 = valid5 || _valid1;
+const _errs27 = errors;
+if(data9 !== null){
+const err58 = {instancePath:instancePath+"/rows/" + i0+"/algorithmName",schemaPath:"#/properties/rows/items/properties/algorithmName/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+var _valid1 = _errs27 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err59 = {instancePath:instancePath+"/rows/" + i0+"/algorithmName",schemaPath:"#/properties/rows/items/properties/algorithmName/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+else {
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.category !== undefined){
+let data10 = data6.category;
+if(typeof data10 !== "string"){
+const err60 = {instancePath:instancePath+"/rows/" + i0+"/category",schemaPath:"#/properties/rows/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(!(((data10 === "kem") || (data10 === "sign")) || (data10 === "kex"))){
+const err61 = {instancePath:instancePath+"/rows/" + i0+"/category",schemaPath:"#/properties/rows/items/properties/category/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.category.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data6.instance !== undefined){
+let data11 = data6.instance;
+if(typeof data11 === "string"){
+if(!pattern4.test(data11)){
+const err62 = {instancePath:instancePath+"/rows/" + i0+"/instance",schemaPath:"#/properties/rows/items/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/rows/" + i0+"/instance",schemaPath:"#/properties/rows/items/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data6.buildProfile !== undefined){
+let data12 = data6.buildProfile;
+const _errs34 = errors;
+let valid6 = false;
+const _errs35 = errors;
+if(typeof data12 === "string"){
+if(!pattern4.test(data12)){
+const err64 = {instancePath:instancePath+"/rows/" + i0+"/buildProfile",schemaPath:"#/properties/rows/items/properties/buildProfile/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/rows/" + i0+"/buildProfile",schemaPath:"#/properties/rows/items/properties/buildProfile/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+var _valid2 = _errs35 === errors;
+valid6 = valid6 || _valid2;
+const _errs37 = errors;
+if(data12 !== null){
+const err66 = {instancePath:instancePath+"/rows/" + i0+"/buildProfile",schemaPath:"#/properties/rows/items/properties/buildProfile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+var _valid2 = _errs37 === errors;
+valid6 = valid6 || _valid2;
+if(!valid6){
+const err67 = {instancePath:instancePath+"/rows/" + i0+"/buildProfile",schemaPath:"#/properties/rows/items/properties/buildProfile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.operation !== undefined){
+let data13 = data6.operation;
+if(typeof data13 === "string"){
+if(!pattern7.test(data13)){
+const err68 = {instancePath:instancePath+"/rows/" + i0+"/operation",schemaPath:"#/properties/rows/items/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/rows/" + i0+"/operation",schemaPath:"#/properties/rows/items/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data6.status !== undefined){
+let data14 = data6.status;
+if(typeof data14 !== "string"){
+const err70 = {instancePath:instancePath+"/rows/" + i0+"/status",schemaPath:"#/properties/rows/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(!(((data14 === "ok") || (data14 === "failed")) || (data14 === "not measured"))){
+const err71 = {instancePath:instancePath+"/rows/" + i0+"/status",schemaPath:"#/properties/rows/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data6.statistic !== undefined){
+let data15 = data6.statistic;
+const _errs44 = errors;
+let valid7 = false;
+const _errs45 = errors;
+if(typeof data15 !== "string"){
+const err72 = {instancePath:instancePath+"/rows/" + i0+"/statistic",schemaPath:"#/properties/rows/items/properties/statistic/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if(!((data15 === "median") || (data15 === "mean"))){
+const err73 = {instancePath:instancePath+"/rows/" + i0+"/statistic",schemaPath:"#/properties/rows/items/properties/statistic/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.statistic.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+var _valid3 = _errs45 === errors;
+valid7 = valid7 || _valid3;
+const _errs47 = errors;
+if(data15 !== null){
+const err74 = {instancePath:instancePath+"/rows/" + i0+"/statistic",schemaPath:"#/properties/rows/items/properties/statistic/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+var _valid3 = _errs47 === errors;
+valid7 = valid7 || _valid3;
+if(!valid7){
+const err75 = {instancePath:instancePath+"/rows/" + i0+"/statistic",schemaPath:"#/properties/rows/items/properties/statistic/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+else {
+errors = _errs44;
+if(vErrors !== null){
+if(_errs44){
+vErrors.length = _errs44;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.method !== undefined){
+let data16 = data6.method;
+const _errs50 = errors;
+let valid8 = false;
+const _errs51 = errors;
+if(typeof data16 !== "string"){
+const err76 = {instancePath:instancePath+"/rows/" + i0+"/method",schemaPath:"#/properties/rows/items/properties/method/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(!((data16 === "per-call") || (data16 === "trials"))){
+const err77 = {instancePath:instancePath+"/rows/" + i0+"/method",schemaPath:"#/properties/rows/items/properties/method/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.method.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+var _valid4 = _errs51 === errors;
+valid8 = valid8 || _valid4;
+const _errs53 = errors;
+if(data16 !== null){
+const err78 = {instancePath:instancePath+"/rows/" + i0+"/method",schemaPath:"#/properties/rows/items/properties/method/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+var _valid4 = _errs53 === errors;
+valid8 = valid8 || _valid4;
+if(!valid8){
+const err79 = {instancePath:instancePath+"/rows/" + i0+"/method",schemaPath:"#/properties/rows/items/properties/method/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+else {
+errors = _errs50;
+if(vErrors !== null){
+if(_errs50){
+vErrors.length = _errs50;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.timeNs !== undefined){
+let data17 = data6.timeNs;
+const _errs56 = errors;
+let valid9 = false;
+const _errs57 = errors;
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err80 = {instancePath:instancePath+"/rows/" + i0+"/timeNs",schemaPath:"#/properties/rows/items/properties/timeNs/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/rows/" + i0+"/timeNs",schemaPath:"#/properties/rows/items/properties/timeNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+var _valid5 = _errs57 === errors;
+valid9 = valid9 || _valid5;
+const _errs59 = errors;
+if(data17 !== null){
+const err82 = {instancePath:instancePath+"/rows/" + i0+"/timeNs",schemaPath:"#/properties/rows/items/properties/timeNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+var _valid5 = _errs59 === errors;
+valid9 = valid9 || _valid5;
+if(!valid9){
+const err83 = {instancePath:instancePath+"/rows/" + i0+"/timeNs",schemaPath:"#/properties/rows/items/properties/timeNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+else {
+errors = _errs56;
+if(vErrors !== null){
+if(_errs56){
+vErrors.length = _errs56;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.ci95LowNs !== undefined){
+let data18 = data6.ci95LowNs;
+const _errs62 = errors;
+let valid10 = false;
+const _errs63 = errors;
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err84 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+var _valid6 = _errs63 === errors;
+valid10 = valid10 || _valid6;
+const _errs65 = errors;
+if(data18 !== null){
+const err86 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+var _valid6 = _errs65 === errors;
+valid10 = valid10 || _valid6;
+if(!valid10){
+const err87 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+else {
+errors = _errs62;
+if(vErrors !== null){
+if(_errs62){
+vErrors.length = _errs62;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.ci95HighNs !== undefined){
+let data19 = data6.ci95HighNs;
+const _errs68 = errors;
+let valid11 = false;
+const _errs69 = errors;
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err88 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+var _valid7 = _errs69 === errors;
+valid11 = valid11 || _valid7;
+const _errs71 = errors;
+if(data19 !== null){
+const err90 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+var _valid7 = _errs71 === errors;
+valid11 = valid11 || _valid7;
+if(!valid11){
+const err91 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+else {
+errors = _errs68;
+if(vErrors !== null){
+if(_errs68){
+vErrors.length = _errs68;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.timeRelativeHalfWidth !== undefined){
+let data20 = data6.timeRelativeHalfWidth;
+const _errs74 = errors;
+let valid12 = false;
+const _errs75 = errors;
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err92 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+var _valid8 = _errs75 === errors;
+valid12 = valid12 || _valid8;
+const _errs77 = errors;
+if(data20 !== null){
+const err94 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+var _valid8 = _errs77 === errors;
+valid12 = valid12 || _valid8;
+if(!valid12){
+const err95 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+else {
+errors = _errs74;
+if(vErrors !== null){
+if(_errs74){
+vErrors.length = _errs74;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.cycles !== undefined){
+let data21 = data6.cycles;
+const _errs80 = errors;
+let valid13 = false;
+const _errs81 = errors;
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err96 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+var _valid9 = _errs81 === errors;
+valid13 = valid13 || _valid9;
+const _errs83 = errors;
+if(data21 !== null){
+const err98 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+var _valid9 = _errs83 === errors;
+valid13 = valid13 || _valid9;
+if(!valid13){
+const err99 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+else {
+errors = _errs80;
+if(vErrors !== null){
+if(_errs80){
+vErrors.length = _errs80;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.cyclesCi95Low !== undefined){
+let data22 = data6.cyclesCi95Low;
+const _errs86 = errors;
+let valid14 = false;
+const _errs87 = errors;
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err100 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+var _valid10 = _errs87 === errors;
+valid14 = valid14 || _valid10;
+const _errs89 = errors;
+if(data22 !== null){
+const err102 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+var _valid10 = _errs89 === errors;
+valid14 = valid14 || _valid10;
+if(!valid14){
+const err103 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+else {
+errors = _errs86;
+if(vErrors !== null){
+if(_errs86){
+vErrors.length = _errs86;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.cyclesCi95High !== undefined){
+let data23 = data6.cyclesCi95High;
+const _errs92 = errors;
+let valid15 = false;
+const _errs93 = errors;
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err104 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+var _valid11 = _errs93 === errors;
+valid15 = valid15 || _valid11;
+const _errs95 = errors;
+if(data23 !== null){
+const err106 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+var _valid11 = _errs95 === errors;
+valid15 = valid15 || _valid11;
+if(!valid15){
+const err107 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+else {
+errors = _errs92;
+if(vErrors !== null){
+if(_errs92){
+vErrors.length = _errs92;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.cyclesRelativeHalfWidth !== undefined){
+let data24 = data6.cyclesRelativeHalfWidth;
+const _errs98 = errors;
+let valid16 = false;
+const _errs99 = errors;
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err108 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+var _valid12 = _errs99 === errors;
+valid16 = valid16 || _valid12;
+const _errs101 = errors;
+if(data24 !== null){
+const err110 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+var _valid12 = _errs101 === errors;
+valid16 = valid16 || _valid12;
+if(!valid16){
+const err111 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+else {
+errors = _errs98;
+if(vErrors !== null){
+if(_errs98){
+vErrors.length = _errs98;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.targetFigure !== undefined){
+let data25 = data6.targetFigure;
+const _errs104 = errors;
+let valid17 = false;
+const _errs105 = errors;
+if(typeof data25 !== "string"){
+const err112 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if(!((data25 === "time") || (data25 === "cycles"))){
+const err113 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.targetFigure.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+var _valid13 = _errs105 === errors;
+valid17 = valid17 || _valid13;
+const _errs107 = errors;
+if(data25 !== null){
+const err114 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+var _valid13 = _errs107 === errors;
+valid17 = valid17 || _valid13;
+if(!valid17){
+const err115 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+else {
+errors = _errs104;
+if(vErrors !== null){
+if(_errs104){
+vErrors.length = _errs104;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.inputDependent !== undefined){
+let data26 = data6.inputDependent;
+const _errs110 = errors;
+let valid18 = false;
+const _errs111 = errors;
+if(typeof data26 !== "boolean"){
+const err116 = {instancePath:instancePath+"/rows/" + i0+"/inputDependent",schemaPath:"#/properties/rows/items/properties/inputDependent/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+var _valid14 = _errs111 === errors;
+valid18 = valid18 || _valid14;
+const _errs113 = errors;
+if(data26 !== null){
+const err117 = {instancePath:instancePath+"/rows/" + i0+"/inputDependent",schemaPath:"#/properties/rows/items/properties/inputDependent/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+var _valid14 = _errs113 === errors;
+valid18 = valid18 || _valid14;
+if(!valid18){
+const err118 = {instancePath:instancePath+"/rows/" + i0+"/inputDependent",schemaPath:"#/properties/rows/items/properties/inputDependent/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+else {
+errors = _errs110;
+if(vErrors !== null){
+if(_errs110){
+vErrors.length = _errs110;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.decidedBy !== undefined){
+let data27 = data6.decidedBy;
+const _errs116 = errors;
+let valid19 = false;
+const _errs117 = errors;
+if(typeof data27 !== "string"){
+const err119 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+if(!((data27 === "instructions") || (data27 === "distribution"))){
+const err120 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.decidedBy.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+var _valid15 = _errs117 === errors;
+valid19 = valid19 || _valid15;
+const _errs119 = errors;
+if(data27 !== null){
+const err121 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+var _valid15 = _errs119 === errors;
+valid19 = valid19 || _valid15;
+if(!valid19){
+const err122 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+else {
+errors = _errs116;
+if(vErrors !== null){
+if(_errs116){
+vErrors.length = _errs116;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.instructionsPerCallMin !== undefined){
+let data28 = data6.instructionsPerCallMin;
+const _errs122 = errors;
+let valid20 = false;
+const _errs123 = errors;
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 0 || isNaN(data28)){
+const err123 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+else {
+const err124 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+var _valid16 = _errs123 === errors;
+valid20 = valid20 || _valid16;
+const _errs125 = errors;
+if(data28 !== null){
+const err125 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+var _valid16 = _errs125 === errors;
+valid20 = valid20 || _valid16;
+if(!valid20){
+const err126 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+else {
+errors = _errs122;
+if(vErrors !== null){
+if(_errs122){
+vErrors.length = _errs122;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.instructionsPerCallMax !== undefined){
+let data29 = data6.instructionsPerCallMax;
+const _errs128 = errors;
+let valid21 = false;
+const _errs129 = errors;
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err127 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+var _valid17 = _errs129 === errors;
+valid21 = valid21 || _valid17;
+const _errs131 = errors;
+if(data29 !== null){
+const err129 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+var _valid17 = _errs131 === errors;
+valid21 = valid21 || _valid17;
+if(!valid21){
+const err130 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+else {
+errors = _errs128;
+if(vErrors !== null){
+if(_errs128){
+vErrors.length = _errs128;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.p99Ns !== undefined){
+let data30 = data6.p99Ns;
+const _errs134 = errors;
+let valid22 = false;
+const _errs135 = errors;
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 0 || isNaN(data30)){
+const err131 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+else {
+const err132 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+var _valid18 = _errs135 === errors;
+valid22 = valid22 || _valid18;
+const _errs137 = errors;
+if(data30 !== null){
+const err133 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+var _valid18 = _errs137 === errors;
+valid22 = valid22 || _valid18;
+if(!valid22){
+const err134 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+else {
+errors = _errs134;
+if(vErrors !== null){
+if(_errs134){
+vErrors.length = _errs134;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.p999Ns !== undefined){
+let data31 = data6.p999Ns;
+const _errs140 = errors;
+let valid23 = false;
+const _errs141 = errors;
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err135 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+var _valid19 = _errs141 === errors;
+valid23 = valid23 || _valid19;
+const _errs143 = errors;
+if(data31 !== null){
+const err137 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+var _valid19 = _errs143 === errors;
+valid23 = valid23 || _valid19;
+if(!valid23){
+const err138 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+else {
+errors = _errs140;
+if(vErrors !== null){
+if(_errs140){
+vErrors.length = _errs140;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.maxNs !== undefined){
+let data32 = data6.maxNs;
+const _errs146 = errors;
+let valid24 = false;
+const _errs147 = errors;
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 0 || isNaN(data32)){
+const err139 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+var _valid20 = _errs147 === errors;
+valid24 = valid24 || _valid20;
+const _errs149 = errors;
+if(data32 !== null){
+const err141 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+var _valid20 = _errs149 === errors;
+valid24 = valid24 || _valid20;
+if(!valid24){
+const err142 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+else {
+errors = _errs146;
+if(vErrors !== null){
+if(_errs146){
+vErrors.length = _errs146;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.calls !== undefined){
+let data33 = data6.calls;
+const _errs152 = errors;
+let valid25 = false;
+const _errs153 = errors;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err143 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 1 || isNaN(data33)){
+const err144 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+var _valid21 = _errs153 === errors;
+valid25 = valid25 || _valid21;
+const _errs155 = errors;
+if(data33 !== null){
+const err145 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+var _valid21 = _errs155 === errors;
+valid25 = valid25 || _valid21;
+if(!valid25){
+const err146 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+else {
+errors = _errs152;
+if(vErrors !== null){
+if(_errs152){
+vErrors.length = _errs152;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.contentionState !== undefined){
+let data34 = data6.contentionState;
+const _errs158 = errors;
+let valid26 = false;
+const _errs159 = errors;
+if(typeof data34 !== "string"){
+const err147 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+if(!(((data34 === "uncontended") || (data34 === "contended")) || (data34 === "mixed"))){
+const err148 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.contentionState.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+var _valid22 = _errs159 === errors;
+valid26 = valid26 || _valid22;
+const _errs161 = errors;
+if(data34 !== null){
+const err149 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+var _valid22 = _errs161 === errors;
+valid26 = valid26 || _valid22;
+if(!valid26){
+const err150 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+else {
+errors = _errs158;
+if(vErrors !== null){
+if(_errs158){
+vErrors.length = _errs158;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.publishedFrom !== undefined){
+let data35 = data6.publishedFrom;
+const _errs164 = errors;
+let valid27 = false;
+const _errs165 = errors;
+if(typeof data35 !== "string"){
+const err151 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+if(!((data35 === "uncontended") || (data35 === "all"))){
+const err152 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.publishedFrom.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+var _valid23 = _errs165 === errors;
+valid27 = valid27 || _valid23;
+const _errs167 = errors;
+if(data35 !== null){
+const err153 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+var _valid23 = _errs167 === errors;
+valid27 = valid27 || _valid23;
+if(!valid27){
+const err154 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+else {
+errors = _errs164;
+if(vErrors !== null){
+if(_errs164){
+vErrors.length = _errs164;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.ratioToBaseline !== undefined){
+let data36 = data6.ratioToBaseline;
+const _errs170 = errors;
+let valid28 = false;
+const _errs171 = errors;
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 < 0 || isNaN(data36)){
+const err155 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+}
+else {
+const err156 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+var _valid24 = _errs171 === errors;
+valid28 = valid28 || _valid24;
+const _errs173 = errors;
+if(data36 !== null){
+const err157 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+var _valid24 = _errs173 === errors;
+valid28 = valid28 || _valid24;
+if(!valid28){
+const err158 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+else {
+errors = _errs170;
+if(vErrors !== null){
+if(_errs170){
+vErrors.length = _errs170;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.publicKeyBytes !== undefined){
+let data37 = data6.publicKeyBytes;
+const _errs176 = errors;
+let valid29 = false;
+const _errs177 = errors;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err159 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err160 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+var _valid25 = _errs177 === errors;
+valid29 = valid29 || _valid25;
+const _errs179 = errors;
+if(data37 !== null){
+const err161 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+var _valid25 = _errs179 === errors;
+valid29 = valid29 || _valid25;
+if(!valid29){
+const err162 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+else {
+errors = _errs176;
+if(vErrors !== null){
+if(_errs176){
+vErrors.length = _errs176;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.ciphertextBytes !== undefined){
+let data38 = data6.ciphertextBytes;
+const _errs182 = errors;
+let valid30 = false;
+const _errs183 = errors;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err163 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 0 || isNaN(data38)){
+const err164 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+var _valid26 = _errs183 === errors;
+valid30 = valid30 || _valid26;
+const _errs185 = errors;
+if(data38 !== null){
+const err165 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+var _valid26 = _errs185 === errors;
+valid30 = valid30 || _valid26;
+if(!valid30){
+const err166 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+else {
+errors = _errs182;
+if(vErrors !== null){
+if(_errs182){
+vErrors.length = _errs182;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.signatureBytes !== undefined){
+let data39 = data6.signatureBytes;
+const _errs188 = errors;
+let valid31 = false;
+const _errs189 = errors;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err167 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 0 || isNaN(data39)){
+const err168 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+}
+var _valid27 = _errs189 === errors;
+valid31 = valid31 || _valid27;
+const _errs191 = errors;
+if(data39 !== null){
+const err169 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+var _valid27 = _errs191 === errors;
+valid31 = valid31 || _valid27;
+if(!valid31){
+const err170 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+else {
+errors = _errs188;
+if(vErrors !== null){
+if(_errs188){
+vErrors.length = _errs188;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.hashShare !== undefined){
+let data40 = data6.hashShare;
+const _errs194 = errors;
+let valid32 = false;
+const _errs195 = errors;
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 0 || isNaN(data40)){
+const err171 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+}
+else {
+const err172 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+var _valid28 = _errs195 === errors;
+valid32 = valid32 || _valid28;
+const _errs197 = errors;
+if(data40 !== null){
+const err173 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+var _valid28 = _errs197 === errors;
+valid32 = valid32 || _valid28;
+if(!valid32){
+const err174 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+else {
+errors = _errs194;
+if(vErrors !== null){
+if(_errs194){
+vErrors.length = _errs194;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.drngShare !== undefined){
+let data41 = data6.drngShare;
+const _errs200 = errors;
+let valid33 = false;
+const _errs201 = errors;
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 0 || isNaN(data41)){
+const err175 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+}
+else {
+const err176 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+var _valid29 = _errs201 === errors;
+valid33 = valid33 || _valid29;
+const _errs203 = errors;
+if(data41 !== null){
+const err177 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+var _valid29 = _errs203 === errors;
+valid33 = valid33 || _valid29;
+if(!valid33){
+const err178 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+else {
+errors = _errs200;
+if(vErrors !== null){
+if(_errs200){
+vErrors.length = _errs200;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.failure !== undefined){
+let data42 = data6.failure;
+const _errs206 = errors;
+let valid34 = false;
+const _errs207 = errors;
+if(typeof data42 !== "string"){
+const err179 = {instancePath:instancePath+"/rows/" + i0+"/failure",schemaPath:"#/properties/rows/items/properties/failure/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+var _valid30 = _errs207 === errors;
+valid34 = valid34 || _valid30;
+const _errs209 = errors;
+if(data42 !== null){
+const err180 = {instancePath:instancePath+"/rows/" + i0+"/failure",schemaPath:"#/properties/rows/items/properties/failure/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+var _valid30 = _errs209 === errors;
+valid34 = valid34 || _valid30;
+if(!valid34){
+const err181 = {instancePath:instancePath+"/rows/" + i0+"/failure",schemaPath:"#/properties/rows/items/properties/failure/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+else {
+errors = _errs206;
+if(vErrors !== null){
+if(_errs206){
+vErrors.length = _errs206;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.records !== undefined){
+let data43 = data6.records;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.timing === undefined){
+const err182 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/required",keyword:"required",params:{missingProperty: "timing"},message:"must have required property '"+"timing"+"'"};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+if(data43.profile === undefined){
+const err183 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/required",keyword:"required",params:{missingProperty: "profile"},message:"must have required property '"+"profile"+"'"};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+if(data43.sizes === undefined){
+const err184 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/required",keyword:"required",params:{missingProperty: "sizes"},message:"must have required property '"+"sizes"+"'"};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+for(const key2 in data43){
+if(!(((key2 === "timing") || (key2 === "profile")) || (key2 === "sizes"))){
+const err185 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+}
+if(data43.timing !== undefined){
+let data44 = data43.timing;
+const _errs215 = errors;
+let valid36 = false;
+const _errs216 = errors;
+if(typeof data44 !== "string"){
+const err186 = {instancePath:instancePath+"/rows/" + i0+"/records/timing",schemaPath:"#/properties/rows/items/properties/records/properties/timing/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+var _valid31 = _errs216 === errors;
+valid36 = valid36 || _valid31;
+const _errs218 = errors;
+if(data44 !== null){
+const err187 = {instancePath:instancePath+"/rows/" + i0+"/records/timing",schemaPath:"#/properties/rows/items/properties/records/properties/timing/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+var _valid31 = _errs218 === errors;
+valid36 = valid36 || _valid31;
+if(!valid36){
+const err188 = {instancePath:instancePath+"/rows/" + i0+"/records/timing",schemaPath:"#/properties/rows/items/properties/records/properties/timing/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+else {
+errors = _errs215;
+if(vErrors !== null){
+if(_errs215){
+vErrors.length = _errs215;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data43.profile !== undefined){
+let data45 = data43.profile;
+const _errs221 = errors;
+let valid37 = false;
+const _errs222 = errors;
+if(typeof data45 !== "string"){
+const err189 = {instancePath:instancePath+"/rows/" + i0+"/records/profile",schemaPath:"#/properties/rows/items/properties/records/properties/profile/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+var _valid32 = _errs222 === errors;
+valid37 = valid37 || _valid32;
+const _errs224 = errors;
+if(data45 !== null){
+const err190 = {instancePath:instancePath+"/rows/" + i0+"/records/profile",schemaPath:"#/properties/rows/items/properties/records/properties/profile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+var _valid32 = _errs224 === errors;
+valid37 = valid37 || _valid32;
+if(!valid37){
+const err191 = {instancePath:instancePath+"/rows/" + i0+"/records/profile",schemaPath:"#/properties/rows/items/properties/records/properties/profile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+else {
+errors = _errs221;
+if(vErrors !== null){
+if(_errs221){
+vErrors.length = _errs221;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data43.sizes !== undefined){
+let data46 = data43.sizes;
+const _errs227 = errors;
+let valid38 = false;
+const _errs228 = errors;
+if(typeof data46 !== "string"){
+const err192 = {instancePath:instancePath+"/rows/" + i0+"/records/sizes",schemaPath:"#/properties/rows/items/properties/records/properties/sizes/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+var _valid33 = _errs228 === errors;
+valid38 = valid38 || _valid33;
+const _errs230 = errors;
+if(data46 !== null){
+const err193 = {instancePath:instancePath+"/rows/" + i0+"/records/sizes",schemaPath:"#/properties/rows/items/properties/records/properties/sizes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+var _valid33 = _errs230 === errors;
+valid38 = valid38 || _valid33;
+if(!valid38){
+const err194 = {instancePath:instancePath+"/rows/" + i0+"/records/sizes",schemaPath:"#/properties/rows/items/properties/records/properties/sizes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+else {
+errors = _errs227;
+if(vErrors !== null){
+if(_errs227){
+vErrors.length = _errs227;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err195 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+}
+if(data6.notPlausible !== undefined){
+if(true !== data6.notPlausible){
+const err196 = {instancePath:instancePath+"/rows/" + i0+"/notPlausible",schemaPath:"#/properties/rows/items/properties/notPlausible/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+}
+}
+else {
+const err197 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+}
+}
+else {
+const err198 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
+}
+errors++;
+}
+}
+}
+else {
+const err199 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
