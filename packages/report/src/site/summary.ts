@@ -240,7 +240,8 @@ function timeCell(r: SummaryRow): string {
   const mean = r.method === "per-call" && r.statistic === "mean" ? "mean " : "";
   const meanMark = mean ? ` ${MEAN_MARK}` : "";
   const trials = r.method === "trials" ? " (trials mean)" : "";
-  const contended = r.publishedFrom === "all" && r.contentionState !== "uncontended" && r.contentionState ? ` ${CONTENDED_MARK}` : "";
+  const contended =
+    r.publishedFrom === "all" && r.contentionState !== "uncontended" && r.contentionState ? ` ${CONTENDED_MARK}` : "";
   return `${mean}${formatTime(r.timeNs)}${meanMark}${trials}${r.notPlausible ? ` ${NOT_PLAUSIBLE}` : ""}${contended}`;
 }
 

@@ -4816,9 +4816,9 @@ export interface ComparisonRecord {
       high: number | null;
     };
     /**
-     * slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise.
+     * slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states (no verdict).
      */
-    verdict: "faster" | "slower" | "same";
+    verdict: "faster" | "slower" | "same" | "not-comparable";
     /**
      * The records compared, relative to their system's folder.
      */
@@ -4841,9 +4841,30 @@ export interface ComparisonRecord {
      */
     timeRatio?: number;
     /**
-     * Why the figure is not each side's published one, or why the interval is narrower than it should be.
+     * Why the figure is not each side's published one, why the interval is narrower than it should be, or why there is no verdict.
      */
     note?: string;
+    /**
+     * A's own 95 % interval of the figure as a fraction of it (the record's), when the figure is A's published one.
+     */
+    aRelativeHalfWidth?: number;
+    /**
+     * B's own 95 % interval of the figure as a fraction of it (the record's), when the figure is B's published one.
+     */
+    bRelativeHalfWidth?: number;
+    /**
+     * The contention state each side's figure was published in (null: the record has no probe).
+     */
+    contention?: {
+      /**
+       * A's state.
+       */
+      a: ("uncontended" | "contended" | "mixed") | null;
+      /**
+       * B's state.
+       */
+      b: ("uncontended" | "contended" | "mixed") | null;
+    };
   }[];
   /**
    * Instruction counts present in both, status ok on both sides.
@@ -4974,6 +4995,10 @@ export interface ComparisonRecord {
      * Timings with oneWorker.
      */
     oneWorker: number;
+    /**
+     * Timings not comparable (different contention states).
+     */
+    notComparable?: number;
   };
   /**
    * Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1).

@@ -34870,7 +34870,7 @@ return errors === 0;
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const comparison = validate33;
-const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/comparison.schema.json","title":"ngcc-perf comparison of two record stores","description":"Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.","type":"object","properties":{"kind":{"const":"comparison","description":"Record kind; always \"comparison\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"a":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"b":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"threshold":{"type":"number","description":"The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.","minimum":0,"maximum":1},"method":{"type":"object","description":"How the intervals were computed.","properties":{"resamples":{"type":"integer","description":"Bootstrap resamples.","minimum":1},"seed":{"type":"integer","description":"Base seed of the generator (each measurement's seed is derived from it and the key).","minimum":0},"interval":{"type":"string","description":"The interval, in words."}},"required":["resamples","seed","interval"],"additionalProperties":false},"timings":{"type":"array","description":"Timings present in both, status ok on both sides, in key order.","items":{"type":"object","description":"One timing compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"figure":{"type":"object","description":"The figure compared.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"The published statistic (the mean of both when the sides publish different ones)."},"unit":{"type":"string","enum":["cycles","ns"],"description":"cycles: estimated core cycles per call (both records targeted them); ns: time per call."}},"required":["statistic","unit"],"additionalProperties":false},"a":{"type":"number","description":"A's figure, in figure.unit.","minimum":0},"b":{"type":"number","description":"B's figure, in figure.unit.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95":{"type":"object","description":"2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.","properties":{"low":{"description":"Lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"high":{"description":"Upper bound.","anyOf":[{"type":"number"},{"type":"null"}]}},"required":["low","high"],"additionalProperties":false},"verdict":{"type":"string","enum":["faster","slower","same"],"description":"slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false},"oneWorker":{"type":"boolean","description":"A side was sampled by one worker: the interval holds no process-to-process noise."},"timeRatio":{"type":"number","description":"The time ratio B/A, when the figure is the estimated cycles.","minimum":0},"note":{"type":"string","description":"Why the figure is not each side's published one, or why the interval is narrower than it should be."}},"required":["key","figure","a","b","ratio","ci95","verdict","records"],"additionalProperties":false}},"instructions":{"type":"array","description":"Instruction counts present in both, status ok on both sides.","items":{"type":"object","description":"One count compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"a":{"type":"number","description":"A's instructions per call.","minimum":0},"b":{"type":"number","description":"B's instructions per call.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"verdict":{"type":"string","enum":["fewer","more","same"],"description":"Exact: same only when equal."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false}},"required":["key","a","b","ratio","verdict","records"],"additionalProperties":false}},"unmatched":{"type":"array","description":"Measurements not compared: on one side only, or failed on a side.","items":{"type":"object","description":"One measurement not compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"kind":{"type":"string","enum":["timing","instructions"],"description":"The record kind."},"where":{"type":"string","enum":["only-a","only-b","failed-a","failed-b","failed-both"],"description":"Where it is."},"record":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["key","kind","where","record"],"additionalProperties":false}},"counts":{"type":"object","description":"Verdicts counted.","properties":{"same":{"type":"integer","description":"Timings same.","minimum":0},"faster":{"type":"integer","description":"Timings faster.","minimum":0},"slower":{"type":"integer","description":"Timings slower.","minimum":0},"instructionsSame":{"type":"integer","description":"Instruction counts equal.","minimum":0},"instructionsDiffer":{"type":"integer","description":"Instruction counts different.","minimum":0},"oneWorker":{"type":"integer","description":"Timings with oneWorker.","minimum":0}},"required":["same","faster","slower","instructionsSame","instructionsDiffer","oneWorker"],"additionalProperties":false},"regressed":{"type":"boolean","description":"Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."}},"required":["kind","schemaVersion","a","b","threshold","method","timings","instructions","unmatched","counts","regressed"],"additionalProperties":false,"$defs":{}};
+const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/comparison.schema.json","title":"ngcc-perf comparison of two record stores","description":"Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.","type":"object","properties":{"kind":{"const":"comparison","description":"Record kind; always \"comparison\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"a":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"b":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"threshold":{"type":"number","description":"The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.","minimum":0,"maximum":1},"method":{"type":"object","description":"How the intervals were computed.","properties":{"resamples":{"type":"integer","description":"Bootstrap resamples.","minimum":1},"seed":{"type":"integer","description":"Base seed of the generator (each measurement's seed is derived from it and the key).","minimum":0},"interval":{"type":"string","description":"The interval, in words."}},"required":["resamples","seed","interval"],"additionalProperties":false},"timings":{"type":"array","description":"Timings present in both, status ok on both sides, in key order.","items":{"type":"object","description":"One timing compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"figure":{"type":"object","description":"The figure compared.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"The published statistic (the mean of both when the sides publish different ones)."},"unit":{"type":"string","enum":["cycles","ns"],"description":"cycles: estimated core cycles per call (both records targeted them); ns: time per call."}},"required":["statistic","unit"],"additionalProperties":false},"a":{"type":"number","description":"A's figure, in figure.unit.","minimum":0},"b":{"type":"number","description":"B's figure, in figure.unit.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95":{"type":"object","description":"2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.","properties":{"low":{"description":"Lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"high":{"description":"Upper bound.","anyOf":[{"type":"number"},{"type":"null"}]}},"required":["low","high"],"additionalProperties":false},"verdict":{"type":"string","enum":["faster","slower","same","not-comparable"],"description":"slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states (no verdict)."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false},"oneWorker":{"type":"boolean","description":"A side was sampled by one worker: the interval holds no process-to-process noise."},"timeRatio":{"type":"number","description":"The time ratio B/A, when the figure is the estimated cycles.","minimum":0},"note":{"type":"string","description":"Why the figure is not each side's published one, why the interval is narrower than it should be, or why there is no verdict."},"aRelativeHalfWidth":{"type":"number","description":"A's own 95 % interval of the figure as a fraction of it (the record's), when the figure is A's published one.","minimum":0},"bRelativeHalfWidth":{"type":"number","description":"B's own 95 % interval of the figure as a fraction of it (the record's), when the figure is B's published one.","minimum":0},"contention":{"type":"object","description":"The contention state each side's figure was published in (null: the record has no probe).","properties":{"a":{"description":"A's state.","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]},"b":{"description":"B's state.","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]}},"required":["a","b"],"additionalProperties":false}},"required":["key","figure","a","b","ratio","ci95","verdict","records"],"additionalProperties":false}},"instructions":{"type":"array","description":"Instruction counts present in both, status ok on both sides.","items":{"type":"object","description":"One count compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"a":{"type":"number","description":"A's instructions per call.","minimum":0},"b":{"type":"number","description":"B's instructions per call.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"verdict":{"type":"string","enum":["fewer","more","same"],"description":"Exact: same only when equal."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false}},"required":["key","a","b","ratio","verdict","records"],"additionalProperties":false}},"unmatched":{"type":"array","description":"Measurements not compared: on one side only, or failed on a side.","items":{"type":"object","description":"One measurement not compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"kind":{"type":"string","enum":["timing","instructions"],"description":"The record kind."},"where":{"type":"string","enum":["only-a","only-b","failed-a","failed-b","failed-both"],"description":"Where it is."},"record":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["key","kind","where","record"],"additionalProperties":false}},"counts":{"type":"object","description":"Verdicts counted.","properties":{"same":{"type":"integer","description":"Timings same.","minimum":0},"faster":{"type":"integer","description":"Timings faster.","minimum":0},"slower":{"type":"integer","description":"Timings slower.","minimum":0},"instructionsSame":{"type":"integer","description":"Instruction counts equal.","minimum":0},"instructionsDiffer":{"type":"integer","description":"Instruction counts different.","minimum":0},"oneWorker":{"type":"integer","description":"Timings with oneWorker.","minimum":0},"notComparable":{"type":"integer","description":"Timings not comparable (different contention states).","minimum":0}},"required":["same","faster","slower","instructionsSame","instructionsDiffer","oneWorker"],"additionalProperties":false},"regressed":{"type":"boolean","description":"Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."}},"required":["kind","schemaVersion","a","b","threshold","method","timings","instructions","unmatched","counts","regressed"],"additionalProperties":false,"$defs":{}};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/comparison.schema.json" */;
@@ -36003,7 +36003,7 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(!(((data30 === "faster") || (data30 === "slower")) || (data30 === "same"))){
+if(!((((data30 === "faster") || (data30 === "slower")) || (data30 === "same")) || (data30 === "not-comparable"))){
 const err92 = {instancePath:instancePath+"/timings/" + i0+"/verdict",schemaPath:"#/properties/timings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.properties.timings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err92];
@@ -36160,9 +36160,11 @@ vErrors.push(err104);
 errors++;
 }
 }
-}
-else {
-const err105 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.aRelativeHalfWidth !== undefined){
+let data37 = data14.aRelativeHalfWidth;
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err105 = {instancePath:instancePath+"/timings/" + i0+"/aRelativeHalfWidth",schemaPath:"#/properties/timings/items/properties/aRelativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -36172,9 +36174,8 @@ vErrors.push(err105);
 errors++;
 }
 }
-}
 else {
-const err106 = {instancePath:instancePath+"/timings",schemaPath:"#/properties/timings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err106 = {instancePath:instancePath+"/timings/" + i0+"/aRelativeHalfWidth",schemaPath:"#/properties/timings/items/properties/aRelativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -36184,15 +36185,11 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data.instructions !== undefined){
-let data37 = data.instructions;
-if(Array.isArray(data37)){
-const len1 = data37.length;
-for(let i1=0; i1<len1; i1++){
-let data38 = data37[i1];
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.key === undefined){
-const err107 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(data14.bRelativeHalfWidth !== undefined){
+let data38 = data14.bRelativeHalfWidth;
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 0 || isNaN(data38)){
+const err107 = {instancePath:instancePath+"/timings/" + i0+"/bRelativeHalfWidth",schemaPath:"#/properties/timings/items/properties/bRelativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -36201,8 +36198,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(data38.a === undefined){
-const err108 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+}
+else {
+const err108 = {instancePath:instancePath+"/timings/" + i0+"/bRelativeHalfWidth",schemaPath:"#/properties/timings/items/properties/bRelativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -36211,8 +36209,12 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data38.b === undefined){
-const err109 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+}
+if(data14.contention !== undefined){
+let data39 = data14.contention;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.a === undefined){
+const err109 = {instancePath:instancePath+"/timings/" + i0+"/contention",schemaPath:"#/properties/timings/items/properties/contention/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -36221,8 +36223,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data38.ratio === undefined){
-const err110 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "ratio"},message:"must have required property '"+"ratio"+"'"};
+if(data39.b === undefined){
+const err110 = {instancePath:instancePath+"/timings/" + i0+"/contention",schemaPath:"#/properties/timings/items/properties/contention/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -36231,8 +36233,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(data38.verdict === undefined){
-const err111 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+for(const key9 in data39){
+if(!((key9 === "a") || (key9 === "b"))){
+const err111 = {instancePath:instancePath+"/timings/" + i0+"/contention",schemaPath:"#/properties/timings/items/properties/contention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -36241,8 +36244,14 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(data38.records === undefined){
-const err112 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
+}
+if(data39.a !== undefined){
+let data40 = data39.a;
+const _errs102 = errors;
+let valid15 = false;
+const _errs103 = errors;
+if(typeof data40 !== "string"){
+const err112 = {instancePath:instancePath+"/timings/" + i0+"/contention/a",schemaPath:"#/properties/timings/items/properties/contention/properties/a/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -36251,9 +36260,8 @@ vErrors.push(err112);
 }
 errors++;
 }
-for(const key9 in data38){
-if(!((((((key9 === "key") || (key9 === "a")) || (key9 === "b")) || (key9 === "ratio")) || (key9 === "verdict")) || (key9 === "records"))){
-const err113 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(!(((data40 === "uncontended") || (data40 === "contended")) || (data40 === "mixed"))){
+const err113 = {instancePath:instancePath+"/timings/" + i0+"/contention/a",schemaPath:"#/properties/timings/items/properties/contention/properties/a/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema98.properties.timings.items.properties.contention.properties.a.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -36262,12 +36270,11 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-if(data38.key !== undefined){
-let data39 = data38.key;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.system === undefined){
-const err114 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+var _valid3 = _errs103 === errors;
+valid15 = valid15 || _valid3;
+const _errs105 = errors;
+if(data40 !== null){
+const err114 = {instancePath:instancePath+"/timings/" + i0+"/contention/a",schemaPath:"#/properties/timings/items/properties/contention/properties/a/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -36276,8 +36283,10 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(data39.algorithmId === undefined){
-const err115 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+var _valid3 = _errs105 === errors;
+valid15 = valid15 || _valid3;
+if(!valid15){
+const err115 = {instancePath:instancePath+"/timings/" + i0+"/contention/a",schemaPath:"#/properties/timings/items/properties/contention/properties/a/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -36286,8 +36295,25 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(data39.instance === undefined){
-const err116 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+else {
+errors = _errs102;
+if(vErrors !== null){
+if(_errs102){
+vErrors.length = _errs102;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data39.b !== undefined){
+let data41 = data39.b;
+const _errs108 = errors;
+let valid16 = false;
+const _errs109 = errors;
+if(typeof data41 !== "string"){
+const err116 = {instancePath:instancePath+"/timings/" + i0+"/contention/b",schemaPath:"#/properties/timings/items/properties/contention/properties/b/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -36296,8 +36322,8 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(data39.buildProfile === undefined){
-const err117 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+if(!(((data41 === "uncontended") || (data41 === "contended")) || (data41 === "mixed"))){
+const err117 = {instancePath:instancePath+"/timings/" + i0+"/contention/b",schemaPath:"#/properties/timings/items/properties/contention/properties/b/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema98.properties.timings.items.properties.contention.properties.b.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -36306,8 +36332,11 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(data39.operation === undefined){
-const err118 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+var _valid4 = _errs109 === errors;
+valid16 = valid16 || _valid4;
+const _errs111 = errors;
+if(data41 !== null){
+const err118 = {instancePath:instancePath+"/timings/" + i0+"/contention/b",schemaPath:"#/properties/timings/items/properties/contention/properties/b/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -36316,9 +36345,10 @@ vErrors.push(err118);
 }
 errors++;
 }
-for(const key10 in data39){
-if(!(((((key10 === "system") || (key10 === "algorithmId")) || (key10 === "instance")) || (key10 === "buildProfile")) || (key10 === "operation"))){
-const err119 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+var _valid4 = _errs111 === errors;
+valid16 = valid16 || _valid4;
+if(!valid16){
+const err119 = {instancePath:instancePath+"/timings/" + i0+"/contention/b",schemaPath:"#/properties/timings/items/properties/contention/properties/b/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -36327,12 +36357,21 @@ vErrors.push(err119);
 }
 errors++;
 }
+else {
+errors = _errs108;
+if(vErrors !== null){
+if(_errs108){
+vErrors.length = _errs108;
 }
-if(data39.system !== undefined){
-let data40 = data39.system;
-if(typeof data40 === "string"){
-if(!pattern4.test(data40)){
-const err120 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/timings/" + i0+"/contention",schemaPath:"#/properties/timings/items/properties/contention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -36342,8 +36381,9 @@ vErrors.push(err120);
 errors++;
 }
 }
+}
 else {
-const err121 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err121 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -36353,11 +36393,9 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data39.algorithmId !== undefined){
-let data41 = data39.algorithmId;
-if(typeof data41 === "string"){
-if(!pattern4.test(data41)){
-const err122 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+}
+else {
+const err122 = {instancePath:instancePath+"/timings",schemaPath:"#/properties/timings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -36367,8 +36405,15 @@ vErrors.push(err122);
 errors++;
 }
 }
-else {
-const err123 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.instructions !== undefined){
+let data42 = data.instructions;
+if(Array.isArray(data42)){
+const len1 = data42.length;
+for(let i1=0; i1<len1; i1++){
+let data43 = data42[i1];
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.key === undefined){
+const err123 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -36377,12 +36422,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data39.instance !== undefined){
-let data42 = data39.instance;
-if(typeof data42 === "string"){
-if(!pattern4.test(data42)){
-const err124 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data43.a === undefined){
+const err124 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -36391,9 +36432,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-else {
-const err125 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data43.b === undefined){
+const err125 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -36402,12 +36442,8 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-if(data39.buildProfile !== undefined){
-let data43 = data39.buildProfile;
-if(typeof data43 === "string"){
-if(!pattern4.test(data43)){
-const err126 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data43.ratio === undefined){
+const err126 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "ratio"},message:"must have required property '"+"ratio"+"'"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -36416,9 +36452,8 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-else {
-const err127 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data43.verdict === undefined){
+const err127 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -36427,12 +36462,8 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-if(data39.operation !== undefined){
-let data44 = data39.operation;
-if(typeof data44 === "string"){
-if(!pattern7.test(data44)){
-const err128 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(data43.records === undefined){
+const err128 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -36441,9 +36472,9 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-else {
-const err129 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key10 in data43){
+if(!((((((key10 === "key") || (key10 === "a")) || (key10 === "b")) || (key10 === "ratio")) || (key10 === "verdict")) || (key10 === "records"))){
+const err129 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -36453,9 +36484,11 @@ vErrors.push(err129);
 errors++;
 }
 }
-}
-else {
-const err130 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data43.key !== undefined){
+let data44 = data43.key;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if(data44.system === undefined){
+const err130 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -36464,12 +36497,8 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-if(data38.a !== undefined){
-let data45 = data38.a;
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < 0 || isNaN(data45)){
-const err131 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data44.algorithmId === undefined){
+const err131 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -36478,9 +36507,8 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-else {
-const err132 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data44.instance === undefined){
+const err132 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -36489,12 +36517,8 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-if(data38.b !== undefined){
-let data46 = data38.b;
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < 0 || isNaN(data46)){
-const err133 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data44.buildProfile === undefined){
+const err133 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -36503,9 +36527,8 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-else {
-const err134 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data44.operation === undefined){
+const err134 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -36514,15 +36537,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-if(data38.ratio !== undefined){
-let data47 = data38.ratio;
-const _errs117 = errors;
-let valid18 = false;
-const _errs118 = errors;
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 < 0 || isNaN(data47)){
-const err135 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key11 in data44){
+if(!(((((key11 === "system") || (key11 === "algorithmId")) || (key11 === "instance")) || (key11 === "buildProfile")) || (key11 === "operation"))){
+const err135 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -36532,8 +36549,11 @@ vErrors.push(err135);
 errors++;
 }
 }
-else {
-const err136 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data44.system !== undefined){
+let data45 = data44.system;
+if(typeof data45 === "string"){
+if(!pattern4.test(data45)){
+const err136 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -36542,11 +36562,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-var _valid3 = _errs118 === errors;
-valid18 = valid18 || _valid3;
-const _errs120 = errors;
-if(data47 !== null){
-const err137 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+else {
+const err137 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -36555,10 +36573,12 @@ vErrors.push(err137);
 }
 errors++;
 }
-var _valid3 = _errs120 === errors;
-valid18 = valid18 || _valid3;
-if(!valid18){
-const err138 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data44.algorithmId !== undefined){
+let data46 = data44.algorithmId;
+if(typeof data46 === "string"){
+if(!pattern4.test(data46)){
+const err138 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -36567,22 +36587,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-else {
-errors = _errs117;
-if(vErrors !== null){
-if(_errs117){
-vErrors.length = _errs117;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data38.verdict !== undefined){
-let data48 = data38.verdict;
-if(typeof data48 !== "string"){
-const err139 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err139 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -36591,8 +36598,12 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(!(((data48 === "fewer") || (data48 === "more")) || (data48 === "same"))){
-const err140 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.properties.instructions.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+}
+if(data44.instance !== undefined){
+let data47 = data44.instance;
+if(typeof data47 === "string"){
+if(!pattern4.test(data47)){
+const err140 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -36602,11 +36613,8 @@ vErrors.push(err140);
 errors++;
 }
 }
-if(data38.records !== undefined){
-let data49 = data38.records;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-if(data49.a === undefined){
-const err141 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+else {
+const err141 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -36615,8 +36623,12 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(data49.b === undefined){
-const err142 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+}
+if(data44.buildProfile !== undefined){
+let data48 = data44.buildProfile;
+if(typeof data48 === "string"){
+if(!pattern4.test(data48)){
+const err142 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -36625,9 +36637,9 @@ vErrors.push(err142);
 }
 errors++;
 }
-for(const key11 in data49){
-if(!((key11 === "a") || (key11 === "b"))){
-const err143 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+}
+else {
+const err143 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -36637,11 +36649,11 @@ vErrors.push(err143);
 errors++;
 }
 }
-if(data49.a !== undefined){
-let data50 = data49.a;
-if(typeof data50 === "string"){
-if(!pattern37.test(data50)){
-const err144 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+if(data44.operation !== undefined){
+let data49 = data44.operation;
+if(typeof data49 === "string"){
+if(!pattern7.test(data49)){
+const err144 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -36652,7 +36664,7 @@ errors++;
 }
 }
 else {
-const err145 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err145 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -36662,11 +36674,9 @@ vErrors.push(err145);
 errors++;
 }
 }
-if(data49.b !== undefined){
-let data51 = data49.b;
-if(typeof data51 === "string"){
-if(!pattern37.test(data51)){
-const err146 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+}
+else {
+const err146 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -36676,8 +36686,11 @@ vErrors.push(err146);
 errors++;
 }
 }
-else {
-const err147 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data43.a !== undefined){
+let data50 = data43.a;
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 0 || isNaN(data50)){
+const err147 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -36687,9 +36700,8 @@ vErrors.push(err147);
 errors++;
 }
 }
-}
 else {
-const err148 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err148 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -36699,9 +36711,11 @@ vErrors.push(err148);
 errors++;
 }
 }
-}
-else {
-const err149 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data43.b !== undefined){
+let data51 = data43.b;
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 0 || isNaN(data51)){
+const err149 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -36711,9 +36725,8 @@ vErrors.push(err149);
 errors++;
 }
 }
-}
 else {
-const err150 = {instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err150 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -36723,15 +36736,14 @@ vErrors.push(err150);
 errors++;
 }
 }
-if(data.unmatched !== undefined){
-let data52 = data.unmatched;
-if(Array.isArray(data52)){
-const len2 = data52.length;
-for(let i2=0; i2<len2; i2++){
-let data53 = data52[i2];
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-if(data53.key === undefined){
-const err151 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(data43.ratio !== undefined){
+let data52 = data43.ratio;
+const _errs136 = errors;
+let valid21 = false;
+const _errs137 = errors;
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 < 0 || isNaN(data52)){
+const err151 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -36740,8 +36752,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-if(data53.kind === undefined){
-const err152 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+}
+else {
+const err152 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -36750,8 +36763,11 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(data53.where === undefined){
-const err153 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "where"},message:"must have required property '"+"where"+"'"};
+var _valid5 = _errs137 === errors;
+valid21 = valid21 || _valid5;
+const _errs139 = errors;
+if(data52 !== null){
+const err153 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -36760,8 +36776,10 @@ vErrors.push(err153);
 }
 errors++;
 }
-if(data53.record === undefined){
-const err154 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "record"},message:"must have required property '"+"record"+"'"};
+var _valid5 = _errs139 === errors;
+valid21 = valid21 || _valid5;
+if(!valid21){
+const err154 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -36770,9 +36788,22 @@ vErrors.push(err154);
 }
 errors++;
 }
-for(const key12 in data53){
-if(!((((key12 === "key") || (key12 === "kind")) || (key12 === "where")) || (key12 === "record"))){
-const err155 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+else {
+errors = _errs136;
+if(vErrors !== null){
+if(_errs136){
+vErrors.length = _errs136;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data43.verdict !== undefined){
+let data53 = data43.verdict;
+if(typeof data53 !== "string"){
+const err155 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -36781,12 +36812,8 @@ vErrors.push(err155);
 }
 errors++;
 }
-}
-if(data53.key !== undefined){
-let data54 = data53.key;
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-if(data54.system === undefined){
-const err156 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+if(!(((data53 === "fewer") || (data53 === "more")) || (data53 === "same"))){
+const err156 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.properties.instructions.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -36795,8 +36822,12 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(data54.algorithmId === undefined){
-const err157 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+}
+if(data43.records !== undefined){
+let data54 = data43.records;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.a === undefined){
+const err157 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -36805,8 +36836,8 @@ vErrors.push(err157);
 }
 errors++;
 }
-if(data54.instance === undefined){
-const err158 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+if(data54.b === undefined){
+const err158 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -36815,8 +36846,9 @@ vErrors.push(err158);
 }
 errors++;
 }
-if(data54.buildProfile === undefined){
-const err159 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+for(const key12 in data54){
+if(!((key12 === "a") || (key12 === "b"))){
+const err159 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -36825,8 +36857,12 @@ vErrors.push(err159);
 }
 errors++;
 }
-if(data54.operation === undefined){
-const err160 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+}
+if(data54.a !== undefined){
+let data55 = data54.a;
+if(typeof data55 === "string"){
+if(!pattern37.test(data55)){
+const err160 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -36835,9 +36871,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-for(const key13 in data54){
-if(!(((((key13 === "system") || (key13 === "algorithmId")) || (key13 === "instance")) || (key13 === "buildProfile")) || (key13 === "operation"))){
-const err161 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+}
+else {
+const err161 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -36847,11 +36883,11 @@ vErrors.push(err161);
 errors++;
 }
 }
-if(data54.system !== undefined){
-let data55 = data54.system;
-if(typeof data55 === "string"){
-if(!pattern4.test(data55)){
-const err162 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data54.b !== undefined){
+let data56 = data54.b;
+if(typeof data56 === "string"){
+if(!pattern37.test(data56)){
+const err162 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -36862,7 +36898,7 @@ errors++;
 }
 }
 else {
-const err163 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err163 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -36872,11 +36908,9 @@ vErrors.push(err163);
 errors++;
 }
 }
-if(data54.algorithmId !== undefined){
-let data56 = data54.algorithmId;
-if(typeof data56 === "string"){
-if(!pattern4.test(data56)){
-const err164 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+}
+else {
+const err164 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -36886,8 +36920,9 @@ vErrors.push(err164);
 errors++;
 }
 }
+}
 else {
-const err165 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err165 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -36897,11 +36932,9 @@ vErrors.push(err165);
 errors++;
 }
 }
-if(data54.instance !== undefined){
-let data57 = data54.instance;
-if(typeof data57 === "string"){
-if(!pattern4.test(data57)){
-const err166 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+}
+else {
+const err166 = {instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -36911,8 +36944,15 @@ vErrors.push(err166);
 errors++;
 }
 }
-else {
-const err167 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.unmatched !== undefined){
+let data57 = data.unmatched;
+if(Array.isArray(data57)){
+const len2 = data57.length;
+for(let i2=0; i2<len2; i2++){
+let data58 = data57[i2];
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(data58.key === undefined){
+const err167 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -36921,12 +36961,8 @@ vErrors.push(err167);
 }
 errors++;
 }
-}
-if(data54.buildProfile !== undefined){
-let data58 = data54.buildProfile;
-if(typeof data58 === "string"){
-if(!pattern4.test(data58)){
-const err168 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data58.kind === undefined){
+const err168 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -36935,9 +36971,8 @@ vErrors.push(err168);
 }
 errors++;
 }
-}
-else {
-const err169 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data58.where === undefined){
+const err169 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "where"},message:"must have required property '"+"where"+"'"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -36946,12 +36981,8 @@ vErrors.push(err169);
 }
 errors++;
 }
-}
-if(data54.operation !== undefined){
-let data59 = data54.operation;
-if(typeof data59 === "string"){
-if(!pattern7.test(data59)){
-const err170 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(data58.record === undefined){
+const err170 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "record"},message:"must have required property '"+"record"+"'"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -36960,9 +36991,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-}
-else {
-const err171 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key13 in data58){
+if(!((((key13 === "key") || (key13 === "kind")) || (key13 === "where")) || (key13 === "record"))){
+const err171 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -36972,9 +37003,11 @@ vErrors.push(err171);
 errors++;
 }
 }
-}
-else {
-const err172 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data58.key !== undefined){
+let data59 = data58.key;
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+if(data59.system === undefined){
+const err172 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -36983,11 +37016,8 @@ vErrors.push(err172);
 }
 errors++;
 }
-}
-if(data53.kind !== undefined){
-let data60 = data53.kind;
-if(typeof data60 !== "string"){
-const err173 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data59.algorithmId === undefined){
+const err173 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -36996,8 +37026,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-if(!((data60 === "timing") || (data60 === "instructions"))){
-const err174 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema98.properties.unmatched.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(data59.instance === undefined){
+const err174 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -37006,11 +37036,8 @@ vErrors.push(err174);
 }
 errors++;
 }
-}
-if(data53.where !== undefined){
-let data61 = data53.where;
-if(typeof data61 !== "string"){
-const err175 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data59.buildProfile === undefined){
+const err175 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -37019,8 +37046,8 @@ vErrors.push(err175);
 }
 errors++;
 }
-if(!(((((data61 === "only-a") || (data61 === "only-b")) || (data61 === "failed-a")) || (data61 === "failed-b")) || (data61 === "failed-both"))){
-const err176 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/enum",keyword:"enum",params:{allowedValues: schema98.properties.unmatched.items.properties.where.enum},message:"must be equal to one of the allowed values"};
+if(data59.operation === undefined){
+const err176 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -37029,12 +37056,9 @@ vErrors.push(err176);
 }
 errors++;
 }
-}
-if(data53.record !== undefined){
-let data62 = data53.record;
-if(typeof data62 === "string"){
-if(!pattern37.test(data62)){
-const err177 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+for(const key14 in data59){
+if(!(((((key14 === "system") || (key14 === "algorithmId")) || (key14 === "instance")) || (key14 === "buildProfile")) || (key14 === "operation"))){
+const err177 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -37044,8 +37068,11 @@ vErrors.push(err177);
 errors++;
 }
 }
-else {
-const err178 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data59.system !== undefined){
+let data60 = data59.system;
+if(typeof data60 === "string"){
+if(!pattern4.test(data60)){
+const err178 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -37055,9 +37082,8 @@ vErrors.push(err178);
 errors++;
 }
 }
-}
 else {
-const err179 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err179 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -37067,9 +37093,11 @@ vErrors.push(err179);
 errors++;
 }
 }
-}
-else {
-const err180 = {instancePath:instancePath+"/unmatched",schemaPath:"#/properties/unmatched/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data59.algorithmId !== undefined){
+let data61 = data59.algorithmId;
+if(typeof data61 === "string"){
+if(!pattern4.test(data61)){
+const err180 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -37079,11 +37107,8 @@ vErrors.push(err180);
 errors++;
 }
 }
-if(data.counts !== undefined){
-let data63 = data.counts;
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-if(data63.same === undefined){
-const err181 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "same"},message:"must have required property '"+"same"+"'"};
+else {
+const err181 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -37092,8 +37117,12 @@ vErrors.push(err181);
 }
 errors++;
 }
-if(data63.faster === undefined){
-const err182 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "faster"},message:"must have required property '"+"faster"+"'"};
+}
+if(data59.instance !== undefined){
+let data62 = data59.instance;
+if(typeof data62 === "string"){
+if(!pattern4.test(data62)){
+const err182 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -37102,8 +37131,9 @@ vErrors.push(err182);
 }
 errors++;
 }
-if(data63.slower === undefined){
-const err183 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "slower"},message:"must have required property '"+"slower"+"'"};
+}
+else {
+const err183 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -37112,8 +37142,12 @@ vErrors.push(err183);
 }
 errors++;
 }
-if(data63.instructionsSame === undefined){
-const err184 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsSame"},message:"must have required property '"+"instructionsSame"+"'"};
+}
+if(data59.buildProfile !== undefined){
+let data63 = data59.buildProfile;
+if(typeof data63 === "string"){
+if(!pattern4.test(data63)){
+const err184 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -37122,8 +37156,9 @@ vErrors.push(err184);
 }
 errors++;
 }
-if(data63.instructionsDiffer === undefined){
-const err185 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsDiffer"},message:"must have required property '"+"instructionsDiffer"+"'"};
+}
+else {
+const err185 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -37132,8 +37167,12 @@ vErrors.push(err185);
 }
 errors++;
 }
-if(data63.oneWorker === undefined){
-const err186 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "oneWorker"},message:"must have required property '"+"oneWorker"+"'"};
+}
+if(data59.operation !== undefined){
+let data64 = data59.operation;
+if(typeof data64 === "string"){
+if(!pattern7.test(data64)){
+const err186 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -37142,9 +37181,9 @@ vErrors.push(err186);
 }
 errors++;
 }
-for(const key14 in data63){
-if(!((((((key14 === "same") || (key14 === "faster")) || (key14 === "slower")) || (key14 === "instructionsSame")) || (key14 === "instructionsDiffer")) || (key14 === "oneWorker"))){
-const err187 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+else {
+const err187 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -37154,10 +37193,9 @@ vErrors.push(err187);
 errors++;
 }
 }
-if(data63.same !== undefined){
-let data64 = data63.same;
-if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
-const err188 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err188 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -37166,9 +37204,11 @@ vErrors.push(err188);
 }
 errors++;
 }
-if((typeof data64 == "number") && (isFinite(data64))){
-if(data64 < 0 || isNaN(data64)){
-const err189 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data58.kind !== undefined){
+let data65 = data58.kind;
+if(typeof data65 !== "string"){
+const err189 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -37177,12 +37217,8 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-}
-if(data63.faster !== undefined){
-let data65 = data63.faster;
-if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
-const err190 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!((data65 === "timing") || (data65 === "instructions"))){
+const err190 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema98.properties.unmatched.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -37191,9 +37227,11 @@ vErrors.push(err190);
 }
 errors++;
 }
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 < 0 || isNaN(data65)){
-const err191 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data58.where !== undefined){
+let data66 = data58.where;
+if(typeof data66 !== "string"){
+const err191 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -37202,12 +37240,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-}
-}
-if(data63.slower !== undefined){
-let data66 = data63.slower;
-if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
-const err192 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!(((((data66 === "only-a") || (data66 === "only-b")) || (data66 === "failed-a")) || (data66 === "failed-b")) || (data66 === "failed-both"))){
+const err192 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/enum",keyword:"enum",params:{allowedValues: schema98.properties.unmatched.items.properties.where.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -37216,9 +37250,12 @@ vErrors.push(err192);
 }
 errors++;
 }
-if((typeof data66 == "number") && (isFinite(data66))){
-if(data66 < 0 || isNaN(data66)){
-const err193 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data58.record !== undefined){
+let data67 = data58.record;
+if(typeof data67 === "string"){
+if(!pattern37.test(data67)){
+const err193 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -37228,11 +37265,8 @@ vErrors.push(err193);
 errors++;
 }
 }
-}
-if(data63.instructionsSame !== undefined){
-let data67 = data63.instructionsSame;
-if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
-const err194 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err194 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -37241,9 +37275,10 @@ vErrors.push(err194);
 }
 errors++;
 }
-if((typeof data67 == "number") && (isFinite(data67))){
-if(data67 < 0 || isNaN(data67)){
-const err195 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err195 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -37254,10 +37289,8 @@ errors++;
 }
 }
 }
-if(data63.instructionsDiffer !== undefined){
-let data68 = data63.instructionsDiffer;
-if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
-const err196 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err196 = {instancePath:instancePath+"/unmatched",schemaPath:"#/properties/unmatched/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -37266,9 +37299,12 @@ vErrors.push(err196);
 }
 errors++;
 }
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 < 0 || isNaN(data68)){
-const err197 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.counts !== undefined){
+let data68 = data.counts;
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+if(data68.same === undefined){
+const err197 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "same"},message:"must have required property '"+"same"+"'"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -37277,12 +37313,8 @@ vErrors.push(err197);
 }
 errors++;
 }
-}
-}
-if(data63.oneWorker !== undefined){
-let data69 = data63.oneWorker;
-if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
-const err198 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data68.faster === undefined){
+const err198 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "faster"},message:"must have required property '"+"faster"+"'"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -37291,9 +37323,8 @@ vErrors.push(err198);
 }
 errors++;
 }
-if((typeof data69 == "number") && (isFinite(data69))){
-if(data69 < 0 || isNaN(data69)){
-const err199 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data68.slower === undefined){
+const err199 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "slower"},message:"must have required property '"+"slower"+"'"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -37302,11 +37333,8 @@ vErrors.push(err199);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err200 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data68.instructionsSame === undefined){
+const err200 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsSame"},message:"must have required property '"+"instructionsSame"+"'"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -37315,10 +37343,8 @@ vErrors.push(err200);
 }
 errors++;
 }
-}
-if(data.regressed !== undefined){
-if(typeof data.regressed !== "boolean"){
-const err201 = {instancePath:instancePath+"/regressed",schemaPath:"#/properties/regressed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data68.instructionsDiffer === undefined){
+const err201 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsDiffer"},message:"must have required property '"+"instructionsDiffer"+"'"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -37327,15 +37353,235 @@ vErrors.push(err201);
 }
 errors++;
 }
-}
-}
-else {
-const err202 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data68.oneWorker === undefined){
+const err202 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "oneWorker"},message:"must have required property '"+"oneWorker"+"'"};
 if(vErrors === null){
 vErrors = [err202];
 }
 else {
 vErrors.push(err202);
+}
+errors++;
+}
+for(const key15 in data68){
+if(!(((((((key15 === "same") || (key15 === "faster")) || (key15 === "slower")) || (key15 === "instructionsSame")) || (key15 === "instructionsDiffer")) || (key15 === "oneWorker")) || (key15 === "notComparable"))){
+const err203 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+}
+if(data68.same !== undefined){
+let data69 = data68.same;
+if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
+const err204 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+if((typeof data69 == "number") && (isFinite(data69))){
+if(data69 < 0 || isNaN(data69)){
+const err205 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+}
+}
+if(data68.faster !== undefined){
+let data70 = data68.faster;
+if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+const err206 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 < 0 || isNaN(data70)){
+const err207 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+}
+}
+if(data68.slower !== undefined){
+let data71 = data68.slower;
+if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
+const err208 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 < 0 || isNaN(data71)){
+const err209 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+}
+}
+if(data68.instructionsSame !== undefined){
+let data72 = data68.instructionsSame;
+if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
+const err210 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+if((typeof data72 == "number") && (isFinite(data72))){
+if(data72 < 0 || isNaN(data72)){
+const err211 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+}
+}
+if(data68.instructionsDiffer !== undefined){
+let data73 = data68.instructionsDiffer;
+if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
+const err212 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 < 0 || isNaN(data73)){
+const err213 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+}
+}
+if(data68.oneWorker !== undefined){
+let data74 = data68.oneWorker;
+if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+const err214 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
+}
+errors++;
+}
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 < 0 || isNaN(data74)){
+const err215 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err215];
+}
+else {
+vErrors.push(err215);
+}
+errors++;
+}
+}
+}
+if(data68.notComparable !== undefined){
+let data75 = data68.notComparable;
+if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
+const err216 = {instancePath:instancePath+"/counts/notComparable",schemaPath:"#/properties/counts/properties/notComparable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err216];
+}
+else {
+vErrors.push(err216);
+}
+errors++;
+}
+if((typeof data75 == "number") && (isFinite(data75))){
+if(data75 < 0 || isNaN(data75)){
+const err217 = {instancePath:instancePath+"/counts/notComparable",schemaPath:"#/properties/counts/properties/notComparable/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err217];
+}
+else {
+vErrors.push(err217);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err218 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err218];
+}
+else {
+vErrors.push(err218);
+}
+errors++;
+}
+}
+if(data.regressed !== undefined){
+if(typeof data.regressed !== "boolean"){
+const err219 = {instancePath:instancePath+"/regressed",schemaPath:"#/properties/regressed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+}
+}
+else {
+const err220 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
 }
 errors++;
 }
