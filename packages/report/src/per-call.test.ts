@@ -192,8 +192,10 @@ describe("a page measured per call", () => {
     expect(d.central.statistic).toBe("mean");
     expect(d.central.metTarget).toBe(true);
     const tail = `p99 ${formatTime(d.distribution.p99Ns)} · max ${formatTime(d.distribution.maxNs)} / ${d.distribution.calls} calls`;
+    const why = d.central.reason.replace(/^mean of 30000 single calls over 5 workers: /, "");
+    expect(why).not.toBe(d.central.reason);
     expect(md).toContain(
-      `| \`Mithril-128\` | dec | ${formatCounter(d.aggregates.meanCounter)} | ${formatTime(d.aggregates.meanNs)} | ${formatOpsPerSecond(d.aggregates.opsPerSecond)} | mean ${formatTime(d.central.valueNs)} ‡ | ${formatHalfWidth(d.central.relativeHalfWidth)} | 30000 (5 × 6000) | ${tail} | ${d.central.reason} |`,
+      `| \`Mithril-128\` | dec | ${formatCounter(d.aggregates.meanCounter)} | ${formatTime(d.aggregates.meanNs)} | ${formatOpsPerSecond(d.aggregates.opsPerSecond)} | mean ${formatTime(d.central.valueNs)} ‡ | ${formatHalfWidth(d.central.relativeHalfWidth)} | 30000 (5 × 6000) | ${tail} | ${why} |`,
     );
     // One legend line, no list of operations.
     expect(md).toContain(
@@ -383,9 +385,11 @@ describe("the pages that summarise section 4", () => {
     expect(only).toContain("| worker processes per operation | 3 – 5 |");
     expect(only).toContain("| pinned to | CPU 1 (9) |");
     expect(only).toContain("| dec | a pool of 64 ciphertexts over 4 keys | 3 |");
-    expect(only).toContain("Mean published instead of the median: kem-22 Mithril-128 dec (mean of 30000 single calls");
     expect(only).toContain(
-      `Target not reached: kem-22 Mithril-512 enc (${formatHalfWidth(rec("Mithril-512", "enc").central.relativeHalfWidth)}, stopped by budget).`,
+      "Mean published instead of the median: 1 of 9 operations, decided by the per-call distribution (1); each algorithm page gives the evidence per row",
+    );
+    expect(only).toContain(
+      "Target not reached: 1 of 9 operations (stopped by budget (1); target on time (1)), marked † on the algorithm pages beside the ± of the figure the target applied to.",
     );
     expect(only).toContain("widened to cover the spread between the workers' own figures");
     expect(only).toContain("Records also hold every raw sample,");

@@ -271,9 +271,13 @@ function extraColumns(pcs: ReadonlyArray<PerCall>): { cycles: boolean; tail: boo
   };
 }
 
-/** Why the row publishes its statistic: the decision's evidence, else (a mean) the record's reason. */
+/** Why the row publishes its statistic: the decision's evidence, else (a mean) the record's reason without its
+ * count of calls and workers (the n column has them). */
 function whyCell(pc: PerCall): string {
-  return decisionText(pc) ?? (pc.central.statistic === "mean" ? pc.central.reason : DASH);
+  const decided = decisionText(pc);
+  if (decided) return decided;
+  if (pc.central.statistic !== "mean") return DASH;
+  return pc.central.reason.replace(/^(mean|median) of \d+ (single calls|samples|calls)[^:]*: /, "");
 }
 
 /** What the tail column holds, once. */

@@ -37591,7 +37591,7 @@ return errors === 0;
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const summary = validate34;
-const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/summary.schema.json","title":"ngcc-perf summary of a system","description":"Every operation of every instance measured on one system, as the summary page shows it: the published time and estimated cycles each with its own 95 % interval, the tail, how the statistic was chosen, the contention state, sizes and hash/DRNG shares, with the paths of the records.","type":"object","properties":{"kind":{"const":"summary","description":"Record kind; always \"summary\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"baseline":{"description":"The baseline the ratios are relative to (<algorithm-id>/<instance>[@<profile>]).","anyOf":[{"type":"string"},{"type":"null"}]},"recordPathsRelativeTo":{"type":"string","description":"Where the record paths start, in words."},"rows":{"type":"array","description":"The rows, in page order.","items":{"type":"object","description":"One operation of one instance under one build profile.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmName":{"description":"The algorithm's name, as its survey gives it.","anyOf":[{"type":"string"},{"type":"null"}]},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},{"type":"null"}]},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed","not measured"],"description":"ok: measured; failed: the timing record is a failure; not measured: no timing record."},"statistic":{"description":"median or mean per call (method per-call), or the mean over all iterations (trials).","anyOf":[{"type":"string","enum":["median","mean"]},{"type":"null"}]},"method":{"description":"How the record was timed.","anyOf":[{"type":"string","enum":["per-call","trials"]},{"type":"null"}]},"timeNs":{"description":"The published time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95LowNs":{"description":"The time's 95 % interval, lower bound, ns (per call only).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95HighNs":{"description":"The time's 95 % interval, upper bound, ns (per call only).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"timeRelativeHalfWidth":{"description":"The time's 95 % interval's half-width as a fraction of timeNs (the record's central.relativeHalfWidth).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cycles":{"description":"The published statistic in estimated core cycles per call (central.cycles.value).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cyclesCi95Low":{"description":"The estimated cycles' own 95 % interval, lower bound.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cyclesCi95High":{"description":"The estimated cycles' own 95 % interval, upper bound.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cyclesRelativeHalfWidth":{"description":"The estimated cycles' interval's half-width as a fraction of cycles.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"targetFigure":{"description":"The figure the precision target applied to (sampling stopped on its interval).","anyOf":[{"type":"string","enum":["time","cycles"]},{"type":"null"}]},"inputDependent":{"description":"Whether the operation's work depends on its input: the instructions decision, else whether the mean is published.","anyOf":[{"type":"boolean"},{"type":"null"}]},"decidedBy":{"description":"How the statistic was chosen (null: the record does not say).","anyOf":[{"type":"string","enum":["instructions","distribution"]},{"type":"null"}]},"instructionsPerCallMin":{"description":"Fewest instructions per call over the inputs counted (instructions decision).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"instructionsPerCallMax":{"description":"Most instructions per call over the inputs counted (instructions decision).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"p99Ns":{"description":"99th percentile of the time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"p999Ns":{"description":"99.9th percentile of the time per call, ns (null when the record lacks it).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"maxNs":{"description":"Largest time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"calls":{"description":"Calls timed: the count behind the tail.","anyOf":[{"type":"integer","minimum":1},{"type":"null"}]},"contentionState":{"description":"The contention probe's state over the workers (null: no probe).","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]},"publishedFrom":{"description":"The workers the figure was published from: the uncontended ones, or all.","anyOf":[{"type":"string","enum":["uncontended","all"]},{"type":"null"}]},"ratioToBaseline":{"description":"timeNs ÷ the baseline's timeNs for the same operation.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"publicKeyBytes":{"description":"Public key, bytes (size audit).","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"ciphertextBytes":{"description":"Ciphertext, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"signatureBytes":{"description":"Signature, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"hashShare":{"description":"Share of the time in the hash groups (hash/DRNG profile).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"drngShare":{"description":"Share of the time in the DRNG.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"failure":{"description":"The failure's first line, when status is failed.","anyOf":[{"type":"string"},{"type":"null"}]},"records":{"type":"object","description":"The records the row comes from, relative to this file's folder.","properties":{"timing":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]},"profile":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]},"sizes":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["timing","profile","sizes"],"additionalProperties":false},"notPlausible":{"const":true,"description":"Present when the figure failed a cross-check (shown marked)."}},"required":["system","algorithmId","algorithmName","category","instance","buildProfile","operation","status","statistic","method","timeNs","ci95LowNs","ci95HighNs","timeRelativeHalfWidth","cycles","cyclesCi95Low","cyclesCi95High","cyclesRelativeHalfWidth","targetFigure","inputDependent","decidedBy","instructionsPerCallMin","instructionsPerCallMax","p99Ns","p999Ns","maxNs","calls","contentionState","publishedFrom","ratioToBaseline","publicKeyBytes","ciphertextBytes","signatureBytes","hashShare","drngShare","failure","records"],"additionalProperties":false}}},"required":["kind","schemaVersion","system","baseline","recordPathsRelativeTo","rows"],"additionalProperties":false,"$defs":{}};
+const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/summary.schema.json","title":"ngcc-perf summary of a system","description":"Every operation of every instance measured on one system, as the summary page shows it: the published time and estimated cycles each with its own 95 % interval, the tail, how the statistic was chosen, the contention state, sizes and hash/DRNG shares, with the paths of the records.","type":"object","properties":{"kind":{"const":"summary","description":"Record kind; always \"summary\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"baseline":{"description":"The baseline the ratios are relative to (<algorithm-id>/<instance>[@<profile>]).","anyOf":[{"type":"string"},{"type":"null"}]},"recordPathsRelativeTo":{"type":"string","description":"Where the record paths start, in words."},"rows":{"type":"array","description":"The rows, in page order.","items":{"type":"object","description":"One operation of one instance under one build profile.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmName":{"description":"The algorithm's name, as its survey gives it.","anyOf":[{"type":"string"},{"type":"null"}]},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},{"type":"null"}]},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed","not measured"],"description":"ok: measured; failed: the timing record is a failure; not measured: no timing record."},"statistic":{"description":"median or mean per call (method per-call), or the mean over all iterations (trials).","anyOf":[{"type":"string","enum":["median","mean"]},{"type":"null"}]},"method":{"description":"How the record was timed.","anyOf":[{"type":"string","enum":["per-call","trials"]},{"type":"null"}]},"timeNs":{"description":"The published time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95LowNs":{"description":"The time's 95 % interval, lower bound, ns (per call only).","anyOf":[{"type":"number"},{"type":"null"}]},"ci95HighNs":{"description":"The time's 95 % interval, upper bound, ns (per call only).","anyOf":[{"type":"number"},{"type":"null"}]},"timeRelativeHalfWidth":{"description":"The time's 95 % interval's half-width as a fraction of timeNs (the record's central.relativeHalfWidth).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cycles":{"description":"The published statistic in estimated core cycles per call (central.cycles.value).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cyclesCi95Low":{"description":"The estimated cycles' own 95 % interval, lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"cyclesCi95High":{"description":"The estimated cycles' own 95 % interval, upper bound.","anyOf":[{"type":"number"},{"type":"null"}]},"cyclesRelativeHalfWidth":{"description":"The estimated cycles' interval's half-width as a fraction of cycles.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"targetFigure":{"description":"The figure the precision target applied to (sampling stopped on its interval).","anyOf":[{"type":"string","enum":["time","cycles"]},{"type":"null"}]},"inputDependent":{"description":"Whether the operation's work depends on its input: the instructions decision, else whether the mean is published.","anyOf":[{"type":"boolean"},{"type":"null"}]},"decidedBy":{"description":"How the statistic was chosen (null: the record does not say).","anyOf":[{"type":"string","enum":["instructions","distribution"]},{"type":"null"}]},"instructionsPerCallMin":{"description":"Fewest instructions per call over the inputs counted (instructions decision).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"instructionsPerCallMax":{"description":"Most instructions per call over the inputs counted (instructions decision).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"p99Ns":{"description":"99th percentile of the time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"p999Ns":{"description":"99.9th percentile of the time per call, ns (null when the record lacks it).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"maxNs":{"description":"Largest time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"calls":{"description":"Calls timed: the count behind the tail.","anyOf":[{"type":"integer","minimum":1},{"type":"null"}]},"contentionState":{"description":"The contention probe's state over the workers (null: no probe).","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]},"publishedFrom":{"description":"The workers the figure was published from: the uncontended ones, or all.","anyOf":[{"type":"string","enum":["uncontended","all"]},{"type":"null"}]},"ratioToBaseline":{"description":"timeNs ÷ the baseline's timeNs for the same operation.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"publicKeyBytes":{"description":"Public key, bytes (size audit).","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"ciphertextBytes":{"description":"Ciphertext, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"signatureBytes":{"description":"Signature, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"hashShare":{"description":"Share of the time in the hash groups (hash/DRNG profile).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"drngShare":{"description":"Share of the time in the DRNG.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"failure":{"description":"The failure's first line, when status is failed.","anyOf":[{"type":"string"},{"type":"null"}]},"records":{"type":"object","description":"The records the row comes from, relative to this file's folder.","properties":{"timing":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]},"profile":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]},"sizes":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["timing","profile","sizes"],"additionalProperties":false},"notPlausible":{"const":true,"description":"Present when the figure failed a cross-check (shown marked)."}},"required":["system","algorithmId","algorithmName","category","instance","buildProfile","operation","status","statistic","method","timeNs","ci95LowNs","ci95HighNs","timeRelativeHalfWidth","cycles","cyclesCi95Low","cyclesCi95High","cyclesRelativeHalfWidth","targetFigure","inputDependent","decidedBy","instructionsPerCallMin","instructionsPerCallMax","p99Ns","p999Ns","maxNs","calls","contentionState","publishedFrom","ratioToBaseline","publicKeyBytes","ciphertextBytes","signatureBytes","hashShare","drngShare","failure","records"],"additionalProperties":false}}},"required":["kind","schemaVersion","system","baseline","recordPathsRelativeTo","rows"],"additionalProperties":false,"$defs":{}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/summary.schema.json" */;
@@ -38634,9 +38634,8 @@ let data18 = data6.ci95LowNs;
 const _errs62 = errors;
 let valid10 = false;
 const _errs63 = errors;
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 0 || isNaN(data18)){
-const err84 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!((typeof data18 == "number") && (isFinite(data18)))){
+const err84 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -38645,9 +38644,11 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-else {
-const err85 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid6 = _errs63 === errors;
+valid10 = valid10 || _valid6;
+const _errs65 = errors;
+if(data18 !== null){
+const err85 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -38656,28 +38657,15 @@ vErrors.push(err85);
 }
 errors++;
 }
-var _valid6 = _errs63 === errors;
+var _valid6 = _errs65 === errors;
 valid10 = valid10 || _valid6;
-const _errs65 = errors;
-if(data18 !== null){
-const err86 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid10){
+const err86 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err86];
 }
 else {
 vErrors.push(err86);
-}
-errors++;
-}
-var _valid6 = _errs65 === errors;
-valid10 = valid10 || _valid6;
-if(!valid10){
-const err87 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
 }
 errors++;
 }
@@ -38698,9 +38686,21 @@ let data19 = data6.ci95HighNs;
 const _errs68 = errors;
 let valid11 = false;
 const _errs69 = errors;
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 0 || isNaN(data19)){
-const err88 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!((typeof data19 == "number") && (isFinite(data19)))){
+const err87 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+var _valid7 = _errs69 === errors;
+valid11 = valid11 || _valid7;
+const _errs71 = errors;
+if(data19 !== null){
+const err88 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -38709,39 +38709,15 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-else {
-const err89 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid7 = _errs71 === errors;
+valid11 = valid11 || _valid7;
+if(!valid11){
+const err89 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err89];
 }
 else {
 vErrors.push(err89);
-}
-errors++;
-}
-var _valid7 = _errs69 === errors;
-valid11 = valid11 || _valid7;
-const _errs71 = errors;
-if(data19 !== null){
-const err90 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-var _valid7 = _errs71 === errors;
-valid11 = valid11 || _valid7;
-if(!valid11){
-const err91 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
 }
 errors++;
 }
@@ -38764,7 +38740,31 @@ let valid12 = false;
 const _errs75 = errors;
 if((typeof data20 == "number") && (isFinite(data20))){
 if(data20 < 0 || isNaN(data20)){
-const err92 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err90 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+var _valid8 = _errs75 === errors;
+valid12 = valid12 || _valid8;
+const _errs77 = errors;
+if(data20 !== null){
+const err92 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -38773,39 +38773,15 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-else {
-const err93 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid8 = _errs77 === errors;
+valid12 = valid12 || _valid8;
+if(!valid12){
+const err93 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err93];
 }
 else {
 vErrors.push(err93);
-}
-errors++;
-}
-var _valid8 = _errs75 === errors;
-valid12 = valid12 || _valid8;
-const _errs77 = errors;
-if(data20 !== null){
-const err94 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
-var _valid8 = _errs77 === errors;
-valid12 = valid12 || _valid8;
-if(!valid12){
-const err95 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
 }
 errors++;
 }
@@ -38828,7 +38804,31 @@ let valid13 = false;
 const _errs81 = errors;
 if((typeof data21 == "number") && (isFinite(data21))){
 if(data21 < 0 || isNaN(data21)){
-const err96 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err94 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+var _valid9 = _errs81 === errors;
+valid13 = valid13 || _valid9;
+const _errs83 = errors;
+if(data21 !== null){
+const err96 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -38837,39 +38837,15 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-else {
-const err97 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid9 = _errs83 === errors;
+valid13 = valid13 || _valid9;
+if(!valid13){
+const err97 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err97];
 }
 else {
 vErrors.push(err97);
-}
-errors++;
-}
-var _valid9 = _errs81 === errors;
-valid13 = valid13 || _valid9;
-const _errs83 = errors;
-if(data21 !== null){
-const err98 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-var _valid9 = _errs83 === errors;
-valid13 = valid13 || _valid9;
-if(!valid13){
-const err99 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
 }
 errors++;
 }
@@ -38890,25 +38866,13 @@ let data22 = data6.cyclesCi95Low;
 const _errs86 = errors;
 let valid14 = false;
 const _errs87 = errors;
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err100 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!((typeof data22 == "number") && (isFinite(data22)))){
+const err98 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err100];
+vErrors = [err98];
 }
 else {
-vErrors.push(err100);
-}
-errors++;
-}
-}
-else {
-const err101 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
+vErrors.push(err98);
 }
 errors++;
 }
@@ -38916,24 +38880,24 @@ var _valid10 = _errs87 === errors;
 valid14 = valid14 || _valid10;
 const _errs89 = errors;
 if(data22 !== null){
-const err102 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err99 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err102];
+vErrors = [err99];
 }
 else {
-vErrors.push(err102);
+vErrors.push(err99);
 }
 errors++;
 }
 var _valid10 = _errs89 === errors;
 valid14 = valid14 || _valid10;
 if(!valid14){
-const err103 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err100 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err103];
+vErrors = [err100];
 }
 else {
-vErrors.push(err103);
+vErrors.push(err100);
 }
 errors++;
 }
@@ -38954,25 +38918,13 @@ let data23 = data6.cyclesCi95High;
 const _errs92 = errors;
 let valid15 = false;
 const _errs93 = errors;
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 < 0 || isNaN(data23)){
-const err104 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!((typeof data23 == "number") && (isFinite(data23)))){
+const err101 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err104];
+vErrors = [err101];
 }
 else {
-vErrors.push(err104);
-}
-errors++;
-}
-}
-else {
-const err105 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
+vErrors.push(err101);
 }
 errors++;
 }
@@ -38980,24 +38932,24 @@ var _valid11 = _errs93 === errors;
 valid15 = valid15 || _valid11;
 const _errs95 = errors;
 if(data23 !== null){
-const err106 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err102 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err106];
+vErrors = [err102];
 }
 else {
-vErrors.push(err106);
+vErrors.push(err102);
 }
 errors++;
 }
 var _valid11 = _errs95 === errors;
 valid15 = valid15 || _valid11;
 if(!valid15){
-const err107 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err103 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err107];
+vErrors = [err103];
 }
 else {
-vErrors.push(err107);
+vErrors.push(err103);
 }
 errors++;
 }
@@ -39020,23 +38972,23 @@ let valid16 = false;
 const _errs99 = errors;
 if((typeof data24 == "number") && (isFinite(data24))){
 if(data24 < 0 || isNaN(data24)){
-const err108 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err104 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err108];
+vErrors = [err104];
 }
 else {
-vErrors.push(err108);
+vErrors.push(err104);
 }
 errors++;
 }
 }
 else {
-const err109 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err105 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err109];
+vErrors = [err105];
 }
 else {
-vErrors.push(err109);
+vErrors.push(err105);
 }
 errors++;
 }
@@ -39044,24 +38996,24 @@ var _valid12 = _errs99 === errors;
 valid16 = valid16 || _valid12;
 const _errs101 = errors;
 if(data24 !== null){
-const err110 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err106 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err110];
+vErrors = [err106];
 }
 else {
-vErrors.push(err110);
+vErrors.push(err106);
 }
 errors++;
 }
 var _valid12 = _errs101 === errors;
 valid16 = valid16 || _valid12;
 if(!valid16){
-const err111 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err107 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err111];
+vErrors = [err107];
 }
 else {
-vErrors.push(err111);
+vErrors.push(err107);
 }
 errors++;
 }
@@ -39083,22 +39035,22 @@ const _errs104 = errors;
 let valid17 = false;
 const _errs105 = errors;
 if(typeof data25 !== "string"){
-const err112 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err108 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err112];
+vErrors = [err108];
 }
 else {
-vErrors.push(err112);
+vErrors.push(err108);
 }
 errors++;
 }
 if(!((data25 === "time") || (data25 === "cycles"))){
-const err113 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.targetFigure.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err109 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.targetFigure.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err113];
+vErrors = [err109];
 }
 else {
-vErrors.push(err113);
+vErrors.push(err109);
 }
 errors++;
 }
@@ -39106,24 +39058,24 @@ var _valid13 = _errs105 === errors;
 valid17 = valid17 || _valid13;
 const _errs107 = errors;
 if(data25 !== null){
-const err114 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err110 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err114];
+vErrors = [err110];
 }
 else {
-vErrors.push(err114);
+vErrors.push(err110);
 }
 errors++;
 }
 var _valid13 = _errs107 === errors;
 valid17 = valid17 || _valid13;
 if(!valid17){
-const err115 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err111 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err115];
+vErrors = [err111];
 }
 else {
-vErrors.push(err115);
+vErrors.push(err111);
 }
 errors++;
 }
@@ -39145,12 +39097,12 @@ const _errs110 = errors;
 let valid18 = false;
 const _errs111 = errors;
 if(typeof data26 !== "boolean"){
-const err116 = {instancePath:instancePath+"/rows/" + i0+"/inputDependent",schemaPath:"#/properties/rows/items/properties/inputDependent/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err112 = {instancePath:instancePath+"/rows/" + i0+"/inputDependent",schemaPath:"#/properties/rows/items/properties/inputDependent/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err116];
+vErrors = [err112];
 }
 else {
-vErrors.push(err116);
+vErrors.push(err112);
 }
 errors++;
 }
@@ -39158,24 +39110,24 @@ var _valid14 = _errs111 === errors;
 valid18 = valid18 || _valid14;
 const _errs113 = errors;
 if(data26 !== null){
-const err117 = {instancePath:instancePath+"/rows/" + i0+"/inputDependent",schemaPath:"#/properties/rows/items/properties/inputDependent/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err113 = {instancePath:instancePath+"/rows/" + i0+"/inputDependent",schemaPath:"#/properties/rows/items/properties/inputDependent/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err117];
+vErrors = [err113];
 }
 else {
-vErrors.push(err117);
+vErrors.push(err113);
 }
 errors++;
 }
 var _valid14 = _errs113 === errors;
 valid18 = valid18 || _valid14;
 if(!valid18){
-const err118 = {instancePath:instancePath+"/rows/" + i0+"/inputDependent",schemaPath:"#/properties/rows/items/properties/inputDependent/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err114 = {instancePath:instancePath+"/rows/" + i0+"/inputDependent",schemaPath:"#/properties/rows/items/properties/inputDependent/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err118];
+vErrors = [err114];
 }
 else {
-vErrors.push(err118);
+vErrors.push(err114);
 }
 errors++;
 }
@@ -39197,22 +39149,22 @@ const _errs116 = errors;
 let valid19 = false;
 const _errs117 = errors;
 if(typeof data27 !== "string"){
-const err119 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err115 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err119];
+vErrors = [err115];
 }
 else {
-vErrors.push(err119);
+vErrors.push(err115);
 }
 errors++;
 }
 if(!((data27 === "instructions") || (data27 === "distribution"))){
-const err120 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.decidedBy.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err116 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.decidedBy.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err120];
+vErrors = [err116];
 }
 else {
-vErrors.push(err120);
+vErrors.push(err116);
 }
 errors++;
 }
@@ -39220,24 +39172,24 @@ var _valid15 = _errs117 === errors;
 valid19 = valid19 || _valid15;
 const _errs119 = errors;
 if(data27 !== null){
-const err121 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err117 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err121];
+vErrors = [err117];
 }
 else {
-vErrors.push(err121);
+vErrors.push(err117);
 }
 errors++;
 }
 var _valid15 = _errs119 === errors;
 valid19 = valid19 || _valid15;
 if(!valid19){
-const err122 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err118 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err122];
+vErrors = [err118];
 }
 else {
-vErrors.push(err122);
+vErrors.push(err118);
 }
 errors++;
 }
@@ -39260,23 +39212,23 @@ let valid20 = false;
 const _errs123 = errors;
 if((typeof data28 == "number") && (isFinite(data28))){
 if(data28 < 0 || isNaN(data28)){
-const err123 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err119 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err123];
+vErrors = [err119];
 }
 else {
-vErrors.push(err123);
+vErrors.push(err119);
 }
 errors++;
 }
 }
 else {
-const err124 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err120 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err124];
+vErrors = [err120];
 }
 else {
-vErrors.push(err124);
+vErrors.push(err120);
 }
 errors++;
 }
@@ -39284,24 +39236,24 @@ var _valid16 = _errs123 === errors;
 valid20 = valid20 || _valid16;
 const _errs125 = errors;
 if(data28 !== null){
-const err125 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err121 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err125];
+vErrors = [err121];
 }
 else {
-vErrors.push(err125);
+vErrors.push(err121);
 }
 errors++;
 }
 var _valid16 = _errs125 === errors;
 valid20 = valid20 || _valid16;
 if(!valid20){
-const err126 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err122 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err126];
+vErrors = [err122];
 }
 else {
-vErrors.push(err126);
+vErrors.push(err122);
 }
 errors++;
 }
@@ -39324,23 +39276,23 @@ let valid21 = false;
 const _errs129 = errors;
 if((typeof data29 == "number") && (isFinite(data29))){
 if(data29 < 0 || isNaN(data29)){
-const err127 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err123 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err127];
+vErrors = [err123];
 }
 else {
-vErrors.push(err127);
+vErrors.push(err123);
 }
 errors++;
 }
 }
 else {
-const err128 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err124 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err128];
+vErrors = [err124];
 }
 else {
-vErrors.push(err128);
+vErrors.push(err124);
 }
 errors++;
 }
@@ -39348,24 +39300,24 @@ var _valid17 = _errs129 === errors;
 valid21 = valid21 || _valid17;
 const _errs131 = errors;
 if(data29 !== null){
-const err129 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err125 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err129];
+vErrors = [err125];
 }
 else {
-vErrors.push(err129);
+vErrors.push(err125);
 }
 errors++;
 }
 var _valid17 = _errs131 === errors;
 valid21 = valid21 || _valid17;
 if(!valid21){
-const err130 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err126 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err130];
+vErrors = [err126];
 }
 else {
-vErrors.push(err130);
+vErrors.push(err126);
 }
 errors++;
 }
@@ -39388,23 +39340,23 @@ let valid22 = false;
 const _errs135 = errors;
 if((typeof data30 == "number") && (isFinite(data30))){
 if(data30 < 0 || isNaN(data30)){
-const err131 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err127 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err131];
+vErrors = [err127];
 }
 else {
-vErrors.push(err131);
+vErrors.push(err127);
 }
 errors++;
 }
 }
 else {
-const err132 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err128 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err132];
+vErrors = [err128];
 }
 else {
-vErrors.push(err132);
+vErrors.push(err128);
 }
 errors++;
 }
@@ -39412,24 +39364,24 @@ var _valid18 = _errs135 === errors;
 valid22 = valid22 || _valid18;
 const _errs137 = errors;
 if(data30 !== null){
-const err133 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err129 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err133];
+vErrors = [err129];
 }
 else {
-vErrors.push(err133);
+vErrors.push(err129);
 }
 errors++;
 }
 var _valid18 = _errs137 === errors;
 valid22 = valid22 || _valid18;
 if(!valid22){
-const err134 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err130 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err134];
+vErrors = [err130];
 }
 else {
-vErrors.push(err134);
+vErrors.push(err130);
 }
 errors++;
 }
@@ -39452,23 +39404,23 @@ let valid23 = false;
 const _errs141 = errors;
 if((typeof data31 == "number") && (isFinite(data31))){
 if(data31 < 0 || isNaN(data31)){
-const err135 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err131 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err135];
+vErrors = [err131];
 }
 else {
-vErrors.push(err135);
+vErrors.push(err131);
 }
 errors++;
 }
 }
 else {
-const err136 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err132 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err136];
+vErrors = [err132];
 }
 else {
-vErrors.push(err136);
+vErrors.push(err132);
 }
 errors++;
 }
@@ -39476,24 +39428,24 @@ var _valid19 = _errs141 === errors;
 valid23 = valid23 || _valid19;
 const _errs143 = errors;
 if(data31 !== null){
-const err137 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err133 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err137];
+vErrors = [err133];
 }
 else {
-vErrors.push(err137);
+vErrors.push(err133);
 }
 errors++;
 }
 var _valid19 = _errs143 === errors;
 valid23 = valid23 || _valid19;
 if(!valid23){
-const err138 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err134 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err138];
+vErrors = [err134];
 }
 else {
-vErrors.push(err138);
+vErrors.push(err134);
 }
 errors++;
 }
@@ -39516,23 +39468,23 @@ let valid24 = false;
 const _errs147 = errors;
 if((typeof data32 == "number") && (isFinite(data32))){
 if(data32 < 0 || isNaN(data32)){
-const err139 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err135 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err139];
+vErrors = [err135];
 }
 else {
-vErrors.push(err139);
+vErrors.push(err135);
 }
 errors++;
 }
 }
 else {
-const err140 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err136 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err140];
+vErrors = [err136];
 }
 else {
-vErrors.push(err140);
+vErrors.push(err136);
 }
 errors++;
 }
@@ -39540,24 +39492,24 @@ var _valid20 = _errs147 === errors;
 valid24 = valid24 || _valid20;
 const _errs149 = errors;
 if(data32 !== null){
-const err141 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err137 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err141];
+vErrors = [err137];
 }
 else {
-vErrors.push(err141);
+vErrors.push(err137);
 }
 errors++;
 }
 var _valid20 = _errs149 === errors;
 valid24 = valid24 || _valid20;
 if(!valid24){
-const err142 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err138 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err142];
+vErrors = [err138];
 }
 else {
-vErrors.push(err142);
+vErrors.push(err138);
 }
 errors++;
 }
@@ -39579,23 +39531,23 @@ const _errs152 = errors;
 let valid25 = false;
 const _errs153 = errors;
 if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
-const err143 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err139 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err143];
+vErrors = [err139];
 }
 else {
-vErrors.push(err143);
+vErrors.push(err139);
 }
 errors++;
 }
 if((typeof data33 == "number") && (isFinite(data33))){
 if(data33 < 1 || isNaN(data33)){
-const err144 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err140 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
-vErrors = [err144];
+vErrors = [err140];
 }
 else {
-vErrors.push(err144);
+vErrors.push(err140);
 }
 errors++;
 }
@@ -39604,24 +39556,24 @@ var _valid21 = _errs153 === errors;
 valid25 = valid25 || _valid21;
 const _errs155 = errors;
 if(data33 !== null){
-const err145 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err141 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err145];
+vErrors = [err141];
 }
 else {
-vErrors.push(err145);
+vErrors.push(err141);
 }
 errors++;
 }
 var _valid21 = _errs155 === errors;
 valid25 = valid25 || _valid21;
 if(!valid25){
-const err146 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err142 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err146];
+vErrors = [err142];
 }
 else {
-vErrors.push(err146);
+vErrors.push(err142);
 }
 errors++;
 }
@@ -39643,22 +39595,22 @@ const _errs158 = errors;
 let valid26 = false;
 const _errs159 = errors;
 if(typeof data34 !== "string"){
-const err147 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err143 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err147];
+vErrors = [err143];
 }
 else {
-vErrors.push(err147);
+vErrors.push(err143);
 }
 errors++;
 }
 if(!(((data34 === "uncontended") || (data34 === "contended")) || (data34 === "mixed"))){
-const err148 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.contentionState.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err144 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.contentionState.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err148];
+vErrors = [err144];
 }
 else {
-vErrors.push(err148);
+vErrors.push(err144);
 }
 errors++;
 }
@@ -39666,24 +39618,24 @@ var _valid22 = _errs159 === errors;
 valid26 = valid26 || _valid22;
 const _errs161 = errors;
 if(data34 !== null){
-const err149 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err145 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err149];
+vErrors = [err145];
 }
 else {
-vErrors.push(err149);
+vErrors.push(err145);
 }
 errors++;
 }
 var _valid22 = _errs161 === errors;
 valid26 = valid26 || _valid22;
 if(!valid26){
-const err150 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err146 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err150];
+vErrors = [err146];
 }
 else {
-vErrors.push(err150);
+vErrors.push(err146);
 }
 errors++;
 }
@@ -39705,22 +39657,22 @@ const _errs164 = errors;
 let valid27 = false;
 const _errs165 = errors;
 if(typeof data35 !== "string"){
-const err151 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err147 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err151];
+vErrors = [err147];
 }
 else {
-vErrors.push(err151);
+vErrors.push(err147);
 }
 errors++;
 }
 if(!((data35 === "uncontended") || (data35 === "all"))){
-const err152 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.publishedFrom.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err148 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.rows.items.properties.publishedFrom.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
-vErrors = [err152];
+vErrors = [err148];
 }
 else {
-vErrors.push(err152);
+vErrors.push(err148);
 }
 errors++;
 }
@@ -39728,24 +39680,24 @@ var _valid23 = _errs165 === errors;
 valid27 = valid27 || _valid23;
 const _errs167 = errors;
 if(data35 !== null){
-const err153 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err149 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err153];
+vErrors = [err149];
 }
 else {
-vErrors.push(err153);
+vErrors.push(err149);
 }
 errors++;
 }
 var _valid23 = _errs167 === errors;
 valid27 = valid27 || _valid23;
 if(!valid27){
-const err154 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err150 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err154];
+vErrors = [err150];
 }
 else {
-vErrors.push(err154);
+vErrors.push(err150);
 }
 errors++;
 }
@@ -39768,23 +39720,23 @@ let valid28 = false;
 const _errs171 = errors;
 if((typeof data36 == "number") && (isFinite(data36))){
 if(data36 < 0 || isNaN(data36)){
-const err155 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err151 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err155];
+vErrors = [err151];
 }
 else {
-vErrors.push(err155);
+vErrors.push(err151);
 }
 errors++;
 }
 }
 else {
-const err156 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err152 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err156];
+vErrors = [err152];
 }
 else {
-vErrors.push(err156);
+vErrors.push(err152);
 }
 errors++;
 }
@@ -39792,24 +39744,24 @@ var _valid24 = _errs171 === errors;
 valid28 = valid28 || _valid24;
 const _errs173 = errors;
 if(data36 !== null){
-const err157 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err153 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err157];
+vErrors = [err153];
 }
 else {
-vErrors.push(err157);
+vErrors.push(err153);
 }
 errors++;
 }
 var _valid24 = _errs173 === errors;
 valid28 = valid28 || _valid24;
 if(!valid28){
-const err158 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err154 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err158];
+vErrors = [err154];
 }
 else {
-vErrors.push(err158);
+vErrors.push(err154);
 }
 errors++;
 }
@@ -39831,23 +39783,23 @@ const _errs176 = errors;
 let valid29 = false;
 const _errs177 = errors;
 if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err159 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err155 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err159];
+vErrors = [err155];
 }
 else {
-vErrors.push(err159);
+vErrors.push(err155);
 }
 errors++;
 }
 if((typeof data37 == "number") && (isFinite(data37))){
 if(data37 < 0 || isNaN(data37)){
-const err160 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err156 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err160];
+vErrors = [err156];
 }
 else {
-vErrors.push(err160);
+vErrors.push(err156);
 }
 errors++;
 }
@@ -39856,24 +39808,24 @@ var _valid25 = _errs177 === errors;
 valid29 = valid29 || _valid25;
 const _errs179 = errors;
 if(data37 !== null){
-const err161 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err157 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err161];
+vErrors = [err157];
 }
 else {
-vErrors.push(err161);
+vErrors.push(err157);
 }
 errors++;
 }
 var _valid25 = _errs179 === errors;
 valid29 = valid29 || _valid25;
 if(!valid29){
-const err162 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err158 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err162];
+vErrors = [err158];
 }
 else {
-vErrors.push(err162);
+vErrors.push(err158);
 }
 errors++;
 }
@@ -39895,23 +39847,23 @@ const _errs182 = errors;
 let valid30 = false;
 const _errs183 = errors;
 if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err163 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err159 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err163];
+vErrors = [err159];
 }
 else {
-vErrors.push(err163);
+vErrors.push(err159);
 }
 errors++;
 }
 if((typeof data38 == "number") && (isFinite(data38))){
 if(data38 < 0 || isNaN(data38)){
-const err164 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err160 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err164];
+vErrors = [err160];
 }
 else {
-vErrors.push(err164);
+vErrors.push(err160);
 }
 errors++;
 }
@@ -39920,24 +39872,24 @@ var _valid26 = _errs183 === errors;
 valid30 = valid30 || _valid26;
 const _errs185 = errors;
 if(data38 !== null){
-const err165 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err161 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err165];
+vErrors = [err161];
 }
 else {
-vErrors.push(err165);
+vErrors.push(err161);
 }
 errors++;
 }
 var _valid26 = _errs185 === errors;
 valid30 = valid30 || _valid26;
 if(!valid30){
-const err166 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err162 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err166];
+vErrors = [err162];
 }
 else {
-vErrors.push(err166);
+vErrors.push(err162);
 }
 errors++;
 }
@@ -39959,23 +39911,23 @@ const _errs188 = errors;
 let valid31 = false;
 const _errs189 = errors;
 if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err167 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err163 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
-vErrors = [err167];
+vErrors = [err163];
 }
 else {
-vErrors.push(err167);
+vErrors.push(err163);
 }
 errors++;
 }
 if((typeof data39 == "number") && (isFinite(data39))){
 if(data39 < 0 || isNaN(data39)){
-const err168 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err164 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err168];
+vErrors = [err164];
 }
 else {
-vErrors.push(err168);
+vErrors.push(err164);
 }
 errors++;
 }
@@ -39984,24 +39936,24 @@ var _valid27 = _errs189 === errors;
 valid31 = valid31 || _valid27;
 const _errs191 = errors;
 if(data39 !== null){
-const err169 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err165 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err169];
+vErrors = [err165];
 }
 else {
-vErrors.push(err169);
+vErrors.push(err165);
 }
 errors++;
 }
 var _valid27 = _errs191 === errors;
 valid31 = valid31 || _valid27;
 if(!valid31){
-const err170 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err166 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err170];
+vErrors = [err166];
 }
 else {
-vErrors.push(err170);
+vErrors.push(err166);
 }
 errors++;
 }
@@ -40024,23 +39976,23 @@ let valid32 = false;
 const _errs195 = errors;
 if((typeof data40 == "number") && (isFinite(data40))){
 if(data40 < 0 || isNaN(data40)){
-const err171 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err167 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err171];
+vErrors = [err167];
 }
 else {
-vErrors.push(err171);
+vErrors.push(err167);
 }
 errors++;
 }
 }
 else {
-const err172 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err168 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err172];
+vErrors = [err168];
 }
 else {
-vErrors.push(err172);
+vErrors.push(err168);
 }
 errors++;
 }
@@ -40048,24 +40000,24 @@ var _valid28 = _errs195 === errors;
 valid32 = valid32 || _valid28;
 const _errs197 = errors;
 if(data40 !== null){
-const err173 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err169 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err173];
+vErrors = [err169];
 }
 else {
-vErrors.push(err173);
+vErrors.push(err169);
 }
 errors++;
 }
 var _valid28 = _errs197 === errors;
 valid32 = valid32 || _valid28;
 if(!valid32){
-const err174 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err170 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err174];
+vErrors = [err170];
 }
 else {
-vErrors.push(err174);
+vErrors.push(err170);
 }
 errors++;
 }
@@ -40088,23 +40040,23 @@ let valid33 = false;
 const _errs201 = errors;
 if((typeof data41 == "number") && (isFinite(data41))){
 if(data41 < 0 || isNaN(data41)){
-const err175 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err171 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
-vErrors = [err175];
+vErrors = [err171];
 }
 else {
-vErrors.push(err175);
+vErrors.push(err171);
 }
 errors++;
 }
 }
 else {
-const err176 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err172 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err176];
+vErrors = [err172];
 }
 else {
-vErrors.push(err176);
+vErrors.push(err172);
 }
 errors++;
 }
@@ -40112,24 +40064,24 @@ var _valid29 = _errs201 === errors;
 valid33 = valid33 || _valid29;
 const _errs203 = errors;
 if(data41 !== null){
-const err177 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err173 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err177];
+vErrors = [err173];
 }
 else {
-vErrors.push(err177);
+vErrors.push(err173);
 }
 errors++;
 }
 var _valid29 = _errs203 === errors;
 valid33 = valid33 || _valid29;
 if(!valid33){
-const err178 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err174 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err178];
+vErrors = [err174];
 }
 else {
-vErrors.push(err178);
+vErrors.push(err174);
 }
 errors++;
 }
@@ -40151,12 +40103,12 @@ const _errs206 = errors;
 let valid34 = false;
 const _errs207 = errors;
 if(typeof data42 !== "string"){
-const err179 = {instancePath:instancePath+"/rows/" + i0+"/failure",schemaPath:"#/properties/rows/items/properties/failure/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err175 = {instancePath:instancePath+"/rows/" + i0+"/failure",schemaPath:"#/properties/rows/items/properties/failure/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err179];
+vErrors = [err175];
 }
 else {
-vErrors.push(err179);
+vErrors.push(err175);
 }
 errors++;
 }
@@ -40164,24 +40116,24 @@ var _valid30 = _errs207 === errors;
 valid34 = valid34 || _valid30;
 const _errs209 = errors;
 if(data42 !== null){
-const err180 = {instancePath:instancePath+"/rows/" + i0+"/failure",schemaPath:"#/properties/rows/items/properties/failure/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err176 = {instancePath:instancePath+"/rows/" + i0+"/failure",schemaPath:"#/properties/rows/items/properties/failure/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err180];
+vErrors = [err176];
 }
 else {
-vErrors.push(err180);
+vErrors.push(err176);
 }
 errors++;
 }
 var _valid30 = _errs209 === errors;
 valid34 = valid34 || _valid30;
 if(!valid34){
-const err181 = {instancePath:instancePath+"/rows/" + i0+"/failure",schemaPath:"#/properties/rows/items/properties/failure/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err177 = {instancePath:instancePath+"/rows/" + i0+"/failure",schemaPath:"#/properties/rows/items/properties/failure/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err181];
+vErrors = [err177];
 }
 else {
-vErrors.push(err181);
+vErrors.push(err177);
 }
 errors++;
 }
@@ -40201,43 +40153,43 @@ if(data6.records !== undefined){
 let data43 = data6.records;
 if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
 if(data43.timing === undefined){
-const err182 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/required",keyword:"required",params:{missingProperty: "timing"},message:"must have required property '"+"timing"+"'"};
+const err178 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/required",keyword:"required",params:{missingProperty: "timing"},message:"must have required property '"+"timing"+"'"};
 if(vErrors === null){
-vErrors = [err182];
+vErrors = [err178];
 }
 else {
-vErrors.push(err182);
+vErrors.push(err178);
 }
 errors++;
 }
 if(data43.profile === undefined){
-const err183 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/required",keyword:"required",params:{missingProperty: "profile"},message:"must have required property '"+"profile"+"'"};
+const err179 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/required",keyword:"required",params:{missingProperty: "profile"},message:"must have required property '"+"profile"+"'"};
 if(vErrors === null){
-vErrors = [err183];
+vErrors = [err179];
 }
 else {
-vErrors.push(err183);
+vErrors.push(err179);
 }
 errors++;
 }
 if(data43.sizes === undefined){
-const err184 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/required",keyword:"required",params:{missingProperty: "sizes"},message:"must have required property '"+"sizes"+"'"};
+const err180 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/required",keyword:"required",params:{missingProperty: "sizes"},message:"must have required property '"+"sizes"+"'"};
 if(vErrors === null){
-vErrors = [err184];
+vErrors = [err180];
 }
 else {
-vErrors.push(err184);
+vErrors.push(err180);
 }
 errors++;
 }
 for(const key2 in data43){
 if(!(((key2 === "timing") || (key2 === "profile")) || (key2 === "sizes"))){
-const err185 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+const err181 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err185];
+vErrors = [err181];
 }
 else {
-vErrors.push(err185);
+vErrors.push(err181);
 }
 errors++;
 }
@@ -40248,12 +40200,12 @@ const _errs215 = errors;
 let valid36 = false;
 const _errs216 = errors;
 if(typeof data44 !== "string"){
-const err186 = {instancePath:instancePath+"/rows/" + i0+"/records/timing",schemaPath:"#/properties/rows/items/properties/records/properties/timing/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err182 = {instancePath:instancePath+"/rows/" + i0+"/records/timing",schemaPath:"#/properties/rows/items/properties/records/properties/timing/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err186];
+vErrors = [err182];
 }
 else {
-vErrors.push(err186);
+vErrors.push(err182);
 }
 errors++;
 }
@@ -40261,24 +40213,24 @@ var _valid31 = _errs216 === errors;
 valid36 = valid36 || _valid31;
 const _errs218 = errors;
 if(data44 !== null){
-const err187 = {instancePath:instancePath+"/rows/" + i0+"/records/timing",schemaPath:"#/properties/rows/items/properties/records/properties/timing/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err183 = {instancePath:instancePath+"/rows/" + i0+"/records/timing",schemaPath:"#/properties/rows/items/properties/records/properties/timing/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err187];
+vErrors = [err183];
 }
 else {
-vErrors.push(err187);
+vErrors.push(err183);
 }
 errors++;
 }
 var _valid31 = _errs218 === errors;
 valid36 = valid36 || _valid31;
 if(!valid36){
-const err188 = {instancePath:instancePath+"/rows/" + i0+"/records/timing",schemaPath:"#/properties/rows/items/properties/records/properties/timing/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err184 = {instancePath:instancePath+"/rows/" + i0+"/records/timing",schemaPath:"#/properties/rows/items/properties/records/properties/timing/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err188];
+vErrors = [err184];
 }
 else {
-vErrors.push(err188);
+vErrors.push(err184);
 }
 errors++;
 }
@@ -40300,12 +40252,12 @@ const _errs221 = errors;
 let valid37 = false;
 const _errs222 = errors;
 if(typeof data45 !== "string"){
-const err189 = {instancePath:instancePath+"/rows/" + i0+"/records/profile",schemaPath:"#/properties/rows/items/properties/records/properties/profile/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err185 = {instancePath:instancePath+"/rows/" + i0+"/records/profile",schemaPath:"#/properties/rows/items/properties/records/properties/profile/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err189];
+vErrors = [err185];
 }
 else {
-vErrors.push(err189);
+vErrors.push(err185);
 }
 errors++;
 }
@@ -40313,24 +40265,24 @@ var _valid32 = _errs222 === errors;
 valid37 = valid37 || _valid32;
 const _errs224 = errors;
 if(data45 !== null){
-const err190 = {instancePath:instancePath+"/rows/" + i0+"/records/profile",schemaPath:"#/properties/rows/items/properties/records/properties/profile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err186 = {instancePath:instancePath+"/rows/" + i0+"/records/profile",schemaPath:"#/properties/rows/items/properties/records/properties/profile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err190];
+vErrors = [err186];
 }
 else {
-vErrors.push(err190);
+vErrors.push(err186);
 }
 errors++;
 }
 var _valid32 = _errs224 === errors;
 valid37 = valid37 || _valid32;
 if(!valid37){
-const err191 = {instancePath:instancePath+"/rows/" + i0+"/records/profile",schemaPath:"#/properties/rows/items/properties/records/properties/profile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err187 = {instancePath:instancePath+"/rows/" + i0+"/records/profile",schemaPath:"#/properties/rows/items/properties/records/properties/profile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err191];
+vErrors = [err187];
 }
 else {
-vErrors.push(err191);
+vErrors.push(err187);
 }
 errors++;
 }
@@ -40352,12 +40304,12 @@ const _errs227 = errors;
 let valid38 = false;
 const _errs228 = errors;
 if(typeof data46 !== "string"){
-const err192 = {instancePath:instancePath+"/rows/" + i0+"/records/sizes",schemaPath:"#/properties/rows/items/properties/records/properties/sizes/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err188 = {instancePath:instancePath+"/rows/" + i0+"/records/sizes",schemaPath:"#/properties/rows/items/properties/records/properties/sizes/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err192];
+vErrors = [err188];
 }
 else {
-vErrors.push(err192);
+vErrors.push(err188);
 }
 errors++;
 }
@@ -40365,24 +40317,24 @@ var _valid33 = _errs228 === errors;
 valid38 = valid38 || _valid33;
 const _errs230 = errors;
 if(data46 !== null){
-const err193 = {instancePath:instancePath+"/rows/" + i0+"/records/sizes",schemaPath:"#/properties/rows/items/properties/records/properties/sizes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err189 = {instancePath:instancePath+"/rows/" + i0+"/records/sizes",schemaPath:"#/properties/rows/items/properties/records/properties/sizes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err193];
+vErrors = [err189];
 }
 else {
-vErrors.push(err193);
+vErrors.push(err189);
 }
 errors++;
 }
 var _valid33 = _errs230 === errors;
 valid38 = valid38 || _valid33;
 if(!valid38){
-const err194 = {instancePath:instancePath+"/rows/" + i0+"/records/sizes",schemaPath:"#/properties/rows/items/properties/records/properties/sizes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err190 = {instancePath:instancePath+"/rows/" + i0+"/records/sizes",schemaPath:"#/properties/rows/items/properties/records/properties/sizes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err194];
+vErrors = [err190];
 }
 else {
-vErrors.push(err194);
+vErrors.push(err190);
 }
 errors++;
 }
@@ -40400,60 +40352,60 @@ vErrors = null;
 }
 }
 else {
-const err195 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err191 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err195];
+vErrors = [err191];
 }
 else {
-vErrors.push(err195);
+vErrors.push(err191);
 }
 errors++;
 }
 }
 if(data6.notPlausible !== undefined){
 if(true !== data6.notPlausible){
-const err196 = {instancePath:instancePath+"/rows/" + i0+"/notPlausible",schemaPath:"#/properties/rows/items/properties/notPlausible/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
+const err192 = {instancePath:instancePath+"/rows/" + i0+"/notPlausible",schemaPath:"#/properties/rows/items/properties/notPlausible/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
 if(vErrors === null){
-vErrors = [err196];
+vErrors = [err192];
 }
 else {
-vErrors.push(err196);
+vErrors.push(err192);
 }
 errors++;
 }
 }
 }
 else {
-const err197 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err193 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err197];
+vErrors = [err193];
 }
 else {
-vErrors.push(err197);
+vErrors.push(err193);
 }
 errors++;
 }
 }
 }
 else {
-const err198 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err194 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err198];
+vErrors = [err194];
 }
 else {
-vErrors.push(err198);
+vErrors.push(err194);
 }
 errors++;
 }
 }
 }
 else {
-const err199 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err195 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err199];
+vErrors = [err195];
 }
 else {
-vErrors.push(err199);
+vErrors.push(err195);
 }
 errors++;
 }

@@ -31,14 +31,14 @@ const row = obj(
     ),
     method: nullable(oneOfEnum("How the record was timed.", ["per-call", "trials"])),
     timeNs: nonnegOrNull("The published time per call, ns."),
-    ci95LowNs: nonnegOrNull("The time's 95 % interval, lower bound, ns (per call only)."),
-    ci95HighNs: nonnegOrNull("The time's 95 % interval, upper bound, ns (per call only)."),
+    ci95LowNs: nullable(num("The time's 95 % interval, lower bound, ns (per call only).")),
+    ci95HighNs: nullable(num("The time's 95 % interval, upper bound, ns (per call only).")),
     timeRelativeHalfWidth: nonnegOrNull(
       "The time's 95 % interval's half-width as a fraction of timeNs (the record's central.relativeHalfWidth).",
     ),
     cycles: nonnegOrNull("The published statistic in estimated core cycles per call (central.cycles.value)."),
-    cyclesCi95Low: nonnegOrNull("The estimated cycles' own 95 % interval, lower bound."),
-    cyclesCi95High: nonnegOrNull("The estimated cycles' own 95 % interval, upper bound."),
+    cyclesCi95Low: nullable(num("The estimated cycles' own 95 % interval, lower bound.")),
+    cyclesCi95High: nullable(num("The estimated cycles' own 95 % interval, upper bound.")),
     cyclesRelativeHalfWidth: nonnegOrNull("The estimated cycles' interval's half-width as a fraction of cycles."),
     targetFigure: nullable(
       oneOfEnum("The figure the precision target applied to (sampling stopped on its interval).", ["time", "cycles"]),
