@@ -1,6 +1,7 @@
 // Per-call records that probed the core clock (distribution.coreClock, distribution.cycles, central.cycles, the
-// target on cycles): the counter column gives the estimated core cycles, the ± column and the † mark follow the
-// figure the target applied to, and the method line names the probe and the clock range the workers saw.
+// target on cycles): the counter column gives the estimated core cycles, each figure has its own ± (the time's
+// beside the time, the cycles' beside the cycles), the † mark sits on the ± of the figure the target applied to, and
+// the method line names the probe and the clock range the workers saw.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

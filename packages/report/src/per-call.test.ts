@@ -1,7 +1,8 @@
 // Records measured per call (method "per-call") on the pages: the seed columns in their order with the published
-// central figure in the median column, a ± column (the interval's relative half-width, † where the target was
-// missed), n as workers × calls (× batch), the mean marked ‡ with its p5–p95 spread for an input-dependent
-// operation, the method as measured under the table and the environment's warnings above it; a mixed page (per-call
+// central figure in the median column, a ± column (the time's own interval's relative half-width, † where the
+// target was missed), n as workers × calls (× batch), the mean marked ‡ for an input-dependent operation with its
+// tail and reason in their own columns and one legend line, the method as measured under the table and the
+// environment's warnings above it; a mixed page (per-call
 // and trials records) and a page of seed records (trials method, synthesized: the seeds' columns, no warning); the
 // system index's headline and the method page's per-call sections.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

@@ -1,7 +1,9 @@
 // Records of the per-call method (`method: "per-call"`: samples of single calls in fresh worker processes, a
-// published central figure with its 95 % interval) as the pages show them: the cells of the performance table, the
-// notes under it (the mean published for input-dependent operations, a missed precision target, the method as
-// measured) and the warnings above it. Every sentence is built from the records it speaks of. Records of the trials
+// published central figure with its 95 % interval) as the pages show them: the cells of the performance table (each
+// figure with its own interval, the tail, the statistic's evidence), one legend line per mark under it (‡ the mean
+// published for input-dependent operations, † a missed precision target, ◇ a figure from contended workers), the
+// method as measured, and the warnings above it. Fields other steps add (central.decision, distribution.p999Ns,
+// contention) are read as optional: older records lack them. Every sentence is built from the records it speaks of. Records of the trials
 // method (the seeds') have none of this: their pages are the seeds'.
 import { type EnvironmentRecord, environmentWarnings, type TimingRecord } from "@ngcc-perf/schema";
 import { formatCallsN, formatCounter, formatHalfWidth, formatPercent, formatShare, formatTime } from "./format.ts";

@@ -1,8 +1,9 @@
 // Section 4 of the algorithm page: time per operation of every instance under every build profile, the counter
 // column in the unit the records count, unstable operations, and the time and per-trial spread charts. Records
-// measured per call add a ± column, the published central figure in the median column, workers × calls in n, the
-// environment's warnings above the table and notes under it (per-call.ts); a page of trials records (the seeds')
-// keeps the seeds' columns.
+// measured per call add the published central figure in the median column with the time's own ± after it, the
+// estimated cycles with their own ± (when probed), workers × calls in n, the tail of input-dependent operations and
+// the statistic's evidence, the environment's warnings above the table and one legend line per mark under it
+// (per-call.ts); a page of trials records (the seeds') keeps the seeds' columns.
 import type { EnvironmentRecord, TimingRecord } from "@ngcc-perf/schema";
 import { fitTimeAxis } from "../charts.ts";
 import { formatCounter, formatGHz, formatN, formatOpsPerSecond, formatShare, formatTime } from "../format.ts";
