@@ -163,7 +163,10 @@ function perCallTiming(
     contended: number;
   },
 ): TimingRecord {
-  const all = values.flat().sort((x, y) => x - y);
+  // distribution and central are of the uncontended workers when the record published from them (samples: all).
+  const published =
+    contention?.publishedFrom === "uncontended" ? values.filter((_, i) => i >= contention.contended) : values;
+  const all = published.flat().sort((x, y) => x - y);
   const median = all[Math.floor(all.length / 2)] as number;
   return {
     kind: "timing",
@@ -267,5 +270,28 @@ describe("compareStores and contention", () => {
     const row = timingRows(c)[0] as string[];
     expect(row[2]).toMatch(new RegExp(` ${formatHalfWidth(0.021).replace(".", "\\.")}$`));
     expect(row[3]).toMatch(new RegExp(` ${formatHalfWidth(0.034).replace(".", "\\.")}$`));
+  });
+
+  it("resamples only the workers the figure was published from (the uncontended ones), as the figure itself", () => {
+    // A: 2 uncontended workers and 3 contended ones twice as slow, published from the 2; B: 5 uncontended workers.
+    const slowA = [...workers(2000, 3, 200, 5), ...workers(1000, 2, 200, 6)];
+    const a = timingStore("/a", [
+      perCallTiming("enc", slowA, 0.02, { state: "mixed", publishedFrom: "uncontended", contended: 3 }),
+    ]);
+    const b = timingStore("/b", [
+      perCallTiming("enc", workers(1000, 5, 200, 7), 0.02, {
+        state: "uncontended",
+        publishedFrom: "all",
+        contended: 0,
+      }),
+    ]);
+    const c = compareStores(a, b, { a: "A", b: "B" }, { resamples: 300 });
+    const t = c.timings[0];
+    expect(t?.contention).toEqual({ a: "uncontended", b: "uncontended" });
+    expect(t?.ratio).toBeGreaterThan(0.95);
+    expect(t?.ratio).toBeLessThan(1.05);
+    // With the contended workers' samples in the bootstrap the interval would sit near 0.5.
+    expect(t?.ci95.low).toBeGreaterThan(0.9);
+    expect(t?.verdict).toBe("same");
   });
 });

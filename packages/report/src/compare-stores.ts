@@ -7,7 +7,7 @@ import { type InstructionsRecord, SCHEMA_VERSION, type TimingRecord } from "@ngc
 import { formatCounter, formatHalfWidth, formatPercent, formatTime } from "./format.ts";
 import type { LoadedStore } from "./load.ts";
 import { type Cell, cell, code, type Page, type Section, text } from "./model.ts";
-import { type Contention, perCallOf, publishedState } from "./per-call.ts";
+import { type Contention, perCallOf, publishedState, publishedWorkers } from "./per-call.ts";
 import { byOperation } from "./view.ts";
 
 export type Verdict = "faster" | "slower" | "same" | "not-comparable";
@@ -314,6 +314,17 @@ function publishedStatistic(t: TimingRecord): "median" | "mean" {
   return perCallOf(t)?.central.statistic ?? "median";
 }
 
+/** The raw samples of the workers the published figure comes from (the uncontended ones when the record published
+ * from them: its distribution and central, their worker lists included, are of those workers only), with their
+ * 0-based indices among all workers. */
+function publishedSamples(t: TimingRecord): { samples: NonNullable<TimingRecord["samples"]>; index: number[] } {
+  const all = t.samples ?? [];
+  const pc = perCallOf(t);
+  if (!pc || all.length !== pc.sampling.samplesPerWorker.length) return { samples: all, index: all.map((_, i) => i) };
+  const index = publishedWorkers(pc);
+  return { samples: index.map((i) => all[i] as (typeof all)[number]), index };
+}
+
 /** Whether the record's interval is on the estimated core cycles (and it holds each worker's core clock). */
 function targetsCycles(t: TimingRecord): boolean {
   const pc = perCallOf(t);
@@ -322,7 +333,7 @@ function targetsCycles(t: TimingRecord): boolean {
     pc.sampling.target.figure === "cycles" &&
     !!pc.central.cycles &&
     !!pc.distribution.cycles &&
-    (pc.distribution.coreClock?.workerHz.length ?? 0) === (t.samples?.length ?? -1)
+    (pc.distribution.coreClock?.workerHz.length ?? 0) === (t.samples ? publishedSamples(t).samples.length : -1)
   );
 }
 
@@ -332,14 +343,18 @@ function workerValues(t: TimingRecord, unit: "cycles" | "ns"): { workers: number
   if (pc && t.samples && t.counter) {
     const counter = t.counter;
     const batch = pc.sampling.batch;
+    // The published workers' samples: the worker lists of distribution (the core clocks) are of them only.
+    const published = publishedSamples(t);
     const hz = pc.distribution.coreClock?.workerHz ?? [];
-    const workers = t.samples.map((w, i) =>
+    const workers = published.samples.map((w, i) =>
       w.counterDeltas.map((d) => {
         const ns = counter.unit === "ns" ? d / batch : (d * 1e9) / (batch * (counter.rateHz as number));
         return unit === "cycles" ? (ns * (hz[i] as number)) / 1e9 : ns;
       }),
     );
-    const pads = pc.sampling.layouts?.workerPadBytes;
+    // sampling lists every worker: the layouts of the published ones.
+    const all = pc.sampling.layouts?.workerPadBytes;
+    const pads = all && all.length === t.samples.length ? published.index.map((i) => all[i] as number) : undefined;
     return pads && pads.length === workers.length ? { workers, groups: pads } : { workers };
   }
   // Trials: each trial's mean per operation is one value, every trial its own stratum-free worker.

@@ -83,10 +83,17 @@ beforeAll(async () => {
     r.contention = {
       probe: "add-throughput",
       threshold: 3.5,
-      workers: [1, 2, 3, 4].map((worker) => ({ worker, addsPerCycle: 3.9, contended: worker === 1 })),
+      workers: [1, 2, 3, 4].map((worker) => ({
+        worker,
+        addsPerCycle: worker === 1 ? 2.9 : 3.9,
+        contended: worker === 1,
+      })),
       state: "mixed",
       publishedFrom: "uncontended",
     };
+    // distribution is of the 3 uncontended workers (sampling and samples list all 4).
+    r.distribution.calls = 1500;
+    r.distribution.n = 1500;
   });
   const out = join(tmp, "out");
   await renderLoadedSite(store, { out, formats: ["md"] });
@@ -118,6 +125,8 @@ describe("section 4 with the decision, the tail and the contention state", () =>
   it("marks the figure published from all workers in a mixed state, not the one published from uncontended ones", () => {
     expect(rowOf(md, "Mithril-256", "enc")).toMatch(/\| \d[^|]* ◇ \|/);
     expect(rowOf(md, "Mithril-256", "dec")).not.toContain("◇");
+    // Its n: the calls of the workers the figure is published from.
+    expect(rowOf(md, "Mithril-256", "dec")).toContain("| 1500 (3 × 500) |");
     expect(md.match(/◇/g)?.length).toBe(2); // the row and its legend line
     expect(md).toContain(
       "◇ Published from every worker, contended ones included (too few uncontended workers): the add-throughput probe read a contended core in some (mixed) or all (contended) of the row's workers (mixed 1 row)",

@@ -18,6 +18,17 @@ export interface PerCall {
   sampling: Sampling;
   distribution: Distribution;
   central: Central;
+  /** The contention probe, when the record has one (distribution and central may then be of some workers only). */
+  contention?: Contention;
+}
+
+/** The 0-based indices (in worker order, as in samples and sampling) of the workers the published figure comes
+ * from: the uncontended ones when the record published from them, else all. */
+export function publishedWorkers(pc: PerCall): number[] {
+  const all = pc.sampling.samplesPerWorker.map((_, i) => i);
+  const c = pc.contention;
+  if (c?.publishedFrom !== "uncontended" || c.workers.length !== all.length) return all;
+  return all.filter((i) => c.workers[i]?.contended === false);
 }
 
 /** A per-call record of a page, with the name the page gives its row and operation (`Mithril-128 dec`). */
@@ -38,7 +49,9 @@ export const NEGLIGIBLE_OVERHEAD = 0.001;
 export function perCallOf(t: TimingRecord | undefined): PerCall | null {
   if (t?.status !== "ok" || t.method !== "per-call" || !t.aggregates) return null;
   const { sampling, distribution, central } = t;
-  return sampling && distribution && central ? { sampling, distribution, central } : null;
+  if (!sampling || !distribution || !central) return null;
+  const contention = contentionOf(t);
+  return contention ? { sampling, distribution, central, contention } : { sampling, distribution, central };
 }
 
 /** A measured record of the trials method (the seeds'; also a per-call record lacking its blocks). */
@@ -208,9 +221,11 @@ export function contendedMark(t: TimingRecord | undefined): string {
   return s === "contended" || s === "mixed" ? ` ${CONTENDED_MARK}` : "";
 }
 
-/** The n column's cell: calls (workers × calls per worker, or × samples × batch). */
+/** The n column's cell: calls (workers × calls per worker, or × samples × batch), of the workers the figure is
+ * published from. */
 export function callsCell(pc: PerCall, withBatch: boolean): string {
-  return formatCallsN(pc.distribution.calls, pc.sampling.samplesPerWorker, pc.sampling.batch, withBatch);
+  const per = publishedWorkers(pc).map((i) => pc.sampling.samplesPerWorker[i] as number);
+  return formatCallsN(pc.distribution.calls, per, pc.sampling.batch, withBatch);
 }
 
 /** Calls were batched in some record (the n column then writes workers × samples × batch). */
