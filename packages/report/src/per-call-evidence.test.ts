@@ -19,6 +19,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 let md = "";
 let summaryMd = "";
+let methodMd = "";
 let summary: { rows: Rec[] } = { rows: [] };
 let csv: string[] = [];
 const byName = new Map<string, Rec>();
@@ -99,6 +100,7 @@ beforeAll(async () => {
   await renderLoadedSite(store, { out, formats: ["md"] });
   md = readFileSync(join(out, "site", "arm_1", "kem-22.md"), "utf8");
   summaryMd = readFileSync(join(out, "site", "arm_1", "summary.md"), "utf8");
+  methodMd = readFileSync(join(out, "site", "arm_1", "method.md"), "utf8");
   summary = JSON.parse(readFileSync(join(out, "site", "arm_1", "summary.json"), "utf8"));
   csv = readFileSync(join(out, "site", "arm_1", "summary.csv"), "utf8").split("\r\n");
 });
@@ -165,5 +167,16 @@ describe("the summary and its exports with the new fields", () => {
     expect(rowOf(summaryMd, "Mithril-256", "enc")).toBeDefined();
     expect(summaryMd).toMatch(/\| enc \| [^|]+ ◇ \|/);
     expect(summaryMd).toContain("tail per call (p99 · p99.9 · max / calls)");
+  });
+});
+
+describe("the method page with the new fields", () => {
+  it("counts how the statistics were decided and the contention states the figures were published in", () => {
+    expect(methodMd).toContain(
+      "| statistic decided by | the per-call distribution (a record without a decision) (3), instructions counted per call (2), the per-call distribution (instructions not counted) (1) |",
+    );
+    expect(methodMd).toContain(
+      "| contention (throughput probe), figures published from | not probed (4), all workers, mixed (1), uncontended workers (1) |",
+    );
   });
 });

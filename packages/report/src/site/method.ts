@@ -322,6 +322,33 @@ function samplingSections(
         return `${ghz(lo)} to ${ghz(hi)} (${c.length} of ${n} operations probed, ${c[0]?.adds} adds per probe)`;
       })(),
     ],
+    ...(records.some((r) => r.pc.contention)
+      ? [
+          [
+            "contention (throughput probe), figures published from",
+            counted(
+              records.map((r) => {
+                const c = r.pc.contention;
+                if (!c) return "not probed";
+                return c.publishedFrom === "uncontended" ? "uncontended workers" : `all workers, ${c.state}`;
+              }),
+            ),
+          ],
+        ]
+      : []),
+    [
+      "statistic decided by",
+      counted(
+        records.map((r) => {
+          const d = decisionOf(r.pc);
+          return d?.by === "instructions"
+            ? "instructions counted per call"
+            : d?.by === "distribution"
+              ? "the per-call distribution (instructions not counted)"
+              : "the per-call distribution (a record without a decision)";
+        }),
+      ),
+    ],
     ["pinned to", counted(s.map((x) => (x.pinnedCpu === null ? "not pinned" : `CPU ${x.pinnedCpu}`)))],
     [
       "sampling time per operation",
