@@ -69,6 +69,27 @@ describe("ngcc-perf validate", () => {
     expect(r.stdout.trim()).toMatch(new RegExp(`:${line}:\\d+ /memory/elfImageBytes must be integer$`));
   });
 
+  it("accepts a store with its site (summary.json is a schema kind of its own), and names a bad field of it", () => {
+    const store = join(tmp, "with-site");
+    cpSync(join(repo, "fixtures/seed-store"), store, { recursive: true });
+    const rendered = cli("report", store, "--format", "md");
+    expect(rendered.code, rendered.all).toBe(0);
+    const summary = join(store, "site", "arm_1", "summary.json");
+    const ok = cli("validate", store);
+    expect(ok.code, ok.all).toBe(0);
+    const whole = cli("validate", summary);
+    expect(whole.code, whole.all).toBe(0);
+    const text = readFileSync(summary, "utf8");
+    const bad = text.replace(/"timeNs": ([\d.e+]+)/, '"timeNs": "$1"');
+    expect(bad).not.toBe(text);
+    writeFileSync(summary, bad);
+    const line = bad.split("\n").findIndex((l) => l.includes('"timeNs": "')) + 1;
+    const r = cli("validate", summary);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(new RegExp(`summary\\.json:${line}:\\d+ /rows/0/timeNs `));
+    expect(r.all).not.toMatch(STACK);
+  });
+
   it("exits 2 with a usage message when no path is named, and for unknown commands", () => {
     expect(cli("validate").code).toBe(2);
     const r = cli("frobnicate");

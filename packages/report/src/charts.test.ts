@@ -1,7 +1,7 @@
 // The charts' readability rules: legend entries and row labels drawn whole, time axes in one unit with a domain
 // fitted to the data, spread axes symmetric about 0 with a 0 tick.
-import { describe, expect, it } from "vitest";
-import { fitTimeAxis, renderChart, symmetricLimit } from "./charts.ts";
+import { describe, expect, it, vi } from "vitest";
+import { fitTimeAxis, renderChart, resetCharts, symmetricLimit } from "./charts.ts";
 import { formatTime } from "./format.ts";
 import type { Chart } from "./model.ts";
 
@@ -62,5 +62,46 @@ describe("charts", () => {
     ).toBe(2);
     expect(symmetricLimit([{ row: "r", series: "s", value: 0.01 }])).toBe(0.2);
     expect(symmetricLimit([{ row: "r", series: "s", value: 7 }])).toBe(10);
+  });
+
+  it("draws every kind of chart, on a linear and a logarithmic axis, without a warning from the chart library", async () => {
+    // vega-lite and vega log through the console (e.g. `WARN x-scale's "zero" is dropped…`): nothing may be printed.
+    resetCharts();
+    const spies = (["warn", "error", "log", "info"] as const).map((m) => vi.spyOn(console, m));
+    try {
+      const data = [
+        { row: "a", series: "keygen", value: 1_550, low: 1_500, high: 1_600 },
+        { row: "a", series: "enc", value: 2_530_000 },
+      ];
+      for (const values of [data, data.map((d) => ({ ...d, value: d.value / 1000 + 40_000 }))]) {
+        const fitted = fitTimeAxis(values, "time per operation");
+        for (const kind of ["time", "compare"] as const)
+          await renderChart({
+            kind,
+            file: "x.svg",
+            title: "t",
+            description: "d",
+            rows: ["a"],
+            series: ["keygen", "enc"],
+            data: fitted.data,
+            axis: fitted.axis,
+          });
+      }
+      for (const kind of ["spread", "workers", "share"] as const)
+        await renderChart({
+          kind,
+          file: "x.svg",
+          title: "t",
+          description: "d",
+          rows: ["r"],
+          series: ["s"],
+          data: [{ row: "r", series: "s", value: 1.5 }],
+        });
+      expect(fitTimeAxis(data, "x").axis.log).toBe(true);
+      for (const spy of spies) expect(spy.mock.calls).toEqual([]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      resetCharts();
+    }
   });
 });

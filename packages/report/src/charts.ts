@@ -57,7 +57,8 @@ function timeSpec(kind: "time" | "compare", log: boolean): vl.TopLevelSpec {
       domainMin: { expr: "dmin" },
       domainMax: { expr: "dmax" },
       nice: false,
-      zero: !log,
+      // "zero" only on a linear scale: vega-lite drops it from a log scale with a console warning.
+      ...(log ? {} : { zero: true }),
     },
     axis: { grid: true, title: { expr: "xtitle" } },
     title: null,

@@ -2,7 +2,18 @@
 // command over real timing stores is packages/tests/src/compare.test.ts.
 import type { InstructionsRecord, TimingRecord } from "@ngcc-perf/schema";
 import { describe, expect, it } from "vitest";
-import { alignedTable, compareStores, ratioInterval, rng, sideOf, verdictOf } from "./compare-stores.ts";
+import {
+  alignedTable,
+  compareStores,
+  ratioInterval,
+  rng,
+  rowNotes,
+  sideOf,
+  summaryText,
+  timingRows,
+  verdictOf,
+} from "./compare-stores.ts";
+import { formatHalfWidth } from "./format.ts";
 import type { LoadedStore, SystemStore } from "./load.ts";
 
 /** Per-call values of `workers` workers around `center`, with a worker-to-worker offset and noise (seeded). */
@@ -137,5 +148,150 @@ describe("alignedTable", () => {
       [1],
     );
     expect(t.split("\n")).toEqual(["name           x", "---------  -----", "a            1.5", "long name  10.25"]);
+  });
+});
+
+/** A hand-made per-call timing record (counter in ns) of kem-1 P-1 `operation`, from per-worker values, with a
+ * contention block when given. Only the fields the comparison reads, plus the published figure's interval. */
+function perCallTiming(
+  operation: string,
+  values: number[][],
+  relativeHalfWidth: number,
+  contention?: {
+    state: "uncontended" | "contended" | "mixed";
+    publishedFrom: "uncontended" | "all";
+    contended: number;
+  },
+): TimingRecord {
+  // distribution and central are of the uncontended workers when the record published from them (samples: all).
+  const published =
+    contention?.publishedFrom === "uncontended" ? values.filter((_, i) => i >= contention.contended) : values;
+  const all = published.flat().sort((x, y) => x - y);
+  const median = all[Math.floor(all.length / 2)] as number;
+  return {
+    kind: "timing",
+    algorithmId: "kem-1",
+    instance: "P-1",
+    buildProfile: "guide",
+    operation,
+    status: "ok",
+    method: "per-call",
+    counter: { unit: "ns" },
+    aggregates: { meanNs: median },
+    sampling: {
+      batch: 1,
+      workers: values.length,
+      samplesPerWorker: values.map((w) => w.length),
+      target: { relativeHalfWidth: 0.01, budgetMs: 1000, minWorkers: 4, figure: "time" },
+    },
+    samples: values.map((w, i) => ({ worker: i + 1, counterDeltas: w })),
+    distribution: { medianNs: median, meanNs: median, calls: all.length },
+    central: {
+      statistic: "median",
+      valueNs: median,
+      ci95Ns: { low: median * (1 - relativeHalfWidth), high: median * (1 + relativeHalfWidth) },
+      relativeHalfWidth,
+      metTarget: false,
+      reason: "median",
+    },
+    ...(contention
+      ? {
+          contention: {
+            probe: "add-throughput",
+            threshold: 3.5,
+            workers: values.map((_, i) => ({
+              worker: i + 1,
+              addsPerCycle: i < contention.contended ? 2.8 : 3.9,
+              contended: i < contention.contended,
+            })),
+            state: contention.state,
+            publishedFrom: contention.publishedFrom,
+          },
+        }
+      : {}),
+  } as unknown as TimingRecord;
+}
+
+function timingStore(root: string, timings: TimingRecord[]): LoadedStore {
+  const pathOf = new Map<object, string>();
+  for (const t of timings) pathOf.set(t, `records/kem-1/guide/${t.instance}__${t.operation}.json`);
+  const system = { system: "x86_1", timings, instructions: [], pathOf } as unknown as SystemStore;
+  return { root, systems: [system] };
+}
+
+describe("compareStores and contention", () => {
+  const slow = 1.3;
+  const mixed = { state: "mixed", publishedFrom: "all", contended: 1 } as const;
+  const clean = { state: "mixed", publishedFrom: "uncontended", contended: 1 } as const;
+  const allClean = { state: "uncontended", publishedFrom: "all", contended: 0 } as const;
+
+  it("gives no verdict between figures measured in different contention states, and counts them apart", () => {
+    const a = timingStore("/a", [
+      perCallTiming("enc", workers(1000, 4, 200, 1), 0.02, clean),
+      perCallTiming("dec", workers(1000, 4, 200, 3), 0.02, clean),
+    ]);
+    const b = timingStore("/b", [
+      perCallTiming("enc", workers(1000 * slow, 4, 200, 2), 0.03, mixed),
+      perCallTiming("dec", workers(1000 * slow, 4, 200, 4), 0.03, allClean),
+    ]);
+    const c = compareStores(a, b, { a: "A", b: "B" }, { resamples: 200 });
+    const enc = c.timings.find((t) => t.key.operation === "enc");
+    const dec = c.timings.find((t) => t.key.operation === "dec");
+    // enc: A from its uncontended workers, B from all workers with one contended: 30 % slower, but no verdict.
+    expect(enc?.verdict).toBe("not-comparable");
+    expect(enc?.contention).toEqual({ a: "uncontended", b: "mixed" });
+    expect(enc?.ratio).toBeGreaterThan(1.2);
+    // dec: B published from all workers, none contended: the same state as A's, so compared (slower).
+    expect(dec?.verdict).toBe("slower");
+    expect(dec?.contention).toEqual({ a: "uncontended", b: "uncontended" });
+    expect(c.counts).toMatchObject({ same: 0, faster: 0, slower: 1, notComparable: 1 });
+    expect(summaryText(c)).toContain("1 not comparable (measured in different contention states)");
+    expect(rowNotes(c)).toContain(
+      "kem-1/P-1 enc [guide]: not comparable: measured in different contention states (A from its 3 uncontended of 4 workers, B from all 4 workers, mixed).",
+    );
+    expect(timingRows(c).find((r) => r[0]?.includes("enc"))?.[6]).toBe("not comparable");
+    // Only dec's slower verdict fails the gate.
+    expect(c.regressed).toBe(true);
+    const onlyEnc = compareStores(
+      timingStore("/a", [perCallTiming("enc", workers(1000, 4, 200, 1), 0.02, clean)]),
+      timingStore("/b", [perCallTiming("enc", workers(1000 * slow, 4, 200, 2), 0.03, mixed)]),
+      { a: "A", b: "B" },
+      { resamples: 200 },
+    );
+    expect(onlyEnc.regressed).toBe(false);
+  });
+
+  it("compares as before when a record has no contention probe, and shows each side's own interval", () => {
+    const a = timingStore("/a", [perCallTiming("enc", workers(1000, 4, 200, 1), 0.021)]);
+    const b = timingStore("/b", [perCallTiming("enc", workers(1000 * slow, 4, 200, 2), 0.034, mixed)]);
+    const c = compareStores(a, b, { a: "A", b: "B" }, { resamples: 200 });
+    expect(c.timings[0]).toMatchObject({ verdict: "slower", aRelativeHalfWidth: 0.021, bRelativeHalfWidth: 0.034 });
+    expect(c.timings[0]?.contention).toEqual({ a: null, b: "mixed" });
+    const row = timingRows(c)[0] as string[];
+    expect(row[2]).toMatch(new RegExp(` ${formatHalfWidth(0.021).replace(".", "\\.")}$`));
+    expect(row[3]).toMatch(new RegExp(` ${formatHalfWidth(0.034).replace(".", "\\.")}$`));
+  });
+
+  it("resamples only the workers the figure was published from (the uncontended ones), as the figure itself", () => {
+    // A: 2 uncontended workers and 3 contended ones twice as slow, published from the 2; B: 5 uncontended workers.
+    const slowA = [...workers(2000, 3, 200, 5), ...workers(1000, 2, 200, 6)];
+    const a = timingStore("/a", [
+      perCallTiming("enc", slowA, 0.02, { state: "mixed", publishedFrom: "uncontended", contended: 3 }),
+    ]);
+    const b = timingStore("/b", [
+      perCallTiming("enc", workers(1000, 5, 200, 7), 0.02, {
+        state: "uncontended",
+        publishedFrom: "all",
+        contended: 0,
+      }),
+    ]);
+    const c = compareStores(a, b, { a: "A", b: "B" }, { resamples: 300 });
+    const t = c.timings[0];
+    expect(t?.contention).toEqual({ a: "uncontended", b: "uncontended" });
+    expect(t?.ratio).toBeGreaterThan(0.95);
+    expect(t?.ratio).toBeLessThan(1.05);
+    // With the contended workers' samples in the bootstrap the interval would sit near 0.5.
+    expect(t?.ci95.low).toBeGreaterThan(0.9);
+    expect(t?.verdict).toBe("same");
   });
 });

@@ -4,13 +4,13 @@
 // stores always give the same interval), and a verdict against a noise band; instruction counts compared exactly.
 // Pure functions over loaded stores, no I/O: the command prints and writes.
 import { type InstructionsRecord, SCHEMA_VERSION, type TimingRecord } from "@ngcc-perf/schema";
-import { formatCounter, formatPercent, formatTime } from "./format.ts";
+import { formatCounter, formatHalfWidth, formatPercent, formatTime } from "./format.ts";
 import type { LoadedStore } from "./load.ts";
 import { type Cell, cell, code, type Page, type Section, text } from "./model.ts";
-import { perCallOf } from "./per-call.ts";
+import { type Contention, perCallOf, publishedState, publishedWorkers } from "./per-call.ts";
 import { byOperation } from "./view.ts";
 
-export type Verdict = "faster" | "slower" | "same";
+export type Verdict = "faster" | "slower" | "same" | "not-comparable";
 export type CountVerdict = "fewer" | "more" | "same";
 
 export interface CompareOptions {
@@ -59,6 +59,12 @@ export interface TimeComparison {
   note?: string;
   /** A side was sampled by one worker: the interval holds no process-to-process noise. */
   oneWorker?: boolean;
+  /** The 95 % interval of each side's own figure as a fraction of it (the record's central.relativeHalfWidth, or
+   * central.cycles.relativeHalfWidth for the cycles), where the figure compared is the side's published one. */
+  aRelativeHalfWidth?: number;
+  bRelativeHalfWidth?: number;
+  /** The contention state each side's figure was published in (records with the contention probe). */
+  contention?: { a: Contention["state"] | null; b: Contention["state"] | null };
 }
 
 export interface CountComparison {
@@ -97,6 +103,8 @@ export interface Comparison {
     instructionsDiffer: number;
     /** Timings with a side sampled by one worker (their interval holds no process-to-process noise). */
     oneWorker: number;
+    /** Timings given no verdict: the sides were measured in different contention states. */
+    notComparable: number;
   };
   /** Whether a gate should fail: a time slower, or an instruction count higher, by more than the threshold. */
   regressed: boolean;
@@ -306,6 +314,17 @@ function publishedStatistic(t: TimingRecord): "median" | "mean" {
   return perCallOf(t)?.central.statistic ?? "median";
 }
 
+/** The raw samples of the workers the published figure comes from (the uncontended ones when the record published
+ * from them: its distribution and central, their worker lists included, are of those workers only), with their
+ * 0-based indices among all workers. */
+function publishedSamples(t: TimingRecord): { samples: NonNullable<TimingRecord["samples"]>; index: number[] } {
+  const all = t.samples ?? [];
+  const pc = perCallOf(t);
+  if (!pc || all.length !== pc.sampling.samplesPerWorker.length) return { samples: all, index: all.map((_, i) => i) };
+  const index = publishedWorkers(pc);
+  return { samples: index.map((i) => all[i] as (typeof all)[number]), index };
+}
+
 /** Whether the record's interval is on the estimated core cycles (and it holds each worker's core clock). */
 function targetsCycles(t: TimingRecord): boolean {
   const pc = perCallOf(t);
@@ -314,7 +333,7 @@ function targetsCycles(t: TimingRecord): boolean {
     pc.sampling.target.figure === "cycles" &&
     !!pc.central.cycles &&
     !!pc.distribution.cycles &&
-    (pc.distribution.coreClock?.workerHz.length ?? 0) === (t.samples?.length ?? -1)
+    (pc.distribution.coreClock?.workerHz.length ?? 0) === (t.samples ? publishedSamples(t).samples.length : -1)
   );
 }
 
@@ -324,14 +343,18 @@ function workerValues(t: TimingRecord, unit: "cycles" | "ns"): { workers: number
   if (pc && t.samples && t.counter) {
     const counter = t.counter;
     const batch = pc.sampling.batch;
+    // The published workers' samples: the worker lists of distribution (the core clocks) are of them only.
+    const published = publishedSamples(t);
     const hz = pc.distribution.coreClock?.workerHz ?? [];
-    const workers = t.samples.map((w, i) =>
+    const workers = published.samples.map((w, i) =>
       w.counterDeltas.map((d) => {
         const ns = counter.unit === "ns" ? d / batch : (d * 1e9) / (batch * (counter.rateHz as number));
         return unit === "cycles" ? (ns * (hz[i] as number)) / 1e9 : ns;
       }),
     );
-    const pads = pc.sampling.layouts?.workerPadBytes;
+    // sampling lists every worker: the layouts of the published ones.
+    const all = pc.sampling.layouts?.workerPadBytes;
+    const pads = all && all.length === t.samples.length ? published.index.map((i) => all[i] as number) : undefined;
     return pads && pads.length === workers.length ? { workers, groups: pads } : { workers };
   }
   // Trials: each trial's mean per operation is one value, every trial its own stratum-free worker.
@@ -505,6 +528,7 @@ export function compareStores(
       instructionsSame: instructions.filter((c) => c.verdict === "same").length,
       instructionsDiffer: instructions.filter((c) => c.verdict !== "same").length,
       oneWorker: timings.filter((t) => t.oneWorker).length,
+      notComparable: count("not-comparable"),
     },
     regressed,
   };
@@ -547,8 +571,50 @@ function compareTiming(
   const notes: string[] = [];
   if (sa !== sb) notes.push(`A publishes the ${sa}, B the ${sb}: both compared by the mean`);
   if (sides.some((side, i) => perCallOf(i === 0 ? ra : rb) !== null && side.workers < 2)) out.oneWorker = true;
+  const ha = ownHalfWidth(ra, figure);
+  const hb = ownHalfWidth(rb, figure);
+  if (ha !== null) out.aRelativeHalfWidth = ha;
+  if (hb !== null) out.bRelativeHalfWidth = hb;
+  // The figure compared is the time while a side's sampling stopped on its cycles' interval: say so.
+  if (unit === "ns") {
+    const onCycles = (["A", "B"] as const).filter(
+      (_, i) => perCallOf(i === 0 ? ra : rb)?.sampling.target.figure === "cycles",
+    );
+    if (onCycles.length)
+      notes.push(`compared by the time; ${onCycles.join(" and ")}'s precision target was on the estimated core cycles`);
+  }
+  // Figures measured in different contention states: no verdict (a contended core is slower, whatever the code).
+  const ka = publishedState(ra);
+  const kb = publishedState(rb);
+  if (ka !== null || kb !== null) out.contention = { a: ka, b: kb };
+  if (ka !== null && kb !== null && ka !== kb) {
+    out.verdict = "not-comparable";
+    notes.push(`not comparable: measured in different contention states (A ${stateText(ra)}, B ${stateText(rb)})`);
+  }
   if (notes.length) out.note = notes.join("; ");
   return out;
+}
+
+/** A record's published contention state in words: `uncontended workers only`, `all 8 workers, mixed`. */
+function stateText(t: TimingRecord): string {
+  const s = publishedState(t);
+  const c = (t as { contention?: Contention }).contention as Contention;
+  if (c.publishedFrom === "uncontended") {
+    const used = c.workers.filter((w) => !w.contended).length;
+    return c.workers.length
+      ? `from its ${used} uncontended of ${c.workers.length} workers`
+      : "from uncontended workers";
+  }
+  return `from all ${c.workers.length ? `${c.workers.length} ` : ""}workers, ${s}`;
+}
+
+/** The record's own 95 % interval of the figure compared, as a fraction of it, when the figure is its published
+ * one (its statistic, per call); null otherwise (another statistic, or a trials record). */
+function ownHalfWidth(t: TimingRecord, figure: Figure): number | null {
+  const pc = perCallOf(t);
+  if (!pc || pc.central.statistic !== figure.statistic) return null;
+  if (figure.unit === "cycles") return pc.central.cycles ? pc.central.cycles.relativeHalfWidth : null;
+  return pc.central.relativeHalfWidth;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -558,9 +624,17 @@ export function measurementName(k: MeasurementKey, withSystem: boolean, withProf
   return `${withSystem ? `${k.system}: ` : ""}${k.algorithmId}/${k.instance} ${k.operation}${withProfile ? ` [${k.buildProfile}]` : ""}`;
 }
 
-function figureValueText(v: number, f: Figure): string {
-  return f.unit === "ns" ? formatTime(v) : `${formatCounter(v)} cycles`;
+function figureValueText(v: number, f: Figure, halfWidth?: number): string {
+  const value = f.unit === "ns" ? formatTime(v) : `${formatCounter(v)} cycles`;
+  return halfWidth === undefined ? value : `${value} ${formatHalfWidth(halfWidth)}`;
 }
+
+const VERDICT_TEXT: Record<Verdict, string> = {
+  faster: "faster",
+  slower: "slower",
+  same: "same",
+  "not-comparable": "not comparable",
+};
 
 export function figureText(f: Figure): string {
   return `${f.statistic} ${f.unit === "ns" ? "time" : "est. cycles"}`;
@@ -594,11 +668,11 @@ export function timingRows(c: Comparison): string[][] {
   return c.timings.map((t) => [
     measurementName(t.key, withSystem, withProfile),
     figureText(t.figure),
-    figureValueText(t.a, t.figure),
-    figureValueText(t.b, t.figure),
+    figureValueText(t.a, t.figure, t.aRelativeHalfWidth),
+    figureValueText(t.b, t.figure, t.bRelativeHalfWidth),
     ratioText(t.ratio),
     `${ratioText(t.ci95.low)}–${ratioText(t.ci95.high)}`,
-    t.verdict,
+    VERDICT_TEXT[t.verdict],
   ]);
 }
 
@@ -650,6 +724,8 @@ export function methodText(c: Comparison): string {
     "of the estimated core cycles when both records' precision target was on them (the time per call moves with the core clock), else of the time. " +
     `Its 95% interval is a ${c.method.interval}, ${c.method.resamples} resamples, seed ${c.method.seed}. ` +
     `Verdict: slower when the whole interval lies above 1 + ${t}, faster when it lies below 1 − ${t}, else same (the interval reaches into the ±${t} noise band, or contains 1). ` +
+    "A and B carry each record's own 95% interval of its figure (±), where the figure is the one it publishes. " +
+    "Two figures measured in different contention states (one published from uncontended workers, the other from contended ones) get no verdict: not comparable. " +
     "Instruction counts are exact: same only when equal." +
     (c.counts.oneWorker
       ? ` In ${c.counts.oneWorker} of the ${c.timings.length} timings a side was sampled by one worker only: their intervals hold no process-to-process noise (a larger timing budget gives more workers).`
@@ -660,7 +736,7 @@ export function methodText(c: Comparison): string {
 export function summaryText(c: Comparison): string {
   const k = c.counts;
   const parts = [
-    `${c.timings.length} timing(s) compared: ${k.same} same, ${k.faster} faster, ${k.slower} slower`,
+    `${c.timings.length} timing(s) compared: ${k.same} same, ${k.faster} faster, ${k.slower} slower${k.notComparable ? `, ${k.notComparable} not comparable (measured in different contention states)` : ""}`,
     `${c.instructions.length} instruction count(s): ${k.instructionsSame} same, ${k.instructionsDiffer} different`,
     `${c.unmatched.length} not compared (one side only or failed)`,
   ];

@@ -1,12 +1,13 @@
 // Per-call records that probed the core clock (distribution.coreClock, distribution.cycles, central.cycles, the
-// target on cycles): the counter column gives the estimated core cycles, the ± column and the † mark follow the
-// figure the target applied to, and the method line names the probe and the clock range the workers saw.
+// target on cycles): the counter column gives the estimated core cycles, each figure has its own ± (the time's
+// beside the time, the cycles' beside the cycles), the † mark sits on the ± of the figure the target applied to, and
+// the method line names the probe and the clock range the workers saw.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validate } from "@ngcc-perf/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatCounter, formatHalfWidth } from "./format.ts";
+import { formatCounter, formatHalfWidth, formatTime } from "./format.ts";
 import { renderSite } from "./site.ts";
 import {
   jittered,
@@ -98,22 +99,29 @@ describe("per-call records with estimated core cycles", () => {
     expect(md).not.toContain("time-stamp counter: TSC ticks");
   });
 
-  it("show the targeted figure's interval under ±, and mark only the operation whose cycles missed the target", () => {
+  it("show each figure with its own interval, and mark only the operation whose cycles missed the target", () => {
     const k = records.get("Mithril-128 keygen") as Rec;
     expect(k.central.metTarget).toBe(false); // the time's interval: wide, as the clock moved between workers
-    expect(md).toMatch(
-      new RegExp(`\\| \`Mithril-128\` \\| keygen \\|[^\\n]*\\| ${formatHalfWidth(0.004).replace(".", "\\.")} \\|`),
+    // The time's ± after the time, the cycles' ± after the cycles; † on the cycles' ± (the target was on them).
+    expect(md).toContain("| median per call | ± | cycles per call (est.) | ± cycles | n (workers × calls) |");
+    expect(md).toContain(
+      `| ${formatTime(k.central.valueNs)} | ${formatHalfWidth(k.central.relativeHalfWidth)} | ${formatCounter(k.central.cycles.value)} | ${formatHalfWidth(0.004)} | 6000 (3 × 2000) |`,
     );
     expect(md.match(/ †/g)?.length).toBe(1);
-    expect(md).toMatch(/\| `Mithril-512` \| enc \|[^\n]*\| ±1\.3% † \|/);
-    expect(md).toContain("Mithril-512 enc (±1.3%)");
+    expect(md).toMatch(/\| `Mithril-512` \| enc \|[^\n]*\| ±1\.3% † \| 6000 \(3 × 2000\) \|/);
+    expect(md).toContain(
+      "† Precision target (±1% on the estimated core cycles) not reached, marked on the ± it applied to: stopped by the 2 s sampling budget (1 row).",
+    );
+    expect(md).toContain(
+      "Each ± is the 95% interval of the figure before it: the time's under ±, the estimated core cycles' under ± cycles. Sampling stopped on the estimated core cycles' interval (every row)",
+    );
   });
 
   it("name the probe, the clock range and the figure the target applied to", () => {
     expect(md).toContain(
       "After every sample a dependent chain of 16384 one-cycle adds estimated the core clock: 4.33–4.50 GHz across the workers",
     );
-    expect(md).toContain("The ± column and the target are on the estimated core cycles");
+    expect(md).toContain("The precision target is on the estimated core cycles");
     expect(md).toContain(
       "The workers rotated over code layouts: the instance's code 0, 16, 32, 48 bytes past a 64-byte boundary, one layout per worker in turn.",
     );
@@ -121,6 +129,8 @@ describe("per-call records with estimated core cycles", () => {
     expect(method).toMatch(
       /\| core clock \(probe after every sample\) \| 4\.33 GHz to 4\.50 GHz \(9 of 9 operations probed, 16384 adds per probe\) \|/,
     );
-    expect(method).toContain("Mithril-512 enc (±1.3% in estimated core cycles, stopped by budget)");
+    expect(method).toContain(
+      "Target not reached: 1 of 9 operations (stopped by budget (1); target on estimated core cycles (1))",
+    );
   });
 });

@@ -1,7 +1,8 @@
 // Records measured per call (method "per-call") on the pages: the seed columns in their order with the published
-// central figure in the median column, a ± column (the interval's relative half-width, † where the target was
-// missed), n as workers × calls (× batch), the mean marked ‡ with its p5–p95 spread for an input-dependent
-// operation, the method as measured under the table and the environment's warnings above it; a mixed page (per-call
+// central figure in the median column, a ± column (the time's own interval's relative half-width, † where the
+// target was missed), n as workers × calls (× batch), the mean marked ‡ for an input-dependent operation with its
+// tail and reason in their own columns and one legend line, the method as measured under the table and the
+// environment's warnings above it; a mixed page (per-call
 // and trials records) and a page of seed records (trials method, synthesized: the seeds' columns, no warning); the
 // system index's headline and the method page's per-call sections.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -9,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { environmentWarnings, recordPath } from "@ngcc-perf/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatCounter, formatHalfWidth, formatOpsPerSecond, formatTime, formatTimeRange } from "./format.ts";
+import { formatCounter, formatHalfWidth, formatOpsPerSecond, formatTime } from "./format.ts";
 import { renderSite } from "./site.ts";
 import {
   jittered,
@@ -186,22 +187,27 @@ describe("a page measured per call", () => {
     );
   });
 
-  it("marks the mean of an input-dependent operation and gives its spread (p5–p95)", () => {
+  it("marks the mean of an input-dependent operation, with its tail and its reason in its own cells", () => {
     const md = page("mixed", "arm_1/kem-22.md");
     const d = rec("Mithril-128", "dec");
     expect(d.central.statistic).toBe("mean");
     expect(d.central.metTarget).toBe(true);
+    const tail = `p99 ${formatTime(d.distribution.p99Ns)} · max ${formatTime(d.distribution.maxNs)} / ${d.distribution.calls} calls`;
+    const why = d.central.reason.replace(/^mean of 30000 single calls over 5 workers: /, "");
+    expect(why).not.toBe(d.central.reason);
     expect(md).toContain(
-      `| \`Mithril-128\` | dec | ${formatCounter(d.aggregates.meanCounter)} | ${formatTime(d.aggregates.meanNs)} | ${formatOpsPerSecond(d.aggregates.opsPerSecond)} | mean ${formatTime(d.central.valueNs)} ‡ | ${formatHalfWidth(d.central.relativeHalfWidth)} | 30000 (5 × 6000) |`,
+      `| \`Mithril-128\` | dec | ${formatCounter(d.aggregates.meanCounter)} | ${formatTime(d.aggregates.meanNs)} | ${formatOpsPerSecond(d.aggregates.opsPerSecond)} | mean ${formatTime(d.central.valueNs)} ‡ | ${formatHalfWidth(d.central.relativeHalfWidth)} | 30000 (5 × 6000) | ${tail} | ${why} |`,
     );
-    const spread = formatTimeRange(d.distribution.p5Ns, d.distribution.p95Ns);
-    expect(spread).toMatch(/^\d+–\d+ µs$/);
+    // One legend line, no list of operations.
     expect(md).toContain(
-      `‡ The mean per call over the varied inputs is published, not the median, with its 95% interval in the ± column. Mithril-128 dec: single calls p5–p95 ${spread}, median ${formatTime(d.distribution.medianNs)} (mean of 30000 single calls over 5 workers: the per-call distribution is wide (IQR 50 % of the median): the time depends on the input).`,
+      "‡ The mean per call over the varied inputs is published, not the median: the operation's work depends on its input (1 of ",
     );
+    expect(md).not.toContain("Mithril-128 dec: single calls");
+    // A median row has no tail and no reason.
+    expect(md).toMatch(/\| `Mithril-128` \| keygen \|[^\n]*\| 6000 \(3 × 2000\) \| — \| — \|/);
   });
 
-  it("marks an interval that missed its target, with the target and budget of the record", () => {
+  it("marks an interval that missed its target, with one legend line giving the target and the cause", () => {
     const md = page("mixed", "arm_1/kem-22.md");
     const e = rec("Mithril-512", "enc");
     expect(e.central.metTarget).toBe(false);
@@ -212,7 +218,7 @@ describe("a page measured per call", () => {
       ),
     );
     expect(md).toContain(
-      `† The ±1% target was not reached within the 2 s sampling budget of an operation (sampling stopped by the budget): Mithril-512 enc (${hw}).`,
+      "† Precision target (±1% on the time) not reached, marked on the ± it applied to: stopped by the 2 s sampling budget (1 row).",
     );
     // No other row is marked.
     expect(md.match(/ †/g)?.length).toBe(1);
@@ -240,7 +246,7 @@ describe("a page measured per call", () => {
     const html = page("mixed", "arm_1/kem-22.html");
     const perf = html.slice(html.indexOf('<section id="performance"'), html.indexOf('<section id="resources"'));
     expect(perf).toContain(
-      '<th scope="col" class="num">median per call</th><th scope="col" class="num">±</th><th scope="col" class="num">n (workers × calls)</th>',
+      '<th scope="col" class="num">median per call</th><th scope="col" class="num">±</th><th scope="col" class="num">n (workers × calls)</th><th scope="col">tail per call (p99 · p99.9 · max / calls)</th>',
     );
     const e = rec("Mithril-512", "enc");
     // Figures are right-aligned (class num) so that magnitudes line up.
@@ -251,7 +257,7 @@ describe("a page measured per call", () => {
     expect(perf).toContain(`<td class="num">mean ${formatTime(d.central.valueNs)} ‡</td>`);
     expect(perf).toContain('<th scope="row"><code>Mithril-128</code></th><td>dec</td>');
     expect(perf).toContain("<p>‡ The mean per call over the varied inputs is published");
-    expect(perf).toContain("<p>† The ±1% target was not reached within the 2 s sampling budget");
+    expect(perf).toContain("<p>† Precision target (±1% on the time) not reached, marked on the ± it applied to");
     expect(perf).toContain("<p>Method as measured: per call (each sample one call timed alone)");
     const warning = perf.indexOf("<p>Warnings from the environment record: Measured in a virtual machine");
     expect(warning).toBeGreaterThan(0);
@@ -380,9 +386,11 @@ describe("the pages that summarise section 4", () => {
     expect(only).toContain("| worker processes per operation | 3 – 5 |");
     expect(only).toContain("| pinned to | CPU 1 (9) |");
     expect(only).toContain("| dec | a pool of 64 ciphertexts over 4 keys | 3 |");
-    expect(only).toContain("Mean published instead of the median: kem-22 Mithril-128 dec (mean of 30000 single calls");
     expect(only).toContain(
-      `Target not reached: kem-22 Mithril-512 enc (${formatHalfWidth(rec("Mithril-512", "enc").central.relativeHalfWidth)}, stopped by budget).`,
+      "Mean published instead of the median: 1 of 9 operations, decided by the per-call distribution (1); each algorithm page gives the evidence per row",
+    );
+    expect(only).toContain(
+      "Target not reached: 1 of 9 operations (stopped by budget (1); target on time (1)), marked † on the algorithm pages beside the ± of the figure the target applied to.",
     );
     expect(only).toContain("widened to cover the spread between the workers' own figures");
     expect(only).toContain("Records also hold every raw sample,");

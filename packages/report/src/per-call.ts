@@ -1,10 +1,12 @@
 // Records of the per-call method (`method: "per-call"`: samples of single calls in fresh worker processes, a
-// published central figure with its 95 % interval) as the pages show them: the cells of the performance table, the
-// notes under it (the mean published for input-dependent operations, a missed precision target, the method as
-// measured) and the warnings above it. Every sentence is built from the records it speaks of. Records of the trials
+// published central figure with its 95 % interval) as the pages show them: the cells of the performance table (each
+// figure with its own interval, the tail, the statistic's evidence), one legend line per mark under it (‡ the mean
+// published for input-dependent operations, † a missed precision target, ◇ a figure from contended workers), the
+// method as measured, and the warnings above it. Fields other steps add (central.decision, distribution.p999Ns,
+// contention) are read as optional: older records lack them. Every sentence is built from the records it speaks of. Records of the trials
 // method (the seeds') have none of this: their pages are the seeds'.
 import { type EnvironmentRecord, environmentWarnings, type TimingRecord } from "@ngcc-perf/schema";
-import { formatCallsN, formatHalfWidth, formatPercent, formatShare, formatTime, formatTimeRange } from "./format.ts";
+import { formatCallsN, formatCounter, formatHalfWidth, formatPercent, formatShare, formatTime } from "./format.ts";
 import { isSynthesized, listText } from "./parts.ts";
 
 export type Sampling = NonNullable<TimingRecord["sampling"]>;
@@ -16,6 +18,17 @@ export interface PerCall {
   sampling: Sampling;
   distribution: Distribution;
   central: Central;
+  /** The contention probe, when the record has one (distribution and central may then be of some workers only). */
+  contention?: Contention;
+}
+
+/** The 0-based indices (in worker order, as in samples and sampling) of the workers the published figure comes
+ * from: the uncontended ones when the record published from them, else all. */
+export function publishedWorkers(pc: PerCall): number[] {
+  const all = pc.sampling.samplesPerWorker.map((_, i) => i);
+  const c = pc.contention;
+  if (c?.publishedFrom !== "uncontended" || c.workers.length !== all.length) return all;
+  return all.filter((i) => c.workers[i]?.contended === false);
 }
 
 /** A per-call record of a page, with the name the page gives its row and operation (`Mithril-128 dec`). */
@@ -36,7 +49,9 @@ export const NEGLIGIBLE_OVERHEAD = 0.001;
 export function perCallOf(t: TimingRecord | undefined): PerCall | null {
   if (t?.status !== "ok" || t.method !== "per-call" || !t.aggregates) return null;
   const { sampling, distribution, central } = t;
-  return sampling && distribution && central ? { sampling, distribution, central } : null;
+  if (!sampling || !distribution || !central) return null;
+  const contention = contentionOf(t);
+  return contention ? { sampling, distribution, central, contention } : { sampling, distribution, central };
 }
 
 /** A measured record of the trials method (the seeds'; also a per-call record lacking its blocks). */
@@ -52,7 +67,7 @@ export function centralCell(pc: PerCall): string {
 
 /**
  * The figure the precision target applied to: the estimated core cycles when the core clock was probed
- * (`sampling.target.figure` cycles), else the time. Its interval is what the ± column shows.
+ * (`sampling.target.figure` cycles), else the time. Sampling stopped on its interval.
  */
 export function targeted(pc: PerCall): { figure: "cycles" | "time"; relativeHalfWidth: number; metTarget: boolean } {
   const c = pc.central.cycles;
@@ -61,15 +76,156 @@ export function targeted(pc: PerCall): { figure: "cycles" | "time"; relativeHalf
   return { figure: "time", relativeHalfWidth: pc.central.relativeHalfWidth, metTarget: pc.central.metTarget };
 }
 
-/** The ± column's cell: the targeted figure's relative half-width, marked when the target was missed. */
+/** The ± cell of the time: the time's own 95 % interval (central.relativeHalfWidth), † when the target on the time
+ * was missed. */
 export function halfWidthCell(pc: PerCall): string {
   const t = targeted(pc);
-  return `${formatHalfWidth(t.relativeHalfWidth)}${t.metTarget ? "" : ` ${MISSED_MARK}`}`;
+  const missed = t.figure === "time" && !t.metTarget;
+  return `${formatHalfWidth(pc.central.relativeHalfWidth)}${missed ? ` ${MISSED_MARK}` : ""}`;
 }
 
-/** The n column's cell: calls (workers × calls per worker, or × samples × batch). */
+/** The published figure in estimated core cycles, or null when the record has none. */
+export function cyclesCell(pc: PerCall): string | null {
+  const c = pc.central.cycles;
+  return c ? formatCounter(c.value) : null;
+}
+
+/** The ± cell of the estimated cycles: their own 95 % interval (central.cycles.relativeHalfWidth), † when the
+ * target on the cycles was missed; null when the record has no cycles. */
+export function cyclesHalfWidthCell(pc: PerCall): string | null {
+  const c = pc.central.cycles;
+  if (!c) return null;
+  const t = targeted(pc);
+  const missed = t.figure === "cycles" && !t.metTarget;
+  return `${formatHalfWidth(c.relativeHalfWidth)}${missed ? ` ${MISSED_MARK}` : ""}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fields other steps add to a per-call record (absent from older records; read as optional).
+
+/** How the published statistic was chosen (central.decision): by instructions counted per call under valgrind, or
+ * by the per-call distribution where valgrind could not run. */
+export type Decision =
+  | {
+      by: "instructions";
+      profile?: string;
+      calls: number;
+      minInstructions: number;
+      maxInstructions: number;
+      relativeSpread: number;
+      threshold: number;
+      inputDependent: boolean;
+    }
+  | { by: "distribution"; why: string };
+
+/** The record's decision, when it has a well-formed one. */
+export function decisionOf(pc: PerCall): Decision | null {
+  const d = (pc.central as { decision?: unknown }).decision as Partial<Decision> | undefined;
+  if (!d || typeof d !== "object") return null;
+  if (d.by === "instructions") {
+    const x = d as Extract<Decision, { by: "instructions" }>;
+    const nums = [x.calls, x.minInstructions, x.maxInstructions, x.relativeSpread, x.threshold];
+    return nums.every((v) => typeof v === "number" && Number.isFinite(v)) && typeof x.inputDependent === "boolean"
+      ? x
+      : null;
+  }
+  if (d.by === "distribution") return typeof (d as { why?: unknown }).why === "string" ? (d as Decision) : null;
+  return null;
+}
+
+/** Whether the operation's work depends on its input: the instructions decision when there is one, else the
+ * published statistic (the mean is published for input-dependent operations). */
+export function inputDependent(pc: PerCall): boolean {
+  const d = decisionOf(pc);
+  return d?.by === "instructions" ? d.inputDependent : pc.central.statistic === "mean";
+}
+
+/** The decision's evidence, short (`210.0 k–3.10 M instructions per call over 16 inputs (varies by 1380%, above the 1%
+ * threshold)`), or the fallback's why. */
+export function decisionText(pc: PerCall): string | null {
+  const d = decisionOf(pc);
+  if (!d) return null;
+  if (d.by === "distribution") return `distribution rule: ${d.why}`;
+  const range =
+    d.minInstructions === d.maxInstructions
+      ? formatCounter(d.minInstructions)
+      : `${formatCounter(d.minInstructions)}–${formatCounter(d.maxInstructions)}`;
+  const spread = d.relativeSpread >= 0.1 ? formatShare(d.relativeSpread) : formatPercent(d.relativeSpread);
+  const side = d.inputDependent ? "above" : "within";
+  return `${range} instructions per call over ${d.calls} inputs (varies by ${spread}, ${side} the ${formatPercent(d.threshold)} threshold)`;
+}
+
+/** The tail of the per-call distribution: p99, p99.9 (when recorded) and the maximum over `calls` calls. */
+export interface Tail {
+  p99Ns: number;
+  p999Ns: number | null;
+  maxNs: number;
+  calls: number;
+  /** Calls per sample: above 1 the percentiles are of batch means, not single calls. */
+  batch: number;
+}
+
+export function tailOf(pc: PerCall): Tail {
+  const d = pc.distribution;
+  const p999 = (d as { p999Ns?: unknown }).p999Ns;
+  return {
+    p99Ns: d.p99Ns,
+    p999Ns: typeof p999 === "number" && Number.isFinite(p999) ? p999 : null,
+    maxNs: d.maxNs,
+    calls: d.calls,
+    batch: pc.sampling.batch,
+  };
+}
+
+/** The tail cell: `p99 1.21 ms · p99.9 1.5 ms · max 2 ms / 16000 calls`. */
+export function tailCell(pc: PerCall): string {
+  const t = tailOf(pc);
+  const parts = [`p99 ${formatTime(t.p99Ns)}`];
+  if (t.p999Ns !== null) parts.push(`p99.9 ${formatTime(t.p999Ns)}`);
+  parts.push(`max ${formatTime(t.maxNs)}`);
+  const batch = t.batch > 1 ? `, batches of ${t.batch}` : "";
+  return `${parts.join(" · ")} / ${t.calls} calls${batch}`;
+}
+
+/** The contention probe of a record (the timing step's throughput probe per worker), when it has one. */
+export interface Contention {
+  probe: string;
+  threshold: number;
+  workers: Array<{ worker: number; addsPerCycle: number; contended: boolean }>;
+  state: "uncontended" | "contended" | "mixed";
+  publishedFrom: "uncontended" | "all";
+}
+
+export function contentionOf(t: TimingRecord | undefined): Contention | null {
+  const c = (t as { contention?: unknown } | undefined)?.contention as Partial<Contention> | undefined;
+  if (!c || typeof c !== "object") return null;
+  const states = ["uncontended", "contended", "mixed"];
+  if (!states.includes(c.state as string) || !["uncontended", "all"].includes(c.publishedFrom as string)) return null;
+  return { probe: "", threshold: 0, workers: [], ...c } as Contention;
+}
+
+/** The state the published figure was measured in: uncontended when it comes from uncontended workers only (or
+ * every worker was uncontended), else the record's state; null for a record without the probe. */
+export function publishedState(t: TimingRecord | undefined): Contention["state"] | null {
+  const c = contentionOf(t);
+  if (!c) return null;
+  return c.publishedFrom === "uncontended" ? "uncontended" : c.state;
+}
+
+/** The mark of a figure published from contended workers (all workers, some or all contended). */
+export const CONTENDED_MARK = "◇";
+
+/** The contended-state mark of a row, or "" when its figure is from uncontended workers (or not probed). */
+export function contendedMark(t: TimingRecord | undefined): string {
+  const s = publishedState(t);
+  return s === "contended" || s === "mixed" ? ` ${CONTENDED_MARK}` : "";
+}
+
+/** The n column's cell: calls (workers × calls per worker, or × samples × batch), of the workers the figure is
+ * published from. */
 export function callsCell(pc: PerCall, withBatch: boolean): string {
-  return formatCallsN(pc.distribution.calls, pc.sampling.samplesPerWorker, pc.sampling.batch, withBatch);
+  const per = publishedWorkers(pc).map((i) => pc.sampling.samplesPerWorker[i] as number);
+  return formatCallsN(pc.distribution.calls, per, pc.sampling.batch, withBatch);
 }
 
 /** Calls were batched in some record (the n column then writes workers × samples × batch). */
@@ -98,37 +254,60 @@ function rangeText(values: ReadonlyArray<number>): string {
   return lo === hi ? String(lo) : `${lo} to ${hi}`;
 }
 
-/** The note under the table on operations whose mean is published (‡), with their spread (p5–p95). */
+/** The legend line of the ‡ mark (the mean is published), or null when no row has it. Each row's evidence is in
+ * its own cells (the tail and the statistic's columns). */
 export function meanNote(items: ReadonlyArray<Named>): string | null {
   const means = items.filter((i) => i.pc.central.statistic === "mean");
   if (!means.length) return null;
-  const parts = means.map(({ name, pc }) => {
-    const d = pc.distribution;
-    return `${name}: single calls p5–p95 ${formatTimeRange(d.p5Ns, d.p95Ns)}, median ${formatTime(d.medianNs)} (${pc.central.reason})`;
-  });
-  return `${MEAN_MARK} The mean per call over the varied inputs is published, not the median, with its 95% interval in the ± column. ${parts.join("; ")}.`;
+  return `${MEAN_MARK} The mean per call over the varied inputs is published, not the median: the operation's work depends on its input (${means.length} of ${items.length} rows; why in the statistic column, the worst case in the tail column).`;
 }
 
 /** Why sampling stopped without the target, in words, for the records of one target and budget. */
 function missedWhy(s: Sampling): string {
-  const target = `the ±${formatPercent(s.target.relativeHalfWidth)} target`;
   switch (s.stoppedBy) {
     case "budget":
-      return `${target} was not reached within the ${formatTime(s.target.budgetMs * 1e6)} sampling budget of an operation (sampling stopped by the budget)`;
+      return `stopped by the ${formatTime(s.target.budgetMs * 1e6)} sampling budget`;
     case "quick":
-      return `a --quick smoke run: sampling stopped after ${s.workers === 1 ? "one worker" : `${s.workers} workers`} with no precision target, so ${target} was not reached`;
+      return "a --quick smoke run with no target";
     default:
-      return `the interval is wider than ${target}`;
+      return "the interval is wider than the target";
   }
 }
 
-/** The notes under the table on operations whose interval missed its target (†), one per cause. */
+/** The legend line of the † mark (the precision target was missed, marked on the ± of the targeted figure): the
+ * targets and the causes with how many rows each, or null when every row met its target. */
 export function missedNotes(items: ReadonlyArray<Named>): string[] {
   const missed = items.filter((i) => !targeted(i.pc).metTarget);
-  return groupBy(missed, (i) => missedWhy(i.pc.sampling)).map(
-    ([why, list]) =>
-      `${MISSED_MARK} ${why[0]?.toUpperCase()}${why.slice(1)}: ${listText(list.map((i) => `${i.name} (${formatHalfWidth(targeted(i.pc).relativeHalfWidth)})`))}.`,
+  if (!missed.length) return [];
+  const targets = unique(
+    missed.map((i) => {
+      const t = targeted(i.pc);
+      return `±${formatPercent(i.pc.sampling.target.relativeHalfWidth)} on the ${t.figure === "cycles" ? "estimated core cycles" : "time"}`;
+    }),
   );
+  const causes = groupBy(missed, (i) => missedWhy(i.pc.sampling)).map(
+    ([why, list]) => `${why} (${list.length} ${list.length === 1 ? "row" : "rows"})`,
+  );
+  return [
+    `${MISSED_MARK} Precision target (${orText(targets)}) not reached, marked on the ± it applied to: ${causes.join("; ")}.`,
+  ];
+}
+
+/** The legend line of the ◇ mark (figures published from every worker, contended ones included), or null. */
+export function contendedNote(records: ReadonlyArray<TimingRecord>): string | null {
+  const marked = records.filter((t) => contendedMark(t) !== "");
+  if (!marked.length) return null;
+  const states = groupBy(marked, (t) => publishedState(t) as string).map(([state, list]) => `${state} ${list.length}`);
+  const c = contentionOf(marked[0]) as Contention;
+  return `${CONTENDED_MARK} Published from every worker, contended ones included (too few uncontended workers): the ${c.probe || "throughput"} probe read a contended core in some (mixed) or all (contended) of the row's workers (${states.join(", ")} ${marked.length === 1 ? "row" : "rows"}); such a figure is slower than the code and is not compared with one measured uncontended.`;
+}
+
+/** The line naming the figure the precision target applied to when it is not the time beside the first ±. */
+export function targetLine(items: ReadonlyArray<Named>): string | null {
+  const cycles = items.filter((i) => targeted(i.pc).figure === "cycles");
+  if (!cycles.length) return null;
+  const which = cycles.length === items.length ? "every row" : `${cycles.length} of ${items.length} rows`;
+  return `Each ± is the 95% interval of the figure before it: the time's under ±, the estimated core cycles' under ± cycles. Sampling stopped on the estimated core cycles' interval (${which}): the precision target applied to them, not to the time.`;
 }
 
 /** The batches of calls per sample, in words (`each sample is one call timed alone`, or which ops were batched). */
@@ -247,7 +426,7 @@ function clockText(items: ReadonlyArray<Named>): string | null {
   const targetedCycles = probed.filter((i) => targeted(i.pc).figure === "cycles").length;
   const pm =
     targetedCycles === items.length
-      ? " The ± column and the target are on the estimated core cycles: the time per call moves with the core clock, which more samples cannot average away."
+      ? " The precision target is on the estimated core cycles: the time per call moves with the core clock, which more samples cannot average away."
       : "";
   return `After every sample a dependent chain of ${clocks[0]?.adds} one-cycle adds estimated the core clock${which}: ${ghzRange(lo, hi)} across the workers; estimated core cycles per call are a sample's time × its worker's core clock.${pm}`;
 }

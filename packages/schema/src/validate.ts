@@ -24,6 +24,7 @@ export const RECORD_KINDS = [
   "memory",
   "meta",
   "comparison",
+  "summary",
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
@@ -82,6 +83,7 @@ const validators: Record<RecordKind, CompiledValidator> = {
   memory: compiled.memory as CompiledValidator,
   meta: compiled.meta as CompiledValidator,
   comparison: compiled.comparison as CompiledValidator,
+  summary: compiled.summary as CompiledValidator,
 };
 
 export function isRecordKind(value: unknown): value is RecordKind {

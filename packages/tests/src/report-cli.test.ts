@@ -58,13 +58,17 @@ describe("ngcc-perf report over a measured store", () => {
       ["Puffin-128", "enc"],
       ["Puffin-128", "dec"],
     ]);
+    const headers = perf?.headers ?? [];
     for (const row of perf?.rows ?? []) {
+      const at = (h: string) => row[headers.indexOf(h)];
       expect(row[3]).toMatch(/^\d+(\.\d+)? (ns|µs|ms|s)$/);
-      // per call: the central figure (the mean marked ‡ where the time depends on the input), ±, workers × calls
+      // per call: the central figure (the mean marked ‡ where the time depends on the input), its ±, then (with the
+      // clock probe) the estimated cycles and their own ±, workers × calls
       expect(row[5]).toMatch(/^(mean )?\d+(\.\d+)? (ns|µs|ms|s)( ‡)?$/);
       expect(row[6]).toMatch(/^±\d+(\.\d)?%( †)?$/);
+      if (probed) expect(at("± cycles")).toMatch(/^±\d+(\.\d)?%( †)?$/);
       // workers × calls, or workers × samples × batch when some operation on the page was batched
-      expect(row[7]).toMatch(/^\d+ \(\d+ × \d+(–\d+)?( × \d+)?\)$/);
+      expect(row[headers.findIndex((h) => h.startsWith("n ("))]).toMatch(/^\d+ \(\d+ × \d+(–\d+)?( × \d+)?\)$/);
     }
     // Steps that did not run are said plainly.
     expect(good.sections.find((s) => s.heading === "3. Functional testing (KAT)")?.tables[0]?.rows[0]).toEqual([

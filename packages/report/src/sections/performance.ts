@@ -1,8 +1,9 @@
 // Section 4 of the algorithm page: time per operation of every instance under every build profile, the counter
 // column in the unit the records count, unstable operations, and the time and per-trial spread charts. Records
-// measured per call add a ± column, the published central figure in the median column, workers × calls in n, the
-// environment's warnings above the table and notes under it (per-call.ts); a page of trials records (the seeds')
-// keeps the seeds' columns.
+// measured per call add the published central figure in the median column with the time's own ± after it, the
+// estimated cycles with their own ± (when probed), workers × calls in n, the tail of input-dependent operations and
+// the statistic's evidence, the environment's warnings above the table and one legend line per mark under it
+// (per-call.ts); a page of trials records (the seeds') keeps the seeds' columns.
 import type { EnvironmentRecord, TimingRecord } from "@ngcc-perf/schema";
 import { fitTimeAxis } from "../charts.ts";
 import { formatCounter, formatGHz, formatN, formatOpsPerSecond, formatShare, formatTime } from "../format.ts";
@@ -22,7 +23,14 @@ import {
   anyBatched,
   callsCell,
   centralCell,
+  contendedMark,
+  contendedNote,
+  cyclesCell,
+  cyclesHalfWidthCell,
+  decisionOf,
+  decisionText,
   halfWidthCell,
+  inputDependent,
   isTrials,
   meanNote,
   methodLine,
@@ -30,6 +38,8 @@ import {
   type Named,
   type PerCall,
   perCallOf,
+  tailCell,
+  targetLine,
   timingWarnings,
   warningsText,
 } from "../per-call.ts";
@@ -112,17 +122,21 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
   // The ± column and the per-call cells only when a record of the page was measured per call: the seeds' pages
   // (trials method) keep their columns.
   const withInterval = methods.perCall;
-  const batched = anyBatched(timings.map(perCallOf).filter((p): p is PerCall => p !== null));
+  const pcs = timings.map(perCallOf).filter((p): p is PerCall => p !== null);
+  const batched = anyBatched(pcs);
+  const extra = extraColumns(pcs);
   const rows: Cell[][] = [];
   const unstable: string[] = [];
   const implausible: string[] = [];
   let trialRows = 0;
   const perCall: Named[] = [];
+  const afterN = [...(extra.tail ? [DASH] : []), ...(extra.why ? [DASH] : [])];
   for (const row of view.rowsOf(alg)) {
     for (const op of view.operationsOf(alg, row.instance)) {
       const t = view.timingOf(alg.id, row, op);
       const lead = [...leadCells(alg, row), cell(op)];
-      const dashes = Array.from({ length: withInterval ? 5 : 4 }, () => cell(DASH));
+      const width = (withInterval ? 5 : 4) + (extra.cycles ? 2 : 0) + afterN.length;
+      const dashes = Array.from({ length: width }, () => cell(DASH));
       if (!t) {
         rows.push([...lead, cell(NOT_MEASURED), ...dashes]);
         continue;
@@ -149,12 +163,16 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
       const pc = perCallOf(t);
       if (pc) {
         perCall.push({ name: `${rowName(alg, row)} ${op}`, operation: op, pc });
+        // Each figure with its own interval: the time's ± after the time, the cycles' ± after the cycles.
         rows.push([
           ...lead,
           ...seed,
-          cell(`${centralCell(pc)}${mark}`),
+          cell(`${centralCell(pc)}${mark}${contendedMark(t)}`),
           cell(halfWidthCell(pc)),
+          ...(extra.cycles ? [cell(cyclesCell(pc) ?? DASH), cell(cyclesHalfWidthCell(pc) ?? DASH)] : []),
           cell(callsCell(pc, batched)),
+          ...(extra.tail ? [cell(inputDependent(pc) ? tailCell(pc) : DASH)] : []),
+          ...(extra.why ? [cell(whyCell(pc))] : []),
         ]);
         continue;
       }
@@ -167,7 +185,9 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
         ...seed,
         cell(`${formatTime(a.medianTrialNs)}${a.unstable ? ` § ${formatShare(spread)}` : ""}`),
         ...(withInterval ? [cell(DASH)] : []),
+        ...(extra.cycles ? [cell(DASH), cell(DASH)] : []),
         cell(formatN(a.trials, a.iterationsPerTrial)),
+        ...afterN.map((d) => cell(d)),
       ]);
     }
   }
@@ -176,7 +196,14 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
   if (warnings) notes.push([text(warnings)]);
   const after: Inline[][] = [];
   if (counter.note) after.push([text(counter.note)]);
-  for (const line of [meanNote(perCall), ...missedNotes(perCall), methodLine(perCall)])
+  for (const line of [
+    targetLine(perCall),
+    meanNote(perCall),
+    ...missedNotes(perCall),
+    contendedNote(timings),
+    tailLine(perCall, extra.tail),
+    methodLine(perCall),
+  ])
     if (line) after.push([text(line)]);
   if (methods.perCall && methods.trials)
     after.push([
@@ -211,7 +238,7 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
           counter.header,
           "mean time",
           "ops/s",
-          ...columnsOf(methods, batched),
+          ...columnsOf(methods, batched, extra),
         ],
         rows,
         rowHeaders: true,
@@ -235,11 +262,53 @@ function captionOf(id: string, methods: { perCall: boolean; trials: boolean }): 
     : `Time per operation of each ${id} instance (mean over all calls; ${perCall})`;
 }
 
-/** The columns after ops/s: the seeds' (median trial, n), or with records measured per call the central figure, ±, n. */
-function columnsOf(methods: { perCall: boolean; trials: boolean }, batched: boolean): string[] {
+/** The per-call columns a table needs beyond the seeds': the estimated cycles with their own ± (records that
+ * estimated them), the tail (input-dependent operations), the statistic's evidence (a decision, or a mean). */
+function extraColumns(pcs: ReadonlyArray<PerCall>): { cycles: boolean; tail: boolean; why: boolean } {
+  return {
+    cycles: pcs.some((pc) => pc.central.cycles !== undefined),
+    tail: pcs.some(inputDependent),
+    why: pcs.some((pc) => decisionOf(pc) !== null || pc.central.statistic === "mean"),
+  };
+}
+
+/** Why the row publishes its statistic: the decision's evidence, else (a mean) the record's reason without its
+ * count of calls and workers (the n column has them). */
+function whyCell(pc: PerCall): string {
+  const decided = decisionText(pc);
+  if (decided) return decided;
+  if (pc.central.statistic !== "mean") return DASH;
+  return pc.central.reason.replace(/^(mean|median) of \d+ (single calls|samples|calls)[^:]*: /, "");
+}
+
+/** What the tail column holds, once. */
+function tailLine(items: ReadonlyArray<Named>, shown: boolean): string | null {
+  if (!shown) return null;
+  const batched = items.some((i) => inputDependent(i.pc) && i.pc.sampling.batch > 1);
+  return `Tail (input-dependent operations): the 99th and 99.9th percentiles and the largest time per call, over the calls timed${batched ? " (where calls were batched, of the batches' means: a single call's worst case can be longer)" : ""}; p99.9 only where the record holds it.`;
+}
+
+/** The columns after ops/s: the seeds' (median trial, n), or with records measured per call the central figure, ±,
+ * the cycles and their ±, n, and the tail and the statistic's evidence where rows have them. */
+function columnsOf(
+  methods: { perCall: boolean; trials: boolean },
+  batched: boolean,
+  extra: { cycles: boolean; tail: boolean; why: boolean },
+): string[] {
   if (!methods.perCall) return ["median trial", "n (trials × iters)"];
-  if (methods.trials) return ["median", "±", "n"];
-  return ["median per call", "±", batched ? "n (workers × samples × batch)" : "n (workers × calls)"];
+  const cycles = extra.cycles ? ["cycles per call (est.)", "± cycles"] : [];
+  const after = [
+    ...(extra.tail ? ["tail per call (p99 · p99.9 · max / calls)"] : []),
+    ...(extra.why ? ["statistic chosen by"] : []),
+  ];
+  if (methods.trials) return ["median", "±", ...cycles, "n", ...after];
+  return [
+    "median per call",
+    "±",
+    ...cycles,
+    batched ? "n (workers × samples × batch)" : "n (workers × calls)",
+    ...after,
+  ];
 }
 
 /** Mean time per operation and row (instance, and build profile when there are several), log scale. */

@@ -3,20 +3,27 @@
 // precision target and budget; the statistics: the published figure and its interval); the seeds' sections
 // describe the trials method and appear when the store holds such records (or no measured record at all).
 import type { TimingRecord } from "@ngcc-perf/schema";
-import { formatCompiler, formatG, formatHalfWidth, formatPercent, formatShare, formatTime } from "../format.ts";
+import { formatCompiler, formatG, formatPercent, formatShare, formatTime } from "../format.ts";
 import { cell, type Inline, type Page, type Section, text } from "../model.ts";
 import {
   EMULATED,
   emulatedSentence,
   footer,
   header,
-  listText,
   NOT_MEASURED,
   provenanceNote,
   rowName,
   section,
 } from "../parts.ts";
-import { NEGLIGIBLE_OVERHEAD, type PerCall, perCallOf, targeted, timingWarnings, warningsText } from "../per-call.ts";
+import {
+  decisionOf,
+  NEGLIGIBLE_OVERHEAD,
+  type PerCall,
+  perCallOf,
+  targeted,
+  timingWarnings,
+  warningsText,
+} from "../per-call.ts";
 import { implausibleChecks, NOT_PLAUSIBLE } from "../plausible.ts";
 import { environmentRows } from "../sections/environment.ts";
 import { byOperation, type SiteContext, type SystemView } from "../view.ts";
@@ -275,7 +282,7 @@ function samplingSections(
 ): Section[] {
   const n = records.length;
   const s = records.map((r) => r.pc.sampling);
-  const name = (t: TimingRecord) => {
+  const _name = (t: TimingRecord) => {
     const alg = view.algorithm(t.algorithmId);
     const row = alg ? rowName(alg, { instance: t.instance, profile: t.buildProfile }) : t.instance;
     return `${t.algorithmId} ${row} ${t.operation}`;
@@ -315,6 +322,33 @@ function samplingSections(
         return `${ghz(lo)} to ${ghz(hi)} (${c.length} of ${n} operations probed, ${c[0]?.adds} adds per probe)`;
       })(),
     ],
+    ...(records.some((r) => r.pc.contention)
+      ? [
+          [
+            "contention (throughput probe), figures published from",
+            counted(
+              records.map((r) => {
+                const c = r.pc.contention;
+                if (!c) return "not probed";
+                return c.publishedFrom === "uncontended" ? "uncontended workers" : `all workers, ${c.state}`;
+              }),
+            ),
+          ],
+        ]
+      : []),
+    [
+      "statistic decided by",
+      counted(
+        records.map((r) => {
+          const d = decisionOf(r.pc);
+          return d?.by === "instructions"
+            ? "instructions counted per call"
+            : d?.by === "distribution"
+              ? "the per-call distribution (instructions not counted)"
+              : "the per-call distribution (a record without a decision)";
+        }),
+      ),
+    ],
     ["pinned to", counted(s.map((x) => (x.pinnedCpu === null ? "not pinned" : `CPU ${x.pinnedCpu}`)))],
     [
       "sampling time per operation",
@@ -344,18 +378,27 @@ function samplingSections(
   const means = records.filter((r) => r.pc.central.statistic === "mean");
   const missed = records.filter((r) => !targeted(r.pc).metTarget);
   const after: Inline[][] = [];
-  if (means.length)
+  if (means.length) {
+    const by = counted(
+      means.map((r) =>
+        decisionOf(r.pc)?.by === "instructions" ? "instructions counted per call" : "the per-call distribution",
+      ),
+    );
     after.push([
       text(
-        `Mean published instead of the median: ${means.map((r) => `${name(r.t)} (${r.pc.central.reason})`).join("; ")}.`,
+        `Mean published instead of the median: ${means.length} of ${n} operations, decided by ${by}; each algorithm page gives the evidence per row (its statistic column) and the tail (p99, p99.9, maximum).`,
       ),
     ]);
-  if (missed.length)
+  }
+  if (missed.length) {
+    const stopped = counted(missed.map((r) => `stopped by ${r.pc.sampling.stoppedBy}`));
+    const figures = counted(missed.map((r) => (targeted(r.pc).figure === "cycles" ? "estimated core cycles" : "time")));
     after.push([
       text(
-        `Target not reached: ${listText(missed.map((r) => `${name(r.t)} (${formatHalfWidth(targeted(r.pc).relativeHalfWidth)}${targeted(r.pc).figure === "cycles" ? " in estimated core cycles" : ""}, stopped by ${r.pc.sampling.stoppedBy})`))}.`,
+        `Target not reached: ${missed.length} of ${n} operations (${stopped}; target on ${figures}), marked † on the algorithm pages beside the ± of the figure the target applied to.`,
       ),
     ]);
+  }
   const every =
     n === total ? "Every timing record was" : `${n} of the ${total} timing records ${n === 1 ? "was" : "were"}`;
   return [
@@ -380,7 +423,7 @@ function samplingSections(
       notes: [
         [
           text(
-            `The published figure (the median column of section 4) is the median per call over every worker's samples pooled, or the mean per call for an operation whose time depends on its input; each record says which and why (${counted(records.map((r) => r.pc.central.statistic))}). Its 95% interval is the distribution-free interval of the median from order statistics (for the mean, the 95% interval of the mean), widened to cover the spread between the workers' own figures (Student-t over the workers); the ± column is the interval's half-width relative to the figure, marked † where it missed the target. Records also hold ${records.every((r) => r.t.samples?.length) ? "every raw sample, " : ""}the mean, median, minimum, maximum, p1, p5, p25, p75, p95, p99, MAD and standard deviation per call, Tukey's outliers (counted, never dropped) and each worker's median and mean.`,
+            `The published figure (the median column of section 4) is the median per call over every worker's samples pooled, or the mean per call for an operation whose time depends on its input; each record says which and why (${counted(records.map((r) => r.pc.central.statistic))}). Its 95% interval is the distribution-free interval of the median from order statistics (for the mean, the 95% interval of the mean), widened to cover the spread between the workers' own figures (Student-t over the workers); each figure is shown with its own interval: the ± column is the time's half-width relative to the time, the ± cycles column the estimated cycles' own (widened the same way), and † marks the one the target applied to where it missed. Records also hold ${records.every((r) => r.t.samples?.length) ? "every raw sample, " : ""}the mean, median, minimum, maximum, p1, p5, p25, p75, p95, p99 (p99.9 in newer records), MAD and standard deviation per call, Tukey's outliers (counted, never dropped) and each worker's median and mean.`,
           ),
         ],
       ],

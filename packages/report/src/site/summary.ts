@@ -3,13 +3,23 @@
 // one chart; and the same figures exported for spreadsheets and scripts (site/<system>/summary.csv and .json, beside
 // the page), each with the paths of the records it comes from, relative to the export itself.
 
-import type { HashProfileRecord, SizeAuditRecord, TimingRecord } from "@ngcc-perf/schema";
+import { type HashProfileRecord, SCHEMA_VERSION, type SizeAuditRecord, type TimingRecord } from "@ngcc-perf/schema";
 import { fitTimeAxis } from "../charts.ts";
-import { formatBytes, formatRatio, formatShare, formatTime } from "../format.ts";
+import { formatBytes, formatCounter, formatHalfWidth, formatRatio, formatShare, formatTime } from "../format.ts";
 import type { Cell, Chart, ChartDatum, Page } from "../model.ts";
 import { cell, code, text } from "../model.ts";
 import { DASH, footer, header, NOT_MEASURED, pagePaths, section } from "../parts.ts";
-import { perCallOf } from "../per-call.ts";
+import {
+  CONTENDED_MARK,
+  contentionOf,
+  decisionOf,
+  inputDependent,
+  MEAN_MARK,
+  type PerCall,
+  perCallOf,
+  tailOf,
+  targeted,
+} from "../per-call.ts";
 import { implausibleChecks, NOT_PLAUSIBLE } from "../plausible.ts";
 import type { AlgorithmView, SiteContext, SystemView } from "../view.ts";
 
@@ -48,6 +58,30 @@ export interface SummaryRow {
   timeNs: number | null;
   ci95LowNs: number | null;
   ci95HighNs: number | null;
+  /** The time's 95 % interval's half-width as a fraction of timeNs (the record's central.relativeHalfWidth). */
+  timeRelativeHalfWidth: number | null;
+  /** The published statistic in estimated core cycles per call, with its own 95 % interval (central.cycles). */
+  cycles: number | null;
+  cyclesCi95Low: number | null;
+  cyclesCi95High: number | null;
+  cyclesRelativeHalfWidth: number | null;
+  /** The figure the precision target applied to (sampling stopped on its interval): time or cycles. */
+  targetFigure: "time" | "cycles" | null;
+  /** Whether the operation's work depends on its input (the instructions decision, else the mean published). */
+  inputDependent: boolean | null;
+  /** How the statistic was chosen: instructions counted per call, or the distribution rule (older records: null). */
+  decidedBy: "instructions" | "distribution" | null;
+  /** The instructions decision's evidence: fewest and most instructions per call over the inputs counted. */
+  instructionsPerCallMin: number | null;
+  instructionsPerCallMax: number | null;
+  /** The tail per call: 99th, 99.9th percentile (null when the record lacks it), largest, over `calls` calls. */
+  p99Ns: number | null;
+  p999Ns: number | null;
+  maxNs: number | null;
+  calls: number | null;
+  /** The contention state of the workers the figure was published from (null: no contention probe). */
+  contentionState: "uncontended" | "contended" | "mixed" | null;
+  publishedFrom: "uncontended" | "all" | null;
   /** timeNs ÷ the baseline's timeNs for the same operation (null: no baseline, or it lacks the operation). */
   ratioToBaseline: number | null;
   publicKeyBytes: number | null;
@@ -65,6 +99,34 @@ export interface SummaryRow {
 function hrefOf(view: SystemView, record: object): string | null {
   const rel = view.pathOf(record);
   return rel === undefined ? null : `${view.dataHref}${rel}`;
+}
+
+/** The per-call fields of a row: each figure's own interval, the target's figure, the tail, the decision, the
+ * contention state; all null for a trials record or a failure. */
+function perCallFields(t: TimingRecord | undefined) {
+  const pc: PerCall | null = perCallOf(t);
+  const c = pc?.central.cycles;
+  const d = pc ? decisionOf(pc) : null;
+  const tail = pc ? tailOf(pc) : null;
+  const k = contentionOf(t);
+  return {
+    timeRelativeHalfWidth: pc ? pc.central.relativeHalfWidth : null,
+    cycles: c ? c.value : null,
+    cyclesCi95Low: c ? c.ci95.low : null,
+    cyclesCi95High: c ? c.ci95.high : null,
+    cyclesRelativeHalfWidth: c ? c.relativeHalfWidth : null,
+    targetFigure: pc ? targeted(pc).figure : null,
+    inputDependent: pc ? inputDependent(pc) : null,
+    decidedBy: d?.by ?? null,
+    instructionsPerCallMin: d?.by === "instructions" ? d.minInstructions : null,
+    instructionsPerCallMax: d?.by === "instructions" ? d.maxInstructions : null,
+    p99Ns: tail ? tail.p99Ns : null,
+    p999Ns: tail ? tail.p999Ns : null,
+    maxNs: tail ? tail.maxNs : null,
+    calls: tail ? tail.calls : null,
+    contentionState: k ? k.state : null,
+    publishedFrom: k ? k.publishedFrom : null,
+  };
 }
 
 function publishedTime(t: TimingRecord | undefined) {
@@ -131,6 +193,7 @@ export function summaryRows(view: SystemView, baseline: Baseline | null): Summar
           timeNs: fig?.timeNs ?? null,
           ci95LowNs: fig?.low ?? null,
           ci95HighNs: fig?.high ?? null,
+          ...perCallFields(t?.status === "ok" ? t : undefined),
           ratioToBaseline: null,
           publicKeyBytes: sz.publicKeyBytes,
           ciphertextBytes: sz.ciphertextBytes,
@@ -175,18 +238,58 @@ function timeCell(r: SummaryRow): string {
   if (r.status === "not measured") return NOT_MEASURED;
   if (r.status === "failed" || r.timeNs === null) return `FAILED${r.failure ? `: ${r.failure}` : ""}`;
   const mean = r.method === "per-call" && r.statistic === "mean" ? "mean " : "";
+  const meanMark = mean ? ` ${MEAN_MARK}` : "";
   const trials = r.method === "trials" ? " (trials mean)" : "";
-  return `${mean}${formatTime(r.timeNs)}${trials}${r.notPlausible ? ` ${NOT_PLAUSIBLE}` : ""}`;
+  const contended =
+    r.publishedFrom === "all" && r.contentionState !== "uncontended" && r.contentionState ? ` ${CONTENDED_MARK}` : "";
+  return `${mean}${formatTime(r.timeNs)}${meanMark}${trials}${r.notPlausible ? ` ${NOT_PLAUSIBLE}` : ""}${contended}`;
 }
 
+/** The time's ± cell: the record's own interval of the time (never the cycles'). */
 function halfWidthCell(r: SummaryRow): string {
-  if (r.timeNs === null || r.ci95LowNs === null || r.ci95HighNs === null || r.timeNs <= 0) return DASH;
-  return `±${formatShare((r.ci95HighNs - r.ci95LowNs) / 2 / r.timeNs)}`;
+  if (r.timeRelativeHalfWidth !== null) return formatHalfWidth(r.timeRelativeHalfWidth);
+  return DASH;
+}
+
+const cyclesCell = (r: SummaryRow) => (r.cycles === null ? DASH : formatCounter(r.cycles));
+const cyclesHalfWidthCell = (r: SummaryRow) =>
+  r.cyclesRelativeHalfWidth === null ? DASH : formatHalfWidth(r.cyclesRelativeHalfWidth);
+
+/** The tail cell of an input-dependent operation's row. */
+function tailText(r: SummaryRow): string {
+  if (!r.inputDependent || r.p99Ns === null || r.maxNs === null) return DASH;
+  const parts = [`p99 ${formatTime(r.p99Ns)}`];
+  if (r.p999Ns !== null) parts.push(`p99.9 ${formatTime(r.p999Ns)}`);
+  parts.push(`max ${formatTime(r.maxNs)}`);
+  return `${parts.join(" · ")} / ${r.calls} calls`;
+}
+
+/** The lines under the table: what each ± is, which figure the target applied to, and the marks used. */
+function legend(rows: readonly SummaryRow[]): string[] {
+  const lines: string[] = [];
+  const perCall = rows.filter((r) => r.targetFigure !== null);
+  if (rows.some((r) => r.cycles !== null)) {
+    const onCycles = perCall.filter((r) => r.targetFigure === "cycles").length;
+    lines.push(
+      `Each ± is the 95% interval of the figure before it: the time's under ±, the estimated core cycles' under ± cycles.${onCycles ? ` Sampling stopped on the estimated core cycles' interval (the precision target applied to them) for ${onCycles === perCall.length ? "every row measured per call" : `${onCycles} of ${perCall.length} rows measured per call`}.` : ""}`,
+    );
+  } else if (perCall.length) lines.push("The ± is the 95% interval of the time before it.");
+  if (rows.some((r) => r.method === "per-call" && r.statistic === "mean"))
+    lines.push(
+      `${MEAN_MARK} The mean per call is published, not the median: the operation's work depends on its input (its tail in the tail column; the evidence on the algorithm's page).`,
+    );
+  if (rows.some((r) => r.publishedFrom === "all" && r.contentionState && r.contentionState !== "uncontended"))
+    lines.push(
+      `${CONTENDED_MARK} Published from every worker, contended ones included: too few workers ran on an uncontended core (the algorithm's page says which).`,
+    );
+  return lines;
 }
 
 export function summaryPage(ctx: SiteContext, view: SystemView, rows: SummaryRow[], baseline: Baseline | null): Page {
   const several = rows.some((r) => r.buildProfile !== null) && view.algorithms.some((a) => a.profiles.length > 1);
   const withRatio = baseline !== null;
+  const withCycles = rows.some((r) => r.cycles !== null);
+  const withTail = rows.some((r) => r.inputDependent && r.p99Ns !== null);
   const table: Cell[][] = rows.map((r) => [
     [{ text: r.algorithmId, page: r.algorithmId }],
     [code(r.instance)],
@@ -194,6 +297,8 @@ export function summaryPage(ctx: SiteContext, view: SystemView, rows: SummaryRow
     cell(r.operation),
     cell(timeCell(r)),
     cell(halfWidthCell(r)),
+    ...(withCycles ? [cell(cyclesCell(r)), cell(cyclesHalfWidthCell(r))] : []),
+    ...(withTail ? [cell(tailText(r))] : []),
     ...(withRatio ? [cell(r.ratioToBaseline === null ? DASH : formatRatio(r.ratioToBaseline))] : []),
     cell(bytes(r.publicKeyBytes)),
     cell(bytes(r.ciphertextBytes ?? r.signatureBytes)),
@@ -258,6 +363,8 @@ export function summaryPage(ctx: SiteContext, view: SystemView, rows: SummaryRow
               "operation",
               "time",
               "±",
+              ...(withCycles ? ["cycles per call (est.)", "± cycles"] : []),
+              ...(withTail ? ["tail per call (p99 · p99.9 · max / calls)"] : []),
               ...(withRatio && baseline ? [`ratio to ${baselineText(baseline)}`] : []),
               "public key",
               "ciphertext / signature",
@@ -268,6 +375,7 @@ export function summaryPage(ctx: SiteContext, view: SystemView, rows: SummaryRow
             rowHeaders: false,
           },
         ],
+        after: legend(rows).map((line) => [text(line)]),
         charts,
       }),
     ],
@@ -289,6 +397,22 @@ const CSV_COLUMNS: ReadonlyArray<[string, (r: SummaryRow) => string | number | n
   ["time_ns", (r) => r.timeNs],
   ["ci95_low_ns", (r) => r.ci95LowNs],
   ["ci95_high_ns", (r) => r.ci95HighNs],
+  ["time_relative_half_width", (r) => r.timeRelativeHalfWidth],
+  ["cycles", (r) => r.cycles],
+  ["cycles_ci95_low", (r) => r.cyclesCi95Low],
+  ["cycles_ci95_high", (r) => r.cyclesCi95High],
+  ["cycles_relative_half_width", (r) => r.cyclesRelativeHalfWidth],
+  ["target_figure", (r) => r.targetFigure],
+  ["input_dependent", (r) => (r.inputDependent === null ? null : String(r.inputDependent))],
+  ["decided_by", (r) => r.decidedBy],
+  ["instructions_per_call_min", (r) => r.instructionsPerCallMin],
+  ["instructions_per_call_max", (r) => r.instructionsPerCallMax],
+  ["p99_ns", (r) => r.p99Ns],
+  ["p999_ns", (r) => r.p999Ns],
+  ["max_ns", (r) => r.maxNs],
+  ["calls", (r) => r.calls],
+  ["contention_state", (r) => r.contentionState],
+  ["published_from", (r) => r.publishedFrom],
   ["ratio_to_baseline", (r) => r.ratioToBaseline],
   ["public_key_bytes", (r) => r.publicKeyBytes],
   ["ciphertext_bytes", (r) => r.ciphertextBytes],
@@ -321,6 +445,7 @@ export function summaryJson(view: SystemView, rows: readonly SummaryRow[], basel
   return `${JSON.stringify(
     {
       kind: "summary",
+      schemaVersion: SCHEMA_VERSION,
       system: view.system,
       baseline: baseline ? baselineText(baseline) : null,
       recordPathsRelativeTo: `this file's folder (site/${view.system}/); the records are in ${view.dataHref}`,

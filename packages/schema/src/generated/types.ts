@@ -4957,9 +4957,9 @@ export interface ComparisonRecord {
       high: number | null;
     };
     /**
-     * slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise.
+     * slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states (no verdict).
      */
-    verdict: "faster" | "slower" | "same";
+    verdict: "faster" | "slower" | "same" | "not-comparable";
     /**
      * The records compared, relative to their system's folder.
      */
@@ -4982,9 +4982,30 @@ export interface ComparisonRecord {
      */
     timeRatio?: number;
     /**
-     * Why the figure is not each side's published one, or why the interval is narrower than it should be.
+     * Why the figure is not each side's published one, why the interval is narrower than it should be, or why there is no verdict.
      */
     note?: string;
+    /**
+     * A's own 95 % interval of the figure as a fraction of it (the record's), when the figure is A's published one.
+     */
+    aRelativeHalfWidth?: number;
+    /**
+     * B's own 95 % interval of the figure as a fraction of it (the record's), when the figure is B's published one.
+     */
+    bRelativeHalfWidth?: number;
+    /**
+     * The contention state each side's figure was published in (null: the record has no probe).
+     */
+    contention?: {
+      /**
+       * A's state.
+       */
+      a: ("uncontended" | "contended" | "mixed") | null;
+      /**
+       * B's state.
+       */
+      b: ("uncontended" | "contended" | "mixed") | null;
+    };
   }[];
   /**
    * Instruction counts present in both, status ok on both sides.
@@ -5115,9 +5136,210 @@ export interface ComparisonRecord {
      * Timings with oneWorker.
      */
     oneWorker: number;
+    /**
+     * Timings not comparable (different contention states).
+     */
+    notComparable?: number;
   };
   /**
    * Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1).
    */
   regressed: boolean;
+}
+
+// ---- summary
+/**
+ * Every operation of every instance measured on one system, as the summary page shows it: the published time and estimated cycles each with its own 95 % interval, the tail, how the statistic was chosen, the contention state, sizes and hash/DRNG shares, with the paths of the records.
+ */
+export interface SummaryRecord {
+  /**
+   * Record kind; always "summary" for this schema.
+   */
+  kind: "summary";
+  /**
+   * Version of this schema the record was written against (see docs/record-schema.md).
+   */
+  schemaVersion: 1;
+  /**
+   * System (machine class) the measurement ran on, e.g. x86_1 or arm_1.
+   */
+  system: string;
+  /**
+   * The baseline the ratios are relative to (<algorithm-id>/<instance>[@<profile>]).
+   */
+  baseline: string | null;
+  /**
+   * Where the record paths start, in words.
+   */
+  recordPathsRelativeTo: string;
+  /**
+   * The rows, in page order.
+   */
+  rows: {
+    /**
+     * System (machine class) the measurement ran on, e.g. x86_1 or arm_1.
+     */
+    system: string;
+    /**
+     * Algorithm (submission) id, e.g. kem-20.
+     */
+    algorithmId: string;
+    /**
+     * The algorithm's name, as its survey gives it.
+     */
+    algorithmName: string | null;
+    /**
+     * Algorithm category: key encapsulation, signature or key exchange.
+     */
+    category: "kem" | "sign" | "kex";
+    /**
+     * Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.
+     */
+    instance: string;
+    /**
+     * Build profile (named compiler flag set) the instance was built with, e.g. guide.
+     */
+    buildProfile: string | null;
+    /**
+     * Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).
+     */
+    operation: string;
+    /**
+     * ok: measured; failed: the timing record is a failure; not measured: no timing record.
+     */
+    status: "ok" | "failed" | "not measured";
+    /**
+     * median or mean per call (method per-call), or the mean over all iterations (trials).
+     */
+    statistic: ("median" | "mean") | null;
+    /**
+     * How the record was timed.
+     */
+    method: ("per-call" | "trials") | null;
+    /**
+     * The published time per call, ns.
+     */
+    timeNs: number | null;
+    /**
+     * The time's 95 % interval, lower bound, ns (per call only).
+     */
+    ci95LowNs: number | null;
+    /**
+     * The time's 95 % interval, upper bound, ns (per call only).
+     */
+    ci95HighNs: number | null;
+    /**
+     * The time's 95 % interval's half-width as a fraction of timeNs (the record's central.relativeHalfWidth).
+     */
+    timeRelativeHalfWidth: number | null;
+    /**
+     * The published statistic in estimated core cycles per call (central.cycles.value).
+     */
+    cycles: number | null;
+    /**
+     * The estimated cycles' own 95 % interval, lower bound.
+     */
+    cyclesCi95Low: number | null;
+    /**
+     * The estimated cycles' own 95 % interval, upper bound.
+     */
+    cyclesCi95High: number | null;
+    /**
+     * The estimated cycles' interval's half-width as a fraction of cycles.
+     */
+    cyclesRelativeHalfWidth: number | null;
+    /**
+     * The figure the precision target applied to (sampling stopped on its interval).
+     */
+    targetFigure: ("time" | "cycles") | null;
+    /**
+     * Whether the operation's work depends on its input: the instructions decision, else whether the mean is published.
+     */
+    inputDependent: boolean | null;
+    /**
+     * How the statistic was chosen (null: the record does not say).
+     */
+    decidedBy: ("instructions" | "distribution") | null;
+    /**
+     * Fewest instructions per call over the inputs counted (instructions decision).
+     */
+    instructionsPerCallMin: number | null;
+    /**
+     * Most instructions per call over the inputs counted (instructions decision).
+     */
+    instructionsPerCallMax: number | null;
+    /**
+     * 99th percentile of the time per call, ns.
+     */
+    p99Ns: number | null;
+    /**
+     * 99.9th percentile of the time per call, ns (null when the record lacks it).
+     */
+    p999Ns: number | null;
+    /**
+     * Largest time per call, ns.
+     */
+    maxNs: number | null;
+    /**
+     * Calls timed: the count behind the tail.
+     */
+    calls: number | null;
+    /**
+     * The contention probe's state over the workers (null: no probe).
+     */
+    contentionState: ("uncontended" | "contended" | "mixed") | null;
+    /**
+     * The workers the figure was published from: the uncontended ones, or all.
+     */
+    publishedFrom: ("uncontended" | "all") | null;
+    /**
+     * timeNs ÷ the baseline's timeNs for the same operation.
+     */
+    ratioToBaseline: number | null;
+    /**
+     * Public key, bytes (size audit).
+     */
+    publicKeyBytes: number | null;
+    /**
+     * Ciphertext, bytes.
+     */
+    ciphertextBytes: number | null;
+    /**
+     * Signature, bytes.
+     */
+    signatureBytes: number | null;
+    /**
+     * Share of the time in the hash groups (hash/DRNG profile).
+     */
+    hashShare: number | null;
+    /**
+     * Share of the time in the DRNG.
+     */
+    drngShare: number | null;
+    /**
+     * The failure's first line, when status is failed.
+     */
+    failure: string | null;
+    /**
+     * The records the row comes from, relative to this file's folder.
+     */
+    records: {
+      /**
+       * Path of the record relative to this file's folder, with / separators.
+       */
+      timing: string | null;
+      /**
+       * Path of the record relative to this file's folder, with / separators.
+       */
+      profile: string | null;
+      /**
+       * Path of the record relative to this file's folder, with / separators.
+       */
+      sizes: string | null;
+    };
+    /**
+     * Present when the figure failed a cross-check (shown marked).
+     */
+    notPlausible?: true;
+  }[];
 }

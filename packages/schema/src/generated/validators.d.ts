@@ -13,3 +13,4 @@ export declare const memory: unknown;
 export declare const constant_time: unknown;
 export declare const meta: unknown;
 export declare const comparison: unknown;
+export declare const summary: unknown;

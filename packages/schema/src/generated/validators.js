@@ -35989,7 +35989,7 @@ return errors === 0;
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const comparison = validate33;
-const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/comparison.schema.json","title":"ngcc-perf comparison of two record stores","description":"Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.","type":"object","properties":{"kind":{"const":"comparison","description":"Record kind; always \"comparison\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"a":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"b":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"threshold":{"type":"number","description":"The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.","minimum":0,"maximum":1},"method":{"type":"object","description":"How the intervals were computed.","properties":{"resamples":{"type":"integer","description":"Bootstrap resamples.","minimum":1},"seed":{"type":"integer","description":"Base seed of the generator (each measurement's seed is derived from it and the key).","minimum":0},"interval":{"type":"string","description":"The interval, in words."}},"required":["resamples","seed","interval"],"additionalProperties":false},"timings":{"type":"array","description":"Timings present in both, status ok on both sides, in key order.","items":{"type":"object","description":"One timing compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"figure":{"type":"object","description":"The figure compared.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"The published statistic (the mean of both when the sides publish different ones)."},"unit":{"type":"string","enum":["cycles","ns"],"description":"cycles: estimated core cycles per call (both records targeted them); ns: time per call."}},"required":["statistic","unit"],"additionalProperties":false},"a":{"type":"number","description":"A's figure, in figure.unit.","minimum":0},"b":{"type":"number","description":"B's figure, in figure.unit.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95":{"type":"object","description":"2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.","properties":{"low":{"description":"Lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"high":{"description":"Upper bound.","anyOf":[{"type":"number"},{"type":"null"}]}},"required":["low","high"],"additionalProperties":false},"verdict":{"type":"string","enum":["faster","slower","same"],"description":"slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false},"oneWorker":{"type":"boolean","description":"A side was sampled by one worker: the interval holds no process-to-process noise."},"timeRatio":{"type":"number","description":"The time ratio B/A, when the figure is the estimated cycles.","minimum":0},"note":{"type":"string","description":"Why the figure is not each side's published one, or why the interval is narrower than it should be."}},"required":["key","figure","a","b","ratio","ci95","verdict","records"],"additionalProperties":false}},"instructions":{"type":"array","description":"Instruction counts present in both, status ok on both sides.","items":{"type":"object","description":"One count compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"a":{"type":"number","description":"A's instructions per call.","minimum":0},"b":{"type":"number","description":"B's instructions per call.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"verdict":{"type":"string","enum":["fewer","more","same"],"description":"Exact: same only when equal."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false}},"required":["key","a","b","ratio","verdict","records"],"additionalProperties":false}},"unmatched":{"type":"array","description":"Measurements not compared: on one side only, or failed on a side.","items":{"type":"object","description":"One measurement not compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"kind":{"type":"string","enum":["timing","instructions"],"description":"The record kind."},"where":{"type":"string","enum":["only-a","only-b","failed-a","failed-b","failed-both"],"description":"Where it is."},"record":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["key","kind","where","record"],"additionalProperties":false}},"counts":{"type":"object","description":"Verdicts counted.","properties":{"same":{"type":"integer","description":"Timings same.","minimum":0},"faster":{"type":"integer","description":"Timings faster.","minimum":0},"slower":{"type":"integer","description":"Timings slower.","minimum":0},"instructionsSame":{"type":"integer","description":"Instruction counts equal.","minimum":0},"instructionsDiffer":{"type":"integer","description":"Instruction counts different.","minimum":0},"oneWorker":{"type":"integer","description":"Timings with oneWorker.","minimum":0}},"required":["same","faster","slower","instructionsSame","instructionsDiffer","oneWorker"],"additionalProperties":false},"regressed":{"type":"boolean","description":"Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."}},"required":["kind","schemaVersion","a","b","threshold","method","timings","instructions","unmatched","counts","regressed"],"additionalProperties":false,"$defs":{}};
+const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/comparison.schema.json","title":"ngcc-perf comparison of two record stores","description":"Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.","type":"object","properties":{"kind":{"const":"comparison","description":"Record kind; always \"comparison\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"a":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"b":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"threshold":{"type":"number","description":"The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.","minimum":0,"maximum":1},"method":{"type":"object","description":"How the intervals were computed.","properties":{"resamples":{"type":"integer","description":"Bootstrap resamples.","minimum":1},"seed":{"type":"integer","description":"Base seed of the generator (each measurement's seed is derived from it and the key).","minimum":0},"interval":{"type":"string","description":"The interval, in words."}},"required":["resamples","seed","interval"],"additionalProperties":false},"timings":{"type":"array","description":"Timings present in both, status ok on both sides, in key order.","items":{"type":"object","description":"One timing compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"figure":{"type":"object","description":"The figure compared.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"The published statistic (the mean of both when the sides publish different ones)."},"unit":{"type":"string","enum":["cycles","ns"],"description":"cycles: estimated core cycles per call (both records targeted them); ns: time per call."}},"required":["statistic","unit"],"additionalProperties":false},"a":{"type":"number","description":"A's figure, in figure.unit.","minimum":0},"b":{"type":"number","description":"B's figure, in figure.unit.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95":{"type":"object","description":"2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.","properties":{"low":{"description":"Lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"high":{"description":"Upper bound.","anyOf":[{"type":"number"},{"type":"null"}]}},"required":["low","high"],"additionalProperties":false},"verdict":{"type":"string","enum":["faster","slower","same","not-comparable"],"description":"slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states (no verdict)."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false},"oneWorker":{"type":"boolean","description":"A side was sampled by one worker: the interval holds no process-to-process noise."},"timeRatio":{"type":"number","description":"The time ratio B/A, when the figure is the estimated cycles.","minimum":0},"note":{"type":"string","description":"Why the figure is not each side's published one, why the interval is narrower than it should be, or why there is no verdict."},"aRelativeHalfWidth":{"type":"number","description":"A's own 95 % interval of the figure as a fraction of it (the record's), when the figure is A's published one.","minimum":0},"bRelativeHalfWidth":{"type":"number","description":"B's own 95 % interval of the figure as a fraction of it (the record's), when the figure is B's published one.","minimum":0},"contention":{"type":"object","description":"The contention state each side's figure was published in (null: the record has no probe).","properties":{"a":{"description":"A's state.","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]},"b":{"description":"B's state.","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]}},"required":["a","b"],"additionalProperties":false}},"required":["key","figure","a","b","ratio","ci95","verdict","records"],"additionalProperties":false}},"instructions":{"type":"array","description":"Instruction counts present in both, status ok on both sides.","items":{"type":"object","description":"One count compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"a":{"type":"number","description":"A's instructions per call.","minimum":0},"b":{"type":"number","description":"B's instructions per call.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"verdict":{"type":"string","enum":["fewer","more","same"],"description":"Exact: same only when equal."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false}},"required":["key","a","b","ratio","verdict","records"],"additionalProperties":false}},"unmatched":{"type":"array","description":"Measurements not compared: on one side only, or failed on a side.","items":{"type":"object","description":"One measurement not compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"kind":{"type":"string","enum":["timing","instructions"],"description":"The record kind."},"where":{"type":"string","enum":["only-a","only-b","failed-a","failed-b","failed-both"],"description":"Where it is."},"record":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["key","kind","where","record"],"additionalProperties":false}},"counts":{"type":"object","description":"Verdicts counted.","properties":{"same":{"type":"integer","description":"Timings same.","minimum":0},"faster":{"type":"integer","description":"Timings faster.","minimum":0},"slower":{"type":"integer","description":"Timings slower.","minimum":0},"instructionsSame":{"type":"integer","description":"Instruction counts equal.","minimum":0},"instructionsDiffer":{"type":"integer","description":"Instruction counts different.","minimum":0},"oneWorker":{"type":"integer","description":"Timings with oneWorker.","minimum":0},"notComparable":{"type":"integer","description":"Timings not comparable (different contention states).","minimum":0}},"required":["same","faster","slower","instructionsSame","instructionsDiffer","oneWorker"],"additionalProperties":false},"regressed":{"type":"boolean","description":"Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."}},"required":["kind","schemaVersion","a","b","threshold","method","timings","instructions","unmatched","counts","regressed"],"additionalProperties":false,"$defs":{}};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/comparison.schema.json" */;
@@ -37122,7 +37122,7 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(!(((data30 === "faster") || (data30 === "slower")) || (data30 === "same"))){
+if(!((((data30 === "faster") || (data30 === "slower")) || (data30 === "same")) || (data30 === "not-comparable"))){
 const err92 = {instancePath:instancePath+"/timings/" + i0+"/verdict",schemaPath:"#/properties/timings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema101.properties.timings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err92];
@@ -37279,9 +37279,11 @@ vErrors.push(err104);
 errors++;
 }
 }
-}
-else {
-const err105 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.aRelativeHalfWidth !== undefined){
+let data37 = data14.aRelativeHalfWidth;
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err105 = {instancePath:instancePath+"/timings/" + i0+"/aRelativeHalfWidth",schemaPath:"#/properties/timings/items/properties/aRelativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -37291,9 +37293,8 @@ vErrors.push(err105);
 errors++;
 }
 }
-}
 else {
-const err106 = {instancePath:instancePath+"/timings",schemaPath:"#/properties/timings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err106 = {instancePath:instancePath+"/timings/" + i0+"/aRelativeHalfWidth",schemaPath:"#/properties/timings/items/properties/aRelativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -37303,15 +37304,11 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data.instructions !== undefined){
-let data37 = data.instructions;
-if(Array.isArray(data37)){
-const len1 = data37.length;
-for(let i1=0; i1<len1; i1++){
-let data38 = data37[i1];
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.key === undefined){
-const err107 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(data14.bRelativeHalfWidth !== undefined){
+let data38 = data14.bRelativeHalfWidth;
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 0 || isNaN(data38)){
+const err107 = {instancePath:instancePath+"/timings/" + i0+"/bRelativeHalfWidth",schemaPath:"#/properties/timings/items/properties/bRelativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -37320,8 +37317,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(data38.a === undefined){
-const err108 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+}
+else {
+const err108 = {instancePath:instancePath+"/timings/" + i0+"/bRelativeHalfWidth",schemaPath:"#/properties/timings/items/properties/bRelativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -37330,8 +37328,12 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data38.b === undefined){
-const err109 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+}
+if(data14.contention !== undefined){
+let data39 = data14.contention;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.a === undefined){
+const err109 = {instancePath:instancePath+"/timings/" + i0+"/contention",schemaPath:"#/properties/timings/items/properties/contention/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -37340,8 +37342,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data38.ratio === undefined){
-const err110 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "ratio"},message:"must have required property '"+"ratio"+"'"};
+if(data39.b === undefined){
+const err110 = {instancePath:instancePath+"/timings/" + i0+"/contention",schemaPath:"#/properties/timings/items/properties/contention/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -37350,8 +37352,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(data38.verdict === undefined){
-const err111 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+for(const key9 in data39){
+if(!((key9 === "a") || (key9 === "b"))){
+const err111 = {instancePath:instancePath+"/timings/" + i0+"/contention",schemaPath:"#/properties/timings/items/properties/contention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -37360,8 +37363,14 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(data38.records === undefined){
-const err112 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
+}
+if(data39.a !== undefined){
+let data40 = data39.a;
+const _errs102 = errors;
+let valid15 = false;
+const _errs103 = errors;
+if(typeof data40 !== "string"){
+const err112 = {instancePath:instancePath+"/timings/" + i0+"/contention/a",schemaPath:"#/properties/timings/items/properties/contention/properties/a/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -37370,9 +37379,8 @@ vErrors.push(err112);
 }
 errors++;
 }
-for(const key9 in data38){
-if(!((((((key9 === "key") || (key9 === "a")) || (key9 === "b")) || (key9 === "ratio")) || (key9 === "verdict")) || (key9 === "records"))){
-const err113 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(!(((data40 === "uncontended") || (data40 === "contended")) || (data40 === "mixed"))){
+const err113 = {instancePath:instancePath+"/timings/" + i0+"/contention/a",schemaPath:"#/properties/timings/items/properties/contention/properties/a/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema101.properties.timings.items.properties.contention.properties.a.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -37381,12 +37389,11 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-if(data38.key !== undefined){
-let data39 = data38.key;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.system === undefined){
-const err114 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+var _valid3 = _errs103 === errors;
+valid15 = valid15 || _valid3;
+const _errs105 = errors;
+if(data40 !== null){
+const err114 = {instancePath:instancePath+"/timings/" + i0+"/contention/a",schemaPath:"#/properties/timings/items/properties/contention/properties/a/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -37395,8 +37402,10 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(data39.algorithmId === undefined){
-const err115 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+var _valid3 = _errs105 === errors;
+valid15 = valid15 || _valid3;
+if(!valid15){
+const err115 = {instancePath:instancePath+"/timings/" + i0+"/contention/a",schemaPath:"#/properties/timings/items/properties/contention/properties/a/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -37405,8 +37414,25 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(data39.instance === undefined){
-const err116 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+else {
+errors = _errs102;
+if(vErrors !== null){
+if(_errs102){
+vErrors.length = _errs102;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data39.b !== undefined){
+let data41 = data39.b;
+const _errs108 = errors;
+let valid16 = false;
+const _errs109 = errors;
+if(typeof data41 !== "string"){
+const err116 = {instancePath:instancePath+"/timings/" + i0+"/contention/b",schemaPath:"#/properties/timings/items/properties/contention/properties/b/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -37415,8 +37441,8 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(data39.buildProfile === undefined){
-const err117 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+if(!(((data41 === "uncontended") || (data41 === "contended")) || (data41 === "mixed"))){
+const err117 = {instancePath:instancePath+"/timings/" + i0+"/contention/b",schemaPath:"#/properties/timings/items/properties/contention/properties/b/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema101.properties.timings.items.properties.contention.properties.b.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -37425,8 +37451,11 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(data39.operation === undefined){
-const err118 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+var _valid4 = _errs109 === errors;
+valid16 = valid16 || _valid4;
+const _errs111 = errors;
+if(data41 !== null){
+const err118 = {instancePath:instancePath+"/timings/" + i0+"/contention/b",schemaPath:"#/properties/timings/items/properties/contention/properties/b/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -37435,9 +37464,10 @@ vErrors.push(err118);
 }
 errors++;
 }
-for(const key10 in data39){
-if(!(((((key10 === "system") || (key10 === "algorithmId")) || (key10 === "instance")) || (key10 === "buildProfile")) || (key10 === "operation"))){
-const err119 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+var _valid4 = _errs111 === errors;
+valid16 = valid16 || _valid4;
+if(!valid16){
+const err119 = {instancePath:instancePath+"/timings/" + i0+"/contention/b",schemaPath:"#/properties/timings/items/properties/contention/properties/b/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -37446,12 +37476,21 @@ vErrors.push(err119);
 }
 errors++;
 }
+else {
+errors = _errs108;
+if(vErrors !== null){
+if(_errs108){
+vErrors.length = _errs108;
 }
-if(data39.system !== undefined){
-let data40 = data39.system;
-if(typeof data40 === "string"){
-if(!pattern4.test(data40)){
-const err120 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/timings/" + i0+"/contention",schemaPath:"#/properties/timings/items/properties/contention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -37461,8 +37500,9 @@ vErrors.push(err120);
 errors++;
 }
 }
+}
 else {
-const err121 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err121 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -37472,11 +37512,9 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data39.algorithmId !== undefined){
-let data41 = data39.algorithmId;
-if(typeof data41 === "string"){
-if(!pattern4.test(data41)){
-const err122 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+}
+else {
+const err122 = {instancePath:instancePath+"/timings",schemaPath:"#/properties/timings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -37486,8 +37524,15 @@ vErrors.push(err122);
 errors++;
 }
 }
-else {
-const err123 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.instructions !== undefined){
+let data42 = data.instructions;
+if(Array.isArray(data42)){
+const len1 = data42.length;
+for(let i1=0; i1<len1; i1++){
+let data43 = data42[i1];
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.key === undefined){
+const err123 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -37496,12 +37541,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data39.instance !== undefined){
-let data42 = data39.instance;
-if(typeof data42 === "string"){
-if(!pattern4.test(data42)){
-const err124 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data43.a === undefined){
+const err124 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -37510,9 +37551,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-else {
-const err125 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data43.b === undefined){
+const err125 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -37521,12 +37561,8 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-if(data39.buildProfile !== undefined){
-let data43 = data39.buildProfile;
-if(typeof data43 === "string"){
-if(!pattern4.test(data43)){
-const err126 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data43.ratio === undefined){
+const err126 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "ratio"},message:"must have required property '"+"ratio"+"'"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -37535,9 +37571,8 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-else {
-const err127 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data43.verdict === undefined){
+const err127 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -37546,12 +37581,8 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-if(data39.operation !== undefined){
-let data44 = data39.operation;
-if(typeof data44 === "string"){
-if(!pattern7.test(data44)){
-const err128 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(data43.records === undefined){
+const err128 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -37560,9 +37591,9 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-else {
-const err129 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key10 in data43){
+if(!((((((key10 === "key") || (key10 === "a")) || (key10 === "b")) || (key10 === "ratio")) || (key10 === "verdict")) || (key10 === "records"))){
+const err129 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -37572,9 +37603,11 @@ vErrors.push(err129);
 errors++;
 }
 }
-}
-else {
-const err130 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data43.key !== undefined){
+let data44 = data43.key;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if(data44.system === undefined){
+const err130 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -37583,12 +37616,8 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-if(data38.a !== undefined){
-let data45 = data38.a;
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < 0 || isNaN(data45)){
-const err131 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data44.algorithmId === undefined){
+const err131 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -37597,9 +37626,8 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-else {
-const err132 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data44.instance === undefined){
+const err132 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -37608,12 +37636,8 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-if(data38.b !== undefined){
-let data46 = data38.b;
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < 0 || isNaN(data46)){
-const err133 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data44.buildProfile === undefined){
+const err133 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -37622,9 +37646,8 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-else {
-const err134 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data44.operation === undefined){
+const err134 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -37633,15 +37656,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-if(data38.ratio !== undefined){
-let data47 = data38.ratio;
-const _errs117 = errors;
-let valid18 = false;
-const _errs118 = errors;
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 < 0 || isNaN(data47)){
-const err135 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key11 in data44){
+if(!(((((key11 === "system") || (key11 === "algorithmId")) || (key11 === "instance")) || (key11 === "buildProfile")) || (key11 === "operation"))){
+const err135 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -37651,8 +37668,11 @@ vErrors.push(err135);
 errors++;
 }
 }
-else {
-const err136 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data44.system !== undefined){
+let data45 = data44.system;
+if(typeof data45 === "string"){
+if(!pattern4.test(data45)){
+const err136 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -37661,11 +37681,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-var _valid3 = _errs118 === errors;
-valid18 = valid18 || _valid3;
-const _errs120 = errors;
-if(data47 !== null){
-const err137 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+else {
+const err137 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -37674,10 +37692,12 @@ vErrors.push(err137);
 }
 errors++;
 }
-var _valid3 = _errs120 === errors;
-valid18 = valid18 || _valid3;
-if(!valid18){
-const err138 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data44.algorithmId !== undefined){
+let data46 = data44.algorithmId;
+if(typeof data46 === "string"){
+if(!pattern4.test(data46)){
+const err138 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -37686,22 +37706,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-else {
-errors = _errs117;
-if(vErrors !== null){
-if(_errs117){
-vErrors.length = _errs117;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data38.verdict !== undefined){
-let data48 = data38.verdict;
-if(typeof data48 !== "string"){
-const err139 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err139 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -37710,8 +37717,12 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(!(((data48 === "fewer") || (data48 === "more")) || (data48 === "same"))){
-const err140 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema101.properties.instructions.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+}
+if(data44.instance !== undefined){
+let data47 = data44.instance;
+if(typeof data47 === "string"){
+if(!pattern4.test(data47)){
+const err140 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -37721,11 +37732,8 @@ vErrors.push(err140);
 errors++;
 }
 }
-if(data38.records !== undefined){
-let data49 = data38.records;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-if(data49.a === undefined){
-const err141 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+else {
+const err141 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -37734,8 +37742,12 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(data49.b === undefined){
-const err142 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+}
+if(data44.buildProfile !== undefined){
+let data48 = data44.buildProfile;
+if(typeof data48 === "string"){
+if(!pattern4.test(data48)){
+const err142 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -37744,9 +37756,9 @@ vErrors.push(err142);
 }
 errors++;
 }
-for(const key11 in data49){
-if(!((key11 === "a") || (key11 === "b"))){
-const err143 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+}
+else {
+const err143 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -37756,11 +37768,11 @@ vErrors.push(err143);
 errors++;
 }
 }
-if(data49.a !== undefined){
-let data50 = data49.a;
-if(typeof data50 === "string"){
-if(!pattern37.test(data50)){
-const err144 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+if(data44.operation !== undefined){
+let data49 = data44.operation;
+if(typeof data49 === "string"){
+if(!pattern7.test(data49)){
+const err144 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -37771,7 +37783,7 @@ errors++;
 }
 }
 else {
-const err145 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err145 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -37781,11 +37793,9 @@ vErrors.push(err145);
 errors++;
 }
 }
-if(data49.b !== undefined){
-let data51 = data49.b;
-if(typeof data51 === "string"){
-if(!pattern37.test(data51)){
-const err146 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+}
+else {
+const err146 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -37795,8 +37805,11 @@ vErrors.push(err146);
 errors++;
 }
 }
-else {
-const err147 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data43.a !== undefined){
+let data50 = data43.a;
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 0 || isNaN(data50)){
+const err147 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -37806,9 +37819,8 @@ vErrors.push(err147);
 errors++;
 }
 }
-}
 else {
-const err148 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err148 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -37818,9 +37830,11 @@ vErrors.push(err148);
 errors++;
 }
 }
-}
-else {
-const err149 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data43.b !== undefined){
+let data51 = data43.b;
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 0 || isNaN(data51)){
+const err149 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -37830,9 +37844,8 @@ vErrors.push(err149);
 errors++;
 }
 }
-}
 else {
-const err150 = {instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err150 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -37842,15 +37855,14 @@ vErrors.push(err150);
 errors++;
 }
 }
-if(data.unmatched !== undefined){
-let data52 = data.unmatched;
-if(Array.isArray(data52)){
-const len2 = data52.length;
-for(let i2=0; i2<len2; i2++){
-let data53 = data52[i2];
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-if(data53.key === undefined){
-const err151 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(data43.ratio !== undefined){
+let data52 = data43.ratio;
+const _errs136 = errors;
+let valid21 = false;
+const _errs137 = errors;
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 < 0 || isNaN(data52)){
+const err151 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -37859,8 +37871,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-if(data53.kind === undefined){
-const err152 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+}
+else {
+const err152 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -37869,8 +37882,11 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(data53.where === undefined){
-const err153 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "where"},message:"must have required property '"+"where"+"'"};
+var _valid5 = _errs137 === errors;
+valid21 = valid21 || _valid5;
+const _errs139 = errors;
+if(data52 !== null){
+const err153 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -37879,8 +37895,10 @@ vErrors.push(err153);
 }
 errors++;
 }
-if(data53.record === undefined){
-const err154 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "record"},message:"must have required property '"+"record"+"'"};
+var _valid5 = _errs139 === errors;
+valid21 = valid21 || _valid5;
+if(!valid21){
+const err154 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -37889,9 +37907,22 @@ vErrors.push(err154);
 }
 errors++;
 }
-for(const key12 in data53){
-if(!((((key12 === "key") || (key12 === "kind")) || (key12 === "where")) || (key12 === "record"))){
-const err155 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+else {
+errors = _errs136;
+if(vErrors !== null){
+if(_errs136){
+vErrors.length = _errs136;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data43.verdict !== undefined){
+let data53 = data43.verdict;
+if(typeof data53 !== "string"){
+const err155 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -37900,12 +37931,8 @@ vErrors.push(err155);
 }
 errors++;
 }
-}
-if(data53.key !== undefined){
-let data54 = data53.key;
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-if(data54.system === undefined){
-const err156 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+if(!(((data53 === "fewer") || (data53 === "more")) || (data53 === "same"))){
+const err156 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema101.properties.instructions.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -37914,8 +37941,12 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(data54.algorithmId === undefined){
-const err157 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+}
+if(data43.records !== undefined){
+let data54 = data43.records;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.a === undefined){
+const err157 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -37924,8 +37955,8 @@ vErrors.push(err157);
 }
 errors++;
 }
-if(data54.instance === undefined){
-const err158 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+if(data54.b === undefined){
+const err158 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -37934,8 +37965,9 @@ vErrors.push(err158);
 }
 errors++;
 }
-if(data54.buildProfile === undefined){
-const err159 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+for(const key12 in data54){
+if(!((key12 === "a") || (key12 === "b"))){
+const err159 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -37944,8 +37976,12 @@ vErrors.push(err159);
 }
 errors++;
 }
-if(data54.operation === undefined){
-const err160 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+}
+if(data54.a !== undefined){
+let data55 = data54.a;
+if(typeof data55 === "string"){
+if(!pattern37.test(data55)){
+const err160 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -37954,9 +37990,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-for(const key13 in data54){
-if(!(((((key13 === "system") || (key13 === "algorithmId")) || (key13 === "instance")) || (key13 === "buildProfile")) || (key13 === "operation"))){
-const err161 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+}
+else {
+const err161 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -37966,11 +38002,11 @@ vErrors.push(err161);
 errors++;
 }
 }
-if(data54.system !== undefined){
-let data55 = data54.system;
-if(typeof data55 === "string"){
-if(!pattern4.test(data55)){
-const err162 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data54.b !== undefined){
+let data56 = data54.b;
+if(typeof data56 === "string"){
+if(!pattern37.test(data56)){
+const err162 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -37981,7 +38017,7 @@ errors++;
 }
 }
 else {
-const err163 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err163 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -37991,11 +38027,9 @@ vErrors.push(err163);
 errors++;
 }
 }
-if(data54.algorithmId !== undefined){
-let data56 = data54.algorithmId;
-if(typeof data56 === "string"){
-if(!pattern4.test(data56)){
-const err164 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+}
+else {
+const err164 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -38005,8 +38039,9 @@ vErrors.push(err164);
 errors++;
 }
 }
+}
 else {
-const err165 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err165 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -38016,11 +38051,9 @@ vErrors.push(err165);
 errors++;
 }
 }
-if(data54.instance !== undefined){
-let data57 = data54.instance;
-if(typeof data57 === "string"){
-if(!pattern4.test(data57)){
-const err166 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+}
+else {
+const err166 = {instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -38030,8 +38063,15 @@ vErrors.push(err166);
 errors++;
 }
 }
-else {
-const err167 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.unmatched !== undefined){
+let data57 = data.unmatched;
+if(Array.isArray(data57)){
+const len2 = data57.length;
+for(let i2=0; i2<len2; i2++){
+let data58 = data57[i2];
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(data58.key === undefined){
+const err167 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -38040,12 +38080,8 @@ vErrors.push(err167);
 }
 errors++;
 }
-}
-if(data54.buildProfile !== undefined){
-let data58 = data54.buildProfile;
-if(typeof data58 === "string"){
-if(!pattern4.test(data58)){
-const err168 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data58.kind === undefined){
+const err168 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -38054,9 +38090,8 @@ vErrors.push(err168);
 }
 errors++;
 }
-}
-else {
-const err169 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data58.where === undefined){
+const err169 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "where"},message:"must have required property '"+"where"+"'"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -38065,12 +38100,8 @@ vErrors.push(err169);
 }
 errors++;
 }
-}
-if(data54.operation !== undefined){
-let data59 = data54.operation;
-if(typeof data59 === "string"){
-if(!pattern7.test(data59)){
-const err170 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(data58.record === undefined){
+const err170 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "record"},message:"must have required property '"+"record"+"'"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -38079,9 +38110,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-}
-else {
-const err171 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key13 in data58){
+if(!((((key13 === "key") || (key13 === "kind")) || (key13 === "where")) || (key13 === "record"))){
+const err171 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -38091,9 +38122,11 @@ vErrors.push(err171);
 errors++;
 }
 }
-}
-else {
-const err172 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data58.key !== undefined){
+let data59 = data58.key;
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+if(data59.system === undefined){
+const err172 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -38102,11 +38135,8 @@ vErrors.push(err172);
 }
 errors++;
 }
-}
-if(data53.kind !== undefined){
-let data60 = data53.kind;
-if(typeof data60 !== "string"){
-const err173 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data59.algorithmId === undefined){
+const err173 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -38115,8 +38145,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-if(!((data60 === "timing") || (data60 === "instructions"))){
-const err174 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema101.properties.unmatched.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(data59.instance === undefined){
+const err174 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -38125,11 +38155,8 @@ vErrors.push(err174);
 }
 errors++;
 }
-}
-if(data53.where !== undefined){
-let data61 = data53.where;
-if(typeof data61 !== "string"){
-const err175 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data59.buildProfile === undefined){
+const err175 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -38138,8 +38165,8 @@ vErrors.push(err175);
 }
 errors++;
 }
-if(!(((((data61 === "only-a") || (data61 === "only-b")) || (data61 === "failed-a")) || (data61 === "failed-b")) || (data61 === "failed-both"))){
-const err176 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/enum",keyword:"enum",params:{allowedValues: schema101.properties.unmatched.items.properties.where.enum},message:"must be equal to one of the allowed values"};
+if(data59.operation === undefined){
+const err176 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -38148,12 +38175,9 @@ vErrors.push(err176);
 }
 errors++;
 }
-}
-if(data53.record !== undefined){
-let data62 = data53.record;
-if(typeof data62 === "string"){
-if(!pattern37.test(data62)){
-const err177 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+for(const key14 in data59){
+if(!(((((key14 === "system") || (key14 === "algorithmId")) || (key14 === "instance")) || (key14 === "buildProfile")) || (key14 === "operation"))){
+const err177 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -38163,8 +38187,11 @@ vErrors.push(err177);
 errors++;
 }
 }
-else {
-const err178 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data59.system !== undefined){
+let data60 = data59.system;
+if(typeof data60 === "string"){
+if(!pattern4.test(data60)){
+const err178 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -38174,9 +38201,8 @@ vErrors.push(err178);
 errors++;
 }
 }
-}
 else {
-const err179 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err179 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -38186,9 +38212,11 @@ vErrors.push(err179);
 errors++;
 }
 }
-}
-else {
-const err180 = {instancePath:instancePath+"/unmatched",schemaPath:"#/properties/unmatched/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data59.algorithmId !== undefined){
+let data61 = data59.algorithmId;
+if(typeof data61 === "string"){
+if(!pattern4.test(data61)){
+const err180 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -38198,11 +38226,8 @@ vErrors.push(err180);
 errors++;
 }
 }
-if(data.counts !== undefined){
-let data63 = data.counts;
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-if(data63.same === undefined){
-const err181 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "same"},message:"must have required property '"+"same"+"'"};
+else {
+const err181 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -38211,8 +38236,12 @@ vErrors.push(err181);
 }
 errors++;
 }
-if(data63.faster === undefined){
-const err182 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "faster"},message:"must have required property '"+"faster"+"'"};
+}
+if(data59.instance !== undefined){
+let data62 = data59.instance;
+if(typeof data62 === "string"){
+if(!pattern4.test(data62)){
+const err182 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -38221,8 +38250,9 @@ vErrors.push(err182);
 }
 errors++;
 }
-if(data63.slower === undefined){
-const err183 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "slower"},message:"must have required property '"+"slower"+"'"};
+}
+else {
+const err183 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -38231,8 +38261,12 @@ vErrors.push(err183);
 }
 errors++;
 }
-if(data63.instructionsSame === undefined){
-const err184 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsSame"},message:"must have required property '"+"instructionsSame"+"'"};
+}
+if(data59.buildProfile !== undefined){
+let data63 = data59.buildProfile;
+if(typeof data63 === "string"){
+if(!pattern4.test(data63)){
+const err184 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -38241,8 +38275,9 @@ vErrors.push(err184);
 }
 errors++;
 }
-if(data63.instructionsDiffer === undefined){
-const err185 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsDiffer"},message:"must have required property '"+"instructionsDiffer"+"'"};
+}
+else {
+const err185 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -38251,8 +38286,12 @@ vErrors.push(err185);
 }
 errors++;
 }
-if(data63.oneWorker === undefined){
-const err186 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "oneWorker"},message:"must have required property '"+"oneWorker"+"'"};
+}
+if(data59.operation !== undefined){
+let data64 = data59.operation;
+if(typeof data64 === "string"){
+if(!pattern7.test(data64)){
+const err186 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -38261,9 +38300,9 @@ vErrors.push(err186);
 }
 errors++;
 }
-for(const key14 in data63){
-if(!((((((key14 === "same") || (key14 === "faster")) || (key14 === "slower")) || (key14 === "instructionsSame")) || (key14 === "instructionsDiffer")) || (key14 === "oneWorker"))){
-const err187 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+else {
+const err187 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -38273,10 +38312,9 @@ vErrors.push(err187);
 errors++;
 }
 }
-if(data63.same !== undefined){
-let data64 = data63.same;
-if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
-const err188 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err188 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -38285,9 +38323,11 @@ vErrors.push(err188);
 }
 errors++;
 }
-if((typeof data64 == "number") && (isFinite(data64))){
-if(data64 < 0 || isNaN(data64)){
-const err189 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data58.kind !== undefined){
+let data65 = data58.kind;
+if(typeof data65 !== "string"){
+const err189 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -38296,12 +38336,8 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-}
-if(data63.faster !== undefined){
-let data65 = data63.faster;
-if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
-const err190 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!((data65 === "timing") || (data65 === "instructions"))){
+const err190 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema101.properties.unmatched.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -38310,9 +38346,11 @@ vErrors.push(err190);
 }
 errors++;
 }
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 < 0 || isNaN(data65)){
-const err191 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data58.where !== undefined){
+let data66 = data58.where;
+if(typeof data66 !== "string"){
+const err191 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -38321,12 +38359,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-}
-}
-if(data63.slower !== undefined){
-let data66 = data63.slower;
-if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
-const err192 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!(((((data66 === "only-a") || (data66 === "only-b")) || (data66 === "failed-a")) || (data66 === "failed-b")) || (data66 === "failed-both"))){
+const err192 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/enum",keyword:"enum",params:{allowedValues: schema101.properties.unmatched.items.properties.where.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -38335,9 +38369,12 @@ vErrors.push(err192);
 }
 errors++;
 }
-if((typeof data66 == "number") && (isFinite(data66))){
-if(data66 < 0 || isNaN(data66)){
-const err193 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data58.record !== undefined){
+let data67 = data58.record;
+if(typeof data67 === "string"){
+if(!pattern37.test(data67)){
+const err193 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -38347,11 +38384,8 @@ vErrors.push(err193);
 errors++;
 }
 }
-}
-if(data63.instructionsSame !== undefined){
-let data67 = data63.instructionsSame;
-if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
-const err194 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err194 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -38360,9 +38394,10 @@ vErrors.push(err194);
 }
 errors++;
 }
-if((typeof data67 == "number") && (isFinite(data67))){
-if(data67 < 0 || isNaN(data67)){
-const err195 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err195 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -38373,10 +38408,8 @@ errors++;
 }
 }
 }
-if(data63.instructionsDiffer !== undefined){
-let data68 = data63.instructionsDiffer;
-if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
-const err196 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err196 = {instancePath:instancePath+"/unmatched",schemaPath:"#/properties/unmatched/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -38385,9 +38418,12 @@ vErrors.push(err196);
 }
 errors++;
 }
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 < 0 || isNaN(data68)){
-const err197 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.counts !== undefined){
+let data68 = data.counts;
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+if(data68.same === undefined){
+const err197 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "same"},message:"must have required property '"+"same"+"'"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -38396,12 +38432,8 @@ vErrors.push(err197);
 }
 errors++;
 }
-}
-}
-if(data63.oneWorker !== undefined){
-let data69 = data63.oneWorker;
-if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
-const err198 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data68.faster === undefined){
+const err198 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "faster"},message:"must have required property '"+"faster"+"'"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -38410,9 +38442,8 @@ vErrors.push(err198);
 }
 errors++;
 }
-if((typeof data69 == "number") && (isFinite(data69))){
-if(data69 < 0 || isNaN(data69)){
-const err199 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data68.slower === undefined){
+const err199 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "slower"},message:"must have required property '"+"slower"+"'"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -38421,11 +38452,8 @@ vErrors.push(err199);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err200 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data68.instructionsSame === undefined){
+const err200 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsSame"},message:"must have required property '"+"instructionsSame"+"'"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -38434,10 +38462,8 @@ vErrors.push(err200);
 }
 errors++;
 }
-}
-if(data.regressed !== undefined){
-if(typeof data.regressed !== "boolean"){
-const err201 = {instancePath:instancePath+"/regressed",schemaPath:"#/properties/regressed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data68.instructionsDiffer === undefined){
+const err201 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsDiffer"},message:"must have required property '"+"instructionsDiffer"+"'"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -38446,10 +38472,8 @@ vErrors.push(err201);
 }
 errors++;
 }
-}
-}
-else {
-const err202 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data68.oneWorker === undefined){
+const err202 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "oneWorker"},message:"must have required property '"+"oneWorker"+"'"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -38458,8 +38482,3054 @@ vErrors.push(err202);
 }
 errors++;
 }
+for(const key15 in data68){
+if(!(((((((key15 === "same") || (key15 === "faster")) || (key15 === "slower")) || (key15 === "instructionsSame")) || (key15 === "instructionsDiffer")) || (key15 === "oneWorker")) || (key15 === "notComparable"))){
+const err203 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+}
+if(data68.same !== undefined){
+let data69 = data68.same;
+if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
+const err204 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+if((typeof data69 == "number") && (isFinite(data69))){
+if(data69 < 0 || isNaN(data69)){
+const err205 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+}
+}
+if(data68.faster !== undefined){
+let data70 = data68.faster;
+if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+const err206 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 < 0 || isNaN(data70)){
+const err207 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+}
+}
+if(data68.slower !== undefined){
+let data71 = data68.slower;
+if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
+const err208 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 < 0 || isNaN(data71)){
+const err209 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+}
+}
+if(data68.instructionsSame !== undefined){
+let data72 = data68.instructionsSame;
+if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
+const err210 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+if((typeof data72 == "number") && (isFinite(data72))){
+if(data72 < 0 || isNaN(data72)){
+const err211 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+}
+}
+if(data68.instructionsDiffer !== undefined){
+let data73 = data68.instructionsDiffer;
+if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
+const err212 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 < 0 || isNaN(data73)){
+const err213 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+}
+}
+if(data68.oneWorker !== undefined){
+let data74 = data68.oneWorker;
+if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+const err214 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
+}
+errors++;
+}
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 < 0 || isNaN(data74)){
+const err215 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err215];
+}
+else {
+vErrors.push(err215);
+}
+errors++;
+}
+}
+}
+if(data68.notComparable !== undefined){
+let data75 = data68.notComparable;
+if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
+const err216 = {instancePath:instancePath+"/counts/notComparable",schemaPath:"#/properties/counts/properties/notComparable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err216];
+}
+else {
+vErrors.push(err216);
+}
+errors++;
+}
+if((typeof data75 == "number") && (isFinite(data75))){
+if(data75 < 0 || isNaN(data75)){
+const err217 = {instancePath:instancePath+"/counts/notComparable",schemaPath:"#/properties/counts/properties/notComparable/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err217];
+}
+else {
+vErrors.push(err217);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err218 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err218];
+}
+else {
+vErrors.push(err218);
+}
+errors++;
+}
+}
+if(data.regressed !== undefined){
+if(typeof data.regressed !== "boolean"){
+const err219 = {instancePath:instancePath+"/regressed",schemaPath:"#/properties/regressed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+}
+}
+else {
+const err220 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
 validate33.errors = vErrors;
 return errors === 0;
 }
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const summary = validate34;
+const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/summary.schema.json","title":"ngcc-perf summary of a system","description":"Every operation of every instance measured on one system, as the summary page shows it: the published time and estimated cycles each with its own 95 % interval, the tail, how the statistic was chosen, the contention state, sizes and hash/DRNG shares, with the paths of the records.","type":"object","properties":{"kind":{"const":"summary","description":"Record kind; always \"summary\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"baseline":{"description":"The baseline the ratios are relative to (<algorithm-id>/<instance>[@<profile>]).","anyOf":[{"type":"string"},{"type":"null"}]},"recordPathsRelativeTo":{"type":"string","description":"Where the record paths start, in words."},"rows":{"type":"array","description":"The rows, in page order.","items":{"type":"object","description":"One operation of one instance under one build profile.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmName":{"description":"The algorithm's name, as its survey gives it.","anyOf":[{"type":"string"},{"type":"null"}]},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},{"type":"null"}]},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed","not measured"],"description":"ok: measured; failed: the timing record is a failure; not measured: no timing record."},"statistic":{"description":"median or mean per call (method per-call), or the mean over all iterations (trials).","anyOf":[{"type":"string","enum":["median","mean"]},{"type":"null"}]},"method":{"description":"How the record was timed.","anyOf":[{"type":"string","enum":["per-call","trials"]},{"type":"null"}]},"timeNs":{"description":"The published time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95LowNs":{"description":"The time's 95 % interval, lower bound, ns (per call only).","anyOf":[{"type":"number"},{"type":"null"}]},"ci95HighNs":{"description":"The time's 95 % interval, upper bound, ns (per call only).","anyOf":[{"type":"number"},{"type":"null"}]},"timeRelativeHalfWidth":{"description":"The time's 95 % interval's half-width as a fraction of timeNs (the record's central.relativeHalfWidth).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cycles":{"description":"The published statistic in estimated core cycles per call (central.cycles.value).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cyclesCi95Low":{"description":"The estimated cycles' own 95 % interval, lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"cyclesCi95High":{"description":"The estimated cycles' own 95 % interval, upper bound.","anyOf":[{"type":"number"},{"type":"null"}]},"cyclesRelativeHalfWidth":{"description":"The estimated cycles' interval's half-width as a fraction of cycles.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"targetFigure":{"description":"The figure the precision target applied to (sampling stopped on its interval).","anyOf":[{"type":"string","enum":["time","cycles"]},{"type":"null"}]},"inputDependent":{"description":"Whether the operation's work depends on its input: the instructions decision, else whether the mean is published.","anyOf":[{"type":"boolean"},{"type":"null"}]},"decidedBy":{"description":"How the statistic was chosen (null: the record does not say).","anyOf":[{"type":"string","enum":["instructions","distribution"]},{"type":"null"}]},"instructionsPerCallMin":{"description":"Fewest instructions per call over the inputs counted (instructions decision).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"instructionsPerCallMax":{"description":"Most instructions per call over the inputs counted (instructions decision).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"p99Ns":{"description":"99th percentile of the time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"p999Ns":{"description":"99.9th percentile of the time per call, ns (null when the record lacks it).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"maxNs":{"description":"Largest time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"calls":{"description":"Calls timed: the count behind the tail.","anyOf":[{"type":"integer","minimum":1},{"type":"null"}]},"contentionState":{"description":"The contention probe's state over the workers (null: no probe).","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]},"publishedFrom":{"description":"The workers the figure was published from: the uncontended ones, or all.","anyOf":[{"type":"string","enum":["uncontended","all"]},{"type":"null"}]},"ratioToBaseline":{"description":"timeNs ÷ the baseline's timeNs for the same operation.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"publicKeyBytes":{"description":"Public key, bytes (size audit).","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"ciphertextBytes":{"description":"Ciphertext, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"signatureBytes":{"description":"Signature, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"hashShare":{"description":"Share of the time in the hash groups (hash/DRNG profile).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"drngShare":{"description":"Share of the time in the DRNG.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"failure":{"description":"The failure's first line, when status is failed.","anyOf":[{"type":"string"},{"type":"null"}]},"records":{"type":"object","description":"The records the row comes from, relative to this file's folder.","properties":{"timing":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]},"profile":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]},"sizes":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["timing","profile","sizes"],"additionalProperties":false},"notPlausible":{"const":true,"description":"Present when the figure failed a cross-check (shown marked)."}},"required":["system","algorithmId","algorithmName","category","instance","buildProfile","operation","status","statistic","method","timeNs","ci95LowNs","ci95HighNs","timeRelativeHalfWidth","cycles","cyclesCi95Low","cyclesCi95High","cyclesRelativeHalfWidth","targetFigure","inputDependent","decidedBy","instructionsPerCallMin","instructionsPerCallMax","p99Ns","p999Ns","maxNs","calls","contentionState","publishedFrom","ratioToBaseline","publicKeyBytes","ciphertextBytes","signatureBytes","hashShare","drngShare","failure","records"],"additionalProperties":false}}},"required":["kind","schemaVersion","system","baseline","recordPathsRelativeTo","rows"],"additionalProperties":false,"$defs":{}};
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/summary.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate34.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.schemaVersion === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"},message:"must have required property '"+"schemaVersion"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.system === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.baseline === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "baseline"},message:"must have required property '"+"baseline"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.recordPathsRelativeTo === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "recordPathsRelativeTo"},message:"must have required property '"+"recordPathsRelativeTo"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.rows === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "kind") || (key0 === "schemaVersion")) || (key0 === "system")) || (key0 === "baseline")) || (key0 === "recordPathsRelativeTo")) || (key0 === "rows"))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+if("summary" !== data.kind){
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "summary"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined){
+if(1 !== data.schemaVersion){
+const err8 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.system !== undefined){
+let data2 = data.system;
+if(typeof data2 === "string"){
+if(!pattern4.test(data2)){
+const err9 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.baseline !== undefined){
+let data3 = data.baseline;
+const _errs7 = errors;
+let valid1 = false;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+const err11 = {instancePath:instancePath+"/baseline",schemaPath:"#/properties/baseline/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+const _errs10 = errors;
+if(data3 !== null){
+const err12 = {instancePath:instancePath+"/baseline",schemaPath:"#/properties/baseline/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err13 = {instancePath:instancePath+"/baseline",schemaPath:"#/properties/baseline/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.recordPathsRelativeTo !== undefined){
+if(typeof data.recordPathsRelativeTo !== "string"){
+const err14 = {instancePath:instancePath+"/recordPathsRelativeTo",schemaPath:"#/properties/recordPathsRelativeTo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.rows !== undefined){
+let data5 = data.rows;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.system === undefined){
+const err15 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data6.algorithmId === undefined){
+const err16 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data6.algorithmName === undefined){
+const err17 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "algorithmName"},message:"must have required property '"+"algorithmName"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data6.category === undefined){
+const err18 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6.instance === undefined){
+const err19 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data6.buildProfile === undefined){
+const err20 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data6.operation === undefined){
+const err21 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data6.status === undefined){
+const err22 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data6.statistic === undefined){
+const err23 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "statistic"},message:"must have required property '"+"statistic"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data6.method === undefined){
+const err24 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data6.timeNs === undefined){
+const err25 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "timeNs"},message:"must have required property '"+"timeNs"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data6.ci95LowNs === undefined){
+const err26 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "ci95LowNs"},message:"must have required property '"+"ci95LowNs"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data6.ci95HighNs === undefined){
+const err27 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "ci95HighNs"},message:"must have required property '"+"ci95HighNs"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data6.timeRelativeHalfWidth === undefined){
+const err28 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "timeRelativeHalfWidth"},message:"must have required property '"+"timeRelativeHalfWidth"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data6.cycles === undefined){
+const err29 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "cycles"},message:"must have required property '"+"cycles"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data6.cyclesCi95Low === undefined){
+const err30 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "cyclesCi95Low"},message:"must have required property '"+"cyclesCi95Low"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data6.cyclesCi95High === undefined){
+const err31 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "cyclesCi95High"},message:"must have required property '"+"cyclesCi95High"+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data6.cyclesRelativeHalfWidth === undefined){
+const err32 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "cyclesRelativeHalfWidth"},message:"must have required property '"+"cyclesRelativeHalfWidth"+"'"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data6.targetFigure === undefined){
+const err33 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "targetFigure"},message:"must have required property '"+"targetFigure"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data6.inputDependent === undefined){
+const err34 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "inputDependent"},message:"must have required property '"+"inputDependent"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data6.decidedBy === undefined){
+const err35 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "decidedBy"},message:"must have required property '"+"decidedBy"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data6.instructionsPerCallMin === undefined){
+const err36 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "instructionsPerCallMin"},message:"must have required property '"+"instructionsPerCallMin"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data6.instructionsPerCallMax === undefined){
+const err37 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "instructionsPerCallMax"},message:"must have required property '"+"instructionsPerCallMax"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data6.p99Ns === undefined){
+const err38 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "p99Ns"},message:"must have required property '"+"p99Ns"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data6.p999Ns === undefined){
+const err39 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "p999Ns"},message:"must have required property '"+"p999Ns"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data6.maxNs === undefined){
+const err40 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "maxNs"},message:"must have required property '"+"maxNs"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data6.calls === undefined){
+const err41 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data6.contentionState === undefined){
+const err42 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "contentionState"},message:"must have required property '"+"contentionState"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data6.publishedFrom === undefined){
+const err43 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "publishedFrom"},message:"must have required property '"+"publishedFrom"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data6.ratioToBaseline === undefined){
+const err44 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "ratioToBaseline"},message:"must have required property '"+"ratioToBaseline"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data6.publicKeyBytes === undefined){
+const err45 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "publicKeyBytes"},message:"must have required property '"+"publicKeyBytes"+"'"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data6.ciphertextBytes === undefined){
+const err46 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "ciphertextBytes"},message:"must have required property '"+"ciphertextBytes"+"'"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data6.signatureBytes === undefined){
+const err47 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "signatureBytes"},message:"must have required property '"+"signatureBytes"+"'"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data6.hashShare === undefined){
+const err48 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "hashShare"},message:"must have required property '"+"hashShare"+"'"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data6.drngShare === undefined){
+const err49 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "drngShare"},message:"must have required property '"+"drngShare"+"'"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data6.failure === undefined){
+const err50 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "failure"},message:"must have required property '"+"failure"+"'"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data6.records === undefined){
+const err51 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+for(const key1 in data6){
+if(!(func1.call(schema102.properties.rows.items.properties, key1))){
+const err52 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data6.system !== undefined){
+let data7 = data6.system;
+if(typeof data7 === "string"){
+if(!pattern4.test(data7)){
+const err53 = {instancePath:instancePath+"/rows/" + i0+"/system",schemaPath:"#/properties/rows/items/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/rows/" + i0+"/system",schemaPath:"#/properties/rows/items/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data6.algorithmId !== undefined){
+let data8 = data6.algorithmId;
+if(typeof data8 === "string"){
+if(!pattern4.test(data8)){
+const err55 = {instancePath:instancePath+"/rows/" + i0+"/algorithmId",schemaPath:"#/properties/rows/items/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/rows/" + i0+"/algorithmId",schemaPath:"#/properties/rows/items/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data6.algorithmName !== undefined){
+let data9 = data6.algorithmName;
+const _errs24 = errors;
+let valid5 = false;
+const _errs25 = errors;
+if(typeof data9 !== "string"){
+const err57 = {instancePath:instancePath+"/rows/" + i0+"/algorithmName",schemaPath:"#/properties/rows/items/properties/algorithmName/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+var _valid1 = _errs25 === errors;
+valid5 = valid5 || _valid1;
+const _errs27 = errors;
+if(data9 !== null){
+const err58 = {instancePath:instancePath+"/rows/" + i0+"/algorithmName",schemaPath:"#/properties/rows/items/properties/algorithmName/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+var _valid1 = _errs27 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err59 = {instancePath:instancePath+"/rows/" + i0+"/algorithmName",schemaPath:"#/properties/rows/items/properties/algorithmName/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+else {
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.category !== undefined){
+let data10 = data6.category;
+if(typeof data10 !== "string"){
+const err60 = {instancePath:instancePath+"/rows/" + i0+"/category",schemaPath:"#/properties/rows/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(!(((data10 === "kem") || (data10 === "sign")) || (data10 === "kex"))){
+const err61 = {instancePath:instancePath+"/rows/" + i0+"/category",schemaPath:"#/properties/rows/items/properties/category/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.category.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data6.instance !== undefined){
+let data11 = data6.instance;
+if(typeof data11 === "string"){
+if(!pattern4.test(data11)){
+const err62 = {instancePath:instancePath+"/rows/" + i0+"/instance",schemaPath:"#/properties/rows/items/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/rows/" + i0+"/instance",schemaPath:"#/properties/rows/items/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data6.buildProfile !== undefined){
+let data12 = data6.buildProfile;
+const _errs34 = errors;
+let valid6 = false;
+const _errs35 = errors;
+if(typeof data12 === "string"){
+if(!pattern4.test(data12)){
+const err64 = {instancePath:instancePath+"/rows/" + i0+"/buildProfile",schemaPath:"#/properties/rows/items/properties/buildProfile/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/rows/" + i0+"/buildProfile",schemaPath:"#/properties/rows/items/properties/buildProfile/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+var _valid2 = _errs35 === errors;
+valid6 = valid6 || _valid2;
+const _errs37 = errors;
+if(data12 !== null){
+const err66 = {instancePath:instancePath+"/rows/" + i0+"/buildProfile",schemaPath:"#/properties/rows/items/properties/buildProfile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+var _valid2 = _errs37 === errors;
+valid6 = valid6 || _valid2;
+if(!valid6){
+const err67 = {instancePath:instancePath+"/rows/" + i0+"/buildProfile",schemaPath:"#/properties/rows/items/properties/buildProfile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.operation !== undefined){
+let data13 = data6.operation;
+if(typeof data13 === "string"){
+if(!pattern7.test(data13)){
+const err68 = {instancePath:instancePath+"/rows/" + i0+"/operation",schemaPath:"#/properties/rows/items/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/rows/" + i0+"/operation",schemaPath:"#/properties/rows/items/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data6.status !== undefined){
+let data14 = data6.status;
+if(typeof data14 !== "string"){
+const err70 = {instancePath:instancePath+"/rows/" + i0+"/status",schemaPath:"#/properties/rows/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(!(((data14 === "ok") || (data14 === "failed")) || (data14 === "not measured"))){
+const err71 = {instancePath:instancePath+"/rows/" + i0+"/status",schemaPath:"#/properties/rows/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data6.statistic !== undefined){
+let data15 = data6.statistic;
+const _errs44 = errors;
+let valid7 = false;
+const _errs45 = errors;
+if(typeof data15 !== "string"){
+const err72 = {instancePath:instancePath+"/rows/" + i0+"/statistic",schemaPath:"#/properties/rows/items/properties/statistic/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if(!((data15 === "median") || (data15 === "mean"))){
+const err73 = {instancePath:instancePath+"/rows/" + i0+"/statistic",schemaPath:"#/properties/rows/items/properties/statistic/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.statistic.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+var _valid3 = _errs45 === errors;
+valid7 = valid7 || _valid3;
+const _errs47 = errors;
+if(data15 !== null){
+const err74 = {instancePath:instancePath+"/rows/" + i0+"/statistic",schemaPath:"#/properties/rows/items/properties/statistic/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+var _valid3 = _errs47 === errors;
+valid7 = valid7 || _valid3;
+if(!valid7){
+const err75 = {instancePath:instancePath+"/rows/" + i0+"/statistic",schemaPath:"#/properties/rows/items/properties/statistic/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+else {
+errors = _errs44;
+if(vErrors !== null){
+if(_errs44){
+vErrors.length = _errs44;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.method !== undefined){
+let data16 = data6.method;
+const _errs50 = errors;
+let valid8 = false;
+const _errs51 = errors;
+if(typeof data16 !== "string"){
+const err76 = {instancePath:instancePath+"/rows/" + i0+"/method",schemaPath:"#/properties/rows/items/properties/method/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(!((data16 === "per-call") || (data16 === "trials"))){
+const err77 = {instancePath:instancePath+"/rows/" + i0+"/method",schemaPath:"#/properties/rows/items/properties/method/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.method.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+var _valid4 = _errs51 === errors;
+valid8 = valid8 || _valid4;
+const _errs53 = errors;
+if(data16 !== null){
+const err78 = {instancePath:instancePath+"/rows/" + i0+"/method",schemaPath:"#/properties/rows/items/properties/method/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+var _valid4 = _errs53 === errors;
+valid8 = valid8 || _valid4;
+if(!valid8){
+const err79 = {instancePath:instancePath+"/rows/" + i0+"/method",schemaPath:"#/properties/rows/items/properties/method/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+else {
+errors = _errs50;
+if(vErrors !== null){
+if(_errs50){
+vErrors.length = _errs50;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.timeNs !== undefined){
+let data17 = data6.timeNs;
+const _errs56 = errors;
+let valid9 = false;
+const _errs57 = errors;
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err80 = {instancePath:instancePath+"/rows/" + i0+"/timeNs",schemaPath:"#/properties/rows/items/properties/timeNs/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/rows/" + i0+"/timeNs",schemaPath:"#/properties/rows/items/properties/timeNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+var _valid5 = _errs57 === errors;
+valid9 = valid9 || _valid5;
+const _errs59 = errors;
+if(data17 !== null){
+const err82 = {instancePath:instancePath+"/rows/" + i0+"/timeNs",schemaPath:"#/properties/rows/items/properties/timeNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+var _valid5 = _errs59 === errors;
+valid9 = valid9 || _valid5;
+if(!valid9){
+const err83 = {instancePath:instancePath+"/rows/" + i0+"/timeNs",schemaPath:"#/properties/rows/items/properties/timeNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+else {
+errors = _errs56;
+if(vErrors !== null){
+if(_errs56){
+vErrors.length = _errs56;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.ci95LowNs !== undefined){
+let data18 = data6.ci95LowNs;
+const _errs62 = errors;
+let valid10 = false;
+const _errs63 = errors;
+if(!((typeof data18 == "number") && (isFinite(data18)))){
+const err84 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+var _valid6 = _errs63 === errors;
+valid10 = valid10 || _valid6;
+const _errs65 = errors;
+if(data18 !== null){
+const err85 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+var _valid6 = _errs65 === errors;
+valid10 = valid10 || _valid6;
+if(!valid10){
+const err86 = {instancePath:instancePath+"/rows/" + i0+"/ci95LowNs",schemaPath:"#/properties/rows/items/properties/ci95LowNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+else {
+errors = _errs62;
+if(vErrors !== null){
+if(_errs62){
+vErrors.length = _errs62;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.ci95HighNs !== undefined){
+let data19 = data6.ci95HighNs;
+const _errs68 = errors;
+let valid11 = false;
+const _errs69 = errors;
+if(!((typeof data19 == "number") && (isFinite(data19)))){
+const err87 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+var _valid7 = _errs69 === errors;
+valid11 = valid11 || _valid7;
+const _errs71 = errors;
+if(data19 !== null){
+const err88 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+var _valid7 = _errs71 === errors;
+valid11 = valid11 || _valid7;
+if(!valid11){
+const err89 = {instancePath:instancePath+"/rows/" + i0+"/ci95HighNs",schemaPath:"#/properties/rows/items/properties/ci95HighNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+else {
+errors = _errs68;
+if(vErrors !== null){
+if(_errs68){
+vErrors.length = _errs68;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.timeRelativeHalfWidth !== undefined){
+let data20 = data6.timeRelativeHalfWidth;
+const _errs74 = errors;
+let valid12 = false;
+const _errs75 = errors;
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err90 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+var _valid8 = _errs75 === errors;
+valid12 = valid12 || _valid8;
+const _errs77 = errors;
+if(data20 !== null){
+const err92 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+var _valid8 = _errs77 === errors;
+valid12 = valid12 || _valid8;
+if(!valid12){
+const err93 = {instancePath:instancePath+"/rows/" + i0+"/timeRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/timeRelativeHalfWidth/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+else {
+errors = _errs74;
+if(vErrors !== null){
+if(_errs74){
+vErrors.length = _errs74;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.cycles !== undefined){
+let data21 = data6.cycles;
+const _errs80 = errors;
+let valid13 = false;
+const _errs81 = errors;
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err94 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+var _valid9 = _errs81 === errors;
+valid13 = valid13 || _valid9;
+const _errs83 = errors;
+if(data21 !== null){
+const err96 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+var _valid9 = _errs83 === errors;
+valid13 = valid13 || _valid9;
+if(!valid13){
+const err97 = {instancePath:instancePath+"/rows/" + i0+"/cycles",schemaPath:"#/properties/rows/items/properties/cycles/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+else {
+errors = _errs80;
+if(vErrors !== null){
+if(_errs80){
+vErrors.length = _errs80;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.cyclesCi95Low !== undefined){
+let data22 = data6.cyclesCi95Low;
+const _errs86 = errors;
+let valid14 = false;
+const _errs87 = errors;
+if(!((typeof data22 == "number") && (isFinite(data22)))){
+const err98 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+var _valid10 = _errs87 === errors;
+valid14 = valid14 || _valid10;
+const _errs89 = errors;
+if(data22 !== null){
+const err99 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+var _valid10 = _errs89 === errors;
+valid14 = valid14 || _valid10;
+if(!valid14){
+const err100 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95Low",schemaPath:"#/properties/rows/items/properties/cyclesCi95Low/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+else {
+errors = _errs86;
+if(vErrors !== null){
+if(_errs86){
+vErrors.length = _errs86;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.cyclesCi95High !== undefined){
+let data23 = data6.cyclesCi95High;
+const _errs92 = errors;
+let valid15 = false;
+const _errs93 = errors;
+if(!((typeof data23 == "number") && (isFinite(data23)))){
+const err101 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+var _valid11 = _errs93 === errors;
+valid15 = valid15 || _valid11;
+const _errs95 = errors;
+if(data23 !== null){
+const err102 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+var _valid11 = _errs95 === errors;
+valid15 = valid15 || _valid11;
+if(!valid15){
+const err103 = {instancePath:instancePath+"/rows/" + i0+"/cyclesCi95High",schemaPath:"#/properties/rows/items/properties/cyclesCi95High/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+else {
+errors = _errs92;
+if(vErrors !== null){
+if(_errs92){
+vErrors.length = _errs92;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.cyclesRelativeHalfWidth !== undefined){
+let data24 = data6.cyclesRelativeHalfWidth;
+const _errs98 = errors;
+let valid16 = false;
+const _errs99 = errors;
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err104 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+var _valid12 = _errs99 === errors;
+valid16 = valid16 || _valid12;
+const _errs101 = errors;
+if(data24 !== null){
+const err106 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+var _valid12 = _errs101 === errors;
+valid16 = valid16 || _valid12;
+if(!valid16){
+const err107 = {instancePath:instancePath+"/rows/" + i0+"/cyclesRelativeHalfWidth",schemaPath:"#/properties/rows/items/properties/cyclesRelativeHalfWidth/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+else {
+errors = _errs98;
+if(vErrors !== null){
+if(_errs98){
+vErrors.length = _errs98;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.targetFigure !== undefined){
+let data25 = data6.targetFigure;
+const _errs104 = errors;
+let valid17 = false;
+const _errs105 = errors;
+if(typeof data25 !== "string"){
+const err108 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if(!((data25 === "time") || (data25 === "cycles"))){
+const err109 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.targetFigure.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+var _valid13 = _errs105 === errors;
+valid17 = valid17 || _valid13;
+const _errs107 = errors;
+if(data25 !== null){
+const err110 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+var _valid13 = _errs107 === errors;
+valid17 = valid17 || _valid13;
+if(!valid17){
+const err111 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+else {
+errors = _errs104;
+if(vErrors !== null){
+if(_errs104){
+vErrors.length = _errs104;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.inputDependent !== undefined){
+let data26 = data6.inputDependent;
+const _errs110 = errors;
+let valid18 = false;
+const _errs111 = errors;
+if(typeof data26 !== "boolean"){
+const err112 = {instancePath:instancePath+"/rows/" + i0+"/inputDependent",schemaPath:"#/properties/rows/items/properties/inputDependent/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+var _valid14 = _errs111 === errors;
+valid18 = valid18 || _valid14;
+const _errs113 = errors;
+if(data26 !== null){
+const err113 = {instancePath:instancePath+"/rows/" + i0+"/inputDependent",schemaPath:"#/properties/rows/items/properties/inputDependent/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+var _valid14 = _errs113 === errors;
+valid18 = valid18 || _valid14;
+if(!valid18){
+const err114 = {instancePath:instancePath+"/rows/" + i0+"/inputDependent",schemaPath:"#/properties/rows/items/properties/inputDependent/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+else {
+errors = _errs110;
+if(vErrors !== null){
+if(_errs110){
+vErrors.length = _errs110;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.decidedBy !== undefined){
+let data27 = data6.decidedBy;
+const _errs116 = errors;
+let valid19 = false;
+const _errs117 = errors;
+if(typeof data27 !== "string"){
+const err115 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if(!((data27 === "instructions") || (data27 === "distribution"))){
+const err116 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.decidedBy.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+var _valid15 = _errs117 === errors;
+valid19 = valid19 || _valid15;
+const _errs119 = errors;
+if(data27 !== null){
+const err117 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+var _valid15 = _errs119 === errors;
+valid19 = valid19 || _valid15;
+if(!valid19){
+const err118 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+else {
+errors = _errs116;
+if(vErrors !== null){
+if(_errs116){
+vErrors.length = _errs116;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.instructionsPerCallMin !== undefined){
+let data28 = data6.instructionsPerCallMin;
+const _errs122 = errors;
+let valid20 = false;
+const _errs123 = errors;
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 0 || isNaN(data28)){
+const err119 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+var _valid16 = _errs123 === errors;
+valid20 = valid20 || _valid16;
+const _errs125 = errors;
+if(data28 !== null){
+const err121 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+var _valid16 = _errs125 === errors;
+valid20 = valid20 || _valid16;
+if(!valid20){
+const err122 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMin",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMin/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+else {
+errors = _errs122;
+if(vErrors !== null){
+if(_errs122){
+vErrors.length = _errs122;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.instructionsPerCallMax !== undefined){
+let data29 = data6.instructionsPerCallMax;
+const _errs128 = errors;
+let valid21 = false;
+const _errs129 = errors;
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err123 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+else {
+const err124 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+var _valid17 = _errs129 === errors;
+valid21 = valid21 || _valid17;
+const _errs131 = errors;
+if(data29 !== null){
+const err125 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+var _valid17 = _errs131 === errors;
+valid21 = valid21 || _valid17;
+if(!valid21){
+const err126 = {instancePath:instancePath+"/rows/" + i0+"/instructionsPerCallMax",schemaPath:"#/properties/rows/items/properties/instructionsPerCallMax/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+else {
+errors = _errs128;
+if(vErrors !== null){
+if(_errs128){
+vErrors.length = _errs128;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.p99Ns !== undefined){
+let data30 = data6.p99Ns;
+const _errs134 = errors;
+let valid22 = false;
+const _errs135 = errors;
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 0 || isNaN(data30)){
+const err127 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+var _valid18 = _errs135 === errors;
+valid22 = valid22 || _valid18;
+const _errs137 = errors;
+if(data30 !== null){
+const err129 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+var _valid18 = _errs137 === errors;
+valid22 = valid22 || _valid18;
+if(!valid22){
+const err130 = {instancePath:instancePath+"/rows/" + i0+"/p99Ns",schemaPath:"#/properties/rows/items/properties/p99Ns/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+else {
+errors = _errs134;
+if(vErrors !== null){
+if(_errs134){
+vErrors.length = _errs134;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.p999Ns !== undefined){
+let data31 = data6.p999Ns;
+const _errs140 = errors;
+let valid23 = false;
+const _errs141 = errors;
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err131 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+else {
+const err132 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+var _valid19 = _errs141 === errors;
+valid23 = valid23 || _valid19;
+const _errs143 = errors;
+if(data31 !== null){
+const err133 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+var _valid19 = _errs143 === errors;
+valid23 = valid23 || _valid19;
+if(!valid23){
+const err134 = {instancePath:instancePath+"/rows/" + i0+"/p999Ns",schemaPath:"#/properties/rows/items/properties/p999Ns/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+else {
+errors = _errs140;
+if(vErrors !== null){
+if(_errs140){
+vErrors.length = _errs140;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.maxNs !== undefined){
+let data32 = data6.maxNs;
+const _errs146 = errors;
+let valid24 = false;
+const _errs147 = errors;
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 0 || isNaN(data32)){
+const err135 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+var _valid20 = _errs147 === errors;
+valid24 = valid24 || _valid20;
+const _errs149 = errors;
+if(data32 !== null){
+const err137 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+var _valid20 = _errs149 === errors;
+valid24 = valid24 || _valid20;
+if(!valid24){
+const err138 = {instancePath:instancePath+"/rows/" + i0+"/maxNs",schemaPath:"#/properties/rows/items/properties/maxNs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+else {
+errors = _errs146;
+if(vErrors !== null){
+if(_errs146){
+vErrors.length = _errs146;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.calls !== undefined){
+let data33 = data6.calls;
+const _errs152 = errors;
+let valid25 = false;
+const _errs153 = errors;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err139 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 1 || isNaN(data33)){
+const err140 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+var _valid21 = _errs153 === errors;
+valid25 = valid25 || _valid21;
+const _errs155 = errors;
+if(data33 !== null){
+const err141 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+var _valid21 = _errs155 === errors;
+valid25 = valid25 || _valid21;
+if(!valid25){
+const err142 = {instancePath:instancePath+"/rows/" + i0+"/calls",schemaPath:"#/properties/rows/items/properties/calls/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+else {
+errors = _errs152;
+if(vErrors !== null){
+if(_errs152){
+vErrors.length = _errs152;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.contentionState !== undefined){
+let data34 = data6.contentionState;
+const _errs158 = errors;
+let valid26 = false;
+const _errs159 = errors;
+if(typeof data34 !== "string"){
+const err143 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+if(!(((data34 === "uncontended") || (data34 === "contended")) || (data34 === "mixed"))){
+const err144 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.contentionState.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+var _valid22 = _errs159 === errors;
+valid26 = valid26 || _valid22;
+const _errs161 = errors;
+if(data34 !== null){
+const err145 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+var _valid22 = _errs161 === errors;
+valid26 = valid26 || _valid22;
+if(!valid26){
+const err146 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+else {
+errors = _errs158;
+if(vErrors !== null){
+if(_errs158){
+vErrors.length = _errs158;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.publishedFrom !== undefined){
+let data35 = data6.publishedFrom;
+const _errs164 = errors;
+let valid27 = false;
+const _errs165 = errors;
+if(typeof data35 !== "string"){
+const err147 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+if(!((data35 === "uncontended") || (data35 === "all"))){
+const err148 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.publishedFrom.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+var _valid23 = _errs165 === errors;
+valid27 = valid27 || _valid23;
+const _errs167 = errors;
+if(data35 !== null){
+const err149 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+var _valid23 = _errs167 === errors;
+valid27 = valid27 || _valid23;
+if(!valid27){
+const err150 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+else {
+errors = _errs164;
+if(vErrors !== null){
+if(_errs164){
+vErrors.length = _errs164;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.ratioToBaseline !== undefined){
+let data36 = data6.ratioToBaseline;
+const _errs170 = errors;
+let valid28 = false;
+const _errs171 = errors;
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 < 0 || isNaN(data36)){
+const err151 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+}
+else {
+const err152 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+var _valid24 = _errs171 === errors;
+valid28 = valid28 || _valid24;
+const _errs173 = errors;
+if(data36 !== null){
+const err153 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+var _valid24 = _errs173 === errors;
+valid28 = valid28 || _valid24;
+if(!valid28){
+const err154 = {instancePath:instancePath+"/rows/" + i0+"/ratioToBaseline",schemaPath:"#/properties/rows/items/properties/ratioToBaseline/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+else {
+errors = _errs170;
+if(vErrors !== null){
+if(_errs170){
+vErrors.length = _errs170;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.publicKeyBytes !== undefined){
+let data37 = data6.publicKeyBytes;
+const _errs176 = errors;
+let valid29 = false;
+const _errs177 = errors;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err155 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err156 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+}
+var _valid25 = _errs177 === errors;
+valid29 = valid29 || _valid25;
+const _errs179 = errors;
+if(data37 !== null){
+const err157 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+var _valid25 = _errs179 === errors;
+valid29 = valid29 || _valid25;
+if(!valid29){
+const err158 = {instancePath:instancePath+"/rows/" + i0+"/publicKeyBytes",schemaPath:"#/properties/rows/items/properties/publicKeyBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+else {
+errors = _errs176;
+if(vErrors !== null){
+if(_errs176){
+vErrors.length = _errs176;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.ciphertextBytes !== undefined){
+let data38 = data6.ciphertextBytes;
+const _errs182 = errors;
+let valid30 = false;
+const _errs183 = errors;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err159 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 0 || isNaN(data38)){
+const err160 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+var _valid26 = _errs183 === errors;
+valid30 = valid30 || _valid26;
+const _errs185 = errors;
+if(data38 !== null){
+const err161 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+var _valid26 = _errs185 === errors;
+valid30 = valid30 || _valid26;
+if(!valid30){
+const err162 = {instancePath:instancePath+"/rows/" + i0+"/ciphertextBytes",schemaPath:"#/properties/rows/items/properties/ciphertextBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+else {
+errors = _errs182;
+if(vErrors !== null){
+if(_errs182){
+vErrors.length = _errs182;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.signatureBytes !== undefined){
+let data39 = data6.signatureBytes;
+const _errs188 = errors;
+let valid31 = false;
+const _errs189 = errors;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err163 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 0 || isNaN(data39)){
+const err164 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+var _valid27 = _errs189 === errors;
+valid31 = valid31 || _valid27;
+const _errs191 = errors;
+if(data39 !== null){
+const err165 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+var _valid27 = _errs191 === errors;
+valid31 = valid31 || _valid27;
+if(!valid31){
+const err166 = {instancePath:instancePath+"/rows/" + i0+"/signatureBytes",schemaPath:"#/properties/rows/items/properties/signatureBytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+else {
+errors = _errs188;
+if(vErrors !== null){
+if(_errs188){
+vErrors.length = _errs188;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.hashShare !== undefined){
+let data40 = data6.hashShare;
+const _errs194 = errors;
+let valid32 = false;
+const _errs195 = errors;
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 0 || isNaN(data40)){
+const err167 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+}
+else {
+const err168 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+var _valid28 = _errs195 === errors;
+valid32 = valid32 || _valid28;
+const _errs197 = errors;
+if(data40 !== null){
+const err169 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+var _valid28 = _errs197 === errors;
+valid32 = valid32 || _valid28;
+if(!valid32){
+const err170 = {instancePath:instancePath+"/rows/" + i0+"/hashShare",schemaPath:"#/properties/rows/items/properties/hashShare/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+else {
+errors = _errs194;
+if(vErrors !== null){
+if(_errs194){
+vErrors.length = _errs194;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.drngShare !== undefined){
+let data41 = data6.drngShare;
+const _errs200 = errors;
+let valid33 = false;
+const _errs201 = errors;
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 0 || isNaN(data41)){
+const err171 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+}
+else {
+const err172 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+var _valid29 = _errs201 === errors;
+valid33 = valid33 || _valid29;
+const _errs203 = errors;
+if(data41 !== null){
+const err173 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+var _valid29 = _errs203 === errors;
+valid33 = valid33 || _valid29;
+if(!valid33){
+const err174 = {instancePath:instancePath+"/rows/" + i0+"/drngShare",schemaPath:"#/properties/rows/items/properties/drngShare/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+else {
+errors = _errs200;
+if(vErrors !== null){
+if(_errs200){
+vErrors.length = _errs200;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.failure !== undefined){
+let data42 = data6.failure;
+const _errs206 = errors;
+let valid34 = false;
+const _errs207 = errors;
+if(typeof data42 !== "string"){
+const err175 = {instancePath:instancePath+"/rows/" + i0+"/failure",schemaPath:"#/properties/rows/items/properties/failure/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+var _valid30 = _errs207 === errors;
+valid34 = valid34 || _valid30;
+const _errs209 = errors;
+if(data42 !== null){
+const err176 = {instancePath:instancePath+"/rows/" + i0+"/failure",schemaPath:"#/properties/rows/items/properties/failure/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+var _valid30 = _errs209 === errors;
+valid34 = valid34 || _valid30;
+if(!valid34){
+const err177 = {instancePath:instancePath+"/rows/" + i0+"/failure",schemaPath:"#/properties/rows/items/properties/failure/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+else {
+errors = _errs206;
+if(vErrors !== null){
+if(_errs206){
+vErrors.length = _errs206;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data6.records !== undefined){
+let data43 = data6.records;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.timing === undefined){
+const err178 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/required",keyword:"required",params:{missingProperty: "timing"},message:"must have required property '"+"timing"+"'"};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+if(data43.profile === undefined){
+const err179 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/required",keyword:"required",params:{missingProperty: "profile"},message:"must have required property '"+"profile"+"'"};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+if(data43.sizes === undefined){
+const err180 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/required",keyword:"required",params:{missingProperty: "sizes"},message:"must have required property '"+"sizes"+"'"};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+for(const key2 in data43){
+if(!(((key2 === "timing") || (key2 === "profile")) || (key2 === "sizes"))){
+const err181 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+}
+if(data43.timing !== undefined){
+let data44 = data43.timing;
+const _errs215 = errors;
+let valid36 = false;
+const _errs216 = errors;
+if(typeof data44 !== "string"){
+const err182 = {instancePath:instancePath+"/rows/" + i0+"/records/timing",schemaPath:"#/properties/rows/items/properties/records/properties/timing/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+var _valid31 = _errs216 === errors;
+valid36 = valid36 || _valid31;
+const _errs218 = errors;
+if(data44 !== null){
+const err183 = {instancePath:instancePath+"/rows/" + i0+"/records/timing",schemaPath:"#/properties/rows/items/properties/records/properties/timing/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+var _valid31 = _errs218 === errors;
+valid36 = valid36 || _valid31;
+if(!valid36){
+const err184 = {instancePath:instancePath+"/rows/" + i0+"/records/timing",schemaPath:"#/properties/rows/items/properties/records/properties/timing/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+else {
+errors = _errs215;
+if(vErrors !== null){
+if(_errs215){
+vErrors.length = _errs215;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data43.profile !== undefined){
+let data45 = data43.profile;
+const _errs221 = errors;
+let valid37 = false;
+const _errs222 = errors;
+if(typeof data45 !== "string"){
+const err185 = {instancePath:instancePath+"/rows/" + i0+"/records/profile",schemaPath:"#/properties/rows/items/properties/records/properties/profile/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+var _valid32 = _errs222 === errors;
+valid37 = valid37 || _valid32;
+const _errs224 = errors;
+if(data45 !== null){
+const err186 = {instancePath:instancePath+"/rows/" + i0+"/records/profile",schemaPath:"#/properties/rows/items/properties/records/properties/profile/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+var _valid32 = _errs224 === errors;
+valid37 = valid37 || _valid32;
+if(!valid37){
+const err187 = {instancePath:instancePath+"/rows/" + i0+"/records/profile",schemaPath:"#/properties/rows/items/properties/records/properties/profile/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+else {
+errors = _errs221;
+if(vErrors !== null){
+if(_errs221){
+vErrors.length = _errs221;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data43.sizes !== undefined){
+let data46 = data43.sizes;
+const _errs227 = errors;
+let valid38 = false;
+const _errs228 = errors;
+if(typeof data46 !== "string"){
+const err188 = {instancePath:instancePath+"/rows/" + i0+"/records/sizes",schemaPath:"#/properties/rows/items/properties/records/properties/sizes/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+var _valid33 = _errs228 === errors;
+valid38 = valid38 || _valid33;
+const _errs230 = errors;
+if(data46 !== null){
+const err189 = {instancePath:instancePath+"/rows/" + i0+"/records/sizes",schemaPath:"#/properties/rows/items/properties/records/properties/sizes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+var _valid33 = _errs230 === errors;
+valid38 = valid38 || _valid33;
+if(!valid38){
+const err190 = {instancePath:instancePath+"/rows/" + i0+"/records/sizes",schemaPath:"#/properties/rows/items/properties/records/properties/sizes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+else {
+errors = _errs227;
+if(vErrors !== null){
+if(_errs227){
+vErrors.length = _errs227;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err191 = {instancePath:instancePath+"/rows/" + i0+"/records",schemaPath:"#/properties/rows/items/properties/records/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+}
+if(data6.notPlausible !== undefined){
+if(true !== data6.notPlausible){
+const err192 = {instancePath:instancePath+"/rows/" + i0+"/notPlausible",schemaPath:"#/properties/rows/items/properties/notPlausible/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+}
+}
+else {
+const err193 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+}
+}
+else {
+const err194 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+}
+}
+else {
+const err195 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

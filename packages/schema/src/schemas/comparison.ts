@@ -73,8 +73,8 @@ export const comparison: JsonSchema = recordSchema(
             high: nullable(num("Upper bound.")),
           }),
           verdict: oneOfEnum(
-            "slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise.",
-            ["faster", "slower", "same"],
+            "slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states (no verdict).",
+            ["faster", "slower", "same", "not-comparable"],
           ),
           records,
         },
@@ -82,8 +82,18 @@ export const comparison: JsonSchema = recordSchema(
           oneWorker: bool("A side was sampled by one worker: the interval holds no process-to-process noise."),
           timeRatio: nonneg("The time ratio B/A, when the figure is the estimated cycles."),
           note: str(
-            "Why the figure is not each side's published one, or why the interval is narrower than it should be.",
+            "Why the figure is not each side's published one, why the interval is narrower than it should be, or why there is no verdict.",
           ),
+          aRelativeHalfWidth: nonneg(
+            "A's own 95 % interval of the figure as a fraction of it (the record's), when the figure is A's published one.",
+          ),
+          bRelativeHalfWidth: nonneg(
+            "B's own 95 % interval of the figure as a fraction of it (the record's), when the figure is B's published one.",
+          ),
+          contention: obj("The contention state each side's figure was published in (null: the record has no probe).", {
+            a: nullable(oneOfEnum("A's state.", ["uncontended", "contended", "mixed"])),
+            b: nullable(oneOfEnum("B's state.", ["uncontended", "contended", "mixed"])),
+          }),
         },
       ),
     ),
@@ -107,14 +117,18 @@ export const comparison: JsonSchema = recordSchema(
         record: relPath,
       }),
     ),
-    counts: obj("Verdicts counted.", {
-      same: nat("Timings same."),
-      faster: nat("Timings faster."),
-      slower: nat("Timings slower."),
-      instructionsSame: nat("Instruction counts equal."),
-      instructionsDiffer: nat("Instruction counts different."),
-      oneWorker: nat("Timings with oneWorker."),
-    }),
+    counts: obj(
+      "Verdicts counted.",
+      {
+        same: nat("Timings same."),
+        faster: nat("Timings faster."),
+        slower: nat("Timings slower."),
+        instructionsSame: nat("Instruction counts equal."),
+        instructionsDiffer: nat("Instruction counts different."),
+        oneWorker: nat("Timings with oneWorker."),
+      },
+      { notComparable: nat("Timings not comparable (different contention states).") },
+    ),
     regressed: bool("Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."),
   },
   {},

@@ -14,7 +14,9 @@ For every timing present in both stores (same system, algorithm, instance, build
 B/A of the published central figure (the median per call, or the mean where a record publishes the mean; of the
 estimated core cycles when both records targeted them) with a 95 % interval from a bootstrap of the raw samples
 (fixed seed: the same stores give the same interval), and a verdict: slower or faster when the whole interval
-lies beyond the noise band, else same. Instruction counts are compared exactly. Measurements on one side only,
+lies beyond the noise band, else same; no verdict ("not comparable") when the two figures were measured in
+different contention states (one published from uncontended workers, the other from contended ones). A and B
+carry each record's own 95 % interval of its figure. Instruction counts are compared exactly. Measurements on one side only,
 or failed on a side, are listed. Prints an aligned table; --out writes compare.md, compare.html and compare.json.
   --threshold T     the noise band ±T: 5% or 0.05 (default 5%)
   --profiles PA,PB  compare build profile PA of A with PB of B (of the one store when only one is named)
