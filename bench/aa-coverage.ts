@@ -15,11 +15,15 @@
 // The new rule is also recomputed from the raw samples and gives the record's interval up to the workers' own counter
 // rates (each driver measures its rate; the record keeps the first worker's): the largest relative difference is
 // printed. Beside the coverage: the median relative half-width of each rule, the run-to-run spread
-// (max / min − 1 of the figures) and the contention states of the records (contention.state / publishedFrom).
+// (max / min − 1 of the figures) and the contention states of the records (contention.state / publishedFrom). A
+// second table counts the same over the pairs whose two runs were in the same contention state (state and
+// publishedFrom equal): what an interval can hold when the machine's state did not change between the runs. Every
+// run's figures follow, one line per run.
 //
 // Options: --pairs N (10); --budget-ms MS (timing.budgetMs, default 400); --worker-ms MS (timing.workerMs, 40);
 // --min-workers N (timing.minWorkers, 4); --campaign FILE (another campaign: every per-call record is used); --cli
-// FILE (the ngcc-perf entry point); --json FILE (every run's figures); --keep (keep the temporary folder).
+// FILE (the ngcc-perf entry point); --json FILE (every run's figures); --from FILE (no runs: the figures of an earlier
+// --json FILE, printed again); --keep (keep the temporary folder).
 
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -58,6 +62,7 @@ const minWorkers = intOption("--min-workers", 4);
 const cli = resolve(option("--cli") ?? join(root, "packages/cli/bin.js"));
 const keep = args.includes("--keep");
 const jsonOut = option("--json");
+const from = option("--from");
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-aa-"));
 const campaignFile =
@@ -162,12 +167,16 @@ function figuresOf(r: TimingRecord): Figures {
 
 const runs: Array<Map<string, Figures>> = [];
 const started = Date.now();
-process.stderr.write(
-  `aa-coverage: ${2 * pairs} runs of ${campaignFile} (${cpus().length} CPUs, load ${loadavg()
-    .map((x) => x.toFixed(1))
-    .join(" ")})\n`,
-);
-for (let i = 0; i < 2 * pairs; i++) {
+if (from !== undefined) {
+  const saved = JSON.parse(readFileSync(from, "utf8")) as { runs: Array<Record<string, Figures>> };
+  for (const r of saved.runs) runs.push(new Map(Object.entries(r)));
+} else
+  process.stderr.write(
+    `aa-coverage: ${2 * pairs} runs of ${campaignFile} (${cpus().length} CPUs, load ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")})\n`,
+  );
+for (let i = 0; from === undefined && i < 2 * pairs; i++) {
   const out = join(tmp, `run-${i + 1}`);
   const t0 = Date.now();
   const r = spawnSync(process.execPath, [cli, "run", campaignFile, "--out", out, "--steps", "build,time"], {
@@ -202,17 +211,21 @@ const median = (xs: number[]) => {
 };
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
+const npairs = Math.floor(runs.length / 2);
 const ops = [...new Set(runs.flatMap((m) => [...m.keys()]))].sort();
 const rows: string[][] = [];
+const sameRows: string[][] = [];
 const summary: Record<string, unknown> = {};
 let worstRecompute = 0;
 for (const op of ops) {
   for (const figure of ["time", "cycles"] as const) {
     const cover: Record<IntervalRule, number> = { prediction: 0, confidence: 0 };
+    const same: Record<IntervalRule, number> = { prediction: 0, confidence: 0 };
     let checks = 0;
+    let sameChecks = 0;
     const halves: Record<IntervalRule, number[]> = { prediction: [], confidence: [] };
     const values: number[] = [];
-    for (let k = 0; k < pairs; k++) {
+    for (let k = 0; k < npairs; k++) {
       const a = runs[2 * k]?.get(op);
       const b = runs[2 * k + 1]?.get(op);
       const fa = a?.[figure];
@@ -220,8 +233,12 @@ for (const op of ops) {
       if (!a || !b || !fa || !fb) continue;
       worstRecompute = Math.max(worstRecompute, a.recomputeError, b.recomputeError);
       checks += 2;
+      const alike = a.contention === b.contention;
+      if (alike) sameChecks += 2;
       for (const rule of ["prediction", "confidence"] as const) {
-        cover[rule] += Number(inside(fa[rule].value, fb[rule])) + Number(inside(fb[rule].value, fa[rule]));
+        const hits = Number(inside(fa[rule].value, fb[rule])) + Number(inside(fb[rule].value, fa[rule]));
+        cover[rule] += hits;
+        if (alike) same[rule] += hits;
         halves[rule].push(half(fa[rule]), half(fb[rule]));
       }
       values.push(fa.prediction.value, fb.prediction.value);
@@ -243,7 +260,12 @@ for (const op of ops) {
       pct(spread),
       [...states].map(([s, n]) => `${s} ×${n}`).join(", "),
     ]);
+    const of = (n: number, d: number) => (d > 0 ? `${n}/${d} (${pct(n / d)})` : "—");
+    sameRows.push([op, figure, of(same.confidence, sameChecks), of(same.prediction, sameChecks)]);
     summary[`${op} ${figure}`] = {
+      sameStateChecks: sameChecks,
+      sameStateOld: sameChecks > 0 ? same.confidence / sameChecks : null,
+      sameStateNew: sameChecks > 0 ? same.prediction / sameChecks : null,
       checks,
       old: cover.confidence / checks,
       new: cover.prediction / checks,
@@ -264,18 +286,40 @@ const head = [
   "run-to-run spread",
   "contention (runs)",
 ];
-const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ");
-console.log(`A/A coverage over ${pairs} pairs of runs (${((Date.now() - started) / 60000).toFixed(1)} min):`);
-console.log(line(head));
-for (const r of rows) console.log(line(r));
+const table = (h: string[], body: string[][]) => {
+  const widths = h.map((x, i) => Math.max(x.length, ...body.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
+  console.log(line(h));
+  for (const r of body) console.log(line(r));
+};
+console.log(
+  `A/A coverage over ${npairs} pairs of runs${from ? ` (from ${from})` : ` (${((Date.now() - started) / 60000).toFixed(1)} min)`}:`,
+);
+table(head, rows);
+console.log("\nthe same over the pairs whose two runs were in the same contention state (state/publishedFrom):");
+table(["operation", "figure", "old: inside the other's", "new: inside the other's"], sameRows);
+console.log("\nevery run: figure (µs, estimated kcycles) ± new rule, contention state/publishedFrom");
+runs.forEach((m, i) => {
+  const cells = [...m.entries()]
+    .sort(([x], [y]) => x.localeCompare(y))
+    .map(([op, f]) => {
+      const t = f.time.prediction;
+      const c = f.cycles?.prediction;
+      return `${op.split(" ")[1]} ${(t.value / 1000).toFixed(1)} µs ±${pct(half(t))}${c ? ` ${(c.value / 1000).toFixed(0)} k` : ""} ${f.contention}`;
+    });
+  console.log(`  run ${String(i + 1).padStart(2)}: ${cells.join("; ")}`);
+});
 console.log(
   `the new rule recomputed from the raw samples gives the records' intervals within ${(worstRecompute * 100).toExponential(1)} % (largest relative difference)`,
 );
 if (jsonOut) {
   writeFileSync(
     jsonOut,
-    `${JSON.stringify({ pairs, campaign: campaignFile, summary, runs: runs.map((m) => Object.fromEntries(m)) }, null, 2)}\n`,
+    `${JSON.stringify({ pairs: npairs, campaign: campaignFile, summary, runs: runs.map((m) => Object.fromEntries(m)) }, null, 2)}\n`,
   );
 }
 if (!keep) rmSync(tmp, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 // Per-call statistics (docs/methodology.md, issue 13 §3): from the raw per-sample counter deltas of several
 // worker processes to the record's `distribution` block (pooled quantiles, MAD, Tukey fences, an order-statistic
 // interval of the median, per-worker figures) and its `central` block (the published figure, median or mean,
-// with an interval widened by the spread between workers). Pure functions, no I/O.
+// with a 95 % prediction interval of a repeat run's figure), and each worker's contention state from the driver's
+// two add-chain probes (issue 26). Pure functions, no I/O.
 
 import type { TimingRecord } from "@ngcc-perf/schema";
 import { quantile, tQuantile975 } from "./stats.ts";
@@ -522,7 +523,7 @@ export interface CyclesFigures {
 
 /**
  * Estimated core cycles per call from the per-call ns and each worker's core clock, summarised like the ns (same
- * statistic as the published time figure, interval widened by the spread between workers).
+ * statistic as the published time figure, its interval by the same rule as the time's: see centralOf).
  */
 export function cyclesFigures(
   workersNs: readonly (readonly number[])[],

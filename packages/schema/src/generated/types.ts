@@ -1026,7 +1026,7 @@ export type TimingRecord = {
     throughputDeltas?: number[];
   }[];
   /**
-   * Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns.
+   * Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).
    */
   distribution?: {
     /**

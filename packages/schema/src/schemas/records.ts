@@ -645,7 +645,7 @@ export const timing = recordSchema(
       ),
     ),
     distribution: obj(
-      "Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns.",
+      "Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).",
       {
         n: int("Samples pooled.", { minimum: 1 }),
         calls: int("Calls timed: samples × batch.", { minimum: 1 }),
