@@ -17,10 +17,11 @@
 // printed. Beside the coverage: the median relative half-width of each rule, the run-to-run spread
 // (max / min − 1 of the figures) and the contention states of the records (contention.state / publishedFrom). A
 // second table counts the same over the pairs whose two runs were in the same contention state (state and
-// publishedFrom equal): what an interval can hold when the machine's state did not change between the runs. Every
-// run's figures follow, one line per run.
+// publishedFrom equal): what an interval can hold when the machine's state did not change between the runs. A third
+// counts it over every two runs (not only the pairs) that both published from their uncontended workers
+// (publishedFrom uncontended). Every run's figures follow, one line per run.
 //
-// Options: --pairs N (10); --budget-ms MS (timing.budgetMs, default 400); --worker-ms MS (timing.workerMs, 40);
+// Options: --pairs N (10); --budget-ms MS (timing.budgetMs, default 1000); --worker-ms MS (timing.workerMs, 40);
 // --min-workers N (timing.minWorkers, 4); --campaign FILE (another campaign: every per-call record is used); --cli
 // FILE (the ngcc-perf entry point); --json FILE (every run's figures); --from FILE (no runs: the figures of an earlier
 // --json FILE, printed again); --keep (keep the temporary folder).
@@ -56,7 +57,7 @@ const intOption = (name: string, dflt: number): number => {
   return n;
 };
 const pairs = intOption("--pairs", 10);
-const budgetMs = intOption("--budget-ms", 400);
+const budgetMs = intOption("--budget-ms", 1000);
 const workerMs = intOption("--worker-ms", 40);
 const minWorkers = intOption("--min-workers", 4);
 const cli = resolve(option("--cli") ?? join(root, "packages/cli/bin.js"));
@@ -302,6 +303,30 @@ console.log(
 table(head, rows);
 console.log("\nthe same over the pairs whose two runs were in the same contention state (state/publishedFrom):");
 table(["operation", "figure", "old: inside the other's", "new: inside the other's"], sameRows);
+const freeRows: string[][] = [];
+for (const op of ops) {
+  for (const figure of ["time", "cycles"] as const) {
+    const free = runs.flatMap((m) => {
+      const f = m.get(op);
+      return f?.[figure] && f.contention.endsWith("/uncontended") ? [f[figure] as Record<IntervalRule, Interval>] : [];
+    });
+    let checks = 0;
+    const hits: Record<IntervalRule, number> = { prediction: 0, confidence: 0 };
+    for (let i = 0; i < free.length; i++) {
+      for (let j = i + 1; j < free.length; j++) {
+        const a = free[i] as Record<IntervalRule, Interval>;
+        const b = free[j] as Record<IntervalRule, Interval>;
+        checks += 2;
+        for (const rule of ["prediction", "confidence"] as const)
+          hits[rule] += Number(inside(a[rule].value, b[rule])) + Number(inside(b[rule].value, a[rule]));
+      }
+    }
+    const of = (n: number) => (checks > 0 ? `${n}/${checks} (${pct(n / checks)})` : "—");
+    freeRows.push([op, figure, String(free.length), of(hits.confidence), of(hits.prediction)]);
+  }
+}
+console.log("\nthe same over every two runs that both published from their uncontended workers:");
+table(["operation", "figure", "runs", "old: inside the other's", "new: inside the other's"], freeRows);
 console.log("\nevery run: figure (µs, estimated kcycles) ± new rule, contention state/publishedFrom");
 runs.forEach((m, i) => {
   const cells = [...m.entries()]
