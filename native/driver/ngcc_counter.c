@@ -173,6 +173,49 @@ double ngcc_clock_chain(const ngcc_counter *c, unsigned long adds) {
     return ngcc_counter_delta(c, a, b);
 }
 
+unsigned long ngcc_throughput_adds(unsigned long adds) {
+    return adds < 32 ? 32 : adds - adds % 32;
+}
+
+double ngcc_throughput_chain(const ngcc_counter *c, unsigned long adds) {
+    uint64_t x0 = 1, x1 = 2, x2 = 3, x3 = 4, a, b, want;
+    unsigned long i, passes = ngcc_throughput_adds(adds) / 32;
+    if (!ngcc_clock_chain_supported(c)) {
+        return -1;
+    }
+    a = ngcc_counter_start(c);
+    for (i = 0; i < passes; i++) {
+        /* 8 adds on each of the 4 chains, interleaved so that no add waits for the one before it. */
+#if defined(__x86_64__)
+        __asm__ __volatile__("add $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t"
+                             "add $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t"
+                             "add $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t"
+                             "add $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t"
+                             "add $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t"
+                             "add $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t"
+                             "add $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t"
+                             "add $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3"
+                             : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3));
+#elif defined(__aarch64__)
+        __asm__ __volatile__("add %0, %0, #1\n\tadd %1, %1, #1\n\tadd %2, %2, #1\n\tadd %3, %3, #1\n\t"
+                             "add %0, %0, #1\n\tadd %1, %1, #1\n\tadd %2, %2, #1\n\tadd %3, %3, #1\n\t"
+                             "add %0, %0, #1\n\tadd %1, %1, #1\n\tadd %2, %2, #1\n\tadd %3, %3, #1\n\t"
+                             "add %0, %0, #1\n\tadd %1, %1, #1\n\tadd %2, %2, #1\n\tadd %3, %3, #1\n\t"
+                             "add %0, %0, #1\n\tadd %1, %1, #1\n\tadd %2, %2, #1\n\tadd %3, %3, #1\n\t"
+                             "add %0, %0, #1\n\tadd %1, %1, #1\n\tadd %2, %2, #1\n\tadd %3, %3, #1\n\t"
+                             "add %0, %0, #1\n\tadd %1, %1, #1\n\tadd %2, %2, #1\n\tadd %3, %3, #1\n\t"
+                             "add %0, %0, #1\n\tadd %1, %1, #1\n\tadd %2, %2, #1\n\tadd %3, %3, #1"
+                             : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3));
+#endif
+    }
+    b = ngcc_counter_stop(c);
+    want = 8 * (uint64_t)passes;
+    if (x0 != 1 + want || x1 != 2 + want || x2 != 3 + want || x3 != 4 + want) { /* the chains ran as written */
+        return -1;
+    }
+    return ngcc_counter_delta(c, a, b);
+}
+
 static int ngcc_cmp_double(const void *x, const void *y) {
     double a = *(const double *)x, b = *(const double *)y;
     return (a > b) - (a < b);

@@ -82,6 +82,19 @@ uint64_t ngcc_perf_read(const ngcc_counter *c);
 int ngcc_clock_chain_supported(const ngcc_counter *c);
 double ngcc_clock_chain(const ngcc_counter *c, unsigned long adds);
 
+/*
+ * The contention probe, beside the core-clock probe: the same one-cycle adds spread over
+ * NGCC_THROUGHPUT_CHAINS independent chains, interleaved (32 adds per loop pass, so `adds` is rounded down to
+ * a multiple of 32, and up to 32), timed with the counter.  A core that issues that many adds per cycle runs
+ * it in adds / chains cycles; a thread on the core's sibling hyperthread takes issue slots from it, so it runs
+ * longer, while the dependent chain (one add per cycle whatever the sibling does) does not.  (chain delta -
+ * overhead) / chain adds over (this delta - overhead) / these adds is the adds per core cycle, with no rate
+ * needed.  Returns -1 where ngcc_clock_chain does.
+ */
+#define NGCC_THROUGHPUT_CHAINS 4u
+unsigned long ngcc_throughput_adds(unsigned long adds);
+double ngcc_throughput_chain(const ngcc_counter *c, unsigned long adds);
+
 static inline uint64_t ngcc_clock_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -795,7 +795,7 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
     ngcc_counter c;
     ngcc_sample_inputs inputs;
     uint64_t *samples, warm_ns = 0, t0, t1;
-    double *chain = NULL;
+    double *chain = NULL, *thr = NULL;
     unsigned long chain_adds = 0;
     unsigned long long call = 0, last = 0, warm_calls = 0, batch = 1, n, s;
     double est_ns = -1, overhead_ns, need;
@@ -820,7 +820,14 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
             ngcc_die(NGCC_EXIT_USAGE, "out of memory allocating %llu clock probes", o->max_samples);
         }
         memset(chain, 0, (size_t)o->max_samples * sizeof *chain);
+        /* The contention probe goes with it (ngcc_throughput_chain). */
+        thr = malloc((size_t)o->max_samples * sizeof *thr);
+        if (thr == NULL) {
+            ngcc_die(NGCC_EXIT_USAGE, "out of memory allocating %llu contention probes", o->max_samples);
+        }
+        memset(thr, 0, (size_t)o->max_samples * sizeof *thr);
         (void)ngcc_clock_chain(&c, chain_adds); /* warm */
+        (void)ngcc_throughput_chain(&c, chain_adds);
     } else if (o->clock_chain > 0) {
         ngcc_die(NGCC_EXIT_USAGE, "--clock-chain: not available with the %s counter on this architecture", c.name);
     }
@@ -900,6 +907,7 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
         samples[s] = c1 - c0;
         if (chain != NULL) {
             chain[s] = ngcc_clock_chain(&c, chain_adds);
+            thr[s] = ngcc_throughput_chain(&c, chain_adds);
         }
         last = call + batch - 1;
         call += batch;
@@ -956,6 +964,15 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
             fprintf(ngcc_out, "%.0f", chain[s]);
         }
         fputs("]}", ngcc_out);
+        fprintf(ngcc_out, ",\"throughputChain\":{\"adds\":%lu,\"chains\":%u,\"deltas\":[",
+                ngcc_throughput_adds(chain_adds), NGCC_THROUGHPUT_CHAINS);
+        for (s = 0; s < n; s++) {
+            if (s > 0) {
+                ngcc_putc(',');
+            }
+            fprintf(ngcc_out, "%.0f", thr[s]);
+        }
+        fputs("]}", ngcc_out);
     }
     if (ngcc_ops_signature_lengths() != NULL && strcmp(op->name, "sign") == 0) {
         fputs(",\"lengths\":", ngcc_out);
@@ -965,6 +982,7 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
     ngcc_json_end();
     free(samples);
     free(chain);
+    free(thr);
     if (c.perf_fd >= 0) {
         close(c.perf_fd);
     }

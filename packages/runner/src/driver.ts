@@ -95,6 +95,9 @@ export interface DriverSample {
   /** The core-clock probe after every sample (a dependent chain of one-cycle adds), when the counter runs at a
    * reference rate: its adds and one counter delta per sample, overhead not subtracted. */
   clockChain?: { adds: number; deltas: number[] };
+  /** The contention probe after every sample, with clockChain: `adds` one-cycle adds on `chains` independent
+   * chains (fewer adds per cycle when a sibling hyperthread shares the core), one counter delta per sample. */
+  throughputChain?: { adds: number; chains: number; deltas: number[] };
   /** Sign only: smlen − mlen over every sign call of the process (warm-up and samples). */
   lengths?: { signatureBytes?: { min: number; max: number; sum: number; count: number } };
 }

@@ -1,4 +1,5 @@
 // env --check on made-up machines: every check is fed /proc and /sys contents and a process sample.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   busyProcesses,
@@ -13,6 +14,30 @@ import {
   parseProcStat,
   sampleProcesses,
 } from "./env-check.ts";
+import type { ContentionProbe } from "./probe.ts";
+
+/** The contention probe as recorded on the project's VM (testdata/contention-probe.recorded.json). */
+const RECORDED_PROBE = (
+  JSON.parse(readFileSync(new URL("./testdata/contention-probe.recorded.json", import.meta.url), "utf8")) as {
+    probe: ContentionProbe;
+  }
+).probe;
+
+/**
+ * A probe made by hand from the recorded one: the same clock probes, the independent chains at `perCycle(round)`
+ * adds per cycle (delta = overhead + the round's cycles ÷ that, in counter units).
+ */
+function probeAt(perCycle: (round: number) => number, arch = "x86_64"): ContentionProbe {
+  const p = RECORDED_PROBE;
+  return {
+    ...p,
+    arch,
+    throughputDeltas: p.clockDeltas.map(
+      (d, i) => p.overhead + ((d - p.overhead) / p.adds) * (p.throughputAdds / perCycle(i)),
+    ),
+  };
+}
+const ALONE = probeAt(() => 3.85);
 
 const CPU = "/sys/devices/system/cpu";
 const X86_FLAGS = "fpu vme de pse tsc msr pae rdtscp lm constant_tsc nonstop_tsc tsc_known_freq avx2";
@@ -87,7 +112,7 @@ const QUIET = sample([
 ]);
 
 function run(files: Record<string, string>, o: Partial<CheckOptions> = {}): EnvCheck[] {
-  return checkEnvironment({ read: (p) => files[p] ?? null, sample: QUIET, ...o });
+  return checkEnvironment({ read: (p) => files[p] ?? null, sample: QUIET, contention: ALONE, ...o });
 }
 
 function byId(checks: EnvCheck[], id: string): EnvCheck {
@@ -136,6 +161,7 @@ describe("env --check on a tuned bare-metal machine", () => {
       "memory",
       "hypervisor",
       "steal",
+      "shared-core",
       "tsc",
       "clocksource",
     ]);
@@ -154,7 +180,7 @@ describe("env --check never throws", () => {
   it("makes every item unknown when nothing can be read", () => {
     const checks = checkEnvironment({ read: () => null });
     expect(checks.map((c) => [c.id, c.status]).filter(([, s]) => s !== "unknown")).toEqual([]);
-    expect(checks).toHaveLength(15);
+    expect(checks).toHaveLength(16);
   });
 
   it("treats a reader that throws as missing files", () => {
@@ -457,5 +483,41 @@ describe("parsing", () => {
     const s = await sampleProcesses({ read, pids: () => [9, 10], intervalMs: 1 });
     expect([...s.before.processes.keys()]).toEqual([9]);
     expect(busyProcesses(s)).toEqual([{ pid: 9, name: "busy", cpuPercent: 100 }]);
+  });
+});
+
+describe("env --check: a core shared with a busy sibling thread (the contention probe)", () => {
+  const check = (contention: ContentionProbe | null) => byId(run(tunedMachine(), { contention }), "shared-core");
+
+  it("reads the probe recorded on the project's VM as a core shared now and then", () => {
+    const c = check(RECORDED_PROBE);
+    expect(c.status).toBe("warn");
+    expect(c.finding).toMatch(/3 of 10 windows below 3\.56: a sibling thread comes and goes$/);
+    expect(c.finding).toMatch(
+      /^3\.77 adds per cycle on 4 independent chains over 100 rounds \(windows of 10: 3\.26–3\.88; x86_64\)/,
+    );
+  });
+
+  it("is unfit when the sibling is busy throughout, warns when it comes and goes", () => {
+    expect(check(ALONE).status).toBe("ok");
+    const busy = check(probeAt(() => 2.9));
+    expect(busy.status).toBe("unfit");
+    expect(busy.finding).toMatch(/^2\.90 adds per cycle .*below 3\.56: the core is shared throughout/);
+    expect(busy.advice).toMatch(/sibling hyperthread/);
+    const now = check(probeAt((i) => (i >= 30 && i < 50 ? 2.9 : 3.85)));
+    expect(now.status).toBe("warn");
+    expect(now.finding).toMatch(/2 of 10 windows below 3\.56: a sibling thread comes and goes/);
+    // One slow round in a window is an interrupt, not a sibling: the window's median stays.
+    expect(check(probeAt((i) => (i % 10 === 3 ? 2 : 3.85))).status).toBe("ok");
+  });
+
+  it("off x86-64 judges only the change between windows", () => {
+    expect(check(probeAt(() => 2.9, "aarch64")).status).toBe("unknown");
+    expect(check(probeAt((i) => (i < 50 ? 2.9 : 2.2), "aarch64")).status).toBe("warn");
+  });
+
+  it("is unknown without a probe", () => {
+    expect(check(null).status).toBe("unknown");
+    expect(check({ ...ALONE, clockDeltas: [], throughputDeltas: [] }).status).toBe("unknown");
   });
 });

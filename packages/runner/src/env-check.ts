@@ -3,6 +3,8 @@
 // processes taken by `sampleProcesses`, so tests can feed them any machine. Reading never throws: a file
 // that cannot be read is null, and a check that has nothing to go on is "unknown".
 import { readdirSync, readFileSync } from "node:fs";
+import { type ContentionProbe, probeContention } from "./probe.ts";
+import { addsPerCycle, CONTENDED_SHARE, X86_64_ALONE_ADDS_PER_CYCLE } from "./samples.ts";
 
 export type CheckStatus = "ok" | "warn" | "unfit" | "unknown";
 
@@ -50,6 +52,8 @@ export interface CheckOptions {
   sample?: ProcessSample | null;
   /** The counter that will time (rdtsc, perf-cycles, …); absent: what `auto` would take. */
   counter?: string;
+  /** The contention probe's rounds (`probeContention`); null or absent makes the shared-core check unknown. */
+  contention?: ContentionProbe | null;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -98,11 +102,17 @@ export async function sampleProcesses(
   return { before, after, intervalMs: performance.now() - start, selfPid: process.pid };
 }
 
-/** The checks on this machine, with a process sample taken now. */
-export async function checkMachine(o: { counter?: string; intervalMs?: number } = {}): Promise<EnvCheck[]> {
+/** The checks on this machine, with a process sample and the contention probe (built with cc) taken now. */
+export async function checkMachine(
+  o: { counter?: string; intervalMs?: number; cc?: string } = {},
+): Promise<EnvCheck[]> {
   const sample = await sampleProcesses(o.intervalMs === undefined ? {} : { intervalMs: o.intervalMs });
-  return checkEnvironment({ read: readSystemFile, sample, ...(o.counter ? { counter: o.counter } : {}) });
+  const contention = await probeContention(o.cc ?? process.env.CC ?? "gcc", CONTENTION_ROUNDS).catch(() => null);
+  return checkEnvironment({ read: readSystemFile, sample, contention, ...(o.counter ? { counter: o.counter } : {}) });
 }
+
+/** Rounds of the contention probe `env --check` takes: 5 ms apart, half a second. */
+export const CONTENTION_ROUNDS = 100;
 
 // ---------------------------------------------------------------------------------------------------------
 // Parsing helpers
@@ -785,6 +795,107 @@ function vmSigns(read: ReadText, cpuinfo: CpuInfo | null): VmSigns {
   return { signs, conclusive: cpuinfo?.x86 === true || dmi.length > 0 };
 }
 
+/** Consecutive rounds judged together by the shared-core check: one round alone is too noisy (an interrupt). */
+const CONTENTION_WINDOW = 10;
+
+/**
+ * Is the core shared with a busy sibling thread? The contention probe's adds per cycle (independent chains over
+ * the dependent chain, the figure the time step records per worker) over windows of consecutive rounds. On x86-64
+ * (four ALUs) a window below CONTENDED_SHARE × X86_64_ALONE_ADDS_PER_CYCLE is a shared core: unfit when the whole
+ * probe is (the sibling is busy throughout), warn when only some windows are (it comes and goes). Elsewhere there is
+ * no absolute figure: windows that differ by more than the share warn, steady ones are unknown.
+ */
+function contentionCheck(_m: Machine, probe: ContentionProbe | null | undefined): EnvCheck {
+  const id = "shared-core";
+  const title = "Core shared with a busy sibling thread";
+  const advice =
+    "Another thread (on a VM: possibly another tenant's) runs on this core's sibling hyperthread and takes its issue slots: " +
+    "the same code runs 10–40 % slower. The time step sets such workers aside (the record's contention block); " +
+    "ask for dedicated host cores (no shared siblings), or measure when the host is quiet.";
+  if (!probe) {
+    return check(
+      id,
+      title,
+      "unknown",
+      "the contention probe could not run (no compiler, or no counter with a core-clock chain here)",
+      "Check that gcc works (`ngcc-perf env` builds the probe with it).",
+    );
+  }
+  const n = Math.min(probe.clockDeltas.length, probe.throughputDeltas.length);
+  const windows: number[] = [];
+  for (let at = 0; at + CONTENTION_WINDOW <= n; at += CONTENTION_WINDOW) {
+    const f = addsPerCycle(
+      { adds: probe.adds, deltas: probe.clockDeltas.slice(at, at + CONTENTION_WINDOW) },
+      {
+        adds: probe.throughputAdds,
+        chains: probe.chains,
+        deltas: probe.throughputDeltas.slice(at, at + CONTENTION_WINDOW),
+      },
+      { overhead: probe.overhead },
+    );
+    if (f !== null) windows.push(f);
+  }
+  const all = addsPerCycle(
+    { adds: probe.adds, deltas: probe.clockDeltas },
+    { adds: probe.throughputAdds, chains: probe.chains, deltas: probe.throughputDeltas },
+    { overhead: probe.overhead },
+  );
+  if (all === null || windows.length === 0) {
+    return check(
+      id,
+      title,
+      "unknown",
+      `the contention probe gave no figure (${n} rounds)`,
+      "Run `ngcc-perf env --check` again.",
+    );
+  }
+  const lo = Math.min(...windows);
+  const hi = Math.max(...windows);
+  const finding = (verdict: string) =>
+    `${all.toFixed(2)} adds per cycle on ${probe.chains} independent chains over ${n} rounds ` +
+    `(windows of ${CONTENTION_WINDOW}: ${lo.toFixed(2)}–${hi.toFixed(2)}; ${probe.arch}): ${verdict}`;
+  if (probe.arch === "x86_64") {
+    const threshold = CONTENDED_SHARE * X86_64_ALONE_ADDS_PER_CYCLE;
+    const below = windows.filter((w) => w < threshold).length;
+    if (all < threshold)
+      return check(id, title, "unfit", finding(`below ${threshold.toFixed(2)}: the core is shared throughout`), advice);
+    if (below > 0)
+      return check(
+        id,
+        title,
+        "warn",
+        finding(`${below} of ${windows.length} windows below ${threshold.toFixed(2)}: a sibling thread comes and goes`),
+        advice,
+      );
+    return check(
+      id,
+      title,
+      "ok",
+      finding(`at least ${threshold.toFixed(2)} throughout: no busy sibling thread seen`),
+      "Nothing to do.",
+    );
+  }
+  if (lo < CONTENDED_SHARE * hi)
+    return check(
+      id,
+      title,
+      "warn",
+      finding(
+        `windows differ by more than ${Math.round((1 - CONTENDED_SHARE) * 100)} %: a sibling thread comes and goes`,
+      ),
+      advice,
+    );
+  return check(
+    id,
+    title,
+    "unknown",
+    finding(
+      "steady, but this architecture has no fixed figure for a core alone, so a sibling busy throughout cannot be told",
+    ),
+    "Compare with `lscpu` (Thread(s) per core) and the host's core assignment.",
+  );
+}
+
 function hypervisorCheck(m: Machine, v: VmSigns): EnvCheck {
   const id = "hypervisor";
   const title = "Hypervisor";
@@ -931,6 +1042,7 @@ export function checkEnvironment(o: CheckOptions): EnvCheck[] {
     memoryCheck(m),
     hypervisorCheck(m, signs),
     stealCheck(m, o.sample),
+    contentionCheck(m, o.contention),
     tscCheck(m, counter),
     clocksourceCheck(m),
   ];

@@ -9,13 +9,18 @@ import { DriverError, type DriverSample, driverRun, driverSampleArgs } from "./d
 import { checkSampleOutput, type SampledWorker, sampleChecks } from "./plausibility.ts";
 import { commandOf } from "./proc.ts";
 import {
+  addsPerCycle,
+  type Contention,
   type CyclesFigures,
+  contentionOf,
   coreClockHz,
   cyclesFigures,
   cyclesShapeOf,
   perCallNs,
+  publishedWorkers,
   stopDecision,
   summarizeSamples,
+  X86_64_ALONE_ADDS_PER_CYCLE,
 } from "./samples.ts";
 import type { Trial } from "./stats.ts";
 
@@ -39,6 +44,23 @@ export interface OpSampling {
   central?: Central;
   /** Estimated core cycles, when every worker probed its core clock. */
   cycles?: CyclesFigures;
+  /** Each worker's contention state and the workers distribution/central come from, when every worker probed. */
+  contention?: Contention;
+}
+
+/**
+ * The contention block of an operation's workers, when every one ran the contention probe (else undefined). The
+ * x86-64 floor applies when the code runs natively on x86-64 (no emulator).
+ */
+function contentionOfWorkers(campaign: Campaign, o: OpSampling, minWorkers: number): Contention | undefined {
+  const probes = o.workers.map((w) =>
+    w.clockChain && w.throughputChain ? addsPerCycle(w.clockChain, w.throughputChain, w.counter) : null,
+  );
+  const chains = o.workers[0]?.throughputChain?.chains;
+  if (chains === undefined || probes.some((p) => p === null)) return undefined;
+  const t = campaign.target;
+  const x86 = t.emulator.length === 0 && (t.arch === null ? process.arch === "x64" : t.arch === "x86_64");
+  return contentionOf(probes, chains, minWorkers, { floor: x86 ? X86_64_ALONE_ADDS_PER_CYCLE : 0 });
 }
 
 /**
@@ -58,36 +80,46 @@ function limits(campaign: Campaign, quick: boolean, statistic?: "median" | "mean
 function evaluate(campaign: Campaign, built: BuiltInstance, o: OpSampling, quick: boolean): void {
   const first = o.workers[0];
   if (!first) return;
-  const ns = o.workers.map((w) => perCallNs({ counterDeltas: w.samples }, w.batch, w.counter));
-  const counter = o.workers.map((w) => w.samples.map((d) => d / w.batch));
+  // Contention seen, not averaged in: the figures come from the uncontended workers when there are enough of them.
+  o.contention = contentionOfWorkers(campaign, o, limits(campaign, quick).minWorkers);
+  const chosen = o.contention ? publishedWorkers(o.contention) : o.workers.map((_, i) => i);
+  const used = chosen.map((i) => o.workers[i] as DriverSample);
+  const groups = chosen.map((i) => o.workerPadBytes[i] as number);
+  const ns = used.map((w) => perCallNs({ counterDeltas: w.samples }, w.batch, w.counter));
+  const counter = used.map((w) => w.samples.map((d) => d / w.batch));
   const l = limits(campaign, quick);
   const statistic = campaign.timing.central[o.operation] ?? "auto";
   // With the core clock probed, the auto rule judges the shape of the estimated cycles' distribution: a clock
   // change between workers spreads the pooled times, not the cycles.
-  const hz = o.workers.map((w) => (w.clockChain ? coreClockHz(w.clockChain, w.counter) : null));
+  const hz = used.map((w) => (w.clockChain ? coreClockHz(w.clockChain, w.counter) : null));
   const probed = hz.every((h): h is number => h !== null) && first.clockChain !== undefined;
   const cyclesShape = probed ? cyclesShapeOf(ns.map((w, i) => w.map((x) => (x * (hz[i] as number)) / 1e9))) : undefined;
   ({ distribution: o.distribution, central: o.central } = summarizeSamples(ns, counter, first.batch, {
     statistic,
     target: l.target,
-    groups: o.workerPadBytes,
+    groups,
     ...(cyclesShape ? { shapeFrom: cyclesShape } : {}),
   }));
   o.cycles = undefined;
   if (probed && first.clockChain) {
-    o.cycles = cyclesFigures(ns, hz, first.clockChain.adds, o.central.statistic, l.target, o.workerPadBytes);
+    o.cycles = cyclesFigures(ns, hz, first.clockChain.adds, o.central.statistic, l.target, groups);
   }
   // The target is judged only when every code layout has as many workers as the others, so that the pooled figure
   // weighs the layouts alike; the budget stops at any round.
   const layouts = new Set(built.layouts.map((x) => x.padBytes)).size || 1;
+  const perLayout = new Map<number, number>();
+  for (const g of groups) perLayout.set(g, (perLayout.get(g) ?? 0) + 1);
+  const balanced = perLayout.size === layouts && new Set(perLayout.values()).size === 1;
+  // With some workers contended, the target waits for minWorkers uncontended ones (more workers, within the budget).
+  const free = o.contention ? o.contention.workers.filter((w) => !w.contended).length : chosen.length;
   const budgetMs = limits(campaign, quick, o.central.statistic).budgetMs;
   const d = stopDecision({
     // The target is on the estimated core cycles when the core clock was probed: the time per call moves with the
     // core clock (boost, a VM's host), which more samples cannot average away; the cycles do not.
     central: o.cycles ? o.cycles.central : o.central,
-    workers: o.workers.length,
+    workers: o.contention?.state === "mixed" ? free : chosen.length,
     minWorkers: l.minWorkers,
-    balanced: o.workers.length % layouts === 0,
+    balanced,
     elapsedMs: o.elapsedMs,
     budgetMs,
     quick,
@@ -221,10 +253,12 @@ export function perCallFields(campaign: Campaign, o: OpSampling, quick: boolean)
       worker: i + 1,
       counterDeltas: w.samples,
       ...(o.cycles && w.clockChain ? { clockDeltas: w.clockChain.deltas } : {}),
+      ...(o.contention && w.throughputChain ? { throughputDeltas: w.throughputChain.deltas } : {}),
     })),
     distribution: o.cycles
       ? { ...o.distribution, cycles: o.cycles.distribution, coreClock: o.cycles.coreClock }
       : o.distribution,
     central: o.cycles ? { ...o.central, cycles: o.cycles.central } : o.central,
+    ...(o.contention ? { contention: o.contention } : {}),
   };
 }

@@ -52,6 +52,26 @@ describe("the driver's sample output against its arguments", () => {
       (o) => Object.assign(o, { clockChain: { adds: 16384, deltas: [1] } }),
       /deltas/,
     ],
+    [
+      "a contention probe of another length",
+      (o) => Object.assign(o, { throughputChain: { adds: 16384, chains: 4, deltas: [1] } }),
+      /\/throughputChain\/deltas/,
+    ],
+    [
+      "a contention probe of other adds than the clock probe's",
+      (o) => Object.assign(o, { throughputChain: { ...o.throughputChain, adds: 4096 } }),
+      /\/throughputChain\/adds should be 16384/,
+    ],
+    [
+      "a contention probe of other chains",
+      (o) => Object.assign(o, { throughputChain: { ...o.throughputChain, chains: 1 } }),
+      /\/throughputChain\/chains/,
+    ],
+    [
+      "no contention probe beside the clock probe",
+      (o) => Reflect.deleteProperty(o, "throughputChain"),
+      /\/throughputChain should be an object/,
+    ],
   ];
   for (const [name, forge, message] of refused) {
     it(`refuses ${name}, naming the field`, () => {

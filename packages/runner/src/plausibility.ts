@@ -171,10 +171,17 @@ export function checkSampleOutput(value: unknown, args: readonly string[], what:
   if (v.samplesLimitedBy === "min-samples") s.equal(samples.length, "/samples (length)", minSamples);
   if (v.clockChain !== undefined && o.get("--clock-chain") !== "none") {
     const chain = s.object(v.clockChain, "/clockChain");
-    s.number(chain.adds, "/clockChain/adds", { integer: true, min: 8 });
+    const adds = s.number(chain.adds, "/clockChain/adds", { integer: true, min: 8 });
     s.numbers(chain.deltas, "/clockChain/deltas", samples.length);
-  } else if (o.get("--clock-chain") === "none" && v.clockChain !== undefined) {
-    s.fail("/clockChain", "absent (--clock-chain none)", v.clockChain);
+    // The contention probe comes with the clock probe: the same adds rounded down to 32 (at least 32).
+    const thr = s.object(v.throughputChain, "/throughputChain");
+    s.equal(thr.adds, "/throughputChain/adds", Math.max(32, adds - (adds % 32)));
+    s.equal(thr.chains, "/throughputChain/chains", 4);
+    s.numbers(thr.deltas, "/throughputChain/deltas", samples.length);
+  } else {
+    if (o.get("--clock-chain") === "none" && v.clockChain !== undefined)
+      s.fail("/clockChain", "absent (--clock-chain none)", v.clockChain);
+    if (v.throughputChain !== undefined) s.fail("/throughputChain", "absent (no clockChain)", v.throughputChain);
   }
   s.lengths(v.lengths);
   return value as DriverSample;

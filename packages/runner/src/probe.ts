@@ -49,3 +49,38 @@ export async function probeCounter(cc: string, kind?: string, fixedClockHz?: num
     throw new InputError((err as Error).message);
   }
 }
+
+/** The counter probe's `--contention ROUNDS` rounds: core-clock and contention probe deltas, 5 ms apart. */
+export interface ContentionProbe {
+  /** Adds of the dependent (core-clock) chain. */
+  adds: number;
+  /** Adds of the contention probe, over all its chains. */
+  throughputAdds: number;
+  chains: number;
+  clockDeltas: number[];
+  throughputDeltas: number[];
+  /** The counter's read overhead, in its unit. */
+  overhead: number;
+  /** The architecture the probe ran on (uname -m style). */
+  arch: string;
+}
+
+/** Runs the counter probe's contention rounds on this machine; null when its counter has no chain. */
+export async function probeContention(cc: string, rounds: number): Promise<ContentionProbe | null> {
+  const exe = await buildProbe(cc);
+  const out = (
+    await driverRun<ProbeResult & { contention: Omit<ContentionProbe, "overhead" | "arch"> | null }>(
+      exe,
+      ["--contention", String(rounds)],
+      60_000,
+      "contention probe",
+    )
+  ).value;
+  const c = out.contention;
+  if (c === null || c === undefined) return null;
+  const ok = (v: unknown) => Array.isArray(v) && v.length === rounds && v.every((x) => typeof x === "number");
+  if (!ok(c.clockDeltas) || !ok(c.throughputDeltas) || !(c.adds > 0) || !(c.throughputAdds > 0) || !(c.chains > 0))
+    throw new Error("contention probe: unexpected output");
+  const arch = process.arch === "x64" ? "x86_64" : process.arch === "arm64" ? "aarch64" : process.arch;
+  return { ...c, overhead: out.counter.overhead ?? 0, arch };
+}

@@ -1,7 +1,8 @@
 // Per-call statistics (docs/methodology.md, issue 13 §3): from the raw per-sample counter deltas of several
 // worker processes to the record's `distribution` block (pooled quantiles, MAD, Tukey fences, an order-statistic
 // interval of the median, per-worker figures) and its `central` block (the published figure, median or mean,
-// with an interval widened by the spread between workers). Pure functions, no I/O.
+// with a 95 % prediction interval of a repeat run's figure), and each worker's contention state from the driver's
+// two add-chain probes (issue 26). Pure functions, no I/O.
 
 import type { TimingRecord } from "@ngcc-perf/schema";
 import { quantile, tQuantile975 } from "./stats.ts";
@@ -186,6 +187,7 @@ export function distributionOf(
     p75Ns: p75,
     p95Ns: q(0.95),
     p99Ns: q(0.99),
+    p999Ns: q(0.999),
     madNs: quantile(toSortedArray(deviations), 0.5),
     sdNs,
     medianCi95Ns,
@@ -237,9 +239,13 @@ function plural(count: number, one: string, many: string): string {
 
 /**
  * The record's `central` block: the median, or the mean when forced or (auto) when the pooled 5th percentile lies
- * more than 10 % below the median (an input-dependent, discrete and wide distribution such as rejection sampling). The interval's
- * half-width is the larger of the pooled interval's (its farthest end from the value) and
- * t(W − 1) · sd(worker figures) / √W for W ≥ 2 workers, so that process-to-process noise widens it.
+ * more than 10 % below the median (an input-dependent, discrete and wide distribution such as rejection sampling).
+ * The interval (`interval: "prediction"`, the default) is a 95 % interval of what a repeat run of as many workers
+ * on the same machine publishes: its half-width is the larger of √2 × the pooled interval's (its farthest end from
+ * the value: two runs' pooled figures each carry that error) and predictionHalfWidth over the worker figures
+ * (t · sd · √(1/W + 1/W′), W′ = W, so that process-to-process noise, which the workers' spread over the run's
+ * wall time samples, widens it). `interval: "confidence"` gives the rule before it (an interval of this run's
+ * figure alone: the pooled half-width and t · sd / √W), which bench/aa-coverage.ts recomputes beside it.
  * workersNs: the per-call ns of every worker, as given to distributionOf.
  */
 export function centralOf(
@@ -252,6 +258,7 @@ export function centralOf(
     /** The distribution the auto rule judges, when not this one (the estimated core cycles': clock changes between
      * workers do not widen it). */
     shapeFrom?: Pick<SampleDistribution, "p5Ns" | "medianNs">;
+    interval?: IntervalRule;
   },
 ): CentralFigure {
   if (workersNs.length === 0) throw new Error("centralOf: no workers");
@@ -265,12 +272,9 @@ export function centralOf(
   const statistic = chooseStatistic(shape, options.statistic);
   const valueNs = statistic === "mean" ? dist.meanNs : dist.medianNs;
   const pooledCi = statistic === "mean" ? dist.meanCi95Ns : dist.medianCi95Ns;
-  const pooledHalf = Math.max(valueNs - pooledCi.low, pooledCi.high - valueNs, 0);
-
   const w = workersNs.length;
   const figures = workersNs.map(statistic === "mean" ? mean : medianOf);
-  const workersHalf = workersHalfWidth(figures, options.groups);
-  const half = Math.max(pooledHalf, workersHalf);
+  const half = halfWidthOf(valueNs, pooledCi, figures, options.groups, options.interval ?? "prediction");
   const relativeHalfWidth = valueNs > 0 ? half / valueNs : 0;
 
   const ratio = dist.meanNs > 0 ? dist.meanCounter / dist.meanNs : 0;
@@ -285,8 +289,36 @@ export function centralOf(
   };
 }
 
+/** Which interval the central blocks publish: prediction (of a repeat run's figure; the rule) or confidence (of
+ * this run's figure alone; the rule before issue 26, kept to be compared with). */
+export type IntervalRule = "prediction" | "confidence";
+
+/** The central interval's half-width under a rule: see centralOf. */
+export function halfWidthOf(
+  value: number,
+  pooledCi: { low: number; high: number },
+  figures: readonly number[],
+  groups: readonly number[] | undefined,
+  rule: IntervalRule,
+): number {
+  const pooledHalf = Math.max(value - pooledCi.low, pooledCi.high - value, 0);
+  return rule === "confidence"
+    ? Math.max(pooledHalf, workersHalfWidth(figures, groups))
+    : Math.max(Math.SQRT2 * pooledHalf, predictionHalfWidth(figures, groups));
+}
+
 /**
- * The half-width that process-to-process noise gives the figure: t(W − 1) · sd / √W over the W workers' figures;
+ * The half-width of a 95 % prediction interval, over the workers, of the figure of a repeat run of as many workers:
+ * the difference of two runs' means of W independent worker figures has sd σ · √(1/W + 1/W), so each run's figure
+ * lies within t · s · √(2/W) of the other's 95 % of the time (t with the degrees of freedom of s). That is
+ * workersHalfWidth × √2; the same grouping (code layouts) applies, as a repeat run covers the layouts alike.
+ */
+export function predictionHalfWidth(figures: readonly number[], groups?: readonly number[]): number {
+  return Math.SQRT2 * workersHalfWidth(figures, groups);
+}
+
+/**
+ * The half-width that process-to-process noise gives this run's figure: t(W − 1) · sd / √W over the W workers' figures;
  * or, when the workers ran in known groups (code layouts, each a fixed and equally represented part of what is
  * measured), the same over the figures with each group's mean taken out, with W − G degrees of freedom — the
  * difference between layouts is then part of the figure, not noise. Needs W − G ≥ 2; otherwise the plain rule
@@ -368,6 +400,104 @@ export function coreClockHz(
   return (probes.adds / net) * rate;
 }
 
+/** One worker's contention probes: the driver's independent add chains after every sample (native/README.md). */
+export interface ThroughputProbes {
+  /** Adds per probe, over all chains. */
+  adds: number;
+  /** Independent chains the adds are spread over. */
+  chains: number;
+  /** Counter delta of each probe, in the counter's unit, overhead not subtracted. */
+  deltas: readonly number[];
+}
+
+/**
+ * A worker's adds per core cycle on independent chains: the dependent chain runs one add per cycle whatever a
+ * sibling hyperthread does, so (median clock probe − overhead) ÷ its adds is the counter's units per core cycle,
+ * and the throughput probe's adds ÷ ((its median − overhead) ÷ that) the adds issued per cycle. No rate needed.
+ * Medians, as an interrupt only lengthens a probe. null when the probes cannot give one.
+ */
+export function addsPerCycle(
+  clock: ClockProbes,
+  throughput: ThroughputProbes,
+  counter: { overhead?: number | null },
+): number | null {
+  if (clock.deltas.length === 0 || throughput.deltas.length === 0) return null;
+  const overhead = counter.overhead ?? 0;
+  const lat = medianOf(clock.deltas) - overhead;
+  const thr = medianOf(throughput.deltas) - overhead;
+  if (!(lat > 0) || !(thr > 0) || !(clock.adds > 0) || !(throughput.adds > 0)) return null;
+  return throughput.adds / thr / (clock.adds / lat);
+}
+
+/**
+ * A worker is contended when its adds per cycle fall below this share of the reference (the best worker's of the
+ * operation, or the floor). The best worker is the machine's own figure (x86 cores issue 4 adds a cycle on 4
+ * chains, many ARM cores 2–3, so no fixed figure fits every machine), taken from the same run. Measured on this
+ * project's 2-core VM (AMD EPYC, PQClean ML-KEM-768, 7–10 workers per operation): workers reading 3.69–3.80 took
+ * 47–65 µs per dec or keygen call (dec 63–65 µs, 235 k cycles), those reading 3.16–3.52 took 60–91 µs (dec
+ * 86–91 µs, 310 k cycles); the issue's VM read 3.85 alone and 2.6–3.2 shared. 0.95 of the best (3.6 of 3.8)
+ * separates the two; one worker at 3.69 was slow too (a sibling busy for part of its samples: the median of its
+ * probes reads the larger part).
+ */
+export const CONTENDED_SHARE = 0.95;
+
+/**
+ * The least reference on x86-64 run natively: every x86-64 core since 2013 (Intel Haswell, AMD Zen) has four
+ * integer ALUs, and the four interleaved chains read 3.75–3.9 on a core alone (the issue's VM: 3.85; this project's
+ * VM: 3.78–3.80 in its fast workers). The reference is at least this, so that a run whose every worker shared its
+ * core is seen as contended too. None elsewhere (ARM cores have 2–4 ALUs; emulation reads nothing of the core).
+ */
+export const X86_64_ALONE_ADDS_PER_CYCLE = 3.75;
+
+/** The timing record's `contention` block. */
+export type Contention = NonNullable<TimingRecord["contention"]>;
+
+/**
+ * Each worker's contention state, and which workers the figure is published from: the uncontended ones when there
+ * are at least minWorkers of them (so contention is left out, not averaged in), otherwise all of them. A worker is
+ * contended below threshold = share × reference, reference = the best worker's figure or floor, whichever is
+ * larger. Workers
+ * whose probe gave no figure count as uncontended (they cannot be judged) — the caller gives figures for all or
+ * none. state: uncontended (no worker contended), contended (every worker), mixed. publishedFrom: uncontended
+ * when the figure comes from the uncontended workers only (all of them, when none was contended), all otherwise.
+ */
+export function contentionOf(
+  figures: readonly (number | null)[],
+  chains: number,
+  minWorkers: number,
+  options: { share?: number; floor?: number } = {},
+): Contention {
+  const share = options.share ?? CONTENDED_SHARE;
+  const floor = options.floor ?? 0;
+  const known = figures.filter((f): f is number => f !== null);
+  const reference = Math.max(floor, ...known);
+  const threshold = share * reference;
+  const workers = figures.map((f, i) => ({
+    worker: i + 1,
+    addsPerCycle: f ?? 0,
+    contended: f !== null && f < threshold,
+  }));
+  const contended = workers.filter((w) => w.contended).length;
+  const state = contended === 0 ? "uncontended" : contended === workers.length ? "contended" : "mixed";
+  const free = workers.length - contended;
+  return {
+    probe: "add-throughput",
+    chains,
+    share,
+    floor,
+    reference,
+    threshold,
+    workers,
+    state,
+    publishedFrom: free > 0 && free >= minWorkers ? "uncontended" : "all",
+  };
+}
+
+/** The 0-based indices of the workers a contention block publishes from. */
+export function publishedWorkers(c: Pick<Contention, "workers" | "publishedFrom">): number[] {
+  return c.workers.flatMap((w, i) => (c.publishedFrom === "all" || !w.contended ? [i] : []));
+}
+
 /** The 5th percentile and median of pooled per-call figures (what the auto rule judges), as p5Ns and medianNs. */
 export function cyclesShapeOf(workers: readonly (readonly number[])[]): Pick<SampleDistribution, "p5Ns" | "medianNs"> {
   const sorted = sortedCopy(workers.flat());
@@ -393,7 +523,7 @@ export interface CyclesFigures {
 
 /**
  * Estimated core cycles per call from the per-call ns and each worker's core clock, summarised like the ns (same
- * statistic as the published time figure, interval widened by the spread between workers).
+ * statistic as the published time figure, its interval by the same rule as the time's: see centralOf).
  */
 export function cyclesFigures(
   workersNs: readonly (readonly number[])[],
@@ -402,11 +532,12 @@ export function cyclesFigures(
   statistic: "median" | "mean",
   target: number,
   groups?: readonly number[],
+  interval: IntervalRule = "prediction",
 ): CyclesFigures {
   if (workerHz.length !== workersNs.length) throw new Error("cyclesFigures: one core clock per worker");
   const cycles = workersNs.map((w, i) => w.map((ns) => (ns * (workerHz[i] as number)) / 1e9));
   const dist = distributionOf(cycles, cycles, 1);
-  const c = centralOf(dist, cycles, { statistic, target, ...(groups ? { groups } : {}) });
+  const c = centralOf(dist, cycles, { statistic, target, interval, ...(groups ? { groups } : {}) });
   const spread = workerSpread(statistic === "mean" ? dist.workerMeansNs : dist.workerMediansNs);
   return {
     distribution: {
@@ -444,6 +575,7 @@ export function summarizeSamples(
     target: number;
     groups?: readonly number[];
     shapeFrom?: Pick<SampleDistribution, "p5Ns" | "medianNs">;
+    interval?: IntervalRule;
   },
 ): { distribution: SampleDistribution; central: CentralFigure } {
   const distribution = distributionOf(workersNs, workersCounter, batch);

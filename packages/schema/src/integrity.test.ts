@@ -295,4 +295,38 @@ describe("timingIdentities", () => {
       "/aggregates/n",
     ]);
   });
+
+  it("counts only the uncontended workers' samples in a distribution published from them", () => {
+    const r = record();
+    r.method = "per-call";
+    r.sampling = { batch: 2, samplesPerWorker: [10, 7, 10] };
+    r.trials = [
+      { iterations: 20, counterDelta: 20, ns: 2000 },
+      { iterations: 14, counterDelta: 14, ns: 1400 },
+      { iterations: 20, counterDelta: 20, ns: 2000 },
+    ];
+    Object.assign(r.aggregates, {
+      n: 54,
+      trials: 3,
+      meanNs: 100,
+      meanCounter: 1,
+      opsPerSecond: 1e7,
+      minTrialNs: 100,
+      medianTrialNs: 100,
+      maxTrialNs: 100,
+    });
+    r.distribution = { n: 20, calls: 40, meanNs: 101, medianNs: 99 };
+    r.central = { statistic: "median", valueNs: 99, ci95Ns: { low: 98, high: 100 } };
+    const workers = [false, true, false].map((contended, i) => ({ worker: i + 1, addsPerCycle: 3, contended }));
+    r.contention = { publishedFrom: "uncontended", workers };
+    expect(timingIdentities(r)).toEqual([]);
+    // Published from all: every worker's samples count, and the aggregates are the distribution's calls.
+    r.contention.publishedFrom = "all";
+    expect(timingIdentities(r).map((e) => e.pointer)).toEqual(["/distribution/n", "/aggregates/n"]);
+    r.contention.publishedFrom = "uncontended";
+    r.distribution = { n: 27, calls: 54, meanNs: 101, medianNs: 99 };
+    expect(timingIdentities(r).map((e) => e.message)).toEqual([
+      expect.stringMatching(/^is 27, but sampling.samplesPerWorker adds up to 20 over the uncontended workers/),
+    ]);
+  });
 });

@@ -532,7 +532,8 @@ function medianOf(sorted: number[]): number {
  * The identities a timing record's figures obey whoever wrote it, checked without the runner's statistics:
  * `aggregates.n` = Σ trials' iterations, `aggregates.trials` = the number of trials, `meanNs` = Σ ns / n,
  * `meanCounter` = Σ counterDelta / n, `opsPerSecond` = 1e9 / meanNs, the smallest, median and largest trial means;
- * for a record sampled per call also `distribution.n` = Σ samples, `calls` = n × batch, `aggregates.n` = calls and
+ * for a record sampled per call also `distribution.n` = Σ samples (of the uncontended workers when
+ * `contention.publishedFrom` is uncontended), `calls` = n × batch, `aggregates.n` = calls (every worker's) and
  * the central figure = the distribution's median or mean, inside its interval. Within IDENTITY_TOLERANCE (relative)
  * and the rounding of trial totals to whole units.
  * Fields that are missing or not numbers are left to the schema. Errors carry JSON pointers; never throws.
@@ -604,12 +605,24 @@ export function timingIdentities(record: unknown): ValidationError[] {
   const d = record.distribution;
   const s = record.sampling;
   if (isObj(d)) {
+    // With contention.publishedFrom uncontended, the distribution is of the uncontended workers only; the
+    // aggregates (the trials) are of every worker.
+    const ct = record.contention;
+    const flags =
+      isObj(ct) && ct.publishedFrom === "uncontended" && Array.isArray(ct.workers)
+        ? ct.workers.map((w) => isObj(w) && w.contended === true)
+        : null;
+    let allCalls: number | null = null;
     if (isObj(s) && Array.isArray(s.samplesPerWorker) && s.samplesPerWorker.every(isNum) && isNum(d.n)) {
-      const total = s.samplesPerWorker.reduce((x, y) => x + y, 0);
+      const perWorker = s.samplesPerWorker as number[];
+      const all = perWorker.reduce((x, y) => x + y, 0);
+      if (isNum(s.batch)) allCalls = all * s.batch;
+      const total =
+        flags && flags.length === perWorker.length ? perWorker.reduce((x, y, i) => x + (flags[i] ? 0 : y), 0) : all;
       if (total !== d.n)
         errors.push({
           pointer: "/distribution/n",
-          message: `is ${num(d.n)}, but sampling.samplesPerWorker adds up to ${total}${edited}`,
+          message: `is ${num(d.n)}, but sampling.samplesPerWorker adds up to ${total}${flags ? " over the uncontended workers" : ""}${edited}`,
         });
     }
     if (isObj(s) && isNum(s.batch) && isNum(d.n) && isNum(d.calls) && d.calls !== d.n * s.batch)
@@ -617,7 +630,12 @@ export function timingIdentities(record: unknown): ValidationError[] {
         pointer: "/distribution/calls",
         message: `is ${num(d.calls)}, but n × sampling.batch = ${num(d.n * s.batch)}${edited}`,
       });
-    if (isObj(a) && isNum(a.n) && isNum(d.calls) && a.n !== d.calls)
+    if (flags && isObj(a) && isNum(a.n) && allCalls !== null && a.n !== allCalls)
+      errors.push({
+        pointer: "/aggregates/n",
+        message: `is ${num(a.n)}, but every worker's samples × sampling.batch = ${num(allCalls)}${edited}`,
+      });
+    if (!flags && isObj(a) && isNum(a.n) && isNum(d.calls) && a.n !== d.calls)
       errors.push({
         pointer: "/aggregates/n",
         message: `is ${num(a.n)}, but distribution.calls = ${num(d.calls)}${edited}`,

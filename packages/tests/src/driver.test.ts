@@ -11,7 +11,13 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { elfLoadSize, loadCampaign, resolveAlgorithms, buildInstance as runnerBuildInstance } from "@ngcc-perf/runner";
+import {
+  addsPerCycle,
+  elfLoadSize,
+  loadCampaign,
+  resolveAlgorithms,
+  buildInstance as runnerBuildInstance,
+} from "@ngcc-perf/runner";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   getInstance,
@@ -426,7 +432,7 @@ function expectSample(out: any, op: string, counter = process.arch === "arm64" ?
   expect(out.op).toBe(op);
   expect(
     Object.keys(out)
-      .filter((k) => k !== "lengths" && k !== "clockChain")
+      .filter((k) => k !== "lengths" && k !== "clockChain" && k !== "throughputChain")
       .sort(),
   ).toEqual(sampleKeys);
   // The core-clock probe after every sample: on by default for the reference-rate counters, absent for the others
@@ -437,8 +443,15 @@ function expectSample(out: any, op: string, counter = process.arch === "arm64" ?
     expect(out.clockChain.adds % 8).toBe(0);
     expect(out.clockChain.deltas).toHaveLength(out.samples.length);
     for (const d of out.clockChain.deltas) expect(Number.isInteger(d) && d > 0).toBe(true);
+    // The contention probe goes with it: the same adds (rounded down to 32) on 4 independent chains.
+    expect(Object.keys(out.throughputChain).sort()).toEqual(["adds", "chains", "deltas"]);
+    expect(out.throughputChain.adds).toBe(Math.max(32, out.clockChain.adds - (out.clockChain.adds % 32)));
+    expect(out.throughputChain.chains).toBe(4);
+    expect(out.throughputChain.deltas).toHaveLength(out.samples.length);
+    for (const d of out.throughputChain.deltas) expect(Number.isInteger(d) && d > 0).toBe(true);
   } else {
     expect(["perf-cycles", "perf-instructions", "fixed-clock"]).toContain(counter);
+    expect("throughputChain" in out).toBe(false);
   }
   expect("lengths" in out, "lengths only for sign").toBe(op === "sign");
   expect(Object.keys(out.counter).sort()).toEqual([...counterKeys].sort());
@@ -690,8 +703,20 @@ describe("ML-KEM-512 (PQClean, namespaced)", () => {
     const ratio = med(probe.clockChain.deltas) / med(dflt.clockChain.deltas);
     expect(ratio).toBeGreaterThan(2.5);
     expect(ratio).toBeLessThan(10);
+    // The contention probe's chains are independent: the same adds run in fewer counter units than on the one
+    // dependent chain (1.5–4.5 adds per cycle: 4 chains on a core that issues up to 4 adds a cycle, minus what a
+    // sibling thread takes), whatever the probe's length. The runner's figure (addsPerCycle) from the real output.
+    for (const out of [probe, dflt]) {
+      const perCycle = addsPerCycle(out.clockChain, out.throughputChain, out.counter);
+      expect(perCycle).toBeGreaterThan(1.5);
+      expect(perCycle).toBeLessThan(4.5);
+    }
+    const short = json("mlkem", ["sample", "--op", "enc", "--clock-chain", "40", ...brief]);
+    expect(short.clockChain.adds).toBe(40);
+    expect(short.throughputChain.adds).toBe(32);
     const off = json("mlkem", ["sample", "--op", "enc", "--clock-chain", "none", ...brief]);
     expect("clockChain" in off).toBe(false);
+    expect("throughputChain" in off).toBe(false);
     const bad = driver("mlkem", ["sample", "--op", "enc", "--clock-chain", "3"]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--clock-chain: expected none or an integer in \[8, 100000000\], got "3"/);

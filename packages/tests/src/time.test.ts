@@ -196,9 +196,22 @@ describe("ngcc-perf time", () => {
       expect(s.workers).toBe(x.samples.length);
       expect(s.workers).toBeGreaterThanOrEqual(1);
       expect(s.samplesPerWorker).toEqual(x.samples.map((w) => w.counterDeltas.length));
-      expect(x.distribution.n).toBe(s.samplesPerWorker.reduce((a, b) => a + b, 0));
+      // With the core-clock probe, the contention probe too: every worker judged; the distribution is of the
+      // uncontended workers when it says so, the aggregates (trials) of every worker.
+      if (x.samples[0]?.clockDeltas) {
+        expect(x.contention.workers.map((w) => w.worker)).toEqual(x.samples.map((w) => w.worker));
+        expect(x.samples.every((w) => w.throughputDeltas?.length === w.counterDeltas.length)).toBe(true);
+        for (const w of x.contention.workers) expect(w.contended).toBe(w.addsPerCycle < x.contention.threshold);
+      }
+      const published =
+        x.contention?.publishedFrom === "uncontended" ? x.contention.workers.map((w) => !w.contended) : null;
+      expect(x.distribution.n).toBe(
+        s.samplesPerWorker.reduce((a, b, i) => a + (published && !published[i] ? 0 : b), 0),
+      );
       expect(x.distribution.calls).toBe(x.distribution.n * s.batch);
-      expect(x.aggregates.n).toBe(x.distribution.calls);
+      expect(x.aggregates.n).toBe(s.samplesPerWorker.reduce((a, b) => a + b, 0) * s.batch);
+      expect(x.distribution.p999Ns).toBeGreaterThanOrEqual(x.distribution.p99Ns);
+      expect(x.distribution.p999Ns).toBeLessThanOrEqual(x.distribution.maxNs);
       const c = x.central;
       expect(c.ci95Ns.low).toBeLessThanOrEqual(c.valueNs);
       expect(c.ci95Ns.high).toBeGreaterThanOrEqual(c.valueNs);

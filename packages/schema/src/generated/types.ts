@@ -1020,9 +1020,13 @@ export type TimingRecord = {
      * TimingRecord_Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.
      */
     clockDeltas?: number[];
+    /**
+     * TimingRecord_Counter delta of the contention probe after each sample (contention.adds one-cycle adds on contention.chains independent chains), overhead not subtracted.
+     */
+    throughputDeltas?: number[];
   }[];
   /**
-   * Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns.
+   * Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).
    */
   distribution?: {
     /**
@@ -1118,6 +1122,10 @@ export type TimingRecord = {
      */
     medianCounter?: number;
     /**
+     * 99.9th percentile (type 7), ns: with p99Ns and maxNs the tail of the `calls` calls behind them (a sample's delta ÷ batch, so with batch > 1 a per-call mean of each sample).
+     */
+    p999Ns?: number;
+    /**
      * The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.
      */
     coreClock?: {
@@ -1202,7 +1210,7 @@ export type TimingRecord = {
     valueCounter: number;
     ci95Ns: TimingRecord_Interval3;
     /**
-     * Half-width of ci95Ns as a fraction of valueNs.
+     * Half-width of ci95Ns (the prediction interval of a repeat run's figure) as a fraction of valueNs.
      */
     relativeHalfWidth: number;
     /**
@@ -1214,7 +1222,7 @@ export type TimingRecord = {
      */
     reason: string;
     /**
-     * The same statistic in estimated core cycles, with its interval (widened like ci95Ns).
+     * The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).
      */
     cycles?: {
       /**
@@ -1223,7 +1231,7 @@ export type TimingRecord = {
       value: number;
       ci95: TimingRecord_Interval4;
       /**
-       * Half-width of ci95 as a fraction of value.
+       * Half-width of ci95 (the prediction interval) as a fraction of value.
        */
       relativeHalfWidth: number;
       /**
@@ -1231,6 +1239,60 @@ export type TimingRecord = {
        */
       metTarget: boolean;
     };
+  };
+  /**
+   * Whether each worker's core was shared with a busy sibling hyperthread, from the contention probe after every sample (independent add chains: a shared core issues fewer adds per cycle; the dependent chain of the core-clock probe gives the cycles), and which workers distribution and central were computed from. Absent without the probes (--clock-chain none, counters that count cycles or instructions).
+   */
+  contention?: {
+    /**
+     * add-throughput: one-cycle adds on `chains` independent interleaved chains.
+     */
+    probe: "add-throughput";
+    /**
+     * Independent chains of the probe.
+     */
+    chains: number;
+    /**
+     * A worker is contended below share × reference adds per cycle.
+     */
+    share: number;
+    /**
+     * The least reference, adds per cycle: 3.75 on x86-64 run natively (four integer ALUs), 0 elsewhere.
+     */
+    floor: number;
+    /**
+     * The larger of the best worker's adds per cycle and floor.
+     */
+    reference: number;
+    /**
+     * share × reference: adds per cycle below which a worker is contended.
+     */
+    threshold: number;
+    /**
+     * Every worker, in worker order (as in samples).
+     */
+    workers: {
+      /**
+       * Worker number, from 1.
+       */
+      worker: number;
+      /**
+       * Adds per core cycle on the independent chains: the probe's adds ÷ its median delta, over the core-clock probe's adds ÷ its median delta (overhead subtracted from both).
+       */
+      addsPerCycle: number;
+      /**
+       * addsPerCycle < threshold.
+       */
+      contended: boolean;
+    }[];
+    /**
+     * uncontended: no worker contended; contended: every worker; mixed: some.
+     */
+    state: "uncontended" | "contended" | "mixed";
+    /**
+     * uncontended: distribution and central (their worker lists included) are of the uncontended workers only, at least the campaign's minWorkers of them; all: of every worker (too few uncontended ones; state says whether any was contended). samples and sampling list every worker.
+     */
+    publishedFrom: "uncontended" | "all";
   };
   /**
    * Raw trials, in the order they ran.
@@ -1532,7 +1594,7 @@ export interface TimingRecord_Interval2 {
   high: number;
 }
 /**
- * 95 % interval: the pooled interval widened to cover the spread between workers (t over the workers' figures), ns.
+ * 95 % prediction interval of the figure a repeat run on the same machine publishes (as many workers, same campaign): valueNs ± the larger of √2 × the pooled interval's half-width and t · sd(worker figures) · √(1/W + 1/W), so that of two such runs each run's figure lies inside the other's interval about 95 % of the time (docs/methodology.md); ns.
  */
 export interface TimingRecord_Interval3 {
   /**
@@ -1545,7 +1607,7 @@ export interface TimingRecord_Interval3 {
   high: number;
 }
 /**
- * 95 % interval, estimated core cycles.
+ * 95 % prediction interval of a repeat run's estimated core cycles, the rule of ci95Ns over the workers' cycle figures.
  */
 export interface TimingRecord_Interval4 {
   /**

@@ -6046,7 +6046,7 @@ return errors === 0;
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const timing = validate22;
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1},"maxIterations":{"type":"integer","description":"Maximum iterations per trial.","minimum":1},"warmupNs":{"type":"number","description":"Minimum duration of the untimed warm-up, in ns.","minimum":0},"estimateNs":{"type":"number","description":"The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).","minimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either."}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"method":{"type":"string","enum":["per-call","trials"],"description":"per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials."},"sampling":{"type":"object","description":"How the per-call samples were taken.","properties":{"batch":{"type":"integer","description":"Calls per sample: 1 = every call timed alone.","minimum":1},"batchReason":{"type":"string","description":"Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so."},"workers":{"type":"integer","description":"Fresh driver processes that sampled this operation.","minimum":1},"samplesPerWorker":{"type":"array","description":"Samples each worker took, in the order they ran.","items":{"type":"integer","minimum":1}},"inputs":{"type":"object","description":"How inputs varied from call to call.","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0},"pool":{"type":"integer","description":"Inputs in the pool the calls rotate over (0 when none).","minimum":0},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a new message every call; pool: messages from the pool; none: the operation takes no message."},"description":{"type":"string","description":"The same in words, as the page shows it."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"CPU every worker was pinned to, or null.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"target":{"type":"object","description":"The precision target.","properties":{"relativeHalfWidth":{"type":"number","description":"Target half-width of the 95 % interval, as a fraction of the figure.","minimum":0,"maximum":1},"budgetMs":{"type":"number","description":"Sampling budget of the operation, in ms.","minimum":0},"minWorkers":{"type":"integer","description":"Workers at least.","minimum":1},"figure":{"type":"string","enum":["cycles","time"],"description":"The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time."}},"required":["relativeHalfWidth","budgetMs","minWorkers"],"additionalProperties":false},"stoppedBy":{"type":"string","enum":["target","budget","quick"],"description":"target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target)."},"elapsedMs":{"type":"number","description":"Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).","minimum":0},"overheadShare":{"type":"number","description":"Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).","minimum":0},"layouts":{"type":"object","description":"The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.","properties":{"padBytes":{"type":"array","description":"The layouts the workers used, as padding bytes before the instance's code.","items":{"type":"integer","minimum":0}},"workerPadBytes":{"type":"array","description":"Each worker's layout, in worker order.","items":{"type":"integer","minimum":0}}},"required":["padBytes","workerPadBytes"],"additionalProperties":false}},"required":["batch","batchReason","workers","samplesPerWorker","inputs","pinnedCpu","target","stoppedBy","elapsedMs","overheadShare"],"additionalProperties":false},"samples":{"type":"array","description":"Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.","items":{"type":"object","description":"One worker's samples.","properties":{"worker":{"type":"integer","description":"Worker number, from 1, in the order the workers ran.","minimum":1},"counterDeltas":{"type":"array","description":"Counter deltas, one per sample.","items":{"type":"number","minimum":0},"minItems":1},"clockDeltas":{"type":"array","description":"Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.","items":{"type":"number","minimum":0}}},"required":["worker","counterDeltas"],"additionalProperties":false}},"distribution":{"type":"object","description":"Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns.","properties":{"n":{"type":"integer","description":"Samples pooled.","minimum":1},"calls":{"type":"integer","description":"Calls timed: samples × batch.","minimum":1},"meanNs":{"type":"number","description":"Mean, ns.","minimum":0},"medianNs":{"type":"number","description":"Median, ns.","minimum":0},"minNs":{"type":"number","description":"Smallest, ns.","minimum":0},"maxNs":{"type":"number","description":"Largest, ns.","minimum":0},"p1Ns":{"type":"number","description":"1st percentile (type 7), ns.","minimum":0},"p5Ns":{"type":"number","description":"5th percentile, ns.","minimum":0},"p25Ns":{"type":"number","description":"25th percentile, ns.","minimum":0},"p75Ns":{"type":"number","description":"75th percentile, ns.","minimum":0},"p95Ns":{"type":"number","description":"95th percentile, ns.","minimum":0},"p99Ns":{"type":"number","description":"99th percentile, ns.","minimum":0},"madNs":{"type":"number","description":"Median absolute deviation from the median (unscaled), ns.","minimum":0},"sdNs":{"type":"number","description":"Sample standard deviation, ns.","minimum":0},"medianCi95Ns":{"$ref":"#/$defs/interval","description":"Distribution-free 95 % interval of the median from order statistics, ns."},"meanCi95Ns":{"$ref":"#/$defs/interval","description":"95 % interval of the mean, ns."},"outliers":{"type":"object","description":"Tukey's fences (1.5 × IQR beyond the quartiles): samples counted, never dropped.","properties":{"low":{"type":"integer","description":"Samples below the lower fence.","minimum":0},"high":{"type":"integer","description":"Samples above the upper fence.","minimum":0},"fences":{"$ref":"#/$defs/interval","description":"The fences, ns."}},"required":["low","high","fences"],"additionalProperties":false},"workerMediansNs":{"type":"array","description":"Each worker's median, ns, in worker order.","items":{"type":"number","minimum":0}},"workerMeansNs":{"type":"array","description":"Each worker's mean, ns, in worker order.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"The run's own noise floor: (max − min) / median of the workers' central figures, a fraction.","minimum":0},"meanCounter":{"type":"number","description":"Mean per call in the counter's unit.","minimum":0},"medianCounter":{"type":"number","description":"Median per call in the counter's unit.","minimum":0},"coreClock":{"type":"object","description":"The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.","properties":{"method":{"type":"string","enum":["add-chain"],"description":"add-chain: a dependent chain of one-cycle integer adds timed with the counter."},"adds":{"type":"integer","description":"Adds per probe.","minimum":1},"workerHz":{"type":"array","description":"Each worker's core clock, Hz, in worker order.","items":{"type":"number","minimum":0}},"minHz":{"type":"number","description":"Slowest worker's core clock, Hz.","minimum":0},"maxHz":{"type":"number","description":"Fastest worker's core clock, Hz.","minimum":0}},"required":["method","adds","workerHz","minHz","maxHz"],"additionalProperties":false},"cycles":{"type":"object","description":"Estimated core cycles per call (a sample's ns × its worker's core clock), pooled.","properties":{"meanCycles":{"type":"number","description":"Mean, estimated core cycles.","minimum":0},"medianCycles":{"type":"number","description":"Median, estimated core cycles.","minimum":0},"p5Cycles":{"type":"number","description":"5th percentile.","minimum":0},"p25Cycles":{"type":"number","description":"25th percentile.","minimum":0},"p75Cycles":{"type":"number","description":"75th percentile.","minimum":0},"p95Cycles":{"type":"number","description":"95th percentile.","minimum":0},"workerMediansCycles":{"type":"array","description":"Each worker's median.","items":{"type":"number","minimum":0}},"workerMeansCycles":{"type":"array","description":"Each worker's mean.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"(max − min) / median of the workers' figures of the published statistic, a fraction.","minimum":0}},"required":["meanCycles","medianCycles","p5Cycles","p25Cycles","p75Cycles","p95Cycles","workerMediansCycles","workerMeansCycles","workerSpread"],"additionalProperties":false}},"required":["n","calls","meanNs","medianNs","minNs","maxNs","p1Ns","p5Ns","p25Ns","p75Ns","p95Ns","p99Ns","madNs","sdNs","medianCi95Ns","meanCi95Ns","outliers","workerMediansNs","workerMeansNs","workerSpread"],"additionalProperties":false},"central":{"type":"object","description":"The published central figure and its interval.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"median, or mean for an operation whose time depends on its input."},"valueNs":{"type":"number","description":"The figure, ns per call.","minimum":0},"valueCounter":{"type":"number","description":"The figure in the counter's unit.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95 % interval: the pooled interval widened to cover the spread between workers (t over the workers' figures), ns."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95Ns as a fraction of valueNs.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."},"reason":{"type":"string","description":"Why this statistic, in words (shown on the page)."},"cycles":{"type":"object","description":"The same statistic in estimated core cycles, with its interval (widened like ci95Ns).","properties":{"value":{"type":"number","description":"The figure, estimated core cycles per call.","minimum":0},"ci95":{"$ref":"#/$defs/interval","description":"95 % interval, estimated core cycles."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95 as a fraction of value.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."}},"required":["value","ci95","relativeHalfWidth","metTarget"],"additionalProperties":false}},"required":["statistic","valueNs","valueCounter","ci95Ns","relativeHalfWidth","metTarget","reason"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}},"plausibility":{"type":"object","description":"Cross-checks of the published figures against what the measured code cannot touch (docs/methodology.md, Plausibility): the runner's own clock over every worker process, the duration the runner asked for, the driver's two clocks, and the cycles per instruction against the instructions step's count when that record was in the store. A flagged record's figure is shown marked as not plausible.","properties":{"verdict":{"type":"string","enum":["plausible","flagged"],"description":"flagged when any check is; else plausible."},"checks":{"type":"array","description":"Every check made, passed or flagged.","items":{"type":"object","description":"One check.","properties":{"check":{"type":"string","enum":["runner-clock","requested-duration","counter-vs-clock","warm-up-estimate","cycles-per-instruction"],"description":"runner-clock: the samples (or trials) of a worker add up to no more than the runner's own clock over its process (durationMs); requested-duration: they add up to at least a tenth of the duration the runner asked for, unless the count is at its cap; counter-vs-clock: the counter's figures agree with the driver's CLOCK_MONOTONIC; warm-up-estimate: the median call is no faster than an 8th of the driver's own warm-up estimate; cycles-per-instruction: cycles per call ÷ the instructions counted per call lies within 0.1–8."},"outcome":{"type":"string","enum":["pass","flagged"],"description":"pass or flagged."},"message":{"type":"string","description":"What was compared, with the figures; for a flagged check, which worker and by how much."}},"required":["check","outcome","message"],"additionalProperties":false}}},"required":["verdict","checks"],"additionalProperties":false}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1},"maxIterations":{"type":"integer","description":"Maximum iterations per trial.","minimum":1},"warmupNs":{"type":"number","description":"Minimum duration of the untimed warm-up, in ns.","minimum":0},"estimateNs":{"type":"number","description":"The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).","minimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either."}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"method":{"type":"string","enum":["per-call","trials"],"description":"per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials."},"sampling":{"type":"object","description":"How the per-call samples were taken.","properties":{"batch":{"type":"integer","description":"Calls per sample: 1 = every call timed alone.","minimum":1},"batchReason":{"type":"string","description":"Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so."},"workers":{"type":"integer","description":"Fresh driver processes that sampled this operation.","minimum":1},"samplesPerWorker":{"type":"array","description":"Samples each worker took, in the order they ran.","items":{"type":"integer","minimum":1}},"inputs":{"type":"object","description":"How inputs varied from call to call.","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0},"pool":{"type":"integer","description":"Inputs in the pool the calls rotate over (0 when none).","minimum":0},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a new message every call; pool: messages from the pool; none: the operation takes no message."},"description":{"type":"string","description":"The same in words, as the page shows it."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"CPU every worker was pinned to, or null.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"target":{"type":"object","description":"The precision target.","properties":{"relativeHalfWidth":{"type":"number","description":"Target half-width of the 95 % interval, as a fraction of the figure.","minimum":0,"maximum":1},"budgetMs":{"type":"number","description":"Sampling budget of the operation, in ms.","minimum":0},"minWorkers":{"type":"integer","description":"Workers at least.","minimum":1},"figure":{"type":"string","enum":["cycles","time"],"description":"The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time."}},"required":["relativeHalfWidth","budgetMs","minWorkers"],"additionalProperties":false},"stoppedBy":{"type":"string","enum":["target","budget","quick"],"description":"target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target)."},"elapsedMs":{"type":"number","description":"Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).","minimum":0},"overheadShare":{"type":"number","description":"Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).","minimum":0},"layouts":{"type":"object","description":"The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.","properties":{"padBytes":{"type":"array","description":"The layouts the workers used, as padding bytes before the instance's code.","items":{"type":"integer","minimum":0}},"workerPadBytes":{"type":"array","description":"Each worker's layout, in worker order.","items":{"type":"integer","minimum":0}}},"required":["padBytes","workerPadBytes"],"additionalProperties":false}},"required":["batch","batchReason","workers","samplesPerWorker","inputs","pinnedCpu","target","stoppedBy","elapsedMs","overheadShare"],"additionalProperties":false},"samples":{"type":"array","description":"Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.","items":{"type":"object","description":"One worker's samples.","properties":{"worker":{"type":"integer","description":"Worker number, from 1, in the order the workers ran.","minimum":1},"counterDeltas":{"type":"array","description":"Counter deltas, one per sample.","items":{"type":"number","minimum":0},"minItems":1},"clockDeltas":{"type":"array","description":"Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.","items":{"type":"number","minimum":0}},"throughputDeltas":{"type":"array","description":"Counter delta of the contention probe after each sample (contention.adds one-cycle adds on contention.chains independent chains), overhead not subtracted.","items":{"type":"number","minimum":0}}},"required":["worker","counterDeltas"],"additionalProperties":false}},"distribution":{"type":"object","description":"Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).","properties":{"n":{"type":"integer","description":"Samples pooled.","minimum":1},"calls":{"type":"integer","description":"Calls timed: samples × batch.","minimum":1},"meanNs":{"type":"number","description":"Mean, ns.","minimum":0},"medianNs":{"type":"number","description":"Median, ns.","minimum":0},"minNs":{"type":"number","description":"Smallest, ns.","minimum":0},"maxNs":{"type":"number","description":"Largest, ns.","minimum":0},"p1Ns":{"type":"number","description":"1st percentile (type 7), ns.","minimum":0},"p5Ns":{"type":"number","description":"5th percentile, ns.","minimum":0},"p25Ns":{"type":"number","description":"25th percentile, ns.","minimum":0},"p75Ns":{"type":"number","description":"75th percentile, ns.","minimum":0},"p95Ns":{"type":"number","description":"95th percentile, ns.","minimum":0},"p99Ns":{"type":"number","description":"99th percentile, ns.","minimum":0},"madNs":{"type":"number","description":"Median absolute deviation from the median (unscaled), ns.","minimum":0},"sdNs":{"type":"number","description":"Sample standard deviation, ns.","minimum":0},"medianCi95Ns":{"$ref":"#/$defs/interval","description":"Distribution-free 95 % interval of the median from order statistics, ns."},"meanCi95Ns":{"$ref":"#/$defs/interval","description":"95 % interval of the mean, ns."},"outliers":{"type":"object","description":"Tukey's fences (1.5 × IQR beyond the quartiles): samples counted, never dropped.","properties":{"low":{"type":"integer","description":"Samples below the lower fence.","minimum":0},"high":{"type":"integer","description":"Samples above the upper fence.","minimum":0},"fences":{"$ref":"#/$defs/interval","description":"The fences, ns."}},"required":["low","high","fences"],"additionalProperties":false},"workerMediansNs":{"type":"array","description":"Each worker's median, ns, in worker order.","items":{"type":"number","minimum":0}},"workerMeansNs":{"type":"array","description":"Each worker's mean, ns, in worker order.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"The run's own noise floor: (max − min) / median of the workers' central figures, a fraction.","minimum":0},"meanCounter":{"type":"number","description":"Mean per call in the counter's unit.","minimum":0},"medianCounter":{"type":"number","description":"Median per call in the counter's unit.","minimum":0},"p999Ns":{"type":"number","description":"99.9th percentile (type 7), ns: with p99Ns and maxNs the tail of the `calls` calls behind them (a sample's delta ÷ batch, so with batch > 1 a per-call mean of each sample).","minimum":0},"coreClock":{"type":"object","description":"The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.","properties":{"method":{"type":"string","enum":["add-chain"],"description":"add-chain: a dependent chain of one-cycle integer adds timed with the counter."},"adds":{"type":"integer","description":"Adds per probe.","minimum":1},"workerHz":{"type":"array","description":"Each worker's core clock, Hz, in worker order.","items":{"type":"number","minimum":0}},"minHz":{"type":"number","description":"Slowest worker's core clock, Hz.","minimum":0},"maxHz":{"type":"number","description":"Fastest worker's core clock, Hz.","minimum":0}},"required":["method","adds","workerHz","minHz","maxHz"],"additionalProperties":false},"cycles":{"type":"object","description":"Estimated core cycles per call (a sample's ns × its worker's core clock), pooled.","properties":{"meanCycles":{"type":"number","description":"Mean, estimated core cycles.","minimum":0},"medianCycles":{"type":"number","description":"Median, estimated core cycles.","minimum":0},"p5Cycles":{"type":"number","description":"5th percentile.","minimum":0},"p25Cycles":{"type":"number","description":"25th percentile.","minimum":0},"p75Cycles":{"type":"number","description":"75th percentile.","minimum":0},"p95Cycles":{"type":"number","description":"95th percentile.","minimum":0},"workerMediansCycles":{"type":"array","description":"Each worker's median.","items":{"type":"number","minimum":0}},"workerMeansCycles":{"type":"array","description":"Each worker's mean.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"(max − min) / median of the workers' figures of the published statistic, a fraction.","minimum":0}},"required":["meanCycles","medianCycles","p5Cycles","p25Cycles","p75Cycles","p95Cycles","workerMediansCycles","workerMeansCycles","workerSpread"],"additionalProperties":false}},"required":["n","calls","meanNs","medianNs","minNs","maxNs","p1Ns","p5Ns","p25Ns","p75Ns","p95Ns","p99Ns","madNs","sdNs","medianCi95Ns","meanCi95Ns","outliers","workerMediansNs","workerMeansNs","workerSpread"],"additionalProperties":false},"central":{"type":"object","description":"The published central figure and its interval.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"median, or mean for an operation whose time depends on its input."},"valueNs":{"type":"number","description":"The figure, ns per call.","minimum":0},"valueCounter":{"type":"number","description":"The figure in the counter's unit.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95 % prediction interval of the figure a repeat run on the same machine publishes (as many workers, same campaign): valueNs ± the larger of √2 × the pooled interval's half-width and t · sd(worker figures) · √(1/W + 1/W), so that of two such runs each run's figure lies inside the other's interval about 95 % of the time (docs/methodology.md); ns."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95Ns (the prediction interval of a repeat run's figure) as a fraction of valueNs.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."},"reason":{"type":"string","description":"Why this statistic, in words (shown on the page)."},"cycles":{"type":"object","description":"The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).","properties":{"value":{"type":"number","description":"The figure, estimated core cycles per call.","minimum":0},"ci95":{"$ref":"#/$defs/interval","description":"95 % prediction interval of a repeat run's estimated core cycles, the rule of ci95Ns over the workers' cycle figures."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95 (the prediction interval) as a fraction of value.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."}},"required":["value","ci95","relativeHalfWidth","metTarget"],"additionalProperties":false}},"required":["statistic","valueNs","valueCounter","ci95Ns","relativeHalfWidth","metTarget","reason"],"additionalProperties":false},"contention":{"type":"object","description":"Whether each worker's core was shared with a busy sibling hyperthread, from the contention probe after every sample (independent add chains: a shared core issues fewer adds per cycle; the dependent chain of the core-clock probe gives the cycles), and which workers distribution and central were computed from. Absent without the probes (--clock-chain none, counters that count cycles or instructions).","properties":{"probe":{"type":"string","enum":["add-throughput"],"description":"add-throughput: one-cycle adds on `chains` independent interleaved chains."},"chains":{"type":"integer","description":"Independent chains of the probe.","minimum":1},"share":{"type":"number","description":"A worker is contended below share × reference adds per cycle.","minimum":0,"maximum":1},"floor":{"type":"number","description":"The least reference, adds per cycle: 3.75 on x86-64 run natively (four integer ALUs), 0 elsewhere.","minimum":0},"reference":{"type":"number","description":"The larger of the best worker's adds per cycle and floor.","minimum":0},"threshold":{"type":"number","description":"share × reference: adds per cycle below which a worker is contended.","minimum":0},"workers":{"type":"array","description":"Every worker, in worker order (as in samples).","items":{"type":"object","description":"One worker's contention state.","properties":{"worker":{"type":"integer","description":"Worker number, from 1.","minimum":1},"addsPerCycle":{"type":"number","description":"Adds per core cycle on the independent chains: the probe's adds ÷ its median delta, over the core-clock probe's adds ÷ its median delta (overhead subtracted from both).","minimum":0},"contended":{"type":"boolean","description":"addsPerCycle < threshold."}},"required":["worker","addsPerCycle","contended"],"additionalProperties":false}},"state":{"type":"string","enum":["uncontended","contended","mixed"],"description":"uncontended: no worker contended; contended: every worker; mixed: some."},"publishedFrom":{"type":"string","enum":["uncontended","all"],"description":"uncontended: distribution and central (their worker lists included) are of the uncontended workers only, at least the campaign's minWorkers of them; all: of every worker (too few uncontended ones; state says whether any was contended). samples and sampling list every worker."}},"required":["probe","chains","share","floor","reference","threshold","workers","state","publishedFrom"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}},"plausibility":{"type":"object","description":"Cross-checks of the published figures against what the measured code cannot touch (docs/methodology.md, Plausibility): the runner's own clock over every worker process, the duration the runner asked for, the driver's two clocks, and the cycles per instruction against the instructions step's count when that record was in the store. A flagged record's figure is shown marked as not plausible.","properties":{"verdict":{"type":"string","enum":["plausible","flagged"],"description":"flagged when any check is; else plausible."},"checks":{"type":"array","description":"Every check made, passed or flagged.","items":{"type":"object","description":"One check.","properties":{"check":{"type":"string","enum":["runner-clock","requested-duration","counter-vs-clock","warm-up-estimate","cycles-per-instruction"],"description":"runner-clock: the samples (or trials) of a worker add up to no more than the runner's own clock over its process (durationMs); requested-duration: they add up to at least a tenth of the duration the runner asked for, unless the count is at its cap; counter-vs-clock: the counter's figures agree with the driver's CLOCK_MONOTONIC; warm-up-estimate: the median call is no faster than an 8th of the driver's own warm-up estimate; cycles-per-instruction: cycles per call ÷ the instructions counted per call lies within 0.1–8."},"outcome":{"type":"string","enum":["pass","flagged"],"description":"pass or flagged."},"message":{"type":"string","description":"What was compared, with the figures; for a flagged check, which worker and by how much."}},"required":["check","outcome","message"],"additionalProperties":false}}},"required":["verdict","checks"],"additionalProperties":false}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 const schema37 = {"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false};
 const schema38 = {"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false};
 const schema40 = {"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false};
@@ -8578,7 +8578,7 @@ vErrors.push(err200);
 errors++;
 }
 for(const key11 in data81){
-if(!(((key11 === "worker") || (key11 === "counterDeltas")) || (key11 === "clockDeltas"))){
+if(!((((key11 === "worker") || (key11 === "counterDeltas")) || (key11 === "clockDeltas")) || (key11 === "throughputDeltas"))){
 const err201 = {instancePath:instancePath+"/samples/" + i6,schemaPath:"#/properties/samples/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err201];
@@ -8706,9 +8706,15 @@ vErrors.push(err210);
 errors++;
 }
 }
-}
-else {
-const err211 = {instancePath:instancePath+"/samples/" + i6,schemaPath:"#/properties/samples/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data81.throughputDeltas !== undefined){
+let data87 = data81.throughputDeltas;
+if(Array.isArray(data87)){
+const len9 = data87.length;
+for(let i9=0; i9<len9; i9++){
+let data88 = data87[i9];
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 < 0 || isNaN(data88)){
+const err211 = {instancePath:instancePath+"/samples/" + i6+"/throughputDeltas/" + i9,schemaPath:"#/properties/samples/items/properties/throughputDeltas/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -8718,9 +8724,8 @@ vErrors.push(err211);
 errors++;
 }
 }
-}
 else {
-const err212 = {instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err212 = {instancePath:instancePath+"/samples/" + i6+"/throughputDeltas/" + i9,schemaPath:"#/properties/samples/items/properties/throughputDeltas/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -8730,11 +8735,9 @@ vErrors.push(err212);
 errors++;
 }
 }
-if(data.distribution !== undefined){
-let data87 = data.distribution;
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-if(data87.n === undefined){
-const err213 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "n"},message:"must have required property '"+"n"+"'"};
+}
+else {
+const err213 = {instancePath:instancePath+"/samples/" + i6+"/throughputDeltas",schemaPath:"#/properties/samples/items/properties/throughputDeltas/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -8743,8 +8746,10 @@ vErrors.push(err213);
 }
 errors++;
 }
-if(data87.calls === undefined){
-const err214 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+}
+}
+else {
+const err214 = {instancePath:instancePath+"/samples/" + i6,schemaPath:"#/properties/samples/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -8753,8 +8758,10 @@ vErrors.push(err214);
 }
 errors++;
 }
-if(data87.meanNs === undefined){
-const err215 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "meanNs"},message:"must have required property '"+"meanNs"+"'"};
+}
+}
+else {
+const err215 = {instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -8763,8 +8770,12 @@ vErrors.push(err215);
 }
 errors++;
 }
-if(data87.medianNs === undefined){
-const err216 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "medianNs"},message:"must have required property '"+"medianNs"+"'"};
+}
+if(data.distribution !== undefined){
+let data89 = data.distribution;
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+if(data89.n === undefined){
+const err216 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "n"},message:"must have required property '"+"n"+"'"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -8773,8 +8784,8 @@ vErrors.push(err216);
 }
 errors++;
 }
-if(data87.minNs === undefined){
-const err217 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "minNs"},message:"must have required property '"+"minNs"+"'"};
+if(data89.calls === undefined){
+const err217 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -8783,8 +8794,8 @@ vErrors.push(err217);
 }
 errors++;
 }
-if(data87.maxNs === undefined){
-const err218 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "maxNs"},message:"must have required property '"+"maxNs"+"'"};
+if(data89.meanNs === undefined){
+const err218 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "meanNs"},message:"must have required property '"+"meanNs"+"'"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -8793,8 +8804,8 @@ vErrors.push(err218);
 }
 errors++;
 }
-if(data87.p1Ns === undefined){
-const err219 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p1Ns"},message:"must have required property '"+"p1Ns"+"'"};
+if(data89.medianNs === undefined){
+const err219 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "medianNs"},message:"must have required property '"+"medianNs"+"'"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -8803,8 +8814,8 @@ vErrors.push(err219);
 }
 errors++;
 }
-if(data87.p5Ns === undefined){
-const err220 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p5Ns"},message:"must have required property '"+"p5Ns"+"'"};
+if(data89.minNs === undefined){
+const err220 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "minNs"},message:"must have required property '"+"minNs"+"'"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -8813,8 +8824,8 @@ vErrors.push(err220);
 }
 errors++;
 }
-if(data87.p25Ns === undefined){
-const err221 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p25Ns"},message:"must have required property '"+"p25Ns"+"'"};
+if(data89.maxNs === undefined){
+const err221 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "maxNs"},message:"must have required property '"+"maxNs"+"'"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -8823,8 +8834,8 @@ vErrors.push(err221);
 }
 errors++;
 }
-if(data87.p75Ns === undefined){
-const err222 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p75Ns"},message:"must have required property '"+"p75Ns"+"'"};
+if(data89.p1Ns === undefined){
+const err222 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p1Ns"},message:"must have required property '"+"p1Ns"+"'"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -8833,8 +8844,8 @@ vErrors.push(err222);
 }
 errors++;
 }
-if(data87.p95Ns === undefined){
-const err223 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p95Ns"},message:"must have required property '"+"p95Ns"+"'"};
+if(data89.p5Ns === undefined){
+const err223 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p5Ns"},message:"must have required property '"+"p5Ns"+"'"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -8843,8 +8854,8 @@ vErrors.push(err223);
 }
 errors++;
 }
-if(data87.p99Ns === undefined){
-const err224 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p99Ns"},message:"must have required property '"+"p99Ns"+"'"};
+if(data89.p25Ns === undefined){
+const err224 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p25Ns"},message:"must have required property '"+"p25Ns"+"'"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -8853,8 +8864,8 @@ vErrors.push(err224);
 }
 errors++;
 }
-if(data87.madNs === undefined){
-const err225 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "madNs"},message:"must have required property '"+"madNs"+"'"};
+if(data89.p75Ns === undefined){
+const err225 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p75Ns"},message:"must have required property '"+"p75Ns"+"'"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -8863,8 +8874,8 @@ vErrors.push(err225);
 }
 errors++;
 }
-if(data87.sdNs === undefined){
-const err226 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "sdNs"},message:"must have required property '"+"sdNs"+"'"};
+if(data89.p95Ns === undefined){
+const err226 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p95Ns"},message:"must have required property '"+"p95Ns"+"'"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -8873,8 +8884,8 @@ vErrors.push(err226);
 }
 errors++;
 }
-if(data87.medianCi95Ns === undefined){
-const err227 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "medianCi95Ns"},message:"must have required property '"+"medianCi95Ns"+"'"};
+if(data89.p99Ns === undefined){
+const err227 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p99Ns"},message:"must have required property '"+"p99Ns"+"'"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -8883,8 +8894,8 @@ vErrors.push(err227);
 }
 errors++;
 }
-if(data87.meanCi95Ns === undefined){
-const err228 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "meanCi95Ns"},message:"must have required property '"+"meanCi95Ns"+"'"};
+if(data89.madNs === undefined){
+const err228 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "madNs"},message:"must have required property '"+"madNs"+"'"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -8893,8 +8904,8 @@ vErrors.push(err228);
 }
 errors++;
 }
-if(data87.outliers === undefined){
-const err229 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "outliers"},message:"must have required property '"+"outliers"+"'"};
+if(data89.sdNs === undefined){
+const err229 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "sdNs"},message:"must have required property '"+"sdNs"+"'"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -8903,8 +8914,8 @@ vErrors.push(err229);
 }
 errors++;
 }
-if(data87.workerMediansNs === undefined){
-const err230 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "workerMediansNs"},message:"must have required property '"+"workerMediansNs"+"'"};
+if(data89.medianCi95Ns === undefined){
+const err230 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "medianCi95Ns"},message:"must have required property '"+"medianCi95Ns"+"'"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -8913,8 +8924,8 @@ vErrors.push(err230);
 }
 errors++;
 }
-if(data87.workerMeansNs === undefined){
-const err231 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "workerMeansNs"},message:"must have required property '"+"workerMeansNs"+"'"};
+if(data89.meanCi95Ns === undefined){
+const err231 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "meanCi95Ns"},message:"must have required property '"+"meanCi95Ns"+"'"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -8923,8 +8934,8 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data87.workerSpread === undefined){
-const err232 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "workerSpread"},message:"must have required property '"+"workerSpread"+"'"};
+if(data89.outliers === undefined){
+const err232 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "outliers"},message:"must have required property '"+"outliers"+"'"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -8933,9 +8944,8 @@ vErrors.push(err232);
 }
 errors++;
 }
-for(const key12 in data87){
-if(!(func1.call(schema35.properties.distribution.properties, key12))){
-const err233 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(data89.workerMediansNs === undefined){
+const err233 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "workerMediansNs"},message:"must have required property '"+"workerMediansNs"+"'"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -8944,11 +8954,8 @@ vErrors.push(err233);
 }
 errors++;
 }
-}
-if(data87.n !== undefined){
-let data88 = data87.n;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
-const err234 = {instancePath:instancePath+"/distribution/n",schemaPath:"#/properties/distribution/properties/n/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data89.workerMeansNs === undefined){
+const err234 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "workerMeansNs"},message:"must have required property '"+"workerMeansNs"+"'"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -8957,9 +8964,8 @@ vErrors.push(err234);
 }
 errors++;
 }
-if((typeof data88 == "number") && (isFinite(data88))){
-if(data88 < 1 || isNaN(data88)){
-const err235 = {instancePath:instancePath+"/distribution/n",schemaPath:"#/properties/distribution/properties/n/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data89.workerSpread === undefined){
+const err235 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "workerSpread"},message:"must have required property '"+"workerSpread"+"'"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -8968,12 +8974,9 @@ vErrors.push(err235);
 }
 errors++;
 }
-}
-}
-if(data87.calls !== undefined){
-let data89 = data87.calls;
-if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
-const err236 = {instancePath:instancePath+"/distribution/calls",schemaPath:"#/properties/distribution/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key12 in data89){
+if(!(func1.call(schema35.properties.distribution.properties, key12))){
+const err236 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -8982,9 +8985,11 @@ vErrors.push(err236);
 }
 errors++;
 }
-if((typeof data89 == "number") && (isFinite(data89))){
-if(data89 < 1 || isNaN(data89)){
-const err237 = {instancePath:instancePath+"/distribution/calls",schemaPath:"#/properties/distribution/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data89.n !== undefined){
+let data90 = data89.n;
+if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
+const err237 = {instancePath:instancePath+"/distribution/n",schemaPath:"#/properties/distribution/properties/n/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -8993,13 +8998,9 @@ vErrors.push(err237);
 }
 errors++;
 }
-}
-}
-if(data87.meanNs !== undefined){
-let data90 = data87.meanNs;
 if((typeof data90 == "number") && (isFinite(data90))){
-if(data90 < 0 || isNaN(data90)){
-const err238 = {instancePath:instancePath+"/distribution/meanNs",schemaPath:"#/properties/distribution/properties/meanNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data90 < 1 || isNaN(data90)){
+const err238 = {instancePath:instancePath+"/distribution/n",schemaPath:"#/properties/distribution/properties/n/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -9009,8 +9010,11 @@ vErrors.push(err238);
 errors++;
 }
 }
-else {
-const err239 = {instancePath:instancePath+"/distribution/meanNs",schemaPath:"#/properties/distribution/properties/meanNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data89.calls !== undefined){
+let data91 = data89.calls;
+if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
+const err239 = {instancePath:instancePath+"/distribution/calls",schemaPath:"#/properties/distribution/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -9019,12 +9023,9 @@ vErrors.push(err239);
 }
 errors++;
 }
-}
-if(data87.medianNs !== undefined){
-let data91 = data87.medianNs;
 if((typeof data91 == "number") && (isFinite(data91))){
-if(data91 < 0 || isNaN(data91)){
-const err240 = {instancePath:instancePath+"/distribution/medianNs",schemaPath:"#/properties/distribution/properties/medianNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data91 < 1 || isNaN(data91)){
+const err240 = {instancePath:instancePath+"/distribution/calls",schemaPath:"#/properties/distribution/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -9034,8 +9035,12 @@ vErrors.push(err240);
 errors++;
 }
 }
-else {
-const err241 = {instancePath:instancePath+"/distribution/medianNs",schemaPath:"#/properties/distribution/properties/medianNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data89.meanNs !== undefined){
+let data92 = data89.meanNs;
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 < 0 || isNaN(data92)){
+const err241 = {instancePath:instancePath+"/distribution/meanNs",schemaPath:"#/properties/distribution/properties/meanNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -9045,11 +9050,8 @@ vErrors.push(err241);
 errors++;
 }
 }
-if(data87.minNs !== undefined){
-let data92 = data87.minNs;
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 < 0 || isNaN(data92)){
-const err242 = {instancePath:instancePath+"/distribution/minNs",schemaPath:"#/properties/distribution/properties/minNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err242 = {instancePath:instancePath+"/distribution/meanNs",schemaPath:"#/properties/distribution/properties/meanNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -9059,8 +9061,11 @@ vErrors.push(err242);
 errors++;
 }
 }
-else {
-const err243 = {instancePath:instancePath+"/distribution/minNs",schemaPath:"#/properties/distribution/properties/minNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.medianNs !== undefined){
+let data93 = data89.medianNs;
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 < 0 || isNaN(data93)){
+const err243 = {instancePath:instancePath+"/distribution/medianNs",schemaPath:"#/properties/distribution/properties/medianNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -9070,11 +9075,8 @@ vErrors.push(err243);
 errors++;
 }
 }
-if(data87.maxNs !== undefined){
-let data93 = data87.maxNs;
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 < 0 || isNaN(data93)){
-const err244 = {instancePath:instancePath+"/distribution/maxNs",schemaPath:"#/properties/distribution/properties/maxNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err244 = {instancePath:instancePath+"/distribution/medianNs",schemaPath:"#/properties/distribution/properties/medianNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -9084,8 +9086,11 @@ vErrors.push(err244);
 errors++;
 }
 }
-else {
-const err245 = {instancePath:instancePath+"/distribution/maxNs",schemaPath:"#/properties/distribution/properties/maxNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.minNs !== undefined){
+let data94 = data89.minNs;
+if((typeof data94 == "number") && (isFinite(data94))){
+if(data94 < 0 || isNaN(data94)){
+const err245 = {instancePath:instancePath+"/distribution/minNs",schemaPath:"#/properties/distribution/properties/minNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -9095,11 +9100,8 @@ vErrors.push(err245);
 errors++;
 }
 }
-if(data87.p1Ns !== undefined){
-let data94 = data87.p1Ns;
-if((typeof data94 == "number") && (isFinite(data94))){
-if(data94 < 0 || isNaN(data94)){
-const err246 = {instancePath:instancePath+"/distribution/p1Ns",schemaPath:"#/properties/distribution/properties/p1Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err246 = {instancePath:instancePath+"/distribution/minNs",schemaPath:"#/properties/distribution/properties/minNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -9109,8 +9111,11 @@ vErrors.push(err246);
 errors++;
 }
 }
-else {
-const err247 = {instancePath:instancePath+"/distribution/p1Ns",schemaPath:"#/properties/distribution/properties/p1Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.maxNs !== undefined){
+let data95 = data89.maxNs;
+if((typeof data95 == "number") && (isFinite(data95))){
+if(data95 < 0 || isNaN(data95)){
+const err247 = {instancePath:instancePath+"/distribution/maxNs",schemaPath:"#/properties/distribution/properties/maxNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -9120,11 +9125,8 @@ vErrors.push(err247);
 errors++;
 }
 }
-if(data87.p5Ns !== undefined){
-let data95 = data87.p5Ns;
-if((typeof data95 == "number") && (isFinite(data95))){
-if(data95 < 0 || isNaN(data95)){
-const err248 = {instancePath:instancePath+"/distribution/p5Ns",schemaPath:"#/properties/distribution/properties/p5Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err248 = {instancePath:instancePath+"/distribution/maxNs",schemaPath:"#/properties/distribution/properties/maxNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -9134,8 +9136,11 @@ vErrors.push(err248);
 errors++;
 }
 }
-else {
-const err249 = {instancePath:instancePath+"/distribution/p5Ns",schemaPath:"#/properties/distribution/properties/p5Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.p1Ns !== undefined){
+let data96 = data89.p1Ns;
+if((typeof data96 == "number") && (isFinite(data96))){
+if(data96 < 0 || isNaN(data96)){
+const err249 = {instancePath:instancePath+"/distribution/p1Ns",schemaPath:"#/properties/distribution/properties/p1Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -9145,11 +9150,8 @@ vErrors.push(err249);
 errors++;
 }
 }
-if(data87.p25Ns !== undefined){
-let data96 = data87.p25Ns;
-if((typeof data96 == "number") && (isFinite(data96))){
-if(data96 < 0 || isNaN(data96)){
-const err250 = {instancePath:instancePath+"/distribution/p25Ns",schemaPath:"#/properties/distribution/properties/p25Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err250 = {instancePath:instancePath+"/distribution/p1Ns",schemaPath:"#/properties/distribution/properties/p1Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -9159,8 +9161,11 @@ vErrors.push(err250);
 errors++;
 }
 }
-else {
-const err251 = {instancePath:instancePath+"/distribution/p25Ns",schemaPath:"#/properties/distribution/properties/p25Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.p5Ns !== undefined){
+let data97 = data89.p5Ns;
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 < 0 || isNaN(data97)){
+const err251 = {instancePath:instancePath+"/distribution/p5Ns",schemaPath:"#/properties/distribution/properties/p5Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -9170,11 +9175,8 @@ vErrors.push(err251);
 errors++;
 }
 }
-if(data87.p75Ns !== undefined){
-let data97 = data87.p75Ns;
-if((typeof data97 == "number") && (isFinite(data97))){
-if(data97 < 0 || isNaN(data97)){
-const err252 = {instancePath:instancePath+"/distribution/p75Ns",schemaPath:"#/properties/distribution/properties/p75Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err252 = {instancePath:instancePath+"/distribution/p5Ns",schemaPath:"#/properties/distribution/properties/p5Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -9184,8 +9186,11 @@ vErrors.push(err252);
 errors++;
 }
 }
-else {
-const err253 = {instancePath:instancePath+"/distribution/p75Ns",schemaPath:"#/properties/distribution/properties/p75Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.p25Ns !== undefined){
+let data98 = data89.p25Ns;
+if((typeof data98 == "number") && (isFinite(data98))){
+if(data98 < 0 || isNaN(data98)){
+const err253 = {instancePath:instancePath+"/distribution/p25Ns",schemaPath:"#/properties/distribution/properties/p25Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -9195,11 +9200,8 @@ vErrors.push(err253);
 errors++;
 }
 }
-if(data87.p95Ns !== undefined){
-let data98 = data87.p95Ns;
-if((typeof data98 == "number") && (isFinite(data98))){
-if(data98 < 0 || isNaN(data98)){
-const err254 = {instancePath:instancePath+"/distribution/p95Ns",schemaPath:"#/properties/distribution/properties/p95Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err254 = {instancePath:instancePath+"/distribution/p25Ns",schemaPath:"#/properties/distribution/properties/p25Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -9209,8 +9211,11 @@ vErrors.push(err254);
 errors++;
 }
 }
-else {
-const err255 = {instancePath:instancePath+"/distribution/p95Ns",schemaPath:"#/properties/distribution/properties/p95Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.p75Ns !== undefined){
+let data99 = data89.p75Ns;
+if((typeof data99 == "number") && (isFinite(data99))){
+if(data99 < 0 || isNaN(data99)){
+const err255 = {instancePath:instancePath+"/distribution/p75Ns",schemaPath:"#/properties/distribution/properties/p75Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -9220,11 +9225,8 @@ vErrors.push(err255);
 errors++;
 }
 }
-if(data87.p99Ns !== undefined){
-let data99 = data87.p99Ns;
-if((typeof data99 == "number") && (isFinite(data99))){
-if(data99 < 0 || isNaN(data99)){
-const err256 = {instancePath:instancePath+"/distribution/p99Ns",schemaPath:"#/properties/distribution/properties/p99Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err256 = {instancePath:instancePath+"/distribution/p75Ns",schemaPath:"#/properties/distribution/properties/p75Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -9234,8 +9236,11 @@ vErrors.push(err256);
 errors++;
 }
 }
-else {
-const err257 = {instancePath:instancePath+"/distribution/p99Ns",schemaPath:"#/properties/distribution/properties/p99Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.p95Ns !== undefined){
+let data100 = data89.p95Ns;
+if((typeof data100 == "number") && (isFinite(data100))){
+if(data100 < 0 || isNaN(data100)){
+const err257 = {instancePath:instancePath+"/distribution/p95Ns",schemaPath:"#/properties/distribution/properties/p95Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -9245,11 +9250,8 @@ vErrors.push(err257);
 errors++;
 }
 }
-if(data87.madNs !== undefined){
-let data100 = data87.madNs;
-if((typeof data100 == "number") && (isFinite(data100))){
-if(data100 < 0 || isNaN(data100)){
-const err258 = {instancePath:instancePath+"/distribution/madNs",schemaPath:"#/properties/distribution/properties/madNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err258 = {instancePath:instancePath+"/distribution/p95Ns",schemaPath:"#/properties/distribution/properties/p95Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -9259,8 +9261,11 @@ vErrors.push(err258);
 errors++;
 }
 }
-else {
-const err259 = {instancePath:instancePath+"/distribution/madNs",schemaPath:"#/properties/distribution/properties/madNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.p99Ns !== undefined){
+let data101 = data89.p99Ns;
+if((typeof data101 == "number") && (isFinite(data101))){
+if(data101 < 0 || isNaN(data101)){
+const err259 = {instancePath:instancePath+"/distribution/p99Ns",schemaPath:"#/properties/distribution/properties/p99Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -9270,11 +9275,8 @@ vErrors.push(err259);
 errors++;
 }
 }
-if(data87.sdNs !== undefined){
-let data101 = data87.sdNs;
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 < 0 || isNaN(data101)){
-const err260 = {instancePath:instancePath+"/distribution/sdNs",schemaPath:"#/properties/distribution/properties/sdNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err260 = {instancePath:instancePath+"/distribution/p99Ns",schemaPath:"#/properties/distribution/properties/p99Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -9284,8 +9286,11 @@ vErrors.push(err260);
 errors++;
 }
 }
-else {
-const err261 = {instancePath:instancePath+"/distribution/sdNs",schemaPath:"#/properties/distribution/properties/sdNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.madNs !== undefined){
+let data102 = data89.madNs;
+if((typeof data102 == "number") && (isFinite(data102))){
+if(data102 < 0 || isNaN(data102)){
+const err261 = {instancePath:instancePath+"/distribution/madNs",schemaPath:"#/properties/distribution/properties/madNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -9295,11 +9300,8 @@ vErrors.push(err261);
 errors++;
 }
 }
-if(data87.medianCi95Ns !== undefined){
-let data102 = data87.medianCi95Ns;
-if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
-if(data102.low === undefined){
-const err262 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+else {
+const err262 = {instancePath:instancePath+"/distribution/madNs",schemaPath:"#/properties/distribution/properties/madNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -9308,8 +9310,12 @@ vErrors.push(err262);
 }
 errors++;
 }
-if(data102.high === undefined){
-const err263 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+if(data89.sdNs !== undefined){
+let data103 = data89.sdNs;
+if((typeof data103 == "number") && (isFinite(data103))){
+if(data103 < 0 || isNaN(data103)){
+const err263 = {instancePath:instancePath+"/distribution/sdNs",schemaPath:"#/properties/distribution/properties/sdNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -9318,9 +9324,9 @@ vErrors.push(err263);
 }
 errors++;
 }
-for(const key13 in data102){
-if(!((key13 === "low") || (key13 === "high"))){
-const err264 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+}
+else {
+const err264 = {instancePath:instancePath+"/distribution/sdNs",schemaPath:"#/properties/distribution/properties/sdNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -9330,10 +9336,11 @@ vErrors.push(err264);
 errors++;
 }
 }
-if(data102.low !== undefined){
-let data103 = data102.low;
-if(!((typeof data103 == "number") && (isFinite(data103)))){
-const err265 = {instancePath:instancePath+"/distribution/medianCi95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.medianCi95Ns !== undefined){
+let data104 = data89.medianCi95Ns;
+if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
+if(data104.low === undefined){
+const err265 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -9342,11 +9349,8 @@ vErrors.push(err265);
 }
 errors++;
 }
-}
-if(data102.high !== undefined){
-let data104 = data102.high;
-if(!((typeof data104 == "number") && (isFinite(data104)))){
-const err266 = {instancePath:instancePath+"/distribution/medianCi95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data104.high === undefined){
+const err266 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -9355,10 +9359,9 @@ vErrors.push(err266);
 }
 errors++;
 }
-}
-}
-else {
-const err267 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key13 in data104){
+if(!((key13 === "low") || (key13 === "high"))){
+const err267 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -9368,11 +9371,10 @@ vErrors.push(err267);
 errors++;
 }
 }
-if(data87.meanCi95Ns !== undefined){
-let data105 = data87.meanCi95Ns;
-if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
-if(data105.low === undefined){
-const err268 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if(data104.low !== undefined){
+let data105 = data104.low;
+if(!((typeof data105 == "number") && (isFinite(data105)))){
+const err268 = {instancePath:instancePath+"/distribution/medianCi95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -9381,8 +9383,11 @@ vErrors.push(err268);
 }
 errors++;
 }
-if(data105.high === undefined){
-const err269 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+if(data104.high !== undefined){
+let data106 = data104.high;
+if(!((typeof data106 == "number") && (isFinite(data106)))){
+const err269 = {instancePath:instancePath+"/distribution/medianCi95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -9391,9 +9396,10 @@ vErrors.push(err269);
 }
 errors++;
 }
-for(const key14 in data105){
-if(!((key14 === "low") || (key14 === "high"))){
-const err270 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+}
+else {
+const err270 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -9403,10 +9409,11 @@ vErrors.push(err270);
 errors++;
 }
 }
-if(data105.low !== undefined){
-let data106 = data105.low;
-if(!((typeof data106 == "number") && (isFinite(data106)))){
-const err271 = {instancePath:instancePath+"/distribution/meanCi95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.meanCi95Ns !== undefined){
+let data107 = data89.meanCi95Ns;
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+if(data107.low === undefined){
+const err271 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -9415,11 +9422,8 @@ vErrors.push(err271);
 }
 errors++;
 }
-}
-if(data105.high !== undefined){
-let data107 = data105.high;
-if(!((typeof data107 == "number") && (isFinite(data107)))){
-const err272 = {instancePath:instancePath+"/distribution/meanCi95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data107.high === undefined){
+const err272 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -9428,10 +9432,9 @@ vErrors.push(err272);
 }
 errors++;
 }
-}
-}
-else {
-const err273 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key14 in data107){
+if(!((key14 === "low") || (key14 === "high"))){
+const err273 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -9441,11 +9444,10 @@ vErrors.push(err273);
 errors++;
 }
 }
-if(data87.outliers !== undefined){
-let data108 = data87.outliers;
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
-if(data108.low === undefined){
-const err274 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if(data107.low !== undefined){
+let data108 = data107.low;
+if(!((typeof data108 == "number") && (isFinite(data108)))){
+const err274 = {instancePath:instancePath+"/distribution/meanCi95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -9454,8 +9456,11 @@ vErrors.push(err274);
 }
 errors++;
 }
-if(data108.high === undefined){
-const err275 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+if(data107.high !== undefined){
+let data109 = data107.high;
+if(!((typeof data109 == "number") && (isFinite(data109)))){
+const err275 = {instancePath:instancePath+"/distribution/meanCi95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -9464,8 +9469,10 @@ vErrors.push(err275);
 }
 errors++;
 }
-if(data108.fences === undefined){
-const err276 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/required",keyword:"required",params:{missingProperty: "fences"},message:"must have required property '"+"fences"+"'"};
+}
+}
+else {
+const err276 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -9474,9 +9481,12 @@ vErrors.push(err276);
 }
 errors++;
 }
-for(const key15 in data108){
-if(!(((key15 === "low") || (key15 === "high")) || (key15 === "fences"))){
-const err277 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+}
+if(data89.outliers !== undefined){
+let data110 = data89.outliers;
+if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
+if(data110.low === undefined){
+const err277 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -9485,11 +9495,8 @@ vErrors.push(err277);
 }
 errors++;
 }
-}
-if(data108.low !== undefined){
-let data109 = data108.low;
-if(!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))){
-const err278 = {instancePath:instancePath+"/distribution/outliers/low",schemaPath:"#/properties/distribution/properties/outliers/properties/low/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data110.high === undefined){
+const err278 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -9498,9 +9505,8 @@ vErrors.push(err278);
 }
 errors++;
 }
-if((typeof data109 == "number") && (isFinite(data109))){
-if(data109 < 0 || isNaN(data109)){
-const err279 = {instancePath:instancePath+"/distribution/outliers/low",schemaPath:"#/properties/distribution/properties/outliers/properties/low/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data110.fences === undefined){
+const err279 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/required",keyword:"required",params:{missingProperty: "fences"},message:"must have required property '"+"fences"+"'"};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -9509,12 +9515,9 @@ vErrors.push(err279);
 }
 errors++;
 }
-}
-}
-if(data108.high !== undefined){
-let data110 = data108.high;
-if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
-const err280 = {instancePath:instancePath+"/distribution/outliers/high",schemaPath:"#/properties/distribution/properties/outliers/properties/high/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key15 in data110){
+if(!(((key15 === "low") || (key15 === "high")) || (key15 === "fences"))){
+const err280 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -9523,9 +9526,11 @@ vErrors.push(err280);
 }
 errors++;
 }
-if((typeof data110 == "number") && (isFinite(data110))){
-if(data110 < 0 || isNaN(data110)){
-const err281 = {instancePath:instancePath+"/distribution/outliers/high",schemaPath:"#/properties/distribution/properties/outliers/properties/high/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data110.low !== undefined){
+let data111 = data110.low;
+if(!(((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111))) && (isFinite(data111)))){
+const err281 = {instancePath:instancePath+"/distribution/outliers/low",schemaPath:"#/properties/distribution/properties/outliers/properties/low/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -9534,13 +9539,9 @@ vErrors.push(err281);
 }
 errors++;
 }
-}
-}
-if(data108.fences !== undefined){
-let data111 = data108.fences;
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-if(data111.low === undefined){
-const err282 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if((typeof data111 == "number") && (isFinite(data111))){
+if(data111 < 0 || isNaN(data111)){
+const err282 = {instancePath:instancePath+"/distribution/outliers/low",schemaPath:"#/properties/distribution/properties/outliers/properties/low/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -9549,8 +9550,12 @@ vErrors.push(err282);
 }
 errors++;
 }
-if(data111.high === undefined){
-const err283 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+}
+if(data110.high !== undefined){
+let data112 = data110.high;
+if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
+const err283 = {instancePath:instancePath+"/distribution/outliers/high",schemaPath:"#/properties/distribution/properties/outliers/properties/high/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -9559,9 +9564,9 @@ vErrors.push(err283);
 }
 errors++;
 }
-for(const key16 in data111){
-if(!((key16 === "low") || (key16 === "high"))){
-const err284 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+if((typeof data112 == "number") && (isFinite(data112))){
+if(data112 < 0 || isNaN(data112)){
+const err284 = {instancePath:instancePath+"/distribution/outliers/high",schemaPath:"#/properties/distribution/properties/outliers/properties/high/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -9571,10 +9576,12 @@ vErrors.push(err284);
 errors++;
 }
 }
-if(data111.low !== undefined){
-let data112 = data111.low;
-if(!((typeof data112 == "number") && (isFinite(data112)))){
-const err285 = {instancePath:instancePath+"/distribution/outliers/fences/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data110.fences !== undefined){
+let data113 = data110.fences;
+if(data113 && typeof data113 == "object" && !Array.isArray(data113)){
+if(data113.low === undefined){
+const err285 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -9583,11 +9590,8 @@ vErrors.push(err285);
 }
 errors++;
 }
-}
-if(data111.high !== undefined){
-let data113 = data111.high;
-if(!((typeof data113 == "number") && (isFinite(data113)))){
-const err286 = {instancePath:instancePath+"/distribution/outliers/fences/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data113.high === undefined){
+const err286 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -9596,10 +9600,9 @@ vErrors.push(err286);
 }
 errors++;
 }
-}
-}
-else {
-const err287 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key16 in data113){
+if(!((key16 === "low") || (key16 === "high"))){
+const err287 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -9609,9 +9612,10 @@ vErrors.push(err287);
 errors++;
 }
 }
-}
-else {
-const err288 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data113.low !== undefined){
+let data114 = data113.low;
+if(!((typeof data114 == "number") && (isFinite(data114)))){
+const err288 = {instancePath:instancePath+"/distribution/outliers/fences/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -9621,15 +9625,10 @@ vErrors.push(err288);
 errors++;
 }
 }
-if(data87.workerMediansNs !== undefined){
-let data114 = data87.workerMediansNs;
-if(Array.isArray(data114)){
-const len9 = data114.length;
-for(let i9=0; i9<len9; i9++){
-let data115 = data114[i9];
-if((typeof data115 == "number") && (isFinite(data115))){
-if(data115 < 0 || isNaN(data115)){
-const err289 = {instancePath:instancePath+"/distribution/workerMediansNs/" + i9,schemaPath:"#/properties/distribution/properties/workerMediansNs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data113.high !== undefined){
+let data115 = data113.high;
+if(!((typeof data115 == "number") && (isFinite(data115)))){
+const err289 = {instancePath:instancePath+"/distribution/outliers/fences/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -9639,8 +9638,9 @@ vErrors.push(err289);
 errors++;
 }
 }
+}
 else {
-const err290 = {instancePath:instancePath+"/distribution/workerMediansNs/" + i9,schemaPath:"#/properties/distribution/properties/workerMediansNs/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err290 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -9652,7 +9652,7 @@ errors++;
 }
 }
 else {
-const err291 = {instancePath:instancePath+"/distribution/workerMediansNs",schemaPath:"#/properties/distribution/properties/workerMediansNs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err291 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -9662,15 +9662,15 @@ vErrors.push(err291);
 errors++;
 }
 }
-if(data87.workerMeansNs !== undefined){
-let data116 = data87.workerMeansNs;
+if(data89.workerMediansNs !== undefined){
+let data116 = data89.workerMediansNs;
 if(Array.isArray(data116)){
 const len10 = data116.length;
 for(let i10=0; i10<len10; i10++){
 let data117 = data116[i10];
 if((typeof data117 == "number") && (isFinite(data117))){
 if(data117 < 0 || isNaN(data117)){
-const err292 = {instancePath:instancePath+"/distribution/workerMeansNs/" + i10,schemaPath:"#/properties/distribution/properties/workerMeansNs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err292 = {instancePath:instancePath+"/distribution/workerMediansNs/" + i10,schemaPath:"#/properties/distribution/properties/workerMediansNs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -9681,7 +9681,7 @@ errors++;
 }
 }
 else {
-const err293 = {instancePath:instancePath+"/distribution/workerMeansNs/" + i10,schemaPath:"#/properties/distribution/properties/workerMeansNs/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err293 = {instancePath:instancePath+"/distribution/workerMediansNs/" + i10,schemaPath:"#/properties/distribution/properties/workerMediansNs/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -9693,7 +9693,7 @@ errors++;
 }
 }
 else {
-const err294 = {instancePath:instancePath+"/distribution/workerMeansNs",schemaPath:"#/properties/distribution/properties/workerMeansNs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err294 = {instancePath:instancePath+"/distribution/workerMediansNs",schemaPath:"#/properties/distribution/properties/workerMediansNs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -9703,11 +9703,15 @@ vErrors.push(err294);
 errors++;
 }
 }
-if(data87.workerSpread !== undefined){
-let data118 = data87.workerSpread;
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 < 0 || isNaN(data118)){
-const err295 = {instancePath:instancePath+"/distribution/workerSpread",schemaPath:"#/properties/distribution/properties/workerSpread/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data89.workerMeansNs !== undefined){
+let data118 = data89.workerMeansNs;
+if(Array.isArray(data118)){
+const len11 = data118.length;
+for(let i11=0; i11<len11; i11++){
+let data119 = data118[i11];
+if((typeof data119 == "number") && (isFinite(data119))){
+if(data119 < 0 || isNaN(data119)){
+const err295 = {instancePath:instancePath+"/distribution/workerMeansNs/" + i11,schemaPath:"#/properties/distribution/properties/workerMeansNs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -9718,7 +9722,7 @@ errors++;
 }
 }
 else {
-const err296 = {instancePath:instancePath+"/distribution/workerSpread",schemaPath:"#/properties/distribution/properties/workerSpread/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err296 = {instancePath:instancePath+"/distribution/workerMeansNs/" + i11,schemaPath:"#/properties/distribution/properties/workerMeansNs/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -9728,11 +9732,9 @@ vErrors.push(err296);
 errors++;
 }
 }
-if(data87.meanCounter !== undefined){
-let data119 = data87.meanCounter;
-if((typeof data119 == "number") && (isFinite(data119))){
-if(data119 < 0 || isNaN(data119)){
-const err297 = {instancePath:instancePath+"/distribution/meanCounter",schemaPath:"#/properties/distribution/properties/meanCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err297 = {instancePath:instancePath+"/distribution/workerMeansNs",schemaPath:"#/properties/distribution/properties/workerMeansNs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -9742,8 +9744,11 @@ vErrors.push(err297);
 errors++;
 }
 }
-else {
-const err298 = {instancePath:instancePath+"/distribution/meanCounter",schemaPath:"#/properties/distribution/properties/meanCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.workerSpread !== undefined){
+let data120 = data89.workerSpread;
+if((typeof data120 == "number") && (isFinite(data120))){
+if(data120 < 0 || isNaN(data120)){
+const err298 = {instancePath:instancePath+"/distribution/workerSpread",schemaPath:"#/properties/distribution/properties/workerSpread/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -9753,11 +9758,8 @@ vErrors.push(err298);
 errors++;
 }
 }
-if(data87.medianCounter !== undefined){
-let data120 = data87.medianCounter;
-if((typeof data120 == "number") && (isFinite(data120))){
-if(data120 < 0 || isNaN(data120)){
-const err299 = {instancePath:instancePath+"/distribution/medianCounter",schemaPath:"#/properties/distribution/properties/medianCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err299 = {instancePath:instancePath+"/distribution/workerSpread",schemaPath:"#/properties/distribution/properties/workerSpread/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -9767,8 +9769,11 @@ vErrors.push(err299);
 errors++;
 }
 }
-else {
-const err300 = {instancePath:instancePath+"/distribution/medianCounter",schemaPath:"#/properties/distribution/properties/medianCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data89.meanCounter !== undefined){
+let data121 = data89.meanCounter;
+if((typeof data121 == "number") && (isFinite(data121))){
+if(data121 < 0 || isNaN(data121)){
+const err300 = {instancePath:instancePath+"/distribution/meanCounter",schemaPath:"#/properties/distribution/properties/meanCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -9778,11 +9783,8 @@ vErrors.push(err300);
 errors++;
 }
 }
-if(data87.coreClock !== undefined){
-let data121 = data87.coreClock;
-if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
-if(data121.method === undefined){
-const err301 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
+else {
+const err301 = {instancePath:instancePath+"/distribution/meanCounter",schemaPath:"#/properties/distribution/properties/meanCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -9791,8 +9793,12 @@ vErrors.push(err301);
 }
 errors++;
 }
-if(data121.adds === undefined){
-const err302 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "adds"},message:"must have required property '"+"adds"+"'"};
+}
+if(data89.medianCounter !== undefined){
+let data122 = data89.medianCounter;
+if((typeof data122 == "number") && (isFinite(data122))){
+if(data122 < 0 || isNaN(data122)){
+const err302 = {instancePath:instancePath+"/distribution/medianCounter",schemaPath:"#/properties/distribution/properties/medianCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -9801,8 +9807,9 @@ vErrors.push(err302);
 }
 errors++;
 }
-if(data121.workerHz === undefined){
-const err303 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "workerHz"},message:"must have required property '"+"workerHz"+"'"};
+}
+else {
+const err303 = {instancePath:instancePath+"/distribution/medianCounter",schemaPath:"#/properties/distribution/properties/medianCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -9811,8 +9818,12 @@ vErrors.push(err303);
 }
 errors++;
 }
-if(data121.minHz === undefined){
-const err304 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "minHz"},message:"must have required property '"+"minHz"+"'"};
+}
+if(data89.p999Ns !== undefined){
+let data123 = data89.p999Ns;
+if((typeof data123 == "number") && (isFinite(data123))){
+if(data123 < 0 || isNaN(data123)){
+const err304 = {instancePath:instancePath+"/distribution/p999Ns",schemaPath:"#/properties/distribution/properties/p999Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -9821,8 +9832,9 @@ vErrors.push(err304);
 }
 errors++;
 }
-if(data121.maxHz === undefined){
-const err305 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "maxHz"},message:"must have required property '"+"maxHz"+"'"};
+}
+else {
+const err305 = {instancePath:instancePath+"/distribution/p999Ns",schemaPath:"#/properties/distribution/properties/p999Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -9831,9 +9843,12 @@ vErrors.push(err305);
 }
 errors++;
 }
-for(const key17 in data121){
-if(!(((((key17 === "method") || (key17 === "adds")) || (key17 === "workerHz")) || (key17 === "minHz")) || (key17 === "maxHz"))){
-const err306 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+}
+if(data89.coreClock !== undefined){
+let data124 = data89.coreClock;
+if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
+if(data124.method === undefined){
+const err306 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -9842,11 +9857,8 @@ vErrors.push(err306);
 }
 errors++;
 }
-}
-if(data121.method !== undefined){
-let data122 = data121.method;
-if(typeof data122 !== "string"){
-const err307 = {instancePath:instancePath+"/distribution/coreClock/method",schemaPath:"#/properties/distribution/properties/coreClock/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data124.adds === undefined){
+const err307 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "adds"},message:"must have required property '"+"adds"+"'"};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -9855,8 +9867,8 @@ vErrors.push(err307);
 }
 errors++;
 }
-if(!(data122 === "add-chain")){
-const err308 = {instancePath:instancePath+"/distribution/coreClock/method",schemaPath:"#/properties/distribution/properties/coreClock/properties/method/enum",keyword:"enum",params:{allowedValues: schema35.properties.distribution.properties.coreClock.properties.method.enum},message:"must be equal to one of the allowed values"};
+if(data124.workerHz === undefined){
+const err308 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "workerHz"},message:"must have required property '"+"workerHz"+"'"};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -9865,11 +9877,8 @@ vErrors.push(err308);
 }
 errors++;
 }
-}
-if(data121.adds !== undefined){
-let data123 = data121.adds;
-if(!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))){
-const err309 = {instancePath:instancePath+"/distribution/coreClock/adds",schemaPath:"#/properties/distribution/properties/coreClock/properties/adds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data124.minHz === undefined){
+const err309 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "minHz"},message:"must have required property '"+"minHz"+"'"};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -9878,9 +9887,8 @@ vErrors.push(err309);
 }
 errors++;
 }
-if((typeof data123 == "number") && (isFinite(data123))){
-if(data123 < 1 || isNaN(data123)){
-const err310 = {instancePath:instancePath+"/distribution/coreClock/adds",schemaPath:"#/properties/distribution/properties/coreClock/properties/adds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data124.maxHz === undefined){
+const err310 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "maxHz"},message:"must have required property '"+"maxHz"+"'"};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -9889,17 +9897,9 @@ vErrors.push(err310);
 }
 errors++;
 }
-}
-}
-if(data121.workerHz !== undefined){
-let data124 = data121.workerHz;
-if(Array.isArray(data124)){
-const len11 = data124.length;
-for(let i11=0; i11<len11; i11++){
-let data125 = data124[i11];
-if((typeof data125 == "number") && (isFinite(data125))){
-if(data125 < 0 || isNaN(data125)){
-const err311 = {instancePath:instancePath+"/distribution/coreClock/workerHz/" + i11,schemaPath:"#/properties/distribution/properties/coreClock/properties/workerHz/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key17 in data124){
+if(!(((((key17 === "method") || (key17 === "adds")) || (key17 === "workerHz")) || (key17 === "minHz")) || (key17 === "maxHz"))){
+const err311 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -9909,8 +9909,10 @@ vErrors.push(err311);
 errors++;
 }
 }
-else {
-const err312 = {instancePath:instancePath+"/distribution/coreClock/workerHz/" + i11,schemaPath:"#/properties/distribution/properties/coreClock/properties/workerHz/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data124.method !== undefined){
+let data125 = data124.method;
+if(typeof data125 !== "string"){
+const err312 = {instancePath:instancePath+"/distribution/coreClock/method",schemaPath:"#/properties/distribution/properties/coreClock/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -9919,10 +9921,8 @@ vErrors.push(err312);
 }
 errors++;
 }
-}
-}
-else {
-const err313 = {instancePath:instancePath+"/distribution/coreClock/workerHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/workerHz/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(data125 === "add-chain")){
+const err313 = {instancePath:instancePath+"/distribution/coreClock/method",schemaPath:"#/properties/distribution/properties/coreClock/properties/method/enum",keyword:"enum",params:{allowedValues: schema35.properties.distribution.properties.coreClock.properties.method.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -9932,11 +9932,10 @@ vErrors.push(err313);
 errors++;
 }
 }
-if(data121.minHz !== undefined){
-let data126 = data121.minHz;
-if((typeof data126 == "number") && (isFinite(data126))){
-if(data126 < 0 || isNaN(data126)){
-const err314 = {instancePath:instancePath+"/distribution/coreClock/minHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/minHz/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data124.adds !== undefined){
+let data126 = data124.adds;
+if(!(((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126))) && (isFinite(data126)))){
+const err314 = {instancePath:instancePath+"/distribution/coreClock/adds",schemaPath:"#/properties/distribution/properties/coreClock/properties/adds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -9945,9 +9944,9 @@ vErrors.push(err314);
 }
 errors++;
 }
-}
-else {
-const err315 = {instancePath:instancePath+"/distribution/coreClock/minHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/minHz/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data126 == "number") && (isFinite(data126))){
+if(data126 < 1 || isNaN(data126)){
+const err315 = {instancePath:instancePath+"/distribution/coreClock/adds",schemaPath:"#/properties/distribution/properties/coreClock/properties/adds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -9957,11 +9956,16 @@ vErrors.push(err315);
 errors++;
 }
 }
-if(data121.maxHz !== undefined){
-let data127 = data121.maxHz;
-if((typeof data127 == "number") && (isFinite(data127))){
-if(data127 < 0 || isNaN(data127)){
-const err316 = {instancePath:instancePath+"/distribution/coreClock/maxHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/maxHz/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data124.workerHz !== undefined){
+let data127 = data124.workerHz;
+if(Array.isArray(data127)){
+const len12 = data127.length;
+for(let i12=0; i12<len12; i12++){
+let data128 = data127[i12];
+if((typeof data128 == "number") && (isFinite(data128))){
+if(data128 < 0 || isNaN(data128)){
+const err316 = {instancePath:instancePath+"/distribution/coreClock/workerHz/" + i12,schemaPath:"#/properties/distribution/properties/coreClock/properties/workerHz/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -9972,7 +9976,7 @@ errors++;
 }
 }
 else {
-const err317 = {instancePath:instancePath+"/distribution/coreClock/maxHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/maxHz/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err317 = {instancePath:instancePath+"/distribution/coreClock/workerHz/" + i12,schemaPath:"#/properties/distribution/properties/coreClock/properties/workerHz/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -9984,7 +9988,7 @@ errors++;
 }
 }
 else {
-const err318 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err318 = {instancePath:instancePath+"/distribution/coreClock/workerHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/workerHz/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -9994,11 +9998,11 @@ vErrors.push(err318);
 errors++;
 }
 }
-if(data87.cycles !== undefined){
-let data128 = data87.cycles;
-if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
-if(data128.meanCycles === undefined){
-const err319 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "meanCycles"},message:"must have required property '"+"meanCycles"+"'"};
+if(data124.minHz !== undefined){
+let data129 = data124.minHz;
+if((typeof data129 == "number") && (isFinite(data129))){
+if(data129 < 0 || isNaN(data129)){
+const err319 = {instancePath:instancePath+"/distribution/coreClock/minHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/minHz/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -10007,8 +10011,9 @@ vErrors.push(err319);
 }
 errors++;
 }
-if(data128.medianCycles === undefined){
-const err320 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "medianCycles"},message:"must have required property '"+"medianCycles"+"'"};
+}
+else {
+const err320 = {instancePath:instancePath+"/distribution/coreClock/minHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/minHz/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -10017,8 +10022,12 @@ vErrors.push(err320);
 }
 errors++;
 }
-if(data128.p5Cycles === undefined){
-const err321 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p5Cycles"},message:"must have required property '"+"p5Cycles"+"'"};
+}
+if(data124.maxHz !== undefined){
+let data130 = data124.maxHz;
+if((typeof data130 == "number") && (isFinite(data130))){
+if(data130 < 0 || isNaN(data130)){
+const err321 = {instancePath:instancePath+"/distribution/coreClock/maxHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/maxHz/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -10027,8 +10036,9 @@ vErrors.push(err321);
 }
 errors++;
 }
-if(data128.p25Cycles === undefined){
-const err322 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p25Cycles"},message:"must have required property '"+"p25Cycles"+"'"};
+}
+else {
+const err322 = {instancePath:instancePath+"/distribution/coreClock/maxHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/maxHz/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -10037,8 +10047,10 @@ vErrors.push(err322);
 }
 errors++;
 }
-if(data128.p75Cycles === undefined){
-const err323 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p75Cycles"},message:"must have required property '"+"p75Cycles"+"'"};
+}
+}
+else {
+const err323 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -10047,8 +10059,12 @@ vErrors.push(err323);
 }
 errors++;
 }
-if(data128.p95Cycles === undefined){
-const err324 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p95Cycles"},message:"must have required property '"+"p95Cycles"+"'"};
+}
+if(data89.cycles !== undefined){
+let data131 = data89.cycles;
+if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
+if(data131.meanCycles === undefined){
+const err324 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "meanCycles"},message:"must have required property '"+"meanCycles"+"'"};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -10057,8 +10073,8 @@ vErrors.push(err324);
 }
 errors++;
 }
-if(data128.workerMediansCycles === undefined){
-const err325 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "workerMediansCycles"},message:"must have required property '"+"workerMediansCycles"+"'"};
+if(data131.medianCycles === undefined){
+const err325 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "medianCycles"},message:"must have required property '"+"medianCycles"+"'"};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -10067,8 +10083,8 @@ vErrors.push(err325);
 }
 errors++;
 }
-if(data128.workerMeansCycles === undefined){
-const err326 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "workerMeansCycles"},message:"must have required property '"+"workerMeansCycles"+"'"};
+if(data131.p5Cycles === undefined){
+const err326 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p5Cycles"},message:"must have required property '"+"p5Cycles"+"'"};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -10077,8 +10093,8 @@ vErrors.push(err326);
 }
 errors++;
 }
-if(data128.workerSpread === undefined){
-const err327 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "workerSpread"},message:"must have required property '"+"workerSpread"+"'"};
+if(data131.p25Cycles === undefined){
+const err327 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p25Cycles"},message:"must have required property '"+"p25Cycles"+"'"};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -10087,9 +10103,8 @@ vErrors.push(err327);
 }
 errors++;
 }
-for(const key18 in data128){
-if(!(func1.call(schema35.properties.distribution.properties.cycles.properties, key18))){
-const err328 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+if(data131.p75Cycles === undefined){
+const err328 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p75Cycles"},message:"must have required property '"+"p75Cycles"+"'"};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -10098,12 +10113,8 @@ vErrors.push(err328);
 }
 errors++;
 }
-}
-if(data128.meanCycles !== undefined){
-let data129 = data128.meanCycles;
-if((typeof data129 == "number") && (isFinite(data129))){
-if(data129 < 0 || isNaN(data129)){
-const err329 = {instancePath:instancePath+"/distribution/cycles/meanCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/meanCycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data131.p95Cycles === undefined){
+const err329 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p95Cycles"},message:"must have required property '"+"p95Cycles"+"'"};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -10112,9 +10123,8 @@ vErrors.push(err329);
 }
 errors++;
 }
-}
-else {
-const err330 = {instancePath:instancePath+"/distribution/cycles/meanCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/meanCycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data131.workerMediansCycles === undefined){
+const err330 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "workerMediansCycles"},message:"must have required property '"+"workerMediansCycles"+"'"};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -10123,12 +10133,8 @@ vErrors.push(err330);
 }
 errors++;
 }
-}
-if(data128.medianCycles !== undefined){
-let data130 = data128.medianCycles;
-if((typeof data130 == "number") && (isFinite(data130))){
-if(data130 < 0 || isNaN(data130)){
-const err331 = {instancePath:instancePath+"/distribution/cycles/medianCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/medianCycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data131.workerMeansCycles === undefined){
+const err331 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "workerMeansCycles"},message:"must have required property '"+"workerMeansCycles"+"'"};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -10137,9 +10143,8 @@ vErrors.push(err331);
 }
 errors++;
 }
-}
-else {
-const err332 = {instancePath:instancePath+"/distribution/cycles/medianCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/medianCycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data131.workerSpread === undefined){
+const err332 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "workerSpread"},message:"must have required property '"+"workerSpread"+"'"};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -10148,12 +10153,9 @@ vErrors.push(err332);
 }
 errors++;
 }
-}
-if(data128.p5Cycles !== undefined){
-let data131 = data128.p5Cycles;
-if((typeof data131 == "number") && (isFinite(data131))){
-if(data131 < 0 || isNaN(data131)){
-const err333 = {instancePath:instancePath+"/distribution/cycles/p5Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p5Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key18 in data131){
+if(!(func1.call(schema35.properties.distribution.properties.cycles.properties, key18))){
+const err333 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -10163,8 +10165,11 @@ vErrors.push(err333);
 errors++;
 }
 }
-else {
-const err334 = {instancePath:instancePath+"/distribution/cycles/p5Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p5Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data131.meanCycles !== undefined){
+let data132 = data131.meanCycles;
+if((typeof data132 == "number") && (isFinite(data132))){
+if(data132 < 0 || isNaN(data132)){
+const err334 = {instancePath:instancePath+"/distribution/cycles/meanCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/meanCycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -10174,11 +10179,8 @@ vErrors.push(err334);
 errors++;
 }
 }
-if(data128.p25Cycles !== undefined){
-let data132 = data128.p25Cycles;
-if((typeof data132 == "number") && (isFinite(data132))){
-if(data132 < 0 || isNaN(data132)){
-const err335 = {instancePath:instancePath+"/distribution/cycles/p25Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p25Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err335 = {instancePath:instancePath+"/distribution/cycles/meanCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/meanCycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -10188,8 +10190,11 @@ vErrors.push(err335);
 errors++;
 }
 }
-else {
-const err336 = {instancePath:instancePath+"/distribution/cycles/p25Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p25Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data131.medianCycles !== undefined){
+let data133 = data131.medianCycles;
+if((typeof data133 == "number") && (isFinite(data133))){
+if(data133 < 0 || isNaN(data133)){
+const err336 = {instancePath:instancePath+"/distribution/cycles/medianCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/medianCycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -10199,11 +10204,8 @@ vErrors.push(err336);
 errors++;
 }
 }
-if(data128.p75Cycles !== undefined){
-let data133 = data128.p75Cycles;
-if((typeof data133 == "number") && (isFinite(data133))){
-if(data133 < 0 || isNaN(data133)){
-const err337 = {instancePath:instancePath+"/distribution/cycles/p75Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p75Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err337 = {instancePath:instancePath+"/distribution/cycles/medianCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/medianCycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -10213,8 +10215,11 @@ vErrors.push(err337);
 errors++;
 }
 }
-else {
-const err338 = {instancePath:instancePath+"/distribution/cycles/p75Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p75Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data131.p5Cycles !== undefined){
+let data134 = data131.p5Cycles;
+if((typeof data134 == "number") && (isFinite(data134))){
+if(data134 < 0 || isNaN(data134)){
+const err338 = {instancePath:instancePath+"/distribution/cycles/p5Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p5Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -10224,11 +10229,8 @@ vErrors.push(err338);
 errors++;
 }
 }
-if(data128.p95Cycles !== undefined){
-let data134 = data128.p95Cycles;
-if((typeof data134 == "number") && (isFinite(data134))){
-if(data134 < 0 || isNaN(data134)){
-const err339 = {instancePath:instancePath+"/distribution/cycles/p95Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p95Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err339 = {instancePath:instancePath+"/distribution/cycles/p5Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p5Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -10238,8 +10240,11 @@ vErrors.push(err339);
 errors++;
 }
 }
-else {
-const err340 = {instancePath:instancePath+"/distribution/cycles/p95Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p95Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data131.p25Cycles !== undefined){
+let data135 = data131.p25Cycles;
+if((typeof data135 == "number") && (isFinite(data135))){
+if(data135 < 0 || isNaN(data135)){
+const err340 = {instancePath:instancePath+"/distribution/cycles/p25Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p25Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -10249,15 +10254,8 @@ vErrors.push(err340);
 errors++;
 }
 }
-if(data128.workerMediansCycles !== undefined){
-let data135 = data128.workerMediansCycles;
-if(Array.isArray(data135)){
-const len12 = data135.length;
-for(let i12=0; i12<len12; i12++){
-let data136 = data135[i12];
-if((typeof data136 == "number") && (isFinite(data136))){
-if(data136 < 0 || isNaN(data136)){
-const err341 = {instancePath:instancePath+"/distribution/cycles/workerMediansCycles/" + i12,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMediansCycles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err341 = {instancePath:instancePath+"/distribution/cycles/p25Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p25Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -10267,8 +10265,11 @@ vErrors.push(err341);
 errors++;
 }
 }
-else {
-const err342 = {instancePath:instancePath+"/distribution/cycles/workerMediansCycles/" + i12,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMediansCycles/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data131.p75Cycles !== undefined){
+let data136 = data131.p75Cycles;
+if((typeof data136 == "number") && (isFinite(data136))){
+if(data136 < 0 || isNaN(data136)){
+const err342 = {instancePath:instancePath+"/distribution/cycles/p75Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p75Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -10278,9 +10279,8 @@ vErrors.push(err342);
 errors++;
 }
 }
-}
 else {
-const err343 = {instancePath:instancePath+"/distribution/cycles/workerMediansCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/workerMediansCycles/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err343 = {instancePath:instancePath+"/distribution/cycles/p75Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p75Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -10290,15 +10290,11 @@ vErrors.push(err343);
 errors++;
 }
 }
-if(data128.workerMeansCycles !== undefined){
-let data137 = data128.workerMeansCycles;
-if(Array.isArray(data137)){
-const len13 = data137.length;
-for(let i13=0; i13<len13; i13++){
-let data138 = data137[i13];
-if((typeof data138 == "number") && (isFinite(data138))){
-if(data138 < 0 || isNaN(data138)){
-const err344 = {instancePath:instancePath+"/distribution/cycles/workerMeansCycles/" + i13,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMeansCycles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data131.p95Cycles !== undefined){
+let data137 = data131.p95Cycles;
+if((typeof data137 == "number") && (isFinite(data137))){
+if(data137 < 0 || isNaN(data137)){
+const err344 = {instancePath:instancePath+"/distribution/cycles/p95Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p95Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -10309,7 +10305,7 @@ errors++;
 }
 }
 else {
-const err345 = {instancePath:instancePath+"/distribution/cycles/workerMeansCycles/" + i13,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMeansCycles/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err345 = {instancePath:instancePath+"/distribution/cycles/p95Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p95Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -10319,9 +10315,15 @@ vErrors.push(err345);
 errors++;
 }
 }
-}
-else {
-const err346 = {instancePath:instancePath+"/distribution/cycles/workerMeansCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/workerMeansCycles/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data131.workerMediansCycles !== undefined){
+let data138 = data131.workerMediansCycles;
+if(Array.isArray(data138)){
+const len13 = data138.length;
+for(let i13=0; i13<len13; i13++){
+let data139 = data138[i13];
+if((typeof data139 == "number") && (isFinite(data139))){
+if(data139 < 0 || isNaN(data139)){
+const err346 = {instancePath:instancePath+"/distribution/cycles/workerMediansCycles/" + i13,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMediansCycles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -10331,11 +10333,8 @@ vErrors.push(err346);
 errors++;
 }
 }
-if(data128.workerSpread !== undefined){
-let data139 = data128.workerSpread;
-if((typeof data139 == "number") && (isFinite(data139))){
-if(data139 < 0 || isNaN(data139)){
-const err347 = {instancePath:instancePath+"/distribution/cycles/workerSpread",schemaPath:"#/properties/distribution/properties/cycles/properties/workerSpread/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err347 = {instancePath:instancePath+"/distribution/cycles/workerMediansCycles/" + i13,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMediansCycles/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -10345,8 +10344,9 @@ vErrors.push(err347);
 errors++;
 }
 }
+}
 else {
-const err348 = {instancePath:instancePath+"/distribution/cycles/workerSpread",schemaPath:"#/properties/distribution/properties/cycles/properties/workerSpread/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err348 = {instancePath:instancePath+"/distribution/cycles/workerMediansCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/workerMediansCycles/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -10356,9 +10356,15 @@ vErrors.push(err348);
 errors++;
 }
 }
-}
-else {
-const err349 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data131.workerMeansCycles !== undefined){
+let data140 = data131.workerMeansCycles;
+if(Array.isArray(data140)){
+const len14 = data140.length;
+for(let i14=0; i14<len14; i14++){
+let data141 = data140[i14];
+if((typeof data141 == "number") && (isFinite(data141))){
+if(data141 < 0 || isNaN(data141)){
+const err349 = {instancePath:instancePath+"/distribution/cycles/workerMeansCycles/" + i14,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMeansCycles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -10368,9 +10374,8 @@ vErrors.push(err349);
 errors++;
 }
 }
-}
 else {
-const err350 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err350 = {instancePath:instancePath+"/distribution/cycles/workerMeansCycles/" + i14,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMeansCycles/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -10380,11 +10385,9 @@ vErrors.push(err350);
 errors++;
 }
 }
-if(data.central !== undefined){
-let data140 = data.central;
-if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
-if(data140.statistic === undefined){
-const err351 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "statistic"},message:"must have required property '"+"statistic"+"'"};
+}
+else {
+const err351 = {instancePath:instancePath+"/distribution/cycles/workerMeansCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/workerMeansCycles/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -10393,8 +10396,12 @@ vErrors.push(err351);
 }
 errors++;
 }
-if(data140.valueNs === undefined){
-const err352 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "valueNs"},message:"must have required property '"+"valueNs"+"'"};
+}
+if(data131.workerSpread !== undefined){
+let data142 = data131.workerSpread;
+if((typeof data142 == "number") && (isFinite(data142))){
+if(data142 < 0 || isNaN(data142)){
+const err352 = {instancePath:instancePath+"/distribution/cycles/workerSpread",schemaPath:"#/properties/distribution/properties/cycles/properties/workerSpread/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -10403,8 +10410,9 @@ vErrors.push(err352);
 }
 errors++;
 }
-if(data140.valueCounter === undefined){
-const err353 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "valueCounter"},message:"must have required property '"+"valueCounter"+"'"};
+}
+else {
+const err353 = {instancePath:instancePath+"/distribution/cycles/workerSpread",schemaPath:"#/properties/distribution/properties/cycles/properties/workerSpread/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -10413,8 +10421,10 @@ vErrors.push(err353);
 }
 errors++;
 }
-if(data140.ci95Ns === undefined){
-const err354 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "ci95Ns"},message:"must have required property '"+"ci95Ns"+"'"};
+}
+}
+else {
+const err354 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -10423,8 +10433,10 @@ vErrors.push(err354);
 }
 errors++;
 }
-if(data140.relativeHalfWidth === undefined){
-const err355 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "relativeHalfWidth"},message:"must have required property '"+"relativeHalfWidth"+"'"};
+}
+}
+else {
+const err355 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -10433,8 +10445,12 @@ vErrors.push(err355);
 }
 errors++;
 }
-if(data140.metTarget === undefined){
-const err356 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "metTarget"},message:"must have required property '"+"metTarget"+"'"};
+}
+if(data.central !== undefined){
+let data143 = data.central;
+if(data143 && typeof data143 == "object" && !Array.isArray(data143)){
+if(data143.statistic === undefined){
+const err356 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "statistic"},message:"must have required property '"+"statistic"+"'"};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -10443,8 +10459,8 @@ vErrors.push(err356);
 }
 errors++;
 }
-if(data140.reason === undefined){
-const err357 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(data143.valueNs === undefined){
+const err357 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "valueNs"},message:"must have required property '"+"valueNs"+"'"};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -10453,9 +10469,8 @@ vErrors.push(err357);
 }
 errors++;
 }
-for(const key19 in data140){
-if(!((((((((key19 === "statistic") || (key19 === "valueNs")) || (key19 === "valueCounter")) || (key19 === "ci95Ns")) || (key19 === "relativeHalfWidth")) || (key19 === "metTarget")) || (key19 === "reason")) || (key19 === "cycles"))){
-const err358 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+if(data143.valueCounter === undefined){
+const err358 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "valueCounter"},message:"must have required property '"+"valueCounter"+"'"};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -10464,11 +10479,8 @@ vErrors.push(err358);
 }
 errors++;
 }
-}
-if(data140.statistic !== undefined){
-let data141 = data140.statistic;
-if(typeof data141 !== "string"){
-const err359 = {instancePath:instancePath+"/central/statistic",schemaPath:"#/properties/central/properties/statistic/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data143.ci95Ns === undefined){
+const err359 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "ci95Ns"},message:"must have required property '"+"ci95Ns"+"'"};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -10477,8 +10489,8 @@ vErrors.push(err359);
 }
 errors++;
 }
-if(!((data141 === "median") || (data141 === "mean"))){
-const err360 = {instancePath:instancePath+"/central/statistic",schemaPath:"#/properties/central/properties/statistic/enum",keyword:"enum",params:{allowedValues: schema35.properties.central.properties.statistic.enum},message:"must be equal to one of the allowed values"};
+if(data143.relativeHalfWidth === undefined){
+const err360 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "relativeHalfWidth"},message:"must have required property '"+"relativeHalfWidth"+"'"};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -10487,12 +10499,8 @@ vErrors.push(err360);
 }
 errors++;
 }
-}
-if(data140.valueNs !== undefined){
-let data142 = data140.valueNs;
-if((typeof data142 == "number") && (isFinite(data142))){
-if(data142 < 0 || isNaN(data142)){
-const err361 = {instancePath:instancePath+"/central/valueNs",schemaPath:"#/properties/central/properties/valueNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data143.metTarget === undefined){
+const err361 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "metTarget"},message:"must have required property '"+"metTarget"+"'"};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -10501,9 +10509,8 @@ vErrors.push(err361);
 }
 errors++;
 }
-}
-else {
-const err362 = {instancePath:instancePath+"/central/valueNs",schemaPath:"#/properties/central/properties/valueNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data143.reason === undefined){
+const err362 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -10512,12 +10519,9 @@ vErrors.push(err362);
 }
 errors++;
 }
-}
-if(data140.valueCounter !== undefined){
-let data143 = data140.valueCounter;
-if((typeof data143 == "number") && (isFinite(data143))){
-if(data143 < 0 || isNaN(data143)){
-const err363 = {instancePath:instancePath+"/central/valueCounter",schemaPath:"#/properties/central/properties/valueCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key19 in data143){
+if(!((((((((key19 === "statistic") || (key19 === "valueNs")) || (key19 === "valueCounter")) || (key19 === "ci95Ns")) || (key19 === "relativeHalfWidth")) || (key19 === "metTarget")) || (key19 === "reason")) || (key19 === "cycles"))){
+const err363 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -10527,8 +10531,10 @@ vErrors.push(err363);
 errors++;
 }
 }
-else {
-const err364 = {instancePath:instancePath+"/central/valueCounter",schemaPath:"#/properties/central/properties/valueCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data143.statistic !== undefined){
+let data144 = data143.statistic;
+if(typeof data144 !== "string"){
+const err364 = {instancePath:instancePath+"/central/statistic",schemaPath:"#/properties/central/properties/statistic/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -10537,12 +10543,8 @@ vErrors.push(err364);
 }
 errors++;
 }
-}
-if(data140.ci95Ns !== undefined){
-let data144 = data140.ci95Ns;
-if(data144 && typeof data144 == "object" && !Array.isArray(data144)){
-if(data144.low === undefined){
-const err365 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if(!((data144 === "median") || (data144 === "mean"))){
+const err365 = {instancePath:instancePath+"/central/statistic",schemaPath:"#/properties/central/properties/statistic/enum",keyword:"enum",params:{allowedValues: schema35.properties.central.properties.statistic.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -10551,8 +10553,12 @@ vErrors.push(err365);
 }
 errors++;
 }
-if(data144.high === undefined){
-const err366 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+if(data143.valueNs !== undefined){
+let data145 = data143.valueNs;
+if((typeof data145 == "number") && (isFinite(data145))){
+if(data145 < 0 || isNaN(data145)){
+const err366 = {instancePath:instancePath+"/central/valueNs",schemaPath:"#/properties/central/properties/valueNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -10561,9 +10567,9 @@ vErrors.push(err366);
 }
 errors++;
 }
-for(const key20 in data144){
-if(!((key20 === "low") || (key20 === "high"))){
-const err367 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+}
+else {
+const err367 = {instancePath:instancePath+"/central/valueNs",schemaPath:"#/properties/central/properties/valueNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -10573,10 +10579,11 @@ vErrors.push(err367);
 errors++;
 }
 }
-if(data144.low !== undefined){
-let data145 = data144.low;
-if(!((typeof data145 == "number") && (isFinite(data145)))){
-const err368 = {instancePath:instancePath+"/central/ci95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data143.valueCounter !== undefined){
+let data146 = data143.valueCounter;
+if((typeof data146 == "number") && (isFinite(data146))){
+if(data146 < 0 || isNaN(data146)){
+const err368 = {instancePath:instancePath+"/central/valueCounter",schemaPath:"#/properties/central/properties/valueCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -10586,10 +10593,8 @@ vErrors.push(err368);
 errors++;
 }
 }
-if(data144.high !== undefined){
-let data146 = data144.high;
-if(!((typeof data146 == "number") && (isFinite(data146)))){
-const err369 = {instancePath:instancePath+"/central/ci95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+const err369 = {instancePath:instancePath+"/central/valueCounter",schemaPath:"#/properties/central/properties/valueCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -10599,9 +10604,11 @@ vErrors.push(err369);
 errors++;
 }
 }
-}
-else {
-const err370 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data143.ci95Ns !== undefined){
+let data147 = data143.ci95Ns;
+if(data147 && typeof data147 == "object" && !Array.isArray(data147)){
+if(data147.low === undefined){
+const err370 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -10610,12 +10617,8 @@ vErrors.push(err370);
 }
 errors++;
 }
-}
-if(data140.relativeHalfWidth !== undefined){
-let data147 = data140.relativeHalfWidth;
-if((typeof data147 == "number") && (isFinite(data147))){
-if(data147 < 0 || isNaN(data147)){
-const err371 = {instancePath:instancePath+"/central/relativeHalfWidth",schemaPath:"#/properties/central/properties/relativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data147.high === undefined){
+const err371 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err371];
 }
@@ -10624,9 +10627,9 @@ vErrors.push(err371);
 }
 errors++;
 }
-}
-else {
-const err372 = {instancePath:instancePath+"/central/relativeHalfWidth",schemaPath:"#/properties/central/properties/relativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key20 in data147){
+if(!((key20 === "low") || (key20 === "high"))){
+const err372 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -10636,9 +10639,10 @@ vErrors.push(err372);
 errors++;
 }
 }
-if(data140.metTarget !== undefined){
-if(typeof data140.metTarget !== "boolean"){
-const err373 = {instancePath:instancePath+"/central/metTarget",schemaPath:"#/properties/central/properties/metTarget/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data147.low !== undefined){
+let data148 = data147.low;
+if(!((typeof data148 == "number") && (isFinite(data148)))){
+const err373 = {instancePath:instancePath+"/central/ci95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -10648,9 +10652,10 @@ vErrors.push(err373);
 errors++;
 }
 }
-if(data140.reason !== undefined){
-if(typeof data140.reason !== "string"){
-const err374 = {instancePath:instancePath+"/central/reason",schemaPath:"#/properties/central/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data147.high !== undefined){
+let data149 = data147.high;
+if(!((typeof data149 == "number") && (isFinite(data149)))){
+const err374 = {instancePath:instancePath+"/central/ci95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err374];
 }
@@ -10660,11 +10665,9 @@ vErrors.push(err374);
 errors++;
 }
 }
-if(data140.cycles !== undefined){
-let data150 = data140.cycles;
-if(data150 && typeof data150 == "object" && !Array.isArray(data150)){
-if(data150.value === undefined){
-const err375 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+}
+else {
+const err375 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err375];
 }
@@ -10673,8 +10676,12 @@ vErrors.push(err375);
 }
 errors++;
 }
-if(data150.ci95 === undefined){
-const err376 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "ci95"},message:"must have required property '"+"ci95"+"'"};
+}
+if(data143.relativeHalfWidth !== undefined){
+let data150 = data143.relativeHalfWidth;
+if((typeof data150 == "number") && (isFinite(data150))){
+if(data150 < 0 || isNaN(data150)){
+const err376 = {instancePath:instancePath+"/central/relativeHalfWidth",schemaPath:"#/properties/central/properties/relativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err376];
 }
@@ -10683,8 +10690,9 @@ vErrors.push(err376);
 }
 errors++;
 }
-if(data150.relativeHalfWidth === undefined){
-const err377 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "relativeHalfWidth"},message:"must have required property '"+"relativeHalfWidth"+"'"};
+}
+else {
+const err377 = {instancePath:instancePath+"/central/relativeHalfWidth",schemaPath:"#/properties/central/properties/relativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err377];
 }
@@ -10693,8 +10701,10 @@ vErrors.push(err377);
 }
 errors++;
 }
-if(data150.metTarget === undefined){
-const err378 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "metTarget"},message:"must have required property '"+"metTarget"+"'"};
+}
+if(data143.metTarget !== undefined){
+if(typeof data143.metTarget !== "boolean"){
+const err378 = {instancePath:instancePath+"/central/metTarget",schemaPath:"#/properties/central/properties/metTarget/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err378];
 }
@@ -10703,9 +10713,10 @@ vErrors.push(err378);
 }
 errors++;
 }
-for(const key21 in data150){
-if(!((((key21 === "value") || (key21 === "ci95")) || (key21 === "relativeHalfWidth")) || (key21 === "metTarget"))){
-const err379 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+}
+if(data143.reason !== undefined){
+if(typeof data143.reason !== "string"){
+const err379 = {instancePath:instancePath+"/central/reason",schemaPath:"#/properties/central/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err379];
 }
@@ -10715,11 +10726,11 @@ vErrors.push(err379);
 errors++;
 }
 }
-if(data150.value !== undefined){
-let data151 = data150.value;
-if((typeof data151 == "number") && (isFinite(data151))){
-if(data151 < 0 || isNaN(data151)){
-const err380 = {instancePath:instancePath+"/central/cycles/value",schemaPath:"#/properties/central/properties/cycles/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data143.cycles !== undefined){
+let data153 = data143.cycles;
+if(data153 && typeof data153 == "object" && !Array.isArray(data153)){
+if(data153.value === undefined){
+const err380 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
 if(vErrors === null){
 vErrors = [err380];
 }
@@ -10728,9 +10739,8 @@ vErrors.push(err380);
 }
 errors++;
 }
-}
-else {
-const err381 = {instancePath:instancePath+"/central/cycles/value",schemaPath:"#/properties/central/properties/cycles/properties/value/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data153.ci95 === undefined){
+const err381 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "ci95"},message:"must have required property '"+"ci95"+"'"};
 if(vErrors === null){
 vErrors = [err381];
 }
@@ -10739,12 +10749,8 @@ vErrors.push(err381);
 }
 errors++;
 }
-}
-if(data150.ci95 !== undefined){
-let data152 = data150.ci95;
-if(data152 && typeof data152 == "object" && !Array.isArray(data152)){
-if(data152.low === undefined){
-const err382 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if(data153.relativeHalfWidth === undefined){
+const err382 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "relativeHalfWidth"},message:"must have required property '"+"relativeHalfWidth"+"'"};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -10753,8 +10759,8 @@ vErrors.push(err382);
 }
 errors++;
 }
-if(data152.high === undefined){
-const err383 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+if(data153.metTarget === undefined){
+const err383 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "metTarget"},message:"must have required property '"+"metTarget"+"'"};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -10763,9 +10769,9 @@ vErrors.push(err383);
 }
 errors++;
 }
-for(const key22 in data152){
-if(!((key22 === "low") || (key22 === "high"))){
-const err384 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+for(const key21 in data153){
+if(!((((key21 === "value") || (key21 === "ci95")) || (key21 === "relativeHalfWidth")) || (key21 === "metTarget"))){
+const err384 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err384];
 }
@@ -10775,10 +10781,11 @@ vErrors.push(err384);
 errors++;
 }
 }
-if(data152.low !== undefined){
-let data153 = data152.low;
-if(!((typeof data153 == "number") && (isFinite(data153)))){
-const err385 = {instancePath:instancePath+"/central/cycles/ci95/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data153.value !== undefined){
+let data154 = data153.value;
+if((typeof data154 == "number") && (isFinite(data154))){
+if(data154 < 0 || isNaN(data154)){
+const err385 = {instancePath:instancePath+"/central/cycles/value",schemaPath:"#/properties/central/properties/cycles/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err385];
 }
@@ -10788,10 +10795,8 @@ vErrors.push(err385);
 errors++;
 }
 }
-if(data152.high !== undefined){
-let data154 = data152.high;
-if(!((typeof data154 == "number") && (isFinite(data154)))){
-const err386 = {instancePath:instancePath+"/central/cycles/ci95/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+const err386 = {instancePath:instancePath+"/central/cycles/value",schemaPath:"#/properties/central/properties/cycles/properties/value/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err386];
 }
@@ -10801,9 +10806,11 @@ vErrors.push(err386);
 errors++;
 }
 }
-}
-else {
-const err387 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data153.ci95 !== undefined){
+let data155 = data153.ci95;
+if(data155 && typeof data155 == "object" && !Array.isArray(data155)){
+if(data155.low === undefined){
+const err387 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err387];
 }
@@ -10812,12 +10819,8 @@ vErrors.push(err387);
 }
 errors++;
 }
-}
-if(data150.relativeHalfWidth !== undefined){
-let data155 = data150.relativeHalfWidth;
-if((typeof data155 == "number") && (isFinite(data155))){
-if(data155 < 0 || isNaN(data155)){
-const err388 = {instancePath:instancePath+"/central/cycles/relativeHalfWidth",schemaPath:"#/properties/central/properties/cycles/properties/relativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data155.high === undefined){
+const err388 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err388];
 }
@@ -10826,9 +10829,9 @@ vErrors.push(err388);
 }
 errors++;
 }
-}
-else {
-const err389 = {instancePath:instancePath+"/central/cycles/relativeHalfWidth",schemaPath:"#/properties/central/properties/cycles/properties/relativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key22 in data155){
+if(!((key22 === "low") || (key22 === "high"))){
+const err389 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err389];
 }
@@ -10838,9 +10841,10 @@ vErrors.push(err389);
 errors++;
 }
 }
-if(data150.metTarget !== undefined){
-if(typeof data150.metTarget !== "boolean"){
-const err390 = {instancePath:instancePath+"/central/cycles/metTarget",schemaPath:"#/properties/central/properties/cycles/properties/metTarget/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data155.low !== undefined){
+let data156 = data155.low;
+if(!((typeof data156 == "number") && (isFinite(data156)))){
+const err390 = {instancePath:instancePath+"/central/cycles/ci95/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err390];
 }
@@ -10850,9 +10854,10 @@ vErrors.push(err390);
 errors++;
 }
 }
-}
-else {
-const err391 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data155.high !== undefined){
+let data157 = data155.high;
+if(!((typeof data157 == "number") && (isFinite(data157)))){
+const err391 = {instancePath:instancePath+"/central/cycles/ci95/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err391];
 }
@@ -10864,7 +10869,7 @@ errors++;
 }
 }
 else {
-const err392 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err392 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err392];
 }
@@ -10874,11 +10879,11 @@ vErrors.push(err392);
 errors++;
 }
 }
-if(data.trials !== undefined){
-let data157 = data.trials;
-if(Array.isArray(data157)){
-if(data157.length < 1){
-const err393 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data153.relativeHalfWidth !== undefined){
+let data158 = data153.relativeHalfWidth;
+if((typeof data158 == "number") && (isFinite(data158))){
+if(data158 < 0 || isNaN(data158)){
+const err393 = {instancePath:instancePath+"/central/cycles/relativeHalfWidth",schemaPath:"#/properties/central/properties/cycles/properties/relativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err393];
 }
@@ -10887,12 +10892,9 @@ vErrors.push(err393);
 }
 errors++;
 }
-const len14 = data157.length;
-for(let i14=0; i14<len14; i14++){
-let data158 = data157[i14];
-if(data158 && typeof data158 == "object" && !Array.isArray(data158)){
-if(data158.iterations === undefined){
-const err394 = {instancePath:instancePath+"/trials/" + i14,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "iterations"},message:"must have required property '"+"iterations"+"'"};
+}
+else {
+const err394 = {instancePath:instancePath+"/central/cycles/relativeHalfWidth",schemaPath:"#/properties/central/properties/cycles/properties/relativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err394];
 }
@@ -10901,8 +10903,10 @@ vErrors.push(err394);
 }
 errors++;
 }
-if(data158.counterDelta === undefined){
-const err395 = {instancePath:instancePath+"/trials/" + i14,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "counterDelta"},message:"must have required property '"+"counterDelta"+"'"};
+}
+if(data153.metTarget !== undefined){
+if(typeof data153.metTarget !== "boolean"){
+const err395 = {instancePath:instancePath+"/central/cycles/metTarget",schemaPath:"#/properties/central/properties/cycles/properties/metTarget/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err395];
 }
@@ -10911,8 +10915,10 @@ vErrors.push(err395);
 }
 errors++;
 }
-if(data158.ns === undefined){
-const err396 = {instancePath:instancePath+"/trials/" + i14,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "ns"},message:"must have required property '"+"ns"+"'"};
+}
+}
+else {
+const err396 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err396];
 }
@@ -10921,9 +10927,10 @@ vErrors.push(err396);
 }
 errors++;
 }
-for(const key23 in data158){
-if(!(((key23 === "iterations") || (key23 === "counterDelta")) || (key23 === "ns"))){
-const err397 = {instancePath:instancePath+"/trials/" + i14,schemaPath:"#/$defs/trial/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
+}
+}
+else {
+const err397 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err397];
 }
@@ -10933,10 +10940,11 @@ vErrors.push(err397);
 errors++;
 }
 }
-if(data158.iterations !== undefined){
-let data159 = data158.iterations;
-if(!(((typeof data159 == "number") && (!(data159 % 1) && !isNaN(data159))) && (isFinite(data159)))){
-const err398 = {instancePath:instancePath+"/trials/" + i14+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.contention !== undefined){
+let data160 = data.contention;
+if(data160 && typeof data160 == "object" && !Array.isArray(data160)){
+if(data160.probe === undefined){
+const err398 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "probe"},message:"must have required property '"+"probe"+"'"};
 if(vErrors === null){
 vErrors = [err398];
 }
@@ -10945,9 +10953,8 @@ vErrors.push(err398);
 }
 errors++;
 }
-if((typeof data159 == "number") && (isFinite(data159))){
-if(data159 < 1 || isNaN(data159)){
-const err399 = {instancePath:instancePath+"/trials/" + i14+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data160.chains === undefined){
+const err399 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "chains"},message:"must have required property '"+"chains"+"'"};
 if(vErrors === null){
 vErrors = [err399];
 }
@@ -10956,13 +10963,8 @@ vErrors.push(err399);
 }
 errors++;
 }
-}
-}
-if(data158.counterDelta !== undefined){
-let data160 = data158.counterDelta;
-if((typeof data160 == "number") && (isFinite(data160))){
-if(data160 < 0 || isNaN(data160)){
-const err400 = {instancePath:instancePath+"/trials/" + i14+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data160.share === undefined){
+const err400 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "share"},message:"must have required property '"+"share"+"'"};
 if(vErrors === null){
 vErrors = [err400];
 }
@@ -10971,9 +10973,8 @@ vErrors.push(err400);
 }
 errors++;
 }
-}
-else {
-const err401 = {instancePath:instancePath+"/trials/" + i14+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data160.floor === undefined){
+const err401 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "floor"},message:"must have required property '"+"floor"+"'"};
 if(vErrors === null){
 vErrors = [err401];
 }
@@ -10982,12 +10983,8 @@ vErrors.push(err401);
 }
 errors++;
 }
-}
-if(data158.ns !== undefined){
-let data161 = data158.ns;
-if((typeof data161 == "number") && (isFinite(data161))){
-if(data161 < 0 || isNaN(data161)){
-const err402 = {instancePath:instancePath+"/trials/" + i14+"/ns",schemaPath:"#/$defs/trial/properties/ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data160.reference === undefined){
+const err402 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "reference"},message:"must have required property '"+"reference"+"'"};
 if(vErrors === null){
 vErrors = [err402];
 }
@@ -10996,9 +10993,8 @@ vErrors.push(err402);
 }
 errors++;
 }
-}
-else {
-const err403 = {instancePath:instancePath+"/trials/" + i14+"/ns",schemaPath:"#/$defs/trial/properties/ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data160.threshold === undefined){
+const err403 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
 if(vErrors === null){
 vErrors = [err403];
 }
@@ -11007,10 +11003,8 @@ vErrors.push(err403);
 }
 errors++;
 }
-}
-}
-else {
-const err404 = {instancePath:instancePath+"/trials/" + i14,schemaPath:"#/$defs/trial/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data160.workers === undefined){
+const err404 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "workers"},message:"must have required property '"+"workers"+"'"};
 if(vErrors === null){
 vErrors = [err404];
 }
@@ -11019,10 +11013,8 @@ vErrors.push(err404);
 }
 errors++;
 }
-}
-}
-else {
-const err405 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data160.state === undefined){
+const err405 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
 if(vErrors === null){
 vErrors = [err405];
 }
@@ -11031,12 +11023,8 @@ vErrors.push(err405);
 }
 errors++;
 }
-}
-if(data.aggregates !== undefined){
-let data162 = data.aggregates;
-if(data162 && typeof data162 == "object" && !Array.isArray(data162)){
-if(data162.n === undefined){
-const err406 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "n"},message:"must have required property '"+"n"+"'"};
+if(data160.publishedFrom === undefined){
+const err406 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "publishedFrom"},message:"must have required property '"+"publishedFrom"+"'"};
 if(vErrors === null){
 vErrors = [err406];
 }
@@ -11045,8 +11033,9 @@ vErrors.push(err406);
 }
 errors++;
 }
-if(data162.trials === undefined){
-const err407 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "trials"},message:"must have required property '"+"trials"+"'"};
+for(const key23 in data160){
+if(!(func1.call(schema35.properties.contention.properties, key23))){
+const err407 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err407];
 }
@@ -11055,8 +11044,11 @@ vErrors.push(err407);
 }
 errors++;
 }
-if(data162.iterationsPerTrial === undefined){
-const err408 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "iterationsPerTrial"},message:"must have required property '"+"iterationsPerTrial"+"'"};
+}
+if(data160.probe !== undefined){
+let data161 = data160.probe;
+if(typeof data161 !== "string"){
+const err408 = {instancePath:instancePath+"/contention/probe",schemaPath:"#/properties/contention/properties/probe/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err408];
 }
@@ -11065,8 +11057,8 @@ vErrors.push(err408);
 }
 errors++;
 }
-if(data162.meanCounter === undefined){
-const err409 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanCounter"},message:"must have required property '"+"meanCounter"+"'"};
+if(!(data161 === "add-throughput")){
+const err409 = {instancePath:instancePath+"/contention/probe",schemaPath:"#/properties/contention/properties/probe/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.probe.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err409];
 }
@@ -11075,8 +11067,11 @@ vErrors.push(err409);
 }
 errors++;
 }
-if(data162.meanNs === undefined){
-const err410 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanNs"},message:"must have required property '"+"meanNs"+"'"};
+}
+if(data160.chains !== undefined){
+let data162 = data160.chains;
+if(!(((typeof data162 == "number") && (!(data162 % 1) && !isNaN(data162))) && (isFinite(data162)))){
+const err410 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/properties/chains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err410];
 }
@@ -11085,8 +11080,9 @@ vErrors.push(err410);
 }
 errors++;
 }
-if(data162.opsPerSecond === undefined){
-const err411 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "opsPerSecond"},message:"must have required property '"+"opsPerSecond"+"'"};
+if((typeof data162 == "number") && (isFinite(data162))){
+if(data162 < 1 || isNaN(data162)){
+const err411 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/properties/chains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err411];
 }
@@ -11095,8 +11091,13 @@ vErrors.push(err411);
 }
 errors++;
 }
-if(data162.medianTrialNs === undefined){
-const err412 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "medianTrialNs"},message:"must have required property '"+"medianTrialNs"+"'"};
+}
+}
+if(data160.share !== undefined){
+let data163 = data160.share;
+if((typeof data163 == "number") && (isFinite(data163))){
+if(data163 > 1 || isNaN(data163)){
+const err412 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err412];
 }
@@ -11105,8 +11106,8 @@ vErrors.push(err412);
 }
 errors++;
 }
-if(data162.minTrialNs === undefined){
-const err413 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "minTrialNs"},message:"must have required property '"+"minTrialNs"+"'"};
+if(data163 < 0 || isNaN(data163)){
+const err413 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err413];
 }
@@ -11115,8 +11116,9 @@ vErrors.push(err413);
 }
 errors++;
 }
-if(data162.maxTrialNs === undefined){
-const err414 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "maxTrialNs"},message:"must have required property '"+"maxTrialNs"+"'"};
+}
+else {
+const err414 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err414];
 }
@@ -11125,8 +11127,12 @@ vErrors.push(err414);
 }
 errors++;
 }
-if(data162.q1TrialNs === undefined){
-const err415 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q1TrialNs"},message:"must have required property '"+"q1TrialNs"+"'"};
+}
+if(data160.floor !== undefined){
+let data164 = data160.floor;
+if((typeof data164 == "number") && (isFinite(data164))){
+if(data164 < 0 || isNaN(data164)){
+const err415 = {instancePath:instancePath+"/contention/floor",schemaPath:"#/properties/contention/properties/floor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err415];
 }
@@ -11135,8 +11141,9 @@ vErrors.push(err415);
 }
 errors++;
 }
-if(data162.q3TrialNs === undefined){
-const err416 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q3TrialNs"},message:"must have required property '"+"q3TrialNs"+"'"};
+}
+else {
+const err416 = {instancePath:instancePath+"/contention/floor",schemaPath:"#/properties/contention/properties/floor/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err416];
 }
@@ -11145,8 +11152,12 @@ vErrors.push(err416);
 }
 errors++;
 }
-if(data162.stddevTrialNs === undefined){
-const err417 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "stddevTrialNs"},message:"must have required property '"+"stddevTrialNs"+"'"};
+}
+if(data160.reference !== undefined){
+let data165 = data160.reference;
+if((typeof data165 == "number") && (isFinite(data165))){
+if(data165 < 0 || isNaN(data165)){
+const err417 = {instancePath:instancePath+"/contention/reference",schemaPath:"#/properties/contention/properties/reference/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err417];
 }
@@ -11155,8 +11166,9 @@ vErrors.push(err417);
 }
 errors++;
 }
-if(data162.cv === undefined){
-const err418 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "cv"},message:"must have required property '"+"cv"+"'"};
+}
+else {
+const err418 = {instancePath:instancePath+"/contention/reference",schemaPath:"#/properties/contention/properties/reference/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err418];
 }
@@ -11165,8 +11177,12 @@ vErrors.push(err418);
 }
 errors++;
 }
-if(data162.ci95Ns === undefined){
-const err419 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "ci95Ns"},message:"must have required property '"+"ci95Ns"+"'"};
+}
+if(data160.threshold !== undefined){
+let data166 = data160.threshold;
+if((typeof data166 == "number") && (isFinite(data166))){
+if(data166 < 0 || isNaN(data166)){
+const err419 = {instancePath:instancePath+"/contention/threshold",schemaPath:"#/properties/contention/properties/threshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err419];
 }
@@ -11175,8 +11191,9 @@ vErrors.push(err419);
 }
 errors++;
 }
-if(data162.unstable === undefined){
-const err420 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstable"},message:"must have required property '"+"unstable"+"'"};
+}
+else {
+const err420 = {instancePath:instancePath+"/contention/threshold",schemaPath:"#/properties/contention/properties/threshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err420];
 }
@@ -11185,8 +11202,16 @@ vErrors.push(err420);
 }
 errors++;
 }
-if(data162.unstableThreshold === undefined){
-const err421 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstableThreshold"},message:"must have required property '"+"unstableThreshold"+"'"};
+}
+if(data160.workers !== undefined){
+let data167 = data160.workers;
+if(Array.isArray(data167)){
+const len15 = data167.length;
+for(let i15=0; i15<len15; i15++){
+let data168 = data167[i15];
+if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
+if(data168.worker === undefined){
+const err421 = {instancePath:instancePath+"/contention/workers/" + i15,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "worker"},message:"must have required property '"+"worker"+"'"};
 if(vErrors === null){
 vErrors = [err421];
 }
@@ -11195,9 +11220,8 @@ vErrors.push(err421);
 }
 errors++;
 }
-for(const key24 in data162){
-if(!(func1.call(schema35.properties.aggregates.properties, key24))){
-const err422 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
+if(data168.addsPerCycle === undefined){
+const err422 = {instancePath:instancePath+"/contention/workers/" + i15,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "addsPerCycle"},message:"must have required property '"+"addsPerCycle"+"'"};
 if(vErrors === null){
 vErrors = [err422];
 }
@@ -11206,11 +11230,8 @@ vErrors.push(err422);
 }
 errors++;
 }
-}
-if(data162.n !== undefined){
-let data163 = data162.n;
-if(!(((typeof data163 == "number") && (!(data163 % 1) && !isNaN(data163))) && (isFinite(data163)))){
-const err423 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data168.contended === undefined){
+const err423 = {instancePath:instancePath+"/contention/workers/" + i15,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "contended"},message:"must have required property '"+"contended"+"'"};
 if(vErrors === null){
 vErrors = [err423];
 }
@@ -11219,9 +11240,9 @@ vErrors.push(err423);
 }
 errors++;
 }
-if((typeof data163 == "number") && (isFinite(data163))){
-if(data163 < 1 || isNaN(data163)){
-const err424 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+for(const key24 in data168){
+if(!(((key24 === "worker") || (key24 === "addsPerCycle")) || (key24 === "contended"))){
+const err424 = {instancePath:instancePath+"/contention/workers/" + i15,schemaPath:"#/properties/contention/properties/workers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err424];
 }
@@ -11231,11 +11252,10 @@ vErrors.push(err424);
 errors++;
 }
 }
-}
-if(data162.trials !== undefined){
-let data164 = data162.trials;
-if(!(((typeof data164 == "number") && (!(data164 % 1) && !isNaN(data164))) && (isFinite(data164)))){
-const err425 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data168.worker !== undefined){
+let data169 = data168.worker;
+if(!(((typeof data169 == "number") && (!(data169 % 1) && !isNaN(data169))) && (isFinite(data169)))){
+const err425 = {instancePath:instancePath+"/contention/workers/" + i15+"/worker",schemaPath:"#/properties/contention/properties/workers/items/properties/worker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err425];
 }
@@ -11244,9 +11264,9 @@ vErrors.push(err425);
 }
 errors++;
 }
-if((typeof data164 == "number") && (isFinite(data164))){
-if(data164 < 1 || isNaN(data164)){
-const err426 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data169 == "number") && (isFinite(data169))){
+if(data169 < 1 || isNaN(data169)){
+const err426 = {instancePath:instancePath+"/contention/workers/" + i15+"/worker",schemaPath:"#/properties/contention/properties/workers/items/properties/worker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err426];
 }
@@ -11257,10 +11277,11 @@ errors++;
 }
 }
 }
-if(data162.iterationsPerTrial !== undefined){
-let data165 = data162.iterationsPerTrial;
-if(!(((typeof data165 == "number") && (!(data165 % 1) && !isNaN(data165))) && (isFinite(data165)))){
-const err427 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data168.addsPerCycle !== undefined){
+let data170 = data168.addsPerCycle;
+if((typeof data170 == "number") && (isFinite(data170))){
+if(data170 < 0 || isNaN(data170)){
+const err427 = {instancePath:instancePath+"/contention/workers/" + i15+"/addsPerCycle",schemaPath:"#/properties/contention/properties/workers/items/properties/addsPerCycle/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err427];
 }
@@ -11269,9 +11290,9 @@ vErrors.push(err427);
 }
 errors++;
 }
-if((typeof data165 == "number") && (isFinite(data165))){
-if(data165 < 1 || isNaN(data165)){
-const err428 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err428 = {instancePath:instancePath+"/contention/workers/" + i15+"/addsPerCycle",schemaPath:"#/properties/contention/properties/workers/items/properties/addsPerCycle/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err428];
 }
@@ -11281,12 +11302,9 @@ vErrors.push(err428);
 errors++;
 }
 }
-}
-if(data162.meanCounter !== undefined){
-let data166 = data162.meanCounter;
-if((typeof data166 == "number") && (isFinite(data166))){
-if(data166 < 0 || isNaN(data166)){
-const err429 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data168.contended !== undefined){
+if(typeof data168.contended !== "boolean"){
+const err429 = {instancePath:instancePath+"/contention/workers/" + i15+"/contended",schemaPath:"#/properties/contention/properties/workers/items/properties/contended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err429];
 }
@@ -11296,8 +11314,9 @@ vErrors.push(err429);
 errors++;
 }
 }
+}
 else {
-const err430 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err430 = {instancePath:instancePath+"/contention/workers/" + i15,schemaPath:"#/properties/contention/properties/workers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err430];
 }
@@ -11307,11 +11326,9 @@ vErrors.push(err430);
 errors++;
 }
 }
-if(data162.meanNs !== undefined){
-let data167 = data162.meanNs;
-if((typeof data167 == "number") && (isFinite(data167))){
-if(data167 < 0 || isNaN(data167)){
-const err431 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err431 = {instancePath:instancePath+"/contention/workers",schemaPath:"#/properties/contention/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err431];
 }
@@ -11321,8 +11338,10 @@ vErrors.push(err431);
 errors++;
 }
 }
-else {
-const err432 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data160.state !== undefined){
+let data172 = data160.state;
+if(typeof data172 !== "string"){
+const err432 = {instancePath:instancePath+"/contention/state",schemaPath:"#/properties/contention/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err432];
 }
@@ -11331,12 +11350,8 @@ vErrors.push(err432);
 }
 errors++;
 }
-}
-if(data162.opsPerSecond !== undefined){
-let data168 = data162.opsPerSecond;
-if((typeof data168 == "number") && (isFinite(data168))){
-if(data168 < 0 || isNaN(data168)){
-const err433 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!(((data172 === "uncontended") || (data172 === "contended")) || (data172 === "mixed"))){
+const err433 = {instancePath:instancePath+"/contention/state",schemaPath:"#/properties/contention/properties/state/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err433];
 }
@@ -11346,8 +11361,10 @@ vErrors.push(err433);
 errors++;
 }
 }
-else {
-const err434 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data160.publishedFrom !== undefined){
+let data173 = data160.publishedFrom;
+if(typeof data173 !== "string"){
+const err434 = {instancePath:instancePath+"/contention/publishedFrom",schemaPath:"#/properties/contention/properties/publishedFrom/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err434];
 }
@@ -11356,12 +11373,8 @@ vErrors.push(err434);
 }
 errors++;
 }
-}
-if(data162.medianTrialNs !== undefined){
-let data169 = data162.medianTrialNs;
-if((typeof data169 == "number") && (isFinite(data169))){
-if(data169 < 0 || isNaN(data169)){
-const err435 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!((data173 === "uncontended") || (data173 === "all"))){
+const err435 = {instancePath:instancePath+"/contention/publishedFrom",schemaPath:"#/properties/contention/properties/publishedFrom/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.publishedFrom.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err435];
 }
@@ -11371,8 +11384,9 @@ vErrors.push(err435);
 errors++;
 }
 }
+}
 else {
-const err436 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err436 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err436];
 }
@@ -11382,11 +11396,11 @@ vErrors.push(err436);
 errors++;
 }
 }
-if(data162.minTrialNs !== undefined){
-let data170 = data162.minTrialNs;
-if((typeof data170 == "number") && (isFinite(data170))){
-if(data170 < 0 || isNaN(data170)){
-const err437 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data.trials !== undefined){
+let data174 = data.trials;
+if(Array.isArray(data174)){
+if(data174.length < 1){
+const err437 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err437];
 }
@@ -11395,9 +11409,12 @@ vErrors.push(err437);
 }
 errors++;
 }
-}
-else {
-const err438 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const len16 = data174.length;
+for(let i16=0; i16<len16; i16++){
+let data175 = data174[i16];
+if(data175 && typeof data175 == "object" && !Array.isArray(data175)){
+if(data175.iterations === undefined){
+const err438 = {instancePath:instancePath+"/trials/" + i16,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "iterations"},message:"must have required property '"+"iterations"+"'"};
 if(vErrors === null){
 vErrors = [err438];
 }
@@ -11406,12 +11423,8 @@ vErrors.push(err438);
 }
 errors++;
 }
-}
-if(data162.maxTrialNs !== undefined){
-let data171 = data162.maxTrialNs;
-if((typeof data171 == "number") && (isFinite(data171))){
-if(data171 < 0 || isNaN(data171)){
-const err439 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data175.counterDelta === undefined){
+const err439 = {instancePath:instancePath+"/trials/" + i16,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "counterDelta"},message:"must have required property '"+"counterDelta"+"'"};
 if(vErrors === null){
 vErrors = [err439];
 }
@@ -11420,9 +11433,8 @@ vErrors.push(err439);
 }
 errors++;
 }
-}
-else {
-const err440 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data175.ns === undefined){
+const err440 = {instancePath:instancePath+"/trials/" + i16,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "ns"},message:"must have required property '"+"ns"+"'"};
 if(vErrors === null){
 vErrors = [err440];
 }
@@ -11431,12 +11443,9 @@ vErrors.push(err440);
 }
 errors++;
 }
-}
-if(data162.q1TrialNs !== undefined){
-let data172 = data162.q1TrialNs;
-if((typeof data172 == "number") && (isFinite(data172))){
-if(data172 < 0 || isNaN(data172)){
-const err441 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key25 in data175){
+if(!(((key25 === "iterations") || (key25 === "counterDelta")) || (key25 === "ns"))){
+const err441 = {instancePath:instancePath+"/trials/" + i16,schemaPath:"#/$defs/trial/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err441];
 }
@@ -11446,8 +11455,10 @@ vErrors.push(err441);
 errors++;
 }
 }
-else {
-const err442 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data175.iterations !== undefined){
+let data176 = data175.iterations;
+if(!(((typeof data176 == "number") && (!(data176 % 1) && !isNaN(data176))) && (isFinite(data176)))){
+const err442 = {instancePath:instancePath+"/trials/" + i16+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err442];
 }
@@ -11456,12 +11467,9 @@ vErrors.push(err442);
 }
 errors++;
 }
-}
-if(data162.q3TrialNs !== undefined){
-let data173 = data162.q3TrialNs;
-if((typeof data173 == "number") && (isFinite(data173))){
-if(data173 < 0 || isNaN(data173)){
-const err443 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data176 == "number") && (isFinite(data176))){
+if(data176 < 1 || isNaN(data176)){
+const err443 = {instancePath:instancePath+"/trials/" + i16+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err443];
 }
@@ -11471,8 +11479,12 @@ vErrors.push(err443);
 errors++;
 }
 }
-else {
-const err444 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data175.counterDelta !== undefined){
+let data177 = data175.counterDelta;
+if((typeof data177 == "number") && (isFinite(data177))){
+if(data177 < 0 || isNaN(data177)){
+const err444 = {instancePath:instancePath+"/trials/" + i16+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err444];
 }
@@ -11482,11 +11494,8 @@ vErrors.push(err444);
 errors++;
 }
 }
-if(data162.stddevTrialNs !== undefined){
-let data174 = data162.stddevTrialNs;
-if((typeof data174 == "number") && (isFinite(data174))){
-if(data174 < 0 || isNaN(data174)){
-const err445 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err445 = {instancePath:instancePath+"/trials/" + i16+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err445];
 }
@@ -11496,8 +11505,11 @@ vErrors.push(err445);
 errors++;
 }
 }
-else {
-const err446 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data175.ns !== undefined){
+let data178 = data175.ns;
+if((typeof data178 == "number") && (isFinite(data178))){
+if(data178 < 0 || isNaN(data178)){
+const err446 = {instancePath:instancePath+"/trials/" + i16+"/ns",schemaPath:"#/$defs/trial/properties/ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err446];
 }
@@ -11507,11 +11519,8 @@ vErrors.push(err446);
 errors++;
 }
 }
-if(data162.cv !== undefined){
-let data175 = data162.cv;
-if((typeof data175 == "number") && (isFinite(data175))){
-if(data175 < 0 || isNaN(data175)){
-const err447 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err447 = {instancePath:instancePath+"/trials/" + i16+"/ns",schemaPath:"#/$defs/trial/properties/ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err447];
 }
@@ -11521,8 +11530,9 @@ vErrors.push(err447);
 errors++;
 }
 }
+}
 else {
-const err448 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err448 = {instancePath:instancePath+"/trials/" + i16,schemaPath:"#/$defs/trial/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err448];
 }
@@ -11532,11 +11542,9 @@ vErrors.push(err448);
 errors++;
 }
 }
-if(data162.ci95Ns !== undefined){
-let data176 = data162.ci95Ns;
-if(data176 && typeof data176 == "object" && !Array.isArray(data176)){
-if(data176.low === undefined){
-const err449 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+}
+else {
+const err449 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err449];
 }
@@ -11545,8 +11553,12 @@ vErrors.push(err449);
 }
 errors++;
 }
-if(data176.high === undefined){
-const err450 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+if(data.aggregates !== undefined){
+let data179 = data.aggregates;
+if(data179 && typeof data179 == "object" && !Array.isArray(data179)){
+if(data179.n === undefined){
+const err450 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "n"},message:"must have required property '"+"n"+"'"};
 if(vErrors === null){
 vErrors = [err450];
 }
@@ -11555,9 +11567,8 @@ vErrors.push(err450);
 }
 errors++;
 }
-for(const key25 in data176){
-if(!((key25 === "low") || (key25 === "high"))){
-const err451 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
+if(data179.trials === undefined){
+const err451 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "trials"},message:"must have required property '"+"trials"+"'"};
 if(vErrors === null){
 vErrors = [err451];
 }
@@ -11566,11 +11577,8 @@ vErrors.push(err451);
 }
 errors++;
 }
-}
-if(data176.low !== undefined){
-let data177 = data176.low;
-if(!((typeof data177 == "number") && (isFinite(data177)))){
-const err452 = {instancePath:instancePath+"/aggregates/ci95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data179.iterationsPerTrial === undefined){
+const err452 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "iterationsPerTrial"},message:"must have required property '"+"iterationsPerTrial"+"'"};
 if(vErrors === null){
 vErrors = [err452];
 }
@@ -11579,11 +11587,8 @@ vErrors.push(err452);
 }
 errors++;
 }
-}
-if(data176.high !== undefined){
-let data178 = data176.high;
-if(!((typeof data178 == "number") && (isFinite(data178)))){
-const err453 = {instancePath:instancePath+"/aggregates/ci95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data179.meanCounter === undefined){
+const err453 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanCounter"},message:"must have required property '"+"meanCounter"+"'"};
 if(vErrors === null){
 vErrors = [err453];
 }
@@ -11592,10 +11597,8 @@ vErrors.push(err453);
 }
 errors++;
 }
-}
-}
-else {
-const err454 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data179.meanNs === undefined){
+const err454 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanNs"},message:"must have required property '"+"meanNs"+"'"};
 if(vErrors === null){
 vErrors = [err454];
 }
@@ -11604,10 +11607,8 @@ vErrors.push(err454);
 }
 errors++;
 }
-}
-if(data162.unstable !== undefined){
-if(typeof data162.unstable !== "boolean"){
-const err455 = {instancePath:instancePath+"/aggregates/unstable",schemaPath:"#/properties/aggregates/properties/unstable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data179.opsPerSecond === undefined){
+const err455 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "opsPerSecond"},message:"must have required property '"+"opsPerSecond"+"'"};
 if(vErrors === null){
 vErrors = [err455];
 }
@@ -11616,12 +11617,8 @@ vErrors.push(err455);
 }
 errors++;
 }
-}
-if(data162.unstableThreshold !== undefined){
-let data180 = data162.unstableThreshold;
-if((typeof data180 == "number") && (isFinite(data180))){
-if(data180 > 1 || isNaN(data180)){
-const err456 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(data179.medianTrialNs === undefined){
+const err456 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "medianTrialNs"},message:"must have required property '"+"medianTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err456];
 }
@@ -11630,8 +11627,8 @@ vErrors.push(err456);
 }
 errors++;
 }
-if(data180 < 0 || isNaN(data180)){
-const err457 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data179.minTrialNs === undefined){
+const err457 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "minTrialNs"},message:"must have required property '"+"minTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err457];
 }
@@ -11640,9 +11637,8 @@ vErrors.push(err457);
 }
 errors++;
 }
-}
-else {
-const err458 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data179.maxTrialNs === undefined){
+const err458 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "maxTrialNs"},message:"must have required property '"+"maxTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err458];
 }
@@ -11651,12 +11647,8 @@ vErrors.push(err458);
 }
 errors++;
 }
-}
-if(data162.medianTrialCounter !== undefined){
-let data181 = data162.medianTrialCounter;
-if((typeof data181 == "number") && (isFinite(data181))){
-if(data181 < 0 || isNaN(data181)){
-const err459 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data179.q1TrialNs === undefined){
+const err459 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q1TrialNs"},message:"must have required property '"+"q1TrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err459];
 }
@@ -11665,9 +11657,8 @@ vErrors.push(err459);
 }
 errors++;
 }
-}
-else {
-const err460 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data179.q3TrialNs === undefined){
+const err460 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q3TrialNs"},message:"must have required property '"+"q3TrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err460];
 }
@@ -11676,10 +11667,8 @@ vErrors.push(err460);
 }
 errors++;
 }
-}
-}
-else {
-const err461 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data179.stddevTrialNs === undefined){
+const err461 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "stddevTrialNs"},message:"must have required property '"+"stddevTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err461];
 }
@@ -11688,12 +11677,8 @@ vErrors.push(err461);
 }
 errors++;
 }
-}
-if(data.memory !== undefined){
-let data182 = data.memory;
-if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
-if(data182.elfImageBytes === undefined){
-const err462 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "elfImageBytes"},message:"must have required property '"+"elfImageBytes"+"'"};
+if(data179.cv === undefined){
+const err462 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "cv"},message:"must have required property '"+"cv"+"'"};
 if(vErrors === null){
 vErrors = [err462];
 }
@@ -11702,8 +11687,8 @@ vErrors.push(err462);
 }
 errors++;
 }
-if(data182.baselineRssKiB === undefined){
-const err463 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "baselineRssKiB"},message:"must have required property '"+"baselineRssKiB"+"'"};
+if(data179.ci95Ns === undefined){
+const err463 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "ci95Ns"},message:"must have required property '"+"ci95Ns"+"'"};
 if(vErrors === null){
 vErrors = [err463];
 }
@@ -11712,8 +11697,8 @@ vErrors.push(err463);
 }
 errors++;
 }
-if(data182.peakRssKiB === undefined){
-const err464 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "peakRssKiB"},message:"must have required property '"+"peakRssKiB"+"'"};
+if(data179.unstable === undefined){
+const err464 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstable"},message:"must have required property '"+"unstable"+"'"};
 if(vErrors === null){
 vErrors = [err464];
 }
@@ -11722,9 +11707,8 @@ vErrors.push(err464);
 }
 errors++;
 }
-for(const key26 in data182){
-if(!(((key26 === "elfImageBytes") || (key26 === "baselineRssKiB")) || (key26 === "peakRssKiB"))){
-const err465 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
+if(data179.unstableThreshold === undefined){
+const err465 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstableThreshold"},message:"must have required property '"+"unstableThreshold"+"'"};
 if(vErrors === null){
 vErrors = [err465];
 }
@@ -11733,11 +11717,9 @@ vErrors.push(err465);
 }
 errors++;
 }
-}
-if(data182.elfImageBytes !== undefined){
-let data183 = data182.elfImageBytes;
-if(!(((typeof data183 == "number") && (!(data183 % 1) && !isNaN(data183))) && (isFinite(data183)))){
-const err466 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key26 in data179){
+if(!(func1.call(schema35.properties.aggregates.properties, key26))){
+const err466 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err466];
 }
@@ -11746,9 +11728,11 @@ vErrors.push(err466);
 }
 errors++;
 }
-if((typeof data183 == "number") && (isFinite(data183))){
-if(data183 < 0 || isNaN(data183)){
-const err467 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data179.n !== undefined){
+let data180 = data179.n;
+if(!(((typeof data180 == "number") && (!(data180 % 1) && !isNaN(data180))) && (isFinite(data180)))){
+const err467 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err467];
 }
@@ -11757,12 +11741,9 @@ vErrors.push(err467);
 }
 errors++;
 }
-}
-}
-if(data182.baselineRssKiB !== undefined){
-let data184 = data182.baselineRssKiB;
-if(!(((typeof data184 == "number") && (!(data184 % 1) && !isNaN(data184))) && (isFinite(data184)))){
-const err468 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data180 == "number") && (isFinite(data180))){
+if(data180 < 1 || isNaN(data180)){
+const err468 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err468];
 }
@@ -11771,9 +11752,12 @@ vErrors.push(err468);
 }
 errors++;
 }
-if((typeof data184 == "number") && (isFinite(data184))){
-if(data184 < 0 || isNaN(data184)){
-const err469 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data179.trials !== undefined){
+let data181 = data179.trials;
+if(!(((typeof data181 == "number") && (!(data181 % 1) && !isNaN(data181))) && (isFinite(data181)))){
+const err469 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err469];
 }
@@ -11782,12 +11766,9 @@ vErrors.push(err469);
 }
 errors++;
 }
-}
-}
-if(data182.peakRssKiB !== undefined){
-let data185 = data182.peakRssKiB;
-if(!(((typeof data185 == "number") && (!(data185 % 1) && !isNaN(data185))) && (isFinite(data185)))){
-const err470 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data181 == "number") && (isFinite(data181))){
+if(data181 < 1 || isNaN(data181)){
+const err470 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err470];
 }
@@ -11796,9 +11777,12 @@ vErrors.push(err470);
 }
 errors++;
 }
-if((typeof data185 == "number") && (isFinite(data185))){
-if(data185 < 0 || isNaN(data185)){
-const err471 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data179.iterationsPerTrial !== undefined){
+let data182 = data179.iterationsPerTrial;
+if(!(((typeof data182 == "number") && (!(data182 % 1) && !isNaN(data182))) && (isFinite(data182)))){
+const err471 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err471];
 }
@@ -11807,11 +11791,9 @@ vErrors.push(err471);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err472 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data182 == "number") && (isFinite(data182))){
+if(data182 < 1 || isNaN(data182)){
+const err472 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err472];
 }
@@ -11821,12 +11803,12 @@ vErrors.push(err472);
 errors++;
 }
 }
-if(data.lengths !== undefined){
-let data186 = data.lengths;
-if(data186 && typeof data186 == "object" && !Array.isArray(data186)){
-for(const key27 in data186){
-if(!(key27 === "signatureBytes")){
-const err473 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+}
+if(data179.meanCounter !== undefined){
+let data183 = data179.meanCounter;
+if((typeof data183 == "number") && (isFinite(data183))){
+if(data183 < 0 || isNaN(data183)){
+const err473 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err473];
 }
@@ -11836,11 +11818,8 @@ vErrors.push(err473);
 errors++;
 }
 }
-if(data186.signatureBytes !== undefined){
-let data187 = data186.signatureBytes;
-if(data187 && typeof data187 == "object" && !Array.isArray(data187)){
-if(data187.min === undefined){
-const err474 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+else {
+const err474 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err474];
 }
@@ -11849,8 +11828,12 @@ vErrors.push(err474);
 }
 errors++;
 }
-if(data187.mean === undefined){
-const err475 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
+}
+if(data179.meanNs !== undefined){
+let data184 = data179.meanNs;
+if((typeof data184 == "number") && (isFinite(data184))){
+if(data184 < 0 || isNaN(data184)){
+const err475 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err475];
 }
@@ -11859,8 +11842,9 @@ vErrors.push(err475);
 }
 errors++;
 }
-if(data187.max === undefined){
-const err476 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+}
+else {
+const err476 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err476];
 }
@@ -11869,8 +11853,12 @@ vErrors.push(err476);
 }
 errors++;
 }
-if(data187.samples === undefined){
-const err477 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
+}
+if(data179.opsPerSecond !== undefined){
+let data185 = data179.opsPerSecond;
+if((typeof data185 == "number") && (isFinite(data185))){
+if(data185 < 0 || isNaN(data185)){
+const err477 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err477];
 }
@@ -11879,9 +11867,9 @@ vErrors.push(err477);
 }
 errors++;
 }
-for(const key28 in data187){
-if(!((((key28 === "min") || (key28 === "mean")) || (key28 === "max")) || (key28 === "samples"))){
-const err478 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+}
+else {
+const err478 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err478];
 }
@@ -11891,10 +11879,11 @@ vErrors.push(err478);
 errors++;
 }
 }
-if(data187.min !== undefined){
-let data188 = data187.min;
-if(!(((typeof data188 == "number") && (!(data188 % 1) && !isNaN(data188))) && (isFinite(data188)))){
-const err479 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data179.medianTrialNs !== undefined){
+let data186 = data179.medianTrialNs;
+if((typeof data186 == "number") && (isFinite(data186))){
+if(data186 < 0 || isNaN(data186)){
+const err479 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err479];
 }
@@ -11903,9 +11892,9 @@ vErrors.push(err479);
 }
 errors++;
 }
-if((typeof data188 == "number") && (isFinite(data188))){
-if(data188 < 0 || isNaN(data188)){
-const err480 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err480 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err480];
 }
@@ -11915,12 +11904,11 @@ vErrors.push(err480);
 errors++;
 }
 }
-}
-if(data187.mean !== undefined){
-let data189 = data187.mean;
-if((typeof data189 == "number") && (isFinite(data189))){
-if(data189 < 0 || isNaN(data189)){
-const err481 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data179.minTrialNs !== undefined){
+let data187 = data179.minTrialNs;
+if((typeof data187 == "number") && (isFinite(data187))){
+if(data187 < 0 || isNaN(data187)){
+const err481 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err481];
 }
@@ -11931,7 +11919,7 @@ errors++;
 }
 }
 else {
-const err482 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err482 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err482];
 }
@@ -11941,10 +11929,11 @@ vErrors.push(err482);
 errors++;
 }
 }
-if(data187.max !== undefined){
-let data190 = data187.max;
-if(!(((typeof data190 == "number") && (!(data190 % 1) && !isNaN(data190))) && (isFinite(data190)))){
-const err483 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data179.maxTrialNs !== undefined){
+let data188 = data179.maxTrialNs;
+if((typeof data188 == "number") && (isFinite(data188))){
+if(data188 < 0 || isNaN(data188)){
+const err483 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err483];
 }
@@ -11953,9 +11942,9 @@ vErrors.push(err483);
 }
 errors++;
 }
-if((typeof data190 == "number") && (isFinite(data190))){
-if(data190 < 0 || isNaN(data190)){
-const err484 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err484 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err484];
 }
@@ -11965,11 +11954,11 @@ vErrors.push(err484);
 errors++;
 }
 }
-}
-if(data187.samples !== undefined){
-let data191 = data187.samples;
-if(!(((typeof data191 == "number") && (!(data191 % 1) && !isNaN(data191))) && (isFinite(data191)))){
-const err485 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data179.q1TrialNs !== undefined){
+let data189 = data179.q1TrialNs;
+if((typeof data189 == "number") && (isFinite(data189))){
+if(data189 < 0 || isNaN(data189)){
+const err485 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err485];
 }
@@ -11978,9 +11967,9 @@ vErrors.push(err485);
 }
 errors++;
 }
-if((typeof data191 == "number") && (isFinite(data191))){
-if(data191 < 1 || isNaN(data191)){
-const err486 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err486 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err486];
 }
@@ -11990,10 +11979,11 @@ vErrors.push(err486);
 errors++;
 }
 }
-}
-}
-else {
-const err487 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data179.q3TrialNs !== undefined){
+let data190 = data179.q3TrialNs;
+if((typeof data190 == "number") && (isFinite(data190))){
+if(data190 < 0 || isNaN(data190)){
+const err487 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err487];
 }
@@ -12003,9 +11993,8 @@ vErrors.push(err487);
 errors++;
 }
 }
-}
 else {
-const err488 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err488 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err488];
 }
@@ -12015,15 +12004,11 @@ vErrors.push(err488);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data192 = data.commands;
-if(Array.isArray(data192)){
-const len15 = data192.length;
-for(let i15=0; i15<len15; i15++){
-let data193 = data192[i15];
-if(data193 && typeof data193 == "object" && !Array.isArray(data193)){
-if(data193.argv === undefined){
-const err489 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+if(data179.stddevTrialNs !== undefined){
+let data191 = data179.stddevTrialNs;
+if((typeof data191 == "number") && (isFinite(data191))){
+if(data191 < 0 || isNaN(data191)){
+const err489 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err489];
 }
@@ -12032,8 +12017,9 @@ vErrors.push(err489);
 }
 errors++;
 }
-if(data193.exitCode === undefined){
-const err490 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+}
+else {
+const err490 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err490];
 }
@@ -12042,8 +12028,12 @@ vErrors.push(err490);
 }
 errors++;
 }
-if(data193.signal === undefined){
-const err491 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+}
+if(data179.cv !== undefined){
+let data192 = data179.cv;
+if((typeof data192 == "number") && (isFinite(data192))){
+if(data192 < 0 || isNaN(data192)){
+const err491 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err491];
 }
@@ -12052,8 +12042,9 @@ vErrors.push(err491);
 }
 errors++;
 }
-if(data193.durationMs === undefined){
-const err492 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+}
+else {
+const err492 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err492];
 }
@@ -12062,8 +12053,12 @@ vErrors.push(err492);
 }
 errors++;
 }
-if(data193.timedOut === undefined){
-const err493 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+}
+if(data179.ci95Ns !== undefined){
+let data193 = data179.ci95Ns;
+if(data193 && typeof data193 == "object" && !Array.isArray(data193)){
+if(data193.low === undefined){
+const err493 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err493];
 }
@@ -12072,9 +12067,8 @@ vErrors.push(err493);
 }
 errors++;
 }
-for(const key29 in data193){
-if(!(func1.call(schema48.properties, key29))){
-const err494 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
+if(data193.high === undefined){
+const err494 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err494];
 }
@@ -12083,12 +12077,9 @@ vErrors.push(err494);
 }
 errors++;
 }
-}
-if(data193.argv !== undefined){
-let data194 = data193.argv;
-if(Array.isArray(data194)){
-if(data194.length < 1){
-const err495 = {instancePath:instancePath+"/commands/" + i15+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+for(const key27 in data193){
+if(!((key27 === "low") || (key27 === "high"))){
+const err495 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err495];
 }
@@ -12097,10 +12088,11 @@ vErrors.push(err495);
 }
 errors++;
 }
-const len16 = data194.length;
-for(let i16=0; i16<len16; i16++){
-if(typeof data194[i16] !== "string"){
-const err496 = {instancePath:instancePath+"/commands/" + i15+"/argv/" + i16,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data193.low !== undefined){
+let data194 = data193.low;
+if(!((typeof data194 == "number") && (isFinite(data194)))){
+const err496 = {instancePath:instancePath+"/aggregates/ci95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err496];
 }
@@ -12110,9 +12102,10 @@ vErrors.push(err496);
 errors++;
 }
 }
-}
-else {
-const err497 = {instancePath:instancePath+"/commands/" + i15+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data193.high !== undefined){
+let data195 = data193.high;
+if(!((typeof data195 == "number") && (isFinite(data195)))){
+const err497 = {instancePath:instancePath+"/aggregates/ci95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err497];
 }
@@ -12122,13 +12115,9 @@ vErrors.push(err497);
 errors++;
 }
 }
-if(data193.exitCode !== undefined){
-let data196 = data193.exitCode;
-const _errs461 = errors;
-let valid87 = false;
-const _errs462 = errors;
-if(!(((typeof data196 == "number") && (!(data196 % 1) && !isNaN(data196))) && (isFinite(data196)))){
-const err498 = {instancePath:instancePath+"/commands/" + i15+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err498 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err498];
 }
@@ -12137,11 +12126,10 @@ vErrors.push(err498);
 }
 errors++;
 }
-var _valid7 = _errs462 === errors;
-valid87 = valid87 || _valid7;
-const _errs464 = errors;
-if(data196 !== null){
-const err499 = {instancePath:instancePath+"/commands/" + i15+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+if(data179.unstable !== undefined){
+if(typeof data179.unstable !== "boolean"){
+const err499 = {instancePath:instancePath+"/aggregates/unstable",schemaPath:"#/properties/aggregates/properties/unstable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err499];
 }
@@ -12150,10 +12138,12 @@ vErrors.push(err499);
 }
 errors++;
 }
-var _valid7 = _errs464 === errors;
-valid87 = valid87 || _valid7;
-if(!valid87){
-const err500 = {instancePath:instancePath+"/commands/" + i15+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data179.unstableThreshold !== undefined){
+let data197 = data179.unstableThreshold;
+if((typeof data197 == "number") && (isFinite(data197))){
+if(data197 > 1 || isNaN(data197)){
+const err500 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err500];
 }
@@ -12162,25 +12152,8 @@ vErrors.push(err500);
 }
 errors++;
 }
-else {
-errors = _errs461;
-if(vErrors !== null){
-if(_errs461){
-vErrors.length = _errs461;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data193.signal !== undefined){
-let data197 = data193.signal;
-const _errs467 = errors;
-let valid88 = false;
-const _errs468 = errors;
-if(typeof data197 !== "string"){
-const err501 = {instancePath:instancePath+"/commands/" + i15+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data197 < 0 || isNaN(data197)){
+const err501 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err501];
 }
@@ -12189,11 +12162,9 @@ vErrors.push(err501);
 }
 errors++;
 }
-var _valid8 = _errs468 === errors;
-valid88 = valid88 || _valid8;
-const _errs470 = errors;
-if(data197 !== null){
-const err502 = {instancePath:instancePath+"/commands/" + i15+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+else {
+const err502 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err502];
 }
@@ -12202,10 +12173,12 @@ vErrors.push(err502);
 }
 errors++;
 }
-var _valid8 = _errs470 === errors;
-valid88 = valid88 || _valid8;
-if(!valid88){
-const err503 = {instancePath:instancePath+"/commands/" + i15+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data179.medianTrialCounter !== undefined){
+let data198 = data179.medianTrialCounter;
+if((typeof data198 == "number") && (isFinite(data198))){
+if(data198 < 0 || isNaN(data198)){
+const err503 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err503];
 }
@@ -12214,23 +12187,9 @@ vErrors.push(err503);
 }
 errors++;
 }
-else {
-errors = _errs467;
-if(vErrors !== null){
-if(_errs467){
-vErrors.length = _errs467;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data193.durationMs !== undefined){
-let data198 = data193.durationMs;
-if((typeof data198 == "number") && (isFinite(data198))){
-if(data198 < 0 || isNaN(data198)){
-const err504 = {instancePath:instancePath+"/commands/" + i15+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err504 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err504];
 }
@@ -12240,8 +12199,9 @@ vErrors.push(err504);
 errors++;
 }
 }
+}
 else {
-const err505 = {instancePath:instancePath+"/commands/" + i15+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err505 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err505];
 }
@@ -12251,9 +12211,11 @@ vErrors.push(err505);
 errors++;
 }
 }
-if(data193.timedOut !== undefined){
-if(typeof data193.timedOut !== "boolean"){
-const err506 = {instancePath:instancePath+"/commands/" + i15+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.memory !== undefined){
+let data199 = data.memory;
+if(data199 && typeof data199 == "object" && !Array.isArray(data199)){
+if(data199.elfImageBytes === undefined){
+const err506 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "elfImageBytes"},message:"must have required property '"+"elfImageBytes"+"'"};
 if(vErrors === null){
 vErrors = [err506];
 }
@@ -12262,10 +12224,8 @@ vErrors.push(err506);
 }
 errors++;
 }
-}
-if(data193.cwd !== undefined){
-if(typeof data193.cwd !== "string"){
-const err507 = {instancePath:instancePath+"/commands/" + i15+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data199.baselineRssKiB === undefined){
+const err507 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "baselineRssKiB"},message:"must have required property '"+"baselineRssKiB"+"'"};
 if(vErrors === null){
 vErrors = [err507];
 }
@@ -12274,12 +12234,8 @@ vErrors.push(err507);
 }
 errors++;
 }
-}
-if(data193.timeLimitMs !== undefined){
-let data201 = data193.timeLimitMs;
-if((typeof data201 == "number") && (isFinite(data201))){
-if(data201 < 0 || isNaN(data201)){
-const err508 = {instancePath:instancePath+"/commands/" + i15+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data199.peakRssKiB === undefined){
+const err508 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "peakRssKiB"},message:"must have required property '"+"peakRssKiB"+"'"};
 if(vErrors === null){
 vErrors = [err508];
 }
@@ -12288,9 +12244,9 @@ vErrors.push(err508);
 }
 errors++;
 }
-}
-else {
-const err509 = {instancePath:instancePath+"/commands/" + i15+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key28 in data199){
+if(!(((key28 === "elfImageBytes") || (key28 === "baselineRssKiB")) || (key28 === "peakRssKiB"))){
+const err509 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err509];
 }
@@ -12300,9 +12256,10 @@ vErrors.push(err509);
 errors++;
 }
 }
-if(data193.stderrTail !== undefined){
-if(typeof data193.stderrTail !== "string"){
-const err510 = {instancePath:instancePath+"/commands/" + i15+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data199.elfImageBytes !== undefined){
+let data200 = data199.elfImageBytes;
+if(!(((typeof data200 == "number") && (!(data200 % 1) && !isNaN(data200))) && (isFinite(data200)))){
+const err510 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err510];
 }
@@ -12311,10 +12268,9 @@ vErrors.push(err510);
 }
 errors++;
 }
-}
-if(data193.sandboxed !== undefined){
-if(typeof data193.sandboxed !== "boolean"){
-const err511 = {instancePath:instancePath+"/commands/" + i15+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data200 == "number") && (isFinite(data200))){
+if(data200 < 0 || isNaN(data200)){
+const err511 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err511];
 }
@@ -12325,8 +12281,10 @@ errors++;
 }
 }
 }
-else {
-const err512 = {instancePath:instancePath+"/commands/" + i15,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data199.baselineRssKiB !== undefined){
+let data201 = data199.baselineRssKiB;
+if(!(((typeof data201 == "number") && (!(data201 % 1) && !isNaN(data201))) && (isFinite(data201)))){
+const err512 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err512];
 }
@@ -12335,10 +12293,9 @@ vErrors.push(err512);
 }
 errors++;
 }
-}
-}
-else {
-const err513 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data201 == "number") && (isFinite(data201))){
+if(data201 < 0 || isNaN(data201)){
+const err513 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err513];
 }
@@ -12348,11 +12305,11 @@ vErrors.push(err513);
 errors++;
 }
 }
-if(data.plausibility !== undefined){
-let data204 = data.plausibility;
-if(data204 && typeof data204 == "object" && !Array.isArray(data204)){
-if(data204.verdict === undefined){
-const err514 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+}
+if(data199.peakRssKiB !== undefined){
+let data202 = data199.peakRssKiB;
+if(!(((typeof data202 == "number") && (!(data202 % 1) && !isNaN(data202))) && (isFinite(data202)))){
+const err514 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err514];
 }
@@ -12361,8 +12318,9 @@ vErrors.push(err514);
 }
 errors++;
 }
-if(data204.checks === undefined){
-const err515 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+if((typeof data202 == "number") && (isFinite(data202))){
+if(data202 < 0 || isNaN(data202)){
+const err515 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err515];
 }
@@ -12371,9 +12329,11 @@ vErrors.push(err515);
 }
 errors++;
 }
-for(const key30 in data204){
-if(!((key30 === "verdict") || (key30 === "checks"))){
-const err516 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
+}
+}
+}
+else {
+const err516 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err516];
 }
@@ -12383,10 +12343,12 @@ vErrors.push(err516);
 errors++;
 }
 }
-if(data204.verdict !== undefined){
-let data205 = data204.verdict;
-if(typeof data205 !== "string"){
-const err517 = {instancePath:instancePath+"/plausibility/verdict",schemaPath:"#/properties/plausibility/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.lengths !== undefined){
+let data203 = data.lengths;
+if(data203 && typeof data203 == "object" && !Array.isArray(data203)){
+for(const key29 in data203){
+if(!(key29 === "signatureBytes")){
+const err517 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err517];
 }
@@ -12395,8 +12357,12 @@ vErrors.push(err517);
 }
 errors++;
 }
-if(!((data205 === "plausible") || (data205 === "flagged"))){
-const err518 = {instancePath:instancePath+"/plausibility/verdict",schemaPath:"#/properties/plausibility/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+}
+if(data203.signatureBytes !== undefined){
+let data204 = data203.signatureBytes;
+if(data204 && typeof data204 == "object" && !Array.isArray(data204)){
+if(data204.min === undefined){
+const err518 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
 vErrors = [err518];
 }
@@ -12405,16 +12371,8 @@ vErrors.push(err518);
 }
 errors++;
 }
-}
-if(data204.checks !== undefined){
-let data206 = data204.checks;
-if(Array.isArray(data206)){
-const len17 = data206.length;
-for(let i17=0; i17<len17; i17++){
-let data207 = data206[i17];
-if(data207 && typeof data207 == "object" && !Array.isArray(data207)){
-if(data207.check === undefined){
-const err519 = {instancePath:instancePath+"/plausibility/checks/" + i17,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'"};
+if(data204.mean === undefined){
+const err519 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
 if(vErrors === null){
 vErrors = [err519];
 }
@@ -12423,8 +12381,8 @@ vErrors.push(err519);
 }
 errors++;
 }
-if(data207.outcome === undefined){
-const err520 = {instancePath:instancePath+"/plausibility/checks/" + i17,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
+if(data204.max === undefined){
+const err520 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err520];
 }
@@ -12433,8 +12391,8 @@ vErrors.push(err520);
 }
 errors++;
 }
-if(data207.message === undefined){
-const err521 = {instancePath:instancePath+"/plausibility/checks/" + i17,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(data204.samples === undefined){
+const err521 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
 if(vErrors === null){
 vErrors = [err521];
 }
@@ -12443,9 +12401,9 @@ vErrors.push(err521);
 }
 errors++;
 }
-for(const key31 in data207){
-if(!(((key31 === "check") || (key31 === "outcome")) || (key31 === "message"))){
-const err522 = {instancePath:instancePath+"/plausibility/checks/" + i17,schemaPath:"#/properties/plausibility/properties/checks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+for(const key30 in data204){
+if(!((((key30 === "min") || (key30 === "mean")) || (key30 === "max")) || (key30 === "samples"))){
+const err522 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err522];
 }
@@ -12455,10 +12413,10 @@ vErrors.push(err522);
 errors++;
 }
 }
-if(data207.check !== undefined){
-let data208 = data207.check;
-if(typeof data208 !== "string"){
-const err523 = {instancePath:instancePath+"/plausibility/checks/" + i17+"/check",schemaPath:"#/properties/plausibility/properties/checks/items/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data204.min !== undefined){
+let data205 = data204.min;
+if(!(((typeof data205 == "number") && (!(data205 % 1) && !isNaN(data205))) && (isFinite(data205)))){
+const err523 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err523];
 }
@@ -12467,8 +12425,9 @@ vErrors.push(err523);
 }
 errors++;
 }
-if(!(((((data208 === "runner-clock") || (data208 === "requested-duration")) || (data208 === "counter-vs-clock")) || (data208 === "warm-up-estimate")) || (data208 === "cycles-per-instruction"))){
-const err524 = {instancePath:instancePath+"/plausibility/checks/" + i17+"/check",schemaPath:"#/properties/plausibility/properties/checks/items/properties/check/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.checks.items.properties.check.enum},message:"must be equal to one of the allowed values"};
+if((typeof data205 == "number") && (isFinite(data205))){
+if(data205 < 0 || isNaN(data205)){
+const err524 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err524];
 }
@@ -12478,10 +12437,12 @@ vErrors.push(err524);
 errors++;
 }
 }
-if(data207.outcome !== undefined){
-let data209 = data207.outcome;
-if(typeof data209 !== "string"){
-const err525 = {instancePath:instancePath+"/plausibility/checks/" + i17+"/outcome",schemaPath:"#/properties/plausibility/properties/checks/items/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data204.mean !== undefined){
+let data206 = data204.mean;
+if((typeof data206 == "number") && (isFinite(data206))){
+if(data206 < 0 || isNaN(data206)){
+const err525 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err525];
 }
@@ -12490,8 +12451,9 @@ vErrors.push(err525);
 }
 errors++;
 }
-if(!((data209 === "pass") || (data209 === "flagged"))){
-const err526 = {instancePath:instancePath+"/plausibility/checks/" + i17+"/outcome",schemaPath:"#/properties/plausibility/properties/checks/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.checks.items.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err526 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err526];
 }
@@ -12501,9 +12463,10 @@ vErrors.push(err526);
 errors++;
 }
 }
-if(data207.message !== undefined){
-if(typeof data207.message !== "string"){
-const err527 = {instancePath:instancePath+"/plausibility/checks/" + i17+"/message",schemaPath:"#/properties/plausibility/properties/checks/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data204.max !== undefined){
+let data207 = data204.max;
+if(!(((typeof data207 == "number") && (!(data207 % 1) && !isNaN(data207))) && (isFinite(data207)))){
+const err527 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err527];
 }
@@ -12512,10 +12475,9 @@ vErrors.push(err527);
 }
 errors++;
 }
-}
-}
-else {
-const err528 = {instancePath:instancePath+"/plausibility/checks/" + i17,schemaPath:"#/properties/plausibility/properties/checks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data207 == "number") && (isFinite(data207))){
+if(data207 < 0 || isNaN(data207)){
+const err528 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err528];
 }
@@ -12526,8 +12488,10 @@ errors++;
 }
 }
 }
-else {
-const err529 = {instancePath:instancePath+"/plausibility/checks",schemaPath:"#/properties/plausibility/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data204.samples !== undefined){
+let data208 = data204.samples;
+if(!(((typeof data208 == "number") && (!(data208 % 1) && !isNaN(data208))) && (isFinite(data208)))){
+const err529 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err529];
 }
@@ -12536,10 +12500,9 @@ vErrors.push(err529);
 }
 errors++;
 }
-}
-}
-else {
-const err530 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data208 == "number") && (isFinite(data208))){
+if(data208 < 1 || isNaN(data208)){
+const err530 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err530];
 }
@@ -12550,13 +12513,572 @@ errors++;
 }
 }
 }
+}
 else {
-const err531 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err531 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err531];
 }
 else {
 vErrors.push(err531);
+}
+errors++;
+}
+}
+}
+else {
+const err532 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err532];
+}
+else {
+vErrors.push(err532);
+}
+errors++;
+}
+}
+if(data.commands !== undefined){
+let data209 = data.commands;
+if(Array.isArray(data209)){
+const len17 = data209.length;
+for(let i17=0; i17<len17; i17++){
+let data210 = data209[i17];
+if(data210 && typeof data210 == "object" && !Array.isArray(data210)){
+if(data210.argv === undefined){
+const err533 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+if(vErrors === null){
+vErrors = [err533];
+}
+else {
+vErrors.push(err533);
+}
+errors++;
+}
+if(data210.exitCode === undefined){
+const err534 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+if(vErrors === null){
+vErrors = [err534];
+}
+else {
+vErrors.push(err534);
+}
+errors++;
+}
+if(data210.signal === undefined){
+const err535 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+if(vErrors === null){
+vErrors = [err535];
+}
+else {
+vErrors.push(err535);
+}
+errors++;
+}
+if(data210.durationMs === undefined){
+const err536 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+if(vErrors === null){
+vErrors = [err536];
+}
+else {
+vErrors.push(err536);
+}
+errors++;
+}
+if(data210.timedOut === undefined){
+const err537 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+if(vErrors === null){
+vErrors = [err537];
+}
+else {
+vErrors.push(err537);
+}
+errors++;
+}
+for(const key31 in data210){
+if(!(func1.call(schema48.properties, key31))){
+const err538 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err538];
+}
+else {
+vErrors.push(err538);
+}
+errors++;
+}
+}
+if(data210.argv !== undefined){
+let data211 = data210.argv;
+if(Array.isArray(data211)){
+if(data211.length < 1){
+const err539 = {instancePath:instancePath+"/commands/" + i17+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err539];
+}
+else {
+vErrors.push(err539);
+}
+errors++;
+}
+const len18 = data211.length;
+for(let i18=0; i18<len18; i18++){
+if(typeof data211[i18] !== "string"){
+const err540 = {instancePath:instancePath+"/commands/" + i17+"/argv/" + i18,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err540];
+}
+else {
+vErrors.push(err540);
+}
+errors++;
+}
+}
+}
+else {
+const err541 = {instancePath:instancePath+"/commands/" + i17+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err541];
+}
+else {
+vErrors.push(err541);
+}
+errors++;
+}
+}
+if(data210.exitCode !== undefined){
+let data213 = data210.exitCode;
+const _errs497 = errors;
+let valid93 = false;
+const _errs498 = errors;
+if(!(((typeof data213 == "number") && (!(data213 % 1) && !isNaN(data213))) && (isFinite(data213)))){
+const err542 = {instancePath:instancePath+"/commands/" + i17+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err542];
+}
+else {
+vErrors.push(err542);
+}
+errors++;
+}
+var _valid7 = _errs498 === errors;
+valid93 = valid93 || _valid7;
+const _errs500 = errors;
+if(data213 !== null){
+const err543 = {instancePath:instancePath+"/commands/" + i17+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err543];
+}
+else {
+vErrors.push(err543);
+}
+errors++;
+}
+var _valid7 = _errs500 === errors;
+valid93 = valid93 || _valid7;
+if(!valid93){
+const err544 = {instancePath:instancePath+"/commands/" + i17+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err544];
+}
+else {
+vErrors.push(err544);
+}
+errors++;
+}
+else {
+errors = _errs497;
+if(vErrors !== null){
+if(_errs497){
+vErrors.length = _errs497;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data210.signal !== undefined){
+let data214 = data210.signal;
+const _errs503 = errors;
+let valid94 = false;
+const _errs504 = errors;
+if(typeof data214 !== "string"){
+const err545 = {instancePath:instancePath+"/commands/" + i17+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err545];
+}
+else {
+vErrors.push(err545);
+}
+errors++;
+}
+var _valid8 = _errs504 === errors;
+valid94 = valid94 || _valid8;
+const _errs506 = errors;
+if(data214 !== null){
+const err546 = {instancePath:instancePath+"/commands/" + i17+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err546];
+}
+else {
+vErrors.push(err546);
+}
+errors++;
+}
+var _valid8 = _errs506 === errors;
+valid94 = valid94 || _valid8;
+if(!valid94){
+const err547 = {instancePath:instancePath+"/commands/" + i17+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err547];
+}
+else {
+vErrors.push(err547);
+}
+errors++;
+}
+else {
+errors = _errs503;
+if(vErrors !== null){
+if(_errs503){
+vErrors.length = _errs503;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data210.durationMs !== undefined){
+let data215 = data210.durationMs;
+if((typeof data215 == "number") && (isFinite(data215))){
+if(data215 < 0 || isNaN(data215)){
+const err548 = {instancePath:instancePath+"/commands/" + i17+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err548];
+}
+else {
+vErrors.push(err548);
+}
+errors++;
+}
+}
+else {
+const err549 = {instancePath:instancePath+"/commands/" + i17+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err549];
+}
+else {
+vErrors.push(err549);
+}
+errors++;
+}
+}
+if(data210.timedOut !== undefined){
+if(typeof data210.timedOut !== "boolean"){
+const err550 = {instancePath:instancePath+"/commands/" + i17+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err550];
+}
+else {
+vErrors.push(err550);
+}
+errors++;
+}
+}
+if(data210.cwd !== undefined){
+if(typeof data210.cwd !== "string"){
+const err551 = {instancePath:instancePath+"/commands/" + i17+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err551];
+}
+else {
+vErrors.push(err551);
+}
+errors++;
+}
+}
+if(data210.timeLimitMs !== undefined){
+let data218 = data210.timeLimitMs;
+if((typeof data218 == "number") && (isFinite(data218))){
+if(data218 < 0 || isNaN(data218)){
+const err552 = {instancePath:instancePath+"/commands/" + i17+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err552];
+}
+else {
+vErrors.push(err552);
+}
+errors++;
+}
+}
+else {
+const err553 = {instancePath:instancePath+"/commands/" + i17+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err553];
+}
+else {
+vErrors.push(err553);
+}
+errors++;
+}
+}
+if(data210.stderrTail !== undefined){
+if(typeof data210.stderrTail !== "string"){
+const err554 = {instancePath:instancePath+"/commands/" + i17+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err554];
+}
+else {
+vErrors.push(err554);
+}
+errors++;
+}
+}
+if(data210.sandboxed !== undefined){
+if(typeof data210.sandboxed !== "boolean"){
+const err555 = {instancePath:instancePath+"/commands/" + i17+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err555];
+}
+else {
+vErrors.push(err555);
+}
+errors++;
+}
+}
+}
+else {
+const err556 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err556];
+}
+else {
+vErrors.push(err556);
+}
+errors++;
+}
+}
+}
+else {
+const err557 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err557];
+}
+else {
+vErrors.push(err557);
+}
+errors++;
+}
+}
+if(data.plausibility !== undefined){
+let data221 = data.plausibility;
+if(data221 && typeof data221 == "object" && !Array.isArray(data221)){
+if(data221.verdict === undefined){
+const err558 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+if(vErrors === null){
+vErrors = [err558];
+}
+else {
+vErrors.push(err558);
+}
+errors++;
+}
+if(data221.checks === undefined){
+const err559 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+if(vErrors === null){
+vErrors = [err559];
+}
+else {
+vErrors.push(err559);
+}
+errors++;
+}
+for(const key32 in data221){
+if(!((key32 === "verdict") || (key32 === "checks"))){
+const err560 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err560];
+}
+else {
+vErrors.push(err560);
+}
+errors++;
+}
+}
+if(data221.verdict !== undefined){
+let data222 = data221.verdict;
+if(typeof data222 !== "string"){
+const err561 = {instancePath:instancePath+"/plausibility/verdict",schemaPath:"#/properties/plausibility/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err561];
+}
+else {
+vErrors.push(err561);
+}
+errors++;
+}
+if(!((data222 === "plausible") || (data222 === "flagged"))){
+const err562 = {instancePath:instancePath+"/plausibility/verdict",schemaPath:"#/properties/plausibility/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err562];
+}
+else {
+vErrors.push(err562);
+}
+errors++;
+}
+}
+if(data221.checks !== undefined){
+let data223 = data221.checks;
+if(Array.isArray(data223)){
+const len19 = data223.length;
+for(let i19=0; i19<len19; i19++){
+let data224 = data223[i19];
+if(data224 && typeof data224 == "object" && !Array.isArray(data224)){
+if(data224.check === undefined){
+const err563 = {instancePath:instancePath+"/plausibility/checks/" + i19,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'"};
+if(vErrors === null){
+vErrors = [err563];
+}
+else {
+vErrors.push(err563);
+}
+errors++;
+}
+if(data224.outcome === undefined){
+const err564 = {instancePath:instancePath+"/plausibility/checks/" + i19,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
+if(vErrors === null){
+vErrors = [err564];
+}
+else {
+vErrors.push(err564);
+}
+errors++;
+}
+if(data224.message === undefined){
+const err565 = {instancePath:instancePath+"/plausibility/checks/" + i19,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err565];
+}
+else {
+vErrors.push(err565);
+}
+errors++;
+}
+for(const key33 in data224){
+if(!(((key33 === "check") || (key33 === "outcome")) || (key33 === "message"))){
+const err566 = {instancePath:instancePath+"/plausibility/checks/" + i19,schemaPath:"#/properties/plausibility/properties/checks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err566];
+}
+else {
+vErrors.push(err566);
+}
+errors++;
+}
+}
+if(data224.check !== undefined){
+let data225 = data224.check;
+if(typeof data225 !== "string"){
+const err567 = {instancePath:instancePath+"/plausibility/checks/" + i19+"/check",schemaPath:"#/properties/plausibility/properties/checks/items/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err567];
+}
+else {
+vErrors.push(err567);
+}
+errors++;
+}
+if(!(((((data225 === "runner-clock") || (data225 === "requested-duration")) || (data225 === "counter-vs-clock")) || (data225 === "warm-up-estimate")) || (data225 === "cycles-per-instruction"))){
+const err568 = {instancePath:instancePath+"/plausibility/checks/" + i19+"/check",schemaPath:"#/properties/plausibility/properties/checks/items/properties/check/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.checks.items.properties.check.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err568];
+}
+else {
+vErrors.push(err568);
+}
+errors++;
+}
+}
+if(data224.outcome !== undefined){
+let data226 = data224.outcome;
+if(typeof data226 !== "string"){
+const err569 = {instancePath:instancePath+"/plausibility/checks/" + i19+"/outcome",schemaPath:"#/properties/plausibility/properties/checks/items/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err569];
+}
+else {
+vErrors.push(err569);
+}
+errors++;
+}
+if(!((data226 === "pass") || (data226 === "flagged"))){
+const err570 = {instancePath:instancePath+"/plausibility/checks/" + i19+"/outcome",schemaPath:"#/properties/plausibility/properties/checks/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.checks.items.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err570];
+}
+else {
+vErrors.push(err570);
+}
+errors++;
+}
+}
+if(data224.message !== undefined){
+if(typeof data224.message !== "string"){
+const err571 = {instancePath:instancePath+"/plausibility/checks/" + i19+"/message",schemaPath:"#/properties/plausibility/properties/checks/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err571];
+}
+else {
+vErrors.push(err571);
+}
+errors++;
+}
+}
+}
+else {
+const err572 = {instancePath:instancePath+"/plausibility/checks/" + i19,schemaPath:"#/properties/plausibility/properties/checks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err572];
+}
+else {
+vErrors.push(err572);
+}
+errors++;
+}
+}
+}
+else {
+const err573 = {instancePath:instancePath+"/plausibility/checks",schemaPath:"#/properties/plausibility/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err573];
+}
+else {
+vErrors.push(err573);
+}
+errors++;
+}
+}
+}
+else {
+const err574 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err574];
+}
+else {
+vErrors.push(err574);
+}
+errors++;
+}
+}
+}
+else {
+const err575 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err575];
+}
+else {
+vErrors.push(err575);
 }
 errors++;
 }

@@ -637,11 +637,15 @@ export const timing = recordSchema(
             "Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.",
             { type: "number", minimum: 0 },
           ),
+          throughputDeltas: arr(
+            "Counter delta of the contention probe after each sample (contention.adds one-cycle adds on contention.chains independent chains), overhead not subtracted.",
+            { type: "number", minimum: 0 },
+          ),
         },
       ),
     ),
     distribution: obj(
-      "Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns.",
+      "Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).",
       {
         n: int("Samples pooled.", { minimum: 1 }),
         calls: int("Calls timed: samples × batch.", { minimum: 1 }),
@@ -673,6 +677,9 @@ export const timing = recordSchema(
       {
         meanCounter: nonneg("Mean per call in the counter's unit."),
         medianCounter: nonneg("Median per call in the counter's unit."),
+        p999Ns: nonneg(
+          "99.9th percentile (type 7), ns: with p99Ns and maxNs the tail of the `calls` calls behind them (a sample's delta ÷ batch, so with batch > 1 a per-call mean of each sample).",
+        ),
         coreClock: obj(
           "The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.",
           {
@@ -706,19 +713,58 @@ export const timing = recordSchema(
         valueCounter: nonneg("The figure in the counter's unit."),
         ci95Ns: ref(
           "interval",
-          "95 % interval: the pooled interval widened to cover the spread between workers (t over the workers' figures), ns.",
+          "95 % prediction interval of the figure a repeat run on the same machine publishes (as many workers, same campaign): valueNs ± the larger of √2 × the pooled interval's half-width and t · sd(worker figures) · √(1/W + 1/W), so that of two such runs each run's figure lies inside the other's interval about 95 % of the time (docs/methodology.md); ns.",
         ),
-        relativeHalfWidth: nonneg("Half-width of ci95Ns as a fraction of valueNs."),
+        relativeHalfWidth: nonneg(
+          "Half-width of ci95Ns (the prediction interval of a repeat run's figure) as a fraction of valueNs.",
+        ),
         metTarget: bool("Whether relativeHalfWidth ≤ the target."),
         reason: str("Why this statistic, in words (shown on the page)."),
       },
       {
-        cycles: obj("The same statistic in estimated core cycles, with its interval (widened like ci95Ns).", {
+        cycles: obj("The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).", {
           value: nonneg("The figure, estimated core cycles per call."),
-          ci95: ref("interval", "95 % interval, estimated core cycles."),
-          relativeHalfWidth: nonneg("Half-width of ci95 as a fraction of value."),
+          ci95: ref(
+            "interval",
+            "95 % prediction interval of a repeat run's estimated core cycles, the rule of ci95Ns over the workers' cycle figures.",
+          ),
+          relativeHalfWidth: nonneg("Half-width of ci95 (the prediction interval) as a fraction of value."),
           metTarget: bool("Whether relativeHalfWidth ≤ the target."),
         }),
+      },
+    ),
+    contention: obj(
+      "Whether each worker's core was shared with a busy sibling hyperthread, from the contention probe after every sample (independent add chains: a shared core issues fewer adds per cycle; the dependent chain of the core-clock probe gives the cycles), and which workers distribution and central were computed from. Absent without the probes (--clock-chain none, counters that count cycles or instructions).",
+      {
+        probe: oneOfEnum("add-throughput: one-cycle adds on `chains` independent interleaved chains.", [
+          "add-throughput",
+        ]),
+        chains: int("Independent chains of the probe.", { minimum: 1 }),
+        share: fraction("A worker is contended below share × reference adds per cycle."),
+        floor: nonneg(
+          "The least reference, adds per cycle: 3.75 on x86-64 run natively (four integer ALUs), 0 elsewhere.",
+        ),
+        reference: nonneg("The larger of the best worker's adds per cycle and floor."),
+        threshold: nonneg("share × reference: adds per cycle below which a worker is contended."),
+        workers: arr(
+          "Every worker, in worker order (as in samples).",
+          obj("One worker's contention state.", {
+            worker: int("Worker number, from 1.", { minimum: 1 }),
+            addsPerCycle: nonneg(
+              "Adds per core cycle on the independent chains: the probe's adds ÷ its median delta, over the core-clock probe's adds ÷ its median delta (overhead subtracted from both).",
+            ),
+            contended: bool("addsPerCycle < threshold."),
+          }),
+        ),
+        state: oneOfEnum("uncontended: no worker contended; contended: every worker; mixed: some.", [
+          "uncontended",
+          "contended",
+          "mixed",
+        ]),
+        publishedFrom: oneOfEnum(
+          "uncontended: distribution and central (their worker lists included) are of the uncontended workers only, at least the campaign's minWorkers of them; all: of every worker (too few uncontended ones; state says whether any was contended). samples and sampling list every worker.",
+          ["uncontended", "all"],
+        ),
       },
     ),
     trials: arr("Raw trials, in the order they ran.", ref("trial", "One trial."), { minItems: 1 }),

@@ -95,7 +95,7 @@ export async function envCommand(argv: string[], io: Io): Promise<number> {
     if (counter !== undefined && !COUNTERS.includes(counter)) {
       throw new UsageError(`--counter ${counter}: expected auto or one of ${COUNTERS.join(", ")}`);
     }
-    const checks = await checkMachine(counter ? { counter } : {});
+    const checks = await checkMachine({ ...(counter ? { counter } : {}), ...(values.cc ? { cc: values.cc } : {}) });
     io.out(values.json ? JSON.stringify(checks, null, 2) : formatChecks(checks));
     return values.strict && checks.some((c) => c.status === "unfit") ? EXIT.measuredFailure : EXIT.ok;
   }
