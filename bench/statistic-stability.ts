@@ -75,7 +75,7 @@ function extraWorkCopy(): string {
     "    {\n" +
     "        static unsigned char scratch[PUFFIN_CIPHERTEXTBYTES];\n" +
     "        puffin_pke_enc(scratch, pk, buf, kr + PUFFIN_SYMBYTES); /* extra work (bench) */\n" +
-    "        __asm__ volatile(\"\" : : \"r\"(scratch) : \"memory\");\n" +
+    '        __asm__ volatile("" : : "r"(scratch) : "memory");\n' +
     "    }\n";
   writeFileSync(kem, text.replace(call, call + extra));
   return to;
@@ -140,8 +140,12 @@ for (const [name, file] of Object.entries(campaigns)) {
   stores[name] = join(work, `store-${name}`);
   runCli(["run", file, "--out", stores[name] as string, "--steps", steps], `run ${name}`);
 }
-const compareAB = JSON.parse(runCli(["compare", stores.A as string, stores.B as string, "--json"], "compare A B").stdout);
-const compareAC = JSON.parse(runCli(["compare", stores.A as string, stores.C as string, "--json"], "compare A C").stdout);
+const compareAB = JSON.parse(
+  runCli(["compare", stores.A as string, stores.B as string, "--json"], "compare A B").stdout,
+);
+const compareAC = JSON.parse(
+  runCli(["compare", stores.A as string, stores.C as string, "--json"], "compare A C").stdout,
+);
 stopLoad();
 
 // ---------------------------------------------------------------- statistics
