@@ -80,6 +80,24 @@ describe("verdicts", () => {
     expect(verdictOf({ low: 0.8, high: 0.94 }, 0.05)).toBe("faster");
     expect(verdictOf({ low: 0.8, high: 0.96 }, 0.05)).toBe("same");
     expect(verdictOf({ low: 0.9, high: 1.1 }, 0)).toBe("same");
+    // Swapping A and B swaps the verdicts (the band is symmetric in the ratio): an interval ending at 0.905 was
+    // "same" under a band [1 − t, 1 + t] while its reverse, starting at 1.105, was "slower".
+    const reverse = (ci: { low: number; high: number }) => ({ low: 1 / ci.high, high: 1 / ci.low });
+    for (const ci of [
+      { low: 0.88, high: 0.905 },
+      { low: 0.88, high: 0.912 },
+      { low: 0.95, high: 1.2 },
+      { low: 1.08, high: 1.3 },
+    ]) {
+      const there = verdictOf(ci, 0.1);
+      const back = verdictOf(reverse(ci), 0.1);
+      expect({ there, back }).toEqual({
+        there,
+        back: there === "faster" ? "slower" : there === "slower" ? "faster" : "same",
+      });
+    }
+    expect(verdictOf({ low: 0.88, high: 0.905 }, 0.1)).toBe("faster");
+    expect(verdictOf({ low: 0.88, high: 0.912 }, 0.1)).toBe("same");
   });
 });
 

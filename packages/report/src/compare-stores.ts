@@ -297,10 +297,14 @@ export function ratioInterval(
   return { low: quantileSorted(sorted, 0.025), high: quantileSorted(sorted, 0.975) };
 }
 
-/** faster / slower only when the whole interval lies beyond the band [1 − t, 1 + t]; otherwise same. */
+/**
+ * faster / slower only when the whole interval lies beyond the band [1 / (1 + t), 1 + t]; otherwise same. The band
+ * is symmetric in the ratio (B/A below 1/(1 + t) is A/B above 1 + t), so that swapping A and B swaps the verdicts:
+ * with [1 − t, 1 + t] an interval just below 1 − t was "same" one way round and "slower" the other.
+ */
 export function verdictOf(ci: { low: number; high: number }, threshold: number): Verdict {
   if (ci.low > 1 + threshold) return "slower";
-  if (ci.high < 1 - threshold) return "faster";
+  if (ci.high < 1 / (1 + threshold)) return "faster";
   return "same";
 }
 
@@ -723,7 +727,7 @@ export function methodText(c: Comparison): string {
     `B/A is the ratio of the figure each page publishes: the median per call (the mean where a record publishes the mean), ` +
     "of the estimated core cycles when both records' precision target was on them (the time per call moves with the core clock), else of the time. " +
     `Its 95% interval is a ${c.method.interval}, ${c.method.resamples} resamples, seed ${c.method.seed}. ` +
-    `Verdict: slower when the whole interval lies above 1 + ${t}, faster when it lies below 1 − ${t}, else same (the interval reaches into the ±${t} noise band, or contains 1). ` +
+    `Verdict: slower when the whole interval lies above 1 + ${t}, faster when it lies below 1/(1 + ${t}) (the same band seen from the other side: swapping A and B swaps the verdicts), else same (the interval reaches into the noise band, or contains 1). ` +
     "A and B carry each record's own 95% interval of its figure (±), where the figure is the one it publishes. " +
     "Two figures measured in different contention states (one published from uncontended workers, the other from contended ones) get no verdict: not comparable. " +
     "Instruction counts are exact: same only when equal." +
