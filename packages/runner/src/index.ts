@@ -88,6 +88,8 @@ export {
 } from "./instances.ts";
 export {
   CALLGRIND_OPTIONS,
+  type CountedCalls,
+  countedCalls,
   ICOUNT_RANDOMNESS,
   type InstructionsSettings,
   instructionsCampaign,
@@ -123,6 +125,7 @@ export {
 export { buildProbe, type ProbeResult, probeCounter } from "./probe.ts";
 export { commandOf, type RunOptions, type RunResult, runProcess, tail } from "./proc.ts";
 export {
+  type CentralDecision,
   type CentralFigure,
   type CentralRule,
   centralOf,
@@ -191,6 +194,7 @@ export {
   buildFacts,
   buildOrDriverFailure,
   chooseCounter,
+  type DecideCentral,
   driverTimeArgs,
   EMULATED_NOT_TIMED,
   instanceUnits,
@@ -198,7 +202,7 @@ export {
   katVerdict,
   plannedOperations,
   type TimeOptions,
-  timeCampaign,
   timeStep as timeStepDefinition,
 } from "./time.ts";
+export { decideCentral, decisionFromStore, referenceProfile, timeCampaign } from "./time-campaign.ts";
 export { TOOL } from "./tool.ts";

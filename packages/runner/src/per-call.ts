@@ -9,6 +9,7 @@ import { DriverError, type DriverSample, driverRun, driverSampleArgs } from "./d
 import { checkSampleOutput, type SampledWorker, sampleChecks } from "./plausibility.ts";
 import { commandOf } from "./proc.ts";
 import {
+  type CentralDecision,
   type CyclesFigures,
   coreClockHz,
   cyclesFigures,
@@ -39,6 +40,8 @@ export interface OpSampling {
   central?: Central;
   /** Estimated core cycles, when every worker probed its core clock. */
   cycles?: CyclesFigures;
+  /** How the statistic is decided when the campaign does not set it (the instance's instruction counts). */
+  decision?: CentralDecision;
 }
 
 /**
@@ -72,6 +75,7 @@ function evaluate(campaign: Campaign, built: BuiltInstance, o: OpSampling, quick
     target: l.target,
     groups: o.workerPadBytes,
     ...(cyclesShape ? { shapeFrom: cyclesShape } : {}),
+    ...(o.decision ? { decision: o.decision } : {}),
   }));
   o.cycles = undefined;
   if (probed && first.clockChain) {
@@ -148,8 +152,10 @@ export async function samplePerCall(
   counter: CounterKind,
   quick: boolean,
   onDone: (o: OpSampling) => Promise<void>,
+  decisionOf?: (operation: string) => CentralDecision | undefined,
 ): Promise<void> {
   const ops: OpSampling[] = operations.map((operation) => ({
+    ...(decisionOf?.(operation) ? { decision: decisionOf(operation) } : {}),
     operation,
     workers: [],
     workerPadBytes: [],
