@@ -206,13 +206,15 @@ export function markCountedByPrepass(out: string, job: Job): void {
   if (job.entry && job.inputsHash) countedByPrepass.set(recordPath(out, job.entry), job.inputsHash);
 }
 
-/** Whether the pre-pass of this process wrote (or found) this job's record for the same inputs, still on disk. */
+/** Whether the pre-pass of this process wrote (or found) this job's record, ok, for the same inputs, still on disk. */
 function countedEarlier(out: string, job: Job): boolean {
   if (!job.entry || !job.inputsHash) return false;
   const path = recordPath(out, job.entry);
   if (countedByPrepass.get(path) !== job.inputsHash || !existsSync(path)) return false;
   try {
-    return (JSON.parse(readFileSync(path, "utf8")) as { inputsHash?: string }).inputsHash === job.inputsHash;
+    // A failure is run again, so that this step reports it as its own.
+    const r = JSON.parse(readFileSync(path, "utf8")) as { inputsHash?: string; status?: string };
+    return r.status === "ok" && r.inputsHash === job.inputsHash;
   } catch {
     return false;
   }
