@@ -10,10 +10,10 @@
  * makes the same keys, ciphertexts and signatures, and takes the same rejection paths.
  *
  * The calls are the driver's sampled form (`sample`): call c uses key pair c mod K and pool entry c mod P, a
- * fresh message per sign call.  Call 0 is a warm-up outside collection (a lazily built table is built there);
- * calls 1..N are staged outside collection in chunks of at most the per-call slots, and each call is run on its
- * own between two CALLGRIND_TOGGLE_COLLECT client requests and dumped on its own (CALLGRIND_DUMP_STATS_AT, which
- * also zeroes the counts), so the runner reads one count per call.  Dumps:
+ * fresh message per sign call.  Calls 0..N are staged outside collection in chunks of at most the per-call slots,
+ * and each call is run on its own between two CALLGRIND_TOGGLE_COLLECT client requests; call 0 is the warm-up (a
+ * lazily built table is built there; its counts are zeroed, not dumped), calls 1..N are dumped one by one
+ * (CALLGRIND_DUMP_STATS_AT, which also zeroes the counts), so the runner reads one count per call.  Dumps:
  *   "ngcc-call-<c>":    call c (1..N);
  *   "ngcc-baseline":    N toggle pairs around nothing (what N pairs of the requests themselves count);
  *   "ngcc-randombytes": the randombytes requests of the N calls replayed, lengths in order, with collection on.
@@ -247,22 +247,18 @@ int main(int argc, char **argv) {
         slots = op->reserve((size_t)calls);
     }
 
-    /* Call 0: the warm-up, not collected. */
-    if (op->stage != NULL) {
-        op->stage(0, 1);
-    }
-    if (op->run(0, 1) != NULL) {
-        ngcc_die(NGCC_EXIT_RESULT, "--op %s (warm-up) failed", op_name);
-    }
-
-    /* Calls 1..N: staged chunk by chunk, each call counted and dumped on its own. */
+    /*
+     * Calls 0..N, staged chunk by chunk, each run alone between two toggles.  Call 0 is the warm-up: it runs the
+     * same code with the same requests (valgrind counts a few more instructions the first time a toggle's code
+     * runs, which would otherwise be call 1's), and its counts are zeroed, not dumped; calls 1..N are dumped.
+     */
     rb_calls = malloc((size_t)calls * sizeof *rb_calls);
     rb_bytes = malloc((size_t)calls * sizeof *rb_bytes);
     if (rb_calls == NULL || rb_bytes == NULL) {
         ngcc_die(NGCC_EXIT_USAGE, "out of memory (per-call counts)");
     }
     CALLGRIND_ZERO_STATS;
-    for (first = 1, left = calls; left > 0; chunks++) {
+    for (first = 0, left = calls + 1; left > 0; chunks++) {
         size_t chunk = slots > 0 && left > slots ? slots : (size_t)left, j;
         if (op->stage != NULL) {
             op->stage(first, chunk);
@@ -277,7 +273,14 @@ int main(int argc, char **argv) {
             CALLGRIND_TOGGLE_COLLECT;
             ngcc_icount_counting = 0;
             if (err != NULL) {
-                ngcc_die(NGCC_EXIT_RESULT, "--op %s (call %llu): %s", op_name, c, err);
+                ngcc_die(NGCC_EXIT_RESULT, "--op %s (call %llu%s): %s", op_name, c, c == 0 ? ", the warm-up" : "", err);
+            }
+            if (c == 0) {
+                /* The warm-up: neither its counts nor its randombytes requests are the calls'. */
+                CALLGRIND_ZERO_STATS;
+                ngcc_icount_rb_calls = ngcc_icount_rb_bytes = 0;
+                ngcc_icount_rb_n = 0;
+                continue;
             }
             rb_calls[c - 1] = ngcc_icount_rb_calls - calls0;
             rb_bytes[c - 1] = ngcc_icount_rb_bytes - bytes0;
@@ -287,10 +290,13 @@ int main(int argc, char **argv) {
         first += chunk;
         left -= chunk;
     }
-    /* The baseline: one toggle pair around nothing per call. */
-    for (k = 0; k < calls; k++) {
+    /* The baseline: one toggle pair around nothing per call, after one pair not counted (as call 0 above). */
+    for (k = 0; k <= calls; k++) {
         CALLGRIND_TOGGLE_COLLECT;
         CALLGRIND_TOGGLE_COLLECT;
+        if (k == 0) {
+            CALLGRIND_ZERO_STATS;
+        }
     }
     CALLGRIND_DUMP_STATS_AT("ngcc-baseline");
     op->verify(calls);

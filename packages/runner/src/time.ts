@@ -221,6 +221,11 @@ export async function instanceUnits<W>(
 /** How an operation's statistic is decided when the campaign does not set it (time-campaign.ts), per instance. */
 export type DecideCentral = (spec: InstanceSpec, operation: string) => CentralDecision | undefined;
 
+function statisticBy(d: CentralDecision | undefined): string | null {
+  if (!d) return null;
+  return d.by === "instructions" ? (d.inputDependent ? "mean" : "median") : "distribution";
+}
+
 export function timeStep(
   campaign: Campaign,
   tc: Toolchain,
@@ -246,7 +251,8 @@ export function timeStep(
               counter: campaign.counter,
               timing: campaign.timing,
               quick: !!options.quick,
-              ...(decide?.(spec, op) ? { decision: decide(spec, op) } : {}),
+              // What decides the statistic, not its evidence: a recount with the same outcome keeps the record.
+              ...(decide ? { statisticBy: statisticBy(decide(spec, op)) } : {}),
             }),
           ),
         }),
