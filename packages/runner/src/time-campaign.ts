@@ -125,12 +125,19 @@ export async function decideCentral(campaign: Campaign, options: TimeOptions): P
       const plan = step.plan;
       let units: Array<Unit<{ spec: InstanceSpec }>> = [];
       step.plan = async () => {
-        units = (await plan()).filter(
-          (u) =>
-            u.key.buildProfile === referenceProfile(campaign, u.work.spec, avx512) &&
-            inThisRun(u.work.spec) &&
-            inShard(unitName(u.key as InstanceKey), options.shard) === mine,
-        );
+        units = (await plan())
+          .filter(
+            (u) =>
+              u.key.buildProfile === referenceProfile(campaign, u.work.spec, avx512) &&
+              inThisRun(u.work.spec) &&
+              inShard(unitName(u.key as InstanceKey), options.shard) === mine,
+          )
+          // An operation whose statistic the campaign sets needs no decision.
+          .map((u) => ({
+            ...u,
+            jobs: u.jobs.filter((j) => (campaign.timing.central[j.operation] ?? "auto") === "auto"),
+          }))
+          .filter((u) => u.jobs.length > 0);
         return units;
       };
       await runStep(step, { ...rest, out, resume: mine });
