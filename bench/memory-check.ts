@@ -18,7 +18,8 @@
 //   instructions: valgrind --tool=callgrind --toggle-collect=<the API function> on `--loop N` minus `--loop 0`
 //                 (inclusive Ir of the N calls) / N, a plain loop with the KAT DRBG seeded with 0x00..0x2F
 //                 (compiled at -O2 as the instructions step's counter compiles it; the scheme at the profile's
-//                 flags).
+//                 flags), the DRBG left out by a second --toggle-collect=PQCLEAN_randombytes (nested: collection
+//                 off inside it), as the step leaves it out.
 // Prints one row per operation with ratios (ours / independent), the inputs behind ours and the seconds our
 // memory run of the operation took (one process, every input), and exits 1 when one is out of its target.
 // Options: --campaign FILE, --only ALG (repeatable), --calls N (default 16).
@@ -151,6 +152,8 @@ try {
             "valgrind",
             "--tool=callgrind",
             `--toggle-collect=${ns}${api}`,
+            // Nested: collection off again inside the DRBG, as the instructions step leaves it out.
+            "--toggle-collect=PQCLEAN_randombytes",
             `--callgrind-out-file=${file}`,
             loopProgram,
             "--loop",

@@ -97,6 +97,8 @@ export {
 } from "./instances.ts";
 export {
   CALLGRIND_OPTIONS,
+  type CountedCalls,
+  countedCalls,
   ICOUNT_RANDOMNESS,
   type InstructionsSettings,
   instructionsCampaign,
@@ -139,6 +141,7 @@ export { buildProbe, type ProbeResult, probeCounter } from "./probe.ts";
 export { commandOf, type RunOptions, type RunResult, runProcess, tail } from "./proc.ts";
 export {
   addsPerCycle,
+  type CentralDecision,
   type CentralFigure,
   type CentralRule,
   CONTENDED_SHARE,
@@ -219,6 +222,7 @@ export {
   buildFacts,
   buildOrDriverFailure,
   chooseCounter,
+  type DecideCentral,
   driverTimeArgs,
   EMULATED_NOT_TIMED,
   instanceUnits,
@@ -226,7 +230,7 @@ export {
   katVerdict,
   plannedOperations,
   type TimeOptions,
-  timeCampaign,
   timeStep as timeStepDefinition,
 } from "./time.ts";
+export { decideCentral, decisionFromStore, referenceProfile, timeCampaign } from "./time-campaign.ts";
 export { TOOL } from "./tool.ts";

@@ -3,9 +3,9 @@
 // instance × build profile: the timing build's instance objects linked with native/icount/ngcc_icount.c and
 // the KAT DRBG (seeded, so every run makes the same inputs), run once per operation under
 // `valgrind --tool=callgrind --collect-atstart=no`, which collects only between the program's client requests.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { buildPath, type InstanceKey, type InstructionsRecord } from "@ngcc-perf/schema";
+import { buildPath, type InstanceKey, type InstructionsRecord, recordPath } from "@ngcc-perf/schema";
 import {
   buildInputsHash,
   buildInstance,
@@ -35,7 +35,7 @@ import { TOOL } from "./tool.ts";
 const RANDOMNESS_SOURCES = new Set(["drng.c", "randombytes.c", "ngcc_randombytes.c"]);
 
 export const ICOUNT_RANDOMNESS =
-  "the KAT generator's AES-256 CTR_DRBG (native/katgen/ngcc_rng.c) seeded with 0x00..0x2F";
+  "the KAT generator's AES-256 CTR_DRBG (native/katgen/ngcc_rng.c) seeded with 0x00..0x2F; its instructions are not in the operation's count (collection is off inside randombytes during a counted call) and are reported beside it (randombytes)";
 
 /** What the campaign's `instructions` block sets, with defaults. */
 export interface InstructionsSettings {
@@ -128,11 +128,96 @@ interface IcountOutput {
   chunks: number;
   messageBytes: number;
   inputs: { keyPairs: number; pool: number; messages: "fresh" | "pool" | "none"; description: string };
+  /** randombytes requests and bytes of each counted call, call 1 first. */
+  randombytes: { calls: number[]; bytes: number[] };
   onValgrind: boolean;
+}
+
+/** The middle value of a list (the mean of the two middle ones for an even length). */
+function medianOf(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+/** What a counted run's dumps give: per call, the algorithm alone; the DRBG's instructions beside. */
+export interface CountedCalls {
+  collectedIr: number;
+  baselineIr: number;
+  perCall: { instructions: number[]; min: number; max: number; median: number };
+  instructionsPerCall: number;
+  randombytes: { calls: number; bytes: number; instructions: number; replayIr: number };
+}
+
+/**
+ * From the dumps of one counted run (ngcc-call-1..N, ngcc-baseline, ngcc-randombytes) and the program's
+ * per-call randombytes requests: call c's instructions are its dump less one toggle pair per request pair in it
+ * (its own, and one per randombytes call, inside which collection was off); the DRBG's instructions are the replay
+ * dump less one pair. Means over the N calls. Throws when a dump is missing.
+ */
+export function countedCalls(
+  dumps: readonly CallgrindDump[],
+  rb: IcountOutput["randombytes"],
+  calls: number,
+): CountedCalls {
+  const dump = (name: string) => dumps.find((d) => d.trigger === name || d.trigger.endsWith(`: ${name}`))?.ir;
+  const baselineIr = dump("ngcc-baseline");
+  const replayIr = dump("ngcc-randombytes");
+  if (baselineIr === undefined || replayIr === undefined) throw new Error("no ngcc-baseline / ngcc-randombytes dump");
+  if (rb.calls.length !== calls || rb.bytes.length !== calls)
+    throw new Error("randombytes counts do not match the calls");
+  const pair = baselineIr / calls;
+  const raw = Array.from({ length: calls }, (_x, i) => {
+    const ir = dump(`ngcc-call-${i + 1}`);
+    if (ir === undefined) throw new Error(`no ngcc-call-${i + 1} dump`);
+    return ir;
+  });
+  const instructions = raw.map((ir, i) => Math.max(0, ir - pair * (1 + (rb.calls[i] as number))));
+  const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+  return {
+    collectedIr: sum(raw),
+    baselineIr,
+    perCall: {
+      instructions,
+      min: Math.min(...instructions),
+      max: Math.max(...instructions),
+      median: medianOf(instructions),
+    },
+    instructionsPerCall: sum(instructions) / calls,
+    randombytes: {
+      calls: sum(rb.calls) / calls,
+      bytes: sum(rb.bytes) / calls,
+      // Nothing replayed when the calls drew nothing (the replay's dump is then its empty loop and toggles).
+      instructions: sum(rb.calls) > 0 ? Math.max(0, replayIr - pair) / calls : 0,
+      replayIr,
+    },
+  };
 }
 
 interface Work {
   spec: InstanceSpec;
+}
+
+/** The records the time step's pre-pass (time-campaign.ts) counted or found current in this process: path → inputsHash. */
+const countedByPrepass = new Map<string, string>();
+
+/** Notes that the time step's pre-pass left this job's record current (the instructions step then skips it). */
+export function markCountedByPrepass(out: string, job: Job): void {
+  if (job.entry && job.inputsHash) countedByPrepass.set(recordPath(out, job.entry), job.inputsHash);
+}
+
+/** Whether the pre-pass of this process wrote (or found) this job's record, ok, for the same inputs, still on disk. */
+function countedEarlier(out: string, job: Job): boolean {
+  if (!job.entry || !job.inputsHash) return false;
+  const path = recordPath(out, job.entry);
+  if (countedByPrepass.get(path) !== job.inputsHash || !existsSync(path)) return false;
+  try {
+    // A failure is run again, so that this step reports it as its own.
+    const r = JSON.parse(readFileSync(path, "utf8")) as { inputsHash?: string; status?: string };
+    return r.status === "ok" && r.inputsHash === job.inputsHash;
+  } catch {
+    return false;
+  }
 }
 
 /** Links ngcc-icount for a built instance (cached by every input), in the unit's build folder. */
@@ -187,9 +272,14 @@ async function buildIcount(
         ],
         `compiling ${what}`,
       );
+      // The DRBG under another name: ngcc_icount.c's randombytes wraps it (collection off inside it).
+      const rename = ["-Drandombytes=ngcc_icount_drbg", "-DPQCLEAN_randombytes=ngcc_icount_drbg_pqclean"];
       for (const src of rng) {
         const o = join(work, `${basename(src, ".c")}.o`);
-        await run([cc, "-std=c99", "-O2", "-I", join(nd, "katgen"), "-c", src, "-o", o], `compiling ${what}`);
+        await run(
+          [cc, "-std=c99", "-O2", ...rename, "-I", join(nd, "katgen"), "-c", src, "-o", o],
+          `compiling ${what}`,
+        );
       }
       await run(
         [
@@ -238,12 +328,14 @@ async function countOperation(
     const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch] });
     const value = interpret<IcountOutput>(result, what);
     const dumps = readCallgrindDumps(scratch, "callgrind.out");
-    const calls = dumps.find((d) => d.trigger.endsWith("ngcc-calls"));
-    const baseline = dumps.find((d) => d.trigger.endsWith("ngcc-baseline"));
-    if (!value.onValgrind || !calls || !baseline) {
-      throw new DriverError("error", `${what}: callgrind wrote no ngcc-calls / ngcc-baseline dump`, result);
+    let counted: CountedCalls;
+    try {
+      if (!value.onValgrind) throw new Error("the program did not run under valgrind");
+      counted = countedCalls(dumps, value.randombytes, value.calls);
+    } catch (err) {
+      throw new DriverError("error", `${what}: callgrind's dumps are incomplete (${(err as Error).message})`, result);
     }
-    return { value, collectedIr: calls.ir, baselineIr: baseline.ir, command: commandOf(result) };
+    return { value, counted, command: commandOf(result) };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -316,7 +408,12 @@ export function instructionsStep(
         : { reason: rec.failure?.reason ?? "error", message: rec.failure?.message ?? "" };
     },
     failureRecord,
-    run: async (unit, pending, ctx) => {
+    run: async (unit, jobs, ctx) => {
+      // What the time step's pre-pass counted in this run is not counted again.
+      const earlier = jobs.filter((j) => countedEarlier(out, j));
+      for (const job of earlier) ctx.done(job, "skipped");
+      const pending = jobs.filter((j) => !earlier.includes(j));
+      if (pending.length === 0) return;
       const { spec } = unit.work;
       const key = unit.key as InstanceKey;
       const profile = profileOf(key.buildProfile);
@@ -350,9 +447,11 @@ export function instructionsStep(
             warmupCalls: c.value.warmupCalls,
             chunks: c.value.chunks,
             inputs: c.value.inputs,
-            collectedIr: c.collectedIr,
-            baselineIr: c.baselineIr,
-            instructionsPerCall: (c.collectedIr - c.baselineIr) / c.value.calls,
+            collectedIr: c.counted.collectedIr,
+            baselineIr: c.counted.baselineIr,
+            instructionsPerCall: c.counted.instructionsPerCall,
+            perCall: c.counted.perCall,
+            randombytes: c.counted.randombytes,
             ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
             commands: [c.command],
           };

@@ -11,6 +11,7 @@ import { commandOf } from "./proc.ts";
 import {
   addsPerCycle,
   type Contention,
+  type CentralDecision,
   type CyclesFigures,
   contentionOf,
   coreClockHz,
@@ -46,6 +47,8 @@ export interface OpSampling {
   cycles?: CyclesFigures;
   /** Each worker's contention state and the workers distribution/central come from, when every worker probed. */
   contention?: Contention;
+  /** How the statistic is decided when the campaign does not set it (the instance's instruction counts). */
+  decision?: CentralDecision;
 }
 
 /**
@@ -99,6 +102,7 @@ function evaluate(campaign: Campaign, built: BuiltInstance, o: OpSampling, quick
     target: l.target,
     groups,
     ...(cyclesShape ? { shapeFrom: cyclesShape } : {}),
+    ...(o.decision ? { decision: o.decision } : {}),
   }));
   o.cycles = undefined;
   if (probed && first.clockChain) {
@@ -180,8 +184,10 @@ export async function samplePerCall(
   counter: CounterKind,
   quick: boolean,
   onDone: (o: OpSampling) => Promise<void>,
+  decisionOf?: (operation: string) => CentralDecision | undefined,
 ): Promise<void> {
   const ops: OpSampling[] = operations.map((operation) => ({
+    ...(decisionOf?.(operation) ? { decision: decisionOf(operation) } : {}),
     operation,
     workers: [],
     workerPadBytes: [],

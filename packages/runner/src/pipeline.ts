@@ -12,7 +12,7 @@ import { probeCounter } from "./probe.ts";
 import type { StepName, StepOptions, StepSummary } from "./step/types.ts";
 import { closeWriteJournal, openWriteJournal, removeStaleTemps, writeJsonAtomic } from "./store.ts";
 import { verifyStore, writeStoreIndex } from "./store-index.ts";
-import { timeCampaign } from "./time.ts";
+import { timeCampaign } from "./time-campaign.ts";
 
 export const PIPELINE_ORDER: readonly StepName[] = [
   "build",

@@ -281,6 +281,49 @@ describe("centralOf", () => {
     expect(forced.reason).toMatch(/^mean of 6000 single calls over 3 workers, as the campaign asks \(.*narrow/);
   });
 
+  it("the decision by instruction counts decides the auto statistic, whatever the distribution; the campaign's still wins", () => {
+    const rand = prng(13);
+    // A busy machine: a third of the calls preempted, the fast side wide enough for the distribution rule's mean.
+    const noisy = () => (rand() < 0.3 ? normal(rand, 40_000, 300) : normal(rand, 60_000, 300));
+    const workers = [0, 1, 2].map(() => Array.from({ length: 2000 }, noisy));
+    const d = distributionOf(workers, workers);
+    expect(centralOf(d, workers, { statistic: "auto", target: 0.01 }).statistic).toBe("mean");
+    const counted = {
+      by: "instructions" as const,
+      profile: "guide",
+      calls: 16,
+      minInstructions: 601_510,
+      maxInstructions: 602_942,
+      relativeSpread: 0.0024,
+      threshold: 0.1,
+      inputDependent: false,
+    };
+    const c = centralOf(d, workers, { statistic: "auto", target: 0.01, decision: counted });
+    expect(c.statistic).toBe("median");
+    expect(c.valueNs).toBe(d.medianNs);
+    expect(c.decision).toEqual(counted);
+    expect(c.reason).toBe(
+      "median of 6000 single calls over 3 workers: the instructions per call (16 counted calls under guide: 601,510–602,942) vary by 0.24 %, not more than 10 %: the work does not depend on the input",
+    );
+    const dependent = { ...counted, maxInstructions: 23_677_250, relativeSpread: 3.22, inputDependent: true };
+    const tight = [0, 1, 2].map(() => Array.from({ length: 2000 }, () => normal(rand, 100_000, 1_000)));
+    const dt = distributionOf(tight, tight);
+    const m = centralOf(dt, tight, { statistic: "auto", target: 0.01, decision: dependent });
+    expect(m.statistic).toBe("mean");
+    expect(m.reason).toMatch(/vary by 322 %, more than 10 %: the work depends on the input$/);
+    // Asked for by the campaign: no decision recorded, the campaign's statistic.
+    const asked = centralOf(dt, tight, { statistic: "median", target: 0.01, decision: dependent });
+    expect(asked.statistic).toBe("median");
+    expect(asked.decision).toBeUndefined();
+    expect(asked.reason).toMatch(/as the campaign asks/);
+    // No count: the distribution decides, and says why the counts did not.
+    const why = { by: "distribution" as const, why: "valgrind (callgrind) is not installed" };
+    const f = centralOf(dt, tight, { statistic: "auto", target: 0.01, decision: why });
+    expect(f.statistic).toBe("median");
+    expect(f.decision).toEqual(why);
+    expect(f.reason).toMatch(/narrow \(instructions not counted: valgrind \(callgrind\) is not installed\)$/);
+  });
+
   it("keeps the median for a constant-time operation on a busy machine (interference only adds time)", () => {
     const rand = prng(5);
     // 60 µs calls; 30 % of them preempted or interrupted for 5–80 µs more: the IQR is wide, the fast side is not.

@@ -11,8 +11,13 @@ import { quantile, tQuantile975 } from "./stats.ts";
 export type SampleDistribution = NonNullable<TimingRecord["distribution"]>;
 /** The record's `central` block. */
 export type CentralFigure = NonNullable<TimingRecord["central"]>;
-/** How the published statistic is chosen: auto = mean when the per-call distribution is wide, else median. */
+/**
+ * How the published statistic is chosen: auto = as the instance's instruction counts decide (a CentralDecision
+ * by instructions), else mean when the per-call distribution is wide, else median.
+ */
 export type CentralRule = "auto" | "median" | "mean";
+/** How an auto statistic was decided (the record's central.decision). */
+export type CentralDecision = NonNullable<CentralFigure["decision"]>;
 export type StopDecision = "continue" | "target" | "budget" | "quick";
 
 /** auto picks the mean when the pooled (p75 − p25) / median exceeds this. */
@@ -259,6 +264,9 @@ export function centralOf(
      * workers do not widen it). */
     shapeFrom?: Pick<SampleDistribution, "p5Ns" | "medianNs">;
     interval?: IntervalRule;
+    /** For the auto rule: the decision by instruction counts (it then decides), or why there is none (the
+     * distribution decides). Recorded as central.decision. */
+    decision?: CentralDecision;
   },
 ): CentralFigure {
   if (workersNs.length === 0) throw new Error("centralOf: no workers");
@@ -269,7 +277,13 @@ export function centralOf(
     throw new Error("centralOf: the distribution has no counter figures (give distributionOf perCallCounter)");
   }
   const shape = options.shapeFrom ?? dist;
-  const statistic = chooseStatistic(shape, options.statistic);
+  const decision = options.statistic === "auto" ? options.decision : undefined;
+  const statistic =
+    decision?.by === "instructions"
+      ? decision.inputDependent
+        ? "mean"
+        : "median"
+      : chooseStatistic(shape, options.statistic);
   const valueNs = statistic === "mean" ? dist.meanNs : dist.medianNs;
   const pooledCi = statistic === "mean" ? dist.meanCi95Ns : dist.medianCi95Ns;
   const w = workersNs.length;
@@ -285,7 +299,8 @@ export function centralOf(
     ci95Ns: { low: valueNs - half, high: valueNs + half },
     relativeHalfWidth,
     metTarget: valueNs > 0 && relativeHalfWidth <= options.target,
-    reason: reasonOf(dist, shape, statistic, options.statistic, w),
+    reason: reasonOf(dist, shape, statistic, options.statistic, w, decision),
+    ...(decision ? { decision } : {}),
   };
 }
 
@@ -345,12 +360,18 @@ export function workersHalfWidth(figures: readonly number[], groups?: readonly n
   return (tQuantile975(w - 1) * sd(figures)) / Math.sqrt(w);
 }
 
+/** A count of instructions for a sentence: whole numbers with thousands separators. */
+function instructions(n: number): string {
+  return Math.round(n).toLocaleString("en-US");
+}
+
 function reasonOf(
   dist: SampleDistribution,
   shape: Pick<SampleDistribution, "p5Ns" | "medianNs">,
   statistic: "median" | "mean",
   rule: CentralRule,
   workers: number,
+  decision?: CentralDecision,
 ): string {
   const batch = Math.round(dist.calls / dist.n);
   const what =
@@ -361,10 +382,20 @@ function reasonOf(
   const share = lowerSpreadShare(shape);
   const wide = share > WIDE_SHARE;
   const iqr = `its 5th percentile ${percent(share, wide)} below the median`;
+  if (rule === "auto" && decision?.by === "instructions") {
+    const pct = decision.relativeSpread * 100;
+    const spread = `${pct < 0.01 ? "less than 0.01" : pct.toFixed(pct >= 10 ? 0 : 2)} %`;
+    const evidence = `the instructions per call (${decision.calls} counted calls under ${decision.profile}: ${instructions(decision.minInstructions)}–${instructions(decision.maxInstructions)}) vary by ${spread}`;
+    const limit = `${(decision.threshold * 100).toFixed(0)} %`;
+    return decision.inputDependent
+      ? `${head}: ${evidence}, more than ${limit}: the work depends on the input`
+      : `${head}: ${evidence}, not more than ${limit}: the work does not depend on the input`;
+  }
   if (rule === "auto") {
+    const fallback = decision?.by === "distribution" ? ` (instructions not counted: ${decision.why})` : "";
     return statistic === "mean"
-      ? `${head}: the per-call distribution is wide (${iqr}): the time depends on the input`
-      : head;
+      ? `${head}: the per-call distribution is wide (${iqr}): the time depends on the input${fallback}`
+      : `${head}${fallback ? `: the per-call distribution is narrow${fallback}` : ""}`;
   }
   if (statistic === "mean") {
     return wide
@@ -576,6 +607,7 @@ export function summarizeSamples(
     groups?: readonly number[];
     shapeFrom?: Pick<SampleDistribution, "p5Ns" | "medianNs">;
     interval?: IntervalRule;
+    decision?: CentralDecision;
   },
 ): { distribution: SampleDistribution; central: CentralFigure } {
   const distribution = distributionOf(workersNs, workersCounter, batch);

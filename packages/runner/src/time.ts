@@ -18,7 +18,6 @@ import {
   elfLoadSize,
   kexPasses,
   type Toolchain,
-  toolchain,
 } from "./build.ts";
 import { type Campaign, type CounterKind, campaignProfile } from "./campaign.ts";
 import {
@@ -35,18 +34,18 @@ import { type InstanceSpec, operationsOf, resolveAlgorithms } from "./instances.
 import { type OpSampling, perCallChecks, perCallFields, samplePerCall, workerTrials } from "./per-call.ts";
 import { checkTimeOutput, recordPlausibility, trialChecks } from "./plausibility.ts";
 import { commandOf } from "./proc.ts";
+import type { CentralDecision } from "./samples.ts";
 import { aggregate } from "./stats.ts";
 import {
   type Failure,
   failedRecord,
   instanceNames,
   type Job,
-  runStep,
   type StepDefinition,
   type Unit,
   type UnitContext,
 } from "./step/run.ts";
-import type { StepOptions, StepSummary } from "./step/types.ts";
+import type { StepOptions } from "./step/types.ts";
 import { sha256 } from "./store.ts";
 import { emulated } from "./target.ts";
 import { TOOL } from "./tool.ts";
@@ -219,7 +218,20 @@ export async function instanceUnits<W>(
   return units;
 }
 
-export function timeStep(campaign: Campaign, tc: Toolchain, options: TimeOptions): StepDefinition<TimeWork> {
+/** How an operation's statistic is decided when the campaign does not set it (time-campaign.ts), per instance. */
+export type DecideCentral = (spec: InstanceSpec, operation: string) => CentralDecision | undefined;
+
+function statisticBy(d: CentralDecision | undefined): string | null {
+  if (!d) return null;
+  return d.by === "instructions" ? (d.inputDependent ? "mean" : "median") : "distribution";
+}
+
+export function timeStep(
+  campaign: Campaign,
+  tc: Toolchain,
+  options: TimeOptions,
+  decide?: DecideCentral,
+): StepDefinition<TimeWork> {
   const out = options.out;
   const profileOf = (name: string) => campaignProfile(campaign, name);
   const failureRecord = (unit: Unit<TimeWork>, job: Job, f: Failure): TimingRecord =>
@@ -239,6 +251,8 @@ export function timeStep(campaign: Campaign, tc: Toolchain, options: TimeOptions
               counter: campaign.counter,
               timing: campaign.timing,
               quick: !!options.quick,
+              // What decides the statistic, not its evidence: a recount with the same outcome keeps the record.
+              ...(decide ? { statisticBy: statisticBy(decide(spec, op)) } : {}),
             }),
           ),
         }),
@@ -254,7 +268,7 @@ export function timeStep(campaign: Campaign, tc: Toolchain, options: TimeOptions
         : { reason: rec.failure?.reason ?? "error", message: rec.failure?.message ?? "" };
     },
     failureRecord,
-    run: (unit, pending, ctx) => runTimeUnit({ campaign, tc, options, failureRecord }, unit, pending, ctx),
+    run: (unit, pending, ctx) => runTimeUnit({ campaign, tc, options, failureRecord, decide }, unit, pending, ctx),
   };
 }
 
@@ -269,12 +283,13 @@ async function runTimeUnit(
     tc: Toolchain;
     options: TimeOptions;
     failureRecord: (unit: Unit<TimeWork>, job: Job, f: Failure) => TimingRecord;
+    decide?: DecideCentral | undefined;
   },
   unit: Unit<TimeWork>,
   pending: Job[],
   ctx: UnitContext,
 ): Promise<void> {
-  const { campaign, tc, options, failureRecord } = t;
+  const { campaign, tc, options, failureRecord, decide } = t;
   const { spec } = unit.work;
   const profileName = unit.key.buildProfile;
   const profile = campaign.profiles[profileName];
@@ -329,10 +344,19 @@ async function runTimeUnit(
     return;
   }
   const byOp = new Map(timed.map((j) => [j.operation, j]));
-  await samplePerCall(campaign, built, spec.instance, [...byOp.keys()], counter, !!options.quick, async (o) => {
-    const job = byOp.get(o.operation) as Job;
-    ctx.write(job, await perCallRecord(m, job, o, !!options.quick));
-  });
+  await samplePerCall(
+    campaign,
+    built,
+    spec.instance,
+    [...byOp.keys()],
+    counter,
+    !!options.quick,
+    async (o) => {
+      const job = byOp.get(o.operation) as Job;
+      ctx.write(job, await perCallRecord(m, job, o, !!options.quick));
+    },
+    (op) => decide?.(spec, op),
+  );
 }
 
 /** What every timed operation of a built instance shares. */
@@ -502,9 +526,4 @@ async function timeOperation(m: Measured, job: Job): Promise<TimingRecord> {
     if (!(err instanceof DriverError)) throw err;
     return driverFailure(m, job, err, [...commands, commandOf(err.result)]);
   }
-}
-
-/** The time step on its own (the pipeline writes the environment around it). */
-export async function timeCampaign(campaign: Campaign, options: TimeOptions): Promise<StepSummary> {
-  return runStep(timeStep(campaign, await toolchain(campaign.cc), options), options);
 }

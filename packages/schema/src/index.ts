@@ -12,6 +12,7 @@ export {
   validateFile,
 } from "./files.ts";
 export * from "./generated/types.ts";
+export { INPUT_DEPENDENCE_THRESHOLD, type InputDependence, inputDependence } from "./input-dependence.ts";
 export {
   checkStoreIntegrity,
   checkSystemIntegrity,

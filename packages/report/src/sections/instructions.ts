@@ -42,7 +42,7 @@ export function instructionsTable(view: SystemView, alg: AlgorithmView): { table
     notes: [
       [
         text(
-          `Instructions (valgrind): user-mode instructions executed per call, as valgrind's callgrind${version} counts them (Ir), the mean over the calls counted after one warm-up call, with the instance's randomness from the KAT DRBG seeded with fixed bytes, so every run counts the same; a count of work, not cycles or time.`,
+          `Instructions (valgrind): user-mode instructions executed per call, as valgrind's callgrind${version} counts them (Ir), the mean over the calls counted after one warm-up call, with the instance's randomness from the KAT DRBG seeded with fixed bytes, so every run counts the same (the DRBG's own instructions are left out of the count and recorded beside it); a count of work, not cycles or time.`,
         ),
       ],
     ],

@@ -352,7 +352,7 @@ export interface CampaignConfig {
      */
     clockProbe?: boolean;
     /**
-     * Published central figure per operation name: median, mean, or auto (default: mean when the per-call distribution is wide below its median, i.e. its 5th percentile lies more than 10 % below the median — input-dependent time such as rejection sampling; interference only adds time).
+     * Published central figure per operation name: median, mean, or auto (default: as the instance's per-call instruction counts under its reference profile decide — mean when they spread by more than 10 %, input-dependent work such as rejection sampling, else median — the same for every profile; where valgrind cannot count, mean when the per-call distribution is wide below its median, i.e. its 5th percentile lies more than 10 % below the median; interference only adds time).
      */
     central?: {
       /**
@@ -1221,6 +1221,54 @@ export type TimingRecord = {
      * Why this statistic, in words (shown on the page).
      */
     reason: string;
+    /**
+     * How the statistic was decided when the campaign does not set it: from the per-call instruction counts of the instance's reference profile (one decision per instance × operation for the whole campaign: mean when input-dependent, else median), or, where valgrind could not count, from this record's per-call distribution (the fallback rule). Absent in older records.
+     */
+    decision?:
+      | {
+          /**
+           * Decided from instruction counts.
+           */
+          by: "instructions";
+          /**
+           * TimingRecord_Build profile (named compiler flag set) the instance was built with, e.g. guide.
+           */
+          profile: string;
+          /**
+           * Calls counted.
+           */
+          calls: number;
+          /**
+           * The fewest instructions of a counted call.
+           */
+          minInstructions: number;
+          /**
+           * The most instructions of a counted call.
+           */
+          maxInstructions: number;
+          /**
+           * (max − min) / median of the per-call counts.
+           */
+          relativeSpread: number;
+          /**
+           * The spread above which the operation is input-dependent (INPUT_DEPENDENCE_THRESHOLD).
+           */
+          threshold: number;
+          /**
+           * relativeSpread > threshold: the mean is published, else the median.
+           */
+          inputDependent: boolean;
+        }
+      | {
+          /**
+           * Decided from the timing distribution.
+           */
+          by: "distribution";
+          /**
+           * Why the instruction counts could not decide (not installed, emulation, AVX-512, the count failed).
+           */
+          why: string;
+        };
     /**
      * The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).
      */
@@ -3576,7 +3624,7 @@ export interface StoreIndexRecord_Provenance {
 
 // ---- instructions
 /**
- * Instructions executed per call of one operation, counted by valgrind's callgrind (Ir, user-mode instructions as valgrind decodes them) around N calls with seeded KAT-DRBG randomness: exact and repeatable, no hardware counter needed. Instructions, never cycles.
+ * Instructions executed per call of one operation, counted by valgrind's callgrind (Ir, user-mode instructions as valgrind decodes them) call by call over N calls with seeded KAT-DRBG randomness: exact and repeatable, no hardware counter needed. The randomness source's instructions are not in the operation's count (collection is off inside randombytes while a call is counted; records made before per-call counting include them and have no perCall). Instructions, never cycles.
  */
 export type InstructionsRecord = {
   [k: string]: unknown;
@@ -3679,17 +3727,61 @@ export type InstructionsRecord = {
     description: string;
   };
   /**
-   * Ir collected over the N calls (the `ngcc-calls` dump), including the client requests.
+   * Ir collected over the N calls (the sum of the per-call dumps `ngcc-call-<c>`; older records: the one `ngcc-calls` dump), including the client requests.
    */
   collectedIr?: number;
   /**
-   * Ir of as many collection toggles around nothing (the `ngcc-baseline` dump).
+   * Ir of N collection toggle pairs around nothing (the `ngcc-baseline` dump): baselineIr / N is what one pair of client requests counts.
    */
   baselineIr?: number;
   /**
-   * (collectedIr − baselineIr) / calls: the mean instructions per call.
+   * The mean instructions per call of the algorithm alone: the mean of perCall.instructions (older records: (collectedIr − baselineIr) / calls, the randomness source included).
    */
   instructionsPerCall?: number;
+  /**
+   * Each counted call's instructions, the algorithm alone: the call's dump less one toggle pair (baselineIr / N) per pair of client requests in it (its own, and one per randombytes call, inside which collection is off).
+   */
+  perCall?: {
+    /**
+     * One per counted call, call 1 first.
+     *
+     * @minItems 1
+     */
+    instructions: number[];
+    /**
+     * The fewest instructions of a call.
+     */
+    min: number;
+    /**
+     * The most instructions of a call.
+     */
+    max: number;
+    /**
+     * The median over the calls.
+     */
+    median: number;
+  };
+  /**
+   * The randomness source beside the count (not in it): per counted call, means over the N counted calls.
+   */
+  randombytes?: {
+    /**
+     * randombytes calls per counted call (mean).
+     */
+    calls: number;
+    /**
+     * Bytes drawn per counted call (mean).
+     */
+    bytes: number;
+    /**
+     * The DRBG's instructions per counted call (mean): the calls' requests replayed in order with collection on (the `ngcc-randombytes` dump, less one toggle pair), divided by N. AES-256 CTR_DRBG's instructions depend on the request lengths, not on the data.
+     */
+    instructions: number;
+    /**
+     * Ir of the `ngcc-randombytes` dump (the replay, one toggle pair included).
+     */
+    replayIr?: number;
+  };
   /**
    * Signed message length (signatures).
    */

@@ -288,7 +288,7 @@ export const campaign: JsonSchema = {
             "Per-call method: after every sample, time a dependent chain of one-cycle adds to estimate the core clock, so that records carry estimated core cycles and the precision target applies to them (the time per call moves with the core clock); default true.",
           ),
           central: map(
-            "Published central figure per operation name: median, mean, or auto (default: mean when the per-call distribution is wide below its median, i.e. its 5th percentile lies more than 10 % below the median — input-dependent time such as rejection sampling; interference only adds time).",
+            "Published central figure per operation name: median, mean, or auto (default: as the instance's per-call instruction counts under its reference profile decide — mean when they spread by more than 10 %, input-dependent work such as rejection sampling, else median — the same for every profile; where valgrind cannot count, mean when the per-call distribution is wide below its median, i.e. its 5th percentile lies more than 10 % below the median; interference only adds time).",
             oneOfEnum("The statistic.", ["auto", "median", "mean"]),
             "^[a-z][a-z0-9_]*$",
           ),
@@ -722,7 +722,32 @@ export const timing = recordSchema(
         reason: str("Why this statistic, in words (shown on the page)."),
       },
       {
-        cycles: obj("The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).", {
+        decision: {
+          description:
+            "How the statistic was decided when the campaign does not set it: from the per-call instruction counts of the instance's reference profile (one decision per instance × operation for the whole campaign: mean when input-dependent, else median), or, where valgrind could not count, from this record's per-call distribution (the fallback rule). Absent in older records.",
+          oneOf: [
+            obj("Decided by the instruction counts (inputDependence in @ngcc-perf/schema).", {
+              by: { const: "instructions", description: "Decided from instruction counts." },
+              profile: buildProfileName,
+              calls: int("Calls counted.", { minimum: 1 }),
+              minInstructions: nonneg("The fewest instructions of a counted call."),
+              maxInstructions: nonneg("The most instructions of a counted call."),
+              relativeSpread: nonneg("(max − min) / median of the per-call counts."),
+              threshold: nonneg(
+                "The spread above which the operation is input-dependent (INPUT_DEPENDENCE_THRESHOLD).",
+              ),
+              inputDependent: bool("relativeSpread > threshold: the mean is published, else the median."),
+            }),
+            obj("Decided by this record's per-call distribution (the fallback rule).", {
+              by: { const: "distribution", description: "Decided from the timing distribution." },
+              why: str(
+                "Why the instruction counts could not decide (not installed, emulation, AVX-512, the count failed).",
+              ),
+            }),
+          ],
+        },
+                cycles: obj("The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).", {
+
           value: nonneg("The figure, estimated core cycles per call."),
           ci95: ref(
             "interval",
