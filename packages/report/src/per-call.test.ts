@@ -392,7 +392,7 @@ describe("the pages that summarise section 4", () => {
     expect(only).toContain(
       "Target not reached: 1 of 9 operations (stopped by budget (1); target on time (1)), marked † on the algorithm pages beside the ± of the figure the target applied to.",
     );
-    expect(only).toContain("widened to cover the spread between the workers' own figures");
+    expect(only).toContain("the Student-t prediction interval over the workers' own figures");
     expect(only).toContain("Records also hold every raw sample,");
     expect(only).toContain(`Warnings from the environment record: ${ENV_WARNINGS.join(" ")}`);
     const mixed = page("mixed", "arm_1/method.md");

@@ -10,8 +10,8 @@ import { checkSampleOutput, type SampledWorker, sampleChecks } from "./plausibil
 import { commandOf } from "./proc.ts";
 import {
   addsPerCycle,
-  type Contention,
   type CentralDecision,
+  type Contention,
   type CyclesFigures,
   contentionOf,
   coreClockHz,

@@ -746,8 +746,7 @@ export const timing = recordSchema(
             }),
           ],
         },
-                cycles: obj("The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).", {
-
+        cycles: obj("The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).", {
           value: nonneg("The figure, estimated core cycles per call."),
           ci95: ref(
             "interval",
