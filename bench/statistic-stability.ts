@@ -204,9 +204,15 @@ function verdicts(c: { timings: Row[] }, title: string): Row[] {
 const offAB = verdicts(compareAB, "compare A B (unchanged code; expected: none)");
 const offAC = verdicts(compareAC, "compare A C (kem-90 enc does extra work; expected: slower for kem-90 enc only)");
 const kemEnc = compareAC.timings.filter((t: Row) => t.key.algorithmId === "kem-90" && t.key.operation === "enc");
-const wrongAC = offAC.filter((t) => !(t.key.algorithmId === "kem-90" && t.key.operation === "enc"));
-const missedAC = kemEnc.filter((t: Row) => t.verdict !== "slower");
+const judged = (rows: Row[]) => rows.filter((t) => t.verdict === "faster" || t.verdict === "slower");
+const refused = (rows: Row[]) => rows.filter((t) => t.verdict === "not-comparable").length;
+const wrongAC = judged(offAC).filter((t) => !(t.key.algorithmId === "kem-90" && t.key.operation === "enc"));
+const slowerEnc = kemEnc.filter((t: Row) => t.verdict === "slower").length;
+const refusedEnc = kemEnc.filter((t: Row) => t.verdict === "not-comparable").length;
 console.log(
-  `\nverdict: ${mixed === 0 ? "one statistic per instance × operation" : `${mixed} mixed`}; A/B ${offAB.length === 0 ? "no verdict" : `${offAB.length} false verdict(s)`}; A/C ${missedAC.length === 0 ? `slower for all ${kemEnc.length} kem-90 enc` : `${missedAC.length} kem-90 enc not slower`}, ${wrongAC.length === 0 ? "nothing else" : `${wrongAC.length} other verdict(s)`}`,
+  `\nverdict: ${mixed === 0 ? "one statistic per instance × operation" : `${mixed} mixed`}; ` +
+    `A/B ${judged(offAB).length} faster/slower verdict(s), ${refused(offAB)} not comparable (contention states differ); ` +
+    `A/C kem-90 enc: ${slowerEnc} of ${kemEnc.length} slower, ${refusedEnc} not comparable, ${kemEnc.length - slowerEnc - refusedEnc} other; ` +
+    `${wrongAC.length} faster/slower verdict(s) elsewhere, ${refused(offAC) - refusedEnc} not comparable elsewhere`,
 );
 if (keep) console.log(`kept: ${work}`);
