@@ -618,6 +618,9 @@ static void ngcc_cmd_time(const ngcc_opts *o) {
     ngcc_counter c;
     ngcc_trial *trials;
     unsigned long long batch = 1, warm_iterations = 0, per_trial, t;
+#if defined(NGCC_PROFILE)
+    unsigned long long k;
+#endif
     uint64_t warm_ns = 0;
     double est_ns = -1, overhead_ns, need_target, need_overhead;
     const char *limited_by = "min-iterations";
@@ -690,8 +693,13 @@ static void ngcc_cmd_time(const ngcc_opts *o) {
         ns0 = ngcc_clock_ns();
         c0 = ngcc_counter_start(&c);
 #if defined(NGCC_PROFILE)
+        /* One operation at a time (run(1) n times is run(n)), so that each one's calls are counted. */
         ngcc_prof_trial_begin();
-        err = op->run(per_trial);
+        err = NULL;
+        for (k = 0; k < per_trial && err == NULL; k++) {
+            err = op->run(1);
+            ngcc_prof_op_end();
+        }
         ngcc_prof_trial_end();
 #else
         err = op->run(per_trial);

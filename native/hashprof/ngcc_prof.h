@@ -104,14 +104,25 @@ void ngcc_prof_reset(void);
 void ngcc_prof_trial_begin(void);
 void ngcc_prof_trial_end(void);
 
+/*
+ * After each operation of a trial (the profiling driver runs the trial's operations one at a time): the
+ * outermost calls each symbol received during that operation join the symbol's distribution of calls per
+ * operation (min, max, median, sum and a histogram of value -> number of operations).
+ */
+void ngcc_prof_op_end(void);
+
 /* Freeze the figures (after the last trial; calls made later, e.g. when verifying, are not reported). */
 void ngcc_prof_freeze(void);
 
 /*
  * The frozen figures as one JSON object:
  * {"clock":"rdtsc","totalTicks":N,"groups":[{"name","ticks","outer"}],
- *  "symbols":[{"name","group","outer","nested","ticks"}]}
+ *  "symbols":[{"name","group","outer","nested","ticks",
+ *               "perOperation":{"operations","min","max","median","sum","distinct","histogram"?:[[calls,ops],...]}}]}
+ * perOperation counts outermost calls, operation by operation (sum == outer); the histogram, in increasing
+ * calls, is printed when it has at most NGCC_PROF_HIST_PRINT distinct values; median is the lower median.
  */
+#define NGCC_PROF_HIST_PRINT 64
 void ngcc_prof_json(FILE *out);
 
 #endif /* NGCC_PROF_H */

@@ -10,7 +10,17 @@ export {
   type Variant,
 } from "./build.ts";
 export { ProfilingBuildError } from "./errors.ts";
-export { type DriverProfile, profileFigures } from "./figures.ts";
+export {
+  callsPerOperation,
+  checkPerOperation,
+  checkProfiledOutput,
+  type DriverProfile,
+  HISTOGRAM_MAX,
+  medianOf,
+  type PerOperation,
+  ProfileShapeError,
+  profileFigures,
+} from "./figures.ts";
 export { type FingerprintHit, findFingerprints, primitiveFromName } from "./fingerprints.ts";
 export {
   checkAlgorithmProfiler,

@@ -25,7 +25,7 @@ import {
 import { buildPath, type HashProfileRecord, type InstanceKey, unitName } from "@ngcc-perf/schema";
 import type { ProfileBuild } from "./build.ts";
 import { type InstanceWork, isBuildFailure, type ProfileContext, profileOf, profilingBuild } from "./context.ts";
-import { type DriverTimeOut, profileFigures, type Trial } from "./figures.ts";
+import { checkProfiledOutput, type DriverTimeOut, ProfileShapeError, profileFigures, type Trial } from "./figures.ts";
 import { type KatCheck, katCheck, katCheckFailure } from "./kat-check.ts";
 
 type BuildFacts = NonNullable<HashProfileRecord["build"]>;
@@ -106,7 +106,12 @@ async function profileOperation(o: OperationContext, job: Job): Promise<HashProf
       `${key.instance} ${op}: ${what}`,
     );
     commands.push(commandOf(r.result));
-    return r.value;
+    try {
+      return checkProfiledOutput(r.value, `${key.instance} ${op}: ${what}`);
+    } catch (err) {
+      if (err instanceof ProfileShapeError) throw new DriverError("error", err.message, r.result);
+      throw err;
+    }
   };
   try {
     // Under an emulator only the calls are the target's: the profiled build runs once, for its call counts.

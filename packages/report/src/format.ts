@@ -184,11 +184,16 @@ export function formatCount(count: number): string {
 }
 
 /** Calls per operation: labels in alphabetical order with their mean counts, zero counts left out. */
-export function formatCalls(calls: ReadonlyArray<{ label: string; mean: number }>): string {
+export function formatCalls(
+  calls: ReadonlyArray<{ label: string; mean: number; min?: number | undefined; max?: number | undefined }>,
+): string {
   return [...calls]
     .filter((c) => c.mean > 0)
     .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
-    .map((c) => `${c.label} ${formatCount(c.mean)}`)
+    .map(
+      (c) =>
+        `${c.label} ${formatCount(c.mean)}${c.min !== undefined && c.max !== undefined && c.min !== c.max ? ` (${c.min}–${c.max})` : ""}`,
+    )
     .join(", ");
 }
 

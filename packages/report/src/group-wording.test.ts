@@ -122,6 +122,35 @@ describe("the page's words from the recorded groups", () => {
     expect(md).not.toMatch(/\bICCS\b|placeholder/);
   });
 
+  it("shows calls per operation as mean (min–max) where they vary, with one legend line; a fixed count as today", async () => {
+    const md = await render("per-op", (root) => {
+      editAll(root, "arm_1", (r) => {
+        if (r.kind !== "hash-profile") return;
+        ownGroups(r);
+        r.calls[0].callsPerOperation = { min: 16, max: 18, median: 16, mean: 16.1, operations: 40 };
+        r.calls[1].callsPerOperation = { min: 1, max: 1, median: 1, mean: 1, operations: 40, histogram: [[1, 40]] };
+      });
+    });
+    const symmetric = sectionOf(md, "Symmetric primitives");
+    expect(symmetric).toContain("randombytes 1, shake128_squeezeblocks 16.1 (16–18)");
+    expect(symmetric).not.toContain("randombytes 1 (");
+    expect(symmetric.match(/Calls as mean \(min–max\)/g)).toHaveLength(1);
+    expect(symmetric).toContain(
+      "Calls as mean (min–max): the number of calls per operation over the 40 operations profiled (for a sampling function: 1 + the rejections).",
+    );
+  });
+
+  it("no legend line when no call count varies", async () => {
+    const md = await render("per-op-fixed", (root) => {
+      editAll(root, "arm_1", (r) => {
+        if (r.kind !== "hash-profile") return;
+        ownGroups(r);
+        r.calls[1].callsPerOperation = { min: 1, max: 1, median: 1, mean: 1, operations: 40 };
+      });
+    });
+    expect(sectionOf(md, "Symmetric primitives")).not.toContain("Calls as mean");
+  });
+
   it("words the survey from its recorded groups when no hash profile is in the store", async () => {
     const md = await render("survey-only", (root) => {
       for (const { file, entry } of entries(join(root, "data", "arm_1"), "arm_1"))

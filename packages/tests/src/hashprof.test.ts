@@ -252,6 +252,34 @@ describe("PQClean", () => {
     }
   });
 
+  it("calls per operation: ML-DSA-44 sign's rejection loop varies its SHAKE calls; ML-KEM-512 dec's do not", () => {
+    const perOp = (r: HashProfileRecord, symbol: string) => {
+      const c = (r.calls ?? []).find((x) => x.symbol === symbol);
+      if (!c?.callsPerOperation) throw new Error(`${symbol}: no callsPerOperation`);
+      return { ...c.callsPerOperation, meanPerOperation: c.meanPerOperation };
+    };
+    const sign = profile(outPq, "ml-dsa-44", "ml-dsa-44", "sign");
+    // once for mu, then 6 per attempt of the signing loop (the mask y's 4 streams, the challenge hash, the
+    // challenge polynomial): 1 + 6 × attempts
+    const loop = perOp(sign, "shake256_inc_init");
+    expect(loop.operations).toBe(sign.iterations);
+    expect(loop.min).toBeLessThan(loop.max);
+    expect(loop.mean).toBeCloseTo(loop.meanPerOperation, 12);
+    const h = loop.histogram ?? [];
+    expect(h.length).toBeGreaterThan(1);
+    for (const [c] of h) expect(((c ?? 0) - 1) % 6).toBe(0);
+    expect(h.reduce((n, [, k]) => n + (k ?? 0), 0)).toBe(loop.operations);
+    expect(h.reduce((n, [c, k]) => n + (c ?? 0) * (k ?? 0), 0)).toBe(Math.round(loop.mean * loop.operations));
+    const dec = profile(outPq, "ml-kem-512", "ml-kem-512", "dec");
+    for (const symbol of ["sha3_512", "shake256"]) {
+      const fixed = perOp(dec, symbol);
+      expect(fixed.min).toBe(fixed.max);
+      expect(fixed.min).toBe(fixed.meanPerOperation);
+      expect(fixed.median).toBe(fixed.meanPerOperation);
+      expect(fixed.histogram).toEqual([[fixed.min, dec.iterations]]);
+    }
+  });
+
   it("the profiled KAT generators still pass: identical to the unwrapped build and to PQClean's nistkat-sha256", () => {
     for (const alg of Object.keys(NISTKAT)) {
       for (const op of ["keygen"]) {

@@ -229,6 +229,7 @@ export function symmetricSection(view: SystemView, alg: AlgorithmView) {
   const groups = found.length ? found : [{ name: "", label: "share", symbols: [] }];
   const rows: Cell[][] = [];
   const blind = new Map<string, string>();
+  const varying = new Set<number>(); // the operations behind each calls figure shown as mean (min–max)
   for (const row of view.rowsOf(alg)) {
     // The operations profiled (a key exchange may profile the whole exchange only); none: one "not measured" row.
     const ops = profiles
@@ -258,12 +259,33 @@ export function symmetricSection(view: SystemView, alg: AlgorithmView) {
         ...groups.map((g) =>
           cell(p.emulated ? EMULATED : formatShare(p.groups?.find((x) => x.name === g.name)?.share ?? 0)),
         ),
-        cell(formatCalls((p.calls ?? []).map((c) => ({ label: c.label ?? c.symbol, mean: c.meanPerOperation })))),
+        cell(
+          formatCalls(
+            (p.calls ?? []).map((c) => ({
+              label: c.label ?? c.symbol,
+              mean: c.meanPerOperation,
+              min: c.callsPerOperation?.min,
+              max: c.callsPerOperation?.max,
+            })),
+          ),
+        ),
       ]);
+      for (const c of p.calls ?? [])
+        if (c.callsPerOperation && c.callsPerOperation.min !== c.callsPerOperation.max && c.meanPerOperation > 0)
+          varying.add(c.callsPerOperation.operations);
       for (const b of p.blindSpots ?? []) blind.set(b.symbol, b.reason);
     }
   }
   const after: Inline[][] = [];
+  if (varying.size) {
+    const n = [...varying].sort((a, b) => a - b);
+    const over = n.length === 1 ? `${n[0]}` : `${n[0]}–${n[n.length - 1]}`;
+    after.push([
+      text(
+        `Calls as mean (min–max): the number of calls per operation over the ${over} operations profiled (for a sampling function: 1 + the rejections).`,
+      ),
+    ]);
+  }
   if (blind.size)
     after.push([
       text(

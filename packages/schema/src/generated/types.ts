@@ -2401,6 +2401,38 @@ export type HashProfileRecord = {
      * Mean calls per operation made from inside another wrapped call of the same group (not in meanPerOperation, not timed again).
      */
     nestedPerOperation?: number;
+    /**
+     * The distribution of the outermost calls (as meanPerOperation counts them) over the profiled operations, each operation counted alone: for a rejection-sampling function 1 + the rejections.
+     */
+    callsPerOperation?: {
+      /**
+       * Fewest calls in one operation.
+       */
+      min: number;
+      /**
+       * Most calls in one operation.
+       */
+      max: number;
+      /**
+       * Median calls per operation (a half when the two middle operations differ).
+       */
+      median: number;
+      /**
+       * Mean calls per operation (equals meanPerOperation).
+       */
+      mean: number;
+      /**
+       * Operations counted (the profiled trials' iterations).
+       */
+      operations: number;
+      /**
+       * Calls → operations, in increasing calls; present when there are at most 64 distinct values.
+       *
+       * @minItems 1
+       * @maxItems 64
+       */
+      histogram?: number[][];
+    };
   }[];
   /**
    * Configured symbols that cannot be intercepted, reported instead of a silent 0%.

@@ -16655,7 +16655,7 @@ return errors === 0;
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const hash_profile = validate24;
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/hash-profile.schema.json","title":"ngcc-perf hash/DRNG profile record","description":"Share of one operation's time spent in the placeholder hash functions and the DRNG, measured with link-time wrappers in a profiling build separate from the timing build.","type":"object","properties":{"kind":{"const":"hash-profile","description":"Record kind; always \"hash-profile\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the profiling build was made."},"emulated":{"type":"boolean","description":"True when the profiled build ran under an emulator (compiler.emulator): calls per operation only — no share, time or tick figure (those would be the emulator's), groups is empty and no trials are kept."},"iterations":{"type":"integer","description":"Operations profiled in all.","minimum":1},"totalNsPerOp":{"type":"number","description":"Mean time per operation in the profiling build (ns), the denominator of the shares.","minimum":0},"unprofiledNsPerOp":{"description":"Mean time per operation of the unprofiled (timing) build in the same run (ns).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"wrapperOverhead":{"description":"Relative wrapper overhead: totalNsPerOp / unprofiledNsPerOp − 1.","anyOf":[{"type":"number"},{"type":"null"}]},"wrapperClock":{"type":"string","enum":["rdtsc","cntvct","clock_gettime"],"description":"Clock the wrappers read (plain rdtsc on x86-64, cntvct_el0 on aarch64, else CLOCK_MONOTONIC); shares are ratios of sums in this clock."},"totalTicks":{"type":"number","description":"Sum of the profiled trials' durations in the wrapper clock (the shares' denominator).","minimum":0},"trials":{"type":"object","description":"Raw trials of the two runs behind totalNsPerOp and unprofiledNsPerOp.","properties":{"profiled":{"type":"array","description":"Trials of the profiling build.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Operations in the trial.","minimum":1},"ns":{"type":"number","description":"CLOCK_MONOTONIC duration of the trial (ns).","minimum":0}},"required":["iterations","ns"],"additionalProperties":false}},"unprofiled":{"type":"array","description":"Trials of the timing build.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Operations in the trial.","minimum":1},"ns":{"type":"number","description":"CLOCK_MONOTONIC duration of the trial (ns).","minimum":0}},"required":["iterations","ns"],"additionalProperties":false}}},"required":["profiled"],"additionalProperties":false},"katCheck":{"type":"object","description":"The KAT generator linked with the same wrappers (a profiled KAT build), compared with the reference: the wrappers must forward every call unchanged.","properties":{"verdict":{"type":"string","enum":["PASS","FAIL","ERROR"],"description":"PASS: identical output; FAIL: it differs; ERROR: it could not be built or run."},"comparedWith":{"type":"string","description":"What the output was compared with: the committed .rsp file, or the KAT generator built from the same objects without wrappers."},"sha256":{"type":"string","description":"SHA-256 of the profiled KAT generator's output.","pattern":"^[0-9a-f]{64}$"},"message":{"type":"string","description":"On FAIL or ERROR: what differed or went wrong."}},"required":["verdict"],"additionalProperties":false},"groups":{"type":"array","description":"Per symbol group: the share of the operation's time spent inside its outermost wrapped calls.","items":{"type":"object","description":"One group.","properties":{"name":{"type":"string","description":"Group name, e.g. hash or drng.","pattern":"^[a-z][a-z0-9_]*$"},"symbols":{"type":"array","description":"Symbols in the group.","items":{"type":"string"}},"share":{"type":"number","description":"Fraction of the operation's time spent in this group (0.028 = 2.8%); nested wrapped calls counted once.","minimum":0,"maximum":1},"label":{"type":"string","description":"Column label, e.g. pseudohash/XOF/sm3."},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash."},"iccs":{"type":"boolean","description":"Whether the group is ICCS placeholder functions (the page says ICCS only for these)."},"source":{"type":"string","enum":["default","campaign","meta","algorithm"],"description":"Where the group came from: default (the profiler's defaults), campaign (profiler.groups), meta (the submission's meta.json profiler) or algorithm (the campaign's algorithms[].profiler)."},"nsPerOp":{"type":"number","description":"Mean time per operation inside the group, in ns.","minimum":0},"ticks":{"type":"number","description":"Time inside the group's outermost calls over all profiled trials, in the wrapper clock.","minimum":0}},"required":["name","symbols","share"],"additionalProperties":false}},"calls":{"type":"array","description":"Calls per operation per wrapped symbol (zero counts may be left out).","items":{"type":"object","description":"One symbol.","properties":{"symbol":{"type":"string","description":"Linker symbol, e.g. pseudoXOF."},"group":{"type":"string","description":"Group the symbol belongs to."},"meanPerOperation":{"type":"number","description":"Mean number of calls per operation (fractions allowed).","minimum":0},"label":{"type":"string","description":"Name shown in the calls column, e.g. drng for randombytes."},"nsPerOp":{"type":"number","description":"Mean time per operation inside this symbol's outermost calls, in ns.","minimum":0},"nestedPerOperation":{"type":"number","description":"Mean calls per operation made from inside another wrapped call of the same group (not in meanPerOperation, not timed again).","minimum":0}},"required":["symbol","group","meanPerOperation"],"additionalProperties":false}},"blindSpots":{"type":"array","description":"Configured symbols that cannot be intercepted, reported instead of a silent 0%.","items":{"type":"object","description":"One blind spot.","properties":{"symbol":{"type":"string","description":"The symbol."},"reason":{"type":"string","enum":["same-object","static","inlined","not-referenced"],"description":"same-object: defined in the same object as its callers; static: not an external symbol; inlined: no call remains; not-referenced: never called."},"detail":{"type":"string","description":"Where it was found (object file, caller)."}},"required":["symbol","reason"],"additionalProperties":false}},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["groups","calls"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/hash-profile.schema.json","title":"ngcc-perf hash/DRNG profile record","description":"Share of one operation's time spent in the placeholder hash functions and the DRNG, measured with link-time wrappers in a profiling build separate from the timing build.","type":"object","properties":{"kind":{"const":"hash-profile","description":"Record kind; always \"hash-profile\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the profiling build was made."},"emulated":{"type":"boolean","description":"True when the profiled build ran under an emulator (compiler.emulator): calls per operation only — no share, time or tick figure (those would be the emulator's), groups is empty and no trials are kept."},"iterations":{"type":"integer","description":"Operations profiled in all.","minimum":1},"totalNsPerOp":{"type":"number","description":"Mean time per operation in the profiling build (ns), the denominator of the shares.","minimum":0},"unprofiledNsPerOp":{"description":"Mean time per operation of the unprofiled (timing) build in the same run (ns).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"wrapperOverhead":{"description":"Relative wrapper overhead: totalNsPerOp / unprofiledNsPerOp − 1.","anyOf":[{"type":"number"},{"type":"null"}]},"wrapperClock":{"type":"string","enum":["rdtsc","cntvct","clock_gettime"],"description":"Clock the wrappers read (plain rdtsc on x86-64, cntvct_el0 on aarch64, else CLOCK_MONOTONIC); shares are ratios of sums in this clock."},"totalTicks":{"type":"number","description":"Sum of the profiled trials' durations in the wrapper clock (the shares' denominator).","minimum":0},"trials":{"type":"object","description":"Raw trials of the two runs behind totalNsPerOp and unprofiledNsPerOp.","properties":{"profiled":{"type":"array","description":"Trials of the profiling build.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Operations in the trial.","minimum":1},"ns":{"type":"number","description":"CLOCK_MONOTONIC duration of the trial (ns).","minimum":0}},"required":["iterations","ns"],"additionalProperties":false}},"unprofiled":{"type":"array","description":"Trials of the timing build.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Operations in the trial.","minimum":1},"ns":{"type":"number","description":"CLOCK_MONOTONIC duration of the trial (ns).","minimum":0}},"required":["iterations","ns"],"additionalProperties":false}}},"required":["profiled"],"additionalProperties":false},"katCheck":{"type":"object","description":"The KAT generator linked with the same wrappers (a profiled KAT build), compared with the reference: the wrappers must forward every call unchanged.","properties":{"verdict":{"type":"string","enum":["PASS","FAIL","ERROR"],"description":"PASS: identical output; FAIL: it differs; ERROR: it could not be built or run."},"comparedWith":{"type":"string","description":"What the output was compared with: the committed .rsp file, or the KAT generator built from the same objects without wrappers."},"sha256":{"type":"string","description":"SHA-256 of the profiled KAT generator's output.","pattern":"^[0-9a-f]{64}$"},"message":{"type":"string","description":"On FAIL or ERROR: what differed or went wrong."}},"required":["verdict"],"additionalProperties":false},"groups":{"type":"array","description":"Per symbol group: the share of the operation's time spent inside its outermost wrapped calls.","items":{"type":"object","description":"One group.","properties":{"name":{"type":"string","description":"Group name, e.g. hash or drng.","pattern":"^[a-z][a-z0-9_]*$"},"symbols":{"type":"array","description":"Symbols in the group.","items":{"type":"string"}},"share":{"type":"number","description":"Fraction of the operation's time spent in this group (0.028 = 2.8%); nested wrapped calls counted once.","minimum":0,"maximum":1},"label":{"type":"string","description":"Column label, e.g. pseudohash/XOF/sm3."},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash."},"iccs":{"type":"boolean","description":"Whether the group is ICCS placeholder functions (the page says ICCS only for these)."},"source":{"type":"string","enum":["default","campaign","meta","algorithm"],"description":"Where the group came from: default (the profiler's defaults), campaign (profiler.groups), meta (the submission's meta.json profiler) or algorithm (the campaign's algorithms[].profiler)."},"nsPerOp":{"type":"number","description":"Mean time per operation inside the group, in ns.","minimum":0},"ticks":{"type":"number","description":"Time inside the group's outermost calls over all profiled trials, in the wrapper clock.","minimum":0}},"required":["name","symbols","share"],"additionalProperties":false}},"calls":{"type":"array","description":"Calls per operation per wrapped symbol (zero counts may be left out).","items":{"type":"object","description":"One symbol.","properties":{"symbol":{"type":"string","description":"Linker symbol, e.g. pseudoXOF."},"group":{"type":"string","description":"Group the symbol belongs to."},"meanPerOperation":{"type":"number","description":"Mean number of calls per operation (fractions allowed).","minimum":0},"label":{"type":"string","description":"Name shown in the calls column, e.g. drng for randombytes."},"nsPerOp":{"type":"number","description":"Mean time per operation inside this symbol's outermost calls, in ns.","minimum":0},"nestedPerOperation":{"type":"number","description":"Mean calls per operation made from inside another wrapped call of the same group (not in meanPerOperation, not timed again).","minimum":0},"callsPerOperation":{"type":"object","description":"The distribution of the outermost calls (as meanPerOperation counts them) over the profiled operations, each operation counted alone: for a rejection-sampling function 1 + the rejections.","properties":{"min":{"type":"integer","description":"Fewest calls in one operation.","minimum":0},"max":{"type":"integer","description":"Most calls in one operation.","minimum":0},"median":{"type":"number","description":"Median calls per operation (a half when the two middle operations differ).","minimum":0},"mean":{"type":"number","description":"Mean calls per operation (equals meanPerOperation).","minimum":0},"operations":{"type":"integer","description":"Operations counted (the profiled trials' iterations).","minimum":0},"histogram":{"type":"array","description":"Calls → operations, in increasing calls; present when there are at most 64 distinct values.","items":{"type":"array","description":"[calls, operations that made that many]","prefixItems":[{"type":"integer","description":"Calls.","minimum":0},{"type":"integer","description":"Operations.","minimum":1}],"items":{"type":"integer","description":"Calls or operations.","minimum":0},"minItems":2,"maxItems":2},"minItems":1,"maxItems":64}},"required":["min","max","median","mean","operations"],"additionalProperties":false}},"required":["symbol","group","meanPerOperation"],"additionalProperties":false}},"blindSpots":{"type":"array","description":"Configured symbols that cannot be intercepted, reported instead of a silent 0%.","items":{"type":"object","description":"One blind spot.","properties":{"symbol":{"type":"string","description":"The symbol."},"reason":{"type":"string","enum":["same-object","static","inlined","not-referenced"],"description":"same-object: defined in the same object as its callers; static: not an external symbol; inlined: no call remains; not-referenced: never called."},"detail":{"type":"string","description":"Where it was found (object file, caller)."}},"required":["symbol","reason"],"additionalProperties":false}},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["groups","calls"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/hash-profile.schema.json" */;
@@ -18713,7 +18713,7 @@ vErrors.push(err160);
 errors++;
 }
 for(const key10 in data72){
-if(!((((((key10 === "symbol") || (key10 === "group")) || (key10 === "meanPerOperation")) || (key10 === "label")) || (key10 === "nsPerOp")) || (key10 === "nestedPerOperation"))){
+if(!(((((((key10 === "symbol") || (key10 === "group")) || (key10 === "meanPerOperation")) || (key10 === "label")) || (key10 === "nsPerOp")) || (key10 === "nestedPerOperation")) || (key10 === "callsPerOperation"))){
 const err161 = {instancePath:instancePath+"/calls/" + i7,schemaPath:"#/properties/calls/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err161];
@@ -18835,9 +18835,11 @@ vErrors.push(err170);
 errors++;
 }
 }
-}
-else {
-const err171 = {instancePath:instancePath+"/calls/" + i7,schemaPath:"#/properties/calls/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data72.callsPerOperation !== undefined){
+let data79 = data72.callsPerOperation;
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+if(data79.min === undefined){
+const err171 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation",schemaPath:"#/properties/calls/items/properties/callsPerOperation/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -18846,10 +18848,8 @@ vErrors.push(err171);
 }
 errors++;
 }
-}
-}
-else {
-const err172 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data79.max === undefined){
+const err172 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation",schemaPath:"#/properties/calls/items/properties/callsPerOperation/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -18858,16 +18858,8 @@ vErrors.push(err172);
 }
 errors++;
 }
-}
-if(data.blindSpots !== undefined){
-let data79 = data.blindSpots;
-if(Array.isArray(data79)){
-const len8 = data79.length;
-for(let i8=0; i8<len8; i8++){
-let data80 = data79[i8];
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-if(data80.symbol === undefined){
-const err173 = {instancePath:instancePath+"/blindSpots/" + i8,schemaPath:"#/properties/blindSpots/items/required",keyword:"required",params:{missingProperty: "symbol"},message:"must have required property '"+"symbol"+"'"};
+if(data79.median === undefined){
+const err173 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation",schemaPath:"#/properties/calls/items/properties/callsPerOperation/required",keyword:"required",params:{missingProperty: "median"},message:"must have required property '"+"median"+"'"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -18876,8 +18868,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-if(data80.reason === undefined){
-const err174 = {instancePath:instancePath+"/blindSpots/" + i8,schemaPath:"#/properties/blindSpots/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(data79.mean === undefined){
+const err174 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation",schemaPath:"#/properties/calls/items/properties/callsPerOperation/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -18886,9 +18878,8 @@ vErrors.push(err174);
 }
 errors++;
 }
-for(const key11 in data80){
-if(!(((key11 === "symbol") || (key11 === "reason")) || (key11 === "detail"))){
-const err175 = {instancePath:instancePath+"/blindSpots/" + i8,schemaPath:"#/properties/blindSpots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(data79.operations === undefined){
+const err175 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation",schemaPath:"#/properties/calls/items/properties/callsPerOperation/required",keyword:"required",params:{missingProperty: "operations"},message:"must have required property '"+"operations"+"'"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -18897,10 +18888,9 @@ vErrors.push(err175);
 }
 errors++;
 }
-}
-if(data80.symbol !== undefined){
-if(typeof data80.symbol !== "string"){
-const err176 = {instancePath:instancePath+"/blindSpots/" + i8+"/symbol",schemaPath:"#/properties/blindSpots/items/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key11 in data79){
+if(!((((((key11 === "min") || (key11 === "max")) || (key11 === "median")) || (key11 === "mean")) || (key11 === "operations")) || (key11 === "histogram"))){
+const err176 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation",schemaPath:"#/properties/calls/items/properties/callsPerOperation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -18910,10 +18900,10 @@ vErrors.push(err176);
 errors++;
 }
 }
-if(data80.reason !== undefined){
-let data82 = data80.reason;
-if(typeof data82 !== "string"){
-const err177 = {instancePath:instancePath+"/blindSpots/" + i8+"/reason",schemaPath:"#/properties/blindSpots/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data79.min !== undefined){
+let data80 = data79.min;
+if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
+const err177 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/min",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -18922,8 +18912,9 @@ vErrors.push(err177);
 }
 errors++;
 }
-if(!((((data82 === "same-object") || (data82 === "static")) || (data82 === "inlined")) || (data82 === "not-referenced"))){
-const err178 = {instancePath:instancePath+"/blindSpots/" + i8+"/reason",schemaPath:"#/properties/blindSpots/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema64.properties.blindSpots.items.properties.reason.enum},message:"must be equal to one of the allowed values"};
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 < 0 || isNaN(data80)){
+const err178 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/min",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -18933,9 +18924,11 @@ vErrors.push(err178);
 errors++;
 }
 }
-if(data80.detail !== undefined){
-if(typeof data80.detail !== "string"){
-const err179 = {instancePath:instancePath+"/blindSpots/" + i8+"/detail",schemaPath:"#/properties/blindSpots/items/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data79.max !== undefined){
+let data81 = data79.max;
+if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
+const err179 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/max",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -18944,10 +18937,9 @@ vErrors.push(err179);
 }
 errors++;
 }
-}
-}
-else {
-const err180 = {instancePath:instancePath+"/blindSpots/" + i8,schemaPath:"#/properties/blindSpots/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 < 0 || isNaN(data81)){
+const err180 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/max",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -18958,8 +18950,11 @@ errors++;
 }
 }
 }
-else {
-const err181 = {instancePath:instancePath+"/blindSpots",schemaPath:"#/properties/blindSpots/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data79.median !== undefined){
+let data82 = data79.median;
+if((typeof data82 == "number") && (isFinite(data82))){
+if(data82 < 0 || isNaN(data82)){
+const err181 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/median",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/median/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -18969,15 +18964,8 @@ vErrors.push(err181);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data84 = data.commands;
-if(Array.isArray(data84)){
-const len9 = data84.length;
-for(let i9=0; i9<len9; i9++){
-let data85 = data84[i9];
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-if(data85.argv === undefined){
-const err182 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+else {
+const err182 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/median",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/median/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -18986,8 +18974,12 @@ vErrors.push(err182);
 }
 errors++;
 }
-if(data85.exitCode === undefined){
-const err183 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+}
+if(data79.mean !== undefined){
+let data83 = data79.mean;
+if((typeof data83 == "number") && (isFinite(data83))){
+if(data83 < 0 || isNaN(data83)){
+const err183 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/mean",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -18996,8 +18988,9 @@ vErrors.push(err183);
 }
 errors++;
 }
-if(data85.signal === undefined){
-const err184 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+}
+else {
+const err184 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/mean",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -19006,8 +18999,11 @@ vErrors.push(err184);
 }
 errors++;
 }
-if(data85.durationMs === undefined){
-const err185 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+}
+if(data79.operations !== undefined){
+let data84 = data79.operations;
+if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
+const err185 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/operations",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/operations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -19016,8 +19012,9 @@ vErrors.push(err185);
 }
 errors++;
 }
-if(data85.timedOut === undefined){
-const err186 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+if((typeof data84 == "number") && (isFinite(data84))){
+if(data84 < 0 || isNaN(data84)){
+const err186 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/operations",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/operations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -19026,9 +19023,13 @@ vErrors.push(err186);
 }
 errors++;
 }
-for(const key12 in data85){
-if(!(func1.call(schema48.properties, key12))){
-const err187 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+}
+}
+if(data79.histogram !== undefined){
+let data85 = data79.histogram;
+if(Array.isArray(data85)){
+if(data85.length > 64){
+const err187 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/histogram",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/histogram/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -19037,12 +19038,8 @@ vErrors.push(err187);
 }
 errors++;
 }
-}
-if(data85.argv !== undefined){
-let data86 = data85.argv;
-if(Array.isArray(data86)){
-if(data86.length < 1){
-const err188 = {instancePath:instancePath+"/commands/" + i9+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data85.length < 1){
+const err188 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/histogram",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/histogram/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -19051,10 +19048,12 @@ vErrors.push(err188);
 }
 errors++;
 }
-const len10 = data86.length;
-for(let i10=0; i10<len10; i10++){
-if(typeof data86[i10] !== "string"){
-const err189 = {instancePath:instancePath+"/commands/" + i9+"/argv/" + i10,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len8 = data85.length;
+for(let i8=0; i8<len8; i8++){
+let data86 = data85[i8];
+if(Array.isArray(data86)){
+if(data86.length > 2){
+const err189 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/histogram/" + i8,schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/histogram/items/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -19063,10 +19062,8 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-}
-else {
-const err190 = {instancePath:instancePath+"/commands/" + i9+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data86.length < 2){
+const err190 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/histogram/" + i8,schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/histogram/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -19075,14 +19072,11 @@ vErrors.push(err190);
 }
 errors++;
 }
-}
-if(data85.exitCode !== undefined){
-let data88 = data85.exitCode;
-const _errs215 = errors;
-let valid48 = false;
-const _errs216 = errors;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
-const err191 = {instancePath:instancePath+"/commands/" + i9+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const len9 = data86.length;
+if(len9 > 0){
+let data87 = data86[0];
+if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
+const err191 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/histogram/" + i8+"/0",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/histogram/items/prefixItems/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -19091,11 +19085,9 @@ vErrors.push(err191);
 }
 errors++;
 }
-var _valid6 = _errs216 === errors;
-valid48 = valid48 || _valid6;
-const _errs218 = errors;
-if(data88 !== null){
-const err192 = {instancePath:instancePath+"/commands/" + i9+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if((typeof data87 == "number") && (isFinite(data87))){
+if(data87 < 0 || isNaN(data87)){
+const err192 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/histogram/" + i8+"/0",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/histogram/items/prefixItems/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -19104,10 +19096,12 @@ vErrors.push(err192);
 }
 errors++;
 }
-var _valid6 = _errs218 === errors;
-valid48 = valid48 || _valid6;
-if(!valid48){
-const err193 = {instancePath:instancePath+"/commands/" + i9+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+if(len9 > 1){
+let data88 = data86[1];
+if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
+const err193 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/histogram/" + i8+"/1",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/histogram/items/prefixItems/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -19116,25 +19110,9 @@ vErrors.push(err193);
 }
 errors++;
 }
-else {
-errors = _errs215;
-if(vErrors !== null){
-if(_errs215){
-vErrors.length = _errs215;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data85.signal !== undefined){
-let data89 = data85.signal;
-const _errs221 = errors;
-let valid49 = false;
-const _errs222 = errors;
-if(typeof data89 !== "string"){
-const err194 = {instancePath:instancePath+"/commands/" + i9+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 < 1 || isNaN(data88)){
+const err194 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/histogram/" + i8+"/1",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/histogram/items/prefixItems/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -19143,11 +19121,16 @@ vErrors.push(err194);
 }
 errors++;
 }
-var _valid7 = _errs222 === errors;
-valid49 = valid49 || _valid7;
-const _errs224 = errors;
-if(data89 !== null){
-const err195 = {instancePath:instancePath+"/commands/" + i9+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+}
+const len10 = data86.length;
+var valid43 = len10 <= 2;
+if(!valid43){
+for(let i9=2; i9<len10; i9++){
+let data89 = data86[i9];
+const _errs214 = errors;
+if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
+const err195 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/histogram/" + i8+"/" + i9,schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/histogram/items/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -19156,10 +19139,9 @@ vErrors.push(err195);
 }
 errors++;
 }
-var _valid7 = _errs224 === errors;
-valid49 = valid49 || _valid7;
-if(!valid49){
-const err196 = {instancePath:instancePath+"/commands/" + i9+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if((typeof data89 == "number") && (isFinite(data89))){
+if(data89 < 0 || isNaN(data89)){
+const err196 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/histogram/" + i8+"/" + i9,schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/histogram/items/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -19168,23 +19150,13 @@ vErrors.push(err196);
 }
 errors++;
 }
+}
+var valid43 = _errs214 === errors;
+}
+}
+}
 else {
-errors = _errs221;
-if(vErrors !== null){
-if(_errs221){
-vErrors.length = _errs221;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data85.durationMs !== undefined){
-let data90 = data85.durationMs;
-if((typeof data90 == "number") && (isFinite(data90))){
-if(data90 < 0 || isNaN(data90)){
-const err197 = {instancePath:instancePath+"/commands/" + i9+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err197 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/histogram/" + i8,schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/histogram/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -19194,8 +19166,9 @@ vErrors.push(err197);
 errors++;
 }
 }
+}
 else {
-const err198 = {instancePath:instancePath+"/commands/" + i9+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err198 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation/histogram",schemaPath:"#/properties/calls/items/properties/callsPerOperation/properties/histogram/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -19205,9 +19178,9 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data85.timedOut !== undefined){
-if(typeof data85.timedOut !== "boolean"){
-const err199 = {instancePath:instancePath+"/commands/" + i9+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err199 = {instancePath:instancePath+"/calls/" + i7+"/callsPerOperation",schemaPath:"#/properties/calls/items/properties/callsPerOperation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -19217,9 +19190,9 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data85.cwd !== undefined){
-if(typeof data85.cwd !== "string"){
-const err200 = {instancePath:instancePath+"/commands/" + i9+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err200 = {instancePath:instancePath+"/calls/" + i7,schemaPath:"#/properties/calls/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -19229,11 +19202,9 @@ vErrors.push(err200);
 errors++;
 }
 }
-if(data85.timeLimitMs !== undefined){
-let data93 = data85.timeLimitMs;
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 < 0 || isNaN(data93)){
-const err201 = {instancePath:instancePath+"/commands/" + i9+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err201 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -19243,8 +19214,15 @@ vErrors.push(err201);
 errors++;
 }
 }
-else {
-const err202 = {instancePath:instancePath+"/commands/" + i9+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.blindSpots !== undefined){
+let data90 = data.blindSpots;
+if(Array.isArray(data90)){
+const len11 = data90.length;
+for(let i10=0; i10<len11; i10++){
+let data91 = data90[i10];
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+if(data91.symbol === undefined){
+const err202 = {instancePath:instancePath+"/blindSpots/" + i10,schemaPath:"#/properties/blindSpots/items/required",keyword:"required",params:{missingProperty: "symbol"},message:"must have required property '"+"symbol"+"'"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -19253,10 +19231,8 @@ vErrors.push(err202);
 }
 errors++;
 }
-}
-if(data85.stderrTail !== undefined){
-if(typeof data85.stderrTail !== "string"){
-const err203 = {instancePath:instancePath+"/commands/" + i9+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data91.reason === undefined){
+const err203 = {instancePath:instancePath+"/blindSpots/" + i10,schemaPath:"#/properties/blindSpots/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -19265,10 +19241,9 @@ vErrors.push(err203);
 }
 errors++;
 }
-}
-if(data85.sandboxed !== undefined){
-if(typeof data85.sandboxed !== "boolean"){
-const err204 = {instancePath:instancePath+"/commands/" + i9+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+for(const key12 in data91){
+if(!(((key12 === "symbol") || (key12 === "reason")) || (key12 === "detail"))){
+const err204 = {instancePath:instancePath+"/blindSpots/" + i10,schemaPath:"#/properties/blindSpots/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -19278,9 +19253,9 @@ vErrors.push(err204);
 errors++;
 }
 }
-}
-else {
-const err205 = {instancePath:instancePath+"/commands/" + i9,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data91.symbol !== undefined){
+if(typeof data91.symbol !== "string"){
+const err205 = {instancePath:instancePath+"/blindSpots/" + i10+"/symbol",schemaPath:"#/properties/blindSpots/items/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -19290,9 +19265,10 @@ vErrors.push(err205);
 errors++;
 }
 }
-}
-else {
-const err206 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data91.reason !== undefined){
+let data93 = data91.reason;
+if(typeof data93 !== "string"){
+const err206 = {instancePath:instancePath+"/blindSpots/" + i10+"/reason",schemaPath:"#/properties/blindSpots/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -19301,15 +19277,394 @@ vErrors.push(err206);
 }
 errors++;
 }
-}
-}
-else {
-const err207 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!((((data93 === "same-object") || (data93 === "static")) || (data93 === "inlined")) || (data93 === "not-referenced"))){
+const err207 = {instancePath:instancePath+"/blindSpots/" + i10+"/reason",schemaPath:"#/properties/blindSpots/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema64.properties.blindSpots.items.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err207];
 }
 else {
 vErrors.push(err207);
+}
+errors++;
+}
+}
+if(data91.detail !== undefined){
+if(typeof data91.detail !== "string"){
+const err208 = {instancePath:instancePath+"/blindSpots/" + i10+"/detail",schemaPath:"#/properties/blindSpots/items/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+}
+}
+else {
+const err209 = {instancePath:instancePath+"/blindSpots/" + i10,schemaPath:"#/properties/blindSpots/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+}
+}
+else {
+const err210 = {instancePath:instancePath+"/blindSpots",schemaPath:"#/properties/blindSpots/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+}
+if(data.commands !== undefined){
+let data95 = data.commands;
+if(Array.isArray(data95)){
+const len12 = data95.length;
+for(let i11=0; i11<len12; i11++){
+let data96 = data95[i11];
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+if(data96.argv === undefined){
+const err211 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+if(data96.exitCode === undefined){
+const err212 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+if(data96.signal === undefined){
+const err213 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+if(data96.durationMs === undefined){
+const err214 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
+}
+errors++;
+}
+if(data96.timedOut === undefined){
+const err215 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+if(vErrors === null){
+vErrors = [err215];
+}
+else {
+vErrors.push(err215);
+}
+errors++;
+}
+for(const key13 in data96){
+if(!(func1.call(schema48.properties, key13))){
+const err216 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err216];
+}
+else {
+vErrors.push(err216);
+}
+errors++;
+}
+}
+if(data96.argv !== undefined){
+let data97 = data96.argv;
+if(Array.isArray(data97)){
+if(data97.length < 1){
+const err217 = {instancePath:instancePath+"/commands/" + i11+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err217];
+}
+else {
+vErrors.push(err217);
+}
+errors++;
+}
+const len13 = data97.length;
+for(let i12=0; i12<len13; i12++){
+if(typeof data97[i12] !== "string"){
+const err218 = {instancePath:instancePath+"/commands/" + i11+"/argv/" + i12,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err218];
+}
+else {
+vErrors.push(err218);
+}
+errors++;
+}
+}
+}
+else {
+const err219 = {instancePath:instancePath+"/commands/" + i11+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+}
+if(data96.exitCode !== undefined){
+let data99 = data96.exitCode;
+const _errs238 = errors;
+let valid53 = false;
+const _errs239 = errors;
+if(!(((typeof data99 == "number") && (!(data99 % 1) && !isNaN(data99))) && (isFinite(data99)))){
+const err220 = {instancePath:instancePath+"/commands/" + i11+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+var _valid6 = _errs239 === errors;
+valid53 = valid53 || _valid6;
+const _errs241 = errors;
+if(data99 !== null){
+const err221 = {instancePath:instancePath+"/commands/" + i11+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+var _valid6 = _errs241 === errors;
+valid53 = valid53 || _valid6;
+if(!valid53){
+const err222 = {instancePath:instancePath+"/commands/" + i11+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+else {
+errors = _errs238;
+if(vErrors !== null){
+if(_errs238){
+vErrors.length = _errs238;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data96.signal !== undefined){
+let data100 = data96.signal;
+const _errs244 = errors;
+let valid54 = false;
+const _errs245 = errors;
+if(typeof data100 !== "string"){
+const err223 = {instancePath:instancePath+"/commands/" + i11+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+var _valid7 = _errs245 === errors;
+valid54 = valid54 || _valid7;
+const _errs247 = errors;
+if(data100 !== null){
+const err224 = {instancePath:instancePath+"/commands/" + i11+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+var _valid7 = _errs247 === errors;
+valid54 = valid54 || _valid7;
+if(!valid54){
+const err225 = {instancePath:instancePath+"/commands/" + i11+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+else {
+errors = _errs244;
+if(vErrors !== null){
+if(_errs244){
+vErrors.length = _errs244;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data96.durationMs !== undefined){
+let data101 = data96.durationMs;
+if((typeof data101 == "number") && (isFinite(data101))){
+if(data101 < 0 || isNaN(data101)){
+const err226 = {instancePath:instancePath+"/commands/" + i11+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+}
+else {
+const err227 = {instancePath:instancePath+"/commands/" + i11+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+}
+if(data96.timedOut !== undefined){
+if(typeof data96.timedOut !== "boolean"){
+const err228 = {instancePath:instancePath+"/commands/" + i11+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
+}
+errors++;
+}
+}
+if(data96.cwd !== undefined){
+if(typeof data96.cwd !== "string"){
+const err229 = {instancePath:instancePath+"/commands/" + i11+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+}
+if(data96.timeLimitMs !== undefined){
+let data104 = data96.timeLimitMs;
+if((typeof data104 == "number") && (isFinite(data104))){
+if(data104 < 0 || isNaN(data104)){
+const err230 = {instancePath:instancePath+"/commands/" + i11+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err230];
+}
+else {
+vErrors.push(err230);
+}
+errors++;
+}
+}
+else {
+const err231 = {instancePath:instancePath+"/commands/" + i11+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err231];
+}
+else {
+vErrors.push(err231);
+}
+errors++;
+}
+}
+if(data96.stderrTail !== undefined){
+if(typeof data96.stderrTail !== "string"){
+const err232 = {instancePath:instancePath+"/commands/" + i11+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err232];
+}
+else {
+vErrors.push(err232);
+}
+errors++;
+}
+}
+if(data96.sandboxed !== undefined){
+if(typeof data96.sandboxed !== "boolean"){
+const err233 = {instancePath:instancePath+"/commands/" + i11+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err233];
+}
+else {
+vErrors.push(err233);
+}
+errors++;
+}
+}
+}
+else {
+const err234 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err234];
+}
+else {
+vErrors.push(err234);
+}
+errors++;
+}
+}
+}
+else {
+const err235 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err235];
+}
+else {
+vErrors.push(err235);
+}
+errors++;
+}
+}
+}
+else {
+const err236 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err236];
+}
+else {
+vErrors.push(err236);
 }
 errors++;
 }

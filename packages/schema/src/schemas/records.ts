@@ -1153,6 +1153,30 @@ export const hashProfile = recordSchema(
           nestedPerOperation: nonneg(
             "Mean calls per operation made from inside another wrapped call of the same group (not in meanPerOperation, not timed again).",
           ),
+          callsPerOperation: obj(
+            "The distribution of the outermost calls (as meanPerOperation counts them) over the profiled operations, each operation counted alone: for a rejection-sampling function 1 + the rejections.",
+            {
+              min: nat("Fewest calls in one operation."),
+              max: nat("Most calls in one operation."),
+              median: nonneg("Median calls per operation (a half when the two middle operations differ)."),
+              mean: nonneg("Mean calls per operation (equals meanPerOperation)."),
+              operations: nat("Operations counted (the profiled trials' iterations)."),
+            },
+            {
+              histogram: arr(
+                "Calls → operations, in increasing calls; present when there are at most 64 distinct values.",
+                {
+                  type: "array",
+                  description: "[calls, operations that made that many]",
+                  prefixItems: [nat("Calls."), nat("Operations.", { minimum: 1 })],
+                  items: nat("Calls or operations."),
+                  minItems: 2,
+                  maxItems: 2,
+                },
+                { minItems: 1, maxItems: 64 },
+              ),
+            },
+          ),
         },
       ),
     ),
