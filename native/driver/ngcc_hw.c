@@ -22,7 +22,7 @@
 #define NGCC_HW_KAT 0
 #endif
 #if NGCC_HW_KAT
-#include "rng.h"
+#include "../katgen/rng.h" /* by path: a submission may ship an rng.h of its own on the include path */
 #endif
 
 /* AddressSanitizer does not support swapcontext (it warns on stderr at the first switch): no stack figure there. */

@@ -48,7 +48,7 @@
 
 #include "ngcc_driver.h"
 #include "ngcc_ops.h"
-#include "rng.h"
+#include "../katgen/rng.h"
 
 /* The KAT DRBG under its icount name (ngcc_rng.c compiled with -Drandombytes=ngcc_icount_drbg). */
 int ngcc_icount_drbg(unsigned char *x, unsigned long long xlen);
