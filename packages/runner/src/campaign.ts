@@ -55,6 +55,9 @@ export interface Campaign {
     budgetNs: number;
     /** The budget of an operation whose mean is published (input-dependent time). */
     meanBudgetNs: number;
+    /** Sampling time an operation may spend on contended workers beyond its budget (which counts the uncontended
+     * workers' time only); null: as much as its budget. */
+    contendedBudgetNs: number | null;
     workerNs: number;
     minWorkers: number;
     keyPairs: number;
@@ -185,6 +188,7 @@ export function loadCampaign(file: string): Campaign {
       target: t.target ?? 0.01,
       budgetNs: (t.budgetMs ?? 2000) * 1e6,
       meanBudgetNs: (t.meanBudgetMs ?? 4 * (t.budgetMs ?? 2000)) * 1e6,
+      contendedBudgetNs: t.contendedBudgetMs === undefined ? null : t.contendedBudgetMs * 1e6,
       workerNs: (t.workerMs ?? 100) * 1e6,
       minWorkers: t.minWorkers ?? 4,
       keyPairs: t.keyPairs ?? 4,

@@ -39,6 +39,10 @@ export interface OpSampling {
   workerRuns: Array<{ args: string[]; durationMs: number }>;
   commands: Command[];
   elapsedMs: number;
+  /** Each worker's share of elapsedMs, in worker order. */
+  workerElapsedMs: number[];
+  /** Of elapsedMs, the time of the workers the contention block judges contended (the budget does not count it). */
+  contendedMs: number;
   stoppedBy: StopReason | null;
   failure: DriverError | null;
   distribution?: Distribution;
@@ -74,9 +78,16 @@ function contentionOfWorkers(campaign: Campaign, o: OpSampling, minWorkers: numb
 function limits(campaign: Campaign, quick: boolean, statistic?: "median" | "mean") {
   const t = campaign.timing;
   const budgetNs = statistic === "mean" ? t.meanBudgetNs : t.budgetNs;
+  const contendedNs = t.contendedBudgetNs ?? budgetNs;
   return quick
-    ? { workerNs: 20e6, minWorkers: 1, budgetMs: 0, target: t.target }
-    : { workerNs: t.workerNs, minWorkers: t.minWorkers, budgetMs: budgetNs / 1e6, target: t.target };
+    ? { workerNs: 20e6, minWorkers: 1, budgetMs: 0, contendedBudgetMs: 0, target: t.target }
+    : {
+        workerNs: t.workerNs,
+        minWorkers: t.minWorkers,
+        budgetMs: budgetNs / 1e6,
+        contendedBudgetMs: contendedNs / 1e6,
+        target: t.target,
+      };
 }
 
 /** The statistics of an operation over its workers so far, and whether it may stop. */
@@ -116,7 +127,12 @@ function evaluate(campaign: Campaign, built: BuiltInstance, o: OpSampling, quick
   const balanced = perLayout.size === layouts && new Set(perLayout.values()).size === 1;
   // With some workers contended, the target waits for minWorkers uncontended ones (more workers, within the budget).
   const free = o.contention ? o.contention.workers.filter((w) => !w.contended).length : chosen.length;
-  const budgetMs = limits(campaign, quick, o.central.statistic).budgetMs;
+  // The budget is of uncontended sampling: a contended worker's time is spent on top of it, up to the allowance.
+  o.contendedMs = (o.contention?.workers ?? []).reduce(
+    (sum, w, i) => sum + (w.contended ? (o.workerElapsedMs[i] ?? 0) : 0),
+    0,
+  );
+  const { budgetMs, contendedBudgetMs } = limits(campaign, quick, o.central.statistic);
   const d = stopDecision({
     // The target is on the estimated core cycles when the core clock was probed: the time per call moves with the
     // core clock (boost, a VM's host), which more samples cannot average away; the cycles do not.
@@ -126,6 +142,8 @@ function evaluate(campaign: Campaign, built: BuiltInstance, o: OpSampling, quick
     balanced,
     elapsedMs: o.elapsedMs,
     budgetMs,
+    contendedMs: o.contendedMs,
+    contendedBudgetMs,
     quick,
   });
   o.stoppedBy = d === "continue" ? null : d;
@@ -171,7 +189,9 @@ async function worker(
     o.commands.push(commandOf(err.result));
     o.failure = err;
   }
-  o.elapsedMs += Date.now() - t0;
+  const spent = Date.now() - t0;
+  o.elapsedMs += spent;
+  if (!o.failure) o.workerElapsedMs.push(spent);
   if (!o.failure) evaluate(campaign, built, o, quick);
 }
 
@@ -194,6 +214,8 @@ export async function samplePerCall(
     workerRuns: [],
     commands: [],
     elapsedMs: 0,
+    workerElapsedMs: [],
+    contendedMs: 0,
     stoppedBy: null,
     failure: null,
   }));
@@ -249,10 +271,12 @@ export function perCallFields(campaign: Campaign, o: OpSampling, quick: boolean)
         relativeHalfWidth: l.target,
         budgetMs: l.budgetMs,
         minWorkers: l.minWorkers,
+        ...(o.contention ? { contendedBudgetMs: l.contendedBudgetMs } : {}),
         figure: o.cycles ? ("cycles" as const) : ("time" as const),
       },
       stoppedBy: o.stoppedBy,
       elapsedMs: o.elapsedMs,
+      ...(o.contention ? { contendedMs: o.contendedMs } : {}),
       overheadShare: medianSample > 0 ? overhead / medianSample : 0,
     },
     samples: o.workers.map((w, i) => ({

@@ -412,6 +412,19 @@ describe("stopDecision", () => {
     expect(stopDecision({ ...base, central: met, workers: 2, elapsedMs: 2500 })).toBe("budget");
     expect(stopDecision({ ...base, central: met, workers: 3, elapsedMs: 2500 })).toBe("target");
   });
+  it("does not count contended workers' time against the budget, up to the allowance on top of it", () => {
+    const c = { ...base, central: missed, workers: 6, contendedBudgetMs: 2000 };
+    // 2500 ms spent, 1500 of them on contended workers: 1000 ms of uncontended sampling, the budget is 2000.
+    expect(stopDecision({ ...c, elapsedMs: 2500, contendedMs: 1500 })).toBe("continue");
+    expect(stopDecision({ ...c, elapsedMs: 3500, contendedMs: 1500 })).toBe("budget");
+    // Contended time beyond the allowance counts again: at most budget + allowance in all.
+    expect(stopDecision({ ...c, elapsedMs: 3900, contendedMs: 3900 })).toBe("continue");
+    expect(stopDecision({ ...c, elapsedMs: 4000, contendedMs: 4000 })).toBe("budget");
+    // No allowance (0): contended time counts like any other.
+    expect(stopDecision({ ...c, contendedBudgetMs: 0, elapsedMs: 2000, contendedMs: 1500 })).toBe("budget");
+    // The target still stops it at once.
+    expect(stopDecision({ ...c, central: met, elapsedMs: 2500, contendedMs: 1500 })).toBe("target");
+  });
   it("stops a quick run after its first worker", () => {
     expect(stopDecision({ ...base, quick: true, central: undefined, workers: 0 })).toBe("continue");
     expect(stopDecision({ ...base, quick: true, central: missed, workers: 1 })).toBe("quick");

@@ -620,7 +620,9 @@ export function summarizeSamples(
  * After a round: whether an operation's sampling goes on. quick: stop after the first worker. target: at least
  * minWorkers ran, every code layout as often as the others (balanced), and the central interval is within the
  * target. budget: the time budget is spent (even if fewer
- * than minWorkers ran). Otherwise continue.
+ * than minWorkers ran); the budget counts the uncontended workers' time, the contended ones' (contendedMs) taking
+ * at most contendedBudgetMs on top of it, so that a core shared for a while with a busy sibling thread costs
+ * more workers, not the uncontended ones the figure is published from. Otherwise continue.
  */
 export function stopDecision(state: {
   central: Pick<CentralFigure, "metTarget"> | undefined;
@@ -631,10 +633,16 @@ export function stopDecision(state: {
   quick: boolean;
   /** Whether every group (code layout) has had as many workers as the others; absent: true. */
   balanced?: boolean;
+  /** Of elapsedMs, the contended workers' time, which the budget does not count; absent: 0. */
+  contendedMs?: number;
+  /** The most time contended workers may take on top of the budget; absent: 0. */
+  contendedBudgetMs?: number;
 }): StopDecision {
   if (state.quick) return state.workers >= 1 ? "quick" : "continue";
   if (state.central?.metTarget === true && state.workers >= state.minWorkers && state.balanced !== false)
     return "target";
-  if (state.elapsedMs >= state.budgetMs) return "budget";
+  // The budget counts uncontended sampling only; contended workers take at most the allowance on top of it.
+  const contended = Math.min(state.contendedMs ?? 0, state.contendedBudgetMs ?? 0);
+  if (state.elapsedMs - contended >= state.budgetMs) return "budget";
   return "continue";
 }

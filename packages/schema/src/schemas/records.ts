@@ -274,6 +274,9 @@ export const campaign: JsonSchema = {
           meanBudgetMs: nonneg(
             "The budget of an operation whose mean is published (its time depends on the input), in ms; default 4 × budgetMs (8000): the mean of a wide per-call distribution needs many more calls for the same interval.",
           ),
+          contendedBudgetMs: nonneg(
+            "Per-call method: the sampling time an operation may spend on contended workers (their core shared with a busy sibling thread: the contention probe) on top of its budget, which counts the uncontended workers' time only; in ms; default the operation's budget (budgetMs, or meanBudgetMs for a published mean). 0: contended workers count against the budget like the others.",
+          ),
           workerMs: nonneg("Sampling time of one worker process, in ms; default 100."),
           minWorkers: int("Fresh worker processes per operation at least; default 4 (one per code layout).", {
             minimum: 1,
@@ -594,6 +597,9 @@ export const timing = recordSchema(
             minWorkers: int("Workers at least.", { minimum: 1 }),
           },
           {
+            contendedBudgetMs: nonneg(
+              "Sampling time the operation could spend on contended workers on top of budgetMs (the budget counts the uncontended workers' time only), in ms.",
+            ),
             figure: oneOfEnum(
               "The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time.",
               ["cycles", "time"],
@@ -612,6 +618,9 @@ export const timing = recordSchema(
         ),
       },
       {
+        contendedMs: nonneg(
+          "Of elapsedMs, the time of the workers judged contended (the contention block), which the budget did not count, in ms.",
+        ),
         layouts: obj(
           "The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.",
           {
