@@ -243,40 +243,56 @@ describe("compareStores and contention", () => {
   const clean = { state: "mixed", publishedFrom: "uncontended", contended: 1 } as const;
   const allClean = { state: "uncontended", publishedFrom: "all", contended: 0 } as const;
 
-  it("gives no verdict between figures measured in different contention states, and counts them apart", () => {
+  it("compares figures published in different contention states over their uncontended workers, else no verdict", () => {
+    // B's first worker contended and twice as slow, the other three as fast as A's: B published from all four.
+    const bEnc = [...workers(2000, 1, 200, 2), ...workers(1000, 3, 200, 8)];
     const a = timingStore("/a", [
       perCallTiming("enc", workers(1000, 4, 200, 1), 0.02, clean),
       perCallTiming("dec", workers(1000, 4, 200, 3), 0.02, clean),
+      perCallTiming("keygen", workers(1000, 4, 200, 5), 0.02, clean),
     ]);
     const b = timingStore("/b", [
-      perCallTiming("enc", workers(1000 * slow, 4, 200, 2), 0.03, mixed),
+      perCallTiming("enc", bEnc, 0.03, mixed),
       perCallTiming("dec", workers(1000 * slow, 4, 200, 4), 0.03, allClean),
+      // Three of four contended: one uncontended worker is too few to compare over.
+      perCallTiming("keygen", workers(1000 * slow, 4, 200, 6), 0.03, { ...mixed, contended: 3 }),
     ]);
     const c = compareStores(a, b, { a: "A", b: "B" }, { resamples: 200 });
-    const enc = c.timings.find((t) => t.key.operation === "enc");
-    const dec = c.timings.find((t) => t.key.operation === "dec");
-    // enc: A from its uncontended workers, B from all workers with one contended: 30 % slower, but no verdict.
-    expect(enc?.verdict).toBe("not-comparable");
-    expect(enc?.contention).toEqual({ a: "uncontended", b: "mixed" });
-    expect(enc?.ratio).toBeGreaterThan(1.2);
-    // dec: B published from all workers, none contended: the same state as A's, so compared (slower).
-    expect(dec?.verdict).toBe("slower");
-    expect(dec?.contention).toEqual({ a: "uncontended", b: "uncontended" });
-    expect(c.counts).toMatchObject({ same: 0, faster: 0, slower: 1, notComparable: 1 });
-    expect(summaryText(c)).toContain("1 not comparable (measured in different contention states)");
+    const of = (op: string) => c.timings.find((t) => t.key.operation === op);
+    // enc: A from its 3 uncontended workers, B from all 4: compared over the uncontended ones (3 and 3): same.
+    expect(of("enc")).toMatchObject({
+      verdict: "same",
+      contention: { a: "uncontended", b: "mixed" },
+      uncontendedWorkers: { a: 3, b: 3 },
+    });
+    expect(of("enc")?.ratio).toBeGreaterThan(0.97);
+    expect(of("enc")?.ratio).toBeLessThan(1.03);
+    // Each side's own interval is of its published figure, not of the one compared: not shown.
+    expect(of("enc")?.bRelativeHalfWidth).toBeUndefined();
+    // dec: B published from all workers, none contended: the same state as A's, so compared as published (slower).
+    expect(of("dec")).toMatchObject({ verdict: "slower", contention: { a: "uncontended", b: "uncontended" } });
+    expect(of("dec")?.uncontendedWorkers).toBeUndefined();
+    // keygen: B has one uncontended worker: no verdict, whatever the ratio.
+    expect(of("keygen")?.verdict).toBe("not-comparable");
+    expect(of("keygen")?.ratio).toBeGreaterThan(1.2);
+    expect(c.counts).toMatchObject({ same: 1, faster: 0, slower: 1, notComparable: 1 });
+    expect(summaryText(c)).toContain("1 not comparable (different contention states, too few uncontended workers)");
     expect(rowNotes(c)).toContain(
-      "kem-1/P-1 enc [guide]: not comparable: measured in different contention states (A from its 3 uncontended of 4 workers, B from all 4 workers, mixed).",
+      "kem-1/P-1 keygen [guide]: not comparable: measured in different contention states (A from its 3 uncontended of 4 workers, B from all 4 workers, mixed), and B has fewer than 2 uncontended workers.",
     );
-    expect(timingRows(c).find((r) => r[0]?.includes("enc"))?.[6]).toBe("not comparable");
+    expect(rowNotes(c)).toContain(
+      "kem-1/P-1 enc [guide]: published in different contention states (A from its 3 uncontended of 4 workers, B from all 4 workers, mixed): compared over the uncontended workers only (A 3, B 3).",
+    );
+    expect(timingRows(c).find((r) => r[0]?.includes("keygen"))?.[6]).toBe("not comparable");
     // Only dec's slower verdict fails the gate.
     expect(c.regressed).toBe(true);
-    const onlyEnc = compareStores(
-      timingStore("/a", [perCallTiming("enc", workers(1000, 4, 200, 1), 0.02, clean)]),
-      timingStore("/b", [perCallTiming("enc", workers(1000 * slow, 4, 200, 2), 0.03, mixed)]),
+    const onlyKeygen = compareStores(
+      timingStore("/a", [perCallTiming("keygen", workers(1000, 4, 200, 1), 0.02, clean)]),
+      timingStore("/b", [perCallTiming("keygen", workers(1000 * slow, 4, 200, 2), 0.03, { ...mixed, contended: 3 })]),
       { a: "A", b: "B" },
       { resamples: 200 },
     );
-    expect(onlyEnc.regressed).toBe(false);
+    expect(onlyKeygen.regressed).toBe(false);
   });
 
   it("compares as before when a record has no contention probe, and shows each side's own interval", () => {

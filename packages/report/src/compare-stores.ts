@@ -65,6 +65,8 @@ export interface TimeComparison {
   bRelativeHalfWidth?: number;
   /** The contention state each side's figure was published in (records with the contention probe). */
   contention?: { a: Contention["state"] | null; b: Contention["state"] | null };
+  /** The states differed, so both sides were compared over their uncontended workers only: how many on each. */
+  uncontendedWorkers?: { a: number; b: number };
 }
 
 export interface CountComparison {
@@ -264,6 +266,14 @@ function replicate(
   return side.values[n - 1] as number;
 }
 
+/** The statistic over a side's pooled values (its values are sorted). */
+function sideStatistic(side: Side, statistic: "median" | "mean"): number {
+  if (statistic === "median") return quantileSorted(side.values, 0.5);
+  let sum = 0;
+  for (const v of side.values) sum += v;
+  return sum / side.values.length;
+}
+
 /** Type-7 quantile of ascending values. */
 function quantileSorted(sorted: ArrayLike<number>, p: number): number {
   const h = (sorted.length - 1) * p;
@@ -329,6 +339,14 @@ function publishedSamples(t: TimingRecord): { samples: NonNullable<TimingRecord[
   return { samples: index.map((i) => all[i] as (typeof all)[number]), index };
 }
 
+/** The 0-based indices of a record's uncontended workers (always among the published ones), or null when the
+ * record has no contention block or its samples do not list every worker. */
+function uncontendedWorkers(t: TimingRecord): number[] | null {
+  const pc = perCallOf(t);
+  if (!pc?.contention || (t.samples ?? []).length !== pc.contention.workers.length) return null;
+  return pc.contention.workers.flatMap((w, i) => (w.contended ? [] : [i]));
+}
+
 /** Whether the record's interval is on the estimated core cycles (and it holds each worker's core clock). */
 function targetsCycles(t: TimingRecord): boolean {
   const pc = perCallOf(t);
@@ -342,23 +360,32 @@ function targetsCycles(t: TimingRecord): boolean {
 }
 
 /** Per-call ns of each worker (per call) or each trial's mean per operation (trials), as a side's raw values. */
-function workerValues(t: TimingRecord, unit: "cycles" | "ns"): { workers: number[][]; groups?: number[] } {
+function workerValues(
+  t: TimingRecord,
+  unit: "cycles" | "ns",
+  only?: readonly number[],
+): { workers: number[][]; groups?: number[] } {
   const pc = perCallOf(t);
   if (pc && t.samples && t.counter) {
     const counter = t.counter;
     const batch = pc.sampling.batch;
-    // The published workers' samples: the worker lists of distribution (the core clocks) are of them only.
+    // The published workers' samples: the worker lists of distribution (the core clocks) are of them only. With
+    // `only` (indices among all workers, each a published one), just those.
     const published = publishedSamples(t);
     const hz = pc.distribution.coreClock?.workerHz ?? [];
-    const workers = published.samples.map((w, i) =>
-      w.counterDeltas.map((d) => {
+    const keep = published.index.flatMap((all, at) => (!only || only.includes(all) ? [at] : []));
+    const workers = keep.map((at) =>
+      (published.samples[at] as (typeof published.samples)[number]).counterDeltas.map((d) => {
         const ns = counter.unit === "ns" ? d / batch : (d * 1e9) / (batch * (counter.rateHz as number));
-        return unit === "cycles" ? (ns * (hz[i] as number)) / 1e9 : ns;
+        return unit === "cycles" ? (ns * (hz[at] as number)) / 1e9 : ns;
       }),
     );
-    // sampling lists every worker: the layouts of the published ones.
+    // sampling lists every worker: the layouts of the workers kept.
     const all = pc.sampling.layouts?.workerPadBytes;
-    const pads = all && all.length === t.samples.length ? published.index.map((i) => all[i] as number) : undefined;
+    const pads =
+      all && all.length === t.samples.length
+        ? keep.map((at) => all[published.index[at] as number] as number)
+        : undefined;
     return pads && pads.length === workers.length ? { workers, groups: pads } : { workers };
   }
   // Trials: each trial's mean per operation is one value, every trial its own stratum-free worker.
@@ -381,8 +408,8 @@ function figureValue(t: TimingRecord, figure: Figure): number {
   return figure.statistic === "mean" ? a.meanNs : a.medianTrialNs;
 }
 
-function sideOfRecord(t: TimingRecord, unit: "cycles" | "ns"): Side {
-  const v = workerValues(t, unit);
+function sideOfRecord(t: TimingRecord, unit: "cycles" | "ns", only?: readonly number[]): Side {
+  const v = workerValues(t, unit, only);
   // Trials: one worker, its trials resampled one by one.
   if (!perCallOf(t)) {
     const trials = v.workers[0] ?? [];
@@ -552,9 +579,17 @@ function compareTiming(
   const statistic = sa === sb ? sa : "mean";
   const unit = targetsCycles(ra) && targetsCycles(rb) ? "cycles" : "ns";
   const figure: Figure = { statistic, unit };
-  const x = figureValue(ra, figure);
-  const y = figureValue(rb, figure);
-  const sides = [sideOfRecord(ra, unit), sideOfRecord(rb, unit)] as const;
+  // Figures published in different contention states are compared over each side's uncontended workers (a
+  // contended core is slower, whatever the code), when each side has at least two; else there is no verdict.
+  const ka = publishedState(ra);
+  const kb = publishedState(rb);
+  const differ = ka !== null && kb !== null && ka !== kb;
+  const ua = differ ? uncontendedWorkers(ra) : null;
+  const ub = differ ? uncontendedWorkers(rb) : null;
+  const subset = ua && ub && ua.length >= 2 && ub.length >= 2 ? { a: ua, b: ub } : undefined;
+  const sides = [sideOfRecord(ra, unit, subset?.a), sideOfRecord(rb, unit, subset?.b)] as const;
+  const x = subset ? sideStatistic(sides[0], statistic) : figureValue(ra, figure);
+  const y = subset ? sideStatistic(sides[1], statistic) : figureValue(rb, figure);
   const ci = ratioInterval(sides[0], sides[1], statistic, resamples, seed);
   const ratio = x > 0 ? y / x : Number.NaN;
   const out: TimeComparison = {
@@ -575,8 +610,8 @@ function compareTiming(
   const notes: string[] = [];
   if (sa !== sb) notes.push(`A publishes the ${sa}, B the ${sb}: both compared by the mean`);
   if (sides.some((side, i) => perCallOf(i === 0 ? ra : rb) !== null && side.workers < 2)) out.oneWorker = true;
-  const ha = ownHalfWidth(ra, figure);
-  const hb = ownHalfWidth(rb, figure);
+  const ha = subset ? null : ownHalfWidth(ra, figure);
+  const hb = subset ? null : ownHalfWidth(rb, figure);
   if (ha !== null) out.aRelativeHalfWidth = ha;
   if (hb !== null) out.bRelativeHalfWidth = hb;
   // The figure compared is the time while a side's sampling stopped on its cycles' interval: say so.
@@ -587,13 +622,20 @@ function compareTiming(
     if (onCycles.length)
       notes.push(`compared by the time; ${onCycles.join(" and ")}'s precision target was on the estimated core cycles`);
   }
-  // Figures measured in different contention states: no verdict (a contended core is slower, whatever the code).
-  const ka = publishedState(ra);
-  const kb = publishedState(rb);
+  // Figures measured in different contention states: over the uncontended workers, or no verdict.
   if (ka !== null || kb !== null) out.contention = { a: ka, b: kb };
-  if (ka !== null && kb !== null && ka !== kb) {
+  if (subset) {
+    out.uncontendedWorkers = { a: subset.a.length, b: subset.b.length };
+    notes.push(
+      `published in different contention states (A ${stateText(ra)}, B ${stateText(rb)}): compared over the uncontended workers only (A ${subset.a.length}, B ${subset.b.length})`,
+    );
+  } else if (differ) {
     out.verdict = "not-comparable";
-    notes.push(`not comparable: measured in different contention states (A ${stateText(ra)}, B ${stateText(rb)})`);
+    notes.push(
+      `not comparable: measured in different contention states (A ${stateText(ra)}, B ${stateText(rb)}), and ${
+        (ua?.length ?? 0) < 2 ? "A" : "B"
+      } has fewer than 2 uncontended workers`,
+    );
   }
   if (notes.length) out.note = notes.join("; ");
   return out;
@@ -729,7 +771,7 @@ export function methodText(c: Comparison): string {
     `Its 95% interval is a ${c.method.interval}, ${c.method.resamples} resamples, seed ${c.method.seed}. ` +
     `Verdict: slower when the whole interval lies above 1 + ${t}, faster when it lies below 1/(1 + ${t}) (the same band seen from the other side: swapping A and B swaps the verdicts), else same (the interval reaches into the noise band, or contains 1). ` +
     "A and B carry each record's own 95% interval of its figure (±), where the figure is the one it publishes. " +
-    "Two figures measured in different contention states (one published from uncontended workers, the other from contended ones) get no verdict: not comparable. " +
+    "Two figures published in different contention states (one from uncontended workers, the other from all, some or all of them contended) are compared over each side's uncontended workers only (their pooled calls, bootstrapped alike), when each side has at least two; otherwise they get no verdict: not comparable. " +
     "Instruction counts are exact: same only when equal." +
     (c.counts.oneWorker
       ? ` In ${c.counts.oneWorker} of the ${c.timings.length} timings a side was sampled by one worker only: their intervals hold no process-to-process noise (a larger timing budget gives more workers).`
@@ -740,7 +782,7 @@ export function methodText(c: Comparison): string {
 export function summaryText(c: Comparison): string {
   const k = c.counts;
   const parts = [
-    `${c.timings.length} timing(s) compared: ${k.same} same, ${k.faster} faster, ${k.slower} slower${k.notComparable ? `, ${k.notComparable} not comparable (measured in different contention states)` : ""}`,
+    `${c.timings.length} timing(s) compared: ${k.same} same, ${k.faster} faster, ${k.slower} slower${k.notComparable ? `, ${k.notComparable} not comparable (different contention states, too few uncontended workers)` : ""}`,
     `${c.instructions.length} instruction count(s): ${k.instructionsSame} same, ${k.instructionsDiffer} different`,
     `${c.unmatched.length} not compared (one side only or failed)`,
   ];

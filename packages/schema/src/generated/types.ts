@@ -332,6 +332,10 @@ export interface CampaignConfig {
      */
     meanBudgetMs?: number;
     /**
+     * Per-call method: the sampling time an operation may spend on contended workers (their core shared with a busy sibling thread: the contention probe) on top of its budget, which counts the uncontended workers' time only; in ms; default the operation's budget (budgetMs, or meanBudgetMs for a published mean). 0: contended workers count against the budget like the others.
+     */
+    contendedBudgetMs?: number;
+    /**
      * Sampling time of one worker process, in ms; default 100.
      */
     workerMs?: number;
@@ -972,6 +976,10 @@ export type TimingRecord = {
        */
       minWorkers: number;
       /**
+       * Sampling time the operation could spend on contended workers on top of budgetMs (the budget counts the uncontended workers' time only), in ms.
+       */
+      contendedBudgetMs?: number;
+      /**
        * The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time.
        */
       figure?: "cycles" | "time";
@@ -988,6 +996,10 @@ export type TimingRecord = {
      * TimingRecord_Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).
      */
     overheadShare: number;
+    /**
+     * Of elapsedMs, the time of the workers judged contended (the contention block), which the budget did not count, in ms.
+     */
+    contendedMs?: number;
     /**
      * The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.
      */
@@ -5143,7 +5155,7 @@ export interface ComparisonRecord {
       high: number | null;
     };
     /**
-     * slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states (no verdict).
+     * slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states and one has fewer than 2 uncontended workers to compare over (no verdict).
      */
     verdict: "faster" | "slower" | "same" | "not-comparable";
     /**
@@ -5191,6 +5203,19 @@ export interface ComparisonRecord {
        * B's state.
        */
       b: ("uncontended" | "contended" | "mixed") | null;
+    };
+    /**
+     * The sides' figures were published in different contention states, so both were compared over their uncontended workers only (at least 2 on each side): how many on each side. a and b are then those workers' figures, not the published ones.
+     */
+    uncontendedWorkers?: {
+      /**
+       * A's uncontended workers compared.
+       */
+      a: number;
+      /**
+       * B's uncontended workers compared.
+       */
+      b: number;
     };
   }[];
   /**

@@ -73,7 +73,7 @@ export const comparison: JsonSchema = recordSchema(
             high: nullable(num("Upper bound.")),
           }),
           verdict: oneOfEnum(
-            "slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states (no verdict).",
+            "slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states and one has fewer than 2 uncontended workers to compare over (no verdict).",
             ["faster", "slower", "same", "not-comparable"],
           ),
           records,
@@ -94,6 +94,13 @@ export const comparison: JsonSchema = recordSchema(
             a: nullable(oneOfEnum("A's state.", ["uncontended", "contended", "mixed"])),
             b: nullable(oneOfEnum("B's state.", ["uncontended", "contended", "mixed"])),
           }),
+          uncontendedWorkers: obj(
+            "The sides' figures were published in different contention states, so both were compared over their uncontended workers only (at least 2 on each side): how many on each side. a and b are then those workers' figures, not the published ones.",
+            {
+              a: int("A's uncontended workers compared.", { minimum: 2 }),
+              b: int("B's uncontended workers compared.", { minimum: 2 }),
+            },
+          ),
         },
       ),
     ),
