@@ -182,11 +182,34 @@ for (const [op, m] of [...byOp].sort(([a], [b]) => a.localeCompare(b))) {
 }
 console.log(`${byOp.size} instance × operation(s), ${mixed} publishing more than one statistic`);
 
+// The host's state as each run saw it: the contention block of every timing record.
+console.log("\nContention per run (records by published state; workers judged contended; extra time on them)");
+for (const [name, store] of Object.entries(stores)) {
+  const rs = timingRecords(store);
+  const state = new Map<string, number>();
+  let workers = 0;
+  let contended = 0;
+  let extraMs = 0;
+  for (const r of rs) {
+    const c = r.contention;
+    const key = c ? (c.publishedFrom === "uncontended" ? "uncontended" : `${c.state} (from all)`) : "no probe";
+    state.set(key, (state.get(key) ?? 0) + 1);
+    workers += c?.workers.length ?? 0;
+    contended += c?.workers.filter((w) => w.contended).length ?? 0;
+    extraMs += (r.sampling as { contendedMs?: number } | undefined)?.contendedMs ?? 0;
+  }
+  const states = [...state].map(([k, v]) => `${v} ${k}`).join(", ");
+  console.log(
+    `  ${name}: ${rs.length} records: ${states}; ${contended} of ${workers} workers contended; ${(extraMs / 1000).toFixed(1)} s on contended workers`,
+  );
+}
+
 interface Row {
   key: { algorithmId: string; instance: string; buildProfile: string; operation: string };
   verdict: string;
   ratio: number;
   ci95: { low: number; high: number };
+  uncontendedWorkers?: { a: number; b: number };
 }
 function verdicts(c: { timings: Row[] }, title: string): Row[] {
   const off = c.timings.filter((t) => t.verdict !== "same");
@@ -194,11 +217,15 @@ function verdicts(c: { timings: Row[] }, title: string): Row[] {
   console.log(
     `\n${title}: ${c.timings.length} timings, ${off.length} not "same"; ratios ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`,
   );
+  const subset = (t: Row) =>
+    t.uncontendedWorkers ? ` (over uncontended workers: A ${t.uncontendedWorkers.a}, B ${t.uncontendedWorkers.b})` : "";
   for (const t of off) {
     console.log(
-      `  ${t.verdict.padEnd(8)} ${t.key.algorithmId}/${t.key.instance} ${t.key.buildProfile} ${t.key.operation}: ${t.ratio.toFixed(3)} [${t.ci95.low.toFixed(3)}, ${t.ci95.high.toFixed(3)}]`,
+      `  ${t.verdict.padEnd(8)} ${t.key.algorithmId}/${t.key.instance} ${t.key.buildProfile} ${t.key.operation}: ${t.ratio.toFixed(3)} [${t.ci95.low.toFixed(3)}, ${t.ci95.high.toFixed(3)}]${subset(t)}`,
     );
   }
+  const over = c.timings.filter((t) => t.uncontendedWorkers).length;
+  console.log(`  ${over} of the ${c.timings.length} compared over their uncontended workers (states differed)`);
   return off;
 }
 const offAB = verdicts(compareAB, "compare A B (unchanged code; expected: none)");
