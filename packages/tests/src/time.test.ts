@@ -278,7 +278,7 @@ describe("ngcc-perf time", () => {
         `  - { id: overflow, instances: [Puffin-128], source: { submission: ${JSON.stringify(overflow.sub.dir)} } }`,
         `  - { id: good, instances: [Puffin-192], source: { submission: ${JSON.stringify(join(submissionsDir, "kem-90"))} } }`,
       ].join("\n"),
-      "timeouts: { operationSeconds: 5 }",
+      "timeouts: { operationSeconds: 2 }",
     );
     const r = cli("time", file, "--out", out, "--json");
     expect(r.code).toBe(1);
