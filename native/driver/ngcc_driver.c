@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -798,11 +799,26 @@ static uint64_t ngcc_sample_warm(const ngcc_sample_op *op, unsigned long long fi
     return ns;
 }
 
+/*
+ * The process's context switches so far (voluntary and involuntary), or -1 when getrusage fails: read before and
+ * after each sample, outside the timed region, so that a sample during which the process lost its CPU (another
+ * task ran: a preemption of milliseconds, which the sample's time then holds) is known.
+ */
+static long ngcc_switches(void) {
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u) != 0) {
+        return -1;
+    }
+    return u.ru_nivcsw + u.ru_nvcsw;
+}
+
 static void ngcc_cmd_sample(const ngcc_opts *o) {
     const ngcc_sample_op *op = ngcc_find_sample_op(o->op);
     ngcc_counter c;
     ngcc_sample_inputs inputs;
     uint64_t *samples, warm_ns = 0, t0, t1;
+    unsigned char *switched;
+    unsigned long long n_switched = 0;
     double *chain = NULL, *thr = NULL;
     unsigned long chain_adds = 0;
     unsigned long long call = 0, last = 0, warm_calls = 0, batch = 1, n, s;
@@ -820,6 +836,11 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
         ngcc_die(NGCC_EXIT_USAGE, "out of memory allocating %llu samples", o->max_samples);
     }
     memset(samples, 0, (size_t)o->max_samples * sizeof *samples);
+    switched = malloc((size_t)o->max_samples);
+    if (switched == NULL) {
+        ngcc_die(NGCC_EXIT_USAGE, "out of memory allocating %llu sample flags", o->max_samples);
+    }
+    memset(switched, 0, (size_t)o->max_samples);
     /* The core-clock probe after each sample: on by default where the counter runs at a reference rate. */
     if (o->clock_chain != 0 && ngcc_clock_chain_supported(&c)) {
         chain_adds = o->clock_chain > 0 ? (unsigned long)o->clock_chain : NGCC_CLOCK_CHAIN_DEFAULT;
@@ -902,17 +923,24 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
     t0 = ngcc_clock_ns();
     for (s = 0; s < n; s++) {
         uint64_t c0, c1;
+        long sw0, sw1;
         const char *err;
         if (op->stage != NULL) {
             op->stage(call, (size_t)batch);
         }
+        sw0 = ngcc_switches();
         c0 = ngcc_counter_start(&c);
         err = op->run(call, (size_t)batch);
         c1 = ngcc_counter_stop(&c);
+        sw1 = ngcc_switches();
         if (NGCC_UNLIKELY(err != NULL)) {
             ngcc_die(NGCC_EXIT_RESULT, "sample --op %s (sample %llu): %s", op->name, s + 1, err);
         }
         samples[s] = c1 - c0;
+        if (sw0 >= 0 && sw1 != sw0) {
+            switched[s] = 1;
+            n_switched++;
+        }
         if (chain != NULL) {
             chain[s] = ngcc_clock_chain(&c, chain_adds);
             thr[s] = ngcc_throughput_chain(&c, chain_adds);
@@ -963,6 +991,17 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
         fprintf(ngcc_out, "%.0f", ngcc_counter_delta(&c, 0, samples[s]));
     }
     ngcc_putc(']');
+    /* The samples (0-based) during which the process was switched out, ascending; omitted when none. */
+    if (n_switched > 0) {
+        unsigned long long k = 0;
+        fputs(",\"switchedOut\":[", ngcc_out);
+        for (s = 0; s < n; s++) {
+            if (switched[s]) {
+                fprintf(ngcc_out, "%s%llu", k++ > 0 ? "," : "", s);
+            }
+        }
+        ngcc_putc(']');
+    }
     if (chain != NULL) {
         fprintf(ngcc_out, ",\"clockChain\":{\"adds\":%lu,\"deltas\":[", chain_adds - chain_adds % 8);
         for (s = 0; s < n; s++) {
@@ -989,6 +1028,7 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
     ngcc_putc('}');
     ngcc_json_end();
     free(samples);
+    free(switched);
     free(chain);
     free(thr);
     if (c.perf_fd >= 0) {

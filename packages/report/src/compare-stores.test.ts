@@ -295,6 +295,29 @@ describe("compareStores and contention", () => {
     expect(onlyKeygen.regressed).toBe(false);
   });
 
+  it("leaves out the samples a worker was switched out in, as the record's figures do", () => {
+    // B: A's calls again, with a preemption (a 4 ms slice, 4000 × the call) in 1 of every 200 samples, each
+    // listed as switched out. The mean is published: unlisted, the slices would make B's mean some twenty times A's.
+    const base = workers(1000, 6, 400, 11);
+    const withSlices = base.map((w) => w.map((x, j) => (j % 200 === 7 ? x + 4_000_000 : x)));
+    const mean = (t: TimingRecord) => {
+      Object.assign(t.central as object, { statistic: "mean" });
+      return t;
+    };
+    const listed = (t: TimingRecord, list: boolean) => {
+      if (list) for (const w of t.samples ?? []) Object.assign(w, { switchedOut: [7, 207] });
+      return t;
+    };
+    const a = timingStore("/a", [mean(perCallTiming("verify", base, 0.01))]);
+    const b = (list: boolean) => timingStore("/b", [listed(mean(perCallTiming("verify", withSlices, 0.01)), list)]);
+    const c = compareStores(a, b(true), { a: "A", b: "B" }, { resamples: 200, threshold: 0.01 });
+    expect(c.timings[0]?.verdict).toBe("same");
+    expect(c.timings[0]?.ci95.high).toBeLessThan(1.01);
+    // The same samples without the list: the slices are in B's calls, and the mean moves with them.
+    const u = compareStores(a, b(false), { a: "A", b: "B" }, { resamples: 200, threshold: 0.01 });
+    expect(u.timings[0]?.ci95.low).toBeGreaterThan(1.01);
+  });
+
   it("compares as before when a record has no contention probe, and shows each side's own interval", () => {
     const a = timingStore("/a", [perCallTiming("enc", workers(1000, 4, 200, 1), 0.021)]);
     const b = timingStore("/b", [perCallTiming("enc", workers(1000 * slow, 4, 200, 2), 0.034, mixed)]);

@@ -3,7 +3,7 @@
 // the pages publish, with a 95 % interval from a two-stage bootstrap of the raw samples (fixed seed, so the same
 // stores always give the same interval), and a verdict against a noise band; instruction counts compared exactly.
 // Pure functions over loaded stores, no I/O: the command prints and writes.
-import { type InstructionsRecord, SCHEMA_VERSION, type TimingRecord } from "@ngcc-perf/schema";
+import { type InstructionsRecord, keptSamples, SCHEMA_VERSION, type TimingRecord } from "@ngcc-perf/schema";
 import { formatCounter, formatHalfWidth, formatPercent, formatTime } from "./format.ts";
 import type { LoadedStore } from "./load.ts";
 import { type Cell, cell, code, type Page, type Section, text } from "./model.ts";
@@ -374,12 +374,15 @@ function workerValues(
     const published = publishedSamples(t);
     const hz = pc.distribution.coreClock?.workerHz ?? [];
     const keep = published.index.flatMap((all, at) => (!only || only.includes(all) ? [at] : []));
-    const workers = keep.map((at) =>
-      (published.samples[at] as (typeof published.samples)[number]).counterDeltas.map((d) => {
+    // Each worker's samples without those it was switched out in, as the record's figures (keptSamples).
+    const workers = keep.map((at) => {
+      const w = published.samples[at] as (typeof published.samples)[number];
+      return keptSamples(w.counterDeltas.length, w.switchedOut).kept.map((j) => {
+        const d = w.counterDeltas[j] as number;
         const ns = counter.unit === "ns" ? d / batch : (d * 1e9) / (batch * (counter.rateHz as number));
         return unit === "cycles" ? (ns * (hz[at] as number)) / 1e9 : ns;
-      }),
-    );
+      });
+    });
     // sampling lists every worker: the layouts of the workers kept.
     const all = pc.sampling.layouts?.workerPadBytes;
     const pads =

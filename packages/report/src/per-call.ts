@@ -224,7 +224,9 @@ export function contendedMark(t: TimingRecord | undefined): string {
 /** The n column's cell: calls (workers × calls per worker, or × samples × batch), of the workers the figure is
  * published from. */
 export function callsCell(pc: PerCall, withBatch: boolean): string {
-  const per = publishedWorkers(pc).map((i) => pc.sampling.samplesPerWorker[i] as number);
+  // The samples each worker's figures used: all but those left out for a switch (sampling.switchedOut).
+  const perWorker = pc.sampling.switchedOut?.keptPerWorker ?? pc.sampling.samplesPerWorker;
+  const per = publishedWorkers(pc).map((i) => perWorker[i] as number);
   return formatCallsN(pc.distribution.calls, per, pc.sampling.batch, withBatch);
 }
 

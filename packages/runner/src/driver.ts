@@ -92,6 +92,9 @@ export interface DriverSample {
   elapsedNs: { warmup: number; sampling: number };
   /** One counter delta per sample (batch calls), in the counter's unit, in the order taken; overhead not subtracted. */
   samples: number[];
+  /** The samples (0-based, ascending) during which the process was switched out (its context switches changed):
+   * they hold another task's time too. Absent when none. */
+  switchedOut?: number[];
   /** The core-clock probe after every sample (a dependent chain of one-cycle adds), when the counter runs at a
    * reference rate: its adds and one counter delta per sample, overhead not subtracted. */
   clockChain?: { adds: number; deltas: number[] };

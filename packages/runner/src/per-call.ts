@@ -2,7 +2,7 @@
 // of fresh worker processes — one per operation still open, in turn, so that drift touches every operation alike —
 // each taking per-call samples over varied inputs, until the published figure's 95 % interval is within the
 // target or the operation's budget is spent.
-import type { TimingRecord } from "@ngcc-perf/schema";
+import { keptSamples, SWITCHED_OUT_CAP, type TimingRecord } from "@ngcc-perf/schema";
 import type { BuiltInstance, Command } from "./build.ts";
 import type { Campaign, CounterKind } from "./campaign.ts";
 import { DriverError, type DriverSample, driverRun, driverSampleArgs } from "./driver.ts";
@@ -90,6 +90,12 @@ function limits(campaign: Campaign, quick: boolean, statistic?: "median" | "mean
       };
 }
 
+/** A worker's samples without those it was switched out in (keptSamples: at most a quarter of them left out). */
+function keptOf(w: DriverSample): number[] {
+  const k = keptSamples(w.samples.length, w.switchedOut);
+  return k.dropped > 0 ? k.kept.map((i) => w.samples[i] as number) : w.samples;
+}
+
 /** The statistics of an operation over its workers so far, and whether it may stop. */
 function evaluate(campaign: Campaign, built: BuiltInstance, o: OpSampling, quick: boolean): void {
   const first = o.workers[0];
@@ -99,8 +105,9 @@ function evaluate(campaign: Campaign, built: BuiltInstance, o: OpSampling, quick
   const chosen = o.contention ? publishedWorkers(o.contention) : o.workers.map((_, i) => i);
   const used = chosen.map((i) => o.workers[i] as DriverSample);
   const groups = chosen.map((i) => o.workerPadBytes[i] as number);
-  const ns = used.map((w) => perCallNs({ counterDeltas: w.samples }, w.batch, w.counter));
-  const counter = used.map((w) => w.samples.map((d) => d / w.batch));
+  // A sample during which the worker was switched out holds another task's time: left out (keptOf).
+  const ns = used.map((w) => perCallNs({ counterDeltas: keptOf(w) }, w.batch, w.counter));
+  const counter = used.map((w) => keptOf(w).map((d) => d / w.batch));
   const l = limits(campaign, quick);
   const statistic = campaign.timing.central[o.operation] ?? "auto";
   // With the core clock probed, the auto rule judges the shape of the estimated cycles' distribution: a clock
@@ -231,13 +238,30 @@ export async function samplePerCall(
 /** A worker's totals as one trial, so the seed columns (mean, n) follow from the samples. */
 export function workerTrials(o: OpSampling): Trial[] {
   return o.workers.map((w) => {
-    const ns = perCallNs({ counterDeltas: w.samples }, w.batch, w.counter);
+    const kept = keptOf(w);
+    const ns = perCallNs({ counterDeltas: kept }, w.batch, w.counter);
     return {
-      iterations: w.samples.length * w.batch,
-      counterDelta: w.samples.reduce((a, b) => a + b, 0),
+      iterations: kept.length * w.batch,
+      counterDelta: kept.reduce((a, b) => a + b, 0),
       ns: ns.reduce((a, b) => a + b, 0) * w.batch,
     };
   });
+}
+
+/** sampling.switchedOut: the samples left out for a switch, and the workers that kept theirs (over the cap). */
+function switchedOutField(workers: readonly DriverSample[]) {
+  const k = workers.map((w) => keptSamples(w.samples.length, w.switchedOut));
+  const listed = workers.reduce((n, w) => n + (w.switchedOut?.length ?? 0), 0);
+  if (listed === 0) return {};
+  return {
+    switchedOut: {
+      listed,
+      dropped: k.reduce((n, x) => n + x.dropped, 0),
+      workersOverCap: k.filter((x) => x.overCap).length,
+      cap: SWITCHED_OUT_CAP,
+      keptPerWorker: k.map((x) => x.kept.length),
+    },
+  };
 }
 
 /** The runner's cross-checks of a finished operation's workers (plausibility.ts). */
@@ -277,11 +301,13 @@ export function perCallFields(campaign: Campaign, o: OpSampling, quick: boolean)
       stoppedBy: o.stoppedBy,
       elapsedMs: o.elapsedMs,
       ...(o.contention ? { contendedMs: o.contendedMs } : {}),
+      ...switchedOutField(o.workers),
       overheadShare: medianSample > 0 ? overhead / medianSample : 0,
     },
     samples: o.workers.map((w, i) => ({
       worker: i + 1,
       counterDeltas: w.samples,
+      ...(w.switchedOut ? { switchedOut: w.switchedOut } : {}),
       ...(o.cycles && w.clockChain ? { clockDeltas: w.clockChain.deltas } : {}),
       ...(o.contention && w.throughputChain ? { throughputDeltas: w.throughputChain.deltas } : {}),
     })),

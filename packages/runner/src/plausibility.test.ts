@@ -32,6 +32,9 @@ const flagged = (checks: ReturnType<typeof sampleChecks>) =>
 describe("the driver's sample output against its arguments", () => {
   it("accepts what the driver printed", () => {
     for (const r of recorded.sample) expect(checkSampleOutput(copy(r.output), r.args, "enc").op).toBe(r.output.op);
+    // With the samples it was switched out in listed.
+    const r = recorded.sample[0] as (typeof recorded.sample)[number];
+    expect(checkSampleOutput({ ...copy(r.output), switchedOut: [0, 5] }, r.args, "enc").switchedOut).toEqual([0, 5]);
   });
 
   const refused: Array<[string, (o: DriverSample & Record<string, unknown>) => void, RegExp]> = [
@@ -71,6 +74,17 @@ describe("the driver's sample output against its arguments", () => {
       "no contention probe beside the clock probe",
       (o) => Reflect.deleteProperty(o, "throughputChain"),
       /\/throughputChain should be an object/,
+    ],
+    ["an empty list of switched-out samples", (o) => Object.assign(o, { switchedOut: [] }), /\/switchedOut should be/],
+    [
+      "a switched-out sample that is not one",
+      (o) => Object.assign(o, { switchedOut: [2, o.samples.length] }),
+      /\/switchedOut\/1 should be a sample index below/,
+    ],
+    [
+      "switched-out samples out of order",
+      (o) => Object.assign(o, { switchedOut: [4, 4] }),
+      /\/switchedOut\/1 should be ascending indices, each once/,
     ],
   ];
   for (const [name, forge, message] of refused) {

@@ -183,6 +183,16 @@ export function checkSampleOutput(value: unknown, args: readonly string[], what:
       s.fail("/clockChain", "absent (--clock-chain none)", v.clockChain);
     if (v.throughputChain !== undefined) s.fail("/throughputChain", "absent (no clockChain)", v.throughputChain);
   }
+  if (v.switchedOut !== undefined) {
+    // The samples the process was switched out in: ascending indices of samples, at least one (else omitted).
+    if (!Array.isArray(v.switchedOut) || v.switchedOut.length === 0)
+      s.fail("/switchedOut", "a non-empty array of sample indices", v.switchedOut);
+    (v.switchedOut as unknown[]).forEach((x, i, all) => {
+      const at = s.number(x, `/switchedOut/${i}`, { integer: true, min: 0 });
+      if (at >= samples.length) s.fail(`/switchedOut/${i}`, `a sample index below ${samples.length}`, x);
+      if (i > 0 && at <= (all[i - 1] as number)) s.fail(`/switchedOut/${i}`, "ascending indices, each once", x);
+    });
+  }
   s.lengths(v.lengths);
   return value as DriverSample;
 }

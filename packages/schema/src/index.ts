@@ -76,6 +76,7 @@ export { processAlive } from "./process.ts";
 export { schemas } from "./schemas/all.ts";
 export { ID_BASE, SCHEMA_VERSION } from "./schemas/builders.ts";
 export { type BytesRead, isInside, readSubmissionBytes, readSubmissionText } from "./submission-file.ts";
+export { type KeptSamples, keptSamples, SWITCHED_OUT_CAP } from "./switched-out.ts";
 export { shortText, visibleLines, visibleText } from "./text.ts";
 export { TOOL } from "./tool.ts";
 export {

@@ -296,6 +296,44 @@ describe("timingIdentities", () => {
     ]);
   });
 
+  it("counts only the samples kept when some were switched out, and checks keptPerWorker against the rule", () => {
+    const r = record();
+    r.method = "per-call";
+    // Worker 1 switched out in 2 of 10 samples (left out), worker 2 in 3 of 10 (over the cap: all kept).
+    r.sampling = {
+      batch: 1,
+      samplesPerWorker: [10, 10],
+      switchedOut: { listed: 5, dropped: 2, workersOverCap: 1, cap: 0.25, keptPerWorker: [8, 10] },
+    };
+    r.samples = [
+      { worker: 1, counterDeltas: Array(10).fill(100), switchedOut: [3, 7] },
+      { worker: 2, counterDeltas: Array(10).fill(100), switchedOut: [0, 1, 2] },
+    ];
+    r.aggregates.n = 18;
+    r.trials = [
+      { iterations: 8, counterDelta: 8, ns: 800 },
+      { iterations: 10, counterDelta: 10, ns: 1000 },
+    ];
+    Object.assign(r.aggregates, {
+      trials: 2,
+      meanNs: 100,
+      meanCounter: 1,
+      opsPerSecond: 1e7,
+      minTrialNs: 100,
+      medianTrialNs: 100,
+      maxTrialNs: 100,
+    });
+    r.distribution = { n: 18, calls: 18, meanNs: 100, medianNs: 100 };
+    r.central = { statistic: "median", valueNs: 100, ci95Ns: { low: 99, high: 101 } };
+    expect(timingIdentities(r)).toEqual([]);
+    // A hand edit that keeps worker 2's samples short of the rule's count is named.
+    r.sampling.switchedOut.keptPerWorker = [8, 7];
+    expect(timingIdentities(r).map((e) => e.pointer)).toEqual([
+      "/sampling/switchedOut/keptPerWorker/1",
+      "/distribution/n",
+    ]);
+  });
+
   it("counts only the uncontended workers' samples in a distribution published from them", () => {
     const r = record();
     r.method = "per-call";

@@ -11,6 +11,7 @@ import type { StoreIndexRecord } from "./generated/types.ts";
 import { ABSENT, JOURNAL_FILE, type ParsedJournal, parseJournal, possibleStates, stateOf } from "./journal.ts";
 import { isValidName, parseRecordPath } from "./layout.ts";
 import { jsonLocator } from "./locate.ts";
+import { keptSamples, SWITCHED_OUT_CAP } from "./switched-out.ts";
 import type { ValidationError } from "./validate.ts";
 
 /** One file of a system folder as an index lists it. */
@@ -529,11 +530,35 @@ function medianOf(sorted: number[]): number {
 }
 
 /**
+ * sampling.switchedOut.keptPerWorker when present, each checked against the rule (keptSamples) over the worker's
+ * raw samples and its samples[].switchedOut; a mismatch is an error. null when the record has none.
+ */
+function keptPerWorkerOf(record: Record<string, unknown>, errors: ValidationError[]): number[] | null {
+  const s = record.sampling;
+  const so = isObj(s) ? s.switchedOut : undefined;
+  if (!isObj(so) || !Array.isArray(so.keptPerWorker) || !so.keptPerWorker.every(isNum)) return null;
+  const kept = so.keptPerWorker as number[];
+  const samples = Array.isArray(record.samples) ? record.samples : [];
+  kept.forEach((k, i) => {
+    const w = samples[i];
+    if (!isObj(w) || !Array.isArray(w.counterDeltas)) return;
+    const out = Array.isArray(w.switchedOut) && w.switchedOut.every(isNum) ? (w.switchedOut as number[]) : undefined;
+    const want = keptSamples(w.counterDeltas.length, out, isNum(so.cap) ? so.cap : SWITCHED_OUT_CAP).kept.length;
+    if (k !== want)
+      errors.push({
+        pointer: `/sampling/switchedOut/keptPerWorker/${i}`,
+        message: `is ${num(k)}, but worker ${i + 1}'s samples less those it was switched out in (samples/${i}/switchedOut) are ${want} (the figures contradict each other: edited by hand?)`,
+      });
+  });
+  return kept;
+}
+
+/**
  * The identities a timing record's figures obey whoever wrote it, checked without the runner's statistics:
  * `aggregates.n` = Σ trials' iterations, `aggregates.trials` = the number of trials, `meanNs` = Σ ns / n,
  * `meanCounter` = Σ counterDelta / n, `opsPerSecond` = 1e9 / meanNs, the smallest, median and largest trial means;
- * for a record sampled per call also `distribution.n` = Σ samples (of the uncontended workers when
- * `contention.publishedFrom` is uncontended), `calls` = n × batch, `aggregates.n` = calls (every worker's) and
+ * for a record sampled per call also `distribution.n` = Σ samples kept (less those a worker was switched out in;
+ * of the uncontended workers when `contention.publishedFrom` is uncontended), `calls` = n × batch, `aggregates.n` = calls (every worker's) and
  * the central figure = the distribution's median or mean, inside its interval. Within IDENTITY_TOLERANCE (relative)
  * and the rounding of trial totals to whole units.
  * Fields that are missing or not numbers are left to the schema. Errors carry JSON pointers; never throws.
@@ -613,8 +638,10 @@ export function timingIdentities(record: unknown): ValidationError[] {
         ? ct.workers.map((w) => isObj(w) && w.contended === true)
         : null;
     let allCalls: number | null = null;
+    const kept = keptPerWorkerOf(record, errors);
     if (isObj(s) && Array.isArray(s.samplesPerWorker) && s.samplesPerWorker.every(isNum) && isNum(d.n)) {
-      const perWorker = s.samplesPerWorker as number[];
+      // The samples each worker's figures used: all but those it was switched out in (sampling.switchedOut).
+      const perWorker = kept && kept.length === s.samplesPerWorker.length ? kept : (s.samplesPerWorker as number[]);
       const all = perWorker.reduce((x, y) => x + y, 0);
       if (isNum(s.batch)) allCalls = all * s.batch;
       const total =
@@ -622,7 +649,7 @@ export function timingIdentities(record: unknown): ValidationError[] {
       if (total !== d.n)
         errors.push({
           pointer: "/distribution/n",
-          message: `is ${num(d.n)}, but sampling.samplesPerWorker adds up to ${total}${flags ? " over the uncontended workers" : ""}${edited}`,
+          message: `is ${num(d.n)}, but sampling.${kept ? "switchedOut.keptPerWorker" : "samplesPerWorker"} adds up to ${total}${flags ? " over the uncontended workers" : ""}${edited}`,
         });
     }
     if (isObj(s) && isNum(s.batch) && isNum(d.n) && isNum(d.calls) && d.calls !== d.n * s.batch)

@@ -5,7 +5,7 @@
 // buildInstance. Timing values are never asserted: the shape of the output, the driver's rules from its own
 // estimates, and (through a link-time wrapper around crypto_sign) what the timed calls were given.
 
-import { execFile, type SpawnSyncReturns, spawnSync } from "node:child_process";
+import { execFile, type SpawnSyncReturns, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -432,9 +432,17 @@ function expectSample(out: any, op: string, counter = process.arch === "arm64" ?
   expect(out.op).toBe(op);
   expect(
     Object.keys(out)
-      .filter((k) => k !== "lengths" && k !== "clockChain" && k !== "throughputChain")
+      .filter((k) => k !== "lengths" && k !== "clockChain" && k !== "throughputChain" && k !== "switchedOut")
       .sort(),
   ).toEqual(sampleKeys);
+  // The samples the process was switched out in (context switches read around each sample), when there were any.
+  if ("switchedOut" in out) {
+    expect(out.switchedOut.length).toBeGreaterThan(0);
+    out.switchedOut.forEach((i: number, k: number) => {
+      expect(Number.isInteger(i) && i >= 0 && i < out.samples.length).toBe(true);
+      if (k > 0) expect(i).toBeGreaterThan(out.switchedOut[k - 1]);
+    });
+  }
   // The core-clock probe after every sample: on by default for the reference-rate counters, absent for the others
   // (or when --clock-chain none asked).
   if ("clockChain" in out) {
@@ -653,6 +661,20 @@ describe("ML-KEM-512 (PQClean, namespaced)", () => {
         maxSamples: 50000,
         batch: "auto",
       });
+    }
+  });
+
+  it("sample lists the samples during which the process was switched out (a busy process on its CPU)", () => {
+    // A busy process pinned to the driver's CPU: the scheduler shares the CPU between the two every few ms, so
+    // some of 200 ms of samples are switched out — whatever the machine's load, and none in the timed figures.
+    const busy = spawn("taskset", ["-c", "0", process.execPath, "-e", "for(;;){}"], { stdio: "ignore" });
+    try {
+      const d = json("mlkem", ["sample", "--op", "keygen", "--pin", "0", "--sample-ns", "200000000"]);
+      expectSample(d, "keygen");
+      expect(d.switchedOut?.length ?? 0).toBeGreaterThan(0);
+      expect(d.switchedOut.length).toBeLessThan(d.samples.length);
+    } finally {
+      busy.kill("SIGKILL");
     }
   });
 

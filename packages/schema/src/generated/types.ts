@@ -997,6 +997,31 @@ export type TimingRecord = {
      */
     overheadShare: number;
     /**
+     * Samples during which a worker was switched out (samples[].switchedOut), when any was: they are left out of the figures, except in a worker where more than cap of its samples were (it keeps them all).
+     */
+    switchedOut?: {
+      /**
+       * Samples listed as switched out, over all workers.
+       */
+      listed: number;
+      /**
+       * Of them, left out of the figures.
+       */
+      dropped: number;
+      /**
+       * Workers switched out in more than cap of their samples, which kept them all.
+       */
+      workersOverCap: number;
+      /**
+       * The largest share of a worker's samples left out.
+       */
+      cap: number;
+      /**
+       * Samples each worker's figures used, in worker order.
+       */
+      keptPerWorker: number[];
+    };
+    /**
      * Of elapsedMs, the time of the workers judged contended (the contention block), which the budget did not count, in ms.
      */
     contendedMs?: number;
@@ -1036,17 +1061,23 @@ export type TimingRecord = {
      * TimingRecord_Counter delta of the contention probe after each sample (contention.adds one-cycle adds on contention.chains independent chains), overhead not subtracted.
      */
     throughputDeltas?: number[];
+    /**
+     * The samples (0-based, ascending) during which the worker's process was switched out (its context switches changed): they hold another task's time too, and are left out of distribution, central and trials unless more than sampling.switchedOut.cap of the worker's samples are (then all are kept). Absent when none.
+     *
+     * @minItems 1
+     */
+    switchedOut?: number[];
   }[];
   /**
    * Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).
    */
   distribution?: {
     /**
-     * Samples pooled.
+     * Samples pooled (those a worker was switched out in left out: sampling.switchedOut).
      */
     n: number;
     /**
-     * Calls timed: samples × batch.
+     * Calls timed: samples × batch (of the samples pooled).
      */
     calls: number;
     /**

@@ -6071,7 +6071,7 @@ return errors === 0;
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const timing = validate22;
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1},"maxIterations":{"type":"integer","description":"Maximum iterations per trial.","minimum":1},"warmupNs":{"type":"number","description":"Minimum duration of the untimed warm-up, in ns.","minimum":0},"estimateNs":{"type":"number","description":"The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).","minimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either."}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"method":{"type":"string","enum":["per-call","trials"],"description":"per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials."},"sampling":{"type":"object","description":"How the per-call samples were taken.","properties":{"batch":{"type":"integer","description":"Calls per sample: 1 = every call timed alone.","minimum":1},"batchReason":{"type":"string","description":"Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so."},"workers":{"type":"integer","description":"Fresh driver processes that sampled this operation.","minimum":1},"samplesPerWorker":{"type":"array","description":"Samples each worker took, in the order they ran.","items":{"type":"integer","minimum":1}},"inputs":{"type":"object","description":"How inputs varied from call to call.","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0},"pool":{"type":"integer","description":"Inputs in the pool the calls rotate over (0 when none).","minimum":0},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a new message every call; pool: messages from the pool; none: the operation takes no message."},"description":{"type":"string","description":"The same in words, as the page shows it."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"CPU every worker was pinned to, or null.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"target":{"type":"object","description":"The precision target.","properties":{"relativeHalfWidth":{"type":"number","description":"Target half-width of the 95 % interval, as a fraction of the figure.","minimum":0,"maximum":1},"budgetMs":{"type":"number","description":"Sampling budget of the operation, in ms.","minimum":0},"minWorkers":{"type":"integer","description":"Workers at least.","minimum":1},"contendedBudgetMs":{"type":"number","description":"Sampling time the operation could spend on contended workers on top of budgetMs (the budget counts the uncontended workers' time only), in ms.","minimum":0},"figure":{"type":"string","enum":["cycles","time"],"description":"The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time."}},"required":["relativeHalfWidth","budgetMs","minWorkers"],"additionalProperties":false},"stoppedBy":{"type":"string","enum":["target","budget","quick"],"description":"target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target)."},"elapsedMs":{"type":"number","description":"Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).","minimum":0},"overheadShare":{"type":"number","description":"Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).","minimum":0},"contendedMs":{"type":"number","description":"Of elapsedMs, the time of the workers judged contended (the contention block), which the budget did not count, in ms.","minimum":0},"layouts":{"type":"object","description":"The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.","properties":{"padBytes":{"type":"array","description":"The layouts the workers used, as padding bytes before the instance's code.","items":{"type":"integer","minimum":0}},"workerPadBytes":{"type":"array","description":"Each worker's layout, in worker order.","items":{"type":"integer","minimum":0}}},"required":["padBytes","workerPadBytes"],"additionalProperties":false}},"required":["batch","batchReason","workers","samplesPerWorker","inputs","pinnedCpu","target","stoppedBy","elapsedMs","overheadShare"],"additionalProperties":false},"samples":{"type":"array","description":"Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.","items":{"type":"object","description":"One worker's samples.","properties":{"worker":{"type":"integer","description":"Worker number, from 1, in the order the workers ran.","minimum":1},"counterDeltas":{"type":"array","description":"Counter deltas, one per sample.","items":{"type":"number","minimum":0},"minItems":1},"clockDeltas":{"type":"array","description":"Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.","items":{"type":"number","minimum":0}},"throughputDeltas":{"type":"array","description":"Counter delta of the contention probe after each sample (contention.adds one-cycle adds on contention.chains independent chains), overhead not subtracted.","items":{"type":"number","minimum":0}}},"required":["worker","counterDeltas"],"additionalProperties":false}},"distribution":{"type":"object","description":"Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).","properties":{"n":{"type":"integer","description":"Samples pooled.","minimum":1},"calls":{"type":"integer","description":"Calls timed: samples × batch.","minimum":1},"meanNs":{"type":"number","description":"Mean, ns.","minimum":0},"medianNs":{"type":"number","description":"Median, ns.","minimum":0},"minNs":{"type":"number","description":"Smallest, ns.","minimum":0},"maxNs":{"type":"number","description":"Largest, ns.","minimum":0},"p1Ns":{"type":"number","description":"1st percentile (type 7), ns.","minimum":0},"p5Ns":{"type":"number","description":"5th percentile, ns.","minimum":0},"p25Ns":{"type":"number","description":"25th percentile, ns.","minimum":0},"p75Ns":{"type":"number","description":"75th percentile, ns.","minimum":0},"p95Ns":{"type":"number","description":"95th percentile, ns.","minimum":0},"p99Ns":{"type":"number","description":"99th percentile, ns.","minimum":0},"madNs":{"type":"number","description":"Median absolute deviation from the median (unscaled), ns.","minimum":0},"sdNs":{"type":"number","description":"Sample standard deviation, ns.","minimum":0},"medianCi95Ns":{"$ref":"#/$defs/interval","description":"Distribution-free 95 % interval of the median from order statistics, ns."},"meanCi95Ns":{"$ref":"#/$defs/interval","description":"95 % interval of the mean, ns."},"outliers":{"type":"object","description":"Tukey's fences (1.5 × IQR beyond the quartiles): samples counted, never dropped.","properties":{"low":{"type":"integer","description":"Samples below the lower fence.","minimum":0},"high":{"type":"integer","description":"Samples above the upper fence.","minimum":0},"fences":{"$ref":"#/$defs/interval","description":"The fences, ns."}},"required":["low","high","fences"],"additionalProperties":false},"workerMediansNs":{"type":"array","description":"Each worker's median, ns, in worker order.","items":{"type":"number","minimum":0}},"workerMeansNs":{"type":"array","description":"Each worker's mean, ns, in worker order.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"The run's own noise floor: (max − min) / median of the workers' central figures, a fraction.","minimum":0},"meanCounter":{"type":"number","description":"Mean per call in the counter's unit.","minimum":0},"medianCounter":{"type":"number","description":"Median per call in the counter's unit.","minimum":0},"p999Ns":{"type":"number","description":"99.9th percentile (type 7), ns: with p99Ns and maxNs the tail of the `calls` calls behind them (a sample's delta ÷ batch, so with batch > 1 a per-call mean of each sample).","minimum":0},"coreClock":{"type":"object","description":"The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.","properties":{"method":{"type":"string","enum":["add-chain"],"description":"add-chain: a dependent chain of one-cycle integer adds timed with the counter."},"adds":{"type":"integer","description":"Adds per probe.","minimum":1},"workerHz":{"type":"array","description":"Each worker's core clock, Hz, in worker order.","items":{"type":"number","minimum":0}},"minHz":{"type":"number","description":"Slowest worker's core clock, Hz.","minimum":0},"maxHz":{"type":"number","description":"Fastest worker's core clock, Hz.","minimum":0}},"required":["method","adds","workerHz","minHz","maxHz"],"additionalProperties":false},"cycles":{"type":"object","description":"Estimated core cycles per call (a sample's ns × its worker's core clock), pooled.","properties":{"meanCycles":{"type":"number","description":"Mean, estimated core cycles.","minimum":0},"medianCycles":{"type":"number","description":"Median, estimated core cycles.","minimum":0},"p5Cycles":{"type":"number","description":"5th percentile.","minimum":0},"p25Cycles":{"type":"number","description":"25th percentile.","minimum":0},"p75Cycles":{"type":"number","description":"75th percentile.","minimum":0},"p95Cycles":{"type":"number","description":"95th percentile.","minimum":0},"workerMediansCycles":{"type":"array","description":"Each worker's median.","items":{"type":"number","minimum":0}},"workerMeansCycles":{"type":"array","description":"Each worker's mean.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"(max − min) / median of the workers' figures of the published statistic, a fraction.","minimum":0}},"required":["meanCycles","medianCycles","p5Cycles","p25Cycles","p75Cycles","p95Cycles","workerMediansCycles","workerMeansCycles","workerSpread"],"additionalProperties":false}},"required":["n","calls","meanNs","medianNs","minNs","maxNs","p1Ns","p5Ns","p25Ns","p75Ns","p95Ns","p99Ns","madNs","sdNs","medianCi95Ns","meanCi95Ns","outliers","workerMediansNs","workerMeansNs","workerSpread"],"additionalProperties":false},"central":{"type":"object","description":"The published central figure and its interval.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"median, or mean for an operation whose time depends on its input."},"valueNs":{"type":"number","description":"The figure, ns per call.","minimum":0},"valueCounter":{"type":"number","description":"The figure in the counter's unit.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95 % prediction interval of the figure a repeat run on the same machine publishes (as many workers, same campaign): valueNs ± the larger of √2 × the pooled interval's half-width and t · sd(worker figures) · √(1/W + 1/W), so that of two such runs each run's figure lies inside the other's interval about 95 % of the time (docs/methodology.md); ns."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95Ns (the prediction interval of a repeat run's figure) as a fraction of valueNs.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."},"reason":{"type":"string","description":"Why this statistic, in words (shown on the page)."},"decision":{"description":"How the statistic was decided when the campaign does not set it: from the per-call instruction counts of the instance's reference profile (one decision per instance × operation for the whole campaign: mean when input-dependent, else median), or, where valgrind could not count, from this record's per-call distribution (the fallback rule). Absent in older records.","oneOf":[{"type":"object","description":"Decided by the instruction counts (inputDependence in @ngcc-perf/schema).","properties":{"by":{"const":"instructions","description":"Decided from instruction counts."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"calls":{"type":"integer","description":"Calls counted.","minimum":1},"minInstructions":{"type":"number","description":"The fewest instructions of a counted call.","minimum":0},"maxInstructions":{"type":"number","description":"The most instructions of a counted call.","minimum":0},"relativeSpread":{"type":"number","description":"(max − min) / median of the per-call counts.","minimum":0},"threshold":{"type":"number","description":"The spread above which the operation is input-dependent (INPUT_DEPENDENCE_THRESHOLD).","minimum":0},"inputDependent":{"type":"boolean","description":"relativeSpread > threshold: the mean is published, else the median."}},"required":["by","profile","calls","minInstructions","maxInstructions","relativeSpread","threshold","inputDependent"],"additionalProperties":false},{"type":"object","description":"Decided by this record's per-call distribution (the fallback rule).","properties":{"by":{"const":"distribution","description":"Decided from the timing distribution."},"why":{"type":"string","description":"Why the instruction counts could not decide (not installed, emulation, AVX-512, the count failed)."}},"required":["by","why"],"additionalProperties":false}]},"cycles":{"type":"object","description":"The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).","properties":{"value":{"type":"number","description":"The figure, estimated core cycles per call.","minimum":0},"ci95":{"$ref":"#/$defs/interval","description":"95 % prediction interval of a repeat run's estimated core cycles, the rule of ci95Ns over the workers' cycle figures."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95 (the prediction interval) as a fraction of value.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."}},"required":["value","ci95","relativeHalfWidth","metTarget"],"additionalProperties":false}},"required":["statistic","valueNs","valueCounter","ci95Ns","relativeHalfWidth","metTarget","reason"],"additionalProperties":false},"contention":{"type":"object","description":"Whether each worker's core was shared with a busy sibling hyperthread, from the contention probe after every sample (independent add chains: a shared core issues fewer adds per cycle; the dependent chain of the core-clock probe gives the cycles), and which workers distribution and central were computed from. Absent without the probes (--clock-chain none, counters that count cycles or instructions).","properties":{"probe":{"type":"string","enum":["add-throughput"],"description":"add-throughput: one-cycle adds on `chains` independent interleaved chains."},"chains":{"type":"integer","description":"Independent chains of the probe.","minimum":1},"share":{"type":"number","description":"A worker is contended below share × reference adds per cycle.","minimum":0,"maximum":1},"floor":{"type":"number","description":"The least reference, adds per cycle: 3.75 on x86-64 run natively (four integer ALUs), 0 elsewhere.","minimum":0},"reference":{"type":"number","description":"The larger of the best worker's adds per cycle and floor.","minimum":0},"threshold":{"type":"number","description":"share × reference: adds per cycle below which a worker is contended.","minimum":0},"workers":{"type":"array","description":"Every worker, in worker order (as in samples).","items":{"type":"object","description":"One worker's contention state.","properties":{"worker":{"type":"integer","description":"Worker number, from 1.","minimum":1},"addsPerCycle":{"type":"number","description":"Adds per core cycle on the independent chains: the probe's adds ÷ its median delta, over the core-clock probe's adds ÷ its median delta (overhead subtracted from both).","minimum":0},"contended":{"type":"boolean","description":"addsPerCycle < threshold."}},"required":["worker","addsPerCycle","contended"],"additionalProperties":false}},"state":{"type":"string","enum":["uncontended","contended","mixed"],"description":"uncontended: no worker contended; contended: every worker; mixed: some."},"publishedFrom":{"type":"string","enum":["uncontended","all"],"description":"uncontended: distribution and central (their worker lists included) are of the uncontended workers only, at least the campaign's minWorkers of them; all: of every worker (too few uncontended ones; state says whether any was contended). samples and sampling list every worker."}},"required":["probe","chains","share","floor","reference","threshold","workers","state","publishedFrom"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}},"plausibility":{"type":"object","description":"Cross-checks of the published figures against what the measured code cannot touch (docs/methodology.md, Plausibility): the runner's own clock over every worker process, the duration the runner asked for, the driver's two clocks, and the cycles per instruction against the instructions step's count when that record was in the store. A flagged record's figure is shown marked as not plausible.","properties":{"verdict":{"type":"string","enum":["plausible","flagged"],"description":"flagged when any check is; else plausible."},"checks":{"type":"array","description":"Every check made, passed or flagged.","items":{"type":"object","description":"One check.","properties":{"check":{"type":"string","enum":["runner-clock","requested-duration","counter-vs-clock","warm-up-estimate","cycles-per-instruction"],"description":"runner-clock: the samples (or trials) of a worker add up to no more than the runner's own clock over its process (durationMs); requested-duration: they add up to at least a tenth of the duration the runner asked for, unless the count is at its cap; counter-vs-clock: the counter's figures agree with the driver's CLOCK_MONOTONIC; warm-up-estimate: the median call is no faster than an 8th of the driver's own warm-up estimate; cycles-per-instruction: cycles per call ÷ the instructions counted per call lies within 0.1–8."},"outcome":{"type":"string","enum":["pass","flagged"],"description":"pass or flagged."},"message":{"type":"string","description":"What was compared, with the figures; for a flagged check, which worker and by how much."}},"required":["check","outcome","message"],"additionalProperties":false}}},"required":["verdict","checks"],"additionalProperties":false}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1},"maxIterations":{"type":"integer","description":"Maximum iterations per trial.","minimum":1},"warmupNs":{"type":"number","description":"Minimum duration of the untimed warm-up, in ns.","minimum":0},"estimateNs":{"type":"number","description":"The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).","minimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either."}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"method":{"type":"string","enum":["per-call","trials"],"description":"per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials."},"sampling":{"type":"object","description":"How the per-call samples were taken.","properties":{"batch":{"type":"integer","description":"Calls per sample: 1 = every call timed alone.","minimum":1},"batchReason":{"type":"string","description":"Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so."},"workers":{"type":"integer","description":"Fresh driver processes that sampled this operation.","minimum":1},"samplesPerWorker":{"type":"array","description":"Samples each worker took, in the order they ran.","items":{"type":"integer","minimum":1}},"inputs":{"type":"object","description":"How inputs varied from call to call.","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0},"pool":{"type":"integer","description":"Inputs in the pool the calls rotate over (0 when none).","minimum":0},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a new message every call; pool: messages from the pool; none: the operation takes no message."},"description":{"type":"string","description":"The same in words, as the page shows it."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"CPU every worker was pinned to, or null.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"target":{"type":"object","description":"The precision target.","properties":{"relativeHalfWidth":{"type":"number","description":"Target half-width of the 95 % interval, as a fraction of the figure.","minimum":0,"maximum":1},"budgetMs":{"type":"number","description":"Sampling budget of the operation, in ms.","minimum":0},"minWorkers":{"type":"integer","description":"Workers at least.","minimum":1},"contendedBudgetMs":{"type":"number","description":"Sampling time the operation could spend on contended workers on top of budgetMs (the budget counts the uncontended workers' time only), in ms.","minimum":0},"figure":{"type":"string","enum":["cycles","time"],"description":"The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time."}},"required":["relativeHalfWidth","budgetMs","minWorkers"],"additionalProperties":false},"stoppedBy":{"type":"string","enum":["target","budget","quick"],"description":"target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target)."},"elapsedMs":{"type":"number","description":"Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).","minimum":0},"overheadShare":{"type":"number","description":"Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).","minimum":0},"switchedOut":{"type":"object","description":"Samples during which a worker was switched out (samples[].switchedOut), when any was: they are left out of the figures, except in a worker where more than cap of its samples were (it keeps them all).","properties":{"listed":{"type":"integer","description":"Samples listed as switched out, over all workers.","minimum":1},"dropped":{"type":"integer","description":"Of them, left out of the figures.","minimum":0},"workersOverCap":{"type":"integer","description":"Workers switched out in more than cap of their samples, which kept them all.","minimum":0},"cap":{"type":"number","description":"The largest share of a worker's samples left out.","minimum":0,"maximum":1},"keptPerWorker":{"type":"array","description":"Samples each worker's figures used, in worker order.","items":{"type":"integer","minimum":0}}},"required":["listed","dropped","workersOverCap","cap","keptPerWorker"],"additionalProperties":false},"contendedMs":{"type":"number","description":"Of elapsedMs, the time of the workers judged contended (the contention block), which the budget did not count, in ms.","minimum":0},"layouts":{"type":"object","description":"The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.","properties":{"padBytes":{"type":"array","description":"The layouts the workers used, as padding bytes before the instance's code.","items":{"type":"integer","minimum":0}},"workerPadBytes":{"type":"array","description":"Each worker's layout, in worker order.","items":{"type":"integer","minimum":0}}},"required":["padBytes","workerPadBytes"],"additionalProperties":false}},"required":["batch","batchReason","workers","samplesPerWorker","inputs","pinnedCpu","target","stoppedBy","elapsedMs","overheadShare"],"additionalProperties":false},"samples":{"type":"array","description":"Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.","items":{"type":"object","description":"One worker's samples.","properties":{"worker":{"type":"integer","description":"Worker number, from 1, in the order the workers ran.","minimum":1},"counterDeltas":{"type":"array","description":"Counter deltas, one per sample.","items":{"type":"number","minimum":0},"minItems":1},"clockDeltas":{"type":"array","description":"Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.","items":{"type":"number","minimum":0}},"throughputDeltas":{"type":"array","description":"Counter delta of the contention probe after each sample (contention.adds one-cycle adds on contention.chains independent chains), overhead not subtracted.","items":{"type":"number","minimum":0}},"switchedOut":{"type":"array","description":"The samples (0-based, ascending) during which the worker's process was switched out (its context switches changed): they hold another task's time too, and are left out of distribution, central and trials unless more than sampling.switchedOut.cap of the worker's samples are (then all are kept). Absent when none.","items":{"type":"integer","minimum":0},"minItems":1}},"required":["worker","counterDeltas"],"additionalProperties":false}},"distribution":{"type":"object","description":"Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).","properties":{"n":{"type":"integer","description":"Samples pooled (those a worker was switched out in left out: sampling.switchedOut).","minimum":1},"calls":{"type":"integer","description":"Calls timed: samples × batch (of the samples pooled).","minimum":1},"meanNs":{"type":"number","description":"Mean, ns.","minimum":0},"medianNs":{"type":"number","description":"Median, ns.","minimum":0},"minNs":{"type":"number","description":"Smallest, ns.","minimum":0},"maxNs":{"type":"number","description":"Largest, ns.","minimum":0},"p1Ns":{"type":"number","description":"1st percentile (type 7), ns.","minimum":0},"p5Ns":{"type":"number","description":"5th percentile, ns.","minimum":0},"p25Ns":{"type":"number","description":"25th percentile, ns.","minimum":0},"p75Ns":{"type":"number","description":"75th percentile, ns.","minimum":0},"p95Ns":{"type":"number","description":"95th percentile, ns.","minimum":0},"p99Ns":{"type":"number","description":"99th percentile, ns.","minimum":0},"madNs":{"type":"number","description":"Median absolute deviation from the median (unscaled), ns.","minimum":0},"sdNs":{"type":"number","description":"Sample standard deviation, ns.","minimum":0},"medianCi95Ns":{"$ref":"#/$defs/interval","description":"Distribution-free 95 % interval of the median from order statistics, ns."},"meanCi95Ns":{"$ref":"#/$defs/interval","description":"95 % interval of the mean, ns."},"outliers":{"type":"object","description":"Tukey's fences (1.5 × IQR beyond the quartiles): samples counted, never dropped.","properties":{"low":{"type":"integer","description":"Samples below the lower fence.","minimum":0},"high":{"type":"integer","description":"Samples above the upper fence.","minimum":0},"fences":{"$ref":"#/$defs/interval","description":"The fences, ns."}},"required":["low","high","fences"],"additionalProperties":false},"workerMediansNs":{"type":"array","description":"Each worker's median, ns, in worker order.","items":{"type":"number","minimum":0}},"workerMeansNs":{"type":"array","description":"Each worker's mean, ns, in worker order.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"The run's own noise floor: (max − min) / median of the workers' central figures, a fraction.","minimum":0},"meanCounter":{"type":"number","description":"Mean per call in the counter's unit.","minimum":0},"medianCounter":{"type":"number","description":"Median per call in the counter's unit.","minimum":0},"p999Ns":{"type":"number","description":"99.9th percentile (type 7), ns: with p99Ns and maxNs the tail of the `calls` calls behind them (a sample's delta ÷ batch, so with batch > 1 a per-call mean of each sample).","minimum":0},"coreClock":{"type":"object","description":"The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.","properties":{"method":{"type":"string","enum":["add-chain"],"description":"add-chain: a dependent chain of one-cycle integer adds timed with the counter."},"adds":{"type":"integer","description":"Adds per probe.","minimum":1},"workerHz":{"type":"array","description":"Each worker's core clock, Hz, in worker order.","items":{"type":"number","minimum":0}},"minHz":{"type":"number","description":"Slowest worker's core clock, Hz.","minimum":0},"maxHz":{"type":"number","description":"Fastest worker's core clock, Hz.","minimum":0}},"required":["method","adds","workerHz","minHz","maxHz"],"additionalProperties":false},"cycles":{"type":"object","description":"Estimated core cycles per call (a sample's ns × its worker's core clock), pooled.","properties":{"meanCycles":{"type":"number","description":"Mean, estimated core cycles.","minimum":0},"medianCycles":{"type":"number","description":"Median, estimated core cycles.","minimum":0},"p5Cycles":{"type":"number","description":"5th percentile.","minimum":0},"p25Cycles":{"type":"number","description":"25th percentile.","minimum":0},"p75Cycles":{"type":"number","description":"75th percentile.","minimum":0},"p95Cycles":{"type":"number","description":"95th percentile.","minimum":0},"workerMediansCycles":{"type":"array","description":"Each worker's median.","items":{"type":"number","minimum":0}},"workerMeansCycles":{"type":"array","description":"Each worker's mean.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"(max − min) / median of the workers' figures of the published statistic, a fraction.","minimum":0}},"required":["meanCycles","medianCycles","p5Cycles","p25Cycles","p75Cycles","p95Cycles","workerMediansCycles","workerMeansCycles","workerSpread"],"additionalProperties":false}},"required":["n","calls","meanNs","medianNs","minNs","maxNs","p1Ns","p5Ns","p25Ns","p75Ns","p95Ns","p99Ns","madNs","sdNs","medianCi95Ns","meanCi95Ns","outliers","workerMediansNs","workerMeansNs","workerSpread"],"additionalProperties":false},"central":{"type":"object","description":"The published central figure and its interval.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"median, or mean for an operation whose time depends on its input."},"valueNs":{"type":"number","description":"The figure, ns per call.","minimum":0},"valueCounter":{"type":"number","description":"The figure in the counter's unit.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95 % prediction interval of the figure a repeat run on the same machine publishes (as many workers, same campaign): valueNs ± the larger of √2 × the pooled interval's half-width and t · sd(worker figures) · √(1/W + 1/W), so that of two such runs each run's figure lies inside the other's interval about 95 % of the time (docs/methodology.md); ns."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95Ns (the prediction interval of a repeat run's figure) as a fraction of valueNs.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."},"reason":{"type":"string","description":"Why this statistic, in words (shown on the page)."},"decision":{"description":"How the statistic was decided when the campaign does not set it: from the per-call instruction counts of the instance's reference profile (one decision per instance × operation for the whole campaign: mean when input-dependent, else median), or, where valgrind could not count, from this record's per-call distribution (the fallback rule). Absent in older records.","oneOf":[{"type":"object","description":"Decided by the instruction counts (inputDependence in @ngcc-perf/schema).","properties":{"by":{"const":"instructions","description":"Decided from instruction counts."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"calls":{"type":"integer","description":"Calls counted.","minimum":1},"minInstructions":{"type":"number","description":"The fewest instructions of a counted call.","minimum":0},"maxInstructions":{"type":"number","description":"The most instructions of a counted call.","minimum":0},"relativeSpread":{"type":"number","description":"(max − min) / median of the per-call counts.","minimum":0},"threshold":{"type":"number","description":"The spread above which the operation is input-dependent (INPUT_DEPENDENCE_THRESHOLD).","minimum":0},"inputDependent":{"type":"boolean","description":"relativeSpread > threshold: the mean is published, else the median."}},"required":["by","profile","calls","minInstructions","maxInstructions","relativeSpread","threshold","inputDependent"],"additionalProperties":false},{"type":"object","description":"Decided by this record's per-call distribution (the fallback rule).","properties":{"by":{"const":"distribution","description":"Decided from the timing distribution."},"why":{"type":"string","description":"Why the instruction counts could not decide (not installed, emulation, AVX-512, the count failed)."}},"required":["by","why"],"additionalProperties":false}]},"cycles":{"type":"object","description":"The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).","properties":{"value":{"type":"number","description":"The figure, estimated core cycles per call.","minimum":0},"ci95":{"$ref":"#/$defs/interval","description":"95 % prediction interval of a repeat run's estimated core cycles, the rule of ci95Ns over the workers' cycle figures."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95 (the prediction interval) as a fraction of value.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."}},"required":["value","ci95","relativeHalfWidth","metTarget"],"additionalProperties":false}},"required":["statistic","valueNs","valueCounter","ci95Ns","relativeHalfWidth","metTarget","reason"],"additionalProperties":false},"contention":{"type":"object","description":"Whether each worker's core was shared with a busy sibling hyperthread, from the contention probe after every sample (independent add chains: a shared core issues fewer adds per cycle; the dependent chain of the core-clock probe gives the cycles), and which workers distribution and central were computed from. Absent without the probes (--clock-chain none, counters that count cycles or instructions).","properties":{"probe":{"type":"string","enum":["add-throughput"],"description":"add-throughput: one-cycle adds on `chains` independent interleaved chains."},"chains":{"type":"integer","description":"Independent chains of the probe.","minimum":1},"share":{"type":"number","description":"A worker is contended below share × reference adds per cycle.","minimum":0,"maximum":1},"floor":{"type":"number","description":"The least reference, adds per cycle: 3.75 on x86-64 run natively (four integer ALUs), 0 elsewhere.","minimum":0},"reference":{"type":"number","description":"The larger of the best worker's adds per cycle and floor.","minimum":0},"threshold":{"type":"number","description":"share × reference: adds per cycle below which a worker is contended.","minimum":0},"workers":{"type":"array","description":"Every worker, in worker order (as in samples).","items":{"type":"object","description":"One worker's contention state.","properties":{"worker":{"type":"integer","description":"Worker number, from 1.","minimum":1},"addsPerCycle":{"type":"number","description":"Adds per core cycle on the independent chains: the probe's adds ÷ its median delta, over the core-clock probe's adds ÷ its median delta (overhead subtracted from both).","minimum":0},"contended":{"type":"boolean","description":"addsPerCycle < threshold."}},"required":["worker","addsPerCycle","contended"],"additionalProperties":false}},"state":{"type":"string","enum":["uncontended","contended","mixed"],"description":"uncontended: no worker contended; contended: every worker; mixed: some."},"publishedFrom":{"type":"string","enum":["uncontended","all"],"description":"uncontended: distribution and central (their worker lists included) are of the uncontended workers only, at least the campaign's minWorkers of them; all: of every worker (too few uncontended ones; state says whether any was contended). samples and sampling list every worker."}},"required":["probe","chains","share","floor","reference","threshold","workers","state","publishedFrom"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}},"plausibility":{"type":"object","description":"Cross-checks of the published figures against what the measured code cannot touch (docs/methodology.md, Plausibility): the runner's own clock over every worker process, the duration the runner asked for, the driver's two clocks, and the cycles per instruction against the instructions step's count when that record was in the store. A flagged record's figure is shown marked as not plausible.","properties":{"verdict":{"type":"string","enum":["plausible","flagged"],"description":"flagged when any check is; else plausible."},"checks":{"type":"array","description":"Every check made, passed or flagged.","items":{"type":"object","description":"One check.","properties":{"check":{"type":"string","enum":["runner-clock","requested-duration","counter-vs-clock","warm-up-estimate","cycles-per-instruction"],"description":"runner-clock: the samples (or trials) of a worker add up to no more than the runner's own clock over its process (durationMs); requested-duration: they add up to at least a tenth of the duration the runner asked for, unless the count is at its cap; counter-vs-clock: the counter's figures agree with the driver's CLOCK_MONOTONIC; warm-up-estimate: the median call is no faster than an 8th of the driver's own warm-up estimate; cycles-per-instruction: cycles per call ÷ the instructions counted per call lies within 0.1–8."},"outcome":{"type":"string","enum":["pass","flagged"],"description":"pass or flagged."},"message":{"type":"string","description":"What was compared, with the figures; for a flagged check, which worker and by how much."}},"required":["check","outcome","message"],"additionalProperties":false}}},"required":["verdict","checks"],"additionalProperties":false}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 const schema37 = {"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false};
 const schema38 = {"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false};
 const schema40 = {"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false};
@@ -8459,11 +8459,11 @@ vErrors.push(err189);
 errors++;
 }
 }
-if(data55.contendedMs !== undefined){
-let data76 = data55.contendedMs;
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 < 0 || isNaN(data76)){
-const err190 = {instancePath:instancePath+"/sampling/contendedMs",schemaPath:"#/properties/sampling/properties/contendedMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data55.switchedOut !== undefined){
+let data76 = data55.switchedOut;
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+if(data76.listed === undefined){
+const err190 = {instancePath:instancePath+"/sampling/switchedOut",schemaPath:"#/properties/sampling/properties/switchedOut/required",keyword:"required",params:{missingProperty: "listed"},message:"must have required property '"+"listed"+"'"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -8472,9 +8472,8 @@ vErrors.push(err190);
 }
 errors++;
 }
-}
-else {
-const err191 = {instancePath:instancePath+"/sampling/contendedMs",schemaPath:"#/properties/sampling/properties/contendedMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data76.dropped === undefined){
+const err191 = {instancePath:instancePath+"/sampling/switchedOut",schemaPath:"#/properties/sampling/properties/switchedOut/required",keyword:"required",params:{missingProperty: "dropped"},message:"must have required property '"+"dropped"+"'"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -8483,12 +8482,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-}
-if(data55.layouts !== undefined){
-let data77 = data55.layouts;
-if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
-if(data77.padBytes === undefined){
-const err192 = {instancePath:instancePath+"/sampling/layouts",schemaPath:"#/properties/sampling/properties/layouts/required",keyword:"required",params:{missingProperty: "padBytes"},message:"must have required property '"+"padBytes"+"'"};
+if(data76.workersOverCap === undefined){
+const err192 = {instancePath:instancePath+"/sampling/switchedOut",schemaPath:"#/properties/sampling/properties/switchedOut/required",keyword:"required",params:{missingProperty: "workersOverCap"},message:"must have required property '"+"workersOverCap"+"'"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -8497,8 +8492,8 @@ vErrors.push(err192);
 }
 errors++;
 }
-if(data77.workerPadBytes === undefined){
-const err193 = {instancePath:instancePath+"/sampling/layouts",schemaPath:"#/properties/sampling/properties/layouts/required",keyword:"required",params:{missingProperty: "workerPadBytes"},message:"must have required property '"+"workerPadBytes"+"'"};
+if(data76.cap === undefined){
+const err193 = {instancePath:instancePath+"/sampling/switchedOut",schemaPath:"#/properties/sampling/properties/switchedOut/required",keyword:"required",params:{missingProperty: "cap"},message:"must have required property '"+"cap"+"'"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -8507,9 +8502,8 @@ vErrors.push(err193);
 }
 errors++;
 }
-for(const key10 in data77){
-if(!((key10 === "padBytes") || (key10 === "workerPadBytes"))){
-const err194 = {instancePath:instancePath+"/sampling/layouts",schemaPath:"#/properties/sampling/properties/layouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data76.keptPerWorker === undefined){
+const err194 = {instancePath:instancePath+"/sampling/switchedOut",schemaPath:"#/properties/sampling/properties/switchedOut/required",keyword:"required",params:{missingProperty: "keptPerWorker"},message:"must have required property '"+"keptPerWorker"+"'"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -8518,15 +8512,9 @@ vErrors.push(err194);
 }
 errors++;
 }
-}
-if(data77.padBytes !== undefined){
-let data78 = data77.padBytes;
-if(Array.isArray(data78)){
-const len4 = data78.length;
-for(let i4=0; i4<len4; i4++){
-let data79 = data78[i4];
-if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
-const err195 = {instancePath:instancePath+"/sampling/layouts/padBytes/" + i4,schemaPath:"#/properties/sampling/properties/layouts/properties/padBytes/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key10 in data76){
+if(!(((((key10 === "listed") || (key10 === "dropped")) || (key10 === "workersOverCap")) || (key10 === "cap")) || (key10 === "keptPerWorker"))){
+const err195 = {instancePath:instancePath+"/sampling/switchedOut",schemaPath:"#/properties/sampling/properties/switchedOut/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -8535,9 +8523,11 @@ vErrors.push(err195);
 }
 errors++;
 }
-if((typeof data79 == "number") && (isFinite(data79))){
-if(data79 < 0 || isNaN(data79)){
-const err196 = {instancePath:instancePath+"/sampling/layouts/padBytes/" + i4,schemaPath:"#/properties/sampling/properties/layouts/properties/padBytes/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data76.listed !== undefined){
+let data77 = data76.listed;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+const err196 = {instancePath:instancePath+"/sampling/switchedOut/listed",schemaPath:"#/properties/sampling/properties/switchedOut/properties/listed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -8546,11 +8536,9 @@ vErrors.push(err196);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err197 = {instancePath:instancePath+"/sampling/layouts/padBytes",schemaPath:"#/properties/sampling/properties/layouts/properties/padBytes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 1 || isNaN(data77)){
+const err197 = {instancePath:instancePath+"/sampling/switchedOut/listed",schemaPath:"#/properties/sampling/properties/switchedOut/properties/listed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -8560,14 +8548,11 @@ vErrors.push(err197);
 errors++;
 }
 }
-if(data77.workerPadBytes !== undefined){
-let data80 = data77.workerPadBytes;
-if(Array.isArray(data80)){
-const len5 = data80.length;
-for(let i5=0; i5<len5; i5++){
-let data81 = data80[i5];
-if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
-const err198 = {instancePath:instancePath+"/sampling/layouts/workerPadBytes/" + i5,schemaPath:"#/properties/sampling/properties/layouts/properties/workerPadBytes/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data76.dropped !== undefined){
+let data78 = data76.dropped;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+const err198 = {instancePath:instancePath+"/sampling/switchedOut/dropped",schemaPath:"#/properties/sampling/properties/switchedOut/properties/dropped/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -8576,9 +8561,9 @@ vErrors.push(err198);
 }
 errors++;
 }
-if((typeof data81 == "number") && (isFinite(data81))){
-if(data81 < 0 || isNaN(data81)){
-const err199 = {instancePath:instancePath+"/sampling/layouts/workerPadBytes/" + i5,schemaPath:"#/properties/sampling/properties/layouts/properties/workerPadBytes/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 < 0 || isNaN(data78)){
+const err199 = {instancePath:instancePath+"/sampling/switchedOut/dropped",schemaPath:"#/properties/sampling/properties/switchedOut/properties/dropped/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -8589,9 +8574,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err200 = {instancePath:instancePath+"/sampling/layouts/workerPadBytes",schemaPath:"#/properties/sampling/properties/layouts/properties/workerPadBytes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data76.workersOverCap !== undefined){
+let data79 = data76.workersOverCap;
+if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
+const err200 = {instancePath:instancePath+"/sampling/switchedOut/workersOverCap",schemaPath:"#/properties/sampling/properties/switchedOut/properties/workersOverCap/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -8600,10 +8586,9 @@ vErrors.push(err200);
 }
 errors++;
 }
-}
-}
-else {
-const err201 = {instancePath:instancePath+"/sampling/layouts",schemaPath:"#/properties/sampling/properties/layouts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data79 == "number") && (isFinite(data79))){
+if(data79 < 0 || isNaN(data79)){
+const err201 = {instancePath:instancePath+"/sampling/switchedOut/workersOverCap",schemaPath:"#/properties/sampling/properties/switchedOut/properties/workersOverCap/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -8614,8 +8599,11 @@ errors++;
 }
 }
 }
-else {
-const err202 = {instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data76.cap !== undefined){
+let data80 = data76.cap;
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 > 1 || isNaN(data80)){
+const err202 = {instancePath:instancePath+"/sampling/switchedOut/cap",schemaPath:"#/properties/sampling/properties/switchedOut/properties/cap/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -8624,16 +8612,8 @@ vErrors.push(err202);
 }
 errors++;
 }
-}
-if(data.samples !== undefined){
-let data82 = data.samples;
-if(Array.isArray(data82)){
-const len6 = data82.length;
-for(let i6=0; i6<len6; i6++){
-let data83 = data82[i6];
-if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
-if(data83.worker === undefined){
-const err203 = {instancePath:instancePath+"/samples/" + i6,schemaPath:"#/properties/samples/items/required",keyword:"required",params:{missingProperty: "worker"},message:"must have required property '"+"worker"+"'"};
+if(data80 < 0 || isNaN(data80)){
+const err203 = {instancePath:instancePath+"/sampling/switchedOut/cap",schemaPath:"#/properties/sampling/properties/switchedOut/properties/cap/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -8642,8 +8622,9 @@ vErrors.push(err203);
 }
 errors++;
 }
-if(data83.counterDeltas === undefined){
-const err204 = {instancePath:instancePath+"/samples/" + i6,schemaPath:"#/properties/samples/items/required",keyword:"required",params:{missingProperty: "counterDeltas"},message:"must have required property '"+"counterDeltas"+"'"};
+}
+else {
+const err204 = {instancePath:instancePath+"/sampling/switchedOut/cap",schemaPath:"#/properties/sampling/properties/switchedOut/properties/cap/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -8652,9 +8633,15 @@ vErrors.push(err204);
 }
 errors++;
 }
-for(const key11 in data83){
-if(!((((key11 === "worker") || (key11 === "counterDeltas")) || (key11 === "clockDeltas")) || (key11 === "throughputDeltas"))){
-const err205 = {instancePath:instancePath+"/samples/" + i6,schemaPath:"#/properties/samples/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+}
+if(data76.keptPerWorker !== undefined){
+let data81 = data76.keptPerWorker;
+if(Array.isArray(data81)){
+const len4 = data81.length;
+for(let i4=0; i4<len4; i4++){
+let data82 = data81[i4];
+if(!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))){
+const err205 = {instancePath:instancePath+"/sampling/switchedOut/keptPerWorker/" + i4,schemaPath:"#/properties/sampling/properties/switchedOut/properties/keptPerWorker/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -8663,11 +8650,9 @@ vErrors.push(err205);
 }
 errors++;
 }
-}
-if(data83.worker !== undefined){
-let data84 = data83.worker;
-if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
-const err206 = {instancePath:instancePath+"/samples/" + i6+"/worker",schemaPath:"#/properties/samples/items/properties/worker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data82 == "number") && (isFinite(data82))){
+if(data82 < 0 || isNaN(data82)){
+const err206 = {instancePath:instancePath+"/sampling/switchedOut/keptPerWorker/" + i4,schemaPath:"#/properties/sampling/properties/switchedOut/properties/keptPerWorker/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -8676,9 +8661,11 @@ vErrors.push(err206);
 }
 errors++;
 }
-if((typeof data84 == "number") && (isFinite(data84))){
-if(data84 < 1 || isNaN(data84)){
-const err207 = {instancePath:instancePath+"/samples/" + i6+"/worker",schemaPath:"#/properties/samples/items/properties/worker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+}
+else {
+const err207 = {instancePath:instancePath+"/sampling/switchedOut/keptPerWorker",schemaPath:"#/properties/sampling/properties/switchedOut/properties/keptPerWorker/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -8689,11 +8676,8 @@ errors++;
 }
 }
 }
-if(data83.counterDeltas !== undefined){
-let data85 = data83.counterDeltas;
-if(Array.isArray(data85)){
-if(data85.length < 1){
-const err208 = {instancePath:instancePath+"/samples/" + i6+"/counterDeltas",schemaPath:"#/properties/samples/items/properties/counterDeltas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err208 = {instancePath:instancePath+"/sampling/switchedOut",schemaPath:"#/properties/sampling/properties/switchedOut/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -8702,12 +8686,12 @@ vErrors.push(err208);
 }
 errors++;
 }
-const len7 = data85.length;
-for(let i7=0; i7<len7; i7++){
-let data86 = data85[i7];
-if((typeof data86 == "number") && (isFinite(data86))){
-if(data86 < 0 || isNaN(data86)){
-const err209 = {instancePath:instancePath+"/samples/" + i6+"/counterDeltas/" + i7,schemaPath:"#/properties/samples/items/properties/counterDeltas/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data55.contendedMs !== undefined){
+let data83 = data55.contendedMs;
+if((typeof data83 == "number") && (isFinite(data83))){
+if(data83 < 0 || isNaN(data83)){
+const err209 = {instancePath:instancePath+"/sampling/contendedMs",schemaPath:"#/properties/sampling/properties/contendedMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -8718,7 +8702,7 @@ errors++;
 }
 }
 else {
-const err210 = {instancePath:instancePath+"/samples/" + i6+"/counterDeltas/" + i7,schemaPath:"#/properties/samples/items/properties/counterDeltas/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err210 = {instancePath:instancePath+"/sampling/contendedMs",schemaPath:"#/properties/sampling/properties/contendedMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -8728,9 +8712,11 @@ vErrors.push(err210);
 errors++;
 }
 }
-}
-else {
-const err211 = {instancePath:instancePath+"/samples/" + i6+"/counterDeltas",schemaPath:"#/properties/samples/items/properties/counterDeltas/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data55.layouts !== undefined){
+let data84 = data55.layouts;
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+if(data84.padBytes === undefined){
+const err211 = {instancePath:instancePath+"/sampling/layouts",schemaPath:"#/properties/sampling/properties/layouts/required",keyword:"required",params:{missingProperty: "padBytes"},message:"must have required property '"+"padBytes"+"'"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -8739,16 +8725,8 @@ vErrors.push(err211);
 }
 errors++;
 }
-}
-if(data83.clockDeltas !== undefined){
-let data87 = data83.clockDeltas;
-if(Array.isArray(data87)){
-const len8 = data87.length;
-for(let i8=0; i8<len8; i8++){
-let data88 = data87[i8];
-if((typeof data88 == "number") && (isFinite(data88))){
-if(data88 < 0 || isNaN(data88)){
-const err212 = {instancePath:instancePath+"/samples/" + i6+"/clockDeltas/" + i8,schemaPath:"#/properties/samples/items/properties/clockDeltas/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data84.workerPadBytes === undefined){
+const err212 = {instancePath:instancePath+"/sampling/layouts",schemaPath:"#/properties/sampling/properties/layouts/required",keyword:"required",params:{missingProperty: "workerPadBytes"},message:"must have required property '"+"workerPadBytes"+"'"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -8757,9 +8735,9 @@ vErrors.push(err212);
 }
 errors++;
 }
-}
-else {
-const err213 = {instancePath:instancePath+"/samples/" + i6+"/clockDeltas/" + i8,schemaPath:"#/properties/samples/items/properties/clockDeltas/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key11 in data84){
+if(!((key11 === "padBytes") || (key11 === "workerPadBytes"))){
+const err213 = {instancePath:instancePath+"/sampling/layouts",schemaPath:"#/properties/sampling/properties/layouts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -8769,9 +8747,14 @@ vErrors.push(err213);
 errors++;
 }
 }
-}
-else {
-const err214 = {instancePath:instancePath+"/samples/" + i6+"/clockDeltas",schemaPath:"#/properties/samples/items/properties/clockDeltas/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data84.padBytes !== undefined){
+let data85 = data84.padBytes;
+if(Array.isArray(data85)){
+const len5 = data85.length;
+for(let i5=0; i5<len5; i5++){
+let data86 = data85[i5];
+if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
+const err214 = {instancePath:instancePath+"/sampling/layouts/padBytes/" + i5,schemaPath:"#/properties/sampling/properties/layouts/properties/padBytes/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -8780,16 +8763,9 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-if(data83.throughputDeltas !== undefined){
-let data89 = data83.throughputDeltas;
-if(Array.isArray(data89)){
-const len9 = data89.length;
-for(let i9=0; i9<len9; i9++){
-let data90 = data89[i9];
-if((typeof data90 == "number") && (isFinite(data90))){
-if(data90 < 0 || isNaN(data90)){
-const err215 = {instancePath:instancePath+"/samples/" + i6+"/throughputDeltas/" + i9,schemaPath:"#/properties/samples/items/properties/throughputDeltas/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data86 == "number") && (isFinite(data86))){
+if(data86 < 0 || isNaN(data86)){
+const err215 = {instancePath:instancePath+"/sampling/layouts/padBytes/" + i5,schemaPath:"#/properties/sampling/properties/layouts/properties/padBytes/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -8799,8 +8775,10 @@ vErrors.push(err215);
 errors++;
 }
 }
+}
+}
 else {
-const err216 = {instancePath:instancePath+"/samples/" + i6+"/throughputDeltas/" + i9,schemaPath:"#/properties/samples/items/properties/throughputDeltas/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err216 = {instancePath:instancePath+"/sampling/layouts/padBytes",schemaPath:"#/properties/sampling/properties/layouts/properties/padBytes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -8810,9 +8788,14 @@ vErrors.push(err216);
 errors++;
 }
 }
-}
-else {
-const err217 = {instancePath:instancePath+"/samples/" + i6+"/throughputDeltas",schemaPath:"#/properties/samples/items/properties/throughputDeltas/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data84.workerPadBytes !== undefined){
+let data87 = data84.workerPadBytes;
+if(Array.isArray(data87)){
+const len6 = data87.length;
+for(let i6=0; i6<len6; i6++){
+let data88 = data87[i6];
+if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
+const err217 = {instancePath:instancePath+"/sampling/layouts/workerPadBytes/" + i6,schemaPath:"#/properties/sampling/properties/layouts/properties/workerPadBytes/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -8821,10 +8804,9 @@ vErrors.push(err217);
 }
 errors++;
 }
-}
-}
-else {
-const err218 = {instancePath:instancePath+"/samples/" + i6,schemaPath:"#/properties/samples/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 < 0 || isNaN(data88)){
+const err218 = {instancePath:instancePath+"/sampling/layouts/workerPadBytes/" + i6,schemaPath:"#/properties/sampling/properties/layouts/properties/workerPadBytes/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -8835,8 +8817,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err219 = {instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err219 = {instancePath:instancePath+"/sampling/layouts/workerPadBytes",schemaPath:"#/properties/sampling/properties/layouts/properties/workerPadBytes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -8846,11 +8829,9 @@ vErrors.push(err219);
 errors++;
 }
 }
-if(data.distribution !== undefined){
-let data91 = data.distribution;
-if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
-if(data91.n === undefined){
-const err220 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "n"},message:"must have required property '"+"n"+"'"};
+}
+else {
+const err220 = {instancePath:instancePath+"/sampling/layouts",schemaPath:"#/properties/sampling/properties/layouts/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -8859,8 +8840,10 @@ vErrors.push(err220);
 }
 errors++;
 }
-if(data91.calls === undefined){
-const err221 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+}
+}
+else {
+const err221 = {instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -8869,8 +8852,16 @@ vErrors.push(err221);
 }
 errors++;
 }
-if(data91.meanNs === undefined){
-const err222 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "meanNs"},message:"must have required property '"+"meanNs"+"'"};
+}
+if(data.samples !== undefined){
+let data89 = data.samples;
+if(Array.isArray(data89)){
+const len7 = data89.length;
+for(let i7=0; i7<len7; i7++){
+let data90 = data89[i7];
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+if(data90.worker === undefined){
+const err222 = {instancePath:instancePath+"/samples/" + i7,schemaPath:"#/properties/samples/items/required",keyword:"required",params:{missingProperty: "worker"},message:"must have required property '"+"worker"+"'"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -8879,8 +8870,8 @@ vErrors.push(err222);
 }
 errors++;
 }
-if(data91.medianNs === undefined){
-const err223 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "medianNs"},message:"must have required property '"+"medianNs"+"'"};
+if(data90.counterDeltas === undefined){
+const err223 = {instancePath:instancePath+"/samples/" + i7,schemaPath:"#/properties/samples/items/required",keyword:"required",params:{missingProperty: "counterDeltas"},message:"must have required property '"+"counterDeltas"+"'"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -8889,8 +8880,9 @@ vErrors.push(err223);
 }
 errors++;
 }
-if(data91.minNs === undefined){
-const err224 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "minNs"},message:"must have required property '"+"minNs"+"'"};
+for(const key12 in data90){
+if(!(((((key12 === "worker") || (key12 === "counterDeltas")) || (key12 === "clockDeltas")) || (key12 === "throughputDeltas")) || (key12 === "switchedOut"))){
+const err224 = {instancePath:instancePath+"/samples/" + i7,schemaPath:"#/properties/samples/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -8899,8 +8891,11 @@ vErrors.push(err224);
 }
 errors++;
 }
-if(data91.maxNs === undefined){
-const err225 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "maxNs"},message:"must have required property '"+"maxNs"+"'"};
+}
+if(data90.worker !== undefined){
+let data91 = data90.worker;
+if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
+const err225 = {instancePath:instancePath+"/samples/" + i7+"/worker",schemaPath:"#/properties/samples/items/properties/worker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -8909,8 +8904,9 @@ vErrors.push(err225);
 }
 errors++;
 }
-if(data91.p1Ns === undefined){
-const err226 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p1Ns"},message:"must have required property '"+"p1Ns"+"'"};
+if((typeof data91 == "number") && (isFinite(data91))){
+if(data91 < 1 || isNaN(data91)){
+const err226 = {instancePath:instancePath+"/samples/" + i7+"/worker",schemaPath:"#/properties/samples/items/properties/worker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -8919,8 +8915,13 @@ vErrors.push(err226);
 }
 errors++;
 }
-if(data91.p5Ns === undefined){
-const err227 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p5Ns"},message:"must have required property '"+"p5Ns"+"'"};
+}
+}
+if(data90.counterDeltas !== undefined){
+let data92 = data90.counterDeltas;
+if(Array.isArray(data92)){
+if(data92.length < 1){
+const err227 = {instancePath:instancePath+"/samples/" + i7+"/counterDeltas",schemaPath:"#/properties/samples/items/properties/counterDeltas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -8929,8 +8930,12 @@ vErrors.push(err227);
 }
 errors++;
 }
-if(data91.p25Ns === undefined){
-const err228 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p25Ns"},message:"must have required property '"+"p25Ns"+"'"};
+const len8 = data92.length;
+for(let i8=0; i8<len8; i8++){
+let data93 = data92[i8];
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 < 0 || isNaN(data93)){
+const err228 = {instancePath:instancePath+"/samples/" + i7+"/counterDeltas/" + i8,schemaPath:"#/properties/samples/items/properties/counterDeltas/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -8939,8 +8944,9 @@ vErrors.push(err228);
 }
 errors++;
 }
-if(data91.p75Ns === undefined){
-const err229 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p75Ns"},message:"must have required property '"+"p75Ns"+"'"};
+}
+else {
+const err229 = {instancePath:instancePath+"/samples/" + i7+"/counterDeltas/" + i8,schemaPath:"#/properties/samples/items/properties/counterDeltas/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -8949,8 +8955,10 @@ vErrors.push(err229);
 }
 errors++;
 }
-if(data91.p95Ns === undefined){
-const err230 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p95Ns"},message:"must have required property '"+"p95Ns"+"'"};
+}
+}
+else {
+const err230 = {instancePath:instancePath+"/samples/" + i7+"/counterDeltas",schemaPath:"#/properties/samples/items/properties/counterDeltas/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -8959,8 +8967,16 @@ vErrors.push(err230);
 }
 errors++;
 }
-if(data91.p99Ns === undefined){
-const err231 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p99Ns"},message:"must have required property '"+"p99Ns"+"'"};
+}
+if(data90.clockDeltas !== undefined){
+let data94 = data90.clockDeltas;
+if(Array.isArray(data94)){
+const len9 = data94.length;
+for(let i9=0; i9<len9; i9++){
+let data95 = data94[i9];
+if((typeof data95 == "number") && (isFinite(data95))){
+if(data95 < 0 || isNaN(data95)){
+const err231 = {instancePath:instancePath+"/samples/" + i7+"/clockDeltas/" + i9,schemaPath:"#/properties/samples/items/properties/clockDeltas/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -8969,8 +8985,9 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data91.madNs === undefined){
-const err232 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "madNs"},message:"must have required property '"+"madNs"+"'"};
+}
+else {
+const err232 = {instancePath:instancePath+"/samples/" + i7+"/clockDeltas/" + i9,schemaPath:"#/properties/samples/items/properties/clockDeltas/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -8979,8 +8996,10 @@ vErrors.push(err232);
 }
 errors++;
 }
-if(data91.sdNs === undefined){
-const err233 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "sdNs"},message:"must have required property '"+"sdNs"+"'"};
+}
+}
+else {
+const err233 = {instancePath:instancePath+"/samples/" + i7+"/clockDeltas",schemaPath:"#/properties/samples/items/properties/clockDeltas/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -8989,8 +9008,16 @@ vErrors.push(err233);
 }
 errors++;
 }
-if(data91.medianCi95Ns === undefined){
-const err234 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "medianCi95Ns"},message:"must have required property '"+"medianCi95Ns"+"'"};
+}
+if(data90.throughputDeltas !== undefined){
+let data96 = data90.throughputDeltas;
+if(Array.isArray(data96)){
+const len10 = data96.length;
+for(let i10=0; i10<len10; i10++){
+let data97 = data96[i10];
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 < 0 || isNaN(data97)){
+const err234 = {instancePath:instancePath+"/samples/" + i7+"/throughputDeltas/" + i10,schemaPath:"#/properties/samples/items/properties/throughputDeltas/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -8999,8 +9026,9 @@ vErrors.push(err234);
 }
 errors++;
 }
-if(data91.meanCi95Ns === undefined){
-const err235 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "meanCi95Ns"},message:"must have required property '"+"meanCi95Ns"+"'"};
+}
+else {
+const err235 = {instancePath:instancePath+"/samples/" + i7+"/throughputDeltas/" + i10,schemaPath:"#/properties/samples/items/properties/throughputDeltas/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -9009,8 +9037,10 @@ vErrors.push(err235);
 }
 errors++;
 }
-if(data91.outliers === undefined){
-const err236 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "outliers"},message:"must have required property '"+"outliers"+"'"};
+}
+}
+else {
+const err236 = {instancePath:instancePath+"/samples/" + i7+"/throughputDeltas",schemaPath:"#/properties/samples/items/properties/throughputDeltas/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -9019,8 +9049,12 @@ vErrors.push(err236);
 }
 errors++;
 }
-if(data91.workerMediansNs === undefined){
-const err237 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "workerMediansNs"},message:"must have required property '"+"workerMediansNs"+"'"};
+}
+if(data90.switchedOut !== undefined){
+let data98 = data90.switchedOut;
+if(Array.isArray(data98)){
+if(data98.length < 1){
+const err237 = {instancePath:instancePath+"/samples/" + i7+"/switchedOut",schemaPath:"#/properties/samples/items/properties/switchedOut/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -9029,8 +9063,11 @@ vErrors.push(err237);
 }
 errors++;
 }
-if(data91.workerMeansNs === undefined){
-const err238 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "workerMeansNs"},message:"must have required property '"+"workerMeansNs"+"'"};
+const len11 = data98.length;
+for(let i11=0; i11<len11; i11++){
+let data99 = data98[i11];
+if(!(((typeof data99 == "number") && (!(data99 % 1) && !isNaN(data99))) && (isFinite(data99)))){
+const err238 = {instancePath:instancePath+"/samples/" + i7+"/switchedOut/" + i11,schemaPath:"#/properties/samples/items/properties/switchedOut/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -9039,8 +9076,9 @@ vErrors.push(err238);
 }
 errors++;
 }
-if(data91.workerSpread === undefined){
-const err239 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "workerSpread"},message:"must have required property '"+"workerSpread"+"'"};
+if((typeof data99 == "number") && (isFinite(data99))){
+if(data99 < 0 || isNaN(data99)){
+const err239 = {instancePath:instancePath+"/samples/" + i7+"/switchedOut/" + i11,schemaPath:"#/properties/samples/items/properties/switchedOut/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -9049,9 +9087,11 @@ vErrors.push(err239);
 }
 errors++;
 }
-for(const key12 in data91){
-if(!(func1.call(schema35.properties.distribution.properties, key12))){
-const err240 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+}
+}
+}
+else {
+const err240 = {instancePath:instancePath+"/samples/" + i7+"/switchedOut",schemaPath:"#/properties/samples/items/properties/switchedOut/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -9061,10 +9101,9 @@ vErrors.push(err240);
 errors++;
 }
 }
-if(data91.n !== undefined){
-let data92 = data91.n;
-if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
-const err241 = {instancePath:instancePath+"/distribution/n",schemaPath:"#/properties/distribution/properties/n/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err241 = {instancePath:instancePath+"/samples/" + i7,schemaPath:"#/properties/samples/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -9073,9 +9112,10 @@ vErrors.push(err241);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 < 1 || isNaN(data92)){
-const err242 = {instancePath:instancePath+"/distribution/n",schemaPath:"#/properties/distribution/properties/n/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err242 = {instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -9085,11 +9125,11 @@ vErrors.push(err242);
 errors++;
 }
 }
-}
-if(data91.calls !== undefined){
-let data93 = data91.calls;
-if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
-const err243 = {instancePath:instancePath+"/distribution/calls",schemaPath:"#/properties/distribution/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.distribution !== undefined){
+let data100 = data.distribution;
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
+if(data100.n === undefined){
+const err243 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "n"},message:"must have required property '"+"n"+"'"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -9098,9 +9138,8 @@ vErrors.push(err243);
 }
 errors++;
 }
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 < 1 || isNaN(data93)){
-const err244 = {instancePath:instancePath+"/distribution/calls",schemaPath:"#/properties/distribution/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data100.calls === undefined){
+const err244 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -9109,13 +9148,8 @@ vErrors.push(err244);
 }
 errors++;
 }
-}
-}
-if(data91.meanNs !== undefined){
-let data94 = data91.meanNs;
-if((typeof data94 == "number") && (isFinite(data94))){
-if(data94 < 0 || isNaN(data94)){
-const err245 = {instancePath:instancePath+"/distribution/meanNs",schemaPath:"#/properties/distribution/properties/meanNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data100.meanNs === undefined){
+const err245 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "meanNs"},message:"must have required property '"+"meanNs"+"'"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -9124,9 +9158,8 @@ vErrors.push(err245);
 }
 errors++;
 }
-}
-else {
-const err246 = {instancePath:instancePath+"/distribution/meanNs",schemaPath:"#/properties/distribution/properties/meanNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.medianNs === undefined){
+const err246 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "medianNs"},message:"must have required property '"+"medianNs"+"'"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -9135,12 +9168,8 @@ vErrors.push(err246);
 }
 errors++;
 }
-}
-if(data91.medianNs !== undefined){
-let data95 = data91.medianNs;
-if((typeof data95 == "number") && (isFinite(data95))){
-if(data95 < 0 || isNaN(data95)){
-const err247 = {instancePath:instancePath+"/distribution/medianNs",schemaPath:"#/properties/distribution/properties/medianNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data100.minNs === undefined){
+const err247 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "minNs"},message:"must have required property '"+"minNs"+"'"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -9149,9 +9178,8 @@ vErrors.push(err247);
 }
 errors++;
 }
-}
-else {
-const err248 = {instancePath:instancePath+"/distribution/medianNs",schemaPath:"#/properties/distribution/properties/medianNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.maxNs === undefined){
+const err248 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "maxNs"},message:"must have required property '"+"maxNs"+"'"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -9160,12 +9188,8 @@ vErrors.push(err248);
 }
 errors++;
 }
-}
-if(data91.minNs !== undefined){
-let data96 = data91.minNs;
-if((typeof data96 == "number") && (isFinite(data96))){
-if(data96 < 0 || isNaN(data96)){
-const err249 = {instancePath:instancePath+"/distribution/minNs",schemaPath:"#/properties/distribution/properties/minNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data100.p1Ns === undefined){
+const err249 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p1Ns"},message:"must have required property '"+"p1Ns"+"'"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -9174,9 +9198,8 @@ vErrors.push(err249);
 }
 errors++;
 }
-}
-else {
-const err250 = {instancePath:instancePath+"/distribution/minNs",schemaPath:"#/properties/distribution/properties/minNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.p5Ns === undefined){
+const err250 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p5Ns"},message:"must have required property '"+"p5Ns"+"'"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -9185,12 +9208,8 @@ vErrors.push(err250);
 }
 errors++;
 }
-}
-if(data91.maxNs !== undefined){
-let data97 = data91.maxNs;
-if((typeof data97 == "number") && (isFinite(data97))){
-if(data97 < 0 || isNaN(data97)){
-const err251 = {instancePath:instancePath+"/distribution/maxNs",schemaPath:"#/properties/distribution/properties/maxNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data100.p25Ns === undefined){
+const err251 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p25Ns"},message:"must have required property '"+"p25Ns"+"'"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -9199,9 +9218,8 @@ vErrors.push(err251);
 }
 errors++;
 }
-}
-else {
-const err252 = {instancePath:instancePath+"/distribution/maxNs",schemaPath:"#/properties/distribution/properties/maxNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.p75Ns === undefined){
+const err252 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p75Ns"},message:"must have required property '"+"p75Ns"+"'"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -9210,12 +9228,8 @@ vErrors.push(err252);
 }
 errors++;
 }
-}
-if(data91.p1Ns !== undefined){
-let data98 = data91.p1Ns;
-if((typeof data98 == "number") && (isFinite(data98))){
-if(data98 < 0 || isNaN(data98)){
-const err253 = {instancePath:instancePath+"/distribution/p1Ns",schemaPath:"#/properties/distribution/properties/p1Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data100.p95Ns === undefined){
+const err253 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p95Ns"},message:"must have required property '"+"p95Ns"+"'"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -9224,9 +9238,8 @@ vErrors.push(err253);
 }
 errors++;
 }
-}
-else {
-const err254 = {instancePath:instancePath+"/distribution/p1Ns",schemaPath:"#/properties/distribution/properties/p1Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.p99Ns === undefined){
+const err254 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "p99Ns"},message:"must have required property '"+"p99Ns"+"'"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -9235,12 +9248,8 @@ vErrors.push(err254);
 }
 errors++;
 }
-}
-if(data91.p5Ns !== undefined){
-let data99 = data91.p5Ns;
-if((typeof data99 == "number") && (isFinite(data99))){
-if(data99 < 0 || isNaN(data99)){
-const err255 = {instancePath:instancePath+"/distribution/p5Ns",schemaPath:"#/properties/distribution/properties/p5Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data100.madNs === undefined){
+const err255 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "madNs"},message:"must have required property '"+"madNs"+"'"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -9249,9 +9258,8 @@ vErrors.push(err255);
 }
 errors++;
 }
-}
-else {
-const err256 = {instancePath:instancePath+"/distribution/p5Ns",schemaPath:"#/properties/distribution/properties/p5Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.sdNs === undefined){
+const err256 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "sdNs"},message:"must have required property '"+"sdNs"+"'"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -9260,12 +9268,8 @@ vErrors.push(err256);
 }
 errors++;
 }
-}
-if(data91.p25Ns !== undefined){
-let data100 = data91.p25Ns;
-if((typeof data100 == "number") && (isFinite(data100))){
-if(data100 < 0 || isNaN(data100)){
-const err257 = {instancePath:instancePath+"/distribution/p25Ns",schemaPath:"#/properties/distribution/properties/p25Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data100.medianCi95Ns === undefined){
+const err257 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "medianCi95Ns"},message:"must have required property '"+"medianCi95Ns"+"'"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -9274,9 +9278,8 @@ vErrors.push(err257);
 }
 errors++;
 }
-}
-else {
-const err258 = {instancePath:instancePath+"/distribution/p25Ns",schemaPath:"#/properties/distribution/properties/p25Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.meanCi95Ns === undefined){
+const err258 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "meanCi95Ns"},message:"must have required property '"+"meanCi95Ns"+"'"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -9285,12 +9288,8 @@ vErrors.push(err258);
 }
 errors++;
 }
-}
-if(data91.p75Ns !== undefined){
-let data101 = data91.p75Ns;
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 < 0 || isNaN(data101)){
-const err259 = {instancePath:instancePath+"/distribution/p75Ns",schemaPath:"#/properties/distribution/properties/p75Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data100.outliers === undefined){
+const err259 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "outliers"},message:"must have required property '"+"outliers"+"'"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -9299,9 +9298,8 @@ vErrors.push(err259);
 }
 errors++;
 }
-}
-else {
-const err260 = {instancePath:instancePath+"/distribution/p75Ns",schemaPath:"#/properties/distribution/properties/p75Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.workerMediansNs === undefined){
+const err260 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "workerMediansNs"},message:"must have required property '"+"workerMediansNs"+"'"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -9310,12 +9308,8 @@ vErrors.push(err260);
 }
 errors++;
 }
-}
-if(data91.p95Ns !== undefined){
-let data102 = data91.p95Ns;
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 < 0 || isNaN(data102)){
-const err261 = {instancePath:instancePath+"/distribution/p95Ns",schemaPath:"#/properties/distribution/properties/p95Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data100.workerMeansNs === undefined){
+const err261 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "workerMeansNs"},message:"must have required property '"+"workerMeansNs"+"'"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -9324,9 +9318,8 @@ vErrors.push(err261);
 }
 errors++;
 }
-}
-else {
-const err262 = {instancePath:instancePath+"/distribution/p95Ns",schemaPath:"#/properties/distribution/properties/p95Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.workerSpread === undefined){
+const err262 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/required",keyword:"required",params:{missingProperty: "workerSpread"},message:"must have required property '"+"workerSpread"+"'"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -9335,12 +9328,9 @@ vErrors.push(err262);
 }
 errors++;
 }
-}
-if(data91.p99Ns !== undefined){
-let data103 = data91.p99Ns;
-if((typeof data103 == "number") && (isFinite(data103))){
-if(data103 < 0 || isNaN(data103)){
-const err263 = {instancePath:instancePath+"/distribution/p99Ns",schemaPath:"#/properties/distribution/properties/p99Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key13 in data100){
+if(!(func1.call(schema35.properties.distribution.properties, key13))){
+const err263 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -9350,8 +9340,10 @@ vErrors.push(err263);
 errors++;
 }
 }
-else {
-const err264 = {instancePath:instancePath+"/distribution/p99Ns",schemaPath:"#/properties/distribution/properties/p99Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.n !== undefined){
+let data101 = data100.n;
+if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
+const err264 = {instancePath:instancePath+"/distribution/n",schemaPath:"#/properties/distribution/properties/n/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -9360,12 +9352,9 @@ vErrors.push(err264);
 }
 errors++;
 }
-}
-if(data91.madNs !== undefined){
-let data104 = data91.madNs;
-if((typeof data104 == "number") && (isFinite(data104))){
-if(data104 < 0 || isNaN(data104)){
-const err265 = {instancePath:instancePath+"/distribution/madNs",schemaPath:"#/properties/distribution/properties/madNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data101 == "number") && (isFinite(data101))){
+if(data101 < 1 || isNaN(data101)){
+const err265 = {instancePath:instancePath+"/distribution/n",schemaPath:"#/properties/distribution/properties/n/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -9375,8 +9364,11 @@ vErrors.push(err265);
 errors++;
 }
 }
-else {
-const err266 = {instancePath:instancePath+"/distribution/madNs",schemaPath:"#/properties/distribution/properties/madNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data100.calls !== undefined){
+let data102 = data100.calls;
+if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
+const err266 = {instancePath:instancePath+"/distribution/calls",schemaPath:"#/properties/distribution/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -9385,12 +9377,9 @@ vErrors.push(err266);
 }
 errors++;
 }
-}
-if(data91.sdNs !== undefined){
-let data105 = data91.sdNs;
-if((typeof data105 == "number") && (isFinite(data105))){
-if(data105 < 0 || isNaN(data105)){
-const err267 = {instancePath:instancePath+"/distribution/sdNs",schemaPath:"#/properties/distribution/properties/sdNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data102 == "number") && (isFinite(data102))){
+if(data102 < 1 || isNaN(data102)){
+const err267 = {instancePath:instancePath+"/distribution/calls",schemaPath:"#/properties/distribution/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -9400,8 +9389,12 @@ vErrors.push(err267);
 errors++;
 }
 }
-else {
-const err268 = {instancePath:instancePath+"/distribution/sdNs",schemaPath:"#/properties/distribution/properties/sdNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data100.meanNs !== undefined){
+let data103 = data100.meanNs;
+if((typeof data103 == "number") && (isFinite(data103))){
+if(data103 < 0 || isNaN(data103)){
+const err268 = {instancePath:instancePath+"/distribution/meanNs",schemaPath:"#/properties/distribution/properties/meanNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -9411,11 +9404,8 @@ vErrors.push(err268);
 errors++;
 }
 }
-if(data91.medianCi95Ns !== undefined){
-let data106 = data91.medianCi95Ns;
-if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
-if(data106.low === undefined){
-const err269 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+else {
+const err269 = {instancePath:instancePath+"/distribution/meanNs",schemaPath:"#/properties/distribution/properties/meanNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -9424,8 +9414,12 @@ vErrors.push(err269);
 }
 errors++;
 }
-if(data106.high === undefined){
-const err270 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+if(data100.medianNs !== undefined){
+let data104 = data100.medianNs;
+if((typeof data104 == "number") && (isFinite(data104))){
+if(data104 < 0 || isNaN(data104)){
+const err270 = {instancePath:instancePath+"/distribution/medianNs",schemaPath:"#/properties/distribution/properties/medianNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -9434,9 +9428,9 @@ vErrors.push(err270);
 }
 errors++;
 }
-for(const key13 in data106){
-if(!((key13 === "low") || (key13 === "high"))){
-const err271 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+}
+else {
+const err271 = {instancePath:instancePath+"/distribution/medianNs",schemaPath:"#/properties/distribution/properties/medianNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -9446,10 +9440,11 @@ vErrors.push(err271);
 errors++;
 }
 }
-if(data106.low !== undefined){
-let data107 = data106.low;
-if(!((typeof data107 == "number") && (isFinite(data107)))){
-const err272 = {instancePath:instancePath+"/distribution/medianCi95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.minNs !== undefined){
+let data105 = data100.minNs;
+if((typeof data105 == "number") && (isFinite(data105))){
+if(data105 < 0 || isNaN(data105)){
+const err272 = {instancePath:instancePath+"/distribution/minNs",schemaPath:"#/properties/distribution/properties/minNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -9459,10 +9454,8 @@ vErrors.push(err272);
 errors++;
 }
 }
-if(data106.high !== undefined){
-let data108 = data106.high;
-if(!((typeof data108 == "number") && (isFinite(data108)))){
-const err273 = {instancePath:instancePath+"/distribution/medianCi95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+const err273 = {instancePath:instancePath+"/distribution/minNs",schemaPath:"#/properties/distribution/properties/minNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -9472,9 +9465,11 @@ vErrors.push(err273);
 errors++;
 }
 }
-}
-else {
-const err274 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data100.maxNs !== undefined){
+let data106 = data100.maxNs;
+if((typeof data106 == "number") && (isFinite(data106))){
+if(data106 < 0 || isNaN(data106)){
+const err274 = {instancePath:instancePath+"/distribution/maxNs",schemaPath:"#/properties/distribution/properties/maxNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -9484,11 +9479,8 @@ vErrors.push(err274);
 errors++;
 }
 }
-if(data91.meanCi95Ns !== undefined){
-let data109 = data91.meanCi95Ns;
-if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
-if(data109.low === undefined){
-const err275 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+else {
+const err275 = {instancePath:instancePath+"/distribution/maxNs",schemaPath:"#/properties/distribution/properties/maxNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -9497,8 +9489,12 @@ vErrors.push(err275);
 }
 errors++;
 }
-if(data109.high === undefined){
-const err276 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+if(data100.p1Ns !== undefined){
+let data107 = data100.p1Ns;
+if((typeof data107 == "number") && (isFinite(data107))){
+if(data107 < 0 || isNaN(data107)){
+const err276 = {instancePath:instancePath+"/distribution/p1Ns",schemaPath:"#/properties/distribution/properties/p1Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -9507,9 +9503,9 @@ vErrors.push(err276);
 }
 errors++;
 }
-for(const key14 in data109){
-if(!((key14 === "low") || (key14 === "high"))){
-const err277 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+else {
+const err277 = {instancePath:instancePath+"/distribution/p1Ns",schemaPath:"#/properties/distribution/properties/p1Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -9519,10 +9515,11 @@ vErrors.push(err277);
 errors++;
 }
 }
-if(data109.low !== undefined){
-let data110 = data109.low;
-if(!((typeof data110 == "number") && (isFinite(data110)))){
-const err278 = {instancePath:instancePath+"/distribution/meanCi95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.p5Ns !== undefined){
+let data108 = data100.p5Ns;
+if((typeof data108 == "number") && (isFinite(data108))){
+if(data108 < 0 || isNaN(data108)){
+const err278 = {instancePath:instancePath+"/distribution/p5Ns",schemaPath:"#/properties/distribution/properties/p5Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -9532,10 +9529,8 @@ vErrors.push(err278);
 errors++;
 }
 }
-if(data109.high !== undefined){
-let data111 = data109.high;
-if(!((typeof data111 == "number") && (isFinite(data111)))){
-const err279 = {instancePath:instancePath+"/distribution/meanCi95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+const err279 = {instancePath:instancePath+"/distribution/p5Ns",schemaPath:"#/properties/distribution/properties/p5Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -9545,9 +9540,11 @@ vErrors.push(err279);
 errors++;
 }
 }
-}
-else {
-const err280 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data100.p25Ns !== undefined){
+let data109 = data100.p25Ns;
+if((typeof data109 == "number") && (isFinite(data109))){
+if(data109 < 0 || isNaN(data109)){
+const err280 = {instancePath:instancePath+"/distribution/p25Ns",schemaPath:"#/properties/distribution/properties/p25Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -9557,11 +9554,8 @@ vErrors.push(err280);
 errors++;
 }
 }
-if(data91.outliers !== undefined){
-let data112 = data91.outliers;
-if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
-if(data112.low === undefined){
-const err281 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+else {
+const err281 = {instancePath:instancePath+"/distribution/p25Ns",schemaPath:"#/properties/distribution/properties/p25Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -9570,8 +9564,12 @@ vErrors.push(err281);
 }
 errors++;
 }
-if(data112.high === undefined){
-const err282 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+if(data100.p75Ns !== undefined){
+let data110 = data100.p75Ns;
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 < 0 || isNaN(data110)){
+const err282 = {instancePath:instancePath+"/distribution/p75Ns",schemaPath:"#/properties/distribution/properties/p75Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -9580,8 +9578,9 @@ vErrors.push(err282);
 }
 errors++;
 }
-if(data112.fences === undefined){
-const err283 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/required",keyword:"required",params:{missingProperty: "fences"},message:"must have required property '"+"fences"+"'"};
+}
+else {
+const err283 = {instancePath:instancePath+"/distribution/p75Ns",schemaPath:"#/properties/distribution/properties/p75Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -9590,9 +9589,12 @@ vErrors.push(err283);
 }
 errors++;
 }
-for(const key15 in data112){
-if(!(((key15 === "low") || (key15 === "high")) || (key15 === "fences"))){
-const err284 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+}
+if(data100.p95Ns !== undefined){
+let data111 = data100.p95Ns;
+if((typeof data111 == "number") && (isFinite(data111))){
+if(data111 < 0 || isNaN(data111)){
+const err284 = {instancePath:instancePath+"/distribution/p95Ns",schemaPath:"#/properties/distribution/properties/p95Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -9602,10 +9604,8 @@ vErrors.push(err284);
 errors++;
 }
 }
-if(data112.low !== undefined){
-let data113 = data112.low;
-if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
-const err285 = {instancePath:instancePath+"/distribution/outliers/low",schemaPath:"#/properties/distribution/properties/outliers/properties/low/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err285 = {instancePath:instancePath+"/distribution/p95Ns",schemaPath:"#/properties/distribution/properties/p95Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -9614,9 +9614,12 @@ vErrors.push(err285);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 < 0 || isNaN(data113)){
-const err286 = {instancePath:instancePath+"/distribution/outliers/low",schemaPath:"#/properties/distribution/properties/outliers/properties/low/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data100.p99Ns !== undefined){
+let data112 = data100.p99Ns;
+if((typeof data112 == "number") && (isFinite(data112))){
+if(data112 < 0 || isNaN(data112)){
+const err286 = {instancePath:instancePath+"/distribution/p99Ns",schemaPath:"#/properties/distribution/properties/p99Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -9626,11 +9629,8 @@ vErrors.push(err286);
 errors++;
 }
 }
-}
-if(data112.high !== undefined){
-let data114 = data112.high;
-if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
-const err287 = {instancePath:instancePath+"/distribution/outliers/high",schemaPath:"#/properties/distribution/properties/outliers/properties/high/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err287 = {instancePath:instancePath+"/distribution/p99Ns",schemaPath:"#/properties/distribution/properties/p99Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -9639,9 +9639,12 @@ vErrors.push(err287);
 }
 errors++;
 }
-if((typeof data114 == "number") && (isFinite(data114))){
-if(data114 < 0 || isNaN(data114)){
-const err288 = {instancePath:instancePath+"/distribution/outliers/high",schemaPath:"#/properties/distribution/properties/outliers/properties/high/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data100.madNs !== undefined){
+let data113 = data100.madNs;
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 < 0 || isNaN(data113)){
+const err288 = {instancePath:instancePath+"/distribution/madNs",schemaPath:"#/properties/distribution/properties/madNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -9651,12 +9654,8 @@ vErrors.push(err288);
 errors++;
 }
 }
-}
-if(data112.fences !== undefined){
-let data115 = data112.fences;
-if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
-if(data115.low === undefined){
-const err289 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+else {
+const err289 = {instancePath:instancePath+"/distribution/madNs",schemaPath:"#/properties/distribution/properties/madNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -9665,8 +9664,12 @@ vErrors.push(err289);
 }
 errors++;
 }
-if(data115.high === undefined){
-const err290 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+if(data100.sdNs !== undefined){
+let data114 = data100.sdNs;
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 < 0 || isNaN(data114)){
+const err290 = {instancePath:instancePath+"/distribution/sdNs",schemaPath:"#/properties/distribution/properties/sdNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -9675,9 +9678,9 @@ vErrors.push(err290);
 }
 errors++;
 }
-for(const key16 in data115){
-if(!((key16 === "low") || (key16 === "high"))){
-const err291 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+}
+else {
+const err291 = {instancePath:instancePath+"/distribution/sdNs",schemaPath:"#/properties/distribution/properties/sdNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -9687,10 +9690,11 @@ vErrors.push(err291);
 errors++;
 }
 }
-if(data115.low !== undefined){
-let data116 = data115.low;
-if(!((typeof data116 == "number") && (isFinite(data116)))){
-const err292 = {instancePath:instancePath+"/distribution/outliers/fences/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.medianCi95Ns !== undefined){
+let data115 = data100.medianCi95Ns;
+if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
+if(data115.low === undefined){
+const err292 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -9699,11 +9703,8 @@ vErrors.push(err292);
 }
 errors++;
 }
-}
-if(data115.high !== undefined){
-let data117 = data115.high;
-if(!((typeof data117 == "number") && (isFinite(data117)))){
-const err293 = {instancePath:instancePath+"/distribution/outliers/fences/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data115.high === undefined){
+const err293 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -9712,10 +9713,9 @@ vErrors.push(err293);
 }
 errors++;
 }
-}
-}
-else {
-const err294 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key14 in data115){
+if(!((key14 === "low") || (key14 === "high"))){
+const err294 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -9725,9 +9725,10 @@ vErrors.push(err294);
 errors++;
 }
 }
-}
-else {
-const err295 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data115.low !== undefined){
+let data116 = data115.low;
+if(!((typeof data116 == "number") && (isFinite(data116)))){
+const err295 = {instancePath:instancePath+"/distribution/medianCi95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -9737,15 +9738,10 @@ vErrors.push(err295);
 errors++;
 }
 }
-if(data91.workerMediansNs !== undefined){
-let data118 = data91.workerMediansNs;
-if(Array.isArray(data118)){
-const len10 = data118.length;
-for(let i10=0; i10<len10; i10++){
-let data119 = data118[i10];
-if((typeof data119 == "number") && (isFinite(data119))){
-if(data119 < 0 || isNaN(data119)){
-const err296 = {instancePath:instancePath+"/distribution/workerMediansNs/" + i10,schemaPath:"#/properties/distribution/properties/workerMediansNs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data115.high !== undefined){
+let data117 = data115.high;
+if(!((typeof data117 == "number") && (isFinite(data117)))){
+const err296 = {instancePath:instancePath+"/distribution/medianCi95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -9755,8 +9751,9 @@ vErrors.push(err296);
 errors++;
 }
 }
+}
 else {
-const err297 = {instancePath:instancePath+"/distribution/workerMediansNs/" + i10,schemaPath:"#/properties/distribution/properties/workerMediansNs/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err297 = {instancePath:instancePath+"/distribution/medianCi95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -9766,9 +9763,11 @@ vErrors.push(err297);
 errors++;
 }
 }
-}
-else {
-const err298 = {instancePath:instancePath+"/distribution/workerMediansNs",schemaPath:"#/properties/distribution/properties/workerMediansNs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data100.meanCi95Ns !== undefined){
+let data118 = data100.meanCi95Ns;
+if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
+if(data118.low === undefined){
+const err298 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -9777,16 +9776,8 @@ vErrors.push(err298);
 }
 errors++;
 }
-}
-if(data91.workerMeansNs !== undefined){
-let data120 = data91.workerMeansNs;
-if(Array.isArray(data120)){
-const len11 = data120.length;
-for(let i11=0; i11<len11; i11++){
-let data121 = data120[i11];
-if((typeof data121 == "number") && (isFinite(data121))){
-if(data121 < 0 || isNaN(data121)){
-const err299 = {instancePath:instancePath+"/distribution/workerMeansNs/" + i11,schemaPath:"#/properties/distribution/properties/workerMeansNs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data118.high === undefined){
+const err299 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -9795,9 +9786,9 @@ vErrors.push(err299);
 }
 errors++;
 }
-}
-else {
-const err300 = {instancePath:instancePath+"/distribution/workerMeansNs/" + i11,schemaPath:"#/properties/distribution/properties/workerMeansNs/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key15 in data118){
+if(!((key15 === "low") || (key15 === "high"))){
+const err300 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -9807,9 +9798,10 @@ vErrors.push(err300);
 errors++;
 }
 }
-}
-else {
-const err301 = {instancePath:instancePath+"/distribution/workerMeansNs",schemaPath:"#/properties/distribution/properties/workerMeansNs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data118.low !== undefined){
+let data119 = data118.low;
+if(!((typeof data119 == "number") && (isFinite(data119)))){
+const err301 = {instancePath:instancePath+"/distribution/meanCi95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -9819,11 +9811,10 @@ vErrors.push(err301);
 errors++;
 }
 }
-if(data91.workerSpread !== undefined){
-let data122 = data91.workerSpread;
-if((typeof data122 == "number") && (isFinite(data122))){
-if(data122 < 0 || isNaN(data122)){
-const err302 = {instancePath:instancePath+"/distribution/workerSpread",schemaPath:"#/properties/distribution/properties/workerSpread/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data118.high !== undefined){
+let data120 = data118.high;
+if(!((typeof data120 == "number") && (isFinite(data120)))){
+const err302 = {instancePath:instancePath+"/distribution/meanCi95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -9833,8 +9824,9 @@ vErrors.push(err302);
 errors++;
 }
 }
+}
 else {
-const err303 = {instancePath:instancePath+"/distribution/workerSpread",schemaPath:"#/properties/distribution/properties/workerSpread/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err303 = {instancePath:instancePath+"/distribution/meanCi95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -9844,11 +9836,11 @@ vErrors.push(err303);
 errors++;
 }
 }
-if(data91.meanCounter !== undefined){
-let data123 = data91.meanCounter;
-if((typeof data123 == "number") && (isFinite(data123))){
-if(data123 < 0 || isNaN(data123)){
-const err304 = {instancePath:instancePath+"/distribution/meanCounter",schemaPath:"#/properties/distribution/properties/meanCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data100.outliers !== undefined){
+let data121 = data100.outliers;
+if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
+if(data121.low === undefined){
+const err304 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -9857,9 +9849,8 @@ vErrors.push(err304);
 }
 errors++;
 }
-}
-else {
-const err305 = {instancePath:instancePath+"/distribution/meanCounter",schemaPath:"#/properties/distribution/properties/meanCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data121.high === undefined){
+const err305 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -9868,12 +9859,8 @@ vErrors.push(err305);
 }
 errors++;
 }
-}
-if(data91.medianCounter !== undefined){
-let data124 = data91.medianCounter;
-if((typeof data124 == "number") && (isFinite(data124))){
-if(data124 < 0 || isNaN(data124)){
-const err306 = {instancePath:instancePath+"/distribution/medianCounter",schemaPath:"#/properties/distribution/properties/medianCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data121.fences === undefined){
+const err306 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/required",keyword:"required",params:{missingProperty: "fences"},message:"must have required property '"+"fences"+"'"};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -9882,9 +9869,9 @@ vErrors.push(err306);
 }
 errors++;
 }
-}
-else {
-const err307 = {instancePath:instancePath+"/distribution/medianCounter",schemaPath:"#/properties/distribution/properties/medianCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key16 in data121){
+if(!(((key16 === "low") || (key16 === "high")) || (key16 === "fences"))){
+const err307 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -9894,11 +9881,10 @@ vErrors.push(err307);
 errors++;
 }
 }
-if(data91.p999Ns !== undefined){
-let data125 = data91.p999Ns;
-if((typeof data125 == "number") && (isFinite(data125))){
-if(data125 < 0 || isNaN(data125)){
-const err308 = {instancePath:instancePath+"/distribution/p999Ns",schemaPath:"#/properties/distribution/properties/p999Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data121.low !== undefined){
+let data122 = data121.low;
+if(!(((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122))) && (isFinite(data122)))){
+const err308 = {instancePath:instancePath+"/distribution/outliers/low",schemaPath:"#/properties/distribution/properties/outliers/properties/low/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -9907,9 +9893,9 @@ vErrors.push(err308);
 }
 errors++;
 }
-}
-else {
-const err309 = {instancePath:instancePath+"/distribution/p999Ns",schemaPath:"#/properties/distribution/properties/p999Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data122 == "number") && (isFinite(data122))){
+if(data122 < 0 || isNaN(data122)){
+const err309 = {instancePath:instancePath+"/distribution/outliers/low",schemaPath:"#/properties/distribution/properties/outliers/properties/low/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -9919,11 +9905,11 @@ vErrors.push(err309);
 errors++;
 }
 }
-if(data91.coreClock !== undefined){
-let data126 = data91.coreClock;
-if(data126 && typeof data126 == "object" && !Array.isArray(data126)){
-if(data126.method === undefined){
-const err310 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
+}
+if(data121.high !== undefined){
+let data123 = data121.high;
+if(!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))){
+const err310 = {instancePath:instancePath+"/distribution/outliers/high",schemaPath:"#/properties/distribution/properties/outliers/properties/high/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -9932,8 +9918,9 @@ vErrors.push(err310);
 }
 errors++;
 }
-if(data126.adds === undefined){
-const err311 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "adds"},message:"must have required property '"+"adds"+"'"};
+if((typeof data123 == "number") && (isFinite(data123))){
+if(data123 < 0 || isNaN(data123)){
+const err311 = {instancePath:instancePath+"/distribution/outliers/high",schemaPath:"#/properties/distribution/properties/outliers/properties/high/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -9942,8 +9929,13 @@ vErrors.push(err311);
 }
 errors++;
 }
-if(data126.workerHz === undefined){
-const err312 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "workerHz"},message:"must have required property '"+"workerHz"+"'"};
+}
+}
+if(data121.fences !== undefined){
+let data124 = data121.fences;
+if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
+if(data124.low === undefined){
+const err312 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -9952,8 +9944,8 @@ vErrors.push(err312);
 }
 errors++;
 }
-if(data126.minHz === undefined){
-const err313 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "minHz"},message:"must have required property '"+"minHz"+"'"};
+if(data124.high === undefined){
+const err313 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -9962,8 +9954,9 @@ vErrors.push(err313);
 }
 errors++;
 }
-if(data126.maxHz === undefined){
-const err314 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "maxHz"},message:"must have required property '"+"maxHz"+"'"};
+for(const key17 in data124){
+if(!((key17 === "low") || (key17 === "high"))){
+const err314 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -9972,9 +9965,11 @@ vErrors.push(err314);
 }
 errors++;
 }
-for(const key17 in data126){
-if(!(((((key17 === "method") || (key17 === "adds")) || (key17 === "workerHz")) || (key17 === "minHz")) || (key17 === "maxHz"))){
-const err315 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+}
+if(data124.low !== undefined){
+let data125 = data124.low;
+if(!((typeof data125 == "number") && (isFinite(data125)))){
+const err315 = {instancePath:instancePath+"/distribution/outliers/fences/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -9984,10 +9979,10 @@ vErrors.push(err315);
 errors++;
 }
 }
-if(data126.method !== undefined){
-let data127 = data126.method;
-if(typeof data127 !== "string"){
-const err316 = {instancePath:instancePath+"/distribution/coreClock/method",schemaPath:"#/properties/distribution/properties/coreClock/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data124.high !== undefined){
+let data126 = data124.high;
+if(!((typeof data126 == "number") && (isFinite(data126)))){
+const err316 = {instancePath:instancePath+"/distribution/outliers/fences/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -9996,8 +9991,10 @@ vErrors.push(err316);
 }
 errors++;
 }
-if(!(data127 === "add-chain")){
-const err317 = {instancePath:instancePath+"/distribution/coreClock/method",schemaPath:"#/properties/distribution/properties/coreClock/properties/method/enum",keyword:"enum",params:{allowedValues: schema35.properties.distribution.properties.coreClock.properties.method.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err317 = {instancePath:instancePath+"/distribution/outliers/fences",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -10007,10 +10004,9 @@ vErrors.push(err317);
 errors++;
 }
 }
-if(data126.adds !== undefined){
-let data128 = data126.adds;
-if(!(((typeof data128 == "number") && (!(data128 % 1) && !isNaN(data128))) && (isFinite(data128)))){
-const err318 = {instancePath:instancePath+"/distribution/coreClock/adds",schemaPath:"#/properties/distribution/properties/coreClock/properties/adds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err318 = {instancePath:instancePath+"/distribution/outliers",schemaPath:"#/properties/distribution/properties/outliers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -10019,9 +10015,16 @@ vErrors.push(err318);
 }
 errors++;
 }
+}
+if(data100.workerMediansNs !== undefined){
+let data127 = data100.workerMediansNs;
+if(Array.isArray(data127)){
+const len12 = data127.length;
+for(let i12=0; i12<len12; i12++){
+let data128 = data127[i12];
 if((typeof data128 == "number") && (isFinite(data128))){
-if(data128 < 1 || isNaN(data128)){
-const err319 = {instancePath:instancePath+"/distribution/coreClock/adds",schemaPath:"#/properties/distribution/properties/coreClock/properties/adds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data128 < 0 || isNaN(data128)){
+const err319 = {instancePath:instancePath+"/distribution/workerMediansNs/" + i12,schemaPath:"#/properties/distribution/properties/workerMediansNs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -10031,16 +10034,8 @@ vErrors.push(err319);
 errors++;
 }
 }
-}
-if(data126.workerHz !== undefined){
-let data129 = data126.workerHz;
-if(Array.isArray(data129)){
-const len12 = data129.length;
-for(let i12=0; i12<len12; i12++){
-let data130 = data129[i12];
-if((typeof data130 == "number") && (isFinite(data130))){
-if(data130 < 0 || isNaN(data130)){
-const err320 = {instancePath:instancePath+"/distribution/coreClock/workerHz/" + i12,schemaPath:"#/properties/distribution/properties/coreClock/properties/workerHz/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err320 = {instancePath:instancePath+"/distribution/workerMediansNs/" + i12,schemaPath:"#/properties/distribution/properties/workerMediansNs/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -10050,8 +10045,9 @@ vErrors.push(err320);
 errors++;
 }
 }
+}
 else {
-const err321 = {instancePath:instancePath+"/distribution/coreClock/workerHz/" + i12,schemaPath:"#/properties/distribution/properties/coreClock/properties/workerHz/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err321 = {instancePath:instancePath+"/distribution/workerMediansNs",schemaPath:"#/properties/distribution/properties/workerMediansNs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -10061,9 +10057,15 @@ vErrors.push(err321);
 errors++;
 }
 }
-}
-else {
-const err322 = {instancePath:instancePath+"/distribution/coreClock/workerHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/workerHz/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data100.workerMeansNs !== undefined){
+let data129 = data100.workerMeansNs;
+if(Array.isArray(data129)){
+const len13 = data129.length;
+for(let i13=0; i13<len13; i13++){
+let data130 = data129[i13];
+if((typeof data130 == "number") && (isFinite(data130))){
+if(data130 < 0 || isNaN(data130)){
+const err322 = {instancePath:instancePath+"/distribution/workerMeansNs/" + i13,schemaPath:"#/properties/distribution/properties/workerMeansNs/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -10073,11 +10075,8 @@ vErrors.push(err322);
 errors++;
 }
 }
-if(data126.minHz !== undefined){
-let data131 = data126.minHz;
-if((typeof data131 == "number") && (isFinite(data131))){
-if(data131 < 0 || isNaN(data131)){
-const err323 = {instancePath:instancePath+"/distribution/coreClock/minHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/minHz/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err323 = {instancePath:instancePath+"/distribution/workerMeansNs/" + i13,schemaPath:"#/properties/distribution/properties/workerMeansNs/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -10087,8 +10086,9 @@ vErrors.push(err323);
 errors++;
 }
 }
+}
 else {
-const err324 = {instancePath:instancePath+"/distribution/coreClock/minHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/minHz/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err324 = {instancePath:instancePath+"/distribution/workerMeansNs",schemaPath:"#/properties/distribution/properties/workerMeansNs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -10098,11 +10098,11 @@ vErrors.push(err324);
 errors++;
 }
 }
-if(data126.maxHz !== undefined){
-let data132 = data126.maxHz;
-if((typeof data132 == "number") && (isFinite(data132))){
-if(data132 < 0 || isNaN(data132)){
-const err325 = {instancePath:instancePath+"/distribution/coreClock/maxHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/maxHz/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data100.workerSpread !== undefined){
+let data131 = data100.workerSpread;
+if((typeof data131 == "number") && (isFinite(data131))){
+if(data131 < 0 || isNaN(data131)){
+const err325 = {instancePath:instancePath+"/distribution/workerSpread",schemaPath:"#/properties/distribution/properties/workerSpread/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -10113,7 +10113,7 @@ errors++;
 }
 }
 else {
-const err326 = {instancePath:instancePath+"/distribution/coreClock/maxHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/maxHz/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err326 = {instancePath:instancePath+"/distribution/workerSpread",schemaPath:"#/properties/distribution/properties/workerSpread/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -10123,9 +10123,11 @@ vErrors.push(err326);
 errors++;
 }
 }
-}
-else {
-const err327 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data100.meanCounter !== undefined){
+let data132 = data100.meanCounter;
+if((typeof data132 == "number") && (isFinite(data132))){
+if(data132 < 0 || isNaN(data132)){
+const err327 = {instancePath:instancePath+"/distribution/meanCounter",schemaPath:"#/properties/distribution/properties/meanCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -10135,11 +10137,8 @@ vErrors.push(err327);
 errors++;
 }
 }
-if(data91.cycles !== undefined){
-let data133 = data91.cycles;
-if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
-if(data133.meanCycles === undefined){
-const err328 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "meanCycles"},message:"must have required property '"+"meanCycles"+"'"};
+else {
+const err328 = {instancePath:instancePath+"/distribution/meanCounter",schemaPath:"#/properties/distribution/properties/meanCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -10148,8 +10147,12 @@ vErrors.push(err328);
 }
 errors++;
 }
-if(data133.medianCycles === undefined){
-const err329 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "medianCycles"},message:"must have required property '"+"medianCycles"+"'"};
+}
+if(data100.medianCounter !== undefined){
+let data133 = data100.medianCounter;
+if((typeof data133 == "number") && (isFinite(data133))){
+if(data133 < 0 || isNaN(data133)){
+const err329 = {instancePath:instancePath+"/distribution/medianCounter",schemaPath:"#/properties/distribution/properties/medianCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -10158,8 +10161,9 @@ vErrors.push(err329);
 }
 errors++;
 }
-if(data133.p5Cycles === undefined){
-const err330 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p5Cycles"},message:"must have required property '"+"p5Cycles"+"'"};
+}
+else {
+const err330 = {instancePath:instancePath+"/distribution/medianCounter",schemaPath:"#/properties/distribution/properties/medianCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -10168,8 +10172,12 @@ vErrors.push(err330);
 }
 errors++;
 }
-if(data133.p25Cycles === undefined){
-const err331 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p25Cycles"},message:"must have required property '"+"p25Cycles"+"'"};
+}
+if(data100.p999Ns !== undefined){
+let data134 = data100.p999Ns;
+if((typeof data134 == "number") && (isFinite(data134))){
+if(data134 < 0 || isNaN(data134)){
+const err331 = {instancePath:instancePath+"/distribution/p999Ns",schemaPath:"#/properties/distribution/properties/p999Ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -10178,8 +10186,9 @@ vErrors.push(err331);
 }
 errors++;
 }
-if(data133.p75Cycles === undefined){
-const err332 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p75Cycles"},message:"must have required property '"+"p75Cycles"+"'"};
+}
+else {
+const err332 = {instancePath:instancePath+"/distribution/p999Ns",schemaPath:"#/properties/distribution/properties/p999Ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -10188,8 +10197,12 @@ vErrors.push(err332);
 }
 errors++;
 }
-if(data133.p95Cycles === undefined){
-const err333 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p95Cycles"},message:"must have required property '"+"p95Cycles"+"'"};
+}
+if(data100.coreClock !== undefined){
+let data135 = data100.coreClock;
+if(data135 && typeof data135 == "object" && !Array.isArray(data135)){
+if(data135.method === undefined){
+const err333 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -10198,8 +10211,8 @@ vErrors.push(err333);
 }
 errors++;
 }
-if(data133.workerMediansCycles === undefined){
-const err334 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "workerMediansCycles"},message:"must have required property '"+"workerMediansCycles"+"'"};
+if(data135.adds === undefined){
+const err334 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "adds"},message:"must have required property '"+"adds"+"'"};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -10208,8 +10221,8 @@ vErrors.push(err334);
 }
 errors++;
 }
-if(data133.workerMeansCycles === undefined){
-const err335 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "workerMeansCycles"},message:"must have required property '"+"workerMeansCycles"+"'"};
+if(data135.workerHz === undefined){
+const err335 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "workerHz"},message:"must have required property '"+"workerHz"+"'"};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -10218,8 +10231,8 @@ vErrors.push(err335);
 }
 errors++;
 }
-if(data133.workerSpread === undefined){
-const err336 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "workerSpread"},message:"must have required property '"+"workerSpread"+"'"};
+if(data135.minHz === undefined){
+const err336 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "minHz"},message:"must have required property '"+"minHz"+"'"};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -10228,9 +10241,8 @@ vErrors.push(err336);
 }
 errors++;
 }
-for(const key18 in data133){
-if(!(func1.call(schema35.properties.distribution.properties.cycles.properties, key18))){
-const err337 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+if(data135.maxHz === undefined){
+const err337 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/required",keyword:"required",params:{missingProperty: "maxHz"},message:"must have required property '"+"maxHz"+"'"};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -10239,12 +10251,9 @@ vErrors.push(err337);
 }
 errors++;
 }
-}
-if(data133.meanCycles !== undefined){
-let data134 = data133.meanCycles;
-if((typeof data134 == "number") && (isFinite(data134))){
-if(data134 < 0 || isNaN(data134)){
-const err338 = {instancePath:instancePath+"/distribution/cycles/meanCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/meanCycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key18 in data135){
+if(!(((((key18 === "method") || (key18 === "adds")) || (key18 === "workerHz")) || (key18 === "minHz")) || (key18 === "maxHz"))){
+const err338 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -10254,8 +10263,10 @@ vErrors.push(err338);
 errors++;
 }
 }
-else {
-const err339 = {instancePath:instancePath+"/distribution/cycles/meanCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/meanCycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data135.method !== undefined){
+let data136 = data135.method;
+if(typeof data136 !== "string"){
+const err339 = {instancePath:instancePath+"/distribution/coreClock/method",schemaPath:"#/properties/distribution/properties/coreClock/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -10264,12 +10275,8 @@ vErrors.push(err339);
 }
 errors++;
 }
-}
-if(data133.medianCycles !== undefined){
-let data135 = data133.medianCycles;
-if((typeof data135 == "number") && (isFinite(data135))){
-if(data135 < 0 || isNaN(data135)){
-const err340 = {instancePath:instancePath+"/distribution/cycles/medianCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/medianCycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!(data136 === "add-chain")){
+const err340 = {instancePath:instancePath+"/distribution/coreClock/method",schemaPath:"#/properties/distribution/properties/coreClock/properties/method/enum",keyword:"enum",params:{allowedValues: schema35.properties.distribution.properties.coreClock.properties.method.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -10279,8 +10286,10 @@ vErrors.push(err340);
 errors++;
 }
 }
-else {
-const err341 = {instancePath:instancePath+"/distribution/cycles/medianCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/medianCycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data135.adds !== undefined){
+let data137 = data135.adds;
+if(!(((typeof data137 == "number") && (!(data137 % 1) && !isNaN(data137))) && (isFinite(data137)))){
+const err341 = {instancePath:instancePath+"/distribution/coreClock/adds",schemaPath:"#/properties/distribution/properties/coreClock/properties/adds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -10289,12 +10298,9 @@ vErrors.push(err341);
 }
 errors++;
 }
-}
-if(data133.p5Cycles !== undefined){
-let data136 = data133.p5Cycles;
-if((typeof data136 == "number") && (isFinite(data136))){
-if(data136 < 0 || isNaN(data136)){
-const err342 = {instancePath:instancePath+"/distribution/cycles/p5Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p5Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data137 == "number") && (isFinite(data137))){
+if(data137 < 1 || isNaN(data137)){
+const err342 = {instancePath:instancePath+"/distribution/coreClock/adds",schemaPath:"#/properties/distribution/properties/coreClock/properties/adds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -10304,8 +10310,16 @@ vErrors.push(err342);
 errors++;
 }
 }
-else {
-const err343 = {instancePath:instancePath+"/distribution/cycles/p5Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p5Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data135.workerHz !== undefined){
+let data138 = data135.workerHz;
+if(Array.isArray(data138)){
+const len14 = data138.length;
+for(let i14=0; i14<len14; i14++){
+let data139 = data138[i14];
+if((typeof data139 == "number") && (isFinite(data139))){
+if(data139 < 0 || isNaN(data139)){
+const err343 = {instancePath:instancePath+"/distribution/coreClock/workerHz/" + i14,schemaPath:"#/properties/distribution/properties/coreClock/properties/workerHz/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -10315,11 +10329,8 @@ vErrors.push(err343);
 errors++;
 }
 }
-if(data133.p25Cycles !== undefined){
-let data137 = data133.p25Cycles;
-if((typeof data137 == "number") && (isFinite(data137))){
-if(data137 < 0 || isNaN(data137)){
-const err344 = {instancePath:instancePath+"/distribution/cycles/p25Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p25Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err344 = {instancePath:instancePath+"/distribution/coreClock/workerHz/" + i14,schemaPath:"#/properties/distribution/properties/coreClock/properties/workerHz/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -10329,8 +10340,9 @@ vErrors.push(err344);
 errors++;
 }
 }
+}
 else {
-const err345 = {instancePath:instancePath+"/distribution/cycles/p25Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p25Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err345 = {instancePath:instancePath+"/distribution/coreClock/workerHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/workerHz/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -10340,11 +10352,11 @@ vErrors.push(err345);
 errors++;
 }
 }
-if(data133.p75Cycles !== undefined){
-let data138 = data133.p75Cycles;
-if((typeof data138 == "number") && (isFinite(data138))){
-if(data138 < 0 || isNaN(data138)){
-const err346 = {instancePath:instancePath+"/distribution/cycles/p75Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p75Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data135.minHz !== undefined){
+let data140 = data135.minHz;
+if((typeof data140 == "number") && (isFinite(data140))){
+if(data140 < 0 || isNaN(data140)){
+const err346 = {instancePath:instancePath+"/distribution/coreClock/minHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/minHz/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -10355,7 +10367,7 @@ errors++;
 }
 }
 else {
-const err347 = {instancePath:instancePath+"/distribution/cycles/p75Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p75Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err347 = {instancePath:instancePath+"/distribution/coreClock/minHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/minHz/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -10365,11 +10377,11 @@ vErrors.push(err347);
 errors++;
 }
 }
-if(data133.p95Cycles !== undefined){
-let data139 = data133.p95Cycles;
-if((typeof data139 == "number") && (isFinite(data139))){
-if(data139 < 0 || isNaN(data139)){
-const err348 = {instancePath:instancePath+"/distribution/cycles/p95Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p95Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data135.maxHz !== undefined){
+let data141 = data135.maxHz;
+if((typeof data141 == "number") && (isFinite(data141))){
+if(data141 < 0 || isNaN(data141)){
+const err348 = {instancePath:instancePath+"/distribution/coreClock/maxHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/maxHz/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -10380,7 +10392,7 @@ errors++;
 }
 }
 else {
-const err349 = {instancePath:instancePath+"/distribution/cycles/p95Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p95Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err349 = {instancePath:instancePath+"/distribution/coreClock/maxHz",schemaPath:"#/properties/distribution/properties/coreClock/properties/maxHz/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -10390,15 +10402,9 @@ vErrors.push(err349);
 errors++;
 }
 }
-if(data133.workerMediansCycles !== undefined){
-let data140 = data133.workerMediansCycles;
-if(Array.isArray(data140)){
-const len13 = data140.length;
-for(let i13=0; i13<len13; i13++){
-let data141 = data140[i13];
-if((typeof data141 == "number") && (isFinite(data141))){
-if(data141 < 0 || isNaN(data141)){
-const err350 = {instancePath:instancePath+"/distribution/cycles/workerMediansCycles/" + i13,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMediansCycles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err350 = {instancePath:instancePath+"/distribution/coreClock",schemaPath:"#/properties/distribution/properties/coreClock/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -10408,8 +10414,11 @@ vErrors.push(err350);
 errors++;
 }
 }
-else {
-const err351 = {instancePath:instancePath+"/distribution/cycles/workerMediansCycles/" + i13,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMediansCycles/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data100.cycles !== undefined){
+let data142 = data100.cycles;
+if(data142 && typeof data142 == "object" && !Array.isArray(data142)){
+if(data142.meanCycles === undefined){
+const err351 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "meanCycles"},message:"must have required property '"+"meanCycles"+"'"};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -10418,10 +10427,8 @@ vErrors.push(err351);
 }
 errors++;
 }
-}
-}
-else {
-const err352 = {instancePath:instancePath+"/distribution/cycles/workerMediansCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/workerMediansCycles/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data142.medianCycles === undefined){
+const err352 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "medianCycles"},message:"must have required property '"+"medianCycles"+"'"};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -10430,16 +10437,8 @@ vErrors.push(err352);
 }
 errors++;
 }
-}
-if(data133.workerMeansCycles !== undefined){
-let data142 = data133.workerMeansCycles;
-if(Array.isArray(data142)){
-const len14 = data142.length;
-for(let i14=0; i14<len14; i14++){
-let data143 = data142[i14];
-if((typeof data143 == "number") && (isFinite(data143))){
-if(data143 < 0 || isNaN(data143)){
-const err353 = {instancePath:instancePath+"/distribution/cycles/workerMeansCycles/" + i14,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMeansCycles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data142.p5Cycles === undefined){
+const err353 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p5Cycles"},message:"must have required property '"+"p5Cycles"+"'"};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -10448,9 +10447,8 @@ vErrors.push(err353);
 }
 errors++;
 }
-}
-else {
-const err354 = {instancePath:instancePath+"/distribution/cycles/workerMeansCycles/" + i14,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMeansCycles/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data142.p25Cycles === undefined){
+const err354 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p25Cycles"},message:"must have required property '"+"p25Cycles"+"'"};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -10459,10 +10457,8 @@ vErrors.push(err354);
 }
 errors++;
 }
-}
-}
-else {
-const err355 = {instancePath:instancePath+"/distribution/cycles/workerMeansCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/workerMeansCycles/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data142.p75Cycles === undefined){
+const err355 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p75Cycles"},message:"must have required property '"+"p75Cycles"+"'"};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -10471,12 +10467,8 @@ vErrors.push(err355);
 }
 errors++;
 }
-}
-if(data133.workerSpread !== undefined){
-let data144 = data133.workerSpread;
-if((typeof data144 == "number") && (isFinite(data144))){
-if(data144 < 0 || isNaN(data144)){
-const err356 = {instancePath:instancePath+"/distribution/cycles/workerSpread",schemaPath:"#/properties/distribution/properties/cycles/properties/workerSpread/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data142.p95Cycles === undefined){
+const err356 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "p95Cycles"},message:"must have required property '"+"p95Cycles"+"'"};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -10485,9 +10477,8 @@ vErrors.push(err356);
 }
 errors++;
 }
-}
-else {
-const err357 = {instancePath:instancePath+"/distribution/cycles/workerSpread",schemaPath:"#/properties/distribution/properties/cycles/properties/workerSpread/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data142.workerMediansCycles === undefined){
+const err357 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "workerMediansCycles"},message:"must have required property '"+"workerMediansCycles"+"'"};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -10496,10 +10487,8 @@ vErrors.push(err357);
 }
 errors++;
 }
-}
-}
-else {
-const err358 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data142.workerMeansCycles === undefined){
+const err358 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "workerMeansCycles"},message:"must have required property '"+"workerMeansCycles"+"'"};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -10508,10 +10497,8 @@ vErrors.push(err358);
 }
 errors++;
 }
-}
-}
-else {
-const err359 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data142.workerSpread === undefined){
+const err359 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/required",keyword:"required",params:{missingProperty: "workerSpread"},message:"must have required property '"+"workerSpread"+"'"};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -10520,12 +10507,9 @@ vErrors.push(err359);
 }
 errors++;
 }
-}
-if(data.central !== undefined){
-let data145 = data.central;
-if(data145 && typeof data145 == "object" && !Array.isArray(data145)){
-if(data145.statistic === undefined){
-const err360 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "statistic"},message:"must have required property '"+"statistic"+"'"};
+for(const key19 in data142){
+if(!(func1.call(schema35.properties.distribution.properties.cycles.properties, key19))){
+const err360 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -10534,8 +10518,12 @@ vErrors.push(err360);
 }
 errors++;
 }
-if(data145.valueNs === undefined){
-const err361 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "valueNs"},message:"must have required property '"+"valueNs"+"'"};
+}
+if(data142.meanCycles !== undefined){
+let data143 = data142.meanCycles;
+if((typeof data143 == "number") && (isFinite(data143))){
+if(data143 < 0 || isNaN(data143)){
+const err361 = {instancePath:instancePath+"/distribution/cycles/meanCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/meanCycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -10544,8 +10532,9 @@ vErrors.push(err361);
 }
 errors++;
 }
-if(data145.valueCounter === undefined){
-const err362 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "valueCounter"},message:"must have required property '"+"valueCounter"+"'"};
+}
+else {
+const err362 = {instancePath:instancePath+"/distribution/cycles/meanCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/meanCycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -10554,8 +10543,12 @@ vErrors.push(err362);
 }
 errors++;
 }
-if(data145.ci95Ns === undefined){
-const err363 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "ci95Ns"},message:"must have required property '"+"ci95Ns"+"'"};
+}
+if(data142.medianCycles !== undefined){
+let data144 = data142.medianCycles;
+if((typeof data144 == "number") && (isFinite(data144))){
+if(data144 < 0 || isNaN(data144)){
+const err363 = {instancePath:instancePath+"/distribution/cycles/medianCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/medianCycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -10564,8 +10557,9 @@ vErrors.push(err363);
 }
 errors++;
 }
-if(data145.relativeHalfWidth === undefined){
-const err364 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "relativeHalfWidth"},message:"must have required property '"+"relativeHalfWidth"+"'"};
+}
+else {
+const err364 = {instancePath:instancePath+"/distribution/cycles/medianCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/medianCycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -10574,8 +10568,12 @@ vErrors.push(err364);
 }
 errors++;
 }
-if(data145.metTarget === undefined){
-const err365 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "metTarget"},message:"must have required property '"+"metTarget"+"'"};
+}
+if(data142.p5Cycles !== undefined){
+let data145 = data142.p5Cycles;
+if((typeof data145 == "number") && (isFinite(data145))){
+if(data145 < 0 || isNaN(data145)){
+const err365 = {instancePath:instancePath+"/distribution/cycles/p5Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p5Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -10584,8 +10582,9 @@ vErrors.push(err365);
 }
 errors++;
 }
-if(data145.reason === undefined){
-const err366 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+}
+else {
+const err366 = {instancePath:instancePath+"/distribution/cycles/p5Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p5Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -10594,9 +10593,12 @@ vErrors.push(err366);
 }
 errors++;
 }
-for(const key19 in data145){
-if(!(func1.call(schema35.properties.central.properties, key19))){
-const err367 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+}
+if(data142.p25Cycles !== undefined){
+let data146 = data142.p25Cycles;
+if((typeof data146 == "number") && (isFinite(data146))){
+if(data146 < 0 || isNaN(data146)){
+const err367 = {instancePath:instancePath+"/distribution/cycles/p25Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p25Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -10606,10 +10608,8 @@ vErrors.push(err367);
 errors++;
 }
 }
-if(data145.statistic !== undefined){
-let data146 = data145.statistic;
-if(typeof data146 !== "string"){
-const err368 = {instancePath:instancePath+"/central/statistic",schemaPath:"#/properties/central/properties/statistic/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err368 = {instancePath:instancePath+"/distribution/cycles/p25Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p25Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -10618,8 +10618,12 @@ vErrors.push(err368);
 }
 errors++;
 }
-if(!((data146 === "median") || (data146 === "mean"))){
-const err369 = {instancePath:instancePath+"/central/statistic",schemaPath:"#/properties/central/properties/statistic/enum",keyword:"enum",params:{allowedValues: schema35.properties.central.properties.statistic.enum},message:"must be equal to one of the allowed values"};
+}
+if(data142.p75Cycles !== undefined){
+let data147 = data142.p75Cycles;
+if((typeof data147 == "number") && (isFinite(data147))){
+if(data147 < 0 || isNaN(data147)){
+const err369 = {instancePath:instancePath+"/distribution/cycles/p75Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p75Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -10629,11 +10633,8 @@ vErrors.push(err369);
 errors++;
 }
 }
-if(data145.valueNs !== undefined){
-let data147 = data145.valueNs;
-if((typeof data147 == "number") && (isFinite(data147))){
-if(data147 < 0 || isNaN(data147)){
-const err370 = {instancePath:instancePath+"/central/valueNs",schemaPath:"#/properties/central/properties/valueNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err370 = {instancePath:instancePath+"/distribution/cycles/p75Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p75Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -10643,8 +10644,11 @@ vErrors.push(err370);
 errors++;
 }
 }
-else {
-const err371 = {instancePath:instancePath+"/central/valueNs",schemaPath:"#/properties/central/properties/valueNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data142.p95Cycles !== undefined){
+let data148 = data142.p95Cycles;
+if((typeof data148 == "number") && (isFinite(data148))){
+if(data148 < 0 || isNaN(data148)){
+const err371 = {instancePath:instancePath+"/distribution/cycles/p95Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p95Cycles/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err371];
 }
@@ -10654,11 +10658,8 @@ vErrors.push(err371);
 errors++;
 }
 }
-if(data145.valueCounter !== undefined){
-let data148 = data145.valueCounter;
-if((typeof data148 == "number") && (isFinite(data148))){
-if(data148 < 0 || isNaN(data148)){
-const err372 = {instancePath:instancePath+"/central/valueCounter",schemaPath:"#/properties/central/properties/valueCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err372 = {instancePath:instancePath+"/distribution/cycles/p95Cycles",schemaPath:"#/properties/distribution/properties/cycles/properties/p95Cycles/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -10668,8 +10669,15 @@ vErrors.push(err372);
 errors++;
 }
 }
-else {
-const err373 = {instancePath:instancePath+"/central/valueCounter",schemaPath:"#/properties/central/properties/valueCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data142.workerMediansCycles !== undefined){
+let data149 = data142.workerMediansCycles;
+if(Array.isArray(data149)){
+const len15 = data149.length;
+for(let i15=0; i15<len15; i15++){
+let data150 = data149[i15];
+if((typeof data150 == "number") && (isFinite(data150))){
+if(data150 < 0 || isNaN(data150)){
+const err373 = {instancePath:instancePath+"/distribution/cycles/workerMediansCycles/" + i15,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMediansCycles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -10679,11 +10687,8 @@ vErrors.push(err373);
 errors++;
 }
 }
-if(data145.ci95Ns !== undefined){
-let data149 = data145.ci95Ns;
-if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
-if(data149.low === undefined){
-const err374 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+else {
+const err374 = {instancePath:instancePath+"/distribution/cycles/workerMediansCycles/" + i15,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMediansCycles/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err374];
 }
@@ -10692,8 +10697,10 @@ vErrors.push(err374);
 }
 errors++;
 }
-if(data149.high === undefined){
-const err375 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+}
+else {
+const err375 = {instancePath:instancePath+"/distribution/cycles/workerMediansCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/workerMediansCycles/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err375];
 }
@@ -10702,9 +10709,16 @@ vErrors.push(err375);
 }
 errors++;
 }
-for(const key20 in data149){
-if(!((key20 === "low") || (key20 === "high"))){
-const err376 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+}
+if(data142.workerMeansCycles !== undefined){
+let data151 = data142.workerMeansCycles;
+if(Array.isArray(data151)){
+const len16 = data151.length;
+for(let i16=0; i16<len16; i16++){
+let data152 = data151[i16];
+if((typeof data152 == "number") && (isFinite(data152))){
+if(data152 < 0 || isNaN(data152)){
+const err376 = {instancePath:instancePath+"/distribution/cycles/workerMeansCycles/" + i16,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMeansCycles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err376];
 }
@@ -10714,10 +10728,8 @@ vErrors.push(err376);
 errors++;
 }
 }
-if(data149.low !== undefined){
-let data150 = data149.low;
-if(!((typeof data150 == "number") && (isFinite(data150)))){
-const err377 = {instancePath:instancePath+"/central/ci95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+const err377 = {instancePath:instancePath+"/distribution/cycles/workerMeansCycles/" + i16,schemaPath:"#/properties/distribution/properties/cycles/properties/workerMeansCycles/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err377];
 }
@@ -10727,10 +10739,9 @@ vErrors.push(err377);
 errors++;
 }
 }
-if(data149.high !== undefined){
-let data151 = data149.high;
-if(!((typeof data151 == "number") && (isFinite(data151)))){
-const err378 = {instancePath:instancePath+"/central/ci95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+else {
+const err378 = {instancePath:instancePath+"/distribution/cycles/workerMeansCycles",schemaPath:"#/properties/distribution/properties/cycles/properties/workerMeansCycles/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err378];
 }
@@ -10740,9 +10751,11 @@ vErrors.push(err378);
 errors++;
 }
 }
-}
-else {
-const err379 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data142.workerSpread !== undefined){
+let data153 = data142.workerSpread;
+if((typeof data153 == "number") && (isFinite(data153))){
+if(data153 < 0 || isNaN(data153)){
+const err379 = {instancePath:instancePath+"/distribution/cycles/workerSpread",schemaPath:"#/properties/distribution/properties/cycles/properties/workerSpread/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err379];
 }
@@ -10752,11 +10765,8 @@ vErrors.push(err379);
 errors++;
 }
 }
-if(data145.relativeHalfWidth !== undefined){
-let data152 = data145.relativeHalfWidth;
-if((typeof data152 == "number") && (isFinite(data152))){
-if(data152 < 0 || isNaN(data152)){
-const err380 = {instancePath:instancePath+"/central/relativeHalfWidth",schemaPath:"#/properties/central/properties/relativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err380 = {instancePath:instancePath+"/distribution/cycles/workerSpread",schemaPath:"#/properties/distribution/properties/cycles/properties/workerSpread/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err380];
 }
@@ -10766,8 +10776,9 @@ vErrors.push(err380);
 errors++;
 }
 }
+}
 else {
-const err381 = {instancePath:instancePath+"/central/relativeHalfWidth",schemaPath:"#/properties/central/properties/relativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err381 = {instancePath:instancePath+"/distribution/cycles",schemaPath:"#/properties/distribution/properties/cycles/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err381];
 }
@@ -10777,9 +10788,9 @@ vErrors.push(err381);
 errors++;
 }
 }
-if(data145.metTarget !== undefined){
-if(typeof data145.metTarget !== "boolean"){
-const err382 = {instancePath:instancePath+"/central/metTarget",schemaPath:"#/properties/central/properties/metTarget/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err382 = {instancePath:instancePath+"/distribution",schemaPath:"#/properties/distribution/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -10789,9 +10800,11 @@ vErrors.push(err382);
 errors++;
 }
 }
-if(data145.reason !== undefined){
-if(typeof data145.reason !== "string"){
-const err383 = {instancePath:instancePath+"/central/reason",schemaPath:"#/properties/central/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.central !== undefined){
+let data154 = data.central;
+if(data154 && typeof data154 == "object" && !Array.isArray(data154)){
+if(data154.statistic === undefined){
+const err383 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "statistic"},message:"must have required property '"+"statistic"+"'"};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -10800,16 +10813,8 @@ vErrors.push(err383);
 }
 errors++;
 }
-}
-if(data145.decision !== undefined){
-let data155 = data145.decision;
-const _errs365 = errors;
-let valid69 = false;
-let passing0 = null;
-const _errs366 = errors;
-if(data155 && typeof data155 == "object" && !Array.isArray(data155)){
-if(data155.by === undefined){
-const err384 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'"};
+if(data154.valueNs === undefined){
+const err384 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "valueNs"},message:"must have required property '"+"valueNs"+"'"};
 if(vErrors === null){
 vErrors = [err384];
 }
@@ -10818,8 +10823,8 @@ vErrors.push(err384);
 }
 errors++;
 }
-if(data155.profile === undefined){
-const err385 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "profile"},message:"must have required property '"+"profile"+"'"};
+if(data154.valueCounter === undefined){
+const err385 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "valueCounter"},message:"must have required property '"+"valueCounter"+"'"};
 if(vErrors === null){
 vErrors = [err385];
 }
@@ -10828,8 +10833,8 @@ vErrors.push(err385);
 }
 errors++;
 }
-if(data155.calls === undefined){
-const err386 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+if(data154.ci95Ns === undefined){
+const err386 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "ci95Ns"},message:"must have required property '"+"ci95Ns"+"'"};
 if(vErrors === null){
 vErrors = [err386];
 }
@@ -10838,8 +10843,8 @@ vErrors.push(err386);
 }
 errors++;
 }
-if(data155.minInstructions === undefined){
-const err387 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "minInstructions"},message:"must have required property '"+"minInstructions"+"'"};
+if(data154.relativeHalfWidth === undefined){
+const err387 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "relativeHalfWidth"},message:"must have required property '"+"relativeHalfWidth"+"'"};
 if(vErrors === null){
 vErrors = [err387];
 }
@@ -10848,8 +10853,8 @@ vErrors.push(err387);
 }
 errors++;
 }
-if(data155.maxInstructions === undefined){
-const err388 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "maxInstructions"},message:"must have required property '"+"maxInstructions"+"'"};
+if(data154.metTarget === undefined){
+const err388 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "metTarget"},message:"must have required property '"+"metTarget"+"'"};
 if(vErrors === null){
 vErrors = [err388];
 }
@@ -10858,8 +10863,8 @@ vErrors.push(err388);
 }
 errors++;
 }
-if(data155.relativeSpread === undefined){
-const err389 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "relativeSpread"},message:"must have required property '"+"relativeSpread"+"'"};
+if(data154.reason === undefined){
+const err389 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
 if(vErrors === null){
 vErrors = [err389];
 }
@@ -10868,8 +10873,9 @@ vErrors.push(err389);
 }
 errors++;
 }
-if(data155.threshold === undefined){
-const err390 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+for(const key20 in data154){
+if(!(func1.call(schema35.properties.central.properties, key20))){
+const err390 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err390];
 }
@@ -10878,8 +10884,11 @@ vErrors.push(err390);
 }
 errors++;
 }
-if(data155.inputDependent === undefined){
-const err391 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "inputDependent"},message:"must have required property '"+"inputDependent"+"'"};
+}
+if(data154.statistic !== undefined){
+let data155 = data154.statistic;
+if(typeof data155 !== "string"){
+const err391 = {instancePath:instancePath+"/central/statistic",schemaPath:"#/properties/central/properties/statistic/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err391];
 }
@@ -10888,9 +10897,8 @@ vErrors.push(err391);
 }
 errors++;
 }
-for(const key21 in data155){
-if(!((((((((key21 === "by") || (key21 === "profile")) || (key21 === "calls")) || (key21 === "minInstructions")) || (key21 === "maxInstructions")) || (key21 === "relativeSpread")) || (key21 === "threshold")) || (key21 === "inputDependent"))){
-const err392 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(!((data155 === "median") || (data155 === "mean"))){
+const err392 = {instancePath:instancePath+"/central/statistic",schemaPath:"#/properties/central/properties/statistic/enum",keyword:"enum",params:{allowedValues: schema35.properties.central.properties.statistic.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err392];
 }
@@ -10900,9 +10908,11 @@ vErrors.push(err392);
 errors++;
 }
 }
-if(data155.by !== undefined){
-if("instructions" !== data155.by){
-const err393 = {instancePath:instancePath+"/central/decision/by",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/by/const",keyword:"const",params:{allowedValue: "instructions"},message:"must be equal to constant"};
+if(data154.valueNs !== undefined){
+let data156 = data154.valueNs;
+if((typeof data156 == "number") && (isFinite(data156))){
+if(data156 < 0 || isNaN(data156)){
+const err393 = {instancePath:instancePath+"/central/valueNs",schemaPath:"#/properties/central/properties/valueNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err393];
 }
@@ -10912,11 +10922,8 @@ vErrors.push(err393);
 errors++;
 }
 }
-if(data155.profile !== undefined){
-let data157 = data155.profile;
-if(typeof data157 === "string"){
-if(!pattern4.test(data157)){
-const err394 = {instancePath:instancePath+"/central/decision/profile",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/profile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+else {
+const err394 = {instancePath:instancePath+"/central/valueNs",schemaPath:"#/properties/central/properties/valueNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err394];
 }
@@ -10926,8 +10933,11 @@ vErrors.push(err394);
 errors++;
 }
 }
-else {
-const err395 = {instancePath:instancePath+"/central/decision/profile",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/profile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data154.valueCounter !== undefined){
+let data157 = data154.valueCounter;
+if((typeof data157 == "number") && (isFinite(data157))){
+if(data157 < 0 || isNaN(data157)){
+const err395 = {instancePath:instancePath+"/central/valueCounter",schemaPath:"#/properties/central/properties/valueCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err395];
 }
@@ -10937,10 +10947,8 @@ vErrors.push(err395);
 errors++;
 }
 }
-if(data155.calls !== undefined){
-let data158 = data155.calls;
-if(!(((typeof data158 == "number") && (!(data158 % 1) && !isNaN(data158))) && (isFinite(data158)))){
-const err396 = {instancePath:instancePath+"/central/decision/calls",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err396 = {instancePath:instancePath+"/central/valueCounter",schemaPath:"#/properties/central/properties/valueCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err396];
 }
@@ -10949,9 +10957,12 @@ vErrors.push(err396);
 }
 errors++;
 }
-if((typeof data158 == "number") && (isFinite(data158))){
-if(data158 < 1 || isNaN(data158)){
-const err397 = {instancePath:instancePath+"/central/decision/calls",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data154.ci95Ns !== undefined){
+let data158 = data154.ci95Ns;
+if(data158 && typeof data158 == "object" && !Array.isArray(data158)){
+if(data158.low === undefined){
+const err397 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err397];
 }
@@ -10960,13 +10971,8 @@ vErrors.push(err397);
 }
 errors++;
 }
-}
-}
-if(data155.minInstructions !== undefined){
-let data159 = data155.minInstructions;
-if((typeof data159 == "number") && (isFinite(data159))){
-if(data159 < 0 || isNaN(data159)){
-const err398 = {instancePath:instancePath+"/central/decision/minInstructions",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/minInstructions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data158.high === undefined){
+const err398 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err398];
 }
@@ -10975,9 +10981,9 @@ vErrors.push(err398);
 }
 errors++;
 }
-}
-else {
-const err399 = {instancePath:instancePath+"/central/decision/minInstructions",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/minInstructions/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key21 in data158){
+if(!((key21 === "low") || (key21 === "high"))){
+const err399 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err399];
 }
@@ -10987,11 +10993,10 @@ vErrors.push(err399);
 errors++;
 }
 }
-if(data155.maxInstructions !== undefined){
-let data160 = data155.maxInstructions;
-if((typeof data160 == "number") && (isFinite(data160))){
-if(data160 < 0 || isNaN(data160)){
-const err400 = {instancePath:instancePath+"/central/decision/maxInstructions",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/maxInstructions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data158.low !== undefined){
+let data159 = data158.low;
+if(!((typeof data159 == "number") && (isFinite(data159)))){
+const err400 = {instancePath:instancePath+"/central/ci95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err400];
 }
@@ -11001,8 +11006,10 @@ vErrors.push(err400);
 errors++;
 }
 }
-else {
-const err401 = {instancePath:instancePath+"/central/decision/maxInstructions",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/maxInstructions/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data158.high !== undefined){
+let data160 = data158.high;
+if(!((typeof data160 == "number") && (isFinite(data160)))){
+const err401 = {instancePath:instancePath+"/central/ci95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err401];
 }
@@ -11012,11 +11019,9 @@ vErrors.push(err401);
 errors++;
 }
 }
-if(data155.relativeSpread !== undefined){
-let data161 = data155.relativeSpread;
-if((typeof data161 == "number") && (isFinite(data161))){
-if(data161 < 0 || isNaN(data161)){
-const err402 = {instancePath:instancePath+"/central/decision/relativeSpread",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/relativeSpread/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err402 = {instancePath:instancePath+"/central/ci95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err402];
 }
@@ -11026,8 +11031,11 @@ vErrors.push(err402);
 errors++;
 }
 }
-else {
-const err403 = {instancePath:instancePath+"/central/decision/relativeSpread",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/relativeSpread/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data154.relativeHalfWidth !== undefined){
+let data161 = data154.relativeHalfWidth;
+if((typeof data161 == "number") && (isFinite(data161))){
+if(data161 < 0 || isNaN(data161)){
+const err403 = {instancePath:instancePath+"/central/relativeHalfWidth",schemaPath:"#/properties/central/properties/relativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err403];
 }
@@ -11037,11 +11045,8 @@ vErrors.push(err403);
 errors++;
 }
 }
-if(data155.threshold !== undefined){
-let data162 = data155.threshold;
-if((typeof data162 == "number") && (isFinite(data162))){
-if(data162 < 0 || isNaN(data162)){
-const err404 = {instancePath:instancePath+"/central/decision/threshold",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/threshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err404 = {instancePath:instancePath+"/central/relativeHalfWidth",schemaPath:"#/properties/central/properties/relativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err404];
 }
@@ -11051,8 +11056,9 @@ vErrors.push(err404);
 errors++;
 }
 }
-else {
-const err405 = {instancePath:instancePath+"/central/decision/threshold",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/threshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data154.metTarget !== undefined){
+if(typeof data154.metTarget !== "boolean"){
+const err405 = {instancePath:instancePath+"/central/metTarget",schemaPath:"#/properties/central/properties/metTarget/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err405];
 }
@@ -11062,9 +11068,9 @@ vErrors.push(err405);
 errors++;
 }
 }
-if(data155.inputDependent !== undefined){
-if(typeof data155.inputDependent !== "boolean"){
-const err406 = {instancePath:instancePath+"/central/decision/inputDependent",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/inputDependent/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data154.reason !== undefined){
+if(typeof data154.reason !== "string"){
+const err406 = {instancePath:instancePath+"/central/reason",schemaPath:"#/properties/central/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err406];
 }
@@ -11074,9 +11080,15 @@ vErrors.push(err406);
 errors++;
 }
 }
-}
-else {
-const err407 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data154.decision !== undefined){
+let data164 = data154.decision;
+const _errs384 = errors;
+let valid74 = false;
+let passing0 = null;
+const _errs385 = errors;
+if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
+if(data164.by === undefined){
+const err407 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'"};
 if(vErrors === null){
 vErrors = [err407];
 }
@@ -11085,16 +11097,8 @@ vErrors.push(err407);
 }
 errors++;
 }
-var _valid7 = _errs366 === errors;
-if(_valid7){
-valid69 = true;
-passing0 = 0;
-var props0 = true;
-}
-const _errs384 = errors;
-if(data155 && typeof data155 == "object" && !Array.isArray(data155)){
-if(data155.by === undefined){
-const err408 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/1/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'"};
+if(data164.profile === undefined){
+const err408 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "profile"},message:"must have required property '"+"profile"+"'"};
 if(vErrors === null){
 vErrors = [err408];
 }
@@ -11103,8 +11107,8 @@ vErrors.push(err408);
 }
 errors++;
 }
-if(data155.why === undefined){
-const err409 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/1/required",keyword:"required",params:{missingProperty: "why"},message:"must have required property '"+"why"+"'"};
+if(data164.calls === undefined){
+const err409 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
 if(vErrors === null){
 vErrors = [err409];
 }
@@ -11113,9 +11117,8 @@ vErrors.push(err409);
 }
 errors++;
 }
-for(const key22 in data155){
-if(!((key22 === "by") || (key22 === "why"))){
-const err410 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+if(data164.minInstructions === undefined){
+const err410 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "minInstructions"},message:"must have required property '"+"minInstructions"+"'"};
 if(vErrors === null){
 vErrors = [err410];
 }
@@ -11124,10 +11127,8 @@ vErrors.push(err410);
 }
 errors++;
 }
-}
-if(data155.by !== undefined){
-if("distribution" !== data155.by){
-const err411 = {instancePath:instancePath+"/central/decision/by",schemaPath:"#/properties/central/properties/decision/oneOf/1/properties/by/const",keyword:"const",params:{allowedValue: "distribution"},message:"must be equal to constant"};
+if(data164.maxInstructions === undefined){
+const err411 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "maxInstructions"},message:"must have required property '"+"maxInstructions"+"'"};
 if(vErrors === null){
 vErrors = [err411];
 }
@@ -11136,10 +11137,8 @@ vErrors.push(err411);
 }
 errors++;
 }
-}
-if(data155.why !== undefined){
-if(typeof data155.why !== "string"){
-const err412 = {instancePath:instancePath+"/central/decision/why",schemaPath:"#/properties/central/properties/decision/oneOf/1/properties/why/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data164.relativeSpread === undefined){
+const err412 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "relativeSpread"},message:"must have required property '"+"relativeSpread"+"'"};
 if(vErrors === null){
 vErrors = [err412];
 }
@@ -11148,10 +11147,8 @@ vErrors.push(err412);
 }
 errors++;
 }
-}
-}
-else {
-const err413 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data164.threshold === undefined){
+const err413 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
 if(vErrors === null){
 vErrors = [err413];
 }
@@ -11160,22 +11157,8 @@ vErrors.push(err413);
 }
 errors++;
 }
-var _valid7 = _errs384 === errors;
-if(_valid7 && valid69){
-valid69 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid7){
-valid69 = true;
-passing0 = 1;
-if(props0 !== true){
-props0 = true;
-}
-}
-}
-if(!valid69){
-const err414 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(data164.inputDependent === undefined){
+const err414 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/required",keyword:"required",params:{missingProperty: "inputDependent"},message:"must have required property '"+"inputDependent"+"'"};
 if(vErrors === null){
 vErrors = [err414];
 }
@@ -11184,23 +11167,9 @@ vErrors.push(err414);
 }
 errors++;
 }
-else {
-errors = _errs365;
-if(vErrors !== null){
-if(_errs365){
-vErrors.length = _errs365;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data145.cycles !== undefined){
-let data166 = data145.cycles;
-if(data166 && typeof data166 == "object" && !Array.isArray(data166)){
-if(data166.value === undefined){
-const err415 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+for(const key22 in data164){
+if(!((((((((key22 === "by") || (key22 === "profile")) || (key22 === "calls")) || (key22 === "minInstructions")) || (key22 === "maxInstructions")) || (key22 === "relativeSpread")) || (key22 === "threshold")) || (key22 === "inputDependent"))){
+const err415 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err415];
 }
@@ -11209,8 +11178,10 @@ vErrors.push(err415);
 }
 errors++;
 }
-if(data166.ci95 === undefined){
-const err416 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "ci95"},message:"must have required property '"+"ci95"+"'"};
+}
+if(data164.by !== undefined){
+if("instructions" !== data164.by){
+const err416 = {instancePath:instancePath+"/central/decision/by",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/by/const",keyword:"const",params:{allowedValue: "instructions"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err416];
 }
@@ -11219,8 +11190,12 @@ vErrors.push(err416);
 }
 errors++;
 }
-if(data166.relativeHalfWidth === undefined){
-const err417 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "relativeHalfWidth"},message:"must have required property '"+"relativeHalfWidth"+"'"};
+}
+if(data164.profile !== undefined){
+let data166 = data164.profile;
+if(typeof data166 === "string"){
+if(!pattern4.test(data166)){
+const err417 = {instancePath:instancePath+"/central/decision/profile",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/profile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err417];
 }
@@ -11229,8 +11204,9 @@ vErrors.push(err417);
 }
 errors++;
 }
-if(data166.metTarget === undefined){
-const err418 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "metTarget"},message:"must have required property '"+"metTarget"+"'"};
+}
+else {
+const err418 = {instancePath:instancePath+"/central/decision/profile",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/profile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err418];
 }
@@ -11239,9 +11215,11 @@ vErrors.push(err418);
 }
 errors++;
 }
-for(const key23 in data166){
-if(!((((key23 === "value") || (key23 === "ci95")) || (key23 === "relativeHalfWidth")) || (key23 === "metTarget"))){
-const err419 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
+}
+if(data164.calls !== undefined){
+let data167 = data164.calls;
+if(!(((typeof data167 == "number") && (!(data167 % 1) && !isNaN(data167))) && (isFinite(data167)))){
+const err419 = {instancePath:instancePath+"/central/decision/calls",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err419];
 }
@@ -11250,12 +11228,9 @@ vErrors.push(err419);
 }
 errors++;
 }
-}
-if(data166.value !== undefined){
-let data167 = data166.value;
 if((typeof data167 == "number") && (isFinite(data167))){
-if(data167 < 0 || isNaN(data167)){
-const err420 = {instancePath:instancePath+"/central/cycles/value",schemaPath:"#/properties/central/properties/cycles/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data167 < 1 || isNaN(data167)){
+const err420 = {instancePath:instancePath+"/central/decision/calls",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err420];
 }
@@ -11265,8 +11240,12 @@ vErrors.push(err420);
 errors++;
 }
 }
-else {
-const err421 = {instancePath:instancePath+"/central/cycles/value",schemaPath:"#/properties/central/properties/cycles/properties/value/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data164.minInstructions !== undefined){
+let data168 = data164.minInstructions;
+if((typeof data168 == "number") && (isFinite(data168))){
+if(data168 < 0 || isNaN(data168)){
+const err421 = {instancePath:instancePath+"/central/decision/minInstructions",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/minInstructions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err421];
 }
@@ -11276,11 +11255,8 @@ vErrors.push(err421);
 errors++;
 }
 }
-if(data166.ci95 !== undefined){
-let data168 = data166.ci95;
-if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
-if(data168.low === undefined){
-const err422 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+else {
+const err422 = {instancePath:instancePath+"/central/decision/minInstructions",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/minInstructions/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err422];
 }
@@ -11289,8 +11265,12 @@ vErrors.push(err422);
 }
 errors++;
 }
-if(data168.high === undefined){
-const err423 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+if(data164.maxInstructions !== undefined){
+let data169 = data164.maxInstructions;
+if((typeof data169 == "number") && (isFinite(data169))){
+if(data169 < 0 || isNaN(data169)){
+const err423 = {instancePath:instancePath+"/central/decision/maxInstructions",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/maxInstructions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err423];
 }
@@ -11299,9 +11279,9 @@ vErrors.push(err423);
 }
 errors++;
 }
-for(const key24 in data168){
-if(!((key24 === "low") || (key24 === "high"))){
-const err424 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
+}
+else {
+const err424 = {instancePath:instancePath+"/central/decision/maxInstructions",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/maxInstructions/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err424];
 }
@@ -11311,10 +11291,11 @@ vErrors.push(err424);
 errors++;
 }
 }
-if(data168.low !== undefined){
-let data169 = data168.low;
-if(!((typeof data169 == "number") && (isFinite(data169)))){
-const err425 = {instancePath:instancePath+"/central/cycles/ci95/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data164.relativeSpread !== undefined){
+let data170 = data164.relativeSpread;
+if((typeof data170 == "number") && (isFinite(data170))){
+if(data170 < 0 || isNaN(data170)){
+const err425 = {instancePath:instancePath+"/central/decision/relativeSpread",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/relativeSpread/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err425];
 }
@@ -11324,10 +11305,8 @@ vErrors.push(err425);
 errors++;
 }
 }
-if(data168.high !== undefined){
-let data170 = data168.high;
-if(!((typeof data170 == "number") && (isFinite(data170)))){
-const err426 = {instancePath:instancePath+"/central/cycles/ci95/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+const err426 = {instancePath:instancePath+"/central/decision/relativeSpread",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/relativeSpread/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err426];
 }
@@ -11337,9 +11316,11 @@ vErrors.push(err426);
 errors++;
 }
 }
-}
-else {
-const err427 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data164.threshold !== undefined){
+let data171 = data164.threshold;
+if((typeof data171 == "number") && (isFinite(data171))){
+if(data171 < 0 || isNaN(data171)){
+const err427 = {instancePath:instancePath+"/central/decision/threshold",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/threshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err427];
 }
@@ -11349,11 +11330,8 @@ vErrors.push(err427);
 errors++;
 }
 }
-if(data166.relativeHalfWidth !== undefined){
-let data171 = data166.relativeHalfWidth;
-if((typeof data171 == "number") && (isFinite(data171))){
-if(data171 < 0 || isNaN(data171)){
-const err428 = {instancePath:instancePath+"/central/cycles/relativeHalfWidth",schemaPath:"#/properties/central/properties/cycles/properties/relativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err428 = {instancePath:instancePath+"/central/decision/threshold",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/threshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err428];
 }
@@ -11363,8 +11341,9 @@ vErrors.push(err428);
 errors++;
 }
 }
-else {
-const err429 = {instancePath:instancePath+"/central/cycles/relativeHalfWidth",schemaPath:"#/properties/central/properties/cycles/properties/relativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data164.inputDependent !== undefined){
+if(typeof data164.inputDependent !== "boolean"){
+const err429 = {instancePath:instancePath+"/central/decision/inputDependent",schemaPath:"#/properties/central/properties/decision/oneOf/0/properties/inputDependent/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err429];
 }
@@ -11374,9 +11353,9 @@ vErrors.push(err429);
 errors++;
 }
 }
-if(data166.metTarget !== undefined){
-if(typeof data166.metTarget !== "boolean"){
-const err430 = {instancePath:instancePath+"/central/cycles/metTarget",schemaPath:"#/properties/central/properties/cycles/properties/metTarget/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err430 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err430];
 }
@@ -11385,10 +11364,16 @@ vErrors.push(err430);
 }
 errors++;
 }
+var _valid7 = _errs385 === errors;
+if(_valid7){
+valid74 = true;
+passing0 = 0;
+var props0 = true;
 }
-}
-else {
-const err431 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const _errs403 = errors;
+if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
+if(data164.by === undefined){
+const err431 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/1/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'"};
 if(vErrors === null){
 vErrors = [err431];
 }
@@ -11397,10 +11382,8 @@ vErrors.push(err431);
 }
 errors++;
 }
-}
-}
-else {
-const err432 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data164.why === undefined){
+const err432 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/1/required",keyword:"required",params:{missingProperty: "why"},message:"must have required property '"+"why"+"'"};
 if(vErrors === null){
 vErrors = [err432];
 }
@@ -11409,12 +11392,9 @@ vErrors.push(err432);
 }
 errors++;
 }
-}
-if(data.contention !== undefined){
-let data173 = data.contention;
-if(data173 && typeof data173 == "object" && !Array.isArray(data173)){
-if(data173.probe === undefined){
-const err433 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "probe"},message:"must have required property '"+"probe"+"'"};
+for(const key23 in data164){
+if(!((key23 === "by") || (key23 === "why"))){
+const err433 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err433];
 }
@@ -11423,8 +11403,10 @@ vErrors.push(err433);
 }
 errors++;
 }
-if(data173.chains === undefined){
-const err434 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "chains"},message:"must have required property '"+"chains"+"'"};
+}
+if(data164.by !== undefined){
+if("distribution" !== data164.by){
+const err434 = {instancePath:instancePath+"/central/decision/by",schemaPath:"#/properties/central/properties/decision/oneOf/1/properties/by/const",keyword:"const",params:{allowedValue: "distribution"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err434];
 }
@@ -11433,8 +11415,10 @@ vErrors.push(err434);
 }
 errors++;
 }
-if(data173.share === undefined){
-const err435 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "share"},message:"must have required property '"+"share"+"'"};
+}
+if(data164.why !== undefined){
+if(typeof data164.why !== "string"){
+const err435 = {instancePath:instancePath+"/central/decision/why",schemaPath:"#/properties/central/properties/decision/oneOf/1/properties/why/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err435];
 }
@@ -11443,8 +11427,10 @@ vErrors.push(err435);
 }
 errors++;
 }
-if(data173.floor === undefined){
-const err436 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "floor"},message:"must have required property '"+"floor"+"'"};
+}
+}
+else {
+const err436 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err436];
 }
@@ -11453,8 +11439,22 @@ vErrors.push(err436);
 }
 errors++;
 }
-if(data173.reference === undefined){
-const err437 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "reference"},message:"must have required property '"+"reference"+"'"};
+var _valid7 = _errs403 === errors;
+if(_valid7 && valid74){
+valid74 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid7){
+valid74 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+if(!valid74){
+const err437 = {instancePath:instancePath+"/central/decision",schemaPath:"#/properties/central/properties/decision/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err437];
 }
@@ -11463,8 +11463,23 @@ vErrors.push(err437);
 }
 errors++;
 }
-if(data173.threshold === undefined){
-const err438 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+else {
+errors = _errs384;
+if(vErrors !== null){
+if(_errs384){
+vErrors.length = _errs384;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data154.cycles !== undefined){
+let data175 = data154.cycles;
+if(data175 && typeof data175 == "object" && !Array.isArray(data175)){
+if(data175.value === undefined){
+const err438 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
 if(vErrors === null){
 vErrors = [err438];
 }
@@ -11473,8 +11488,8 @@ vErrors.push(err438);
 }
 errors++;
 }
-if(data173.workers === undefined){
-const err439 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "workers"},message:"must have required property '"+"workers"+"'"};
+if(data175.ci95 === undefined){
+const err439 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "ci95"},message:"must have required property '"+"ci95"+"'"};
 if(vErrors === null){
 vErrors = [err439];
 }
@@ -11483,8 +11498,8 @@ vErrors.push(err439);
 }
 errors++;
 }
-if(data173.state === undefined){
-const err440 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+if(data175.relativeHalfWidth === undefined){
+const err440 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "relativeHalfWidth"},message:"must have required property '"+"relativeHalfWidth"+"'"};
 if(vErrors === null){
 vErrors = [err440];
 }
@@ -11493,8 +11508,8 @@ vErrors.push(err440);
 }
 errors++;
 }
-if(data173.publishedFrom === undefined){
-const err441 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "publishedFrom"},message:"must have required property '"+"publishedFrom"+"'"};
+if(data175.metTarget === undefined){
+const err441 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/required",keyword:"required",params:{missingProperty: "metTarget"},message:"must have required property '"+"metTarget"+"'"};
 if(vErrors === null){
 vErrors = [err441];
 }
@@ -11503,9 +11518,9 @@ vErrors.push(err441);
 }
 errors++;
 }
-for(const key25 in data173){
-if(!(func1.call(schema35.properties.contention.properties, key25))){
-const err442 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
+for(const key24 in data175){
+if(!((((key24 === "value") || (key24 === "ci95")) || (key24 === "relativeHalfWidth")) || (key24 === "metTarget"))){
+const err442 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err442];
 }
@@ -11515,10 +11530,11 @@ vErrors.push(err442);
 errors++;
 }
 }
-if(data173.probe !== undefined){
-let data174 = data173.probe;
-if(typeof data174 !== "string"){
-const err443 = {instancePath:instancePath+"/contention/probe",schemaPath:"#/properties/contention/properties/probe/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data175.value !== undefined){
+let data176 = data175.value;
+if((typeof data176 == "number") && (isFinite(data176))){
+if(data176 < 0 || isNaN(data176)){
+const err443 = {instancePath:instancePath+"/central/cycles/value",schemaPath:"#/properties/central/properties/cycles/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err443];
 }
@@ -11527,8 +11543,9 @@ vErrors.push(err443);
 }
 errors++;
 }
-if(!(data174 === "add-throughput")){
-const err444 = {instancePath:instancePath+"/contention/probe",schemaPath:"#/properties/contention/properties/probe/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.probe.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err444 = {instancePath:instancePath+"/central/cycles/value",schemaPath:"#/properties/central/properties/cycles/properties/value/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err444];
 }
@@ -11538,10 +11555,11 @@ vErrors.push(err444);
 errors++;
 }
 }
-if(data173.chains !== undefined){
-let data175 = data173.chains;
-if(!(((typeof data175 == "number") && (!(data175 % 1) && !isNaN(data175))) && (isFinite(data175)))){
-const err445 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/properties/chains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data175.ci95 !== undefined){
+let data177 = data175.ci95;
+if(data177 && typeof data177 == "object" && !Array.isArray(data177)){
+if(data177.low === undefined){
+const err445 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err445];
 }
@@ -11550,9 +11568,8 @@ vErrors.push(err445);
 }
 errors++;
 }
-if((typeof data175 == "number") && (isFinite(data175))){
-if(data175 < 1 || isNaN(data175)){
-const err446 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/properties/chains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data177.high === undefined){
+const err446 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err446];
 }
@@ -11561,13 +11578,9 @@ vErrors.push(err446);
 }
 errors++;
 }
-}
-}
-if(data173.share !== undefined){
-let data176 = data173.share;
-if((typeof data176 == "number") && (isFinite(data176))){
-if(data176 > 1 || isNaN(data176)){
-const err447 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+for(const key25 in data177){
+if(!((key25 === "low") || (key25 === "high"))){
+const err447 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err447];
 }
@@ -11576,8 +11589,11 @@ vErrors.push(err447);
 }
 errors++;
 }
-if(data176 < 0 || isNaN(data176)){
-const err448 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data177.low !== undefined){
+let data178 = data177.low;
+if(!((typeof data178 == "number") && (isFinite(data178)))){
+const err448 = {instancePath:instancePath+"/central/cycles/ci95/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err448];
 }
@@ -11587,8 +11603,10 @@ vErrors.push(err448);
 errors++;
 }
 }
-else {
-const err449 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data177.high !== undefined){
+let data179 = data177.high;
+if(!((typeof data179 == "number") && (isFinite(data179)))){
+const err449 = {instancePath:instancePath+"/central/cycles/ci95/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err449];
 }
@@ -11598,11 +11616,9 @@ vErrors.push(err449);
 errors++;
 }
 }
-if(data173.floor !== undefined){
-let data177 = data173.floor;
-if((typeof data177 == "number") && (isFinite(data177))){
-if(data177 < 0 || isNaN(data177)){
-const err450 = {instancePath:instancePath+"/contention/floor",schemaPath:"#/properties/contention/properties/floor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err450 = {instancePath:instancePath+"/central/cycles/ci95",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err450];
 }
@@ -11612,8 +11628,11 @@ vErrors.push(err450);
 errors++;
 }
 }
-else {
-const err451 = {instancePath:instancePath+"/contention/floor",schemaPath:"#/properties/contention/properties/floor/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data175.relativeHalfWidth !== undefined){
+let data180 = data175.relativeHalfWidth;
+if((typeof data180 == "number") && (isFinite(data180))){
+if(data180 < 0 || isNaN(data180)){
+const err451 = {instancePath:instancePath+"/central/cycles/relativeHalfWidth",schemaPath:"#/properties/central/properties/cycles/properties/relativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err451];
 }
@@ -11623,11 +11642,8 @@ vErrors.push(err451);
 errors++;
 }
 }
-if(data173.reference !== undefined){
-let data178 = data173.reference;
-if((typeof data178 == "number") && (isFinite(data178))){
-if(data178 < 0 || isNaN(data178)){
-const err452 = {instancePath:instancePath+"/contention/reference",schemaPath:"#/properties/contention/properties/reference/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err452 = {instancePath:instancePath+"/central/cycles/relativeHalfWidth",schemaPath:"#/properties/central/properties/cycles/properties/relativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err452];
 }
@@ -11637,8 +11653,9 @@ vErrors.push(err452);
 errors++;
 }
 }
-else {
-const err453 = {instancePath:instancePath+"/contention/reference",schemaPath:"#/properties/contention/properties/reference/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data175.metTarget !== undefined){
+if(typeof data175.metTarget !== "boolean"){
+const err453 = {instancePath:instancePath+"/central/cycles/metTarget",schemaPath:"#/properties/central/properties/cycles/properties/metTarget/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err453];
 }
@@ -11648,11 +11665,9 @@ vErrors.push(err453);
 errors++;
 }
 }
-if(data173.threshold !== undefined){
-let data179 = data173.threshold;
-if((typeof data179 == "number") && (isFinite(data179))){
-if(data179 < 0 || isNaN(data179)){
-const err454 = {instancePath:instancePath+"/contention/threshold",schemaPath:"#/properties/contention/properties/threshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err454 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err454];
 }
@@ -11662,8 +11677,9 @@ vErrors.push(err454);
 errors++;
 }
 }
+}
 else {
-const err455 = {instancePath:instancePath+"/contention/threshold",schemaPath:"#/properties/contention/properties/threshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err455 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err455];
 }
@@ -11673,15 +11689,11 @@ vErrors.push(err455);
 errors++;
 }
 }
-if(data173.workers !== undefined){
-let data180 = data173.workers;
-if(Array.isArray(data180)){
-const len15 = data180.length;
-for(let i15=0; i15<len15; i15++){
-let data181 = data180[i15];
-if(data181 && typeof data181 == "object" && !Array.isArray(data181)){
-if(data181.worker === undefined){
-const err456 = {instancePath:instancePath+"/contention/workers/" + i15,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "worker"},message:"must have required property '"+"worker"+"'"};
+if(data.contention !== undefined){
+let data182 = data.contention;
+if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
+if(data182.probe === undefined){
+const err456 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "probe"},message:"must have required property '"+"probe"+"'"};
 if(vErrors === null){
 vErrors = [err456];
 }
@@ -11690,8 +11702,8 @@ vErrors.push(err456);
 }
 errors++;
 }
-if(data181.addsPerCycle === undefined){
-const err457 = {instancePath:instancePath+"/contention/workers/" + i15,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "addsPerCycle"},message:"must have required property '"+"addsPerCycle"+"'"};
+if(data182.chains === undefined){
+const err457 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "chains"},message:"must have required property '"+"chains"+"'"};
 if(vErrors === null){
 vErrors = [err457];
 }
@@ -11700,8 +11712,8 @@ vErrors.push(err457);
 }
 errors++;
 }
-if(data181.contended === undefined){
-const err458 = {instancePath:instancePath+"/contention/workers/" + i15,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "contended"},message:"must have required property '"+"contended"+"'"};
+if(data182.share === undefined){
+const err458 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "share"},message:"must have required property '"+"share"+"'"};
 if(vErrors === null){
 vErrors = [err458];
 }
@@ -11710,9 +11722,8 @@ vErrors.push(err458);
 }
 errors++;
 }
-for(const key26 in data181){
-if(!(((key26 === "worker") || (key26 === "addsPerCycle")) || (key26 === "contended"))){
-const err459 = {instancePath:instancePath+"/contention/workers/" + i15,schemaPath:"#/properties/contention/properties/workers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
+if(data182.floor === undefined){
+const err459 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "floor"},message:"must have required property '"+"floor"+"'"};
 if(vErrors === null){
 vErrors = [err459];
 }
@@ -11721,11 +11732,8 @@ vErrors.push(err459);
 }
 errors++;
 }
-}
-if(data181.worker !== undefined){
-let data182 = data181.worker;
-if(!(((typeof data182 == "number") && (!(data182 % 1) && !isNaN(data182))) && (isFinite(data182)))){
-const err460 = {instancePath:instancePath+"/contention/workers/" + i15+"/worker",schemaPath:"#/properties/contention/properties/workers/items/properties/worker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data182.reference === undefined){
+const err460 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "reference"},message:"must have required property '"+"reference"+"'"};
 if(vErrors === null){
 vErrors = [err460];
 }
@@ -11734,9 +11742,8 @@ vErrors.push(err460);
 }
 errors++;
 }
-if((typeof data182 == "number") && (isFinite(data182))){
-if(data182 < 1 || isNaN(data182)){
-const err461 = {instancePath:instancePath+"/contention/workers/" + i15+"/worker",schemaPath:"#/properties/contention/properties/workers/items/properties/worker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data182.threshold === undefined){
+const err461 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
 if(vErrors === null){
 vErrors = [err461];
 }
@@ -11745,13 +11752,8 @@ vErrors.push(err461);
 }
 errors++;
 }
-}
-}
-if(data181.addsPerCycle !== undefined){
-let data183 = data181.addsPerCycle;
-if((typeof data183 == "number") && (isFinite(data183))){
-if(data183 < 0 || isNaN(data183)){
-const err462 = {instancePath:instancePath+"/contention/workers/" + i15+"/addsPerCycle",schemaPath:"#/properties/contention/properties/workers/items/properties/addsPerCycle/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data182.workers === undefined){
+const err462 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "workers"},message:"must have required property '"+"workers"+"'"};
 if(vErrors === null){
 vErrors = [err462];
 }
@@ -11760,9 +11762,8 @@ vErrors.push(err462);
 }
 errors++;
 }
-}
-else {
-const err463 = {instancePath:instancePath+"/contention/workers/" + i15+"/addsPerCycle",schemaPath:"#/properties/contention/properties/workers/items/properties/addsPerCycle/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data182.state === undefined){
+const err463 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
 if(vErrors === null){
 vErrors = [err463];
 }
@@ -11771,10 +11772,8 @@ vErrors.push(err463);
 }
 errors++;
 }
-}
-if(data181.contended !== undefined){
-if(typeof data181.contended !== "boolean"){
-const err464 = {instancePath:instancePath+"/contention/workers/" + i15+"/contended",schemaPath:"#/properties/contention/properties/workers/items/properties/contended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data182.publishedFrom === undefined){
+const err464 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "publishedFrom"},message:"must have required property '"+"publishedFrom"+"'"};
 if(vErrors === null){
 vErrors = [err464];
 }
@@ -11783,10 +11782,9 @@ vErrors.push(err464);
 }
 errors++;
 }
-}
-}
-else {
-const err465 = {instancePath:instancePath+"/contention/workers/" + i15,schemaPath:"#/properties/contention/properties/workers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key26 in data182){
+if(!(func1.call(schema35.properties.contention.properties, key26))){
+const err465 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err465];
 }
@@ -11796,9 +11794,10 @@ vErrors.push(err465);
 errors++;
 }
 }
-}
-else {
-const err466 = {instancePath:instancePath+"/contention/workers",schemaPath:"#/properties/contention/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data182.probe !== undefined){
+let data183 = data182.probe;
+if(typeof data183 !== "string"){
+const err466 = {instancePath:instancePath+"/contention/probe",schemaPath:"#/properties/contention/properties/probe/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err466];
 }
@@ -11807,11 +11806,8 @@ vErrors.push(err466);
 }
 errors++;
 }
-}
-if(data173.state !== undefined){
-let data185 = data173.state;
-if(typeof data185 !== "string"){
-const err467 = {instancePath:instancePath+"/contention/state",schemaPath:"#/properties/contention/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(data183 === "add-throughput")){
+const err467 = {instancePath:instancePath+"/contention/probe",schemaPath:"#/properties/contention/properties/probe/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.probe.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err467];
 }
@@ -11820,8 +11816,11 @@ vErrors.push(err467);
 }
 errors++;
 }
-if(!(((data185 === "uncontended") || (data185 === "contended")) || (data185 === "mixed"))){
-const err468 = {instancePath:instancePath+"/contention/state",schemaPath:"#/properties/contention/properties/state/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.state.enum},message:"must be equal to one of the allowed values"};
+}
+if(data182.chains !== undefined){
+let data184 = data182.chains;
+if(!(((typeof data184 == "number") && (!(data184 % 1) && !isNaN(data184))) && (isFinite(data184)))){
+const err468 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/properties/chains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err468];
 }
@@ -11830,11 +11829,9 @@ vErrors.push(err468);
 }
 errors++;
 }
-}
-if(data173.publishedFrom !== undefined){
-let data186 = data173.publishedFrom;
-if(typeof data186 !== "string"){
-const err469 = {instancePath:instancePath+"/contention/publishedFrom",schemaPath:"#/properties/contention/properties/publishedFrom/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data184 == "number") && (isFinite(data184))){
+if(data184 < 1 || isNaN(data184)){
+const err469 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/properties/chains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err469];
 }
@@ -11843,8 +11840,13 @@ vErrors.push(err469);
 }
 errors++;
 }
-if(!((data186 === "uncontended") || (data186 === "all"))){
-const err470 = {instancePath:instancePath+"/contention/publishedFrom",schemaPath:"#/properties/contention/properties/publishedFrom/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.publishedFrom.enum},message:"must be equal to one of the allowed values"};
+}
+}
+if(data182.share !== undefined){
+let data185 = data182.share;
+if((typeof data185 == "number") && (isFinite(data185))){
+if(data185 > 1 || isNaN(data185)){
+const err470 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err470];
 }
@@ -11853,10 +11855,8 @@ vErrors.push(err470);
 }
 errors++;
 }
-}
-}
-else {
-const err471 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data185 < 0 || isNaN(data185)){
+const err471 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err471];
 }
@@ -11866,11 +11866,8 @@ vErrors.push(err471);
 errors++;
 }
 }
-if(data.trials !== undefined){
-let data187 = data.trials;
-if(Array.isArray(data187)){
-if(data187.length < 1){
-const err472 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err472 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err472];
 }
@@ -11879,12 +11876,12 @@ vErrors.push(err472);
 }
 errors++;
 }
-const len16 = data187.length;
-for(let i16=0; i16<len16; i16++){
-let data188 = data187[i16];
-if(data188 && typeof data188 == "object" && !Array.isArray(data188)){
-if(data188.iterations === undefined){
-const err473 = {instancePath:instancePath+"/trials/" + i16,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "iterations"},message:"must have required property '"+"iterations"+"'"};
+}
+if(data182.floor !== undefined){
+let data186 = data182.floor;
+if((typeof data186 == "number") && (isFinite(data186))){
+if(data186 < 0 || isNaN(data186)){
+const err473 = {instancePath:instancePath+"/contention/floor",schemaPath:"#/properties/contention/properties/floor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err473];
 }
@@ -11893,8 +11890,9 @@ vErrors.push(err473);
 }
 errors++;
 }
-if(data188.counterDelta === undefined){
-const err474 = {instancePath:instancePath+"/trials/" + i16,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "counterDelta"},message:"must have required property '"+"counterDelta"+"'"};
+}
+else {
+const err474 = {instancePath:instancePath+"/contention/floor",schemaPath:"#/properties/contention/properties/floor/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err474];
 }
@@ -11903,8 +11901,12 @@ vErrors.push(err474);
 }
 errors++;
 }
-if(data188.ns === undefined){
-const err475 = {instancePath:instancePath+"/trials/" + i16,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "ns"},message:"must have required property '"+"ns"+"'"};
+}
+if(data182.reference !== undefined){
+let data187 = data182.reference;
+if((typeof data187 == "number") && (isFinite(data187))){
+if(data187 < 0 || isNaN(data187)){
+const err475 = {instancePath:instancePath+"/contention/reference",schemaPath:"#/properties/contention/properties/reference/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err475];
 }
@@ -11913,9 +11915,9 @@ vErrors.push(err475);
 }
 errors++;
 }
-for(const key27 in data188){
-if(!(((key27 === "iterations") || (key27 === "counterDelta")) || (key27 === "ns"))){
-const err476 = {instancePath:instancePath+"/trials/" + i16,schemaPath:"#/$defs/trial/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+}
+else {
+const err476 = {instancePath:instancePath+"/contention/reference",schemaPath:"#/properties/contention/properties/reference/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err476];
 }
@@ -11925,10 +11927,11 @@ vErrors.push(err476);
 errors++;
 }
 }
-if(data188.iterations !== undefined){
-let data189 = data188.iterations;
-if(!(((typeof data189 == "number") && (!(data189 % 1) && !isNaN(data189))) && (isFinite(data189)))){
-const err477 = {instancePath:instancePath+"/trials/" + i16+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data182.threshold !== undefined){
+let data188 = data182.threshold;
+if((typeof data188 == "number") && (isFinite(data188))){
+if(data188 < 0 || isNaN(data188)){
+const err477 = {instancePath:instancePath+"/contention/threshold",schemaPath:"#/properties/contention/properties/threshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err477];
 }
@@ -11937,9 +11940,9 @@ vErrors.push(err477);
 }
 errors++;
 }
-if((typeof data189 == "number") && (isFinite(data189))){
-if(data189 < 1 || isNaN(data189)){
-const err478 = {instancePath:instancePath+"/trials/" + i16+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err478 = {instancePath:instancePath+"/contention/threshold",schemaPath:"#/properties/contention/properties/threshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err478];
 }
@@ -11949,12 +11952,15 @@ vErrors.push(err478);
 errors++;
 }
 }
-}
-if(data188.counterDelta !== undefined){
-let data190 = data188.counterDelta;
-if((typeof data190 == "number") && (isFinite(data190))){
-if(data190 < 0 || isNaN(data190)){
-const err479 = {instancePath:instancePath+"/trials/" + i16+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data182.workers !== undefined){
+let data189 = data182.workers;
+if(Array.isArray(data189)){
+const len17 = data189.length;
+for(let i17=0; i17<len17; i17++){
+let data190 = data189[i17];
+if(data190 && typeof data190 == "object" && !Array.isArray(data190)){
+if(data190.worker === undefined){
+const err479 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "worker"},message:"must have required property '"+"worker"+"'"};
 if(vErrors === null){
 vErrors = [err479];
 }
@@ -11963,9 +11969,8 @@ vErrors.push(err479);
 }
 errors++;
 }
-}
-else {
-const err480 = {instancePath:instancePath+"/trials/" + i16+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data190.addsPerCycle === undefined){
+const err480 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "addsPerCycle"},message:"must have required property '"+"addsPerCycle"+"'"};
 if(vErrors === null){
 vErrors = [err480];
 }
@@ -11974,12 +11979,8 @@ vErrors.push(err480);
 }
 errors++;
 }
-}
-if(data188.ns !== undefined){
-let data191 = data188.ns;
-if((typeof data191 == "number") && (isFinite(data191))){
-if(data191 < 0 || isNaN(data191)){
-const err481 = {instancePath:instancePath+"/trials/" + i16+"/ns",schemaPath:"#/$defs/trial/properties/ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data190.contended === undefined){
+const err481 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "contended"},message:"must have required property '"+"contended"+"'"};
 if(vErrors === null){
 vErrors = [err481];
 }
@@ -11988,9 +11989,9 @@ vErrors.push(err481);
 }
 errors++;
 }
-}
-else {
-const err482 = {instancePath:instancePath+"/trials/" + i16+"/ns",schemaPath:"#/$defs/trial/properties/ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key27 in data190){
+if(!(((key27 === "worker") || (key27 === "addsPerCycle")) || (key27 === "contended"))){
+const err482 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err482];
 }
@@ -12000,9 +12001,10 @@ vErrors.push(err482);
 errors++;
 }
 }
-}
-else {
-const err483 = {instancePath:instancePath+"/trials/" + i16,schemaPath:"#/$defs/trial/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data190.worker !== undefined){
+let data191 = data190.worker;
+if(!(((typeof data191 == "number") && (!(data191 % 1) && !isNaN(data191))) && (isFinite(data191)))){
+const err483 = {instancePath:instancePath+"/contention/workers/" + i17+"/worker",schemaPath:"#/properties/contention/properties/workers/items/properties/worker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err483];
 }
@@ -12011,10 +12013,9 @@ vErrors.push(err483);
 }
 errors++;
 }
-}
-}
-else {
-const err484 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data191 == "number") && (isFinite(data191))){
+if(data191 < 1 || isNaN(data191)){
+const err484 = {instancePath:instancePath+"/contention/workers/" + i17+"/worker",schemaPath:"#/properties/contention/properties/workers/items/properties/worker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err484];
 }
@@ -12024,11 +12025,12 @@ vErrors.push(err484);
 errors++;
 }
 }
-if(data.aggregates !== undefined){
-let data192 = data.aggregates;
-if(data192 && typeof data192 == "object" && !Array.isArray(data192)){
-if(data192.n === undefined){
-const err485 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "n"},message:"must have required property '"+"n"+"'"};
+}
+if(data190.addsPerCycle !== undefined){
+let data192 = data190.addsPerCycle;
+if((typeof data192 == "number") && (isFinite(data192))){
+if(data192 < 0 || isNaN(data192)){
+const err485 = {instancePath:instancePath+"/contention/workers/" + i17+"/addsPerCycle",schemaPath:"#/properties/contention/properties/workers/items/properties/addsPerCycle/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err485];
 }
@@ -12037,8 +12039,9 @@ vErrors.push(err485);
 }
 errors++;
 }
-if(data192.trials === undefined){
-const err486 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "trials"},message:"must have required property '"+"trials"+"'"};
+}
+else {
+const err486 = {instancePath:instancePath+"/contention/workers/" + i17+"/addsPerCycle",schemaPath:"#/properties/contention/properties/workers/items/properties/addsPerCycle/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err486];
 }
@@ -12047,8 +12050,10 @@ vErrors.push(err486);
 }
 errors++;
 }
-if(data192.iterationsPerTrial === undefined){
-const err487 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "iterationsPerTrial"},message:"must have required property '"+"iterationsPerTrial"+"'"};
+}
+if(data190.contended !== undefined){
+if(typeof data190.contended !== "boolean"){
+const err487 = {instancePath:instancePath+"/contention/workers/" + i17+"/contended",schemaPath:"#/properties/contention/properties/workers/items/properties/contended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err487];
 }
@@ -12057,8 +12062,10 @@ vErrors.push(err487);
 }
 errors++;
 }
-if(data192.meanCounter === undefined){
-const err488 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanCounter"},message:"must have required property '"+"meanCounter"+"'"};
+}
+}
+else {
+const err488 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err488];
 }
@@ -12067,8 +12074,10 @@ vErrors.push(err488);
 }
 errors++;
 }
-if(data192.meanNs === undefined){
-const err489 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanNs"},message:"must have required property '"+"meanNs"+"'"};
+}
+}
+else {
+const err489 = {instancePath:instancePath+"/contention/workers",schemaPath:"#/properties/contention/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err489];
 }
@@ -12077,8 +12086,11 @@ vErrors.push(err489);
 }
 errors++;
 }
-if(data192.opsPerSecond === undefined){
-const err490 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "opsPerSecond"},message:"must have required property '"+"opsPerSecond"+"'"};
+}
+if(data182.state !== undefined){
+let data194 = data182.state;
+if(typeof data194 !== "string"){
+const err490 = {instancePath:instancePath+"/contention/state",schemaPath:"#/properties/contention/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err490];
 }
@@ -12087,8 +12099,8 @@ vErrors.push(err490);
 }
 errors++;
 }
-if(data192.medianTrialNs === undefined){
-const err491 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "medianTrialNs"},message:"must have required property '"+"medianTrialNs"+"'"};
+if(!(((data194 === "uncontended") || (data194 === "contended")) || (data194 === "mixed"))){
+const err491 = {instancePath:instancePath+"/contention/state",schemaPath:"#/properties/contention/properties/state/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err491];
 }
@@ -12097,8 +12109,11 @@ vErrors.push(err491);
 }
 errors++;
 }
-if(data192.minTrialNs === undefined){
-const err492 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "minTrialNs"},message:"must have required property '"+"minTrialNs"+"'"};
+}
+if(data182.publishedFrom !== undefined){
+let data195 = data182.publishedFrom;
+if(typeof data195 !== "string"){
+const err492 = {instancePath:instancePath+"/contention/publishedFrom",schemaPath:"#/properties/contention/properties/publishedFrom/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err492];
 }
@@ -12107,8 +12122,8 @@ vErrors.push(err492);
 }
 errors++;
 }
-if(data192.maxTrialNs === undefined){
-const err493 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "maxTrialNs"},message:"must have required property '"+"maxTrialNs"+"'"};
+if(!((data195 === "uncontended") || (data195 === "all"))){
+const err493 = {instancePath:instancePath+"/contention/publishedFrom",schemaPath:"#/properties/contention/properties/publishedFrom/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.publishedFrom.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err493];
 }
@@ -12117,8 +12132,10 @@ vErrors.push(err493);
 }
 errors++;
 }
-if(data192.q1TrialNs === undefined){
-const err494 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q1TrialNs"},message:"must have required property '"+"q1TrialNs"+"'"};
+}
+}
+else {
+const err494 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err494];
 }
@@ -12127,8 +12144,12 @@ vErrors.push(err494);
 }
 errors++;
 }
-if(data192.q3TrialNs === undefined){
-const err495 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q3TrialNs"},message:"must have required property '"+"q3TrialNs"+"'"};
+}
+if(data.trials !== undefined){
+let data196 = data.trials;
+if(Array.isArray(data196)){
+if(data196.length < 1){
+const err495 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err495];
 }
@@ -12137,8 +12158,12 @@ vErrors.push(err495);
 }
 errors++;
 }
-if(data192.stddevTrialNs === undefined){
-const err496 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "stddevTrialNs"},message:"must have required property '"+"stddevTrialNs"+"'"};
+const len18 = data196.length;
+for(let i18=0; i18<len18; i18++){
+let data197 = data196[i18];
+if(data197 && typeof data197 == "object" && !Array.isArray(data197)){
+if(data197.iterations === undefined){
+const err496 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "iterations"},message:"must have required property '"+"iterations"+"'"};
 if(vErrors === null){
 vErrors = [err496];
 }
@@ -12147,8 +12172,8 @@ vErrors.push(err496);
 }
 errors++;
 }
-if(data192.cv === undefined){
-const err497 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "cv"},message:"must have required property '"+"cv"+"'"};
+if(data197.counterDelta === undefined){
+const err497 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "counterDelta"},message:"must have required property '"+"counterDelta"+"'"};
 if(vErrors === null){
 vErrors = [err497];
 }
@@ -12157,8 +12182,8 @@ vErrors.push(err497);
 }
 errors++;
 }
-if(data192.ci95Ns === undefined){
-const err498 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "ci95Ns"},message:"must have required property '"+"ci95Ns"+"'"};
+if(data197.ns === undefined){
+const err498 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "ns"},message:"must have required property '"+"ns"+"'"};
 if(vErrors === null){
 vErrors = [err498];
 }
@@ -12167,8 +12192,9 @@ vErrors.push(err498);
 }
 errors++;
 }
-if(data192.unstable === undefined){
-const err499 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstable"},message:"must have required property '"+"unstable"+"'"};
+for(const key28 in data197){
+if(!(((key28 === "iterations") || (key28 === "counterDelta")) || (key28 === "ns"))){
+const err499 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err499];
 }
@@ -12177,8 +12203,11 @@ vErrors.push(err499);
 }
 errors++;
 }
-if(data192.unstableThreshold === undefined){
-const err500 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstableThreshold"},message:"must have required property '"+"unstableThreshold"+"'"};
+}
+if(data197.iterations !== undefined){
+let data198 = data197.iterations;
+if(!(((typeof data198 == "number") && (!(data198 % 1) && !isNaN(data198))) && (isFinite(data198)))){
+const err500 = {instancePath:instancePath+"/trials/" + i18+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err500];
 }
@@ -12187,9 +12216,9 @@ vErrors.push(err500);
 }
 errors++;
 }
-for(const key28 in data192){
-if(!(func1.call(schema35.properties.aggregates.properties, key28))){
-const err501 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+if((typeof data198 == "number") && (isFinite(data198))){
+if(data198 < 1 || isNaN(data198)){
+const err501 = {instancePath:instancePath+"/trials/" + i18+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err501];
 }
@@ -12199,10 +12228,12 @@ vErrors.push(err501);
 errors++;
 }
 }
-if(data192.n !== undefined){
-let data193 = data192.n;
-if(!(((typeof data193 == "number") && (!(data193 % 1) && !isNaN(data193))) && (isFinite(data193)))){
-const err502 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data197.counterDelta !== undefined){
+let data199 = data197.counterDelta;
+if((typeof data199 == "number") && (isFinite(data199))){
+if(data199 < 0 || isNaN(data199)){
+const err502 = {instancePath:instancePath+"/trials/" + i18+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err502];
 }
@@ -12211,9 +12242,9 @@ vErrors.push(err502);
 }
 errors++;
 }
-if((typeof data193 == "number") && (isFinite(data193))){
-if(data193 < 1 || isNaN(data193)){
-const err503 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err503 = {instancePath:instancePath+"/trials/" + i18+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err503];
 }
@@ -12223,11 +12254,11 @@ vErrors.push(err503);
 errors++;
 }
 }
-}
-if(data192.trials !== undefined){
-let data194 = data192.trials;
-if(!(((typeof data194 == "number") && (!(data194 % 1) && !isNaN(data194))) && (isFinite(data194)))){
-const err504 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data197.ns !== undefined){
+let data200 = data197.ns;
+if((typeof data200 == "number") && (isFinite(data200))){
+if(data200 < 0 || isNaN(data200)){
+const err504 = {instancePath:instancePath+"/trials/" + i18+"/ns",schemaPath:"#/$defs/trial/properties/ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err504];
 }
@@ -12236,9 +12267,9 @@ vErrors.push(err504);
 }
 errors++;
 }
-if((typeof data194 == "number") && (isFinite(data194))){
-if(data194 < 1 || isNaN(data194)){
-const err505 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err505 = {instancePath:instancePath+"/trials/" + i18+"/ns",schemaPath:"#/$defs/trial/properties/ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err505];
 }
@@ -12249,10 +12280,8 @@ errors++;
 }
 }
 }
-if(data192.iterationsPerTrial !== undefined){
-let data195 = data192.iterationsPerTrial;
-if(!(((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195))) && (isFinite(data195)))){
-const err506 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err506 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err506];
 }
@@ -12261,9 +12290,10 @@ vErrors.push(err506);
 }
 errors++;
 }
-if((typeof data195 == "number") && (isFinite(data195))){
-if(data195 < 1 || isNaN(data195)){
-const err507 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err507 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err507];
 }
@@ -12273,12 +12303,11 @@ vErrors.push(err507);
 errors++;
 }
 }
-}
-if(data192.meanCounter !== undefined){
-let data196 = data192.meanCounter;
-if((typeof data196 == "number") && (isFinite(data196))){
-if(data196 < 0 || isNaN(data196)){
-const err508 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data.aggregates !== undefined){
+let data201 = data.aggregates;
+if(data201 && typeof data201 == "object" && !Array.isArray(data201)){
+if(data201.n === undefined){
+const err508 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "n"},message:"must have required property '"+"n"+"'"};
 if(vErrors === null){
 vErrors = [err508];
 }
@@ -12287,9 +12316,8 @@ vErrors.push(err508);
 }
 errors++;
 }
-}
-else {
-const err509 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data201.trials === undefined){
+const err509 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "trials"},message:"must have required property '"+"trials"+"'"};
 if(vErrors === null){
 vErrors = [err509];
 }
@@ -12298,12 +12326,8 @@ vErrors.push(err509);
 }
 errors++;
 }
-}
-if(data192.meanNs !== undefined){
-let data197 = data192.meanNs;
-if((typeof data197 == "number") && (isFinite(data197))){
-if(data197 < 0 || isNaN(data197)){
-const err510 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data201.iterationsPerTrial === undefined){
+const err510 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "iterationsPerTrial"},message:"must have required property '"+"iterationsPerTrial"+"'"};
 if(vErrors === null){
 vErrors = [err510];
 }
@@ -12312,9 +12336,8 @@ vErrors.push(err510);
 }
 errors++;
 }
-}
-else {
-const err511 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data201.meanCounter === undefined){
+const err511 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanCounter"},message:"must have required property '"+"meanCounter"+"'"};
 if(vErrors === null){
 vErrors = [err511];
 }
@@ -12323,12 +12346,8 @@ vErrors.push(err511);
 }
 errors++;
 }
-}
-if(data192.opsPerSecond !== undefined){
-let data198 = data192.opsPerSecond;
-if((typeof data198 == "number") && (isFinite(data198))){
-if(data198 < 0 || isNaN(data198)){
-const err512 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data201.meanNs === undefined){
+const err512 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanNs"},message:"must have required property '"+"meanNs"+"'"};
 if(vErrors === null){
 vErrors = [err512];
 }
@@ -12337,9 +12356,8 @@ vErrors.push(err512);
 }
 errors++;
 }
-}
-else {
-const err513 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data201.opsPerSecond === undefined){
+const err513 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "opsPerSecond"},message:"must have required property '"+"opsPerSecond"+"'"};
 if(vErrors === null){
 vErrors = [err513];
 }
@@ -12348,12 +12366,8 @@ vErrors.push(err513);
 }
 errors++;
 }
-}
-if(data192.medianTrialNs !== undefined){
-let data199 = data192.medianTrialNs;
-if((typeof data199 == "number") && (isFinite(data199))){
-if(data199 < 0 || isNaN(data199)){
-const err514 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data201.medianTrialNs === undefined){
+const err514 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "medianTrialNs"},message:"must have required property '"+"medianTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err514];
 }
@@ -12362,9 +12376,8 @@ vErrors.push(err514);
 }
 errors++;
 }
-}
-else {
-const err515 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data201.minTrialNs === undefined){
+const err515 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "minTrialNs"},message:"must have required property '"+"minTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err515];
 }
@@ -12373,12 +12386,8 @@ vErrors.push(err515);
 }
 errors++;
 }
-}
-if(data192.minTrialNs !== undefined){
-let data200 = data192.minTrialNs;
-if((typeof data200 == "number") && (isFinite(data200))){
-if(data200 < 0 || isNaN(data200)){
-const err516 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data201.maxTrialNs === undefined){
+const err516 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "maxTrialNs"},message:"must have required property '"+"maxTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err516];
 }
@@ -12387,9 +12396,8 @@ vErrors.push(err516);
 }
 errors++;
 }
-}
-else {
-const err517 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data201.q1TrialNs === undefined){
+const err517 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q1TrialNs"},message:"must have required property '"+"q1TrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err517];
 }
@@ -12398,12 +12406,8 @@ vErrors.push(err517);
 }
 errors++;
 }
-}
-if(data192.maxTrialNs !== undefined){
-let data201 = data192.maxTrialNs;
-if((typeof data201 == "number") && (isFinite(data201))){
-if(data201 < 0 || isNaN(data201)){
-const err518 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data201.q3TrialNs === undefined){
+const err518 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q3TrialNs"},message:"must have required property '"+"q3TrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err518];
 }
@@ -12412,9 +12416,8 @@ vErrors.push(err518);
 }
 errors++;
 }
-}
-else {
-const err519 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data201.stddevTrialNs === undefined){
+const err519 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "stddevTrialNs"},message:"must have required property '"+"stddevTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err519];
 }
@@ -12423,12 +12426,8 @@ vErrors.push(err519);
 }
 errors++;
 }
-}
-if(data192.q1TrialNs !== undefined){
-let data202 = data192.q1TrialNs;
-if((typeof data202 == "number") && (isFinite(data202))){
-if(data202 < 0 || isNaN(data202)){
-const err520 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data201.cv === undefined){
+const err520 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "cv"},message:"must have required property '"+"cv"+"'"};
 if(vErrors === null){
 vErrors = [err520];
 }
@@ -12437,9 +12436,8 @@ vErrors.push(err520);
 }
 errors++;
 }
-}
-else {
-const err521 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data201.ci95Ns === undefined){
+const err521 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "ci95Ns"},message:"must have required property '"+"ci95Ns"+"'"};
 if(vErrors === null){
 vErrors = [err521];
 }
@@ -12448,12 +12446,8 @@ vErrors.push(err521);
 }
 errors++;
 }
-}
-if(data192.q3TrialNs !== undefined){
-let data203 = data192.q3TrialNs;
-if((typeof data203 == "number") && (isFinite(data203))){
-if(data203 < 0 || isNaN(data203)){
-const err522 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data201.unstable === undefined){
+const err522 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstable"},message:"must have required property '"+"unstable"+"'"};
 if(vErrors === null){
 vErrors = [err522];
 }
@@ -12462,9 +12456,8 @@ vErrors.push(err522);
 }
 errors++;
 }
-}
-else {
-const err523 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data201.unstableThreshold === undefined){
+const err523 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstableThreshold"},message:"must have required property '"+"unstableThreshold"+"'"};
 if(vErrors === null){
 vErrors = [err523];
 }
@@ -12473,12 +12466,9 @@ vErrors.push(err523);
 }
 errors++;
 }
-}
-if(data192.stddevTrialNs !== undefined){
-let data204 = data192.stddevTrialNs;
-if((typeof data204 == "number") && (isFinite(data204))){
-if(data204 < 0 || isNaN(data204)){
-const err524 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key29 in data201){
+if(!(func1.call(schema35.properties.aggregates.properties, key29))){
+const err524 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err524];
 }
@@ -12488,8 +12478,10 @@ vErrors.push(err524);
 errors++;
 }
 }
-else {
-const err525 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data201.n !== undefined){
+let data202 = data201.n;
+if(!(((typeof data202 == "number") && (!(data202 % 1) && !isNaN(data202))) && (isFinite(data202)))){
+const err525 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err525];
 }
@@ -12498,12 +12490,9 @@ vErrors.push(err525);
 }
 errors++;
 }
-}
-if(data192.cv !== undefined){
-let data205 = data192.cv;
-if((typeof data205 == "number") && (isFinite(data205))){
-if(data205 < 0 || isNaN(data205)){
-const err526 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data202 == "number") && (isFinite(data202))){
+if(data202 < 1 || isNaN(data202)){
+const err526 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err526];
 }
@@ -12513,8 +12502,11 @@ vErrors.push(err526);
 errors++;
 }
 }
-else {
-const err527 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data201.trials !== undefined){
+let data203 = data201.trials;
+if(!(((typeof data203 == "number") && (!(data203 % 1) && !isNaN(data203))) && (isFinite(data203)))){
+const err527 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err527];
 }
@@ -12523,12 +12515,9 @@ vErrors.push(err527);
 }
 errors++;
 }
-}
-if(data192.ci95Ns !== undefined){
-let data206 = data192.ci95Ns;
-if(data206 && typeof data206 == "object" && !Array.isArray(data206)){
-if(data206.low === undefined){
-const err528 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if((typeof data203 == "number") && (isFinite(data203))){
+if(data203 < 1 || isNaN(data203)){
+const err528 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err528];
 }
@@ -12537,8 +12526,12 @@ vErrors.push(err528);
 }
 errors++;
 }
-if(data206.high === undefined){
-const err529 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+}
+}
+if(data201.iterationsPerTrial !== undefined){
+let data204 = data201.iterationsPerTrial;
+if(!(((typeof data204 == "number") && (!(data204 % 1) && !isNaN(data204))) && (isFinite(data204)))){
+const err529 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err529];
 }
@@ -12547,9 +12540,9 @@ vErrors.push(err529);
 }
 errors++;
 }
-for(const key29 in data206){
-if(!((key29 === "low") || (key29 === "high"))){
-const err530 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
+if((typeof data204 == "number") && (isFinite(data204))){
+if(data204 < 1 || isNaN(data204)){
+const err530 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err530];
 }
@@ -12559,10 +12552,12 @@ vErrors.push(err530);
 errors++;
 }
 }
-if(data206.low !== undefined){
-let data207 = data206.low;
-if(!((typeof data207 == "number") && (isFinite(data207)))){
-const err531 = {instancePath:instancePath+"/aggregates/ci95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data201.meanCounter !== undefined){
+let data205 = data201.meanCounter;
+if((typeof data205 == "number") && (isFinite(data205))){
+if(data205 < 0 || isNaN(data205)){
+const err531 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err531];
 }
@@ -12572,10 +12567,8 @@ vErrors.push(err531);
 errors++;
 }
 }
-if(data206.high !== undefined){
-let data208 = data206.high;
-if(!((typeof data208 == "number") && (isFinite(data208)))){
-const err532 = {instancePath:instancePath+"/aggregates/ci95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+const err532 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err532];
 }
@@ -12585,9 +12578,11 @@ vErrors.push(err532);
 errors++;
 }
 }
-}
-else {
-const err533 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data201.meanNs !== undefined){
+let data206 = data201.meanNs;
+if((typeof data206 == "number") && (isFinite(data206))){
+if(data206 < 0 || isNaN(data206)){
+const err533 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err533];
 }
@@ -12597,9 +12592,8 @@ vErrors.push(err533);
 errors++;
 }
 }
-if(data192.unstable !== undefined){
-if(typeof data192.unstable !== "boolean"){
-const err534 = {instancePath:instancePath+"/aggregates/unstable",schemaPath:"#/properties/aggregates/properties/unstable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err534 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err534];
 }
@@ -12609,11 +12603,11 @@ vErrors.push(err534);
 errors++;
 }
 }
-if(data192.unstableThreshold !== undefined){
-let data210 = data192.unstableThreshold;
-if((typeof data210 == "number") && (isFinite(data210))){
-if(data210 > 1 || isNaN(data210)){
-const err535 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(data201.opsPerSecond !== undefined){
+let data207 = data201.opsPerSecond;
+if((typeof data207 == "number") && (isFinite(data207))){
+if(data207 < 0 || isNaN(data207)){
+const err535 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err535];
 }
@@ -12622,8 +12616,9 @@ vErrors.push(err535);
 }
 errors++;
 }
-if(data210 < 0 || isNaN(data210)){
-const err536 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err536 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err536];
 }
@@ -12633,8 +12628,11 @@ vErrors.push(err536);
 errors++;
 }
 }
-else {
-const err537 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data201.medianTrialNs !== undefined){
+let data208 = data201.medianTrialNs;
+if((typeof data208 == "number") && (isFinite(data208))){
+if(data208 < 0 || isNaN(data208)){
+const err537 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err537];
 }
@@ -12644,11 +12642,8 @@ vErrors.push(err537);
 errors++;
 }
 }
-if(data192.medianTrialCounter !== undefined){
-let data211 = data192.medianTrialCounter;
-if((typeof data211 == "number") && (isFinite(data211))){
-if(data211 < 0 || isNaN(data211)){
-const err538 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err538 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err538];
 }
@@ -12658,8 +12653,11 @@ vErrors.push(err538);
 errors++;
 }
 }
-else {
-const err539 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data201.minTrialNs !== undefined){
+let data209 = data201.minTrialNs;
+if((typeof data209 == "number") && (isFinite(data209))){
+if(data209 < 0 || isNaN(data209)){
+const err539 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err539];
 }
@@ -12669,9 +12667,8 @@ vErrors.push(err539);
 errors++;
 }
 }
-}
 else {
-const err540 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err540 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err540];
 }
@@ -12681,11 +12678,11 @@ vErrors.push(err540);
 errors++;
 }
 }
-if(data.memory !== undefined){
-let data212 = data.memory;
-if(data212 && typeof data212 == "object" && !Array.isArray(data212)){
-if(data212.elfImageBytes === undefined){
-const err541 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "elfImageBytes"},message:"must have required property '"+"elfImageBytes"+"'"};
+if(data201.maxTrialNs !== undefined){
+let data210 = data201.maxTrialNs;
+if((typeof data210 == "number") && (isFinite(data210))){
+if(data210 < 0 || isNaN(data210)){
+const err541 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err541];
 }
@@ -12694,8 +12691,9 @@ vErrors.push(err541);
 }
 errors++;
 }
-if(data212.baselineRssKiB === undefined){
-const err542 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "baselineRssKiB"},message:"must have required property '"+"baselineRssKiB"+"'"};
+}
+else {
+const err542 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err542];
 }
@@ -12704,8 +12702,12 @@ vErrors.push(err542);
 }
 errors++;
 }
-if(data212.peakRssKiB === undefined){
-const err543 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "peakRssKiB"},message:"must have required property '"+"peakRssKiB"+"'"};
+}
+if(data201.q1TrialNs !== undefined){
+let data211 = data201.q1TrialNs;
+if((typeof data211 == "number") && (isFinite(data211))){
+if(data211 < 0 || isNaN(data211)){
+const err543 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err543];
 }
@@ -12714,9 +12716,9 @@ vErrors.push(err543);
 }
 errors++;
 }
-for(const key30 in data212){
-if(!(((key30 === "elfImageBytes") || (key30 === "baselineRssKiB")) || (key30 === "peakRssKiB"))){
-const err544 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
+}
+else {
+const err544 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err544];
 }
@@ -12726,10 +12728,11 @@ vErrors.push(err544);
 errors++;
 }
 }
-if(data212.elfImageBytes !== undefined){
-let data213 = data212.elfImageBytes;
-if(!(((typeof data213 == "number") && (!(data213 % 1) && !isNaN(data213))) && (isFinite(data213)))){
-const err545 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data201.q3TrialNs !== undefined){
+let data212 = data201.q3TrialNs;
+if((typeof data212 == "number") && (isFinite(data212))){
+if(data212 < 0 || isNaN(data212)){
+const err545 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err545];
 }
@@ -12738,9 +12741,9 @@ vErrors.push(err545);
 }
 errors++;
 }
-if((typeof data213 == "number") && (isFinite(data213))){
-if(data213 < 0 || isNaN(data213)){
-const err546 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err546 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err546];
 }
@@ -12750,11 +12753,11 @@ vErrors.push(err546);
 errors++;
 }
 }
-}
-if(data212.baselineRssKiB !== undefined){
-let data214 = data212.baselineRssKiB;
-if(!(((typeof data214 == "number") && (!(data214 % 1) && !isNaN(data214))) && (isFinite(data214)))){
-const err547 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data201.stddevTrialNs !== undefined){
+let data213 = data201.stddevTrialNs;
+if((typeof data213 == "number") && (isFinite(data213))){
+if(data213 < 0 || isNaN(data213)){
+const err547 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err547];
 }
@@ -12763,9 +12766,9 @@ vErrors.push(err547);
 }
 errors++;
 }
-if((typeof data214 == "number") && (isFinite(data214))){
-if(data214 < 0 || isNaN(data214)){
-const err548 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err548 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err548];
 }
@@ -12775,11 +12778,11 @@ vErrors.push(err548);
 errors++;
 }
 }
-}
-if(data212.peakRssKiB !== undefined){
-let data215 = data212.peakRssKiB;
-if(!(((typeof data215 == "number") && (!(data215 % 1) && !isNaN(data215))) && (isFinite(data215)))){
-const err549 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data201.cv !== undefined){
+let data214 = data201.cv;
+if((typeof data214 == "number") && (isFinite(data214))){
+if(data214 < 0 || isNaN(data214)){
+const err549 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err549];
 }
@@ -12788,9 +12791,9 @@ vErrors.push(err549);
 }
 errors++;
 }
-if((typeof data215 == "number") && (isFinite(data215))){
-if(data215 < 0 || isNaN(data215)){
-const err550 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err550 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err550];
 }
@@ -12800,10 +12803,11 @@ vErrors.push(err550);
 errors++;
 }
 }
-}
-}
-else {
-const err551 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data201.ci95Ns !== undefined){
+let data215 = data201.ci95Ns;
+if(data215 && typeof data215 == "object" && !Array.isArray(data215)){
+if(data215.low === undefined){
+const err551 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err551];
 }
@@ -12812,13 +12816,8 @@ vErrors.push(err551);
 }
 errors++;
 }
-}
-if(data.lengths !== undefined){
-let data216 = data.lengths;
-if(data216 && typeof data216 == "object" && !Array.isArray(data216)){
-for(const key31 in data216){
-if(!(key31 === "signatureBytes")){
-const err552 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+if(data215.high === undefined){
+const err552 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err552];
 }
@@ -12827,12 +12826,9 @@ vErrors.push(err552);
 }
 errors++;
 }
-}
-if(data216.signatureBytes !== undefined){
-let data217 = data216.signatureBytes;
-if(data217 && typeof data217 == "object" && !Array.isArray(data217)){
-if(data217.min === undefined){
-const err553 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+for(const key30 in data215){
+if(!((key30 === "low") || (key30 === "high"))){
+const err553 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err553];
 }
@@ -12841,8 +12837,11 @@ vErrors.push(err553);
 }
 errors++;
 }
-if(data217.mean === undefined){
-const err554 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
+}
+if(data215.low !== undefined){
+let data216 = data215.low;
+if(!((typeof data216 == "number") && (isFinite(data216)))){
+const err554 = {instancePath:instancePath+"/aggregates/ci95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err554];
 }
@@ -12851,8 +12850,11 @@ vErrors.push(err554);
 }
 errors++;
 }
-if(data217.max === undefined){
-const err555 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+}
+if(data215.high !== undefined){
+let data217 = data215.high;
+if(!((typeof data217 == "number") && (isFinite(data217)))){
+const err555 = {instancePath:instancePath+"/aggregates/ci95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err555];
 }
@@ -12861,8 +12863,10 @@ vErrors.push(err555);
 }
 errors++;
 }
-if(data217.samples === undefined){
-const err556 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
+}
+}
+else {
+const err556 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err556];
 }
@@ -12871,9 +12875,10 @@ vErrors.push(err556);
 }
 errors++;
 }
-for(const key32 in data217){
-if(!((((key32 === "min") || (key32 === "mean")) || (key32 === "max")) || (key32 === "samples"))){
-const err557 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+}
+if(data201.unstable !== undefined){
+if(typeof data201.unstable !== "boolean"){
+const err557 = {instancePath:instancePath+"/aggregates/unstable",schemaPath:"#/properties/aggregates/properties/unstable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err557];
 }
@@ -12883,10 +12888,11 @@ vErrors.push(err557);
 errors++;
 }
 }
-if(data217.min !== undefined){
-let data218 = data217.min;
-if(!(((typeof data218 == "number") && (!(data218 % 1) && !isNaN(data218))) && (isFinite(data218)))){
-const err558 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data201.unstableThreshold !== undefined){
+let data219 = data201.unstableThreshold;
+if((typeof data219 == "number") && (isFinite(data219))){
+if(data219 > 1 || isNaN(data219)){
+const err558 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err558];
 }
@@ -12895,9 +12901,8 @@ vErrors.push(err558);
 }
 errors++;
 }
-if((typeof data218 == "number") && (isFinite(data218))){
-if(data218 < 0 || isNaN(data218)){
-const err559 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data219 < 0 || isNaN(data219)){
+const err559 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err559];
 }
@@ -12907,12 +12912,8 @@ vErrors.push(err559);
 errors++;
 }
 }
-}
-if(data217.mean !== undefined){
-let data219 = data217.mean;
-if((typeof data219 == "number") && (isFinite(data219))){
-if(data219 < 0 || isNaN(data219)){
-const err560 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err560 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err560];
 }
@@ -12922,8 +12923,11 @@ vErrors.push(err560);
 errors++;
 }
 }
-else {
-const err561 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data201.medianTrialCounter !== undefined){
+let data220 = data201.medianTrialCounter;
+if((typeof data220 == "number") && (isFinite(data220))){
+if(data220 < 0 || isNaN(data220)){
+const err561 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err561];
 }
@@ -12933,10 +12937,8 @@ vErrors.push(err561);
 errors++;
 }
 }
-if(data217.max !== undefined){
-let data220 = data217.max;
-if(!(((typeof data220 == "number") && (!(data220 % 1) && !isNaN(data220))) && (isFinite(data220)))){
-const err562 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err562 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err562];
 }
@@ -12945,9 +12947,10 @@ vErrors.push(err562);
 }
 errors++;
 }
-if((typeof data220 == "number") && (isFinite(data220))){
-if(data220 < 0 || isNaN(data220)){
-const err563 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err563 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err563];
 }
@@ -12957,11 +12960,11 @@ vErrors.push(err563);
 errors++;
 }
 }
-}
-if(data217.samples !== undefined){
-let data221 = data217.samples;
-if(!(((typeof data221 == "number") && (!(data221 % 1) && !isNaN(data221))) && (isFinite(data221)))){
-const err564 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.memory !== undefined){
+let data221 = data.memory;
+if(data221 && typeof data221 == "object" && !Array.isArray(data221)){
+if(data221.elfImageBytes === undefined){
+const err564 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "elfImageBytes"},message:"must have required property '"+"elfImageBytes"+"'"};
 if(vErrors === null){
 vErrors = [err564];
 }
@@ -12970,9 +12973,8 @@ vErrors.push(err564);
 }
 errors++;
 }
-if((typeof data221 == "number") && (isFinite(data221))){
-if(data221 < 1 || isNaN(data221)){
-const err565 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data221.baselineRssKiB === undefined){
+const err565 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "baselineRssKiB"},message:"must have required property '"+"baselineRssKiB"+"'"};
 if(vErrors === null){
 vErrors = [err565];
 }
@@ -12981,11 +12983,8 @@ vErrors.push(err565);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err566 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data221.peakRssKiB === undefined){
+const err566 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "peakRssKiB"},message:"must have required property '"+"peakRssKiB"+"'"};
 if(vErrors === null){
 vErrors = [err566];
 }
@@ -12994,10 +12993,9 @@ vErrors.push(err566);
 }
 errors++;
 }
-}
-}
-else {
-const err567 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key31 in data221){
+if(!(((key31 === "elfImageBytes") || (key31 === "baselineRssKiB")) || (key31 === "peakRssKiB"))){
+const err567 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err567];
 }
@@ -13007,15 +13005,10 @@ vErrors.push(err567);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data222 = data.commands;
-if(Array.isArray(data222)){
-const len17 = data222.length;
-for(let i17=0; i17<len17; i17++){
-let data223 = data222[i17];
-if(data223 && typeof data223 == "object" && !Array.isArray(data223)){
-if(data223.argv === undefined){
-const err568 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+if(data221.elfImageBytes !== undefined){
+let data222 = data221.elfImageBytes;
+if(!(((typeof data222 == "number") && (!(data222 % 1) && !isNaN(data222))) && (isFinite(data222)))){
+const err568 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err568];
 }
@@ -13024,8 +13017,9 @@ vErrors.push(err568);
 }
 errors++;
 }
-if(data223.exitCode === undefined){
-const err569 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+if((typeof data222 == "number") && (isFinite(data222))){
+if(data222 < 0 || isNaN(data222)){
+const err569 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err569];
 }
@@ -13034,8 +13028,12 @@ vErrors.push(err569);
 }
 errors++;
 }
-if(data223.signal === undefined){
-const err570 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+}
+}
+if(data221.baselineRssKiB !== undefined){
+let data223 = data221.baselineRssKiB;
+if(!(((typeof data223 == "number") && (!(data223 % 1) && !isNaN(data223))) && (isFinite(data223)))){
+const err570 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err570];
 }
@@ -13044,8 +13042,9 @@ vErrors.push(err570);
 }
 errors++;
 }
-if(data223.durationMs === undefined){
-const err571 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+if((typeof data223 == "number") && (isFinite(data223))){
+if(data223 < 0 || isNaN(data223)){
+const err571 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err571];
 }
@@ -13054,8 +13053,12 @@ vErrors.push(err571);
 }
 errors++;
 }
-if(data223.timedOut === undefined){
-const err572 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+}
+}
+if(data221.peakRssKiB !== undefined){
+let data224 = data221.peakRssKiB;
+if(!(((typeof data224 == "number") && (!(data224 % 1) && !isNaN(data224))) && (isFinite(data224)))){
+const err572 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err572];
 }
@@ -13064,9 +13067,9 @@ vErrors.push(err572);
 }
 errors++;
 }
-for(const key33 in data223){
-if(!(func1.call(schema48.properties, key33))){
-const err573 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+if((typeof data224 == "number") && (isFinite(data224))){
+if(data224 < 0 || isNaN(data224)){
+const err573 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err573];
 }
@@ -13076,11 +13079,10 @@ vErrors.push(err573);
 errors++;
 }
 }
-if(data223.argv !== undefined){
-let data224 = data223.argv;
-if(Array.isArray(data224)){
-if(data224.length < 1){
-const err574 = {instancePath:instancePath+"/commands/" + i17+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+}
+}
+else {
+const err574 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err574];
 }
@@ -13089,10 +13091,13 @@ vErrors.push(err574);
 }
 errors++;
 }
-const len18 = data224.length;
-for(let i18=0; i18<len18; i18++){
-if(typeof data224[i18] !== "string"){
-const err575 = {instancePath:instancePath+"/commands/" + i17+"/argv/" + i18,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.lengths !== undefined){
+let data225 = data.lengths;
+if(data225 && typeof data225 == "object" && !Array.isArray(data225)){
+for(const key32 in data225){
+if(!(key32 === "signatureBytes")){
+const err575 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err575];
 }
@@ -13102,9 +13107,11 @@ vErrors.push(err575);
 errors++;
 }
 }
-}
-else {
-const err576 = {instancePath:instancePath+"/commands/" + i17+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data225.signatureBytes !== undefined){
+let data226 = data225.signatureBytes;
+if(data226 && typeof data226 == "object" && !Array.isArray(data226)){
+if(data226.min === undefined){
+const err576 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
 vErrors = [err576];
 }
@@ -13113,14 +13120,8 @@ vErrors.push(err576);
 }
 errors++;
 }
-}
-if(data223.exitCode !== undefined){
-let data226 = data223.exitCode;
-const _errs527 = errors;
-let valid96 = false;
-const _errs528 = errors;
-if(!(((typeof data226 == "number") && (!(data226 % 1) && !isNaN(data226))) && (isFinite(data226)))){
-const err577 = {instancePath:instancePath+"/commands/" + i17+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data226.mean === undefined){
+const err577 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
 if(vErrors === null){
 vErrors = [err577];
 }
@@ -13129,11 +13130,8 @@ vErrors.push(err577);
 }
 errors++;
 }
-var _valid8 = _errs528 === errors;
-valid96 = valid96 || _valid8;
-const _errs530 = errors;
-if(data226 !== null){
-const err578 = {instancePath:instancePath+"/commands/" + i17+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data226.max === undefined){
+const err578 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err578];
 }
@@ -13142,10 +13140,8 @@ vErrors.push(err578);
 }
 errors++;
 }
-var _valid8 = _errs530 === errors;
-valid96 = valid96 || _valid8;
-if(!valid96){
-const err579 = {instancePath:instancePath+"/commands/" + i17+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data226.samples === undefined){
+const err579 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
 if(vErrors === null){
 vErrors = [err579];
 }
@@ -13154,25 +13150,9 @@ vErrors.push(err579);
 }
 errors++;
 }
-else {
-errors = _errs527;
-if(vErrors !== null){
-if(_errs527){
-vErrors.length = _errs527;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data223.signal !== undefined){
-let data227 = data223.signal;
-const _errs533 = errors;
-let valid97 = false;
-const _errs534 = errors;
-if(typeof data227 !== "string"){
-const err580 = {instancePath:instancePath+"/commands/" + i17+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key33 in data226){
+if(!((((key33 === "min") || (key33 === "mean")) || (key33 === "max")) || (key33 === "samples"))){
+const err580 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err580];
 }
@@ -13181,11 +13161,11 @@ vErrors.push(err580);
 }
 errors++;
 }
-var _valid9 = _errs534 === errors;
-valid97 = valid97 || _valid9;
-const _errs536 = errors;
-if(data227 !== null){
-const err581 = {instancePath:instancePath+"/commands/" + i17+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+if(data226.min !== undefined){
+let data227 = data226.min;
+if(!(((typeof data227 == "number") && (!(data227 % 1) && !isNaN(data227))) && (isFinite(data227)))){
+const err581 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err581];
 }
@@ -13194,10 +13174,9 @@ vErrors.push(err581);
 }
 errors++;
 }
-var _valid9 = _errs536 === errors;
-valid97 = valid97 || _valid9;
-if(!valid97){
-const err582 = {instancePath:instancePath+"/commands/" + i17+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if((typeof data227 == "number") && (isFinite(data227))){
+if(data227 < 0 || isNaN(data227)){
+const err582 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err582];
 }
@@ -13206,23 +13185,13 @@ vErrors.push(err582);
 }
 errors++;
 }
-else {
-errors = _errs533;
-if(vErrors !== null){
-if(_errs533){
-vErrors.length = _errs533;
-}
-else {
-vErrors = null;
 }
 }
-}
-}
-if(data223.durationMs !== undefined){
-let data228 = data223.durationMs;
+if(data226.mean !== undefined){
+let data228 = data226.mean;
 if((typeof data228 == "number") && (isFinite(data228))){
 if(data228 < 0 || isNaN(data228)){
-const err583 = {instancePath:instancePath+"/commands/" + i17+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err583 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err583];
 }
@@ -13233,7 +13202,7 @@ errors++;
 }
 }
 else {
-const err584 = {instancePath:instancePath+"/commands/" + i17+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err584 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err584];
 }
@@ -13243,9 +13212,10 @@ vErrors.push(err584);
 errors++;
 }
 }
-if(data223.timedOut !== undefined){
-if(typeof data223.timedOut !== "boolean"){
-const err585 = {instancePath:instancePath+"/commands/" + i17+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data226.max !== undefined){
+let data229 = data226.max;
+if(!(((typeof data229 == "number") && (!(data229 % 1) && !isNaN(data229))) && (isFinite(data229)))){
+const err585 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err585];
 }
@@ -13254,10 +13224,9 @@ vErrors.push(err585);
 }
 errors++;
 }
-}
-if(data223.cwd !== undefined){
-if(typeof data223.cwd !== "string"){
-const err586 = {instancePath:instancePath+"/commands/" + i17+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data229 == "number") && (isFinite(data229))){
+if(data229 < 0 || isNaN(data229)){
+const err586 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err586];
 }
@@ -13267,11 +13236,11 @@ vErrors.push(err586);
 errors++;
 }
 }
-if(data223.timeLimitMs !== undefined){
-let data231 = data223.timeLimitMs;
-if((typeof data231 == "number") && (isFinite(data231))){
-if(data231 < 0 || isNaN(data231)){
-const err587 = {instancePath:instancePath+"/commands/" + i17+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data226.samples !== undefined){
+let data230 = data226.samples;
+if(!(((typeof data230 == "number") && (!(data230 % 1) && !isNaN(data230))) && (isFinite(data230)))){
+const err587 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err587];
 }
@@ -13280,9 +13249,9 @@ vErrors.push(err587);
 }
 errors++;
 }
-}
-else {
-const err588 = {instancePath:instancePath+"/commands/" + i17+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data230 == "number") && (isFinite(data230))){
+if(data230 < 1 || isNaN(data230)){
+const err588 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err588];
 }
@@ -13292,9 +13261,10 @@ vErrors.push(err588);
 errors++;
 }
 }
-if(data223.stderrTail !== undefined){
-if(typeof data223.stderrTail !== "string"){
-const err589 = {instancePath:instancePath+"/commands/" + i17+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err589 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err589];
 }
@@ -13304,9 +13274,9 @@ vErrors.push(err589);
 errors++;
 }
 }
-if(data223.sandboxed !== undefined){
-if(typeof data223.sandboxed !== "boolean"){
-const err590 = {instancePath:instancePath+"/commands/" + i17+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err590 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err590];
 }
@@ -13316,9 +13286,15 @@ vErrors.push(err590);
 errors++;
 }
 }
-}
-else {
-const err591 = {instancePath:instancePath+"/commands/" + i17,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.commands !== undefined){
+let data231 = data.commands;
+if(Array.isArray(data231)){
+const len19 = data231.length;
+for(let i19=0; i19<len19; i19++){
+let data232 = data231[i19];
+if(data232 && typeof data232 == "object" && !Array.isArray(data232)){
+if(data232.argv === undefined){
+const err591 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
 if(vErrors === null){
 vErrors = [err591];
 }
@@ -13327,10 +13303,8 @@ vErrors.push(err591);
 }
 errors++;
 }
-}
-}
-else {
-const err592 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data232.exitCode === undefined){
+const err592 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
 if(vErrors === null){
 vErrors = [err592];
 }
@@ -13339,12 +13313,8 @@ vErrors.push(err592);
 }
 errors++;
 }
-}
-if(data.plausibility !== undefined){
-let data234 = data.plausibility;
-if(data234 && typeof data234 == "object" && !Array.isArray(data234)){
-if(data234.verdict === undefined){
-const err593 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+if(data232.signal === undefined){
+const err593 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
 if(vErrors === null){
 vErrors = [err593];
 }
@@ -13353,8 +13323,8 @@ vErrors.push(err593);
 }
 errors++;
 }
-if(data234.checks === undefined){
-const err594 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+if(data232.durationMs === undefined){
+const err594 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err594];
 }
@@ -13363,9 +13333,8 @@ vErrors.push(err594);
 }
 errors++;
 }
-for(const key34 in data234){
-if(!((key34 === "verdict") || (key34 === "checks"))){
-const err595 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
+if(data232.timedOut === undefined){
+const err595 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
 if(vErrors === null){
 vErrors = [err595];
 }
@@ -13374,11 +13343,9 @@ vErrors.push(err595);
 }
 errors++;
 }
-}
-if(data234.verdict !== undefined){
-let data235 = data234.verdict;
-if(typeof data235 !== "string"){
-const err596 = {instancePath:instancePath+"/plausibility/verdict",schemaPath:"#/properties/plausibility/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key34 in data232){
+if(!(func1.call(schema48.properties, key34))){
+const err596 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err596];
 }
@@ -13387,8 +13354,12 @@ vErrors.push(err596);
 }
 errors++;
 }
-if(!((data235 === "plausible") || (data235 === "flagged"))){
-const err597 = {instancePath:instancePath+"/plausibility/verdict",schemaPath:"#/properties/plausibility/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+}
+if(data232.argv !== undefined){
+let data233 = data232.argv;
+if(Array.isArray(data233)){
+if(data233.length < 1){
+const err597 = {instancePath:instancePath+"/commands/" + i19+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err597];
 }
@@ -13397,16 +13368,10 @@ vErrors.push(err597);
 }
 errors++;
 }
-}
-if(data234.checks !== undefined){
-let data236 = data234.checks;
-if(Array.isArray(data236)){
-const len19 = data236.length;
-for(let i19=0; i19<len19; i19++){
-let data237 = data236[i19];
-if(data237 && typeof data237 == "object" && !Array.isArray(data237)){
-if(data237.check === undefined){
-const err598 = {instancePath:instancePath+"/plausibility/checks/" + i19,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'"};
+const len20 = data233.length;
+for(let i20=0; i20<len20; i20++){
+if(typeof data233[i20] !== "string"){
+const err598 = {instancePath:instancePath+"/commands/" + i19+"/argv/" + i20,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err598];
 }
@@ -13415,8 +13380,10 @@ vErrors.push(err598);
 }
 errors++;
 }
-if(data237.outcome === undefined){
-const err599 = {instancePath:instancePath+"/plausibility/checks/" + i19,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
+}
+}
+else {
+const err599 = {instancePath:instancePath+"/commands/" + i19+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err599];
 }
@@ -13425,8 +13392,14 @@ vErrors.push(err599);
 }
 errors++;
 }
-if(data237.message === undefined){
-const err600 = {instancePath:instancePath+"/plausibility/checks/" + i19,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+if(data232.exitCode !== undefined){
+let data235 = data232.exitCode;
+const _errs546 = errors;
+let valid101 = false;
+const _errs547 = errors;
+if(!(((typeof data235 == "number") && (!(data235 % 1) && !isNaN(data235))) && (isFinite(data235)))){
+const err600 = {instancePath:instancePath+"/commands/" + i19+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err600];
 }
@@ -13435,9 +13408,11 @@ vErrors.push(err600);
 }
 errors++;
 }
-for(const key35 in data237){
-if(!(((key35 === "check") || (key35 === "outcome")) || (key35 === "message"))){
-const err601 = {instancePath:instancePath+"/plausibility/checks/" + i19,schemaPath:"#/properties/plausibility/properties/checks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
+var _valid8 = _errs547 === errors;
+valid101 = valid101 || _valid8;
+const _errs549 = errors;
+if(data235 !== null){
+const err601 = {instancePath:instancePath+"/commands/" + i19+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err601];
 }
@@ -13446,11 +13421,10 @@ vErrors.push(err601);
 }
 errors++;
 }
-}
-if(data237.check !== undefined){
-let data238 = data237.check;
-if(typeof data238 !== "string"){
-const err602 = {instancePath:instancePath+"/plausibility/checks/" + i19+"/check",schemaPath:"#/properties/plausibility/properties/checks/items/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid8 = _errs549 === errors;
+valid101 = valid101 || _valid8;
+if(!valid101){
+const err602 = {instancePath:instancePath+"/commands/" + i19+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err602];
 }
@@ -13459,8 +13433,25 @@ vErrors.push(err602);
 }
 errors++;
 }
-if(!(((((data238 === "runner-clock") || (data238 === "requested-duration")) || (data238 === "counter-vs-clock")) || (data238 === "warm-up-estimate")) || (data238 === "cycles-per-instruction"))){
-const err603 = {instancePath:instancePath+"/plausibility/checks/" + i19+"/check",schemaPath:"#/properties/plausibility/properties/checks/items/properties/check/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.checks.items.properties.check.enum},message:"must be equal to one of the allowed values"};
+else {
+errors = _errs546;
+if(vErrors !== null){
+if(_errs546){
+vErrors.length = _errs546;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data232.signal !== undefined){
+let data236 = data232.signal;
+const _errs552 = errors;
+let valid102 = false;
+const _errs553 = errors;
+if(typeof data236 !== "string"){
+const err603 = {instancePath:instancePath+"/commands/" + i19+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err603];
 }
@@ -13469,11 +13460,11 @@ vErrors.push(err603);
 }
 errors++;
 }
-}
-if(data237.outcome !== undefined){
-let data239 = data237.outcome;
-if(typeof data239 !== "string"){
-const err604 = {instancePath:instancePath+"/plausibility/checks/" + i19+"/outcome",schemaPath:"#/properties/plausibility/properties/checks/items/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid9 = _errs553 === errors;
+valid102 = valid102 || _valid9;
+const _errs555 = errors;
+if(data236 !== null){
+const err604 = {instancePath:instancePath+"/commands/" + i19+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err604];
 }
@@ -13482,8 +13473,10 @@ vErrors.push(err604);
 }
 errors++;
 }
-if(!((data239 === "pass") || (data239 === "flagged"))){
-const err605 = {instancePath:instancePath+"/plausibility/checks/" + i19+"/outcome",schemaPath:"#/properties/plausibility/properties/checks/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.checks.items.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+var _valid9 = _errs555 === errors;
+valid102 = valid102 || _valid9;
+if(!valid102){
+const err605 = {instancePath:instancePath+"/commands/" + i19+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err605];
 }
@@ -13492,10 +13485,23 @@ vErrors.push(err605);
 }
 errors++;
 }
+else {
+errors = _errs552;
+if(vErrors !== null){
+if(_errs552){
+vErrors.length = _errs552;
 }
-if(data237.message !== undefined){
-if(typeof data237.message !== "string"){
-const err606 = {instancePath:instancePath+"/plausibility/checks/" + i19+"/message",schemaPath:"#/properties/plausibility/properties/checks/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data232.durationMs !== undefined){
+let data237 = data232.durationMs;
+if((typeof data237 == "number") && (isFinite(data237))){
+if(data237 < 0 || isNaN(data237)){
+const err606 = {instancePath:instancePath+"/commands/" + i19+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err606];
 }
@@ -13505,9 +13511,8 @@ vErrors.push(err606);
 errors++;
 }
 }
-}
 else {
-const err607 = {instancePath:instancePath+"/plausibility/checks/" + i19,schemaPath:"#/properties/plausibility/properties/checks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err607 = {instancePath:instancePath+"/commands/" + i19+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err607];
 }
@@ -13517,9 +13522,9 @@ vErrors.push(err607);
 errors++;
 }
 }
-}
-else {
-const err608 = {instancePath:instancePath+"/plausibility/checks",schemaPath:"#/properties/plausibility/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data232.timedOut !== undefined){
+if(typeof data232.timedOut !== "boolean"){
+const err608 = {instancePath:instancePath+"/commands/" + i19+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err608];
 }
@@ -13529,9 +13534,9 @@ vErrors.push(err608);
 errors++;
 }
 }
-}
-else {
-const err609 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data232.cwd !== undefined){
+if(typeof data232.cwd !== "string"){
+const err609 = {instancePath:instancePath+"/commands/" + i19+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err609];
 }
@@ -13541,14 +13546,288 @@ vErrors.push(err609);
 errors++;
 }
 }
-}
-else {
-const err610 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data232.timeLimitMs !== undefined){
+let data240 = data232.timeLimitMs;
+if((typeof data240 == "number") && (isFinite(data240))){
+if(data240 < 0 || isNaN(data240)){
+const err610 = {instancePath:instancePath+"/commands/" + i19+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err610];
 }
 else {
 vErrors.push(err610);
+}
+errors++;
+}
+}
+else {
+const err611 = {instancePath:instancePath+"/commands/" + i19+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err611];
+}
+else {
+vErrors.push(err611);
+}
+errors++;
+}
+}
+if(data232.stderrTail !== undefined){
+if(typeof data232.stderrTail !== "string"){
+const err612 = {instancePath:instancePath+"/commands/" + i19+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err612];
+}
+else {
+vErrors.push(err612);
+}
+errors++;
+}
+}
+if(data232.sandboxed !== undefined){
+if(typeof data232.sandboxed !== "boolean"){
+const err613 = {instancePath:instancePath+"/commands/" + i19+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err613];
+}
+else {
+vErrors.push(err613);
+}
+errors++;
+}
+}
+}
+else {
+const err614 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err614];
+}
+else {
+vErrors.push(err614);
+}
+errors++;
+}
+}
+}
+else {
+const err615 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err615];
+}
+else {
+vErrors.push(err615);
+}
+errors++;
+}
+}
+if(data.plausibility !== undefined){
+let data243 = data.plausibility;
+if(data243 && typeof data243 == "object" && !Array.isArray(data243)){
+if(data243.verdict === undefined){
+const err616 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+if(vErrors === null){
+vErrors = [err616];
+}
+else {
+vErrors.push(err616);
+}
+errors++;
+}
+if(data243.checks === undefined){
+const err617 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+if(vErrors === null){
+vErrors = [err617];
+}
+else {
+vErrors.push(err617);
+}
+errors++;
+}
+for(const key35 in data243){
+if(!((key35 === "verdict") || (key35 === "checks"))){
+const err618 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err618];
+}
+else {
+vErrors.push(err618);
+}
+errors++;
+}
+}
+if(data243.verdict !== undefined){
+let data244 = data243.verdict;
+if(typeof data244 !== "string"){
+const err619 = {instancePath:instancePath+"/plausibility/verdict",schemaPath:"#/properties/plausibility/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err619];
+}
+else {
+vErrors.push(err619);
+}
+errors++;
+}
+if(!((data244 === "plausible") || (data244 === "flagged"))){
+const err620 = {instancePath:instancePath+"/plausibility/verdict",schemaPath:"#/properties/plausibility/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err620];
+}
+else {
+vErrors.push(err620);
+}
+errors++;
+}
+}
+if(data243.checks !== undefined){
+let data245 = data243.checks;
+if(Array.isArray(data245)){
+const len21 = data245.length;
+for(let i21=0; i21<len21; i21++){
+let data246 = data245[i21];
+if(data246 && typeof data246 == "object" && !Array.isArray(data246)){
+if(data246.check === undefined){
+const err621 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'"};
+if(vErrors === null){
+vErrors = [err621];
+}
+else {
+vErrors.push(err621);
+}
+errors++;
+}
+if(data246.outcome === undefined){
+const err622 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
+if(vErrors === null){
+vErrors = [err622];
+}
+else {
+vErrors.push(err622);
+}
+errors++;
+}
+if(data246.message === undefined){
+const err623 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err623];
+}
+else {
+vErrors.push(err623);
+}
+errors++;
+}
+for(const key36 in data246){
+if(!(((key36 === "check") || (key36 === "outcome")) || (key36 === "message"))){
+const err624 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err624];
+}
+else {
+vErrors.push(err624);
+}
+errors++;
+}
+}
+if(data246.check !== undefined){
+let data247 = data246.check;
+if(typeof data247 !== "string"){
+const err625 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/check",schemaPath:"#/properties/plausibility/properties/checks/items/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err625];
+}
+else {
+vErrors.push(err625);
+}
+errors++;
+}
+if(!(((((data247 === "runner-clock") || (data247 === "requested-duration")) || (data247 === "counter-vs-clock")) || (data247 === "warm-up-estimate")) || (data247 === "cycles-per-instruction"))){
+const err626 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/check",schemaPath:"#/properties/plausibility/properties/checks/items/properties/check/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.checks.items.properties.check.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err626];
+}
+else {
+vErrors.push(err626);
+}
+errors++;
+}
+}
+if(data246.outcome !== undefined){
+let data248 = data246.outcome;
+if(typeof data248 !== "string"){
+const err627 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/outcome",schemaPath:"#/properties/plausibility/properties/checks/items/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err627];
+}
+else {
+vErrors.push(err627);
+}
+errors++;
+}
+if(!((data248 === "pass") || (data248 === "flagged"))){
+const err628 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/outcome",schemaPath:"#/properties/plausibility/properties/checks/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.checks.items.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err628];
+}
+else {
+vErrors.push(err628);
+}
+errors++;
+}
+}
+if(data246.message !== undefined){
+if(typeof data246.message !== "string"){
+const err629 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/message",schemaPath:"#/properties/plausibility/properties/checks/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err629];
+}
+else {
+vErrors.push(err629);
+}
+errors++;
+}
+}
+}
+else {
+const err630 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err630];
+}
+else {
+vErrors.push(err630);
+}
+errors++;
+}
+}
+}
+else {
+const err631 = {instancePath:instancePath+"/plausibility/checks",schemaPath:"#/properties/plausibility/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err631];
+}
+else {
+vErrors.push(err631);
+}
+errors++;
+}
+}
+}
+else {
+const err632 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err632];
+}
+else {
+vErrors.push(err632);
+}
+errors++;
+}
+}
+}
+else {
+const err633 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err633];
+}
+else {
+vErrors.push(err633);
 }
 errors++;
 }

@@ -618,6 +618,18 @@ export const timing = recordSchema(
         ),
       },
       {
+        switchedOut: obj(
+          "Samples during which a worker was switched out (samples[].switchedOut), when any was: they are left out of the figures, except in a worker where more than cap of its samples were (it keeps them all).",
+          {
+            listed: int("Samples listed as switched out, over all workers.", { minimum: 1 }),
+            dropped: int("Of them, left out of the figures.", { minimum: 0 }),
+            workersOverCap: int("Workers switched out in more than cap of their samples, which kept them all.", {
+              minimum: 0,
+            }),
+            cap: fraction("The largest share of a worker's samples left out."),
+            keptPerWorker: arr("Samples each worker's figures used, in worker order.", { type: "integer", minimum: 0 }),
+          },
+        ),
         contendedMs: nonneg(
           "Of elapsedMs, the time of the workers judged contended (the contention block), which the budget did not count, in ms.",
         ),
@@ -650,14 +662,19 @@ export const timing = recordSchema(
             "Counter delta of the contention probe after each sample (contention.adds one-cycle adds on contention.chains independent chains), overhead not subtracted.",
             { type: "number", minimum: 0 },
           ),
+          switchedOut: arr(
+            "The samples (0-based, ascending) during which the worker's process was switched out (its context switches changed): they hold another task's time too, and are left out of distribution, central and trials unless more than sampling.switchedOut.cap of the worker's samples are (then all are kept). Absent when none.",
+            { type: "integer", minimum: 0 },
+            { minItems: 1 },
+          ),
         },
       ),
     ),
     distribution: obj(
       "Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).",
       {
-        n: int("Samples pooled.", { minimum: 1 }),
-        calls: int("Calls timed: samples × batch.", { minimum: 1 }),
+        n: int("Samples pooled (those a worker was switched out in left out: sampling.switchedOut).", { minimum: 1 }),
+        calls: int("Calls timed: samples × batch (of the samples pooled).", { minimum: 1 }),
         meanNs: nonneg("Mean, ns."),
         medianNs: nonneg("Median, ns."),
         minNs: nonneg("Smallest, ns."),
