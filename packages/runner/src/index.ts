@@ -81,7 +81,7 @@ export {
   readSystemFile,
   sampleProcesses,
   snapshotProcesses,
-} from "./env-check.ts";
+} from "./env-check/index.ts";
 export { InputError } from "./errors.ts";
 export { draftMeta, type InitGroup, type InitOptions, type InitResult, initSubmission } from "./init/index.ts";
 export {
