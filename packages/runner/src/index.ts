@@ -33,6 +33,7 @@ export {
   type CounterKind,
   DEFAULT_PROFILES,
   loadCampaign,
+  pqcleanRoot,
   shippedKatPaths,
 } from "./campaign.ts";
 export {
@@ -92,7 +93,6 @@ export {
   checkOnly,
   type InstanceSpec,
   operationsOf,
-  pqcleanRoot,
   resolveAlgorithms,
 } from "./instances.ts";
 export {

@@ -1,7 +1,6 @@
 // Resolving a campaign's algorithms into instances: what to compile, with which headers and defines,
 // and which names the API uses (plain NIST or PQClean's namespaced ones).
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import {
   checkName,
@@ -15,7 +14,7 @@ import {
   type ValidationError,
   validateText,
 } from "@ngcc-perf/schema";
-import type { Campaign } from "./campaign.ts";
+import { type Campaign, pqcleanRoot } from "./campaign.ts";
 import { InputError } from "./errors.ts";
 import { declaredSignApi, resolveSignApi, type SignApi } from "./signapi.ts";
 import {
@@ -104,23 +103,6 @@ function globToRegExp(glob: string): RegExp {
 
 export function matchesAny(name: string, globs: readonly string[] | undefined): boolean {
   return !globs || globs.some((g) => globToRegExp(g).test(name));
-}
-
-/** The PQClean tree: the campaign's root, else the pqclean npm package's deps/PQClean. */
-export function pqcleanRoot(campaign: Campaign, root?: string): string {
-  if (root) return resolve(campaign.dir, root);
-  for (const base of [campaign.dir, process.cwd()]) {
-    try {
-      const req = createRequire(join(base, "noop.js"));
-      const pkg = req.resolve("pqclean/package.json");
-      return join(pkg, "..", "deps", "PQClean");
-    } catch {
-      // try the next base
-    }
-  }
-  throw new InputError(
-    "the pqclean npm package is not installed (needed for PQClean algorithms): npm install pqclean@0.8.1, or set source.root",
-  );
 }
 
 /** The namespace prefix an api.h uses, found from its size macro's name. */
