@@ -2,8 +2,9 @@
 // their kat.sha256 first), or expected hashes (PQClean-style) from the campaign or PQClean's own figures.
 import { join, relative } from "node:path";
 import type { AlgorithmSpec, Campaign, InstanceSpec } from "@ngcc-perf/runner";
-import type { Form, KatRng } from "./index.ts";
+import type { KatRng } from "./generator.ts";
 import { PQCLEAN_NISTKAT_SHA256, PQCLEAN_SOURCE, pqcleanKatRng } from "./pqclean.ts";
+import type { Form } from "./rsp.ts";
 
 export const NIST_ENTRIES = 100;
 

@@ -1,6 +1,7 @@
 // Loading a campaign: parse, validate against the schema (errors with file:line:col and pointer), and
 // resolve defaults and paths.
 import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import {
   type CampaignConfig,
@@ -11,7 +12,6 @@ import {
   validateText,
 } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
-import { pqcleanRoot } from "./instances.ts";
 import { configureSandbox, DEFAULT_SANDBOX_LIMITS, findOnPath, type SandboxSettings, sandboxTools } from "./sandbox.ts";
 import { binutilsPrefixOf, configureTarget, type TargetToolchain } from "./target.ts";
 
@@ -287,6 +287,23 @@ function sandboxOf(campaign: Campaign, file: string): SandboxSettings {
     }
   }
   return { enabled, limits, readable, hidden };
+}
+
+/** The PQClean tree: the campaign's root, else the pqclean npm package's deps/PQClean. */
+export function pqcleanRoot(campaign: Campaign, root?: string): string {
+  if (root) return resolve(campaign.dir, root);
+  for (const base of [campaign.dir, process.cwd()]) {
+    try {
+      const req = createRequire(join(base, "noop.js"));
+      const pkg = req.resolve("pqclean/package.json");
+      return join(pkg, "..", "deps", "PQClean");
+    } catch {
+      // try the next base
+    }
+  }
+  throw new InputError(
+    "the pqclean npm package is not installed (needed for PQClean algorithms): npm install pqclean@0.8.1, or set source.root",
+  );
 }
 
 /** Files of these kinds make a folder one that cannot be masked whole (a package keeps sources beside its KAT). */

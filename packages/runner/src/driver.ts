@@ -1,6 +1,5 @@
 // Running the native driver of a built instance (native/README.md gives its protocol).
 import type { Campaign, CounterKind } from "./campaign.ts";
-import { DriverOutputError } from "./plausibility.ts";
 import type { RunResult } from "./proc.ts";
 import { runProcess } from "./proc.ts";
 
@@ -15,6 +14,12 @@ export class DriverError extends Error {
     super(message);
   }
 }
+
+/**
+ * Output of the driver that is not what the driver prints for the arguments given: what a `driverRun` check
+ * (plausibility.ts) throws, turned into a DriverError ("error") naming the field.
+ */
+export class DriverOutputError extends Error {}
 
 export interface DriverCounter {
   kind: "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";

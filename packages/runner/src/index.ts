@@ -33,6 +33,7 @@ export {
   type CounterKind,
   DEFAULT_PROFILES,
   loadCampaign,
+  pqcleanRoot,
   shippedKatPaths,
 } from "./campaign.ts";
 export {
@@ -81,7 +82,7 @@ export {
   readSystemFile,
   sampleProcesses,
   snapshotProcesses,
-} from "./env-check.ts";
+} from "./env-check/index.ts";
 export { InputError } from "./errors.ts";
 export { draftMeta, type InitGroup, type InitOptions, type InitResult, initSubmission } from "./init/index.ts";
 export {
@@ -92,7 +93,6 @@ export {
   checkOnly,
   type InstanceSpec,
   operationsOf,
-  pqcleanRoot,
   resolveAlgorithms,
 } from "./instances.ts";
 export {

@@ -1,7 +1,6 @@
 // Resolving a campaign's algorithms into instances: what to compile, with which headers and defines,
 // and which names the API uses (plain NIST or PQClean's namespaced ones).
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import {
   checkName,
@@ -15,7 +14,7 @@ import {
   type ValidationError,
   validateText,
 } from "@ngcc-perf/schema";
-import type { Campaign } from "./campaign.ts";
+import { type Campaign, pqcleanRoot } from "./campaign.ts";
 import { InputError } from "./errors.ts";
 import { declaredSignApi, resolveSignApi, type SignApi } from "./signapi.ts";
 import {
@@ -104,23 +103,6 @@ function globToRegExp(glob: string): RegExp {
 
 export function matchesAny(name: string, globs: readonly string[] | undefined): boolean {
   return !globs || globs.some((g) => globToRegExp(g).test(name));
-}
-
-/** The PQClean tree: the campaign's root, else the pqclean npm package's deps/PQClean. */
-export function pqcleanRoot(campaign: Campaign, root?: string): string {
-  if (root) return resolve(campaign.dir, root);
-  for (const base of [campaign.dir, process.cwd()]) {
-    try {
-      const req = createRequire(join(base, "noop.js"));
-      const pkg = req.resolve("pqclean/package.json");
-      return join(pkg, "..", "deps", "PQClean");
-    } catch {
-      // try the next base
-    }
-  }
-  throw new InputError(
-    "the pqclean npm package is not installed (needed for PQClean algorithms): npm install pqclean@0.8.1, or set source.root",
-  );
 }
 
 /** The namespace prefix an api.h uses, found from its size macro's name. */
@@ -237,6 +219,43 @@ const MAX_META_BYTES = 4 * 1024 * 1024;
  * else the schema refuses. Each refusal is one line naming the file and the JSON pointer (exit 2).
  */
 export function readMeta(metaPath: string, dir: string, algorithmId: string): Meta {
+  const text = readMetaText(metaPath, dir, algorithmId);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`${metaPath}: not valid JSON: ${shortText((err as Error).message, 160)}`);
+  }
+  const c = metaChecks(metaPath, dir);
+  if (!isObject(value)) throw c.bad("", "must be an object (the submission's metadata)");
+  const meta = value;
+  // The schema first: a misspelled key is named before the missing field it hides (sourcse → sources is missing).
+  const schema = validateText(text, metaPath, "meta").errors;
+  const schemaError = (e: ValidationError) => {
+    const more = schema.length > 1 ? ` (${schema.length - 1} more: ngcc-perf validate ${metaPath})` : "";
+    return new InputError(
+      `${metaPath}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer === "" ? "(root)" : e.pointer} ${e.message}${more}`,
+    );
+  };
+  const unknown = schema.find((e) => /^(unknown field|duplicate key) /.test(e.message));
+  if (unknown) throw schemaError(unknown);
+  c.str(meta.name, "/name", true);
+  if (meta.category !== undefined && !["kem", "sign", "kex"].includes(meta.category as string)) {
+    throw c.bad("/category", "must be kem, sign or kex");
+  }
+  c.inside(meta.katManifest, "/katManifest");
+  c.inside(meta.randombytesSource, "/randombytesSource");
+  if (!Array.isArray(meta.instances) || meta.instances.length === 0) {
+    throw c.bad("/instances", "must list at least one instance");
+  }
+  for (const [i, m] of (meta.instances as unknown[]).entries()) checkMetaInstance(m, `/instances/${i}`, metaPath, c);
+  const other = schema[0];
+  if (other) throw schemaError(other);
+  return meta as unknown as Meta;
+}
+
+/** meta.json's text: read as validate reads records, and refused when nested too deep to be one. */
+function readMetaText(metaPath: string, dir: string, algorithmId: string): string {
   // A meta.json that is a link out of the submission (to /etc/shadow, a private key) is refused unread.
   const where = existsSync(metaPath) ? readSubmissionBytes(dir, metaPath, MAX_META_BYTES) : null;
   const read = where?.error !== undefined ? where : readTextFile(metaPath, MAX_META_BYTES, "meta.json files");
@@ -250,16 +269,15 @@ export function readMeta(metaPath: string, dir: string, algorithmId: string): Me
     const { line, column } = offsetToPosition(read.text, deep);
     throw new InputError(`${metaPath}:${line}:${column} nested more than ${MAX_NESTING} levels deep: not a meta.json`);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(read.text);
-  } catch (err) {
-    throw new InputError(`${metaPath}: not valid JSON: ${shortText((err as Error).message, 160)}`);
-  }
+  return read.text;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The field checks of one meta.json: each throws an InputError naming the file and the JSON pointer. */
+function metaChecks(metaPath: string, dir: string) {
   const bad = (pointer: string, expected: string) =>
     new InputError(`${metaPath}: ${pointer === "" ? "(root)" : pointer} ${expected}`);
-  const isObject = (v: unknown): v is Record<string, unknown> =>
-    typeof v === "object" && v !== null && !Array.isArray(v);
   const str = (v: unknown, pointer: string, required: boolean): void => {
     if (v === undefined && !required) return;
     if (v === undefined) throw bad(pointer, "is missing; expected a string");
@@ -280,53 +298,31 @@ export function readMeta(metaPath: string, dir: string, algorithmId: string): Me
       throw bad(pointer, `"${shortText(p)}" leaves the submission folder ${dir}; expected a path inside it`);
     }
   };
-  if (!isObject(value)) throw bad("", "must be an object (the submission's metadata)");
-  const meta = value;
-  // The schema first: a misspelled key is named before the missing field it hides (sourcse → sources is missing).
-  const schema = validateText(read.text, metaPath, "meta").errors;
-  const schemaError = (e: ValidationError) => {
-    const more = schema.length > 1 ? ` (${schema.length - 1} more: ngcc-perf validate ${metaPath})` : "";
-    return new InputError(
-      `${metaPath}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer === "" ? "(root)" : e.pointer} ${e.message}${more}`,
-    );
-  };
-  const unknown = schema.find((e) => /^(unknown field|duplicate key) /.test(e.message));
-  if (unknown) throw schemaError(unknown);
-  str(meta.name, "/name", true);
-  if (meta.category !== undefined && !["kem", "sign", "kex"].includes(meta.category as string)) {
-    throw bad("/category", "must be kem, sign or kex");
+  return { bad, str, strings, inside };
+}
+
+/** One entry of meta.json's instances, at JSON pointer `at`: the fields the runner uses, with their types. */
+function checkMetaInstance(m: unknown, at: string, metaPath: string, c: ReturnType<typeof metaChecks>): void {
+  if (!isObject(m)) throw c.bad(at, "must be an object");
+  // The name becomes part of store and build paths: checked before anything else is done with it.
+  checkName(m.name, `${metaPath}: ${at}/name`);
+  if (!Array.isArray(m.sources) || m.sources.length === 0)
+    throw c.bad(`${at}/sources`, "must list the instance's C files");
+  for (const [j, src] of m.sources.entries()) c.inside(src, `${at}/sources/${j}`);
+  for (const key of ["folder", "apiHeader", "randombytesSource"] as const) c.inside(m[key], `${at}/${key}`);
+  c.strings(m.includeDirs, `${at}/includeDirs`);
+  for (const [j, d] of ((m.includeDirs as unknown[] | undefined) ?? []).entries())
+    c.inside(d, `${at}/includeDirs/${j}`);
+  c.strings(m.defines, `${at}/defines`);
+  c.strings(m.cflags, `${at}/cflags`);
+  c.strings(m.libraries, `${at}/libraries`);
+  c.str(m.implementation, `${at}/implementation`, false);
+  if (m.kat !== undefined) {
+    if (!isObject(m.kat)) throw c.bad(`${at}/kat`, "must be an object");
+    c.inside(m.kat.file, `${at}/kat/file`);
+    c.strings(m.kat.defines, `${at}/kat/defines`);
+    c.str(m.kat.randomness, `${at}/kat/randomness`, false);
   }
-  inside(meta.katManifest, "/katManifest");
-  inside(meta.randombytesSource, "/randombytesSource");
-  if (!Array.isArray(meta.instances) || meta.instances.length === 0) {
-    throw bad("/instances", "must list at least one instance");
-  }
-  for (const [i, m] of (meta.instances as unknown[]).entries()) {
-    const at = `/instances/${i}`;
-    if (!isObject(m)) throw bad(at, "must be an object");
-    // The name becomes part of store and build paths: checked before anything else is done with it.
-    checkName(m.name, `${metaPath}: ${at}/name`);
-    if (!Array.isArray(m.sources) || m.sources.length === 0)
-      throw bad(`${at}/sources`, "must list the instance's C files");
-    for (const [j, src] of m.sources.entries()) inside(src, `${at}/sources/${j}`);
-    for (const key of ["folder", "apiHeader", "randombytesSource"] as const) inside(m[key], `${at}/${key}`);
-    strings(m.includeDirs, `${at}/includeDirs`);
-    for (const [j, d] of ((m.includeDirs as unknown[] | undefined) ?? []).entries())
-      inside(d, `${at}/includeDirs/${j}`);
-    strings(m.defines, `${at}/defines`);
-    strings(m.cflags, `${at}/cflags`);
-    strings(m.libraries, `${at}/libraries`);
-    str(m.implementation, `${at}/implementation`, false);
-    if (m.kat !== undefined) {
-      if (!isObject(m.kat)) throw bad(`${at}/kat`, "must be an object");
-      inside(m.kat.file, `${at}/kat/file`);
-      strings(m.kat.defines, `${at}/kat/defines`);
-      str(m.kat.randomness, `${at}/kat/randomness`, false);
-    }
-  }
-  const other = schema[0];
-  if (other) throw schemaError(other);
-  return meta as unknown as Meta;
 }
 
 /**
@@ -440,62 +436,7 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
   const instances: InstanceSpec[] = [];
   meta.instances.forEach((m, i) => {
     if (!matchesAny(m.name, a.instances)) return;
-    const header = apiHeaderOf(dir, m, { metaPath, pointer: `/instances/${i}/apiHeader` });
-    const listed = m.sources.map((s) => resolve(dir, s));
-    listed.forEach((s, j) => {
-      if (!existsSync(s)) {
-        throw new InputError(
-          `${metaPath}: /instances/${i}/sources/${j}: ${shortText(m.sources[j] ?? s)} does not exist`,
-        );
-      }
-    });
-    // Every file the harness reads or hashes for this instance, checked before any is read.
-    checkInstanceInputs(dir, m, {
-      metaPath,
-      index: i,
-      apiDir: header.apiDir,
-      ...(header.apiHeader ? { apiHeader: header.apiHeader } : {}),
-    });
-    const own = withoutOwnRandombytes(listed, dir, {
-      metaPath,
-      pointer: `/instances/${i}/sources`,
-      ...((m.randombytesSource ?? meta.randombytesSource) !== undefined
-        ? { randombytesSource: (m.randombytesSource ?? meta.randombytesSource) as string }
-        : {}),
-    });
-    const sources = own.sources;
-    const apiDir = header.apiDir;
-    instances.push({
-      algorithmId: a.id,
-      algorithmName: a.name ?? meta.name,
-      category,
-      instance: m.name,
-      implementation: m.implementation ?? "reference",
-      apiDir,
-      ...(header.apiHeader ? { apiHeader: header.apiHeader } : {}),
-      ...(own.notes.length ? { notes: own.notes } : {}),
-      sources,
-      support: iccs ? cFiles(iccs) : plainRandombytesSources(),
-      includeDirs: [...(m.includeDirs ?? []).map((d) => resolve(dir, d)), ...(iccs ? [iccs] : [])],
-      defines: m.defines ?? [],
-      cflags: m.cflags ?? [],
-      libraries: [...new Set([...(m.libraries ?? []), ...(a.libraries ?? [])])],
-      ...(m.api?.randombytes && m.api.randombytes !== "randombytes" ? { randombytesSymbol: m.api.randombytes } : {}),
-      ...instanceApi(campaign, a, category, m.api, `${metaPath}: /instances/${i}/api`, {
-        header: header.apiHeader ?? join(apiDir, "api.h"),
-        dirs: [apiDir, ...(m.includeDirs ?? []).map((d) => resolve(dir, d))],
-        root: dir,
-      }),
-      buildProfiles: a.buildProfiles ?? [campaign.defaultProfile],
-      kat: {
-        ...(m.kat?.file ? { file: m.kat.file } : {}),
-        // Absent, the KAT build has the instance's own defines (kat.defines replace them when given).
-        defines: m.kat?.defines ?? m.defines ?? [],
-        randomness: m.kat?.randomness ?? "randombytes",
-        ...(meta.katManifest ? { manifest: meta.katManifest } : {}),
-      },
-      submissionDir: dir,
-    });
+    instances.push(submissionInstance(campaign, a, { dir, metaPath, meta, category, iccs }, m, i));
   });
   if (instances.length === 0)
     throw new InputError(`algorithm ${a.id}: no instance matches ${JSON.stringify(a.instances)}`);
@@ -516,6 +457,80 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
     links: a.links ?? {},
     // As the page names it: the algorithm's id, then the manifest's path inside the submission (kem-90/KAT/kat.sha256).
     ...(meta.katManifest ? { katManifest: `${a.id}/${posixPath(meta.katManifest)}` } : {}),
+  };
+}
+
+/** What every instance of one submission shares: its folder, its meta.json (read), its category and ICCS folder. */
+interface SubmissionContext {
+  dir: string;
+  metaPath: string;
+  meta: Meta;
+  category: Category;
+  iccs: string | null;
+}
+
+/** Instance `i` of a submission's meta.json, its files checked before any is read. */
+function submissionInstance(
+  campaign: Campaign,
+  a: CampaignAlgorithm,
+  sub: SubmissionContext,
+  m: MetaInstance,
+  i: number,
+): InstanceSpec {
+  const { dir, metaPath, meta, category, iccs } = sub;
+  const header = apiHeaderOf(dir, m, { metaPath, pointer: `/instances/${i}/apiHeader` });
+  const listed = m.sources.map((s) => resolve(dir, s));
+  listed.forEach((s, j) => {
+    if (!existsSync(s)) {
+      throw new InputError(`${metaPath}: /instances/${i}/sources/${j}: ${shortText(m.sources[j] ?? s)} does not exist`);
+    }
+  });
+  // Every file the harness reads or hashes for this instance, checked before any is read.
+  checkInstanceInputs(dir, m, {
+    metaPath,
+    index: i,
+    apiDir: header.apiDir,
+    ...(header.apiHeader ? { apiHeader: header.apiHeader } : {}),
+  });
+  const own = withoutOwnRandombytes(listed, dir, {
+    metaPath,
+    pointer: `/instances/${i}/sources`,
+    ...((m.randombytesSource ?? meta.randombytesSource) !== undefined
+      ? { randombytesSource: (m.randombytesSource ?? meta.randombytesSource) as string }
+      : {}),
+  });
+  const sources = own.sources;
+  const apiDir = header.apiDir;
+  return {
+    algorithmId: a.id,
+    algorithmName: a.name ?? meta.name,
+    category,
+    instance: m.name,
+    implementation: m.implementation ?? "reference",
+    apiDir,
+    ...(header.apiHeader ? { apiHeader: header.apiHeader } : {}),
+    ...(own.notes.length ? { notes: own.notes } : {}),
+    sources,
+    support: iccs ? cFiles(iccs) : plainRandombytesSources(),
+    includeDirs: [...(m.includeDirs ?? []).map((d) => resolve(dir, d)), ...(iccs ? [iccs] : [])],
+    defines: m.defines ?? [],
+    cflags: m.cflags ?? [],
+    libraries: [...new Set([...(m.libraries ?? []), ...(a.libraries ?? [])])],
+    ...(m.api?.randombytes && m.api.randombytes !== "randombytes" ? { randombytesSymbol: m.api.randombytes } : {}),
+    ...instanceApi(campaign, a, category, m.api, `${metaPath}: /instances/${i}/api`, {
+      header: header.apiHeader ?? join(apiDir, "api.h"),
+      dirs: [apiDir, ...(m.includeDirs ?? []).map((d) => resolve(dir, d))],
+      root: dir,
+    }),
+    buildProfiles: a.buildProfiles ?? [campaign.defaultProfile],
+    kat: {
+      ...(m.kat?.file ? { file: m.kat.file } : {}),
+      // Absent, the KAT build has the instance's own defines (kat.defines replace them when given).
+      defines: m.kat?.defines ?? m.defines ?? [],
+      randomness: m.kat?.randomness ?? "randombytes",
+      ...(meta.katManifest ? { manifest: meta.katManifest } : {}),
+    },
+    submissionDir: dir,
   };
 }
 

@@ -4,11 +4,10 @@
 import { readFileSync } from "node:fs";
 import { cyclesPerInstructionCheck, type InstructionsRecord, type TimingRecord, validate } from "@ngcc-perf/schema";
 import { describe, expect, it } from "vitest";
-import type { DriverSample, DriverTime } from "./driver.ts";
+import { DriverOutputError, type DriverSample, type DriverTime } from "./driver.ts";
 import {
   checkSampleOutput,
   checkTimeOutput,
-  DriverOutputError,
   recordPlausibility,
   type SampledWorker,
   sampleChecks,

@@ -5,7 +5,7 @@
 // clock over the process, the duration the runner asked for, and the driver's second clock. A figure that fails
 // a cross-check is published flagged, never as if valid.
 import { type PlausibilityCheck, plausibilityOf, type TimingRecord } from "@ngcc-perf/schema";
-import type { DriverSample, DriverTime } from "./driver.ts";
+import { DriverOutputError, type DriverSample, type DriverTime } from "./driver.ts";
 import { perCallNs } from "./samples.ts";
 
 /** The driver's defaults (ngcc_driver.c, ngcc_parse) for options the runner may leave out. */
@@ -29,9 +29,6 @@ export const REQUESTED_SHARE = 0.1;
 export const ESTIMATE_SHARE = 1 / 8;
 /** Slack of the upper bounds (the counter's rate is the driver's own estimate): 5 %. */
 const SLACK = 1.05;
-
-/** Output of the driver that is not what the driver prints for the arguments given. */
-export class DriverOutputError extends Error {}
 
 /** The options of a driver argument vector (after the command), as given. */
 function optionsOf(args: readonly string[]): Map<string, string> {

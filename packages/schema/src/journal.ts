@@ -6,7 +6,7 @@
 // added by hand. The journal starts with a header naming the index it extends (the SHA-256 of index.json's bytes,
 // or null when there was none); a journal whose index has since been replaced is stale and accepts nothing. Once a
 // run has written its index the journal is removed. Reading never throws: a problem is a message naming the line.
-import type { IndexedFile } from "./integrity.ts";
+import type { StoreIndexRecord } from "./generated/types.ts";
 
 /** The journal's name inside a system folder (a dot-file: validate, report and merge do not read it). */
 export const JOURNAL_FILE = ".write-journal.jsonl";
@@ -103,7 +103,7 @@ export const stateOf = (f: { sha256?: string; bytes?: number }): string => `${f.
  * name must match the index itself.
  */
 export function possibleStates(
-  indexed: readonly IndexedFile[],
+  indexed: readonly StoreIndexRecord["files"][number][],
   writes: readonly JournalWrite[],
 ): Map<string, Set<string>> {
   const states = new Map<string, Set<string>>();

@@ -1,6 +1,7 @@
 // env --check on made-up machines: every check is fed /proc and /sys contents and a process sample.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import type { ContentionProbe } from "../probe.ts";
 import {
   busyProcesses,
   type CheckOptions,
@@ -13,12 +14,11 @@ import {
   parseCpuList,
   parseProcStat,
   sampleProcesses,
-} from "./env-check.ts";
-import type { ContentionProbe } from "./probe.ts";
+} from "./index.ts";
 
 /** The contention probe as recorded on the project's VM (testdata/contention-probe.recorded.json). */
 const RECORDED_PROBE = (
-  JSON.parse(readFileSync(new URL("./testdata/contention-probe.recorded.json", import.meta.url), "utf8")) as {
+  JSON.parse(readFileSync(new URL("../testdata/contention-probe.recorded.json", import.meta.url), "utf8")) as {
     probe: ContentionProbe;
   }
 ).probe;
