@@ -96,6 +96,17 @@ beforeAll(async () => {
     r.distribution.calls = 1500;
     r.distribution.n = 1500;
   });
+  edit("Mithril-128 enc", (r) => {
+    // 5 samples of the first worker left out (switched out in them); another worker over the cap kept its 2.
+    const per = r.sampling.samplesPerWorker as number[];
+    const kept = per.map((x, i) => (i === 0 ? x - 5 : x));
+    r.sampling.switchedOut = { listed: 7, dropped: 5, workersOverCap: 1, cap: 0.25, keptPerWorker: kept };
+    r.distribution.n = kept.reduce((a, b) => a + b, 0);
+    r.distribution.calls = r.distribution.n * r.sampling.batch;
+  });
+  edit("Mithril-256 enc", (r) => {
+    r.sampling.contendedMs = 1250;
+  });
   const out = join(tmp, "out");
   await renderLoadedSite(store, { out, formats: ["md"] });
   md = readFileSync(join(out, "site", "arm_1", "kem-22.md"), "utf8");
@@ -178,5 +189,18 @@ describe("the method page with the new fields", () => {
     expect(methodMd).toContain(
       "| contention (throughput probe), figures published from | not probed (4), all workers, mixed (1), uncontended workers (1) |",
     );
+  });
+  it("counts the samples left out for a switch and the time on contended workers; n is of the samples kept", () => {
+    const enc = byName.get("Mithril-128 enc") as Rec;
+    const all = [...byName.values()]
+      .filter((t) => t.method === "per-call")
+      .reduce((a, t) => a + (t.sampling.samplesPerWorker as number[]).reduce((x: number, y: number) => x + y, 0), 0);
+    expect(methodMd).toContain(
+      `| samples left out: the worker's process was switched out during them | 5 of ${all} samples, in 1 of 6 operations; 1 worker(s) switched out in more than 25% of their samples kept them all |`,
+    );
+    expect(methodMd).toContain("| sampling on contended workers, on top of the budget | 1.25 s in 1 of 6 operations |");
+    const kept = enc.sampling.switchedOut.keptPerWorker as number[];
+    const span = Math.min(...kept) === Math.max(...kept) ? `${kept[0]}` : `${Math.min(...kept)}–${Math.max(...kept)}`;
+    expect(rowOf(md, "Mithril-128", "enc")).toContain(`| ${enc.distribution.calls} (${kept.length} × ${span}) |`);
   });
 });

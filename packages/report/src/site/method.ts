@@ -275,6 +275,29 @@ function span(values: ReadonlyArray<number>, show: (n: number) => string = Strin
 }
 
 /** The per-call sampling and its statistics, over the records measured per call. */
+/** The rows of the samples left out because the worker was switched out in them, and of the contended workers'
+ * time on top of the budget; none when no record has either. */
+function switchedOutRows(s: ReadonlyArray<PerCall["sampling"]>): string[][] {
+  const rows: string[][] = [];
+  const so = s.map((x) => x.switchedOut).filter((x) => x !== undefined);
+  if (so.length) {
+    const all = s.reduce((a, x) => a + x.samplesPerWorker.reduce((b, y) => b + y, 0), 0);
+    const dropped = so.reduce((a, x) => a + x.dropped, 0);
+    const over = so.reduce((a, x) => a + x.workersOverCap, 0);
+    rows.push([
+      "samples left out: the worker's process was switched out during them",
+      `${dropped} of ${all} samples, in ${so.length} of ${s.length} operations${over ? `; ${over} worker(s) switched out in more than ${formatPercent(so[0]?.cap ?? 0)} of their samples kept them all` : ""}`,
+    ]);
+  }
+  const contended = s.map((x) => x.contendedMs ?? 0).filter((x) => x > 0);
+  if (contended.length)
+    rows.push([
+      "sampling on contended workers, on top of the budget",
+      `${formatTime(contended.reduce((a, b) => a + b, 0) * 1e6)} in ${contended.length} of ${s.length} operations`,
+    ]);
+  return rows;
+}
+
 function samplingSections(
   view: SystemView,
   total: number,
@@ -336,6 +359,7 @@ function samplingSections(
           ],
         ]
       : []),
+    ...switchedOutRows(s),
     [
       "statistic decided by",
       counted(
@@ -406,7 +430,7 @@ function samplingSections(
       notes: [
         [
           text(
-            `${every} measured per call: each sample is one call timed alone by the counter${batched ? ", or a fixed batch of calls where a single call is too short for the counter (the record gives the batch and the driver's reason)" : ""}, taken in several fresh worker processes (driver processes) per operation, over inputs that vary from call to call as each record states. An operation's sampling stopped when the 95% interval of its published figure was within the target with at least the minimum of workers (stopped by target), or when its sampling budget was spent (budget)${quick ? ", or after a --quick smoke run with no precision target (quick)" : ""}.${trialsPerWorker ? " Each worker's totals are kept as one trial, so the mean time and ops/s of section 4 are over every call, and n is the calls timed (workers × calls per worker, or × samples × batch)." : ""}`,
+            `${every} measured per call: each sample is one call timed alone by the counter${batched ? ", or a fixed batch of calls where a single call is too short for the counter (the record gives the batch and the driver's reason)" : ""}, taken in several fresh worker processes (driver processes) per operation, over inputs that vary from call to call as each record states. An operation's sampling stopped when the 95% interval of its published figure was within the target with at least the minimum of workers (stopped by target), or when its sampling budget was spent (budget)${quick ? ", or after a --quick smoke run with no precision target (quick)" : ""}.${trialsPerWorker ? " Each worker's totals are kept as one trial, so the mean time and ops/s of section 4 are over every call kept (a sample during which the worker's process was switched out is left out), and n is the calls timed (workers × calls per worker, or × samples × batch)." : ""}`,
           ),
         ],
       ],
