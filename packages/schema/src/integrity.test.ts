@@ -218,6 +218,20 @@ describe("systemDirsOf and checkStoreIntegrity", () => {
 
 describe("timingIdentities", () => {
   const record = () => readJson(join(seed, "data", "arm_1", KEYGEN));
+  /** Trials of these many calls at 100 ns (1 counter unit) each, and the aggregates that follow from them. */
+  const trialsOf = (r: Rec, calls: number[]) => {
+    r.trials = calls.map((n) => ({ iterations: n, counterDelta: n, ns: 100 * n }));
+    Object.assign(r.aggregates, {
+      n: calls.reduce((a, b) => a + b, 0),
+      trials: calls.length,
+      meanNs: 100,
+      meanCounter: 1,
+      opsPerSecond: 1e7,
+      minTrialNs: 100,
+      medianTrialNs: 100,
+      maxTrialNs: 100,
+    });
+  };
 
   it("holds for every timing record of the committed stores", () => {
     for (const f of storeFiles(join(seed, "data", "arm_1"))) {
@@ -264,20 +278,7 @@ describe("timingIdentities", () => {
     const r = record();
     r.method = "per-call";
     r.sampling = { batch: 2, samplesPerWorker: [10, 10] };
-    r.aggregates.n = 40;
-    r.trials = [
-      { iterations: 20, counterDelta: 20, ns: 2000 },
-      { iterations: 20, counterDelta: 20, ns: 2000 },
-    ];
-    Object.assign(r.aggregates, {
-      trials: 2,
-      meanNs: 100,
-      meanCounter: 1,
-      opsPerSecond: 1e7,
-      minTrialNs: 100,
-      medianTrialNs: 100,
-      maxTrialNs: 100,
-    });
+    trialsOf(r, [20, 20]);
     r.distribution = { n: 20, calls: 40, meanNs: 101, medianNs: 99 };
     r.central = { statistic: "median", valueNs: 99, ci95Ns: { low: 98, high: 100 } };
     expect(timingIdentities(r)).toEqual([]);
@@ -309,20 +310,7 @@ describe("timingIdentities", () => {
       { worker: 1, counterDeltas: Array(10).fill(100), switchedOut: [3, 7] },
       { worker: 2, counterDeltas: Array(10).fill(100), switchedOut: [0, 1, 2] },
     ];
-    r.aggregates.n = 18;
-    r.trials = [
-      { iterations: 8, counterDelta: 8, ns: 800 },
-      { iterations: 10, counterDelta: 10, ns: 1000 },
-    ];
-    Object.assign(r.aggregates, {
-      trials: 2,
-      meanNs: 100,
-      meanCounter: 1,
-      opsPerSecond: 1e7,
-      minTrialNs: 100,
-      medianTrialNs: 100,
-      maxTrialNs: 100,
-    });
+    trialsOf(r, [8, 10]);
     r.distribution = { n: 18, calls: 18, meanNs: 100, medianNs: 100 };
     r.central = { statistic: "median", valueNs: 100, ci95Ns: { low: 99, high: 101 } };
     expect(timingIdentities(r)).toEqual([]);
@@ -338,21 +326,7 @@ describe("timingIdentities", () => {
     const r = record();
     r.method = "per-call";
     r.sampling = { batch: 2, samplesPerWorker: [10, 7, 10] };
-    r.trials = [
-      { iterations: 20, counterDelta: 20, ns: 2000 },
-      { iterations: 14, counterDelta: 14, ns: 1400 },
-      { iterations: 20, counterDelta: 20, ns: 2000 },
-    ];
-    Object.assign(r.aggregates, {
-      n: 54,
-      trials: 3,
-      meanNs: 100,
-      meanCounter: 1,
-      opsPerSecond: 1e7,
-      minTrialNs: 100,
-      medianTrialNs: 100,
-      maxTrialNs: 100,
-    });
+    trialsOf(r, [20, 14, 20]);
     r.distribution = { n: 20, calls: 40, meanNs: 101, medianNs: 99 };
     r.central = { statistic: "median", valueNs: 99, ci95Ns: { low: 98, high: 100 } };
     const workers = [false, true, false].map((contended, i) => ({ worker: i + 1, addsPerCycle: 3, contended }));
