@@ -1,7 +1,7 @@
 // @ngcc-perf/schema: JSON Schemas, types and ahead-of-time compiled validators for ngcc-perf records.
 
 export { environmentWarnings } from "./environment-warnings.ts";
-export { InputError } from "./errors.ts";
+export { formatFileProblem, formatProblem, InputError, type LocatedProblem } from "./errors.ts";
 export {
   collectRecordFiles,
   type FileResult,
@@ -51,6 +51,9 @@ export {
   type InstanceKey,
   insideOut,
   isValidName,
+  type KeyMismatch,
+  keyMismatches,
+  keyMismatchMessage,
   kindOfPath,
   NAME_PATTERN,
   NAME_RULE,

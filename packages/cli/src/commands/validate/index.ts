@@ -6,6 +6,7 @@ import {
   checkSystemIntegrity,
   collectRecordFiles,
   type FileResult,
+  formatFileProblem,
   formatFindings,
   recordConsistency,
   type SystemIntegrity,
@@ -52,6 +53,27 @@ function shownPath(named: string, dir: string): string {
   return isAbsolute(named) ? dir : relative(process.cwd(), dir) || ".";
 }
 
+/** The store check of each system folder the named paths concern, its findings over the parts named, once each. */
+function storeChecks(paths: ReadonlyArray<string>): Array<SystemIntegrity & { shown: string }> {
+  const integrity: Array<SystemIntegrity & { shown: string }> = [];
+  for (const s of systemsOf(paths)) {
+    const checked = s.within.map((within) => checkSystemIntegrity(s.dir, { within, consistency: false }));
+    const first = checked[0];
+    if (!first) continue;
+    const seen = new Set<string>();
+    const findings = checked
+      .flatMap((c) => c.findings)
+      .filter((f) => {
+        const id = `${f.path}\u0000${f.message}`;
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      });
+    integrity.push({ ...first, findings, shown: s.shown });
+  }
+  return integrity;
+}
+
 export function validateCommand(argv: string[], io: Io): number {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -78,30 +100,11 @@ export function validateCommand(argv: string[], io: Io): number {
     if (values.json) continue;
     for (const e of r.errors) {
       // File names, pointers and messages quote the file's own text: shown without control or bidi characters.
-      io.out(
-        visibleText(
-          `${r.file}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer === "" ? "(root)" : e.pointer} ${e.message}`,
-        ),
-      );
+      io.out(visibleText(formatFileProblem(r.file, e)));
     }
   }
   // The identities were checked per file above; the store check adds what the index says.
-  const integrity: Array<SystemIntegrity & { shown: string }> = [];
-  for (const s of systemsOf(positionals)) {
-    const checked = s.within.map((within) => checkSystemIntegrity(s.dir, { within, consistency: false }));
-    const first = checked[0];
-    if (!first) continue;
-    const seen = new Set<string>();
-    const findings = checked
-      .flatMap((c) => c.findings)
-      .filter((f) => {
-        const id = `${f.path}\u0000${f.message}`;
-        if (seen.has(id)) return false;
-        seen.add(id);
-        return true;
-      });
-    integrity.push({ ...first, findings, shown: s.shown });
-  }
+  const integrity = storeChecks(positionals);
   const problems = integrity.reduce((n, s) => n + s.findings.length, 0);
   bad += problems;
   if (!values.json) for (const s of integrity) for (const line of formatFindings(s, s.shown)) io.out(visibleText(line));
