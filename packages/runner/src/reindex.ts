@@ -5,7 +5,7 @@
 // of the old one, and records the re-hash in its `reindexed` list (when, by whom, which files changed).
 import { readFileSync, rmSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
 import {
   checkSystemIntegrity,
   formatFileProblem,
@@ -20,6 +20,7 @@ import {
   SCHEMA_VERSION,
   type StoreIndexRecord,
   type SystemIntegrity,
+  shownDir,
   systemDirsOf,
   validate,
   validateFile,
@@ -65,7 +66,7 @@ export function reindexTargets(paths: ReadonlyArray<string>): Map<string, string
         throw new InputError(
           `${p}: a part of the system folder ${ref.dir}; ngcc-perf index rebuilds a whole system's index, so name the store (the folder holding data/)`,
         );
-      systems.set(ref.dir, isAbsolute(p) ? ref.dir : relative(process.cwd(), ref.dir) || ".");
+      systems.set(ref.dir, shownDir(p, ref.dir));
     }
   }
   return systems;

@@ -68,6 +68,7 @@ export {
   unitName,
 } from "./layout.ts";
 export { offsetToPosition, type Position, pointerTokens, toPointer } from "./locate.ts";
+export { checkNamedSystems, shownDir } from "./named-systems.ts";
 export {
   CPI_BAND,
   cyclesPerCallOf,
