@@ -1,20 +1,7 @@
 // The KAT record: Known-Answer-Test verification of one instance under one build profile (the `kat` step,
 // section 3 of a page), pointing at its log.
-import { recordSchema, ref } from "./builders.ts";
-import {
-  arr,
-  bool,
-  inputsHash,
-  int,
-  lengthFields,
-  nat,
-  nullable,
-  obj,
-  oneOfEnum,
-  pickDefs,
-  relPath,
-  str,
-} from "./common.ts";
+import { arr, bool, int, nat, nullable, obj, oneOfEnum, recordSchema, ref, str } from "./builders.ts";
+import { inputsHash, lengthFields, pickDefs, relPath } from "./common.ts";
 import { instanceHeader } from "./header.ts";
 
 const abbreviated = str("Value abbreviated for display (first and last bytes in hex).");
