@@ -140,6 +140,14 @@ export {
 export { buildProbe, type ProbeResult, probeCounter } from "./probe.ts";
 export { commandOf, type RunOptions, type RunResult, runProcess, tail } from "./proc.ts";
 export {
+  checkForReindex,
+  indexDiffers,
+  type ReindexCheck,
+  reindexSystem,
+  reindexTargets,
+  type SystemChange,
+} from "./reindex.ts";
+export {
   addsPerCycle,
   type CentralDecision,
   type CentralFigure,

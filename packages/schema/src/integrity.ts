@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, type Dirent, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { formatFileProblem, formatProblem } from "./errors.ts";
 import { MAX_RECORD_BYTES, validateFile } from "./files.ts";
 import type { StoreIndexRecord } from "./generated/types.ts";
 import { ABSENT, JOURNAL_FILE, type ParsedJournal, parseJournal, possibleStates, stateOf } from "./journal.ts";
@@ -259,7 +260,7 @@ export function readStoreIndex(
   }
   if (!r.valid) {
     const e = r.errors[0];
-    const where = e ? `${e.line ?? 1}:${e.column ?? 1} ${e.pointer || "(root)"} ${e.message}` : "";
+    const where = e ? formatProblem(e) : "";
     const more = r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : "";
     return {
       finding: { path: INDEX, problem: "invalid-index", message: `not a valid store index: ${where}${more}` },
@@ -501,9 +502,7 @@ export function checkStoreIntegrity(root: string, options: IntegrityOptions = {}
 export function formatFindings(result: SystemIntegrity, dirShown: string = result.dir): string[] {
   return result.findings.map((f) => {
     const file = join(dirShown, ...f.path.split("/"));
-    return f.problem === "inconsistent"
-      ? `${file}:${f.line ?? 1}:${f.column ?? 1} ${f.pointer || "(root)"} ${f.message}`
-      : `${file}: ${f.message}`;
+    return f.problem === "inconsistent" ? formatFileProblem(file, f) : `${file}: ${f.message}`;
   });
 }
 
