@@ -1,9 +1,10 @@
 // Two record stores (or two build profiles of one) compared measurement by measurement (`ngcc-perf compare`,
 // docs/report.md "Comparing stores"): for every timing record present on both sides, the ratio B/A of the figure
-// the pages publish, with a 95 % interval from a two-stage bootstrap of the raw samples (fixed seed, so the same
-// stores always give the same interval), and a verdict against a noise band; instruction counts compared exactly.
+// the pages publish, with a 95 % interval from a two-stage bootstrap of the raw samples (@ngcc-perf/stats; fixed
+// seed, so the same stores always give the same interval), and a verdict against a noise band; instruction counts compared exactly.
 // Pure functions over loaded stores, no I/O: the command prints and writes.
 import { type InstructionsRecord, keptSamples, SCHEMA_VERSION, type TimingRecord } from "@ngcc-perf/schema";
+import { hash32, perCallNs, ratioInterval, type Side, type Statistic, sideOf, sideStatistic } from "@ngcc-perf/stats";
 import { formatCounter, formatHalfWidth, formatPercent, formatTime } from "./format.ts";
 import type { LoadedStore } from "./load.ts";
 import { type Cell, cell, code, type Page, type Section, text } from "./model.ts";
@@ -113,199 +114,7 @@ export interface Comparison {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Random numbers: xoshiro128** seeded by splitmix32, so a comparison is the same on every run and machine.
-
-function splitmix32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-}
-
-/** A generator of uint32 values. */
-export function rng(seed: number): () => number {
-  const init = splitmix32(seed);
-  let a = init();
-  let b = init();
-  let c = init();
-  let d = init();
-  return () => {
-    const result = Math.imul(rotl(Math.imul(b, 5) >>> 0, 7), 9) >>> 0;
-    const t = (b << 9) >>> 0;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = rotl(d, 11);
-    return result;
-  };
-}
-
-function rotl(x: number, k: number): number {
-  return ((x << k) | (x >>> (32 - k))) >>> 0;
-}
-
-/** FNV-1a of a string: each measurement's seed, so its interval does not depend on what else is compared. */
-function hash32(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The data of one side: per-call values pooled and sorted, each with its worker, and the workers' layout groups.
-
-export interface Side {
-  /** Per-call values (ns or estimated cycles), ascending. */
-  values: Float64Array;
-  /** The worker (0-based) of each value. */
-  worker: Uint16Array;
-  /** Workers by stratum: the workers of one code layout (or all workers, or every trial alone). */
-  strata: number[][];
-  workers: number;
-  /** Whether each sample of a drawn worker is weighted by a Poisson count (false: one value per worker, a trial). */
-  perSample: boolean;
-}
-
-/** A side from per-worker values; groups[i] the layout of worker i (workers resampled within their layout). */
-export function sideOf(
-  workers: ReadonlyArray<ReadonlyArray<number>>,
-  groups?: ReadonlyArray<number>,
-  perSample = true,
-): Side {
-  const n = workers.reduce((s, w) => s + w.length, 0);
-  const pairs: Array<[number, number]> = new Array(n);
-  let at = 0;
-  workers.forEach((w, i) => {
-    for (const v of w) pairs[at++] = [v, i];
-  });
-  pairs.sort((x, y) => x[0] - y[0]);
-  const values = new Float64Array(n);
-  const worker = new Uint16Array(n);
-  pairs.forEach(([v, w], i) => {
-    values[i] = v;
-    worker[i] = w;
-  });
-  // Workers are drawn within their code layout (the layouts are a fixed, equally represented part of the figure) when
-  // the workers outnumber the layouts by two or more — the rule of the runner's interval (workersHalfWidth);
-  // otherwise across all workers, which counts the layouts' difference as noise (wider), as that interval then does.
-  const byGroup = new Map<number, number[]>();
-  workers.forEach((_, i) => {
-    const g = groups && groups.length === workers.length ? (groups[i] as number) : 0;
-    byGroup.set(g, [...(byGroup.get(g) ?? []), i]);
-  });
-  const strata = workers.length - byGroup.size >= 2 ? [...byGroup.values()] : [workers.map((_, i) => i)];
-  return { values, worker, strata, workers: workers.length, perSample };
-}
-
-/** P(Poisson(c) ≤ k) as uint32 thresholds, k = 0, 1, …, for c = 0 … max. */
-function poissonTables(max: number): Float64Array[] {
-  const tables: Float64Array[] = [];
-  for (let c = 0; c <= max; c++) {
-    const cdf: number[] = [];
-    let p = Math.exp(-c);
-    let sum = 0;
-    for (let k = 0; sum < 1 - 1e-12 && k < 64 + 4 * c; k++) {
-      sum += p;
-      cdf.push(Math.min(sum, 1) * 4294967296);
-      p = (p * c) / (k + 1);
-    }
-    tables.push(Float64Array.from(cdf));
-  }
-  return tables;
-}
-
-/**
- * One bootstrap replicate of a side's statistic: within each stratum its workers drawn with replacement (a worker
- * drawn c times), then every sample of a worker weighted by a Poisson(c) count (the Poisson bootstrap), the
- * statistic taken over the weighted samples. The median is the weighted lower median.
- */
-function replicate(
-  side: Side,
-  statistic: "median" | "mean",
-  next: () => number,
-  tables: Float64Array[],
-  multiplicity: Uint16Array,
-  weights: Uint16Array,
-): number {
-  multiplicity.fill(0);
-  for (const stratum of side.strata) {
-    for (let i = 0; i < stratum.length; i++) {
-      const pick = stratum[(next() % stratum.length) >>> 0] as number;
-      multiplicity[pick] = (multiplicity[pick] as number) + 1;
-    }
-  }
-  const n = side.values.length;
-  let total = 0;
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    const c = multiplicity[side.worker[i] as number] as number;
-    let k = side.perSample ? 0 : c;
-    if (c > 0 && side.perSample) {
-      const cdf = tables[c] as Float64Array;
-      const u = next();
-      while (k < cdf.length - 1 && u >= (cdf[k] as number)) k++;
-    }
-    weights[i] = k;
-    total += k;
-    if (statistic === "mean" && k) sum += k * (side.values[i] as number);
-  }
-  if (total === 0) return Number.NaN;
-  if (statistic === "mean") return sum / total;
-  const half = total / 2;
-  let acc = 0;
-  for (let i = 0; i < n; i++) {
-    acc += weights[i] as number;
-    if (acc >= half) return side.values[i] as number;
-  }
-  return side.values[n - 1] as number;
-}
-
-/** The statistic over a side's pooled values (its values are sorted). */
-function sideStatistic(side: Side, statistic: "median" | "mean"): number {
-  if (statistic === "median") return quantileSorted(side.values, 0.5);
-  let sum = 0;
-  for (const v of side.values) sum += v;
-  return sum / side.values.length;
-}
-
-/** Type-7 quantile of ascending values. */
-function quantileSorted(sorted: ArrayLike<number>, p: number): number {
-  const h = (sorted.length - 1) * p;
-  const lo = Math.floor(h);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return (sorted[lo] as number) + (h - lo) * ((sorted[hi] as number) - (sorted[lo] as number));
-}
-
-/** The 95 % percentile interval of statistic(B) / statistic(A) over `resamples` paired replicates. */
-export function ratioInterval(
-  a: Side,
-  b: Side,
-  statistic: "median" | "mean",
-  resamples: number,
-  seed: number,
-): { low: number; high: number } {
-  const next = rng(seed);
-  const maxWorkers = Math.max(...a.strata.map((s) => s.length), ...b.strata.map((s) => s.length), 1);
-  const tables = poissonTables(maxWorkers);
-  const buffers = (s: Side) => ({ m: new Uint16Array(s.workers), w: new Uint16Array(s.values.length) });
-  const ba = buffers(a);
-  const bb = buffers(b);
-  const ratios: number[] = [];
-  for (let r = 0; r < resamples; r++) {
-    const x = replicate(a, statistic, next, tables, ba.m, ba.w);
-    const y = replicate(b, statistic, next, tables, bb.m, bb.w);
-    if (Number.isFinite(x) && Number.isFinite(y) && x > 0) ratios.push(y / x);
-  }
-  if (!ratios.length) return { low: Number.NaN, high: Number.NaN };
-  const sorted = Float64Array.from(ratios).sort();
-  return { low: quantileSorted(sorted, 0.025), high: quantileSorted(sorted, 0.975) };
-}
+// The verdict of an interval (the interval itself: ratioInterval of @ngcc-perf/stats).
 
 /**
  * faster / slower only when the whole interval lies beyond the band [1 / (1 + t), 1 + t]; otherwise same. The band
@@ -324,7 +133,7 @@ export function verdictOf(ci: { low: number; high: number }, threshold: number):
 type Ok = TimingRecord & { status: "ok" };
 
 /** The published statistic: the central block's (per call), or the median of the trial means (trials method). */
-function publishedStatistic(t: TimingRecord): "median" | "mean" {
+function publishedStatistic(t: TimingRecord): Statistic {
   return perCallOf(t)?.central.statistic ?? "median";
 }
 
@@ -377,11 +186,9 @@ function workerValues(
     // Each worker's samples without those it was switched out in, as the record's figures (keptSamples).
     const workers = keep.map((at) => {
       const w = published.samples[at] as (typeof published.samples)[number];
-      return keptSamples(w.counterDeltas.length, w.switchedOut).kept.map((j) => {
-        const d = w.counterDeltas[j] as number;
-        const ns = counter.unit === "ns" ? d / batch : (d * 1e9) / (batch * (counter.rateHz as number));
-        return unit === "cycles" ? (ns * (hz[at] as number)) / 1e9 : ns;
-      });
+      const kept = keptSamples(w.counterDeltas.length, w.switchedOut).kept.map((j) => w.counterDeltas[j] as number);
+      const ns = perCallNs({ counterDeltas: kept }, batch, counter);
+      return unit === "cycles" ? ns.map((x) => (x * (hz[at] as number)) / 1e9) : ns;
     });
     // sampling lists every worker: the layouts of the workers kept.
     const all = pc.sampling.layouts?.workerPadBytes;
