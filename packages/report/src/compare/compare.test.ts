@@ -4,9 +4,10 @@
 import type { InstructionsRecord, TimingRecord } from "@ngcc-perf/schema";
 import { rng } from "@ngcc-perf/stats";
 import { describe, expect, it } from "vitest";
-import { alignedTable, compareStores, rowNotes, summaryText, timingRows, verdictOf } from "./compare-stores.ts";
-import { formatHalfWidth } from "./format.ts";
-import type { LoadedStore, SystemStore } from "./load.ts";
+import { formatHalfWidth } from "../format.ts";
+import type { LoadedStore, SystemStore } from "../load.ts";
+import { alignedTable, compareStores, rowNotes, summaryText, timingRows } from "./index.ts";
+import { verdictOf } from "./pair.ts";
 
 /** Per-call values of `workers` workers around `center`, with a worker-to-worker offset and noise (seeded). */
 function workers(center: number, count: number, perWorker: number, seed: number): number[][] {
