@@ -155,33 +155,20 @@ export {
   CONTENDED_SHARE,
   type Contention,
   centralOf,
-  chooseStatistic,
   contentionOf,
   coreClockHz,
   cyclesFigures,
-  distributionOf,
-  EXACT_BINOMIAL_MAX_N,
-  halfWidthOf,
-  type IntervalRule,
-  lowerSpreadShare,
-  medianRanks,
-  perCallCounter,
-  perCallNs,
-  predictionHalfWidth,
   publishedWorkers,
   type SampleDistribution,
   type StopDecision,
   stopDecision,
   summarizeSamples,
   type ThroughputProbes,
-  WIDE_SHARE,
-  workerSpread,
-  workersHalfWidth,
   X86_64_ALONE_ADDS_PER_CYCLE,
 } from "./samples.ts";
 export { type PathRoot, rootsOf, shownPaths } from "./shown-paths.ts";
 export * from "./signapi.ts";
-export { type Aggregates, aggregate, median, quantile, type Trial } from "./stats.ts";
+export { type Aggregates, aggregate, type Trial } from "./stats.ts";
 export {
   type Failure,
   instanceNames,

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, type Dirent, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { quantile } from "@ngcc-perf/stats";
 import { formatFileProblem, formatProblem } from "./errors.ts";
 import { MAX_RECORD_BYTES, validateFile } from "./files.ts";
 import type { StoreIndexRecord } from "./generated/types.ts";
@@ -521,13 +522,6 @@ function num(v: number): string {
   return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(10)));
 }
 
-function medianOf(sorted: number[]): number {
-  const h = (sorted.length - 1) / 2;
-  const lo = sorted[Math.floor(h)] as number;
-  const hi = sorted[Math.ceil(h)] as number;
-  return lo + (h - Math.floor(h)) * (hi - lo);
-}
-
 /**
  * sampling.switchedOut.keptPerWorker when present, each checked against the rule (keptSamples) over the worker's
  * raw samples and its samples[].switchedOut; a mismatch is an error. null when the record has none.
@@ -604,7 +598,7 @@ export function timingIdentities(record: unknown): ValidationError[] {
         const means = trials.map((_, i) => (ns[i] as number) / (its[i] as number)).sort((x, y) => x - y);
         const figures: Array<[string, number]> = [
           ["minTrialNs", means[0] as number],
-          ["medianTrialNs", medianOf(means)],
+          ["medianTrialNs", quantile(means, 0.5)],
           ["maxTrialNs", means[means.length - 1] as number],
         ];
         for (const [field, want] of figures) {
