@@ -235,8 +235,8 @@ async function buildIcount(
   const sources = [...spec.sources, ...spec.support];
   // The timing build's objects, in the order of its sources, without the system randomness.
   const instanceObjects = built.staticObjects.filter((_o, i) => !RANDOMNESS_SOURCES.has(basename(sources[i] ?? "")));
-  const driverObjects = ["ngcc_ops_kem.o", "ngcc_ops_sign.o", "ngcc_ops_kex.o", "ngcc_buf.o"].map((o) =>
-    join(built.dir, "obj-driver", o),
+  const driverObjects = ["ngcc_ops_kem.o", "ngcc_ops_sign.o", "ngcc_ops_kex.o", "ngcc_buf.o", "ngcc_common.o"].map(
+    (o) => join(built.dir, "obj-driver", o),
   );
   const hash = sha256(JSON.stringify({ built: built.inputsHash, icount: icountFilesHash(), ldflags }));
   const b = await cachedBuild(
