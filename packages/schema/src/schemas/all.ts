@@ -1,7 +1,8 @@
 // Every schema by kind: the record kinds of records.ts, a submission's meta.json (meta.ts) and the exports (the
-// comparison of two stores, a system's summary).
+// comparison of two stores, a system's summary) and what the native programs print (driver-output.ts).
 import { comparison } from "./comparison.ts";
 import { constantTime } from "./constant-time.ts";
+import { driverOutputs } from "./driver-output.ts";
 import { instructions } from "./instructions.ts";
 import { memory } from "./memory.ts";
 import { meta } from "./meta.ts";
@@ -17,4 +18,5 @@ export const schemas = {
   meta,
   comparison,
   summary,
+  ...driverOutputs,
 } as const;
