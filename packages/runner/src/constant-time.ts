@@ -362,7 +362,7 @@ async function testOperation(
       ...["--op", op, "--keys", String(keys), "--msg-bytes", String(messageBytes)],
     ];
     const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch] });
-    const value = interpret<CtOutput>(result, what);
+    const value = interpret<CtOutput>(result, what, "driver-ct");
     const text = existsSync(xml) ? readFileSync(xml, "utf8") : "";
     if (!value.onValgrind || !memcheckXmlComplete(text)) {
       throw new DriverError("error", `${what}: valgrind wrote no complete XML report`, result);

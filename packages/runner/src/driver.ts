@@ -1,9 +1,11 @@
 // Running the native driver of a built instance (native/README.md gives its protocol).
+import { type DriverOutputKind, validateDriverOutput } from "@ngcc-perf/schema";
 import type { Campaign, CounterKind } from "./campaign.ts";
 import type { RunResult } from "./proc.ts";
 import { runProcess } from "./proc.ts";
 
-export type DriverFailureReason = "crash" | "timeout" | "canary" | "check-failed" | "error";
+/** driver-output: what the process printed is not what the driver prints (its schema, or a plausibility check). */
+export type DriverFailureReason = "crash" | "timeout" | "canary" | "check-failed" | "driver-output" | "error";
 
 export class DriverError extends Error {
   constructor(
@@ -17,7 +19,7 @@ export class DriverError extends Error {
 
 /**
  * Output of the driver that is not what the driver prints for the arguments given: what a `driverRun` check
- * (plausibility.ts) throws, turned into a DriverError ("error") naming the field.
+ * (plausibility.ts) throws, turned into a DriverError ("driver-output") naming the field.
  */
 export class DriverOutputError extends Error {}
 
@@ -193,8 +195,12 @@ export interface DriverMemory {
 const EXIT_RESULT = 3;
 const EXIT_CANARY = 4;
 
-/** Classifies a finished driver run; returns its parsed JSON or throws DriverError. */
-export function interpret<T>(r: RunResult, what: string): T {
+/**
+ * Classifies a finished driver run; returns its parsed JSON, validated against the schema of its kind (the
+ * process also ran the submission's code: the line may be forged), or throws DriverError — "driver-output" naming
+ * the first JSON pointer that is not what the driver prints, and what was expected there.
+ */
+export function interpret<T>(r: RunResult, what: string, kind: DriverOutputKind): T {
   const stderr = r.stderr.trim();
   const detail = stderr ? `: ${stderr.split("\n").slice(-3).join(" | ")}` : "";
   if (r.spawnError) throw new DriverError("error", `${what}: cannot start the driver (${r.spawnError})`, r);
@@ -203,23 +209,38 @@ export function interpret<T>(r: RunResult, what: string): T {
   if (r.exitCode === EXIT_CANARY) throw new DriverError("canary", `${what}: wrote past an output buffer${detail}`, r);
   if (r.exitCode === EXIT_RESULT) throw new DriverError("check-failed", `${what}: result check failed${detail}`, r);
   if (r.exitCode !== 0) throw new DriverError("error", `${what}: driver exited with ${r.exitCode}${detail}`, r);
+  let value: unknown;
   try {
-    return JSON.parse(r.stdout) as T;
+    value = JSON.parse(r.stdout);
   } catch {
-    throw new DriverError("error", `${what}: the driver printed no valid JSON`, r);
+    throw new DriverError("driver-output", `${what}: the driver printed no valid JSON`, r);
   }
+  const errors = validateDriverOutput(kind, value);
+  if (errors.length > 0) {
+    const shown = errors.slice(0, 3).map((e) => `${e.pointer || "(the document)"} ${e.message}`);
+    const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : "";
+    throw new DriverError(
+      "driver-output",
+      `${what}: the driver's output is not what the driver prints (${kind}): ${shown.join("; ")}${more}`,
+      r,
+    );
+  }
+  return value as T;
 }
 
 /**
- * Runs the driver and reads its JSON: one document on one line (more is refused). With `check`, the document is checked against what the driver prints for
- * these arguments (plausibility.ts): output that is not is a DriverError ("error") naming the field, never a cast.
+ * Runs the driver and reads its JSON: one document on one line (more is refused), validated against the schema of
+ * `kind` (interpret). With `check`, the document is then checked against what the driver prints for these arguments
+ * (plausibility.ts). Output that is not what the driver prints is a DriverError ("driver-output") naming the field,
+ * never a cast.
  */
 export async function driverRun<T>(
   driver: string,
   args: string[],
   timeoutMs: number,
   what: string,
-  check?: (value: unknown, args: readonly string[], what: string) => T,
+  kind: DriverOutputKind,
+  check?: (value: T, args: readonly string[], what: string) => T,
 ): Promise<{ value: T; result: RunResult }> {
   const result = await runProcess([driver, ...args], { timeoutMs, target: true });
   // The driver writes one document of one line; a second is not its own (something else in the process wrote).
@@ -231,16 +252,16 @@ export async function driverRun<T>(
     result.stdout.trim().includes("\n")
   )
     throw new DriverError(
-      "error",
+      "driver-output",
       `${what}: the driver's output holds more than its one JSON document: something else in the process wrote to its channel`,
       result,
     );
-  if (!check) return { value: interpret<T>(result, what), result };
-  const value = interpret<unknown>(result, what);
+  const value = interpret<T>(result, what, kind);
+  if (!check) return { value, result };
   try {
     return { value: check(value, args, what), result };
   } catch (err) {
-    if (err instanceof DriverOutputError) throw new DriverError("error", err.message, result);
+    if (err instanceof DriverOutputError) throw new DriverError("driver-output", err.message, result);
     throw err;
   }
 }
@@ -251,12 +272,13 @@ export async function driverRun<T>(
  */
 export async function infoAndCheck(driver: string, campaign: Campaign, label: string): Promise<DriverInfo> {
   const limit = campaign.timeouts.operationMs;
-  const info = (await driverRun<DriverInfo>(driver, ["info"], limit, `${label}: info`)).value;
+  const info = (await driverRun<DriverInfo>(driver, ["info"], limit, `${label}: info`, "driver-info")).value;
   await driverRun(
     driver,
     ["check", "--iterations", "3", "--msg-bytes", String(campaign.timing.messageBytes)],
     limit,
     `${label}: check`,
+    "driver-check",
   );
   return info;
 }

@@ -326,7 +326,7 @@ async function countOperation(
       ...["--msg-bytes", String(messageBytes)],
     ];
     const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch] });
-    const value = interpret<IcountOutput>(result, what);
+    const value = interpret<IcountOutput>(result, what, "driver-icount");
     const dumps = readCallgrindDumps(scratch, "callgrind.out");
     let counted: CountedCalls;
     try {

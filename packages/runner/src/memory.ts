@@ -289,6 +289,7 @@ export function memoryStep(campaign: Campaign, tc: Toolchain, options: StepOptio
             memoryArgs(job.operation, campaign.timing.messageBytes, campaign.timeouts.operationMs),
             campaign.timeouts.operationMs,
             `${spec.instance} ${job.operation}: memory`,
+            "driver-memory",
           );
           const base = baseRecord(campaign, spec, key.buildProfile, job.operation);
           ctx.write(

@@ -185,6 +185,7 @@ async function worker(
       args,
       campaign.timeouts.operationMs,
       `${label} ${o.operation}: sample`,
+      "driver-sample",
       checkSampleOutput,
     );
     o.commands.push(commandOf(r.result));

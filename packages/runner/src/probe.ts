@@ -49,7 +49,7 @@ export async function probeCounter(cc: string, kind?: string, fixedClockHz?: num
     ...(fixedClockHz ? ["--fixed-clock-hz", String(fixedClockHz)] : []),
   ];
   try {
-    return (await driverRun<ProbeResult>(exe, args, 60_000, "counter probe")).value;
+    return (await driverRun<ProbeResult>(exe, args, 60_000, "counter probe", "driver-probe")).value;
   } catch (err) {
     throw new InputError((err as Error).message);
   }
@@ -79,6 +79,7 @@ export async function probeContention(cc: string, rounds: number): Promise<Conte
       ["--contention", String(rounds)],
       60_000,
       "contention probe",
+      "driver-probe",
     )
   ).value;
   const c = out.contention;

@@ -381,6 +381,7 @@ async function memoryOf(m: Measured, op: string) {
     ["memory", "--op", op, "--measure", "rss", "--msg-bytes", String(m.campaign.timing.messageBytes)],
     m.campaign.timeouts.operationMs,
     `${m.unit.work.spec.instance} ${op}: memory`,
+    "driver-memory",
   );
   const memory = {
     elfImageBytes: m.elfImageBytes,
@@ -488,6 +489,7 @@ async function timeOperation(m: Measured, job: Job): Promise<TimingRecord> {
       args,
       campaign.timeouts.operationMs,
       `${spec.instance} ${op}: time`,
+      "driver-time",
       checkTimeOutput,
     );
     commands.push(commandOf(timed.result));
