@@ -331,6 +331,7 @@ describe("forged timings are held", () => {
     for (const op of OPS) {
       const t = timing("exit-append", op);
       expect(t.status).toBe("failed");
+      expect(t.failure?.reason).toBe("driver-output");
       expect(t.failure?.message).toMatch(
         /^Puffin-128: info: the driver's output holds more than its one JSON document: something else in the process wrote to its channel/,
       );
