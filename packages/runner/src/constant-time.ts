@@ -7,7 +7,7 @@
 // becomes a finding at its first source line inside the submission, accepted by the campaign's triage or open.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, isAbsolute, join, relative, sep } from "node:path";
-import { buildPath, type ConstantTimeRecord, type InstanceKey } from "@ngcc-perf/schema";
+import { buildPath, type ConstantTimeRecord, type DriverCtOutput, type InstanceKey } from "@ngcc-perf/schema";
 import {
   type BuildRun,
   buildInputsHash,
@@ -324,17 +324,8 @@ async function buildCt(
   return { program: join(b.dir, b.result.program), cached: b.cached };
 }
 
-interface CtOutput {
-  op: string;
-  calls: number;
-  keyPairs: number;
-  messageBytes: number;
-  secret: string[];
-  declassified: string[];
-  randomBytesMarked: number;
-  note?: string;
-  onValgrind: boolean;
-}
+/** What ngcc-ct prints (validated against its schema by interpret). */
+type CtOutput = DriverCtOutput;
 
 /** One operation at one level: the program under memcheck in a scratch folder, its XML report read. */
 async function testOperation(

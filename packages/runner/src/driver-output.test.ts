@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { DRIVER_OUTPUT_KINDS, type DriverOutputKind, validateDriverOutput } from "@ngcc-perf/schema";
 import { describe, expect, it } from "vitest";
-import { DriverError, interpret } from "./driver.ts";
+import { DriverError, type DriverMemory, interpret } from "./driver.ts";
+import { checkMemoryOutput, checkRssOutput } from "./plausibility.ts";
 import type { RunResult } from "./proc.ts";
 
 type Json = Record<string, unknown>;
@@ -252,5 +253,29 @@ describe("forged output is refused, naming the pointer and what was expected", (
     const o = copy("driver-sample");
     Object.assign(o, { a: 1, b: 2, c: 3, d: 4, e: 5 });
     expect((outcome("driver-sample", JSON.stringify(o)) as DriverError).message).toMatch(/\(and 2 more\)$/);
+  });
+});
+
+describe("a memory output against the --measure it was run with", () => {
+  const args = (measure: string) => ["memory", "--op", "sign", "--measure", measure, "--inputs", "3"];
+
+  it("accepts what the driver printed", () => {
+    expect(checkMemoryOutput(copy("driver-memory") as DriverMemory, args("all"), "sign").op).toBe("sign");
+    expect(checkRssOutput(copy("driver-memory") as DriverMemory, args("rss"), "sign").peakRssKiB).toBeGreaterThan(0);
+  });
+
+  it("refuses RSS proxies left out under rss, inputs left out under highwater, and another input count", () => {
+    const noRss = copy("driver-memory");
+    delete noRss.peakRssKiB;
+    expect(validateDriverOutput("driver-memory", noRss)).toEqual([]); // each figure is optional in the schema
+    expect(() => checkRssOutput(noRss as DriverMemory, args("rss"), "sign")).toThrow(
+      /sign: the driver's output is not what the driver prints: \/peakRssKiB should be a finite integer/,
+    );
+    const noInputs = copy("driver-memory");
+    delete noInputs.inputs;
+    expect(() => checkMemoryOutput(noInputs as DriverMemory, args("highwater"), "sign")).toThrow(/\/inputs/);
+    expect(() =>
+      checkMemoryOutput(copy("driver-memory") as DriverMemory, [...args("all"), "--inputs", "5"], "sign"),
+    ).toThrow(/\/inputs\/asked should be 5/);
   });
 });

@@ -5,7 +5,13 @@
 // `valgrind --tool=callgrind --collect-atstart=no`, which collects only between the program's client requests.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { buildPath, type InstanceKey, type InstructionsRecord, recordPath } from "@ngcc-perf/schema";
+import {
+  buildPath,
+  type DriverIcountOutput,
+  type InstanceKey,
+  type InstructionsRecord,
+  recordPath,
+} from "@ngcc-perf/schema";
 import {
   buildInputsHash,
   buildInstance,
@@ -121,17 +127,9 @@ export function readCallgrindDumps(dir: string, prefix: string): CallgrindDump[]
   return dumps;
 }
 
-interface IcountOutput {
-  op: string;
-  calls: number;
-  warmupCalls: number;
-  chunks: number;
-  messageBytes: number;
-  inputs: { keyPairs: number; pool: number; messages: "fresh" | "pool" | "none"; description: string };
-  /** randombytes requests and bytes of each counted call, call 1 first. */
-  randombytes: { calls: number[]; bytes: number[] };
-  onValgrind: boolean;
-}
+/** What ngcc-icount prints (validated against its schema by interpret): the randombytes requests of each counted
+ * call, call 1 first. */
+type IcountOutput = DriverIcountOutput;
 
 /** The middle value of a list (the mean of the two middle ones for an even length). */
 function medianOf(xs: readonly number[]): number {
