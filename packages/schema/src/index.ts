@@ -2,7 +2,7 @@
 
 export { DRIVER_OUTPUT_KINDS, type DriverOutputKind, validateDriverOutput } from "./driver-output.ts";
 export { environmentWarnings } from "./environment-warnings.ts";
-export { InputError } from "./errors.ts";
+export { formatFileProblem, formatProblem, InputError, type LocatedProblem } from "./errors.ts";
 export {
   collectRecordFiles,
   type FileResult,
@@ -52,6 +52,9 @@ export {
   type InstanceKey,
   insideOut,
   isValidName,
+  type KeyMismatch,
+  keyMismatches,
+  keyMismatchMessage,
   kindOfPath,
   NAME_PATTERN,
   NAME_RULE,
@@ -66,6 +69,7 @@ export {
   unitName,
 } from "./layout.ts";
 export { offsetToPosition, type Position, pointerTokens, toPointer } from "./locate.ts";
+export { checkNamedSystems, shownDir } from "./named-systems.ts";
 export {
   CPI_BAND,
   cyclesPerCallOf,
