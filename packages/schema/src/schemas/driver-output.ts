@@ -238,8 +238,10 @@ const sample = outputSchema(
   },
 );
 
-const perInput = (description: string): JsonSchema =>
-  arr(description, nat("One input's figure."), { minItems: 1, maxItems: CAP.hwInputs });
+/** One natural figure per input (memory) or per counted call (icount), at most `maxItems`. */
+const perEntry = (description: string, entry: string, maxItems: number): JsonSchema =>
+  arr(description, nat(entry), { minItems: 1, maxItems });
+const perInput = (description: string): JsonSchema => perEntry(description, "One input's figure.", CAP.hwInputs);
 
 const memory = outputSchema(
   "driver-memory",
@@ -299,8 +301,7 @@ const probe = outputSchema(
   },
 );
 
-const counts = (description: string): JsonSchema =>
-  arr(description, nat("One call's figure."), { minItems: 1, maxItems: CAP.icountCalls });
+const counts = (description: string): JsonSchema => perEntry(description, "One call's figure.", CAP.icountCalls);
 
 const icount = outputSchema(
   "driver-icount",
