@@ -1,6 +1,6 @@
 // The output of ngcc-perf's native programs (the timing driver's commands, the counter probe, the instruction
-// counter, the constant-time test) checked before anything is read from it: each runs a submission's code in its
-// own process, so its JSON line is what that process wrote (docs/security.md). The schema of the kind
+// counter, the constant-time test) checked before anything is read from it: all but the probe run a submission's
+// code in their own process, so their JSON line is what that process wrote (docs/security.md). The schema of the kind
 // (schemas/driver-output.ts) first — types, bounds, no field it does not print — then what one field implies for
 // another, which a schema cannot say: indices below the count they index, arrays of the length a count gives.
 import * as compiled from "./generated/validators.js";

@@ -1,6 +1,6 @@
 // What the native programs print on stdout (native/README.md): the timing driver's commands (info, check, time,
-// sample, memory, overhead), the counter probe, the instruction counter and the constant-time test. Each of these
-// processes also runs a submission's code, so its JSON line is what that process wrote, not necessarily the
+// sample, memory, overhead), the counter probe, the instruction counter and the constant-time test. All but the
+// probe also run a submission's code, so their JSON line is what that process wrote, not necessarily the
 // driver: the runner validates every line against the schema of its kind before any figure is derived from it
 // (docs/security.md). Not records of a store: no kind or schemaVersion field. Bounds follow the programs' own
 // limits (the command-line caps in native/); what one field implies for another (switchedOut indices below the
