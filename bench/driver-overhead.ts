@@ -87,10 +87,13 @@ gcc([
   "-o",
   lib,
 ]);
-const driverSources = readdirSync(driverDir)
-  .filter((f) => f.endsWith(".c"))
-  .sort()
-  .map((f) => join(driverDir, f));
+// The driver's sources as the runner compiles them: native/driver and the shared helpers of native/common.
+const driverSources = [driverDir, join(root, "native/common")].flatMap((dir) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".c"))
+    .sort()
+    .map((f) => join(dir, f)),
+);
 const driver = join(work, "ngcc-driver");
 gcc([
   "-std=c99",

@@ -31,7 +31,6 @@
 #define _GNU_SOURCE 1
 #endif
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +39,8 @@
 
 #include <valgrind/memcheck.h>
 
+#include "../common/ngcc_common.h"
 #include "ngcc_api.h"
-
-#define NGCC_CT_EXIT_USAGE 2
-#define NGCC_CT_EXIT_RESULT 3
 
 /* ------------------------------------------------------------ randomness */
 
@@ -82,23 +79,7 @@ int PQCLEAN_randombytes(uint8_t *output, size_t n) {
 
 /* ------------------------------------------------------------ helpers */
 
-#if defined(__GNUC__)
-#define NGCC_CT_NORETURN_ATTR __attribute__((noreturn, format(printf, 2, 3)))
-#else
-#define NGCC_CT_NORETURN_ATTR
-#endif
-static void ngcc_ct_die(int code, const char *fmt, ...) NGCC_CT_NORETURN_ATTR;
-
-static void ngcc_ct_die(int code, const char *fmt, ...) {
-    va_list ap;
-    fflush(stdout);
-    fputs("ngcc-ct: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(code);
-}
+const char ngcc_program[] = "ngcc-ct";
 
 /* A secret input: undefined from here on (until the harness makes it again). */
 static void ngcc_ct_secret(void *p, size_t n) {
@@ -118,7 +99,7 @@ static void ngcc_ct_public(const void *p, size_t n) {
 static void ngcc_ct_check(int rc, const char *function) {
     ngcc_ct_public(&rc, sizeof rc);
     if (rc != 0) {
-        ngcc_ct_die(NGCC_CT_EXIT_RESULT, "%s returned non-zero (%d)", function, rc);
+        ngcc_die(NGCC_EXIT_RESULT, "%s returned non-zero (%d)", function, rc);
     }
 }
 
@@ -134,7 +115,7 @@ static void ngcc_ct_end(void) {
 static unsigned char *ngcc_ct_alloc(size_t n) {
     unsigned char *p = calloc(n > 0 ? n : 1, 1);
     if (p == NULL) {
-        ngcc_ct_die(NGCC_CT_EXIT_USAGE, "out of memory");
+        ngcc_die(NGCC_EXIT_USAGE, "out of memory");
     }
     return p;
 }
@@ -220,21 +201,6 @@ static void ngcc_ct_run(const char *op, size_t keys, size_t msg_bytes, uint64_t 
 #endif
 #include "ngcc_sign_api.h"
 
-/* splitmix64 bytes for messages (public). */
-static void ngcc_ct_fill(uint64_t *state, unsigned char *out, size_t len) {
-    size_t i;
-    uint64_t z = 0;
-    for (i = 0; i < len; i++) {
-        if (i % 8 == 0) {
-            z = (*state += 0x9E3779B97F4A7C15u);
-            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-            z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-            z ^= z >> 31;
-        }
-        out[i] = (unsigned char)(z >> (8 * (i % 8)));
-    }
-}
-
 static const char ngcc_ct_category[] = "sign";
 static const char *const ngcc_ct_ops[] = {"keygen", "sign", "verify", NULL};
 
@@ -256,7 +222,7 @@ static void ngcc_ct_run(const char *op, size_t keys, size_t msg_bytes, uint64_t 
         if (tested_keygen) {
             continue;
         }
-        ngcc_ct_fill(seed, m, msg_bytes);
+        ngcc_rng_fill(seed, m, msg_bytes);
         if (tested_sign) {
             ngcc_ct_secret(ski, NGCC_SK);
             ngcc_ct_begin();
@@ -265,7 +231,7 @@ static void ngcc_ct_run(const char *op, size_t keys, size_t msg_bytes, uint64_t 
         ngcc_ct_end();
         ngcc_ct_public(&smlen, sizeof smlen);
         if ((size_t)smlen > smcap) {
-            ngcc_ct_die(NGCC_CT_EXIT_RESULT, "crypto_sign: smlen %llu beyond mlen + CRYPTO_BYTES",
+            ngcc_die(NGCC_EXIT_RESULT, "crypto_sign: smlen %llu beyond mlen + CRYPTO_BYTES",
                         (unsigned long long)smlen);
         }
         ngcc_ct_public(sm, (size_t)smlen);
@@ -431,19 +397,6 @@ static void ngcc_ct_run(const char *op, size_t keys, size_t msg_bytes, uint64_t 
 
 /* ------------------------------------------------------------ main */
 
-static unsigned long long ngcc_ct_u64(const char *opt, const char *s, unsigned long long lo, unsigned long long hi) {
-    char *end = NULL;
-    unsigned long long v;
-    if (s == NULL || *s < '0' || *s > '9') {
-        ngcc_ct_die(NGCC_CT_EXIT_USAGE, "%s needs a decimal integer", opt);
-    }
-    v = strtoull(s, &end, 10);
-    if (end == NULL || *end != '\0' || v < lo || v > hi) {
-        ngcc_ct_die(NGCC_CT_EXIT_USAGE, "%s must be an integer in [%llu, %llu]", opt, lo, hi);
-    }
-    return v;
-}
-
 int main(int argc, char **argv) {
     const char *op_name = NULL;
     unsigned long long keys = 3, msg_bytes = 32, seed = 1;
@@ -451,40 +404,34 @@ int main(int argc, char **argv) {
     ngcc_ct_marks marks;
     uint64_t state;
     FILE *out;
-    int i, fd, known = 0;
+    int i, known = 0;
 
     for (i = 1; i < argc; i += 2) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (v == NULL) {
-            ngcc_ct_die(NGCC_CT_EXIT_USAGE, "%s needs a value", argv[i]);
-        } else if (strcmp(argv[i], "--op") == 0) {
+        const char *v = ngcc_option_value(argc, argv, i);
+        if (strcmp(argv[i], "--op") == 0) {
             op_name = v;
         } else if (strcmp(argv[i], "--keys") == 0) {
-            keys = ngcc_ct_u64(argv[i], v, 1, 64);
+            keys = ngcc_parse_u64(argv[i], v, 1, 64);
         } else if (strcmp(argv[i], "--msg-bytes") == 0) {
-            msg_bytes = ngcc_ct_u64(argv[i], v, 0, 1u << 20);
+            msg_bytes = ngcc_parse_u64(argv[i], v, 0, 1u << 20);
         } else if (strcmp(argv[i], "--seed") == 0) {
-            seed = ngcc_ct_u64(argv[i], v, 0, ~0ULL);
+            seed = ngcc_parse_u64(argv[i], v, 0, ~0ULL);
         } else {
-            ngcc_ct_die(NGCC_CT_EXIT_USAGE, "unknown option %s", argv[i]);
+            ngcc_die(NGCC_EXIT_USAGE, "unknown option %s", argv[i]);
         }
     }
     if (op_name == NULL) {
-        ngcc_ct_die(NGCC_CT_EXIT_USAGE, "--op is required");
+        ngcc_die(NGCC_EXIT_USAGE, "--op is required");
     }
     for (i = 0; ngcc_ct_ops[i] != NULL; i++) {
         known |= strcmp(ngcc_ct_ops[i], op_name) == 0;
     }
     if (!known) {
-        ngcc_ct_die(NGCC_CT_EXIT_USAGE, "unknown --op %s for a %s instance", op_name, ngcc_ct_category);
+        ngcc_die(NGCC_EXIT_USAGE, "unknown --op %s for a %s instance", op_name, ngcc_ct_category);
     }
 
     /* The JSON goes to a private copy of stdout; fd 1 then points at stderr (an implementation may print). */
-    fd = dup(1);
-    out = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (out == NULL || dup2(2, 1) < 0) {
-        ngcc_ct_die(NGCC_CT_EXIT_USAGE, "cannot set up stdout");
-    }
+    out = ngcc_private_stdout();
 
     for (i = 0; i < 48; i++) {
         entropy[i] = (unsigned char)i;
@@ -493,16 +440,20 @@ int main(int argc, char **argv) {
     state = (uint64_t)seed;
     ngcc_ct_run(op_name, (size_t)keys, (size_t)msg_bytes, &state, &marks);
 
-    fprintf(out, "{\"op\":\"%s\",\"category\":\"%s\",\"calls\":%llu,\"keyPairs\":%llu,\"messageBytes\":%llu", op_name,
-            ngcc_ct_category, keys, keys, msg_bytes);
+    fputs("{\"op\":", out);
+    ngcc_json_string(out, op_name);
+    fputs(",\"category\":", out);
+    ngcc_json_string(out, ngcc_ct_category);
+    fprintf(out, ",\"calls\":%llu,\"keyPairs\":%llu,\"messageBytes\":%llu", keys, keys, msg_bytes);
     fprintf(out, ",\"secret\":%s,\"declassified\":%s,\"randomBytesMarked\":%llu", marks.secret, marks.declassified,
             ngcc_ct_marked_bytes);
     if (marks.note != NULL) {
-        fprintf(out, ",\"note\":\"%s\"", marks.note);
+        fputs(",\"note\":", out);
+        ngcc_json_string(out, marks.note);
     }
     fprintf(out, ",\"onValgrind\":%s}\n", RUNNING_ON_VALGRIND ? "true" : "false");
     if (fclose(out) != 0) {
-        ngcc_ct_die(NGCC_CT_EXIT_USAGE, "cannot write the result");
+        ngcc_die(NGCC_EXIT_USAGE, "cannot write the result");
     }
     return 0;
 }

@@ -24,9 +24,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,64 +58,7 @@
 #define NGCC_DRIVER_NAMESPACE NULL
 #endif
 
-/* ---------------------------------------------------------------- helpers */
-
-void ngcc_die(int code, const char *fmt, ...) {
-    va_list ap;
-    fflush(stdout);
-    fputs("ngcc-driver: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(code);
-}
-
-void ngcc_call(int rc, const char *function) {
-    if (rc != 0) {
-        ngcc_die(NGCC_EXIT_RESULT, "%s returned non-zero (%d)", function, rc);
-    }
-}
-
-/* splitmix64 */
-uint64_t ngcc_rng_next(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
-void ngcc_rng_fill(uint64_t *state, unsigned char *out, size_t len) {
-    size_t i;
-    for (i = 0; i < len; i++) {
-        if (i % 8 == 0) {
-            uint64_t r = ngcc_rng_next(state);
-            size_t k;
-            for (k = 0; k < 8 && i + k < len; k++) {
-                out[i + k] = (unsigned char)(r >> (8 * k));
-            }
-        }
-    }
-}
-
-size_t ngcc_initial_slots(size_t entry_bytes) {
-    size_t budget = (size_t)16 << 20, n = 64;
-    if (entry_bytes > 0 && budget / entry_bytes < n) {
-        n = budget / entry_bytes;
-    }
-    return n > 0 ? n : 1;
-}
-
-void ngcc_length_add(ngcc_length_stats *s, unsigned long long value) {
-    if (s->count == 0 || value < s->min) {
-        s->min = value;
-    }
-    if (s->count == 0 || value > s->max) {
-        s->max = value;
-    }
-    s->sum += value;
-    s->count++;
-}
+const char ngcc_program[] = "ngcc-driver";
 
 /* ------------------------------------------------------------------- JSON */
 
@@ -197,46 +140,19 @@ static void ngcc_putc(int ch) {
 }
 
 
-static void ngcc_json_string(const char *s) {
-    const unsigned char *p;
-    if (s == NULL) {
-        fputs("null", ngcc_out);
-        return;
-    }
-    ngcc_putc('"');
-    for (p = (const unsigned char *)s; *p != '\0'; p++) {
-        if (*p == '"' || *p == '\\') {
-            fprintf(ngcc_out, "\\%c", *p);
-        } else if (*p < 0x20) {
-            fprintf(ngcc_out, "\\u%04x", *p);
-        } else {
-            ngcc_putc(*p);
-        }
-    }
-    ngcc_putc('"');
-}
-
-static void ngcc_json_number(double v) {
-    if (isfinite(v)) {
-        fprintf(ngcc_out, "%.10g", v);
-    } else {
-        fputs("null", ngcc_out);
-    }
-}
-
 static void ngcc_json_counter(const ngcc_counter *c) {
     fputs("{\"kind\":", ngcc_out);
-    ngcc_json_string(c->name);
+    ngcc_json_string(ngcc_out, c->name);
     fputs(",\"unit\":", ngcc_out);
-    ngcc_json_string(c->unit);
+    ngcc_json_string(ngcc_out, c->unit);
     fputs(",\"rateHz\":", ngcc_out);
-    ngcc_json_number(c->rate_hz);
+    ngcc_json_number(ngcc_out, c->rate_hz);
     fputs(",\"overhead\":", ngcc_out);
-    ngcc_json_number(c->overhead);
+    ngcc_json_number(ngcc_out, c->overhead);
     fputs(",\"serialization\":", ngcc_out);
-    ngcc_json_string(c->serialization);
+    ngcc_json_string(ngcc_out, c->serialization);
     fputs(",\"description\":", ngcc_out);
-    ngcc_json_string(c->description);
+    ngcc_json_string(ngcc_out, c->description);
     ngcc_putc('}');
 }
 
@@ -304,20 +220,6 @@ static const char ngcc_usage[] =
     "                            [--inputs 1] [--time-limit-ns 0]\n"
     "       ngcc-driver overhead [--counter KIND] [--fixed-clock-hz HZ] [--pin CPU]\n"
     "counters: rdtsc (x86-64), perf-cycles, perf-instructions, cntvct (aarch64), clock_gettime, fixed-clock (needs --fixed-clock-hz)\n";
-
-static unsigned long long ngcc_parse_u64(const char *opt, const char *s) {
-    char *end;
-    unsigned long long v;
-    errno = 0;
-    if (s[0] < '0' || s[0] > '9') {
-        ngcc_die(NGCC_EXIT_USAGE, "%s: expected a non-negative integer, got \"%s\"", opt, s);
-    }
-    v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0') {
-        ngcc_die(NGCC_EXIT_USAGE, "%s: expected a non-negative integer, got \"%s\"", opt, s);
-    }
-    return v;
-}
 
 static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
     static const struct {
@@ -404,10 +306,7 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
             fputs(ngcc_usage, stderr);
             ngcc_die(NGCC_EXIT_USAGE, "%s: unknown option \"%s\"", argv[1], name);
         }
-        if (i + 1 >= argc) {
-            ngcc_die(NGCC_EXIT_USAGE, "%s needs a value", name);
-        }
-        value = argv[i + 1];
+        value = ngcc_option_value(argc, argv, i);
         if (strcmp(name, "--op") == 0) {
             o->op = value;
         } else if (strcmp(name, "--measure") == 0) {
@@ -421,42 +320,38 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
                 ngcc_die(NGCC_EXIT_USAGE, "--measure: expected rss, highwater or all, got \"%s\"", value);
             }
         } else if (strcmp(name, "--inputs") == 0) {
-            o->inputs = ngcc_parse_u64(name, value);
-            if (o->inputs < 1 || o->inputs > NGCC_HW_KAT_INPUTS) {
-                ngcc_die(NGCC_EXIT_USAGE, "--inputs: expected an integer in [1, %u], got \"%s\"", NGCC_HW_KAT_INPUTS,
-                         value);
-            }
+            o->inputs = ngcc_parse_u64(name, value, 1, NGCC_HW_KAT_INPUTS);
         } else if (strcmp(name, "--time-limit-ns") == 0) {
-            o->time_limit_ns = ngcc_parse_u64(name, value);
+            o->time_limit_ns = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--counter") == 0) {
             o->counter = value;
         } else if (strcmp(name, "--iterations") == 0) {
-            o->iterations = ngcc_parse_u64(name, value);
+            o->iterations = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--msg-bytes") == 0) {
-            o->msg_bytes = ngcc_parse_u64(name, value);
+            o->msg_bytes = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--seed") == 0) {
-            o->seed = ngcc_parse_u64(name, value);
+            o->seed = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--trials") == 0) {
-            o->trials = ngcc_parse_u64(name, value);
+            o->trials = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--min-iterations") == 0) {
-            o->min_iterations = ngcc_parse_u64(name, value);
+            o->min_iterations = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--max-iterations") == 0) {
-            o->max_iterations = ngcc_parse_u64(name, value);
+            o->max_iterations = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--target-ns") == 0) {
-            o->target_ns = ngcc_parse_u64(name, value);
+            o->target_ns = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--warmup-ns") == 0) {
-            o->warmup_ns = ngcc_parse_u64(name, value);
+            o->warmup_ns = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--sample-ns") == 0) {
-            o->sample_ns = ngcc_parse_u64(name, value);
+            o->sample_ns = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--min-samples") == 0) {
-            o->min_samples = ngcc_parse_u64(name, value);
+            o->min_samples = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--max-samples") == 0) {
-            o->max_samples = ngcc_parse_u64(name, value);
+            o->max_samples = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--clock-chain") == 0) {
             if (strcmp(value, "none") == 0) {
                 o->clock_chain = 0;
             } else {
-                unsigned long long adds = ngcc_parse_u64(name, value);
+                unsigned long long adds = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
                 if (adds < 8 || adds > 100000000ull) {
                     ngcc_die(NGCC_EXIT_USAGE, "--clock-chain: expected none or an integer in [8, 100000000], got \"%s\"",
                              value);
@@ -467,18 +362,18 @@ static void ngcc_parse(int argc, char **argv, ngcc_opts *o) {
             if (strcmp(value, "auto") == 0) {
                 o->batch = 0;
             } else {
-                o->batch = ngcc_parse_u64(name, value);
+                o->batch = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
                 if (o->batch < 1 || o->batch > NGCC_BATCH_CAP) {
                     ngcc_die(NGCC_EXIT_USAGE, "--batch: expected auto or an integer in [1, %llu], got \"%s\"",
                              NGCC_BATCH_CAP, value);
                 }
             }
         } else if (strcmp(name, "--keys") == 0) {
-            o->keys = ngcc_parse_u64(name, value);
+            o->keys = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--pool") == 0) {
-            o->pool = ngcc_parse_u64(name, value);
+            o->pool = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
         } else if (strcmp(name, "--pin") == 0) {
-            unsigned long long cpu = ngcc_parse_u64(name, value);
+            unsigned long long cpu = ngcc_parse_u64(name, value, 0, ULLONG_MAX);
             if (cpu >= CPU_SETSIZE) {
                 ngcc_die(NGCC_EXIT_USAGE, "--pin: CPU %llu out of range", cpu);
             }
@@ -572,9 +467,9 @@ static void ngcc_cmd_info(void) {
     const ngcc_size *sizes = ngcc_ops_sizes(&n);
     int k, first = 1;
     fprintf(ngcc_out, "{\"category\":\"%s\",\"algname\":", ngcc_category);
-    ngcc_json_string(ngcc_ops_algname());
+    ngcc_json_string(ngcc_out, ngcc_ops_algname());
     fputs(",\"namespace\":", ngcc_out);
-    ngcc_json_string(NGCC_DRIVER_NAMESPACE);
+    ngcc_json_string(ngcc_out, NGCC_DRIVER_NAMESPACE);
     fputs(",\"sizes\":{", ngcc_out);
     for (i = 0; i < n; i++) {
         fprintf(ngcc_out, "%s\"%s\":%llu", i > 0 ? "," : "", sizes[i].key, sizes[i].value);
@@ -730,7 +625,7 @@ static void ngcc_cmd_time(const ngcc_opts *o) {
             ",\"calibration\":{\"targetNs\":%llu,\"warmupNs\":%llu,\"minIterations\":%llu,\"maxIterations\":%llu,"
             "\"estimateNs\":",
             o->target_ns, o->warmup_ns, o->min_iterations, o->max_iterations);
-    ngcc_json_number(est_ns);
+    ngcc_json_number(ngcc_out, est_ns);
     fprintf(ngcc_out, ",\"limitedBy\":\"%s\"},\"trials\":[", limited_by);
     for (t = 0; t < o->trials; t++) {
         fprintf(ngcc_out, "%s{\"iterations\":%llu,\"counterDelta\":%.0f,\"ns\":%llu}", t > 0 ? "," : "",
@@ -957,9 +852,9 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
     fprintf(ngcc_out, "{\"op\":\"%s\",\"counter\":", op->name);
     ngcc_json_counter(&c);
     fputs(",\"estimateNs\":", ngcc_out);
-    ngcc_json_number(est_ns);
+    ngcc_json_number(ngcc_out, est_ns);
     fprintf(ngcc_out, ",\"warmupCalls\":%llu,\"batch\":%llu,\"batchReason\":", warm_calls, batch);
-    ngcc_json_string(reason);
+    ngcc_json_string(ngcc_out, reason);
     fprintf(ngcc_out, ",\"samplesLimitedBy\":\"%s\"", limited_by);
     fprintf(ngcc_out,
             ",\"settings\":{\"sampleNs\":%llu,\"warmupNs\":%llu,\"minSamples\":%llu,\"maxSamples\":%llu,"
@@ -972,9 +867,9 @@ static void ngcc_cmd_sample(const ngcc_opts *o) {
     }
     fprintf(ngcc_out, ",\"keys\":%llu,\"pool\":%llu,\"seed\":%llu}", o->keys, o->pool, o->seed);
     fprintf(ngcc_out, ",\"inputs\":{\"keyPairs\":%llu,\"pool\":%llu,\"messages\":", inputs.key_pairs, inputs.pool);
-    ngcc_json_string(inputs.messages);
+    ngcc_json_string(ngcc_out, inputs.messages);
     fputs(",\"description\":", ngcc_out);
-    ngcc_json_string(inputs.description);
+    ngcc_json_string(ngcc_out, inputs.description);
     fputs("},\"pinnedCpu\":", ngcc_out);
     if (o->pin >= 0) {
         fprintf(ngcc_out, "%ld", o->pin);
@@ -1165,7 +1060,7 @@ static void ngcc_cmd_memory(const ngcc_opts *o) {
                 reset ? "true" : "false");
         if (!reset) {
             fputs(",\"hwmResetError\":", ngcc_out);
-            ngcc_json_string(why);
+            ngcc_json_string(ngcc_out, why);
         }
     }
     if (hw) {

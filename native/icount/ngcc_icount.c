@@ -32,13 +32,12 @@
  * step's.
  *
  * Outside valgrind the client requests are no-ops and the program simply runs the calls (a smoke test).
- * Stdout: one JSON line; diagnostics on stderr; exit codes as the driver's (ngcc_driver.h).
+ * Stdout: one JSON line; diagnostics on stderr; exit codes as the driver's (native/common/ngcc_common.h).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
 #endif
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,80 +90,9 @@ int PQCLEAN_randombytes(uint8_t *output, size_t n) {
     return ngcc_icount_randombytes(output, (unsigned long long)n);
 }
 
-/* ------------------------------------------------ the driver's helpers (ngcc_driver.c holds main) */
-
-void ngcc_die(int code, const char *fmt, ...) {
-    va_list ap;
-    fflush(stdout);
-    fputs("ngcc-icount: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(code);
-}
-
-void ngcc_call(int rc, const char *function) {
-    if (rc != 0) {
-        ngcc_die(NGCC_EXIT_RESULT, "%s returned non-zero (%d)", function, rc);
-    }
-}
-
-/* splitmix64, as the driver's */
-uint64_t ngcc_rng_next(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
-void ngcc_rng_fill(uint64_t *state, unsigned char *out, size_t len) {
-    size_t i;
-    for (i = 0; i < len; i++) {
-        if (i % 8 == 0) {
-            uint64_t r = ngcc_rng_next(state);
-            size_t k;
-            for (k = 0; k < 8 && i + k < len; k++) {
-                out[i + k] = (unsigned char)(r >> (8 * k));
-            }
-        }
-    }
-}
-
-size_t ngcc_initial_slots(size_t entry_bytes) {
-    size_t budget = (size_t)16 << 20, n = 64;
-    if (entry_bytes > 0 && budget / entry_bytes < n) {
-        n = budget / entry_bytes;
-    }
-    return n > 0 ? n : 1;
-}
-
-void ngcc_length_add(ngcc_length_stats *s, unsigned long long value) {
-    if (s->count == 0 || value < s->min) {
-        s->min = value;
-    }
-    if (s->count == 0 || value > s->max) {
-        s->max = value;
-    }
-    s->sum += value;
-    s->count++;
-}
+const char ngcc_program[] = "ngcc-icount";
 
 /* ------------------------------------------------------------------- main */
-
-static unsigned long long ngcc_icount_u64(const char *opt, const char *s, unsigned long long lo,
-                                          unsigned long long hi) {
-    char *end = NULL;
-    unsigned long long v;
-    if (s == NULL || *s < '0' || *s > '9') {
-        ngcc_die(NGCC_EXIT_USAGE, "%s needs a decimal integer", opt);
-    }
-    v = strtoull(s, &end, 10);
-    if (end == NULL || *end != '\0' || v < lo || v > hi) {
-        ngcc_die(NGCC_EXIT_USAGE, "%s must be an integer in [%llu, %llu]", opt, lo, hi);
-    }
-    return v;
-}
 
 static const ngcc_sample_op *ngcc_icount_find(const char *name) {
     const ngcc_sample_op *op;
@@ -174,21 +102,6 @@ static const ngcc_sample_op *ngcc_icount_find(const char *name) {
         }
     }
     ngcc_die(NGCC_EXIT_USAGE, "unknown --op %s", name);
-}
-
-static void ngcc_icount_json_string(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s != '\0'; s++) {
-        if (*s == '"' || *s == '\\') {
-            fputc('\\', f);
-            fputc(*s, f);
-        } else if ((unsigned char)*s < 0x20) {
-            fprintf(f, "\\u%04x", (unsigned)(unsigned char)*s);
-        } else {
-            fputc(*s, f);
-        }
-    }
-    fputc('"', f);
 }
 
 int main(int argc, char **argv) {
@@ -201,26 +114,24 @@ int main(int argc, char **argv) {
     ngcc_sample_inputs inputs;
     size_t slots;
     FILE *out;
-    int i, fd;
+    int i;
 
     for (i = 1; i < argc; i += 2) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (v == NULL) {
-            ngcc_die(NGCC_EXIT_USAGE, "%s needs a value", argv[i]);
-        } else if (strcmp(argv[i], "--op") == 0) {
+        const char *v = ngcc_option_value(argc, argv, i);
+        if (strcmp(argv[i], "--op") == 0) {
             op_name = v;
         } else if (strcmp(argv[i], "--calls") == 0) {
-            calls = ngcc_icount_u64(argv[i], v, 1, 100000);
+            calls = ngcc_parse_u64(argv[i], v, 1, 100000);
         } else if (strcmp(argv[i], "--keys") == 0) {
-            keys = ngcc_icount_u64(argv[i], v, 1, 4096);
+            keys = ngcc_parse_u64(argv[i], v, 1, 4096);
         } else if (strcmp(argv[i], "--pool") == 0) {
-            pool = ngcc_icount_u64(argv[i], v, 1, 65536);
+            pool = ngcc_parse_u64(argv[i], v, 1, 65536);
         } else if (strcmp(argv[i], "--msg-bytes") == 0) {
-            msg_bytes = ngcc_icount_u64(argv[i], v, 0, 1u << 20);
+            msg_bytes = ngcc_parse_u64(argv[i], v, 0, 1u << 20);
         } else if (strcmp(argv[i], "--drbg-in-count") == 0) {
-            drbg_in_count = ngcc_icount_u64(argv[i], v, 0, 1);
+            drbg_in_count = ngcc_parse_u64(argv[i], v, 0, 1);
         } else if (strcmp(argv[i], "--seed") == 0) {
-            seed = ngcc_icount_u64(argv[i], v, 0, ~0ULL);
+            seed = ngcc_parse_u64(argv[i], v, 0, ~0ULL);
         } else {
             ngcc_die(NGCC_EXIT_USAGE, "unknown option %s", argv[i]);
         }
@@ -231,11 +142,7 @@ int main(int argc, char **argv) {
     op = ngcc_icount_find(op_name);
 
     /* The JSON goes to a private copy of stdout; fd 1 then points at stderr (an implementation may print). */
-    fd = dup(1);
-    out = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (out == NULL || dup2(2, 1) < 0) {
-        ngcc_die(NGCC_EXIT_USAGE, "cannot set up stdout");
-    }
+    out = ngcc_private_stdout();
 
     for (i = 0; i < 48; i++) {
         entropy[i] = (unsigned char)i;
@@ -317,13 +224,13 @@ int main(int argc, char **argv) {
     free(replay);
 
     fprintf(out, "{\"op\":");
-    ngcc_icount_json_string(out, op_name);
+    ngcc_json_string(out, op_name);
     fprintf(out, ",\"calls\":%llu,\"warmupCalls\":1,\"chunks\":%llu,\"messageBytes\":%llu,\"seed\":%llu", calls,
             chunks, msg_bytes, seed);
     fprintf(out, ",\"inputs\":{\"keyPairs\":%llu,\"pool\":%llu,\"messages\":", inputs.key_pairs, inputs.pool);
-    ngcc_icount_json_string(out, inputs.messages != NULL ? inputs.messages : "none");
+    ngcc_json_string(out, inputs.messages != NULL ? inputs.messages : "none");
     fprintf(out, ",\"description\":");
-    ngcc_icount_json_string(out, inputs.description);
+    ngcc_json_string(out, inputs.description);
     fprintf(out, "},\"randombytes\":{\"calls\":[");
     for (k = 0; k < calls; k++) {
         fprintf(out, "%s%llu", k ? "," : "", rb_calls[k]);

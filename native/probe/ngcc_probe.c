@@ -9,9 +9,9 @@
  * "throughputDeltas":[...]}: ROUNDS pairs of the driver's core-clock probe and contention probe
  * (ngcc_clock_chain, ngcc_throughput_chain, NGCC_CLOCK_CHAIN_DEFAULT adds), 5 ms apart, so that they
  * spread over ROUNDS x 5 ms; with a counter that has no chain, "contention" is null.
- * Built by the runner from this file and native/driver/ngcc_counter.c (for `ngcc-perf env`).
+ * Built by the runner from this file, native/driver/ngcc_counter.c and native/common/ngcc_common.c (for
+ * `ngcc-perf env`).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,30 +20,7 @@
 #include "ngcc_counter.h"
 #include "ngcc_driver.h"
 
-void ngcc_die(int code, const char *fmt, ...) {
-    va_list ap;
-    fputs("ngcc-probe: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(code);
-}
-
-static void ngcc_probe_json_string(const char *s) {
-    putchar('"');
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\') {
-            putchar('\\');
-            putchar(*s);
-        } else if ((unsigned char)*s < 0x20) {
-            printf("\\u%04x", (unsigned)(unsigned char)*s);
-        } else {
-            putchar(*s);
-        }
-    }
-    putchar('"');
-}
+const char ngcc_program[] = "ngcc-probe";
 
 /* ROUNDS pairs of the two chains, 5 ms apart, printed as ,"contention":{...} (or null without a chain). */
 static void ngcc_probe_contention(const ngcc_counter *c, long rounds) {
@@ -100,19 +77,19 @@ int main(int argc, char **argv) {
     for (i = 0; i < (int)NGCC_COUNTER_KINDS; i++) {
         if (i == (int)NGCC_COUNTER_FIXED_CLOCK || !ngcc_counter_usable((ngcc_counter_kind)i)) continue;
         printf("%s", first ? "" : ",");
-        ngcc_probe_json_string(ngcc_counter_name((ngcc_counter_kind)i));
+        ngcc_json_string(stdout, ngcc_counter_name((ngcc_counter_kind)i));
         first = 0;
     }
     printf("],\"default\":");
-    ngcc_probe_json_string(ngcc_counter_name(ngcc_counter_default()));
+    ngcc_json_string(stdout, ngcc_counter_name(ngcc_counter_default()));
     printf(",\"counter\":{\"kind\":");
-    ngcc_probe_json_string(c.name);
+    ngcc_json_string(stdout, c.name);
     printf(",\"unit\":");
-    ngcc_probe_json_string(c.unit);
+    ngcc_json_string(stdout, c.unit);
     printf(",\"rateHz\":%.17g,\"overhead\":%.17g,\"serialization\":", c.rate_hz, c.overhead);
-    ngcc_probe_json_string(c.serialization);
+    ngcc_json_string(stdout, c.serialization);
     printf(",\"description\":");
-    ngcc_probe_json_string(c.description);
+    ngcc_json_string(stdout, c.description);
     putchar('}');
     if (rounds > 0) {
         ngcc_probe_contention(&c, rounds);

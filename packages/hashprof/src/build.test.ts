@@ -138,7 +138,9 @@ describe("the profiling build", () => {
     const args = ["--counter", "clock_gettime", "--trials", "2", "--target-ns", "1000000", "--warmup-ns", "1000000"];
     const calls: Record<string, Record<string, number>> = {};
     for (const op of ["keygen", "enc", "dec"]) {
-      const out = (await driverRun<DriverTimeOut>(build.driver, ["time", "--op", op, ...args], 60_000, op)).value;
+      const out = (
+        await driverRun<DriverTimeOut>(build.driver, ["time", "--op", op, ...args], 60_000, op, "driver-time")
+      ).value;
       const iterations = out.trials.reduce((n, t) => n + t.iterations, 0);
       calls[op] = Object.fromEntries((out.profile?.symbols ?? []).map((s) => [s.name, s.outer / iterations]));
     }

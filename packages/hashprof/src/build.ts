@@ -237,7 +237,14 @@ export function profileInputsHash(
   const files = [
     ...spec.sources,
     ...spec.support,
-    ...headersIn([spec.apiDir, ...spec.includeDirs, join(nd, "include"), join(nd, "driver"), join(nd, "hashprof")]),
+    ...headersIn([
+      spec.apiDir,
+      ...spec.includeDirs,
+      join(nd, "include"),
+      join(nd, "driver"),
+      join(nd, "common"),
+      join(nd, "hashprof"),
+    ]),
     ...driverSources(),
     join(nd, "hashprof", "ngcc_prof.c"),
     ...["katgen.c", "ngcc_rng.c", "ngcc_aes256.c", "rng.h", "ngcc_aes256.h"]

@@ -104,12 +104,13 @@ async function profileOperation(o: OperationContext, job: Job): Promise<HashProf
       args,
       campaign.timeouts.operationMs,
       `${key.instance} ${op}: ${what}`,
+      "driver-time",
     );
     commands.push(commandOf(r.result));
     try {
       return checkProfiledOutput(r.value, `${key.instance} ${op}: ${what}`);
     } catch (err) {
-      if (err instanceof ProfileShapeError) throw new DriverError("error", err.message, r.result);
+      if (err instanceof ProfileShapeError) throw new DriverError("driver-output", err.message, r.result);
       throw err;
     }
   };

@@ -148,8 +148,17 @@ function headerFiles(dirs: readonly string[]): string[] {
   return out;
 }
 
+/** The C sources of the native helpers every program shares (native/common). */
+export function commonSources(): string[] {
+  return cSources(join(nativeDir(), "common"));
+}
+
+/** The driver's C sources: native/driver and the shared helpers of native/common. */
 export function driverSources(): string[] {
-  const dir = join(nativeDir(), "driver");
+  return [...cSources(join(nativeDir(), "driver")), ...commonSources()];
+}
+
+function cSources(dir: string): string[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith(".c"))
     .sort()
@@ -189,7 +198,7 @@ export function buildInputsHash(
     ...(spec.apiHeader ? [spec.apiHeader] : []),
     ...headerFiles([spec.apiDir, ...spec.includeDirs]),
     ...driverSources(),
-    ...headerFiles([driverDir, includeDir]),
+    ...headerFiles([driverDir, join(nativeDir(), "common"), includeDir]),
     ...katDrbgSources(),
     ...headerFiles([join(nativeDir(), "katgen")]),
   ];

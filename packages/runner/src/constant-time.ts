@@ -7,11 +7,13 @@
 // becomes a finding at its first source line inside the submission, accepted by the campaign's triage or open.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, isAbsolute, join, relative, sep } from "node:path";
-import { buildPath, type ConstantTimeRecord, type InstanceKey } from "@ngcc-perf/schema";
+import { buildPath, type ConstantTimeRecord, type DriverCtOutput, type InstanceKey } from "@ngcc-perf/schema";
 import {
+  type BuildRun,
   buildInputsHash,
   type Command,
   cachedBuild,
+  commonSources,
   compileSources,
   defineFlags,
   harnessFlags,
@@ -210,19 +212,21 @@ export function triageOf(f: MemcheckFinding, triage: readonly TriageEntry[]): Tr
 
 // ---------------------------------------------------------------- the program
 
-function ctSources(): { main: string; rng: string[] } {
+function ctSources(): { main: string; rng: string[]; common: string[] } {
   const nd = nativeDir();
   return {
     main: join(nd, "ct", "ngcc_ct.c"),
     rng: [join(nd, "katgen", "ngcc_aes256.c"), join(nd, "katgen", "ngcc_rng.c")],
+    common: commonSources(),
   };
 }
 
 function ctFilesHash(): string {
-  const { main, rng } = ctSources();
-  const katgen = join(nativeDir(), "katgen");
+  const { main, rng, common } = ctSources();
+  const nd = nativeDir();
+  const katgen = join(nd, "katgen");
   return sha256(
-    [main, ...rng, join(katgen, "rng.h"), join(katgen, "ngcc_aes256.h")]
+    [main, ...rng, ...common, join(nd, "common", "ngcc_common.h"), join(katgen, "rng.h"), join(katgen, "ngcc_aes256.h")]
       .map((f) => `${basename(f)}:${sha256(readFileSync(f, "utf8"))}`)
       .join("\n"),
   );
@@ -230,6 +234,22 @@ function ctFilesHash(): string {
 
 /** The DRBG's entry points renamed, so ngcc_ct.c's randombytes (which marks its output) wraps them. */
 const DRBG_RENAMES = ["-Drandombytes=ngcc_ct_drbg_bytes", "-DPQCLEAN_randombytes=ngcc_ct_drbg_pqclean"];
+
+/** The seeded DRBG (its entry points renamed) and the shared native helpers, as objects in work/<name>.o. */
+async function compileHelpers(
+  run: BuildRun,
+  work: string,
+  cc: string,
+  sources: { rng: string[]; common: string[] },
+  what: string,
+): Promise<void> {
+  const katgen = join(nativeDir(), "katgen");
+  for (const src of [...sources.rng, ...sources.common]) {
+    const flags = sources.rng.includes(src) ? [...DRBG_RENAMES, "-I", katgen] : ["-D_GNU_SOURCE"];
+    const o = join(work, `${basename(src, ".c")}.o`);
+    await run([cc, "-std=c99", "-O2", ...flags, "-c", src, "-o", o], `compiling ${what}`);
+  }
+}
 
 /** Builds ngcc-ct for an instance at one level (cached by every input), in the unit's build folder. */
 async function buildCt(
@@ -243,7 +263,7 @@ async function buildCt(
 ): Promise<{ program: string; cached: boolean }> {
   const cc = campaign.cc;
   const nd = nativeDir();
-  const { main, rng } = ctSources();
+  const { main, rng, common } = ctSources();
   const sources = [...spec.sources, ...spec.support].filter((s) => !RANDOMNESS_SOURCES.has(basename(s)));
   const profileLike = { name: "ct", cflags: flags, ldflags: [...ldflags] };
   const inputsHash = buildInputsHash(spec, profileLike as never, tc, ["constant-time", ctFilesHash()]);
@@ -283,13 +303,7 @@ async function buildCt(
         ],
         `compiling ${what}`,
       );
-      for (const src of rng) {
-        const o = join(work, `${basename(src, ".c")}.o`);
-        await run(
-          [cc, "-std=c99", "-O2", ...DRBG_RENAMES, "-I", join(nd, "katgen"), "-c", src, "-o", o],
-          `compiling ${what}`,
-        );
-      }
+      await compileHelpers(run, work, cc, { rng, common }, what);
       await run(
         [
           cc,
@@ -298,7 +312,7 @@ async function buildCt(
           "-o",
           join(work, "ngcc-ct"),
           join(work, "ngcc_ct.o"),
-          ...rng.map((s) => join(work, `${basename(s, ".c")}.o`)),
+          ...[...rng, ...common].map((s) => join(work, `${basename(s, ".c")}.o`)),
           ...objects.map((o) => join(work, o)),
           ...linkLibraries(spec),
         ],
@@ -310,17 +324,8 @@ async function buildCt(
   return { program: join(b.dir, b.result.program), cached: b.cached };
 }
 
-interface CtOutput {
-  op: string;
-  calls: number;
-  keyPairs: number;
-  messageBytes: number;
-  secret: string[];
-  declassified: string[];
-  randomBytesMarked: number;
-  note?: string;
-  onValgrind: boolean;
-}
+/** What ngcc-ct prints (validated against its schema by interpret). */
+type CtOutput = DriverCtOutput;
 
 /** One operation at one level: the program under memcheck in a scratch folder, its XML report read. */
 async function testOperation(
@@ -348,7 +353,7 @@ async function testOperation(
       ...["--op", op, "--keys", String(keys), "--msg-bytes", String(messageBytes)],
     ];
     const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch] });
-    const value = interpret<CtOutput>(result, what);
+    const value = interpret<CtOutput>(result, what, "driver-ct");
     const text = existsSync(xml) ? readFileSync(xml, "utf8") : "";
     if (!value.onValgrind || !memcheckXmlComplete(text)) {
       throw new DriverError("error", `${what}: valgrind wrote no complete XML report`, result);

@@ -1,9 +1,18 @@
 // Running the native driver of a built instance (native/README.md gives its protocol).
+import {
+  type DriverInfoOutput,
+  type DriverMemoryOutput,
+  type DriverOutputKind,
+  type DriverSampleOutput,
+  type DriverTimeOutput,
+  validateDriverOutput,
+} from "@ngcc-perf/schema";
 import type { Campaign, CounterKind } from "./campaign.ts";
 import type { RunResult } from "./proc.ts";
 import { runProcess } from "./proc.ts";
 
-export type DriverFailureReason = "crash" | "timeout" | "canary" | "check-failed" | "error";
+/** driver-output: what the process printed is not what the driver prints (its schema, or a plausibility check). */
+export type DriverFailureReason = "crash" | "timeout" | "canary" | "check-failed" | "driver-output" | "error";
 
 export class DriverError extends Error {
   constructor(
@@ -17,98 +26,32 @@ export class DriverError extends Error {
 
 /**
  * Output of the driver that is not what the driver prints for the arguments given: what a `driverRun` check
- * (plausibility.ts) throws, turned into a DriverError ("error") naming the field.
+ * (plausibility.ts) throws, turned into a DriverError ("driver-output") naming the field.
  */
 export class DriverOutputError extends Error {}
 
-export interface DriverCounter {
-  kind: "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
-  unit: "tsc-ticks" | "core-cycles" | "instructions" | "timer-ticks" | "ns";
-  rateHz: number | null;
-  overhead: number | null;
-  serialization?: string;
-  description?: string;
-}
+// The outputs as their schemas (@ngcc-perf/schema, schemas/driver-output.ts) type them: interpret validates each
+// line against its schema before it is read as one of these.
 
-export interface DriverInfo {
-  category: "kem" | "sign" | "kex";
-  algname?: string | null;
-  namespace?: string | null;
-  sizes: Record<string, number>;
-  counters: string[];
-}
+/** The counter object of `time`, `sample` and `overhead`: the fields of the timing record's counter. */
+export type DriverCounter = DriverSampleOutput["counter"];
 
-export interface DriverTime {
-  op: string;
-  counter: DriverCounter;
-  warmupIterations: number;
-  iterationsPerTrial: number;
-  /** How the driver chose iterations per trial (ngcc_driver.c): its estimate and the rule that decided. */
-  calibration?: {
-    targetNs: number;
-    warmupNs: number;
-    minIterations: number;
-    maxIterations: number;
-    estimateNs: number;
-    limitedBy: "min-iterations" | "target-ns" | "counter-overhead" | "max-iterations";
-  };
-  trials: Array<{ iterations: number; counterDelta: number; ns: number }>;
-  lengths?: { signatureBytes?: { min: number; max: number; sum: number; count: number } };
-  pinnedCpu: number | null;
-  messageBytes?: number;
-}
+/** The output of `ngcc-driver info`. */
+export type DriverInfo = DriverInfoOutput;
+
+/** The output of `ngcc-driver time`: its trials, and how it chose iterations per trial (`calibration`). */
+export type DriverTime = DriverTimeOutput;
 
 /** How a sampled operation's inputs varied from call to call (the record's `sampling.inputs`). */
-export interface DriverSampleInputs {
-  /** Key pairs in rotation; 0 when the operation takes none. */
-  keyPairs: number;
-  /** Inputs in the pool the calls rotate over; 0 when none. */
-  pool: number;
-  messages: "fresh" | "pool" | "none";
-  description: string;
-}
+export type DriverSampleInputs = DriverSampleOutput["inputs"];
 
-/** The output of `ngcc-driver sample` (native/README.md): one worker's per-call samples. */
-export interface DriverSample {
-  op: string;
-  counter: DriverCounter;
-  /** Time per call from the warm-up (its smallest batch mean), CLOCK_MONOTONIC ns. */
-  estimateNs: number;
-  warmupCalls: number;
-  /** Calls per sample: 1 unless a call is shorter than 1000 × the counter overhead (or --batch said so). */
-  batch: number;
-  batchReason: string;
-  /** Which rule fixed the number of samples. */
-  samplesLimitedBy: "sample-ns" | "min-samples" | "max-samples";
-  settings: {
-    sampleNs: number;
-    warmupNs: number;
-    minSamples: number;
-    maxSamples: number;
-    batch: number | "auto";
-    keys: number;
-    pool: number;
-    seed: number;
-  };
-  inputs: DriverSampleInputs;
-  pinnedCpu: number | null;
-  messageBytes: number;
-  /** CLOCK_MONOTONIC ns spent in the warm-up's timed calls and in the sampling loop. */
-  elapsedNs: { warmup: number; sampling: number };
-  /** One counter delta per sample (batch calls), in the counter's unit, in the order taken; overhead not subtracted. */
-  samples: number[];
-  /** The samples (0-based, ascending) during which the process was switched out (its context switches changed):
-   * they hold another task's time too. Absent when none. */
-  switchedOut?: number[];
-  /** The core-clock probe after every sample (a dependent chain of one-cycle adds), when the counter runs at a
-   * reference rate: its adds and one counter delta per sample, overhead not subtracted. */
-  clockChain?: { adds: number; deltas: number[] };
-  /** The contention probe after every sample, with clockChain: `adds` one-cycle adds on `chains` independent
-   * chains (fewer adds per cycle when a sibling hyperthread shares the core), one counter delta per sample. */
-  throughputChain?: { adds: number; chains: number; deltas: number[] };
-  /** Sign only: smlen − mlen over every sign call of the process (warm-up and samples). */
-  lengths?: { signatureBytes?: { min: number; max: number; sum: number; count: number } };
-}
+/**
+ * The output of `ngcc-driver sample` (native/README.md): one worker's per-call samples — one counter delta per
+ * sample of `batch` calls, overhead not subtracted; `switchedOut` the samples during which the process was
+ * switched out (absent when none); `clockChain` / `throughputChain` the core-clock and contention probes after
+ * every sample.
+ */
+export type DriverSample = DriverSampleOutput;
 
 /** What a caller of `sample` chooses per worker; the rest comes from the campaign. */
 export interface DriverSampleOptions {
@@ -161,40 +104,19 @@ export function driverSampleArgs(
   ];
 }
 
-export interface DriverMemory {
-  op: string;
-  /** With --measure rss or all (the default). */
-  baselineRssKiB: number;
-  peakRssKiB: number;
-  hwmReset: boolean;
-  /** With --measure highwater or all; not under AddressSanitizer. */
-  stackBytes?: number;
-  stackBaselineBytes?: number;
-  stackRegionBytes?: number;
-  stackPattern?: string;
-  /** Only from the memory executable (BuiltInstance.memoryDriver), not under -flto. */
-  heapPeakBytes?: number;
-  heapAllocations?: number;
-  /** The high-water run's inputs (--measure highwater or all), and each input's figures (stackBytes and the heap
-   * figures above are their maxima; stackMaxInput / heapMaxInput the first input that gave them). */
-  inputs?: {
-    count: number;
-    asked: number;
-    limitedBy: "inputs" | "time-limit";
-    source: "kat-seeds" | "build-randomness";
-  };
-  stackMaxInput?: number;
-  stackBytesPerInput?: number[];
-  heapMaxInput?: number;
-  heapPeakBytesPerInput?: number[];
-  heapAllocationsPerInput?: number[];
-}
+/** The output of `ngcc-driver memory` (the RSS proxies with --measure rss or all; the high-water figures with
+ * highwater or all, the stack not under AddressSanitizer, the heap only from the memory executable). */
+export type DriverMemory = DriverMemoryOutput;
 
 const EXIT_RESULT = 3;
 const EXIT_CANARY = 4;
 
-/** Classifies a finished driver run; returns its parsed JSON or throws DriverError. */
-export function interpret<T>(r: RunResult, what: string): T {
+/**
+ * Classifies a finished driver run; returns its parsed JSON, validated against the schema of its kind (the
+ * process also ran the submission's code: the line may be forged), or throws DriverError — "driver-output" naming
+ * the first JSON pointer that is not what the driver prints, and what was expected there.
+ */
+export function interpret<T>(r: RunResult, what: string, kind: DriverOutputKind): T {
   const stderr = r.stderr.trim();
   const detail = stderr ? `: ${stderr.split("\n").slice(-3).join(" | ")}` : "";
   if (r.spawnError) throw new DriverError("error", `${what}: cannot start the driver (${r.spawnError})`, r);
@@ -203,23 +125,38 @@ export function interpret<T>(r: RunResult, what: string): T {
   if (r.exitCode === EXIT_CANARY) throw new DriverError("canary", `${what}: wrote past an output buffer${detail}`, r);
   if (r.exitCode === EXIT_RESULT) throw new DriverError("check-failed", `${what}: result check failed${detail}`, r);
   if (r.exitCode !== 0) throw new DriverError("error", `${what}: driver exited with ${r.exitCode}${detail}`, r);
+  let value: unknown;
   try {
-    return JSON.parse(r.stdout) as T;
+    value = JSON.parse(r.stdout);
   } catch {
-    throw new DriverError("error", `${what}: the driver printed no valid JSON`, r);
+    throw new DriverError("driver-output", `${what}: the driver printed no valid JSON`, r);
   }
+  const errors = validateDriverOutput(kind, value);
+  if (errors.length > 0) {
+    const shown = errors.slice(0, 3).map((e) => `${e.pointer || "(the document)"} ${e.message}`);
+    const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : "";
+    throw new DriverError(
+      "driver-output",
+      `${what}: the driver's output is not what the driver prints (${kind}): ${shown.join("; ")}${more}`,
+      r,
+    );
+  }
+  return value as T;
 }
 
 /**
- * Runs the driver and reads its JSON: one document on one line (more is refused). With `check`, the document is checked against what the driver prints for
- * these arguments (plausibility.ts): output that is not is a DriverError ("error") naming the field, never a cast.
+ * Runs the driver and reads its JSON: one document on one line (more is refused), validated against the schema of
+ * `kind` (interpret). With `check`, the document is then checked against what the driver prints for these arguments
+ * (plausibility.ts). Output that is not what the driver prints is a DriverError ("driver-output") naming the field,
+ * never a cast.
  */
 export async function driverRun<T>(
   driver: string,
   args: string[],
   timeoutMs: number,
   what: string,
-  check?: (value: unknown, args: readonly string[], what: string) => T,
+  kind: DriverOutputKind,
+  check?: (value: T, args: readonly string[], what: string) => T,
 ): Promise<{ value: T; result: RunResult }> {
   const result = await runProcess([driver, ...args], { timeoutMs, target: true });
   // The driver writes one document of one line; a second is not its own (something else in the process wrote).
@@ -231,16 +168,16 @@ export async function driverRun<T>(
     result.stdout.trim().includes("\n")
   )
     throw new DriverError(
-      "error",
+      "driver-output",
       `${what}: the driver's output holds more than its one JSON document: something else in the process wrote to its channel`,
       result,
     );
-  if (!check) return { value: interpret<T>(result, what), result };
-  const value = interpret<unknown>(result, what);
+  const value = interpret<T>(result, what, kind);
+  if (!check) return { value, result };
   try {
     return { value: check(value, args, what), result };
   } catch (err) {
-    if (err instanceof DriverOutputError) throw new DriverError("error", err.message, result);
+    if (err instanceof DriverOutputError) throw new DriverError("driver-output", err.message, result);
     throw err;
   }
 }
@@ -251,12 +188,13 @@ export async function driverRun<T>(
  */
 export async function infoAndCheck(driver: string, campaign: Campaign, label: string): Promise<DriverInfo> {
   const limit = campaign.timeouts.operationMs;
-  const info = (await driverRun<DriverInfo>(driver, ["info"], limit, `${label}: info`)).value;
+  const info = (await driverRun<DriverInfo>(driver, ["info"], limit, `${label}: info`, "driver-info")).value;
   await driverRun(
     driver,
     ["check", "--iterations", "3", "--msg-bytes", String(campaign.timing.messageBytes)],
     limit,
     `${label}: check`,
+    "driver-check",
   );
   return info;
 }

@@ -5,7 +5,13 @@
 // `valgrind --tool=callgrind --collect-atstart=no`, which collects only between the program's client requests.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { buildPath, type InstanceKey, type InstructionsRecord, recordPath } from "@ngcc-perf/schema";
+import {
+  buildPath,
+  type DriverIcountOutput,
+  type InstanceKey,
+  type InstructionsRecord,
+  recordPath,
+} from "@ngcc-perf/schema";
 import { median } from "@ngcc-perf/stats";
 import {
   buildInputsHash,
@@ -122,17 +128,9 @@ export function readCallgrindDumps(dir: string, prefix: string): CallgrindDump[]
   return dumps;
 }
 
-interface IcountOutput {
-  op: string;
-  calls: number;
-  warmupCalls: number;
-  chunks: number;
-  messageBytes: number;
-  inputs: { keyPairs: number; pool: number; messages: "fresh" | "pool" | "none"; description: string };
-  /** randombytes requests and bytes of each counted call, call 1 first. */
-  randombytes: { calls: number[]; bytes: number[] };
-  onValgrind: boolean;
-}
+/** What ngcc-icount prints (validated against its schema by interpret): the randombytes requests of each counted
+ * call, call 1 first. */
+type IcountOutput = DriverIcountOutput;
 
 /** What a counted run's dumps give: per call, the algorithm alone; the DRBG's instructions beside. */
 export interface CountedCalls {
@@ -229,8 +227,8 @@ async function buildIcount(
   const sources = [...spec.sources, ...spec.support];
   // The timing build's objects, in the order of its sources, without the system randomness.
   const instanceObjects = built.staticObjects.filter((_o, i) => !RANDOMNESS_SOURCES.has(basename(sources[i] ?? "")));
-  const driverObjects = ["ngcc_ops_kem.o", "ngcc_ops_sign.o", "ngcc_ops_kex.o", "ngcc_buf.o"].map((o) =>
-    join(built.dir, "obj-driver", o),
+  const driverObjects = ["ngcc_ops_kem.o", "ngcc_ops_sign.o", "ngcc_ops_kex.o", "ngcc_buf.o", "ngcc_common.o"].map(
+    (o) => join(built.dir, "obj-driver", o),
   );
   const hash = sha256(JSON.stringify({ built: built.inputsHash, icount: icountFilesHash(), ldflags }));
   const b = await cachedBuild(
@@ -320,7 +318,7 @@ async function countOperation(
       ...["--msg-bytes", String(messageBytes)],
     ];
     const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch] });
-    const value = interpret<IcountOutput>(result, what);
+    const value = interpret<IcountOutput>(result, what, "driver-icount");
     const dumps = readCallgrindDumps(scratch, "callgrind.out");
     let counted: CountedCalls;
     try {

@@ -22,6 +22,7 @@ import { type Campaign, campaignProfile } from "./campaign.ts";
 import { DriverError, type DriverMemory, driverRun } from "./driver.ts";
 import { addSectionSizes, ElfError, elfSectionSizes, elfSymbols, pulledObjects } from "./elf-sections.ts";
 import type { InstanceSpec } from "./instances.ts";
+import { checkMemoryOutput } from "./plausibility.ts";
 import { commandOf } from "./proc.ts";
 import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
@@ -293,6 +294,8 @@ export function memoryStep(campaign: Campaign, tc: Toolchain, options: StepOptio
             memoryArgs(job.operation, campaign.timing.messageBytes, campaign.timeouts.operationMs),
             campaign.timeouts.operationMs,
             `${spec.instance} ${job.operation}: memory`,
+            "driver-memory",
+            checkMemoryOutput,
           );
           const base = baseRecord(campaign, spec, key.buildProfile, job.operation);
           ctx.write(

@@ -184,6 +184,7 @@ async function worker(
       args,
       campaign.timeouts.operationMs,
       `${label} ${o.operation}: sample`,
+      "driver-sample",
       checkSampleOutput,
     );
     o.commands.push(commandOf(r.result));

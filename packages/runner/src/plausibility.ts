@@ -6,7 +6,7 @@
 // a cross-check is published flagged, never as if valid.
 import { type PlausibilityCheck, plausibilityOf, type TimingRecord } from "@ngcc-perf/schema";
 import { median, perCallNs } from "@ngcc-perf/stats";
-import { DriverOutputError, type DriverSample, type DriverTime } from "./driver.ts";
+import { type DriverMemory, DriverOutputError, type DriverSample, type DriverTime } from "./driver.ts";
 
 /** The driver's defaults (ngcc_driver.c, ngcc_parse) for options the runner may leave out. */
 const SAMPLE_DEFAULTS = { "--warmup-ns": 20e6, "--min-samples": 31, "--max-samples": 50000, "--keys": 4, "--pool": 64 };
@@ -249,6 +249,35 @@ export function checkTimeOutput(value: unknown, args: readonly string[], what: s
   s.equal(v.pinnedCpu, "/pinnedCpu", o.has("--pin") ? Number(o.get("--pin")) : null);
   s.lengths(v.lengths);
   return value as DriverTime;
+}
+
+/** A `memory` output whose RSS proxies are there (--measure rss or all). */
+export type RssMemory = DriverMemory & { baselineRssKiB: number; peakRssKiB: number; hwmReset: boolean };
+
+/**
+ * A `memory` output checked against the arguments it was run with (the schema has every figure optional, as each
+ * comes with one --measure only): the operation, the RSS proxies with rss or all, the inputs with highwater or all
+ * and as many as asked for.
+ */
+export function checkMemoryOutput(value: DriverMemory, args: readonly string[], what: string): DriverMemory {
+  const s = new Shape(what);
+  const o = optionsOf(args);
+  s.equal(value.op, "/op", o.get("--op"));
+  const measure = o.get("--measure") ?? "all";
+  if (measure !== "highwater") {
+    for (const k of ["baselineRssKiB", "peakRssKiB"] as const) s.number(value[k], `/${k}`, { integer: true, min: 0 });
+    if (typeof value.hwmReset !== "boolean") s.fail("/hwmReset", "true or false", value.hwmReset);
+  }
+  if (measure !== "rss") {
+    const inputs = s.object(value.inputs, "/inputs");
+    s.equal(inputs.asked, "/inputs/asked", Number(o.get("--inputs") ?? 1));
+  }
+  return value;
+}
+
+/** A `memory --measure rss` output checked (checkMemoryOutput): its RSS proxies are there. */
+export function checkRssOutput(value: DriverMemory, args: readonly string[], what: string): RssMemory {
+  return checkMemoryOutput(value, args, what) as RssMemory;
 }
 
 const ms = (x: number) => `${(x / 1e6).toPrecision(3)} ms`;

@@ -1,10 +1,11 @@
-// The counter probe (native/probe): which counters this machine offers, their rate and read overhead,
-// without building any instance. Built once per compiler and sources into a cache folder.
+// The counter probe (native/probe, with the driver's counters and the shared helpers of native/common): which
+// counters this machine offers, their rate and read overhead, without building any instance. Built once per
+// compiler and sources into a cache folder.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { toolchain } from "./build.ts";
+import { commonSources, toolchain } from "./build.ts";
 import { type DriverCounter, driverRun } from "./driver.ts";
 import { InputError } from "./errors.ts";
 import { nativeDir } from "./native.ts";
@@ -19,8 +20,12 @@ export interface ProbeResult {
 export async function buildProbe(cc: string, cacheDir = join(tmpdir(), "ngcc-perf-cache")): Promise<string> {
   const tc = await toolchain(cc);
   const nd = nativeDir();
-  const sources = [join(nd, "probe", "ngcc_probe.c"), join(nd, "driver", "ngcc_counter.c")];
-  const headers = [join(nd, "driver", "ngcc_counter.h"), join(nd, "driver", "ngcc_driver.h")];
+  const sources = [join(nd, "probe", "ngcc_probe.c"), join(nd, "driver", "ngcc_counter.c"), ...commonSources()];
+  const headers = [
+    join(nd, "driver", "ngcc_counter.h"),
+    join(nd, "driver", "ngcc_driver.h"),
+    join(nd, "common", "ngcc_common.h"),
+  ];
   const h = createHash("sha256").update(tc.version);
   for (const f of [...sources, ...headers]) h.update(readFileSync(f));
   const exe = join(cacheDir, `ngcc-probe-${h.digest("hex").slice(0, 16)}`);
@@ -44,7 +49,7 @@ export async function probeCounter(cc: string, kind?: string, fixedClockHz?: num
     ...(fixedClockHz ? ["--fixed-clock-hz", String(fixedClockHz)] : []),
   ];
   try {
-    return (await driverRun<ProbeResult>(exe, args, 60_000, "counter probe")).value;
+    return (await driverRun<ProbeResult>(exe, args, 60_000, "counter probe", "driver-probe")).value;
   } catch (err) {
     throw new InputError((err as Error).message);
   }
@@ -74,6 +79,7 @@ export async function probeContention(cc: string, rounds: number): Promise<Conte
       ["--contention", String(rounds)],
       60_000,
       "contention probe",
+      "driver-probe",
     )
   ).value;
   const c = out.contention;

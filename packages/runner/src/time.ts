@@ -24,7 +24,6 @@ import {
   type DriverCounter,
   DriverError,
   type DriverInfo,
-  type DriverMemory,
   type DriverSample,
   type DriverTime,
   driverRun,
@@ -32,7 +31,7 @@ import {
 } from "./driver.ts";
 import { type InstanceSpec, operationsOf, resolveAlgorithms } from "./instances.ts";
 import { type OpSampling, perCallChecks, perCallFields, samplePerCall, workerTrials } from "./per-call.ts";
-import { checkTimeOutput, recordPlausibility, trialChecks } from "./plausibility.ts";
+import { checkRssOutput, checkTimeOutput, type RssMemory, recordPlausibility, trialChecks } from "./plausibility.ts";
 import { commandOf } from "./proc.ts";
 import type { CentralDecision } from "./samples.ts";
 import { aggregate } from "./stats.ts";
@@ -376,11 +375,13 @@ interface Measured {
  * stack and heap high-water are the memory step's (memory.ts), so this run skips them (--measure rss).
  */
 async function memoryOf(m: Measured, op: string) {
-  const mem = await driverRun<DriverMemory>(
+  const mem = await driverRun<RssMemory>(
     m.built.driver,
     ["memory", "--op", op, "--measure", "rss", "--msg-bytes", String(m.campaign.timing.messageBytes)],
     m.campaign.timeouts.operationMs,
     `${m.unit.work.spec.instance} ${op}: memory`,
+    "driver-memory",
+    checkRssOutput,
   );
   const memory = {
     elfImageBytes: m.elfImageBytes,
@@ -488,6 +489,7 @@ async function timeOperation(m: Measured, job: Job): Promise<TimingRecord> {
       args,
       campaign.timeouts.operationMs,
       `${spec.instance} ${op}: time`,
+      "driver-time",
       checkTimeOutput,
     );
     commands.push(commandOf(timed.result));

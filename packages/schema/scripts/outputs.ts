@@ -16,6 +16,7 @@ function typeName(kind: string): string {
   const base = kind.replace(/(^|-)([a-z])/g, (_m, _d: string, c: string) => c.toUpperCase());
   if (kind === "campaign") return "CampaignConfig";
   if (kind === "meta") return "SubmissionMeta";
+  if (kind.startsWith("driver-")) return `${base}Output`;
   return kind === "size-catalog-row" ? "SizeCatalogRow" : `${base}Record`;
 }
 

@@ -1,5 +1,6 @@
 // @ngcc-perf/schema: JSON Schemas, types and ahead-of-time compiled validators for ngcc-perf records.
 
+export { DRIVER_OUTPUT_KINDS, type DriverOutputKind, validateDriverOutput } from "./driver-output.ts";
 export { environmentWarnings } from "./environment-warnings.ts";
 export { formatFileProblem, formatProblem, InputError, type LocatedProblem } from "./errors.ts";
 export {

@@ -219,6 +219,13 @@ function run(kind: RecordKind, value: unknown): Array<ValidationError & { key: b
   return convert(fn.errors ?? [], schemas[kind]);
 }
 
+/** A value's errors against one compiled validator and the schema it was compiled from (pointers as validate's). */
+export function validatorErrors(validator: unknown, schema: unknown, value: unknown): ValidationError[] {
+  const fn = validator as CompiledValidator;
+  if (fn(value)) return [];
+  return convert(fn.errors ?? [], schema).map(({ pointer, message }) => ({ pointer: shownPointer(pointer), message }));
+}
+
 /** Validates a parsed value as a record of `kind`. Errors carry JSON pointers. */
 export function validate(kind: RecordKind, value: unknown): ValidationResult {
   const errors = run(kind, value).map(({ pointer, message }) => ({ pointer: shownPointer(pointer), message }));

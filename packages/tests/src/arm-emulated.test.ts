@@ -257,7 +257,7 @@ describe("the native parts for aarch64", () => {
         ...["include", "driver", "katgen", "hashprof"].map((d) => join(native, d)),
       ].flatMap((d) => ["-I", d]),
     ];
-    const parts = ["driver", "probe", "hashprof", "katgen", "printparams", "randombytes", "icount"];
+    const parts = ["common", "driver", "probe", "hashprof", "katgen", "printparams", "randombytes", "icount"];
     const sources = parts.flatMap((d) =>
       readdirSync(join(native, d))
         .filter((f) => f.endsWith(".c"))
@@ -279,6 +279,7 @@ describe("the native parts for aarch64", () => {
       ...flags,
       join(native, "probe", "ngcc_probe.c"),
       join(native, "driver", "ngcc_counter.c"),
+      join(native, "common", "ngcc_common.c"),
       "-o",
       probe,
       "-lm",

@@ -37,10 +37,14 @@ const includeDir = join(root, "native/include");
 const pqclean = join(root, "node_modules/pqclean/deps/PQClean");
 const iccs = join(root, "fixtures/iccs");
 const heron = join(root, "fixtures/submissions/kex-92/Reference_Implementation");
-const driverSources = readdirSync(driverDir)
-  .filter((f) => f.endsWith(".c"))
-  .sort()
-  .map((f) => join(driverDir, f));
+const commonDir = join(root, "native/common");
+const cSources = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".c"))
+    .sort()
+    .map((f) => join(dir, f));
+/** The driver's sources as the runner compiles them: native/driver and the shared helpers of native/common. */
+const driverSources = [...cSources(driverDir), ...cSources(commonDir)];
 const warnings = ["-Wall", "-Wextra", "-Wpedantic", "-Wshadow", "-Wvla", "-Wmissing-prototypes", "-Werror"];
 const sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"];
 const short = ["--trials", "3", "--min-iterations", "5", "--target-ns", "1000000", "--warmup-ns", "2000000"];

@@ -160,6 +160,30 @@ const cases: Case[] = [
     },
   },
   {
+    // Before the driver prints: enc, in the sampling run of enc only (its /proc/self/cmdline says so), writes a forged
+    // line of its own to every pipe descriptor above 2 (where the driver's channel is) and exits 0, so that the
+    // forged line is the one document on the channel. Its samples are divided, it holds a field the driver never
+    // prints and a switched-out index past its samples: refused by the schema, a failure record naming enc.
+    id: "forge-line",
+    code: {
+      top: FORGE,
+      enc: [
+        "  static char cmd[4096];",
+        '  int cfd = open("/proc/self/cmdline", O_RDONLY);',
+        "  ssize_t clen = cfd < 0 ? -1 : read(cfd, cmd, sizeof cmd - 1);",
+        "  if (cfd >= 0) close(cfd);",
+        '  if (clen > 0 && memmem(cmd, (size_t)clen, "sample\\0--op\\0enc\\0", 15) != NULL) {',
+        '    static const char forged[] = "{\\"op\\":\\"enc\\",\\"samples\\":[1,1,1],\\"switchedOut\\":[7],\\"fast\\":true}\\n";',
+        "    signal(SIGPIPE, SIG_IGN);",
+        "    for (int fd = 3; fd < 256; fd++)",
+        "      if (ngcc_forge_channel(fd)) (void)!syscall(SYS_write, fd, forged, sizeof forged - 1);",
+        '    ngcc_forge_say("ngcc-hostile-forge: printed a forged line before the driver\\n");',
+        "    _exit(0);",
+        "  }",
+      ],
+    },
+  },
+  {
     // Past the claim: write() defined by the submission, which the driver's own call binds to (one executable).
     // What is written then is forged; the runner's cross-checks must flag it.
     id: "write-interposed",
@@ -307,11 +331,25 @@ describe("forged timings are held", () => {
     for (const op of OPS) {
       const t = timing("exit-append", op);
       expect(t.status).toBe("failed");
+      expect(t.failure?.reason).toBe("driver-output");
       expect(t.failure?.message).toMatch(
         /^Puffin-128: info: the driver's output holds more than its one JSON document: something else in the process wrote to its channel/,
       );
       expect(stderrOf(t)).toMatch(/ngcc-hostile-forge: appended a forged document/);
     }
+  });
+
+  it("forge-line: a forged line printed before the driver's is refused by its schema, a failure naming enc", () => {
+    const t = timing("forge-line", "enc");
+    expect(t.status).toBe("failed");
+    expect(t.failure?.reason).toBe("driver-output");
+    expect(t.failure?.message).toMatch(
+      /^Puffin-128 enc: sample: the driver's output is not what the driver prints \(driver-sample\): .*\/(counter|fast)/,
+    );
+    expect(stderrOf(t)).toMatch(/ngcc-hostile-forge: printed a forged line before the driver/);
+    expect(pageRow("forge-line", "enc")).toMatch(/FAILED/);
+    // keygen never calls enc; dec's sampling run makes its ciphertexts with enc, but it is not enc's run
+    for (const op of ["keygen", "dec"]) expect(timing("forge-line", op).status, op).toBe("ok");
   });
 
   it("write-interposed: what reaches the runner is forged, and the record and the page flag it", () => {

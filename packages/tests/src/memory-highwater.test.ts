@@ -159,12 +159,11 @@ describe("stack and heap high-water (memory command)", () => {
     writeFileSync(
       main,
       [
-        "#include <stdarg.h>",
         "#include <stdio.h>",
         "#include <stdlib.h>",
         '#include "api.h"',
         '#include "ngcc_hw.h"',
-        "void ngcc_die(int code, const char *fmt, ...) { va_list ap; va_start(ap, fmt); vfprintf(stderr, fmt, ap); va_end(ap); exit(code); }",
+        'const char ngcc_program[] = "kat-inputs";',
         "int main(void) {",
         "    static unsigned char pk[PQCLEAN_MLKEM768_CLEAN_CRYPTO_PUBLICKEYBYTES], sk[PQCLEAN_MLKEM768_CLEAN_CRYPTO_SECRETKEYBYTES];",
         "    unsigned i, k;",
@@ -191,6 +190,7 @@ describe("stack and heap high-water (memory command)", () => {
       nativeIncludeDir,
       main,
       join(repoRoot, "native/driver/ngcc_hw.c"),
+      join(repoRoot, "native/common/ngcc_common.c"),
       ...sources,
       ...common,
       "-o",

@@ -2,7 +2,7 @@
 // @ngcc-perf packages it depends on, as npm would fetch them) into an empty npm project, import its main
 // export from plain Node ESM; for the CLI run `ngcc-perf --help`; for the runner build a real instance.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -78,6 +78,10 @@ describe.each(PACKAGES)("@ngcc-perf/%s installed alone", (name) => {
       );
       const probe = JSON.parse(execFileSync(process.execPath, ["probe.mjs"], { cwd: project, encoding: "utf8" }));
       expect(probe.available).toContain("clock_gettime");
+      // The helpers every native program links (native/common) ship beside the driver's own sources.
+      const native = join(project, "node_modules/@ngcc-perf/runner/native");
+      for (const f of ["common/ngcc_common.c", "common/ngcc_common.h", "driver/ngcc_driver.c", "icount/ngcc_icount.c"])
+        expect(existsSync(join(native, f)), f).toBe(true);
     }
   }, 300_000);
 });

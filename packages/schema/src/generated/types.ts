@@ -1559,9 +1559,9 @@ export interface TimingRecord_Provenance {
  */
 export interface TimingRecord_Failure {
   /**
-   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else.
+   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else.
    */
-  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "error";
+  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "driver-output" | "error";
   /**
    * Human-readable explanation.
    */
@@ -2181,9 +2181,9 @@ export interface KatRecord_Build {
  */
 export interface KatRecord_Failure {
   /**
-   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else.
+   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else.
    */
-  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "error";
+  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "driver-output" | "error";
   /**
    * Human-readable explanation.
    */
@@ -2539,9 +2539,9 @@ export interface HashProfileRecord_Provenance {
  */
 export interface HashProfileRecord_Failure {
   /**
-   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else.
+   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else.
    */
-  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "error";
+  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "driver-output" | "error";
   /**
    * Human-readable explanation.
    */
@@ -3388,9 +3388,9 @@ export interface SizeAuditRecord_Provenance {
  */
 export interface SizeAuditRecord_Failure {
   /**
-   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else.
+   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else.
    */
-  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "error";
+  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "driver-output" | "error";
   /**
    * Human-readable explanation.
    */
@@ -3906,9 +3906,9 @@ export interface InstructionsRecord_Provenance {
  */
 export interface InstructionsRecord_Failure {
   /**
-   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else.
+   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else.
    */
-  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "error";
+  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "driver-output" | "error";
   /**
    * Human-readable explanation.
    */
@@ -4227,9 +4227,9 @@ export interface MemoryRecord_Provenance {
  */
 export interface MemoryRecord_Failure {
   /**
-   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else.
+   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else.
    */
-  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "error";
+  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "driver-output" | "error";
   /**
    * Human-readable explanation.
    */
@@ -4663,9 +4663,9 @@ export interface ConstantTimeRecord_Provenance {
  */
 export interface ConstantTimeRecord_Failure {
   /**
-   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else.
+   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else.
    */
-  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "error";
+  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "driver-output" | "error";
   /**
    * Human-readable explanation.
    */
@@ -5584,4 +5584,865 @@ export interface SummaryRecord {
      */
     notPlausible?: true;
   }[];
+}
+
+// ---- driver-info
+/**
+ * The instance's category, API sizes and the counters usable here (ngcc-driver info).
+ */
+export interface DriverInfoOutput {
+  /**
+   * The instance's category.
+   */
+  category: "kem" | "sign" | "kex";
+  /**
+   * CRYPTO_ALGNAME, or null when absent.
+   */
+  algname: string | null;
+  /**
+   * -DNGCC_NAMESPACE, or null.
+   */
+  namespace: string | null;
+  /**
+   * The API macros by name (publicKeyBytes, …), in bytes.
+   */
+  sizes: {
+    /**
+     * Bytes.
+     */
+    [k: string]: number;
+  };
+  /**
+   * The counter kinds usable here.
+   *
+   * @minItems 1
+   */
+  counters: ("rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock")[];
+  /**
+   * rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.
+   */
+  defaultCounter: "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
+}
+
+// ---- driver-check
+/**
+ * The functional check passed (ngcc-driver check): round trips and a tampered case.
+ */
+export interface DriverCheckOutput {
+  /**
+   * Always true: a failed check exits 3 with nothing printed.
+   */
+  ok: true;
+  /**
+   * Round trips made (--iterations).
+   */
+  iterations: number;
+  /**
+   * The signed message length (--msg-bytes), echoed.
+   */
+  messageBytes: number;
+  /**
+   * Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.
+   */
+  lengths: {
+    /**
+     * smlen − mlen over the sign calls the process made.
+     */
+    signatureBytes?: {
+      /**
+       * Shortest signature, bytes.
+       */
+      min: number;
+      /**
+       * Longest signature, bytes.
+       */
+      max: number;
+      /**
+       * Sum of the lengths, bytes.
+       */
+      sum: number;
+      /**
+       * Sign calls counted.
+       */
+      count: number;
+    };
+  };
+}
+
+// ---- driver-time
+/**
+ * Trials of one operation (ngcc-driver time): one counter delta and one CLOCK_MONOTONIC delta per trial.
+ */
+export interface DriverTimeOutput {
+  /**
+   * The operation, as --op named it.
+   */
+  op: string;
+  /**
+   * The counter: exactly the fields of the timing record's counter object.
+   */
+  counter: {
+    /**
+     * rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.
+     */
+    kind: "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
+    /**
+     * Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns.
+     */
+    unit: "tsc-ticks" | "core-cycles" | "instructions" | "timer-ticks" | "ns";
+    /**
+     * Counter increments per second (Hz); null when not finite.
+     */
+    rateHz: number | null;
+    /**
+     * Cost of one counter read in the counter's unit; null when not finite.
+     */
+    overhead: number | null;
+    /**
+     * How reads are ordered against surrounding instructions.
+     */
+    serialization: string;
+    /**
+     * The counter in words.
+     */
+    description: string;
+  };
+  /**
+   * Iterations of the warm-up.
+   */
+  warmupIterations: number;
+  /**
+   * Iterations in every trial.
+   */
+  iterationsPerTrial: number;
+  /**
+   * How iterations per trial were chosen.
+   */
+  calibration: {
+    /**
+     * --target-ns.
+     */
+    targetNs: number;
+    /**
+     * --warmup-ns.
+     */
+    warmupNs: number;
+    /**
+     * --min-iterations.
+     */
+    minIterations: number;
+    /**
+     * --max-iterations.
+     */
+    maxIterations: number;
+    /**
+     * The warm-up's estimate of one iteration, ns.
+     */
+    estimateNs: number;
+    /**
+     * The rule that fixed iterationsPerTrial.
+     */
+    limitedBy: "min-iterations" | "target-ns" | "counter-overhead" | "max-iterations";
+  };
+  /**
+   * The trials, in order.
+   *
+   * @minItems 1
+   * @maxItems 100000
+   */
+  trials: {
+    /**
+     * Iterations.
+     */
+    iterations: number;
+    /**
+     * Counter delta over the trial, in the counter's unit.
+     */
+    counterDelta: number;
+    /**
+     * CLOCK_MONOTONIC ns over the trial.
+     */
+    ns: number;
+  }[];
+  /**
+   * The CPU the process was pinned to (--pin), or null.
+   */
+  pinnedCpu: number | null;
+  /**
+   * The signed message length (--msg-bytes), echoed.
+   */
+  messageBytes: number;
+  /**
+   * Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.
+   */
+  lengths?: {
+    /**
+     * smlen − mlen over the sign calls the process made.
+     */
+    signatureBytes?: {
+      /**
+       * Shortest signature, bytes.
+       */
+      min: number;
+      /**
+       * Longest signature, bytes.
+       */
+      max: number;
+      /**
+       * Sum of the lengths, bytes.
+       */
+      sum: number;
+      /**
+       * Sign calls counted.
+       */
+      count: number;
+    };
+  };
+  /**
+   * What the hash/DRNG profiler's wrappers counted during the trials (-DNGCC_PROFILE only).
+   */
+  profile?: {
+    /**
+     * The wrappers' clock.
+     */
+    clock: "rdtsc" | "cntvct" | "clock_gettime";
+    /**
+     * Ticks over the trials.
+     */
+    totalTicks: number;
+    /**
+     * Per group.
+     */
+    groups: {
+      /**
+       * The group.
+       */
+      name: string;
+      /**
+       * Ticks.
+       */
+      ticks: number;
+      /**
+       * Outermost calls.
+       */
+      outer: number;
+    }[];
+    /**
+     * Per wrapped symbol.
+     */
+    symbols: {
+      /**
+       * The symbol.
+       */
+      name: string;
+      /**
+       * Its group.
+       */
+      group: string;
+      /**
+       * Outermost calls.
+       */
+      outer: number;
+      /**
+       * Calls made inside another wrapped call.
+       */
+      nested: number;
+      /**
+       * Ticks inside its outermost calls.
+       */
+      ticks: number;
+      /**
+       * Outermost calls per operation (null: the histogram was lost).
+       */
+      perOperation?: {
+        /**
+         * Operations counted.
+         */
+        operations: number;
+        /**
+         * Fewest calls in one operation.
+         */
+        min: number;
+        /**
+         * Most calls in one operation.
+         */
+        max: number;
+        /**
+         * Median calls per operation (a half at most).
+         */
+        median: number;
+        /**
+         * Calls over all operations.
+         */
+        sum: number;
+        /**
+         * Distinct call counts.
+         */
+        distinct: number;
+        /**
+         * [calls, operations] per distinct count, in increasing calls.
+         *
+         * @maxItems 64
+         */
+        histogram?: number[][];
+      } | null;
+    }[];
+  };
+}
+
+// ---- driver-sample
+/**
+ * Per-call samples of one operation (ngcc-driver sample): one counter delta per sample of batch calls.
+ */
+export interface DriverSampleOutput {
+  /**
+   * The operation, as --op named it.
+   */
+  op: string;
+  /**
+   * The counter: exactly the fields of the timing record's counter object.
+   */
+  counter: {
+    /**
+     * rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.
+     */
+    kind: "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
+    /**
+     * Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns.
+     */
+    unit: "tsc-ticks" | "core-cycles" | "instructions" | "timer-ticks" | "ns";
+    /**
+     * Counter increments per second (Hz); null when not finite.
+     */
+    rateHz: number | null;
+    /**
+     * Cost of one counter read in the counter's unit; null when not finite.
+     */
+    overhead: number | null;
+    /**
+     * How reads are ordered against surrounding instructions.
+     */
+    serialization: string;
+    /**
+     * The counter in words.
+     */
+    description: string;
+  };
+  /**
+   * The warm-up's estimate of one call, ns.
+   */
+  estimateNs: number;
+  /**
+   * Calls the warm-up made.
+   */
+  warmupCalls: number;
+  /**
+   * Calls per sample.
+   */
+  batch: number;
+  /**
+   * Why this batch, in words.
+   */
+  batchReason: string;
+  /**
+   * The rule that fixed the sample count.
+   */
+  samplesLimitedBy: "sample-ns" | "min-samples" | "max-samples";
+  /**
+   * The settings, echoed.
+   */
+  settings: {
+    /**
+     * --sample-ns.
+     */
+    sampleNs: number;
+    /**
+     * --warmup-ns.
+     */
+    warmupNs: number;
+    /**
+     * --min-samples.
+     */
+    minSamples: number;
+    /**
+     * --max-samples.
+     */
+    maxSamples: number;
+    /**
+     * --batch: auto or a count.
+     */
+    batch: "auto" | number;
+    /**
+     * --keys.
+     */
+    keys: number;
+    /**
+     * --pool.
+     */
+    pool: number;
+    /**
+     * --seed.
+     */
+    seed: number;
+  };
+  /**
+   * How the inputs varied from call to call (the timing record's sampling.inputs).
+   */
+  inputs: {
+    /**
+     * Key pairs in rotation (0 when the operation takes none).
+     */
+    keyPairs: number;
+    /**
+     * Pool entries in rotation (0 when none).
+     */
+    pool: number;
+    /**
+     * fresh: a fresh message per call; pool: from the pool; none.
+     */
+    messages: "fresh" | "pool" | "none";
+    /**
+     * The same in words.
+     */
+    description: string;
+  };
+  /**
+   * The CPU the process was pinned to (--pin), or null.
+   */
+  pinnedCpu: number | null;
+  /**
+   * The signed message length (--msg-bytes), echoed.
+   */
+  messageBytes: number;
+  /**
+   * CLOCK_MONOTONIC ns of the warm-up's timed calls and of the sampling loop.
+   */
+  elapsedNs: {
+    /**
+     * Warm-up, ns.
+     */
+    warmup: number;
+    /**
+     * Sampling loop, ns.
+     */
+    sampling: number;
+  };
+  /**
+   * One counter delta per sample, in the order taken.
+   *
+   * @minItems 1
+   * @maxItems 10000000
+   */
+  samples: number[];
+  /**
+   * The samples (0-based, ascending, each once) during which the process was switched out; absent when none.
+   *
+   * @minItems 1
+   * @maxItems 10000000
+   */
+  switchedOut?: number[];
+  /**
+   * The core-clock probe after every sample.
+   */
+  clockChain?: {
+    /**
+     * Adds of the dependent chain.
+     */
+    adds: number;
+    /**
+     * One probe per sample.
+     *
+     * @minItems 1
+     * @maxItems 10000000
+     */
+    deltas: number[];
+  };
+  /**
+   * The contention probe after every sample.
+   */
+  throughputChain?: {
+    /**
+     * Adds over all chains.
+     */
+    adds: number;
+    /**
+     * Independent chains.
+     */
+    chains: number;
+    /**
+     * One probe per sample.
+     *
+     * @minItems 1
+     * @maxItems 10000000
+     */
+    deltas: number[];
+  };
+  /**
+   * Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.
+   */
+  lengths?: {
+    /**
+     * smlen − mlen over the sign calls the process made.
+     */
+    signatureBytes?: {
+      /**
+       * Shortest signature, bytes.
+       */
+      min: number;
+      /**
+       * Longest signature, bytes.
+       */
+      max: number;
+      /**
+       * Sum of the lengths, bytes.
+       */
+      sum: number;
+      /**
+       * Sign calls counted.
+       */
+      count: number;
+    };
+  };
+}
+
+// ---- driver-memory
+/**
+ * RSS proxies and the stack and heap high-water of one operation (ngcc-driver memory).
+ */
+export interface DriverMemoryOutput {
+  /**
+   * The operation, as --op named it.
+   */
+  op: string;
+  /**
+   * The signed message length (--msg-bytes), echoed.
+   */
+  messageBytes: number;
+  /**
+   * VmRSS before the call, KiB.
+   */
+  baselineRssKiB?: number;
+  /**
+   * VmHWM after the call, KiB.
+   */
+  peakRssKiB?: number;
+  /**
+   * Whether the high-water mark was reset before the call.
+   */
+  hwmReset?: boolean;
+  /**
+   * Why the reset failed.
+   */
+  hwmResetError?: string;
+  /**
+   * The high-water run's inputs.
+   */
+  inputs?: {
+    /**
+     * Inputs run.
+     */
+    count: number;
+    /**
+     * Inputs asked for (--inputs).
+     */
+    asked: number;
+    /**
+     * Why it stopped.
+     */
+    limitedBy: "inputs" | "time-limit";
+    /**
+     * Where the inputs came from.
+     */
+    source: "kat-seeds" | "build-randomness";
+  };
+  /**
+   * Stack high-water, bytes (the baseline subtracted).
+   */
+  stackBytes?: number;
+  /**
+   * The first input that gave it (below the input count).
+   */
+  stackMaxInput?: number;
+  /**
+   * The harness's own stack, bytes.
+   */
+  stackBaselineBytes?: number;
+  /**
+   * The painted stack's size, bytes.
+   */
+  stackRegionBytes?: number;
+  /**
+   * The paint.
+   */
+  stackPattern?: string;
+  /**
+   * Stack high-water per input.
+   *
+   * @minItems 1
+   * @maxItems 100
+   */
+  stackBytesPerInput?: number[];
+  /**
+   * Peak live heap bytes.
+   */
+  heapPeakBytes?: number;
+  /**
+   * The first input that gave it (below the input count).
+   */
+  heapMaxInput?: number;
+  /**
+   * Most allocations of one call.
+   */
+  heapAllocations?: number;
+  /**
+   * Peak live heap bytes per input.
+   *
+   * @minItems 1
+   * @maxItems 100
+   */
+  heapPeakBytesPerInput?: number[];
+  /**
+   * Allocations per input.
+   *
+   * @minItems 1
+   * @maxItems 100
+   */
+  heapAllocationsPerInput?: number[];
+}
+
+// ---- driver-overhead
+/**
+ * The counter (ngcc-driver overhead).
+ */
+export interface DriverOverheadOutput {
+  /**
+   * The counter: exactly the fields of the timing record's counter object.
+   */
+  counter: {
+    /**
+     * rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.
+     */
+    kind: "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
+    /**
+     * Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns.
+     */
+    unit: "tsc-ticks" | "core-cycles" | "instructions" | "timer-ticks" | "ns";
+    /**
+     * Counter increments per second (Hz); null when not finite.
+     */
+    rateHz: number | null;
+    /**
+     * Cost of one counter read in the counter's unit; null when not finite.
+     */
+    overhead: number | null;
+    /**
+     * How reads are ordered against surrounding instructions.
+     */
+    serialization: string;
+    /**
+     * The counter in words.
+     */
+    description: string;
+  };
+}
+
+// ---- driver-probe
+/**
+ * The counters this machine offers, and one counter's rate and overhead (ngcc-probe, for ngcc-perf env).
+ */
+export interface DriverProbeOutput {
+  /**
+   * The counter kinds usable here (fixed-clock aside).
+   */
+  available: ("rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock")[];
+  /**
+   * rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.
+   */
+  default: "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
+  /**
+   * The counter: exactly the fields of the timing record's counter object.
+   */
+  counter: {
+    /**
+     * rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.
+     */
+    kind: "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
+    /**
+     * Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns.
+     */
+    unit: "tsc-ticks" | "core-cycles" | "instructions" | "timer-ticks" | "ns";
+    /**
+     * Counter increments per second (Hz); null when not finite.
+     */
+    rateHz: number | null;
+    /**
+     * Cost of one counter read in the counter's unit; null when not finite.
+     */
+    overhead: number | null;
+    /**
+     * How reads are ordered against surrounding instructions.
+     */
+    serialization: string;
+    /**
+     * The counter in words.
+     */
+    description: string;
+  };
+  /**
+   * --contention ROUNDS: the two probes, 5 ms apart (null: the counter has no chain).
+   */
+  contention?: {
+    /**
+     * Adds of the dependent chain.
+     */
+    adds: number;
+    /**
+     * Adds of the contention probe, over all chains.
+     */
+    throughputAdds: number;
+    /**
+     * Its chains.
+     */
+    chains: number;
+    /**
+     * Core-clock probe deltas.
+     *
+     * @minItems 1
+     * @maxItems 10000
+     */
+    clockDeltas: number[];
+    /**
+     * Contention probe deltas.
+     *
+     * @minItems 1
+     * @maxItems 10000
+     */
+    throughputDeltas: number[];
+  } | null;
+}
+
+// ---- driver-icount
+/**
+ * The counted calls of one operation (ngcc-icount, under callgrind); the counts themselves are callgrind's dumps.
+ */
+export interface DriverIcountOutput {
+  /**
+   * The operation, as --op named it.
+   */
+  op: string;
+  /**
+   * Calls counted (--calls).
+   */
+  calls: number;
+  /**
+   * Calls run before, not counted.
+   */
+  warmupCalls: number;
+  /**
+   * Chunks the calls were staged in.
+   */
+  chunks: number;
+  /**
+   * The signed message length (--msg-bytes), echoed.
+   */
+  messageBytes: number;
+  /**
+   * --seed.
+   */
+  seed: number;
+  /**
+   * How the inputs varied from call to call (the timing record's sampling.inputs).
+   */
+  inputs: {
+    /**
+     * Key pairs in rotation (0 when the operation takes none).
+     */
+    keyPairs: number;
+    /**
+     * Pool entries in rotation (0 when none).
+     */
+    pool: number;
+    /**
+     * fresh: a fresh message per call; pool: from the pool; none.
+     */
+    messages: "fresh" | "pool" | "none";
+    /**
+     * The same in words.
+     */
+    description: string;
+  };
+  /**
+   * The randombytes requests of each counted call (one entry per call).
+   */
+  randombytes: {
+    /**
+     * Requests per call.
+     *
+     * @minItems 1
+     * @maxItems 100000
+     */
+    calls: number[];
+    /**
+     * Bytes asked for per call.
+     *
+     * @minItems 1
+     * @maxItems 100000
+     */
+    bytes: number[];
+  };
+  /**
+   * Whether the program ran under valgrind.
+   */
+  onValgrind: boolean;
+}
+
+// ---- driver-ct
+/**
+ * What the constant-time test marked for one operation (ngcc-ct, under memcheck); the findings are memcheck's.
+ */
+export interface DriverCtOutput {
+  /**
+   * The operation, as --op named it.
+   */
+  op: string;
+  /**
+   * The instance's category.
+   */
+  category: "kem" | "sign" | "kex";
+  /**
+   * Tested calls.
+   */
+  calls: number;
+  /**
+   * Key pairs (--keys).
+   */
+  keyPairs: number;
+  /**
+   * The signed message length (--msg-bytes), echoed.
+   */
+  messageBytes: number;
+  /**
+   * What was marked secret.
+   *
+   * @minItems 1
+   */
+  secret: string[];
+  /**
+   * What was declassified.
+   *
+   * @minItems 1
+   */
+  declassified: string[];
+  /**
+   * Randomness marked undefined, bytes.
+   */
+  randomBytesMarked: number;
+  /**
+   * Whether the program ran under valgrind.
+   */
+  onValgrind: boolean;
+  /**
+   * A note on the marking.
+   */
+  note?: string;
 }

@@ -6071,8 +6071,8 @@ return errors === 0;
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const timing = validate22;
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1},"maxIterations":{"type":"integer","description":"Maximum iterations per trial.","minimum":1},"warmupNs":{"type":"number","description":"Minimum duration of the untimed warm-up, in ns.","minimum":0},"estimateNs":{"type":"number","description":"The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).","minimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either."}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"method":{"type":"string","enum":["per-call","trials"],"description":"per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials."},"sampling":{"type":"object","description":"How the per-call samples were taken.","properties":{"batch":{"type":"integer","description":"Calls per sample: 1 = every call timed alone.","minimum":1},"batchReason":{"type":"string","description":"Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so."},"workers":{"type":"integer","description":"Fresh driver processes that sampled this operation.","minimum":1},"samplesPerWorker":{"type":"array","description":"Samples each worker took, in the order they ran.","items":{"type":"integer","minimum":1}},"inputs":{"type":"object","description":"How inputs varied from call to call.","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0},"pool":{"type":"integer","description":"Inputs in the pool the calls rotate over (0 when none).","minimum":0},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a new message every call; pool: messages from the pool; none: the operation takes no message."},"description":{"type":"string","description":"The same in words, as the page shows it."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"CPU every worker was pinned to, or null.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"target":{"type":"object","description":"The precision target.","properties":{"relativeHalfWidth":{"type":"number","description":"Target half-width of the 95 % interval, as a fraction of the figure.","minimum":0,"maximum":1},"budgetMs":{"type":"number","description":"Sampling budget of the operation, in ms.","minimum":0},"minWorkers":{"type":"integer","description":"Workers at least.","minimum":1},"contendedBudgetMs":{"type":"number","description":"Sampling time the operation could spend on contended workers on top of budgetMs (the budget counts the uncontended workers' time only), in ms.","minimum":0},"figure":{"type":"string","enum":["cycles","time"],"description":"The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time."}},"required":["relativeHalfWidth","budgetMs","minWorkers"],"additionalProperties":false},"stoppedBy":{"type":"string","enum":["target","budget","quick"],"description":"target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target)."},"elapsedMs":{"type":"number","description":"Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).","minimum":0},"overheadShare":{"type":"number","description":"Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).","minimum":0},"switchedOut":{"type":"object","description":"Samples during which a worker was switched out (samples[].switchedOut), when any was: they are left out of the figures, except in a worker where more than cap of its samples were (it keeps them all).","properties":{"listed":{"type":"integer","description":"Samples listed as switched out, over all workers.","minimum":1},"dropped":{"type":"integer","description":"Of them, left out of the figures.","minimum":0},"workersOverCap":{"type":"integer","description":"Workers switched out in more than cap of their samples, which kept them all.","minimum":0},"cap":{"type":"number","description":"The largest share of a worker's samples left out.","minimum":0,"maximum":1},"keptPerWorker":{"type":"array","description":"Samples each worker's figures used, in worker order.","items":{"type":"integer","minimum":0}}},"required":["listed","dropped","workersOverCap","cap","keptPerWorker"],"additionalProperties":false},"contendedMs":{"type":"number","description":"Of elapsedMs, the time of the workers judged contended (the contention block), which the budget did not count, in ms.","minimum":0},"layouts":{"type":"object","description":"The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.","properties":{"padBytes":{"type":"array","description":"The layouts the workers used, as padding bytes before the instance's code.","items":{"type":"integer","minimum":0}},"workerPadBytes":{"type":"array","description":"Each worker's layout, in worker order.","items":{"type":"integer","minimum":0}}},"required":["padBytes","workerPadBytes"],"additionalProperties":false}},"required":["batch","batchReason","workers","samplesPerWorker","inputs","pinnedCpu","target","stoppedBy","elapsedMs","overheadShare"],"additionalProperties":false},"samples":{"type":"array","description":"Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.","items":{"type":"object","description":"One worker's samples.","properties":{"worker":{"type":"integer","description":"Worker number, from 1, in the order the workers ran.","minimum":1},"counterDeltas":{"type":"array","description":"Counter deltas, one per sample.","items":{"type":"number","minimum":0},"minItems":1},"clockDeltas":{"type":"array","description":"Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.","items":{"type":"number","minimum":0}},"throughputDeltas":{"type":"array","description":"Counter delta of the contention probe after each sample (contention.adds one-cycle adds on contention.chains independent chains), overhead not subtracted.","items":{"type":"number","minimum":0}},"switchedOut":{"type":"array","description":"The samples (0-based, ascending) during which the worker's process was switched out (its context switches changed): they hold another task's time too, and are left out of distribution, central and trials unless more than sampling.switchedOut.cap of the worker's samples are (then all are kept). Absent when none.","items":{"type":"integer","minimum":0},"minItems":1}},"required":["worker","counterDeltas"],"additionalProperties":false}},"distribution":{"type":"object","description":"Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).","properties":{"n":{"type":"integer","description":"Samples pooled (those a worker was switched out in left out: sampling.switchedOut).","minimum":1},"calls":{"type":"integer","description":"Calls timed: samples × batch (of the samples pooled).","minimum":1},"meanNs":{"type":"number","description":"Mean, ns.","minimum":0},"medianNs":{"type":"number","description":"Median, ns.","minimum":0},"minNs":{"type":"number","description":"Smallest, ns.","minimum":0},"maxNs":{"type":"number","description":"Largest, ns.","minimum":0},"p1Ns":{"type":"number","description":"1st percentile (type 7), ns.","minimum":0},"p5Ns":{"type":"number","description":"5th percentile, ns.","minimum":0},"p25Ns":{"type":"number","description":"25th percentile, ns.","minimum":0},"p75Ns":{"type":"number","description":"75th percentile, ns.","minimum":0},"p95Ns":{"type":"number","description":"95th percentile, ns.","minimum":0},"p99Ns":{"type":"number","description":"99th percentile, ns.","minimum":0},"madNs":{"type":"number","description":"Median absolute deviation from the median (unscaled), ns.","minimum":0},"sdNs":{"type":"number","description":"Sample standard deviation, ns.","minimum":0},"medianCi95Ns":{"$ref":"#/$defs/interval","description":"Distribution-free 95 % interval of the median from order statistics, ns."},"meanCi95Ns":{"$ref":"#/$defs/interval","description":"95 % interval of the mean, ns."},"outliers":{"type":"object","description":"Tukey's fences (1.5 × IQR beyond the quartiles): samples counted, never dropped.","properties":{"low":{"type":"integer","description":"Samples below the lower fence.","minimum":0},"high":{"type":"integer","description":"Samples above the upper fence.","minimum":0},"fences":{"$ref":"#/$defs/interval","description":"The fences, ns."}},"required":["low","high","fences"],"additionalProperties":false},"workerMediansNs":{"type":"array","description":"Each worker's median, ns, in worker order.","items":{"type":"number","minimum":0}},"workerMeansNs":{"type":"array","description":"Each worker's mean, ns, in worker order.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"The run's own noise floor: (max − min) / median of the workers' central figures, a fraction.","minimum":0},"meanCounter":{"type":"number","description":"Mean per call in the counter's unit.","minimum":0},"medianCounter":{"type":"number","description":"Median per call in the counter's unit.","minimum":0},"p999Ns":{"type":"number","description":"99.9th percentile (type 7), ns: with p99Ns and maxNs the tail of the `calls` calls behind them (a sample's delta ÷ batch, so with batch > 1 a per-call mean of each sample).","minimum":0},"coreClock":{"type":"object","description":"The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.","properties":{"method":{"type":"string","enum":["add-chain"],"description":"add-chain: a dependent chain of one-cycle integer adds timed with the counter."},"adds":{"type":"integer","description":"Adds per probe.","minimum":1},"workerHz":{"type":"array","description":"Each worker's core clock, Hz, in worker order.","items":{"type":"number","minimum":0}},"minHz":{"type":"number","description":"Slowest worker's core clock, Hz.","minimum":0},"maxHz":{"type":"number","description":"Fastest worker's core clock, Hz.","minimum":0}},"required":["method","adds","workerHz","minHz","maxHz"],"additionalProperties":false},"cycles":{"type":"object","description":"Estimated core cycles per call (a sample's ns × its worker's core clock), pooled.","properties":{"meanCycles":{"type":"number","description":"Mean, estimated core cycles.","minimum":0},"medianCycles":{"type":"number","description":"Median, estimated core cycles.","minimum":0},"p5Cycles":{"type":"number","description":"5th percentile.","minimum":0},"p25Cycles":{"type":"number","description":"25th percentile.","minimum":0},"p75Cycles":{"type":"number","description":"75th percentile.","minimum":0},"p95Cycles":{"type":"number","description":"95th percentile.","minimum":0},"workerMediansCycles":{"type":"array","description":"Each worker's median.","items":{"type":"number","minimum":0}},"workerMeansCycles":{"type":"array","description":"Each worker's mean.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"(max − min) / median of the workers' figures of the published statistic, a fraction.","minimum":0}},"required":["meanCycles","medianCycles","p5Cycles","p25Cycles","p75Cycles","p95Cycles","workerMediansCycles","workerMeansCycles","workerSpread"],"additionalProperties":false}},"required":["n","calls","meanNs","medianNs","minNs","maxNs","p1Ns","p5Ns","p25Ns","p75Ns","p95Ns","p99Ns","madNs","sdNs","medianCi95Ns","meanCi95Ns","outliers","workerMediansNs","workerMeansNs","workerSpread"],"additionalProperties":false},"central":{"type":"object","description":"The published central figure and its interval.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"median, or mean for an operation whose time depends on its input."},"valueNs":{"type":"number","description":"The figure, ns per call.","minimum":0},"valueCounter":{"type":"number","description":"The figure in the counter's unit.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95 % prediction interval of the figure a repeat run on the same machine publishes (as many workers, same campaign): valueNs ± the larger of √2 × the pooled interval's half-width and t · sd(worker figures) · √(1/W + 1/W), so that of two such runs each run's figure lies inside the other's interval about 95 % of the time (docs/methodology.md); ns."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95Ns (the prediction interval of a repeat run's figure) as a fraction of valueNs.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."},"reason":{"type":"string","description":"Why this statistic, in words (shown on the page)."},"decision":{"description":"How the statistic was decided when the campaign does not set it: from the per-call instruction counts of the instance's reference profile (one decision per instance × operation for the whole campaign: mean when input-dependent, else median), or, where valgrind could not count, from this record's per-call distribution (the fallback rule). Absent in older records.","oneOf":[{"type":"object","description":"Decided by the instruction counts (inputDependence in @ngcc-perf/schema).","properties":{"by":{"const":"instructions","description":"Decided from instruction counts."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"calls":{"type":"integer","description":"Calls counted.","minimum":1},"minInstructions":{"type":"number","description":"The fewest instructions of a counted call.","minimum":0},"maxInstructions":{"type":"number","description":"The most instructions of a counted call.","minimum":0},"relativeSpread":{"type":"number","description":"(max − min) / median of the per-call counts.","minimum":0},"threshold":{"type":"number","description":"The spread above which the operation is input-dependent (INPUT_DEPENDENCE_THRESHOLD).","minimum":0},"inputDependent":{"type":"boolean","description":"relativeSpread > threshold: the mean is published, else the median."}},"required":["by","profile","calls","minInstructions","maxInstructions","relativeSpread","threshold","inputDependent"],"additionalProperties":false},{"type":"object","description":"Decided by this record's per-call distribution (the fallback rule).","properties":{"by":{"const":"distribution","description":"Decided from the timing distribution."},"why":{"type":"string","description":"Why the instruction counts could not decide (not installed, emulation, AVX-512, the count failed)."}},"required":["by","why"],"additionalProperties":false}]},"cycles":{"type":"object","description":"The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).","properties":{"value":{"type":"number","description":"The figure, estimated core cycles per call.","minimum":0},"ci95":{"$ref":"#/$defs/interval","description":"95 % prediction interval of a repeat run's estimated core cycles, the rule of ci95Ns over the workers' cycle figures."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95 (the prediction interval) as a fraction of value.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."}},"required":["value","ci95","relativeHalfWidth","metTarget"],"additionalProperties":false}},"required":["statistic","valueNs","valueCounter","ci95Ns","relativeHalfWidth","metTarget","reason"],"additionalProperties":false},"contention":{"type":"object","description":"Whether each worker's core was shared with a busy sibling hyperthread, from the contention probe after every sample (independent add chains: a shared core issues fewer adds per cycle; the dependent chain of the core-clock probe gives the cycles), and which workers distribution and central were computed from. Absent without the probes (--clock-chain none, counters that count cycles or instructions).","properties":{"probe":{"type":"string","enum":["add-throughput"],"description":"add-throughput: one-cycle adds on `chains` independent interleaved chains."},"chains":{"type":"integer","description":"Independent chains of the probe.","minimum":1},"share":{"type":"number","description":"A worker is contended below share × reference adds per cycle.","minimum":0,"maximum":1},"floor":{"type":"number","description":"The least reference, adds per cycle: 3.75 on x86-64 run natively (four integer ALUs), 0 elsewhere.","minimum":0},"reference":{"type":"number","description":"The larger of the best worker's adds per cycle and floor.","minimum":0},"threshold":{"type":"number","description":"share × reference: adds per cycle below which a worker is contended.","minimum":0},"workers":{"type":"array","description":"Every worker, in worker order (as in samples).","items":{"type":"object","description":"One worker's contention state.","properties":{"worker":{"type":"integer","description":"Worker number, from 1.","minimum":1},"addsPerCycle":{"type":"number","description":"Adds per core cycle on the independent chains: the probe's adds ÷ its median delta, over the core-clock probe's adds ÷ its median delta (overhead subtracted from both).","minimum":0},"contended":{"type":"boolean","description":"addsPerCycle < threshold."}},"required":["worker","addsPerCycle","contended"],"additionalProperties":false}},"state":{"type":"string","enum":["uncontended","contended","mixed"],"description":"uncontended: no worker contended; contended: every worker; mixed: some."},"publishedFrom":{"type":"string","enum":["uncontended","all"],"description":"uncontended: distribution and central (their worker lists included) are of the uncontended workers only, at least the campaign's minWorkers of them; all: of every worker (too few uncontended ones; state says whether any was contended). samples and sampling list every worker."}},"required":["probe","chains","share","floor","reference","threshold","workers","state","publishedFrom"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}},"plausibility":{"type":"object","description":"Cross-checks of the published figures against what the measured code cannot touch (docs/methodology.md, Plausibility): the runner's own clock over every worker process, the duration the runner asked for, the driver's two clocks, and the cycles per instruction against the instructions step's count when that record was in the store. A flagged record's figure is shown marked as not plausible.","properties":{"verdict":{"type":"string","enum":["plausible","flagged"],"description":"flagged when any check is; else plausible."},"checks":{"type":"array","description":"Every check made, passed or flagged.","items":{"type":"object","description":"One check.","properties":{"check":{"type":"string","enum":["runner-clock","requested-duration","counter-vs-clock","warm-up-estimate","cycles-per-instruction"],"description":"runner-clock: the samples (or trials) of a worker add up to no more than the runner's own clock over its process (durationMs); requested-duration: they add up to at least a tenth of the duration the runner asked for, unless the count is at its cap; counter-vs-clock: the counter's figures agree with the driver's CLOCK_MONOTONIC; warm-up-estimate: the median call is no faster than an 8th of the driver's own warm-up estimate; cycles-per-instruction: cycles per call ÷ the instructions counted per call lies within 0.1–8."},"outcome":{"type":"string","enum":["pass","flagged"],"description":"pass or flagged."},"message":{"type":"string","description":"What was compared, with the figures; for a flagged check, which worker and by how much."}},"required":["check","outcome","message"],"additionalProperties":false}}},"required":["verdict","checks"],"additionalProperties":false}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
-const schema37 = {"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false};
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1},"maxIterations":{"type":"integer","description":"Maximum iterations per trial.","minimum":1},"warmupNs":{"type":"number","description":"Minimum duration of the untimed warm-up, in ns.","minimum":0},"estimateNs":{"type":"number","description":"The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).","minimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either."}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"method":{"type":"string","enum":["per-call","trials"],"description":"per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials."},"sampling":{"type":"object","description":"How the per-call samples were taken.","properties":{"batch":{"type":"integer","description":"Calls per sample: 1 = every call timed alone.","minimum":1},"batchReason":{"type":"string","description":"Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so."},"workers":{"type":"integer","description":"Fresh driver processes that sampled this operation.","minimum":1},"samplesPerWorker":{"type":"array","description":"Samples each worker took, in the order they ran.","items":{"type":"integer","minimum":1}},"inputs":{"type":"object","description":"How inputs varied from call to call.","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0},"pool":{"type":"integer","description":"Inputs in the pool the calls rotate over (0 when none).","minimum":0},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a new message every call; pool: messages from the pool; none: the operation takes no message."},"description":{"type":"string","description":"The same in words, as the page shows it."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"CPU every worker was pinned to, or null.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"target":{"type":"object","description":"The precision target.","properties":{"relativeHalfWidth":{"type":"number","description":"Target half-width of the 95 % interval, as a fraction of the figure.","minimum":0,"maximum":1},"budgetMs":{"type":"number","description":"Sampling budget of the operation, in ms.","minimum":0},"minWorkers":{"type":"integer","description":"Workers at least.","minimum":1},"contendedBudgetMs":{"type":"number","description":"Sampling time the operation could spend on contended workers on top of budgetMs (the budget counts the uncontended workers' time only), in ms.","minimum":0},"figure":{"type":"string","enum":["cycles","time"],"description":"The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time."}},"required":["relativeHalfWidth","budgetMs","minWorkers"],"additionalProperties":false},"stoppedBy":{"type":"string","enum":["target","budget","quick"],"description":"target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target)."},"elapsedMs":{"type":"number","description":"Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).","minimum":0},"overheadShare":{"type":"number","description":"Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).","minimum":0},"switchedOut":{"type":"object","description":"Samples during which a worker was switched out (samples[].switchedOut), when any was: they are left out of the figures, except in a worker where more than cap of its samples were (it keeps them all).","properties":{"listed":{"type":"integer","description":"Samples listed as switched out, over all workers.","minimum":1},"dropped":{"type":"integer","description":"Of them, left out of the figures.","minimum":0},"workersOverCap":{"type":"integer","description":"Workers switched out in more than cap of their samples, which kept them all.","minimum":0},"cap":{"type":"number","description":"The largest share of a worker's samples left out.","minimum":0,"maximum":1},"keptPerWorker":{"type":"array","description":"Samples each worker's figures used, in worker order.","items":{"type":"integer","minimum":0}}},"required":["listed","dropped","workersOverCap","cap","keptPerWorker"],"additionalProperties":false},"contendedMs":{"type":"number","description":"Of elapsedMs, the time of the workers judged contended (the contention block), which the budget did not count, in ms.","minimum":0},"layouts":{"type":"object","description":"The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.","properties":{"padBytes":{"type":"array","description":"The layouts the workers used, as padding bytes before the instance's code.","items":{"type":"integer","minimum":0}},"workerPadBytes":{"type":"array","description":"Each worker's layout, in worker order.","items":{"type":"integer","minimum":0}}},"required":["padBytes","workerPadBytes"],"additionalProperties":false}},"required":["batch","batchReason","workers","samplesPerWorker","inputs","pinnedCpu","target","stoppedBy","elapsedMs","overheadShare"],"additionalProperties":false},"samples":{"type":"array","description":"Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.","items":{"type":"object","description":"One worker's samples.","properties":{"worker":{"type":"integer","description":"Worker number, from 1, in the order the workers ran.","minimum":1},"counterDeltas":{"type":"array","description":"Counter deltas, one per sample.","items":{"type":"number","minimum":0},"minItems":1},"clockDeltas":{"type":"array","description":"Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.","items":{"type":"number","minimum":0}},"throughputDeltas":{"type":"array","description":"Counter delta of the contention probe after each sample (contention.adds one-cycle adds on contention.chains independent chains), overhead not subtracted.","items":{"type":"number","minimum":0}},"switchedOut":{"type":"array","description":"The samples (0-based, ascending) during which the worker's process was switched out (its context switches changed): they hold another task's time too, and are left out of distribution, central and trials unless more than sampling.switchedOut.cap of the worker's samples are (then all are kept). Absent when none.","items":{"type":"integer","minimum":0},"minItems":1}},"required":["worker","counterDeltas"],"additionalProperties":false}},"distribution":{"type":"object","description":"Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).","properties":{"n":{"type":"integer","description":"Samples pooled (those a worker was switched out in left out: sampling.switchedOut).","minimum":1},"calls":{"type":"integer","description":"Calls timed: samples × batch (of the samples pooled).","minimum":1},"meanNs":{"type":"number","description":"Mean, ns.","minimum":0},"medianNs":{"type":"number","description":"Median, ns.","minimum":0},"minNs":{"type":"number","description":"Smallest, ns.","minimum":0},"maxNs":{"type":"number","description":"Largest, ns.","minimum":0},"p1Ns":{"type":"number","description":"1st percentile (type 7), ns.","minimum":0},"p5Ns":{"type":"number","description":"5th percentile, ns.","minimum":0},"p25Ns":{"type":"number","description":"25th percentile, ns.","minimum":0},"p75Ns":{"type":"number","description":"75th percentile, ns.","minimum":0},"p95Ns":{"type":"number","description":"95th percentile, ns.","minimum":0},"p99Ns":{"type":"number","description":"99th percentile, ns.","minimum":0},"madNs":{"type":"number","description":"Median absolute deviation from the median (unscaled), ns.","minimum":0},"sdNs":{"type":"number","description":"Sample standard deviation, ns.","minimum":0},"medianCi95Ns":{"$ref":"#/$defs/interval","description":"Distribution-free 95 % interval of the median from order statistics, ns."},"meanCi95Ns":{"$ref":"#/$defs/interval","description":"95 % interval of the mean, ns."},"outliers":{"type":"object","description":"Tukey's fences (1.5 × IQR beyond the quartiles): samples counted, never dropped.","properties":{"low":{"type":"integer","description":"Samples below the lower fence.","minimum":0},"high":{"type":"integer","description":"Samples above the upper fence.","minimum":0},"fences":{"$ref":"#/$defs/interval","description":"The fences, ns."}},"required":["low","high","fences"],"additionalProperties":false},"workerMediansNs":{"type":"array","description":"Each worker's median, ns, in worker order.","items":{"type":"number","minimum":0}},"workerMeansNs":{"type":"array","description":"Each worker's mean, ns, in worker order.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"The run's own noise floor: (max − min) / median of the workers' central figures, a fraction.","minimum":0},"meanCounter":{"type":"number","description":"Mean per call in the counter's unit.","minimum":0},"medianCounter":{"type":"number","description":"Median per call in the counter's unit.","minimum":0},"p999Ns":{"type":"number","description":"99.9th percentile (type 7), ns: with p99Ns and maxNs the tail of the `calls` calls behind them (a sample's delta ÷ batch, so with batch > 1 a per-call mean of each sample).","minimum":0},"coreClock":{"type":"object","description":"The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.","properties":{"method":{"type":"string","enum":["add-chain"],"description":"add-chain: a dependent chain of one-cycle integer adds timed with the counter."},"adds":{"type":"integer","description":"Adds per probe.","minimum":1},"workerHz":{"type":"array","description":"Each worker's core clock, Hz, in worker order.","items":{"type":"number","minimum":0}},"minHz":{"type":"number","description":"Slowest worker's core clock, Hz.","minimum":0},"maxHz":{"type":"number","description":"Fastest worker's core clock, Hz.","minimum":0}},"required":["method","adds","workerHz","minHz","maxHz"],"additionalProperties":false},"cycles":{"type":"object","description":"Estimated core cycles per call (a sample's ns × its worker's core clock), pooled.","properties":{"meanCycles":{"type":"number","description":"Mean, estimated core cycles.","minimum":0},"medianCycles":{"type":"number","description":"Median, estimated core cycles.","minimum":0},"p5Cycles":{"type":"number","description":"5th percentile.","minimum":0},"p25Cycles":{"type":"number","description":"25th percentile.","minimum":0},"p75Cycles":{"type":"number","description":"75th percentile.","minimum":0},"p95Cycles":{"type":"number","description":"95th percentile.","minimum":0},"workerMediansCycles":{"type":"array","description":"Each worker's median.","items":{"type":"number","minimum":0}},"workerMeansCycles":{"type":"array","description":"Each worker's mean.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"(max − min) / median of the workers' figures of the published statistic, a fraction.","minimum":0}},"required":["meanCycles","medianCycles","p5Cycles","p25Cycles","p75Cycles","p95Cycles","workerMediansCycles","workerMeansCycles","workerSpread"],"additionalProperties":false}},"required":["n","calls","meanNs","medianNs","minNs","maxNs","p1Ns","p5Ns","p25Ns","p75Ns","p95Ns","p99Ns","madNs","sdNs","medianCi95Ns","meanCi95Ns","outliers","workerMediansNs","workerMeansNs","workerSpread"],"additionalProperties":false},"central":{"type":"object","description":"The published central figure and its interval.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"median, or mean for an operation whose time depends on its input."},"valueNs":{"type":"number","description":"The figure, ns per call.","minimum":0},"valueCounter":{"type":"number","description":"The figure in the counter's unit.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95 % prediction interval of the figure a repeat run on the same machine publishes (as many workers, same campaign): valueNs ± the larger of √2 × the pooled interval's half-width and t · sd(worker figures) · √(1/W + 1/W), so that of two such runs each run's figure lies inside the other's interval about 95 % of the time (docs/methodology.md); ns."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95Ns (the prediction interval of a repeat run's figure) as a fraction of valueNs.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."},"reason":{"type":"string","description":"Why this statistic, in words (shown on the page)."},"decision":{"description":"How the statistic was decided when the campaign does not set it: from the per-call instruction counts of the instance's reference profile (one decision per instance × operation for the whole campaign: mean when input-dependent, else median), or, where valgrind could not count, from this record's per-call distribution (the fallback rule). Absent in older records.","oneOf":[{"type":"object","description":"Decided by the instruction counts (inputDependence in @ngcc-perf/schema).","properties":{"by":{"const":"instructions","description":"Decided from instruction counts."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"calls":{"type":"integer","description":"Calls counted.","minimum":1},"minInstructions":{"type":"number","description":"The fewest instructions of a counted call.","minimum":0},"maxInstructions":{"type":"number","description":"The most instructions of a counted call.","minimum":0},"relativeSpread":{"type":"number","description":"(max − min) / median of the per-call counts.","minimum":0},"threshold":{"type":"number","description":"The spread above which the operation is input-dependent (INPUT_DEPENDENCE_THRESHOLD).","minimum":0},"inputDependent":{"type":"boolean","description":"relativeSpread > threshold: the mean is published, else the median."}},"required":["by","profile","calls","minInstructions","maxInstructions","relativeSpread","threshold","inputDependent"],"additionalProperties":false},{"type":"object","description":"Decided by this record's per-call distribution (the fallback rule).","properties":{"by":{"const":"distribution","description":"Decided from the timing distribution."},"why":{"type":"string","description":"Why the instruction counts could not decide (not installed, emulation, AVX-512, the count failed)."}},"required":["by","why"],"additionalProperties":false}]},"cycles":{"type":"object","description":"The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).","properties":{"value":{"type":"number","description":"The figure, estimated core cycles per call.","minimum":0},"ci95":{"$ref":"#/$defs/interval","description":"95 % prediction interval of a repeat run's estimated core cycles, the rule of ci95Ns over the workers' cycle figures."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95 (the prediction interval) as a fraction of value.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."}},"required":["value","ci95","relativeHalfWidth","metTarget"],"additionalProperties":false}},"required":["statistic","valueNs","valueCounter","ci95Ns","relativeHalfWidth","metTarget","reason"],"additionalProperties":false},"contention":{"type":"object","description":"Whether each worker's core was shared with a busy sibling hyperthread, from the contention probe after every sample (independent add chains: a shared core issues fewer adds per cycle; the dependent chain of the core-clock probe gives the cycles), and which workers distribution and central were computed from. Absent without the probes (--clock-chain none, counters that count cycles or instructions).","properties":{"probe":{"type":"string","enum":["add-throughput"],"description":"add-throughput: one-cycle adds on `chains` independent interleaved chains."},"chains":{"type":"integer","description":"Independent chains of the probe.","minimum":1},"share":{"type":"number","description":"A worker is contended below share × reference adds per cycle.","minimum":0,"maximum":1},"floor":{"type":"number","description":"The least reference, adds per cycle: 3.75 on x86-64 run natively (four integer ALUs), 0 elsewhere.","minimum":0},"reference":{"type":"number","description":"The larger of the best worker's adds per cycle and floor.","minimum":0},"threshold":{"type":"number","description":"share × reference: adds per cycle below which a worker is contended.","minimum":0},"workers":{"type":"array","description":"Every worker, in worker order (as in samples).","items":{"type":"object","description":"One worker's contention state.","properties":{"worker":{"type":"integer","description":"Worker number, from 1.","minimum":1},"addsPerCycle":{"type":"number","description":"Adds per core cycle on the independent chains: the probe's adds ÷ its median delta, over the core-clock probe's adds ÷ its median delta (overhead subtracted from both).","minimum":0},"contended":{"type":"boolean","description":"addsPerCycle < threshold."}},"required":["worker","addsPerCycle","contended"],"additionalProperties":false}},"state":{"type":"string","enum":["uncontended","contended","mixed"],"description":"uncontended: no worker contended; contended: every worker; mixed: some."},"publishedFrom":{"type":"string","enum":["uncontended","all"],"description":"uncontended: distribution and central (their worker lists included) are of the uncontended workers only, at least the campaign's minWorkers of them; all: of every worker (too few uncontended ones; state says whether any was contended). samples and sampling list every worker."}},"required":["probe","chains","share","floor","reference","threshold","workers","state","publishedFrom"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}},"plausibility":{"type":"object","description":"Cross-checks of the published figures against what the measured code cannot touch (docs/methodology.md, Plausibility): the runner's own clock over every worker process, the duration the runner asked for, the driver's two clocks, and the cycles per instruction against the instructions step's count when that record was in the store. A flagged record's figure is shown marked as not plausible.","properties":{"verdict":{"type":"string","enum":["plausible","flagged"],"description":"flagged when any check is; else plausible."},"checks":{"type":"array","description":"Every check made, passed or flagged.","items":{"type":"object","description":"One check.","properties":{"check":{"type":"string","enum":["runner-clock","requested-duration","counter-vs-clock","warm-up-estimate","cycles-per-instruction"],"description":"runner-clock: the samples (or trials) of a worker add up to no more than the runner's own clock over its process (durationMs); requested-duration: they add up to at least a tenth of the duration the runner asked for, unless the count is at its cap; counter-vs-clock: the counter's figures agree with the driver's CLOCK_MONOTONIC; warm-up-estimate: the median call is no faster than an 8th of the driver's own warm-up estimate; cycles-per-instruction: cycles per call ÷ the instructions counted per call lies within 0.1–8."},"outcome":{"type":"string","enum":["pass","flagged"],"description":"pass or flagged."},"message":{"type":"string","description":"What was compared, with the figures; for a flagged check, which worker and by how much."}},"required":["check","outcome","message"],"additionalProperties":false}}},"required":["verdict","checks"],"additionalProperties":false}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema37 = {"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false};
 const schema38 = {"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false};
 const schema40 = {"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false};
 const schema45 = {"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false};
@@ -6853,7 +6853,7 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(!(((((((data21 === "compile-error") || (data21 === "crash")) || (data21 === "timeout")) || (data21 === "canary")) || (data21 === "check-failed")) || (data21 === "kat-failed")) || (data21 === "error"))){
+if(!((((((((data21 === "compile-error") || (data21 === "crash")) || (data21 === "timeout")) || (data21 === "canary")) || (data21 === "check-failed")) || (data21 === "kat-failed")) || (data21 === "driver-output")) || (data21 === "error"))){
 const err62 = {instancePath:instancePath+"/failure/reason",schemaPath:"#/$defs/failure/properties/reason/enum",keyword:"enum",params:{allowedValues: schema37.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err62];
@@ -13837,7 +13837,7 @@ return errors === 0;
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const kat = validate23;
-const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/kat.schema.json","title":"ngcc-perf KAT record","description":"Known-Answer-Test verification of one instance under one build profile (section 3), pointing at its log.","type":"object","properties":{"kind":{"const":"kat","description":"Record kind; always \"kat\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["PASS","FAIL","ERROR"],"description":"PASS: every entry line of the generated output equals the expected .rsp's byte for byte (CRLF line endings, comment lines, empty lines and the final newline may differ, each named in warnings), or the output hashes to the expected hash; FAIL: an entry differs or the KAT file is corrupt; ERROR: generation failed (crash, timeout, build error)."},"log":{"type":"object","description":"The KAT log, evidence listed in section 7.","properties":{"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the log file."},"sha256Prefix":{"type":"string","description":"Leading hex digits of the log's SHA-256 when only a prefix is known (synthesized records made from published pages).","pattern":"^[0-9a-f]{8,63}$"}},"required":["path"],"additionalProperties":false,"oneOf":[{"required":["sha256"]},{"required":["sha256Prefix"]}]},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"build":{"$ref":"#/$defs/build","description":"How the KAT generator was built."},"manifest":{"type":"object","description":"Check of the submission's kat.sha256 manifest against its .rsp files.","properties":{"path":{"type":"string","description":"Manifest path as shown in the report: the algorithm id, then its path in the submission, e.g. kem-20/KAT/kat.sha256."},"status":{"type":"string","enum":["ok","mismatch","missing","not-applicable"],"description":"ok: every listed file matches; mismatch: a file's hash differs (corrupt or altered KAT file); missing: no manifest; not-applicable: an expected hash is given instead of files."},"mismatches":{"type":"array","description":"Files whose hash differs from the manifest.","items":{"type":"object","description":"One mismatch.","properties":{"file":{"type":"string","description":"File named in the manifest."},"expected":{"$ref":"#/$defs/sha256","description":"Hash in the manifest."},"actual":{"description":"Hash of the file as found, or null when missing.","anyOf":[{"$ref":"#/$defs/sha256"},{"type":"null"}]}},"required":["file","expected"],"additionalProperties":false}}},"required":["path","status"],"additionalProperties":false},"expected":{"type":"object","description":"What the generated output was compared with.","properties":{"source":{"type":"string","enum":["rsp-file","sha256"],"description":"rsp-file: a NIST .rsp file; sha256: an expected hash (PQClean-style)."},"path":{"type":"string","description":"Path of the expected .rsp file."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the expected output."},"form":{"type":"string","enum":["rsp","single","all"],"description":"Which output the hash covers: rsp (the whole .rsp), single (entry 0, PQClean nistkat-sha256), all (N entries, liboqs)."},"entries":{"type":"integer","description":"Entries the expected output covers.","minimum":1},"note":{"type":"string","description":"Where an expected hash comes from."}},"required":["source"],"additionalProperties":false},"generated":{"type":"object","description":"The output generated with the instance.","properties":{"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the generated output."},"entries":{"type":"integer","description":"Entries generated.","minimum":0},"bytes":{"type":"integer","description":"Size of the generated output in bytes.","minimum":0},"forms":{"type":"object","description":"SHA-256 of every form made from the one run.","properties":{"rsp":{"$ref":"#/$defs/sha256","description":"The whole .rsp (header, entries each followed by an empty line)."},"single":{"$ref":"#/$defs/sha256","description":"Entry 0 without header or empty lines (PQClean nistkat-sha256)."},"all":{"$ref":"#/$defs/sha256","description":"All generated entries, no header, an empty line between entries (liboqs all)."}},"additionalProperties":false}},"required":["sha256"],"additionalProperties":false},"diagnosis":{"type":"object","description":"On FAIL: where the output first differs.","properties":{"differingEntries":{"type":"integer","description":"How many entries differ.","minimum":0},"firstCount":{"type":"integer","description":"count of the first differing entry.","minimum":0},"field":{"type":"string","description":"First differing field of that entry (seed, pk, sk, ct, ss, mlen, msg, smlen, sm, …)."},"expected":{"type":"string","description":"Value abbreviated for display (first and last bytes in hex)."},"actual":{"type":"string","description":"Value abbreviated for display (first and last bytes in hex)."}},"required":["differingEntries"],"additionalProperties":false},"error":{"$ref":"#/$defs/failure","description":"On ERROR: what went wrong; on a FAIL output-differs without a diagnosis: why the generator's output was not compared (its forms disagree with each other: tampered or inconsistent output)."},"corruption":{"type":"array","description":"With outcome corrupt-kat: every problem found in the shipped .rsp or its manifest (the submission's fault, not the implementation's).","items":{"type":"object","description":"One problem.","properties":{"file":{"type":"string","description":"The file, relative to the store's view of the submission (e.g. kem-90/KAT/kat.sha256)."},"message":{"type":"string","description":"What is wrong and what was expected."},"line":{"type":"integer","description":"1-based line of the file, when the problem has one.","minimum":1}},"required":["file","message"],"additionalProperties":false}},"outcome":{"type":"string","enum":["match","output-differs","corrupt-kat","no-expected-kat","error"],"description":"Why the verdict is what it is: match (PASS); output-differs (FAIL: the implementation's output differs from the expected KAT, see diagnosis — or the generator's output forms disagree with each other, tampered or inconsistent, see error); corrupt-kat (FAIL: the shipped .rsp is malformed, missing or disagrees with its manifest, or the manifest is malformed: a corrupt or altered KAT file, reported apart from implementation failures, see corruption); no-expected-kat (ERROR: nothing to compare with); error (ERROR: build, crash, timeout or a failed check, see error)."},"rng":{"type":"string","enum":["nist-ctr-drbg","hqc-shake256"],"description":"KAT randomness: nist-ctr-drbg (AES-256 CTR_DRBG of NIST's rng.c) or hqc-shake256 (HQC's SHAKE256 KAT RNG)."},"checks":{"type":"array","description":"Every comparison made (one per expected .rsp file or expected hash).","items":{"type":"object","description":"One comparison.","properties":{"form":{"type":"string","enum":["rsp","single","all"],"description":"Output form compared: rsp, single or all."},"entries":{"type":"integer","description":"Entries the form covers.","minimum":1},"expectedSha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the expected output (LF line endings)."},"generatedSha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the generated output."},"match":{"type":"boolean","description":"True when the generated output equals the expected one: for a .rsp every entry line byte for byte (expectedSha256 then differs from generatedSha256 when only comments, empty lines or the final newline differ; see warnings)."},"source":{"type":"string","description":"Where the expectation comes from: the .rsp path or the origin of the hash."}},"required":["form","entries","expectedSha256","generatedSha256","match"],"additionalProperties":false}},"lengths":{"type":"object","description":"Output lengths seen while generating the KAT (for the size audit; signatures: signed message length minus message length).","properties":{"publicKeyBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"ciphertextBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"signatureBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"warnings":{"type":"array","description":"Non-fatal findings: CRLF line endings; a .rsp differing from the generated output only outside its entries (each line, expected and generated); .rsp files the manifest lists that no instance uses; a missing manifest.","items":{"type":"string"}},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","verdict","log"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/kat.schema.json","title":"ngcc-perf KAT record","description":"Known-Answer-Test verification of one instance under one build profile (section 3), pointing at its log.","type":"object","properties":{"kind":{"const":"kat","description":"Record kind; always \"kat\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["PASS","FAIL","ERROR"],"description":"PASS: every entry line of the generated output equals the expected .rsp's byte for byte (CRLF line endings, comment lines, empty lines and the final newline may differ, each named in warnings), or the output hashes to the expected hash; FAIL: an entry differs or the KAT file is corrupt; ERROR: generation failed (crash, timeout, build error)."},"log":{"type":"object","description":"The KAT log, evidence listed in section 7.","properties":{"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the log file."},"sha256Prefix":{"type":"string","description":"Leading hex digits of the log's SHA-256 when only a prefix is known (synthesized records made from published pages).","pattern":"^[0-9a-f]{8,63}$"}},"required":["path"],"additionalProperties":false,"oneOf":[{"required":["sha256"]},{"required":["sha256Prefix"]}]},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"build":{"$ref":"#/$defs/build","description":"How the KAT generator was built."},"manifest":{"type":"object","description":"Check of the submission's kat.sha256 manifest against its .rsp files.","properties":{"path":{"type":"string","description":"Manifest path as shown in the report: the algorithm id, then its path in the submission, e.g. kem-20/KAT/kat.sha256."},"status":{"type":"string","enum":["ok","mismatch","missing","not-applicable"],"description":"ok: every listed file matches; mismatch: a file's hash differs (corrupt or altered KAT file); missing: no manifest; not-applicable: an expected hash is given instead of files."},"mismatches":{"type":"array","description":"Files whose hash differs from the manifest.","items":{"type":"object","description":"One mismatch.","properties":{"file":{"type":"string","description":"File named in the manifest."},"expected":{"$ref":"#/$defs/sha256","description":"Hash in the manifest."},"actual":{"description":"Hash of the file as found, or null when missing.","anyOf":[{"$ref":"#/$defs/sha256"},{"type":"null"}]}},"required":["file","expected"],"additionalProperties":false}}},"required":["path","status"],"additionalProperties":false},"expected":{"type":"object","description":"What the generated output was compared with.","properties":{"source":{"type":"string","enum":["rsp-file","sha256"],"description":"rsp-file: a NIST .rsp file; sha256: an expected hash (PQClean-style)."},"path":{"type":"string","description":"Path of the expected .rsp file."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the expected output."},"form":{"type":"string","enum":["rsp","single","all"],"description":"Which output the hash covers: rsp (the whole .rsp), single (entry 0, PQClean nistkat-sha256), all (N entries, liboqs)."},"entries":{"type":"integer","description":"Entries the expected output covers.","minimum":1},"note":{"type":"string","description":"Where an expected hash comes from."}},"required":["source"],"additionalProperties":false},"generated":{"type":"object","description":"The output generated with the instance.","properties":{"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the generated output."},"entries":{"type":"integer","description":"Entries generated.","minimum":0},"bytes":{"type":"integer","description":"Size of the generated output in bytes.","minimum":0},"forms":{"type":"object","description":"SHA-256 of every form made from the one run.","properties":{"rsp":{"$ref":"#/$defs/sha256","description":"The whole .rsp (header, entries each followed by an empty line)."},"single":{"$ref":"#/$defs/sha256","description":"Entry 0 without header or empty lines (PQClean nistkat-sha256)."},"all":{"$ref":"#/$defs/sha256","description":"All generated entries, no header, an empty line between entries (liboqs all)."}},"additionalProperties":false}},"required":["sha256"],"additionalProperties":false},"diagnosis":{"type":"object","description":"On FAIL: where the output first differs.","properties":{"differingEntries":{"type":"integer","description":"How many entries differ.","minimum":0},"firstCount":{"type":"integer","description":"count of the first differing entry.","minimum":0},"field":{"type":"string","description":"First differing field of that entry (seed, pk, sk, ct, ss, mlen, msg, smlen, sm, …)."},"expected":{"type":"string","description":"Value abbreviated for display (first and last bytes in hex)."},"actual":{"type":"string","description":"Value abbreviated for display (first and last bytes in hex)."}},"required":["differingEntries"],"additionalProperties":false},"error":{"$ref":"#/$defs/failure","description":"On ERROR: what went wrong; on a FAIL output-differs without a diagnosis: why the generator's output was not compared (its forms disagree with each other: tampered or inconsistent output)."},"corruption":{"type":"array","description":"With outcome corrupt-kat: every problem found in the shipped .rsp or its manifest (the submission's fault, not the implementation's).","items":{"type":"object","description":"One problem.","properties":{"file":{"type":"string","description":"The file, relative to the store's view of the submission (e.g. kem-90/KAT/kat.sha256)."},"message":{"type":"string","description":"What is wrong and what was expected."},"line":{"type":"integer","description":"1-based line of the file, when the problem has one.","minimum":1}},"required":["file","message"],"additionalProperties":false}},"outcome":{"type":"string","enum":["match","output-differs","corrupt-kat","no-expected-kat","error"],"description":"Why the verdict is what it is: match (PASS); output-differs (FAIL: the implementation's output differs from the expected KAT, see diagnosis — or the generator's output forms disagree with each other, tampered or inconsistent, see error); corrupt-kat (FAIL: the shipped .rsp is malformed, missing or disagrees with its manifest, or the manifest is malformed: a corrupt or altered KAT file, reported apart from implementation failures, see corruption); no-expected-kat (ERROR: nothing to compare with); error (ERROR: build, crash, timeout or a failed check, see error)."},"rng":{"type":"string","enum":["nist-ctr-drbg","hqc-shake256"],"description":"KAT randomness: nist-ctr-drbg (AES-256 CTR_DRBG of NIST's rng.c) or hqc-shake256 (HQC's SHAKE256 KAT RNG)."},"checks":{"type":"array","description":"Every comparison made (one per expected .rsp file or expected hash).","items":{"type":"object","description":"One comparison.","properties":{"form":{"type":"string","enum":["rsp","single","all"],"description":"Output form compared: rsp, single or all."},"entries":{"type":"integer","description":"Entries the form covers.","minimum":1},"expectedSha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the expected output (LF line endings)."},"generatedSha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the generated output."},"match":{"type":"boolean","description":"True when the generated output equals the expected one: for a .rsp every entry line byte for byte (expectedSha256 then differs from generatedSha256 when only comments, empty lines or the final newline differ; see warnings)."},"source":{"type":"string","description":"Where the expectation comes from: the .rsp path or the origin of the hash."}},"required":["form","entries","expectedSha256","generatedSha256","match"],"additionalProperties":false}},"lengths":{"type":"object","description":"Output lengths seen while generating the KAT (for the size audit; signatures: signed message length minus message length).","properties":{"publicKeyBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"ciphertextBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"signatureBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"warnings":{"type":"array","description":"Non-fatal findings: CRLF line endings; a .rsp differing from the generated output only outside its entries (each line, expected and generated); .rsp files the manifest lists that no instance uses; a missing manifest.","items":{"type":"string"}},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","verdict","log"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 const schema51 = {"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"};
 const pattern38 = new RegExp("^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$", "u");
 const pattern40 = new RegExp("^[0-9a-f]{8,63}$", "u");
@@ -15579,7 +15579,7 @@ vErrors.push(err138);
 }
 errors++;
 }
-if(!(((((((data63 === "compile-error") || (data63 === "crash")) || (data63 === "timeout")) || (data63 === "canary")) || (data63 === "check-failed")) || (data63 === "kat-failed")) || (data63 === "error"))){
+if(!((((((((data63 === "compile-error") || (data63 === "crash")) || (data63 === "timeout")) || (data63 === "canary")) || (data63 === "check-failed")) || (data63 === "kat-failed")) || (data63 === "driver-output")) || (data63 === "error"))){
 const err139 = {instancePath:instancePath+"/error/reason",schemaPath:"#/$defs/failure/properties/reason/enum",keyword:"enum",params:{allowedValues: schema37.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err139];
@@ -17009,7 +17009,7 @@ return errors === 0;
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const hash_profile = validate24;
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/hash-profile.schema.json","title":"ngcc-perf hash/DRNG profile record","description":"Share of one operation's time spent in the placeholder hash functions and the DRNG, measured with link-time wrappers in a profiling build separate from the timing build.","type":"object","properties":{"kind":{"const":"hash-profile","description":"Record kind; always \"hash-profile\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the profiling build was made."},"emulated":{"type":"boolean","description":"True when the profiled build ran under an emulator (compiler.emulator): calls per operation only — no share, time or tick figure (those would be the emulator's), groups is empty and no trials are kept."},"iterations":{"type":"integer","description":"Operations profiled in all.","minimum":1},"totalNsPerOp":{"type":"number","description":"Mean time per operation in the profiling build (ns), the denominator of the shares.","minimum":0},"unprofiledNsPerOp":{"description":"Mean time per operation of the unprofiled (timing) build in the same run (ns).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"wrapperOverhead":{"description":"Relative wrapper overhead: totalNsPerOp / unprofiledNsPerOp − 1.","anyOf":[{"type":"number"},{"type":"null"}]},"wrapperClock":{"type":"string","enum":["rdtsc","cntvct","clock_gettime"],"description":"Clock the wrappers read (plain rdtsc on x86-64, cntvct_el0 on aarch64, else CLOCK_MONOTONIC); shares are ratios of sums in this clock."},"totalTicks":{"type":"number","description":"Sum of the profiled trials' durations in the wrapper clock (the shares' denominator).","minimum":0},"trials":{"type":"object","description":"Raw trials of the two runs behind totalNsPerOp and unprofiledNsPerOp.","properties":{"profiled":{"type":"array","description":"Trials of the profiling build.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Operations in the trial.","minimum":1},"ns":{"type":"number","description":"CLOCK_MONOTONIC duration of the trial (ns).","minimum":0}},"required":["iterations","ns"],"additionalProperties":false}},"unprofiled":{"type":"array","description":"Trials of the timing build.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Operations in the trial.","minimum":1},"ns":{"type":"number","description":"CLOCK_MONOTONIC duration of the trial (ns).","minimum":0}},"required":["iterations","ns"],"additionalProperties":false}}},"required":["profiled"],"additionalProperties":false},"katCheck":{"type":"object","description":"The KAT generator linked with the same wrappers (a profiled KAT build), compared with the reference: the wrappers must forward every call unchanged.","properties":{"verdict":{"type":"string","enum":["PASS","FAIL","ERROR"],"description":"PASS: identical output; FAIL: it differs; ERROR: it could not be built or run."},"comparedWith":{"type":"string","description":"What the output was compared with: the committed .rsp file, or the KAT generator built from the same objects without wrappers."},"sha256":{"type":"string","description":"SHA-256 of the profiled KAT generator's output.","pattern":"^[0-9a-f]{64}$"},"message":{"type":"string","description":"On FAIL or ERROR: what differed or went wrong."}},"required":["verdict"],"additionalProperties":false},"groups":{"type":"array","description":"Per symbol group: the share of the operation's time spent inside its outermost wrapped calls.","items":{"type":"object","description":"One group.","properties":{"name":{"type":"string","description":"Group name, e.g. hash or drng.","pattern":"^[a-z][a-z0-9_]*$"},"symbols":{"type":"array","description":"Symbols in the group.","items":{"type":"string"}},"share":{"type":"number","description":"Fraction of the operation's time spent in this group (0.028 = 2.8%); nested wrapped calls counted once.","minimum":0,"maximum":1},"label":{"type":"string","description":"Column label, e.g. pseudohash/XOF/sm3."},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash."},"iccs":{"type":"boolean","description":"Whether the group is ICCS placeholder functions (the page says ICCS only for these)."},"source":{"type":"string","enum":["default","campaign","meta","algorithm"],"description":"Where the group came from: default (the profiler's defaults), campaign (profiler.groups), meta (the submission's meta.json profiler) or algorithm (the campaign's algorithms[].profiler)."},"nsPerOp":{"type":"number","description":"Mean time per operation inside the group, in ns.","minimum":0},"ticks":{"type":"number","description":"Time inside the group's outermost calls over all profiled trials, in the wrapper clock.","minimum":0}},"required":["name","symbols","share"],"additionalProperties":false}},"calls":{"type":"array","description":"Calls per operation per wrapped symbol (zero counts may be left out).","items":{"type":"object","description":"One symbol.","properties":{"symbol":{"type":"string","description":"Linker symbol, e.g. pseudoXOF."},"group":{"type":"string","description":"Group the symbol belongs to."},"meanPerOperation":{"type":"number","description":"Mean number of calls per operation (fractions allowed).","minimum":0},"label":{"type":"string","description":"Name shown in the calls column, e.g. drng for randombytes."},"nsPerOp":{"type":"number","description":"Mean time per operation inside this symbol's outermost calls, in ns.","minimum":0},"nestedPerOperation":{"type":"number","description":"Mean calls per operation made from inside another wrapped call of the same group (not in meanPerOperation, not timed again).","minimum":0},"callsPerOperation":{"type":"object","description":"The distribution of the outermost calls (as meanPerOperation counts them) over the profiled operations, each operation counted alone: for a rejection-sampling function 1 + the rejections.","properties":{"min":{"type":"integer","description":"Fewest calls in one operation.","minimum":0},"max":{"type":"integer","description":"Most calls in one operation.","minimum":0},"median":{"type":"number","description":"Median calls per operation (a half when the two middle operations differ).","minimum":0},"mean":{"type":"number","description":"Mean calls per operation (equals meanPerOperation).","minimum":0},"operations":{"type":"integer","description":"Operations counted (the profiled trials' iterations).","minimum":0},"histogram":{"type":"array","description":"Calls → operations, in increasing calls; present when there are at most 64 distinct values.","items":{"type":"array","description":"[calls, operations that made that many]","prefixItems":[{"type":"integer","description":"Calls.","minimum":0},{"type":"integer","description":"Operations.","minimum":1}],"items":{"type":"integer","description":"Calls or operations.","minimum":0},"minItems":2,"maxItems":2},"minItems":1,"maxItems":64}},"required":["min","max","median","mean","operations"],"additionalProperties":false}},"required":["symbol","group","meanPerOperation"],"additionalProperties":false}},"blindSpots":{"type":"array","description":"Configured symbols that cannot be intercepted, reported instead of a silent 0%.","items":{"type":"object","description":"One blind spot.","properties":{"symbol":{"type":"string","description":"The symbol."},"reason":{"type":"string","enum":["same-object","static","inlined","not-referenced"],"description":"same-object: defined in the same object as its callers; static: not an external symbol; inlined: no call remains; not-referenced: never called."},"detail":{"type":"string","description":"Where it was found (object file, caller)."}},"required":["symbol","reason"],"additionalProperties":false}},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["groups","calls"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/hash-profile.schema.json","title":"ngcc-perf hash/DRNG profile record","description":"Share of one operation's time spent in the placeholder hash functions and the DRNG, measured with link-time wrappers in a profiling build separate from the timing build.","type":"object","properties":{"kind":{"const":"hash-profile","description":"Record kind; always \"hash-profile\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the profiling build was made."},"emulated":{"type":"boolean","description":"True when the profiled build ran under an emulator (compiler.emulator): calls per operation only — no share, time or tick figure (those would be the emulator's), groups is empty and no trials are kept."},"iterations":{"type":"integer","description":"Operations profiled in all.","minimum":1},"totalNsPerOp":{"type":"number","description":"Mean time per operation in the profiling build (ns), the denominator of the shares.","minimum":0},"unprofiledNsPerOp":{"description":"Mean time per operation of the unprofiled (timing) build in the same run (ns).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"wrapperOverhead":{"description":"Relative wrapper overhead: totalNsPerOp / unprofiledNsPerOp − 1.","anyOf":[{"type":"number"},{"type":"null"}]},"wrapperClock":{"type":"string","enum":["rdtsc","cntvct","clock_gettime"],"description":"Clock the wrappers read (plain rdtsc on x86-64, cntvct_el0 on aarch64, else CLOCK_MONOTONIC); shares are ratios of sums in this clock."},"totalTicks":{"type":"number","description":"Sum of the profiled trials' durations in the wrapper clock (the shares' denominator).","minimum":0},"trials":{"type":"object","description":"Raw trials of the two runs behind totalNsPerOp and unprofiledNsPerOp.","properties":{"profiled":{"type":"array","description":"Trials of the profiling build.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Operations in the trial.","minimum":1},"ns":{"type":"number","description":"CLOCK_MONOTONIC duration of the trial (ns).","minimum":0}},"required":["iterations","ns"],"additionalProperties":false}},"unprofiled":{"type":"array","description":"Trials of the timing build.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Operations in the trial.","minimum":1},"ns":{"type":"number","description":"CLOCK_MONOTONIC duration of the trial (ns).","minimum":0}},"required":["iterations","ns"],"additionalProperties":false}}},"required":["profiled"],"additionalProperties":false},"katCheck":{"type":"object","description":"The KAT generator linked with the same wrappers (a profiled KAT build), compared with the reference: the wrappers must forward every call unchanged.","properties":{"verdict":{"type":"string","enum":["PASS","FAIL","ERROR"],"description":"PASS: identical output; FAIL: it differs; ERROR: it could not be built or run."},"comparedWith":{"type":"string","description":"What the output was compared with: the committed .rsp file, or the KAT generator built from the same objects without wrappers."},"sha256":{"type":"string","description":"SHA-256 of the profiled KAT generator's output.","pattern":"^[0-9a-f]{64}$"},"message":{"type":"string","description":"On FAIL or ERROR: what differed or went wrong."}},"required":["verdict"],"additionalProperties":false},"groups":{"type":"array","description":"Per symbol group: the share of the operation's time spent inside its outermost wrapped calls.","items":{"type":"object","description":"One group.","properties":{"name":{"type":"string","description":"Group name, e.g. hash or drng.","pattern":"^[a-z][a-z0-9_]*$"},"symbols":{"type":"array","description":"Symbols in the group.","items":{"type":"string"}},"share":{"type":"number","description":"Fraction of the operation's time spent in this group (0.028 = 2.8%); nested wrapped calls counted once.","minimum":0,"maximum":1},"label":{"type":"string","description":"Column label, e.g. pseudohash/XOF/sm3."},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash."},"iccs":{"type":"boolean","description":"Whether the group is ICCS placeholder functions (the page says ICCS only for these)."},"source":{"type":"string","enum":["default","campaign","meta","algorithm"],"description":"Where the group came from: default (the profiler's defaults), campaign (profiler.groups), meta (the submission's meta.json profiler) or algorithm (the campaign's algorithms[].profiler)."},"nsPerOp":{"type":"number","description":"Mean time per operation inside the group, in ns.","minimum":0},"ticks":{"type":"number","description":"Time inside the group's outermost calls over all profiled trials, in the wrapper clock.","minimum":0}},"required":["name","symbols","share"],"additionalProperties":false}},"calls":{"type":"array","description":"Calls per operation per wrapped symbol (zero counts may be left out).","items":{"type":"object","description":"One symbol.","properties":{"symbol":{"type":"string","description":"Linker symbol, e.g. pseudoXOF."},"group":{"type":"string","description":"Group the symbol belongs to."},"meanPerOperation":{"type":"number","description":"Mean number of calls per operation (fractions allowed).","minimum":0},"label":{"type":"string","description":"Name shown in the calls column, e.g. drng for randombytes."},"nsPerOp":{"type":"number","description":"Mean time per operation inside this symbol's outermost calls, in ns.","minimum":0},"nestedPerOperation":{"type":"number","description":"Mean calls per operation made from inside another wrapped call of the same group (not in meanPerOperation, not timed again).","minimum":0},"callsPerOperation":{"type":"object","description":"The distribution of the outermost calls (as meanPerOperation counts them) over the profiled operations, each operation counted alone: for a rejection-sampling function 1 + the rejections.","properties":{"min":{"type":"integer","description":"Fewest calls in one operation.","minimum":0},"max":{"type":"integer","description":"Most calls in one operation.","minimum":0},"median":{"type":"number","description":"Median calls per operation (a half when the two middle operations differ).","minimum":0},"mean":{"type":"number","description":"Mean calls per operation (equals meanPerOperation).","minimum":0},"operations":{"type":"integer","description":"Operations counted (the profiled trials' iterations).","minimum":0},"histogram":{"type":"array","description":"Calls → operations, in increasing calls; present when there are at most 64 distinct values.","items":{"type":"array","description":"[calls, operations that made that many]","prefixItems":[{"type":"integer","description":"Calls.","minimum":0},{"type":"integer","description":"Operations.","minimum":1}],"items":{"type":"integer","description":"Calls or operations.","minimum":0},"minItems":2,"maxItems":2},"minItems":1,"maxItems":64}},"required":["min","max","median","mean","operations"],"additionalProperties":false}},"required":["symbol","group","meanPerOperation"],"additionalProperties":false}},"blindSpots":{"type":"array","description":"Configured symbols that cannot be intercepted, reported instead of a silent 0%.","items":{"type":"object","description":"One blind spot.","properties":{"symbol":{"type":"string","description":"The symbol."},"reason":{"type":"string","enum":["same-object","static","inlined","not-referenced"],"description":"same-object: defined in the same object as its callers; static: not an external symbol; inlined: no call remains; not-referenced: never called."},"detail":{"type":"string","description":"Where it was found (object file, caller)."}},"required":["symbol","reason"],"additionalProperties":false}},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["groups","calls"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/hash-profile.schema.json" */;
@@ -17774,7 +17774,7 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(!(((((((data21 === "compile-error") || (data21 === "crash")) || (data21 === "timeout")) || (data21 === "canary")) || (data21 === "check-failed")) || (data21 === "kat-failed")) || (data21 === "error"))){
+if(!((((((((data21 === "compile-error") || (data21 === "crash")) || (data21 === "timeout")) || (data21 === "canary")) || (data21 === "check-failed")) || (data21 === "kat-failed")) || (data21 === "driver-output")) || (data21 === "error"))){
 const err61 = {instancePath:instancePath+"/failure/reason",schemaPath:"#/$defs/failure/properties/reason/enum",keyword:"enum",params:{allowedValues: schema37.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err61];
@@ -21868,7 +21868,7 @@ return errors === 0;
 validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const size_audit = validate27;
-const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/size-audit.schema.json","title":"ngcc-perf size audit","description":"Sizes of one algorithm's instances from the catalog, the API and measurement, the section-6 table, and every disagreement found.","type":"object","properties":{"kind":{"const":"size-audit","description":"Record kind; always \"size-audit\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"instances":{"type":"array","description":"Per instance.","items":{"type":"object","description":"One instance.","properties":{"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algname":{"description":"CRYPTO_ALGNAME from the compiled api.h, or null when it defines none.","anyOf":[{"type":"string"},{"type":"null"}]},"api":{"type":"object","description":"API (from the compiled api.h) sizes in bytes; absent fields do not apply.","properties":{"publicKeyBytes":{"type":"integer","description":"Public key, bytes.","minimum":0},"secretKeyBytes":{"type":"integer","description":"Secret key, bytes (key exchange: the long-term secret key, as longTermSecretKeyBytes).","minimum":0},"ciphertextBytes":{"type":"integer","description":"Ciphertext, bytes.","minimum":0},"signatureBytes":{"type":"integer","description":"Signature, bytes: CRYPTO_BYTES, the maximum.","minimum":0},"sharedSecretBytes":{"type":"integer","description":"Shared secret, bytes.","minimum":0},"passes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_PASSES.","minimum":1},"msg1Bytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_MSG1BYTES, bytes.","minimum":0},"msg2Bytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_MSG2BYTES, bytes.","minimum":0},"publicKeyABytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_PUBLICKEYBYTES_A, bytes.","minimum":0},"secretKeyABytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_SECRETKEYBYTES_A, bytes.","minimum":0},"publicKeyBBytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_PUBLICKEYBYTES_B, bytes.","minimum":0},"secretKeyBBytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_SECRETKEYBYTES_B, bytes.","minimum":0},"stateABytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_STATEBYTES_A, bytes.","minimum":0},"stateBBytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_STATEBYTES_B, bytes.","minimum":0},"bandwidthBytes":{"type":"integer","description":"Key exchange: NGCC_KEX_BANDWIDTH_BYTES as the compiler computed it, bytes.","minimum":0}},"additionalProperties":false},"catalog":{"description":"The catalog row, or null when missing.","anyOf":[{"type":"object","properties":{"publicKeyBytes":{"description":"Public key, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"ciphertextBytes":{"description":"Ciphertext, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"signatureBytes":{"description":"Signature, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"publicKeyABytes":{"description":"Key exchange: the initiator's public key, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"kexMessageBytes":{"description":"Key exchange: each protocol message, bytes.","anyOf":[{"type":"array","items":{"type":"integer","minimum":0},"minItems":1},{"type":"null"}]},"source":{"type":"string","description":"Catalog source column."},"note":{"type":"string","description":"Catalog note column."},"line":{"type":"integer","description":"Line of the row in the catalog file.","minimum":1}},"additionalProperties":false},{"type":"null"}]},"measured":{"type":"object","description":"Output lengths seen in KAT and timing runs.","properties":{"publicKeyBytes":{"type":"object","description":"A measured length distribution.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1},"sources":{"type":"array","description":"The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).","items":{"type":"object","description":"One source.","properties":{"source":{"type":"string","enum":["kat","timing"],"description":"kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run)."},"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["source","path","min","mean","max","samples"],"additionalProperties":false},"minItems":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"ciphertextBytes":{"type":"object","description":"A measured length distribution.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1},"sources":{"type":"array","description":"The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).","items":{"type":"object","description":"One source.","properties":{"source":{"type":"string","enum":["kat","timing"],"description":"kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run)."},"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["source","path","min","mean","max","samples"],"additionalProperties":false},"minItems":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"signatureBytes":{"type":"object","description":"A measured length distribution.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1},"sources":{"type":"array","description":"The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).","items":{"type":"object","description":"One source.","properties":{"source":{"type":"string","enum":["kat","timing"],"description":"kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run)."},"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["source","path","min","mean","max","samples"],"additionalProperties":false},"minItems":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"table":{"type":"object","description":"Section 6 row (public key, ciphertext, signature from the catalog; secret key, shared secret from the API) sizes in bytes; absent fields do not apply.","properties":{"publicKeyBytes":{"type":"integer","description":"Public key, bytes.","minimum":0},"secretKeyBytes":{"type":"integer","description":"Secret key, bytes.","minimum":0},"ciphertextBytes":{"type":"integer","description":"Ciphertext, bytes.","minimum":0},"signatureBytes":{"type":"integer","description":"Signature, bytes (API: the maximum).","minimum":0},"sharedSecretBytes":{"type":"integer","description":"Shared secret, bytes.","minimum":0}},"additionalProperties":false},"tableFrom":{"type":"object","description":"Where the section-6 public key, ciphertext and signature came from (secret key and shared secret are always the API's).","properties":{"publicKeyBytes":{"type":"string","enum":["catalog","api"],"description":"catalog: the catalog's figure; api: the API's (no catalog figure)."},"ciphertextBytes":{"type":"string","enum":["catalog","api"],"description":"catalog: the catalog's figure; api: the API's (no catalog figure)."},"signatureBytes":{"type":"string","enum":["catalog","api"],"description":"catalog: the catalog's figure; api: the API's (no catalog figure)."}},"additionalProperties":false},"kex":{"type":"object","description":"Key-exchange section 6 row.","properties":{"passes":{"type":"integer","description":"Protocol passes.","minimum":1},"messageBytes":{"type":"array","description":"Each protocol message's size from the API, in pass order, bytes.","items":{"type":"integer","minimum":0},"minItems":1},"protocolMessageBytes":{"type":"integer","description":"Sum of the protocol messages, bytes.","minimum":0},"publicKeyABytes":{"type":"integer","description":"Initiator's public key that must be transmitted, bytes (0 when none is required).","minimum":0},"publicKeyBBytes":{"type":"integer","description":"Responder's public key that must be transmitted, bytes.","minimum":0},"bandwidthBytes":{"type":"integer","description":"All protocol messages plus each required public key once, bytes; certificates and framing excluded.","minimum":0},"longTermSecretKeyBytes":{"type":"integer","description":"Long-term secret key (API cap), bytes: the larger of the two parties' (each party stores its own).","minimum":0},"sharedSecretBytes":{"type":"integer","description":"Shared secret, bytes.","minimum":0}},"required":["passes","messageBytes","protocolMessageBytes","publicKeyABytes","publicKeyBBytes","bandwidthBytes","longTermSecretKeyBytes","sharedSecretBytes"],"additionalProperties":false},"failure":{"$ref":"#/$defs/failure","description":"Why the instance's API figures could not be read (e.g. api.h does not compile)."},"commands":{"type":"array","description":"Child processes run for this instance (building and running printparams).","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["instance"],"additionalProperties":false}},"findings":{"type":"array","description":"Disagreements found (empty when catalog, API and measurement agree).","items":{"type":"object","description":"One disagreement.","properties":{"instance":{"type":"string","description":"Instance (or catalog instance name) concerned."},"kind":{"type":"string","enum":["catalog-differs-from-api","measured-exceeds-api","catalog-row-missing","catalog-row-unknown-instance"],"description":"catalog-differs-from-api; measured-exceeds-api (an implementation bug); catalog-row-missing; catalog-row-unknown-instance."},"field":{"type":"string","enum":["publicKeyBytes","secretKeyBytes","ciphertextBytes","signatureBytes","sharedSecretBytes","publicKeyABytes","publicKeyBBytes","message1Bytes","message2Bytes","passes"],"description":"Size field concerned. Key exchange: publicKeyBBytes (catalog public_key), publicKeyABytes, message1Bytes / message2Bytes (kex_messages), passes (how many messages the catalog lists vs CRYPTO_KEX_PASSES)."},"catalog":{"description":"Catalog figure, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"api":{"description":"API figure, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"measured":{"description":"Largest measured figure, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"note":{"type":"string","description":"Catalog note or explanation."},"line":{"type":"integer","description":"Line of the catalog row concerned.","minimum":1}},"required":["instance","kind"],"additionalProperties":false}},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"catalog":{"type":"object","description":"The catalog used.","properties":{"path":{"type":"string","description":"Catalog file path as shown in the report."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the catalog file."}},"required":["path"],"additionalProperties":false},"notes":{"type":"array","description":"Notes shown under the section-6 table (e.g. on authentication when only the responder has a long-term key).","items":{"type":"string"}}},"required":["kind","schemaVersion","provenance","system","algorithmId","category","instances","findings"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/size-audit.schema.json","title":"ngcc-perf size audit","description":"Sizes of one algorithm's instances from the catalog, the API and measurement, the section-6 table, and every disagreement found.","type":"object","properties":{"kind":{"const":"size-audit","description":"Record kind; always \"size-audit\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"instances":{"type":"array","description":"Per instance.","items":{"type":"object","description":"One instance.","properties":{"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algname":{"description":"CRYPTO_ALGNAME from the compiled api.h, or null when it defines none.","anyOf":[{"type":"string"},{"type":"null"}]},"api":{"type":"object","description":"API (from the compiled api.h) sizes in bytes; absent fields do not apply.","properties":{"publicKeyBytes":{"type":"integer","description":"Public key, bytes.","minimum":0},"secretKeyBytes":{"type":"integer","description":"Secret key, bytes (key exchange: the long-term secret key, as longTermSecretKeyBytes).","minimum":0},"ciphertextBytes":{"type":"integer","description":"Ciphertext, bytes.","minimum":0},"signatureBytes":{"type":"integer","description":"Signature, bytes: CRYPTO_BYTES, the maximum.","minimum":0},"sharedSecretBytes":{"type":"integer","description":"Shared secret, bytes.","minimum":0},"passes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_PASSES.","minimum":1},"msg1Bytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_MSG1BYTES, bytes.","minimum":0},"msg2Bytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_MSG2BYTES, bytes.","minimum":0},"publicKeyABytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_PUBLICKEYBYTES_A, bytes.","minimum":0},"secretKeyABytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_SECRETKEYBYTES_A, bytes.","minimum":0},"publicKeyBBytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_PUBLICKEYBYTES_B, bytes.","minimum":0},"secretKeyBBytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_SECRETKEYBYTES_B, bytes.","minimum":0},"stateABytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_STATEBYTES_A, bytes.","minimum":0},"stateBBytes":{"type":"integer","description":"Key exchange: CRYPTO_KEX_STATEBYTES_B, bytes.","minimum":0},"bandwidthBytes":{"type":"integer","description":"Key exchange: NGCC_KEX_BANDWIDTH_BYTES as the compiler computed it, bytes.","minimum":0}},"additionalProperties":false},"catalog":{"description":"The catalog row, or null when missing.","anyOf":[{"type":"object","properties":{"publicKeyBytes":{"description":"Public key, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"ciphertextBytes":{"description":"Ciphertext, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"signatureBytes":{"description":"Signature, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"publicKeyABytes":{"description":"Key exchange: the initiator's public key, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"kexMessageBytes":{"description":"Key exchange: each protocol message, bytes.","anyOf":[{"type":"array","items":{"type":"integer","minimum":0},"minItems":1},{"type":"null"}]},"source":{"type":"string","description":"Catalog source column."},"note":{"type":"string","description":"Catalog note column."},"line":{"type":"integer","description":"Line of the row in the catalog file.","minimum":1}},"additionalProperties":false},{"type":"null"}]},"measured":{"type":"object","description":"Output lengths seen in KAT and timing runs.","properties":{"publicKeyBytes":{"type":"object","description":"A measured length distribution.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1},"sources":{"type":"array","description":"The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).","items":{"type":"object","description":"One source.","properties":{"source":{"type":"string","enum":["kat","timing"],"description":"kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run)."},"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["source","path","min","mean","max","samples"],"additionalProperties":false},"minItems":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"ciphertextBytes":{"type":"object","description":"A measured length distribution.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1},"sources":{"type":"array","description":"The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).","items":{"type":"object","description":"One source.","properties":{"source":{"type":"string","enum":["kat","timing"],"description":"kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run)."},"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["source","path","min","mean","max","samples"],"additionalProperties":false},"minItems":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"signatureBytes":{"type":"object","description":"A measured length distribution.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1},"sources":{"type":"array","description":"The records the lengths were read from; the figures above combine them (min of the minima, max of the maxima, mean weighted by samples).","items":{"type":"object","description":"One source.","properties":{"source":{"type":"string","enum":["kat","timing"],"description":"kat: the lengths the KAT record holds (outputs of the KAT generation); timing: the timing record's lengths (every call of the timing run)."},"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["source","path","min","mean","max","samples"],"additionalProperties":false},"minItems":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"table":{"type":"object","description":"Section 6 row (public key, ciphertext, signature from the catalog; secret key, shared secret from the API) sizes in bytes; absent fields do not apply.","properties":{"publicKeyBytes":{"type":"integer","description":"Public key, bytes.","minimum":0},"secretKeyBytes":{"type":"integer","description":"Secret key, bytes.","minimum":0},"ciphertextBytes":{"type":"integer","description":"Ciphertext, bytes.","minimum":0},"signatureBytes":{"type":"integer","description":"Signature, bytes (API: the maximum).","minimum":0},"sharedSecretBytes":{"type":"integer","description":"Shared secret, bytes.","minimum":0}},"additionalProperties":false},"tableFrom":{"type":"object","description":"Where the section-6 public key, ciphertext and signature came from (secret key and shared secret are always the API's).","properties":{"publicKeyBytes":{"type":"string","enum":["catalog","api"],"description":"catalog: the catalog's figure; api: the API's (no catalog figure)."},"ciphertextBytes":{"type":"string","enum":["catalog","api"],"description":"catalog: the catalog's figure; api: the API's (no catalog figure)."},"signatureBytes":{"type":"string","enum":["catalog","api"],"description":"catalog: the catalog's figure; api: the API's (no catalog figure)."}},"additionalProperties":false},"kex":{"type":"object","description":"Key-exchange section 6 row.","properties":{"passes":{"type":"integer","description":"Protocol passes.","minimum":1},"messageBytes":{"type":"array","description":"Each protocol message's size from the API, in pass order, bytes.","items":{"type":"integer","minimum":0},"minItems":1},"protocolMessageBytes":{"type":"integer","description":"Sum of the protocol messages, bytes.","minimum":0},"publicKeyABytes":{"type":"integer","description":"Initiator's public key that must be transmitted, bytes (0 when none is required).","minimum":0},"publicKeyBBytes":{"type":"integer","description":"Responder's public key that must be transmitted, bytes.","minimum":0},"bandwidthBytes":{"type":"integer","description":"All protocol messages plus each required public key once, bytes; certificates and framing excluded.","minimum":0},"longTermSecretKeyBytes":{"type":"integer","description":"Long-term secret key (API cap), bytes: the larger of the two parties' (each party stores its own).","minimum":0},"sharedSecretBytes":{"type":"integer","description":"Shared secret, bytes.","minimum":0}},"required":["passes","messageBytes","protocolMessageBytes","publicKeyABytes","publicKeyBBytes","bandwidthBytes","longTermSecretKeyBytes","sharedSecretBytes"],"additionalProperties":false},"failure":{"$ref":"#/$defs/failure","description":"Why the instance's API figures could not be read (e.g. api.h does not compile)."},"commands":{"type":"array","description":"Child processes run for this instance (building and running printparams).","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["instance"],"additionalProperties":false}},"findings":{"type":"array","description":"Disagreements found (empty when catalog, API and measurement agree).","items":{"type":"object","description":"One disagreement.","properties":{"instance":{"type":"string","description":"Instance (or catalog instance name) concerned."},"kind":{"type":"string","enum":["catalog-differs-from-api","measured-exceeds-api","catalog-row-missing","catalog-row-unknown-instance"],"description":"catalog-differs-from-api; measured-exceeds-api (an implementation bug); catalog-row-missing; catalog-row-unknown-instance."},"field":{"type":"string","enum":["publicKeyBytes","secretKeyBytes","ciphertextBytes","signatureBytes","sharedSecretBytes","publicKeyABytes","publicKeyBBytes","message1Bytes","message2Bytes","passes"],"description":"Size field concerned. Key exchange: publicKeyBBytes (catalog public_key), publicKeyABytes, message1Bytes / message2Bytes (kex_messages), passes (how many messages the catalog lists vs CRYPTO_KEX_PASSES)."},"catalog":{"description":"Catalog figure, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"api":{"description":"API figure, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"measured":{"description":"Largest measured figure, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"note":{"type":"string","description":"Catalog note or explanation."},"line":{"type":"integer","description":"Line of the catalog row concerned.","minimum":1}},"required":["instance","kind"],"additionalProperties":false}},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"catalog":{"type":"object","description":"The catalog used.","properties":{"path":{"type":"string","description":"Catalog file path as shown in the report."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the catalog file."}},"required":["path"],"additionalProperties":false},"notes":{"type":"array","description":"Notes shown under the section-6 table (e.g. on authentication when only the responder has a long-term key).","items":{"type":"string"}}},"required":["kind","schemaVersion","provenance","system","algorithmId","category","instances","findings"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/size-audit.schema.json" */;
@@ -25205,7 +25205,7 @@ vErrors.push(err266);
 }
 errors++;
 }
-if(!(((((((data104 === "compile-error") || (data104 === "crash")) || (data104 === "timeout")) || (data104 === "canary")) || (data104 === "check-failed")) || (data104 === "kat-failed")) || (data104 === "error"))){
+if(!((((((((data104 === "compile-error") || (data104 === "crash")) || (data104 === "timeout")) || (data104 === "canary")) || (data104 === "check-failed")) || (data104 === "kat-failed")) || (data104 === "driver-output")) || (data104 === "error"))){
 const err267 = {instancePath:instancePath+"/instances/" + i0+"/failure/reason",schemaPath:"#/$defs/failure/properties/reason/enum",keyword:"enum",params:{allowedValues: schema37.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err267];
@@ -28068,7 +28068,7 @@ return errors === 0;
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const instructions = validate29;
-const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/instructions.schema.json","title":"ngcc-perf instruction-count record","description":"Instructions executed per call of one operation, counted by valgrind's callgrind (Ir, user-mode instructions as valgrind decodes them) call by call over N calls with seeded KAT-DRBG randomness: exact and repeatable, no hardware counter needed. The randomness source's instructions are not in the operation's count (collection is off inside randombytes while a call is counted; records made before per-call counting include them and have no perCall). Instructions, never cycles.","type":"object","properties":{"kind":{"const":"instructions","description":"Record kind; always \"instructions\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: counted; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the counted program was built (the instance's objects of the timing build)."},"tool":{"type":"object","description":"The counting tool.","properties":{"name":{"type":"string","enum":["callgrind"],"description":"The tool."},"version":{"type":"string","description":"First line of `valgrind --version`, e.g. valgrind-3.19.0."},"options":{"type":"array","description":"valgrind options used.","items":{"type":"string"}}},"required":["name","version"],"additionalProperties":false},"randomness":{"type":"string","description":"Where the instance's randombytes came from, e.g. the KAT CTR_DRBG seeded with 0x00..0x2F."},"calls":{"type":"integer","description":"Calls counted (N), after the warm-up calls.","minimum":1},"warmupCalls":{"type":"integer","description":"Calls made before counting (not counted).","minimum":0},"chunks":{"type":"integer","description":"Collection windows the N calls were run in (each staged outside collection).","minimum":1},"inputs":{"type":"object","description":"How the inputs varied from call to call (as a timing record's sampling.inputs).","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation; 0 when the operation takes none.","minimum":0},"pool":{"type":"integer","description":"Inputs in the pool; 0 when none.","minimum":0},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh, pool or none."},"description":{"type":"string","description":"The same in words."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"collectedIr":{"type":"integer","description":"Ir collected over the N calls (the sum of the per-call dumps `ngcc-call-<c>`; older records: the one `ngcc-calls` dump), including the client requests.","minimum":0},"baselineIr":{"type":"integer","description":"Ir of N collection toggle pairs around nothing (the `ngcc-baseline` dump): baselineIr / N is what one pair of client requests counts.","minimum":0},"instructionsPerCall":{"type":"number","description":"The mean instructions per call of the algorithm alone: the mean of perCall.instructions (older records: (collectedIr − baselineIr) / calls, the randomness source included).","minimum":0},"perCall":{"type":"object","description":"Each counted call's instructions, the algorithm alone: the call's dump less one toggle pair (baselineIr / N) per pair of client requests in it (its own, and one per randombytes call, inside which collection is off).","properties":{"instructions":{"type":"array","description":"One per counted call, call 1 first.","items":{"type":"number","minimum":0},"minItems":1},"min":{"type":"number","description":"The fewest instructions of a call.","minimum":0},"max":{"type":"number","description":"The most instructions of a call.","minimum":0},"median":{"type":"number","description":"The median over the calls.","minimum":0}},"required":["instructions","min","max","median"],"additionalProperties":false},"randombytes":{"type":"object","description":"The randomness source beside the count (not in it): per counted call, means over the N counted calls.","properties":{"calls":{"type":"number","description":"randombytes calls per counted call (mean).","minimum":0},"bytes":{"type":"number","description":"Bytes drawn per counted call (mean).","minimum":0},"instructions":{"type":"number","description":"The DRBG's instructions per counted call (mean): the calls' requests replayed in order with collection on (the `ngcc-randombytes` dump, less one toggle pair), divided by N. AES-256 CTR_DRBG's instructions depend on the request lengths, not on the data.","minimum":0},"replayIr":{"type":"integer","description":"Ir of the `ngcc-randombytes` dump (the replay, one toggle pair included).","minimum":0}},"required":["calls","bytes","instructions"],"additionalProperties":false},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["tool","calls","collectedIr","baselineIr","instructionsPerCall"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/instructions.schema.json","title":"ngcc-perf instruction-count record","description":"Instructions executed per call of one operation, counted by valgrind's callgrind (Ir, user-mode instructions as valgrind decodes them) call by call over N calls with seeded KAT-DRBG randomness: exact and repeatable, no hardware counter needed. The randomness source's instructions are not in the operation's count (collection is off inside randombytes while a call is counted; records made before per-call counting include them and have no perCall). Instructions, never cycles.","type":"object","properties":{"kind":{"const":"instructions","description":"Record kind; always \"instructions\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: counted; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the counted program was built (the instance's objects of the timing build)."},"tool":{"type":"object","description":"The counting tool.","properties":{"name":{"type":"string","enum":["callgrind"],"description":"The tool."},"version":{"type":"string","description":"First line of `valgrind --version`, e.g. valgrind-3.19.0."},"options":{"type":"array","description":"valgrind options used.","items":{"type":"string"}}},"required":["name","version"],"additionalProperties":false},"randomness":{"type":"string","description":"Where the instance's randombytes came from, e.g. the KAT CTR_DRBG seeded with 0x00..0x2F."},"calls":{"type":"integer","description":"Calls counted (N), after the warm-up calls.","minimum":1},"warmupCalls":{"type":"integer","description":"Calls made before counting (not counted).","minimum":0},"chunks":{"type":"integer","description":"Collection windows the N calls were run in (each staged outside collection).","minimum":1},"inputs":{"type":"object","description":"How the inputs varied from call to call (as a timing record's sampling.inputs).","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation; 0 when the operation takes none.","minimum":0},"pool":{"type":"integer","description":"Inputs in the pool; 0 when none.","minimum":0},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh, pool or none."},"description":{"type":"string","description":"The same in words."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"collectedIr":{"type":"integer","description":"Ir collected over the N calls (the sum of the per-call dumps `ngcc-call-<c>`; older records: the one `ngcc-calls` dump), including the client requests.","minimum":0},"baselineIr":{"type":"integer","description":"Ir of N collection toggle pairs around nothing (the `ngcc-baseline` dump): baselineIr / N is what one pair of client requests counts.","minimum":0},"instructionsPerCall":{"type":"number","description":"The mean instructions per call of the algorithm alone: the mean of perCall.instructions (older records: (collectedIr − baselineIr) / calls, the randomness source included).","minimum":0},"perCall":{"type":"object","description":"Each counted call's instructions, the algorithm alone: the call's dump less one toggle pair (baselineIr / N) per pair of client requests in it (its own, and one per randombytes call, inside which collection is off).","properties":{"instructions":{"type":"array","description":"One per counted call, call 1 first.","items":{"type":"number","minimum":0},"minItems":1},"min":{"type":"number","description":"The fewest instructions of a call.","minimum":0},"max":{"type":"number","description":"The most instructions of a call.","minimum":0},"median":{"type":"number","description":"The median over the calls.","minimum":0}},"required":["instructions","min","max","median"],"additionalProperties":false},"randombytes":{"type":"object","description":"The randomness source beside the count (not in it): per counted call, means over the N counted calls.","properties":{"calls":{"type":"number","description":"randombytes calls per counted call (mean).","minimum":0},"bytes":{"type":"number","description":"Bytes drawn per counted call (mean).","minimum":0},"instructions":{"type":"number","description":"The DRBG's instructions per counted call (mean): the calls' requests replayed in order with collection on (the `ngcc-randombytes` dump, less one toggle pair), divided by N. AES-256 CTR_DRBG's instructions depend on the request lengths, not on the data.","minimum":0},"replayIr":{"type":"integer","description":"Ir of the `ngcc-randombytes` dump (the replay, one toggle pair included).","minimum":0}},"required":["calls","bytes","instructions"],"additionalProperties":false},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["tool","calls","collectedIr","baselineIr","instructionsPerCall"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/instructions.schema.json" */;
@@ -28863,7 +28863,7 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(!(((((((data21 === "compile-error") || (data21 === "crash")) || (data21 === "timeout")) || (data21 === "canary")) || (data21 === "check-failed")) || (data21 === "kat-failed")) || (data21 === "error"))){
+if(!((((((((data21 === "compile-error") || (data21 === "crash")) || (data21 === "timeout")) || (data21 === "canary")) || (data21 === "check-failed")) || (data21 === "kat-failed")) || (data21 === "driver-output")) || (data21 === "error"))){
 const err64 = {instancePath:instancePath+"/failure/reason",schemaPath:"#/$defs/failure/properties/reason/enum",keyword:"enum",params:{allowedValues: schema37.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err64];
@@ -30388,7 +30388,7 @@ return errors === 0;
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const memory = validate30;
-const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/memory.schema.json","title":"ngcc-perf memory record","description":"Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; and the code and data size by section of the instance's own objects (sections). Exact and repeatable; the seeds' RSS proxies stay in the timing record.","type":"object","properties":{"kind":{"const":"memory","description":"Record kind; always \"memory\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured program (the memory executable, build.artifact) was built."},"inputs":{"type":"object","description":"The inputs the operation ran on (one call each, in one process): input i is made, as the KAT generator makes count i's, after randombytes was seeded with KAT count i's 48-byte seed (the NIST AES-256 CTR_DRBG seeded with 0x00..0x2F yields the seeds).","properties":{"count":{"type":"integer","description":"Inputs run (calls measured); the figures are the maxima over them.","minimum":1},"asked":{"type":"integer","description":"Inputs asked for.","minimum":1},"limitedBy":{"type":"string","enum":["inputs","time-limit"],"description":"inputs: every input asked for ran; time-limit: the run stopped after count inputs to stay within the operation timeout."},"source":{"type":"string","enum":["kat-seeds","build-randomness"],"description":"kat-seeds: the KAT DRBG behind randombytes, reseeded per input (input i = KAT count i); build-randomness: the build's own randomness (no randomness source to replace: one input)."},"description":{"type":"string","description":"The inputs in words."}},"required":["count","asked","limitedBy","source","description"],"additionalProperties":false},"stackBytes":{"type":"integer","description":"Stack high-water in bytes, exact to the 8-byte word: the maximum over the inputs of the deepest overwritten word of the painted stack, minus stackBaselineBytes; absent when the stack could not be painted (AddressSanitizer builds, see limits).","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.","minimum":0},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes (as requested, not the allocator's rounding) of the instance's own allocation calls (method.heap.functions) during one call, less what it freed, the maximum over the inputs; absent when the calls could not be renamed (-flto, see limits). Allocations inside linked libraries (-lcrypto, the C library's own) are not counted.","minimum":0},"heapAllocations":{"type":"integer","description":"Allocations (successful calls of the allocating functions among method.heap.functions; a realloc counts as one) of the instance's code during one call, the maximum over the inputs.","minimum":0},"distribution":{"type":"object","description":"Every input's figures (present with inputs): stack bytes, heap peak bytes and allocations per call.","properties":{"stackBytes":{"$ref":"#/$defs/memoryDistribution","description":"Stack high-water per input (present when stackBytes is)."},"heapPeakBytes":{"$ref":"#/$defs/memoryDistribution","description":"Heap peak per input (present when heapPeakBytes is)."},"heapAllocations":{"$ref":"#/$defs/memoryDistribution","description":"Allocations per input (present when heapAllocations is)."}},"additionalProperties":false},"sections":{"type":"object","description":"Code and data size of the instance's own objects (its sources and support code as compiled for this build profile, without the randomness source the harness replaces, the driver and the C library): the sums of the sizes of their allocated ELF sections by kind, read from the section headers. Before the link: alignment padding, linker garbage collection and the C library's code are not in it.","properties":{"textBytes":{"type":"integer","description":"Executable sections (.text*): code.","minimum":0},"rodataBytes":{"type":"integer","description":"Read-only data sections (.rodata*, constants), unwind tables (.eh_frame) left out.","minimum":0},"dataBytes":{"type":"integer","description":"Writable initialised data sections (.data*, .data.rel.ro*).","minimum":0},"bssBytes":{"type":"integer","description":"Zero-initialised data sections (.bss*, .tbss, COMMON symbols).","minimum":0},"objects":{"type":"array","description":"The objects summed (file names in the build's obj/ folder).","items":{"type":"string"}},"method":{"type":"string","description":"How, e.g. the ELF section headers read in TypeScript."},"unwindBytes":{"type":"integer","description":"Unwind tables (.eh_frame*), not in rodataBytes: embedded builds usually leave them out.","minimum":0}},"required":["textBytes","rodataBytes","dataBytes","bssBytes","objects","method"],"additionalProperties":false},"method":{"type":"object","description":"How the figures were measured.","properties":{"stack":{"type":"object","description":"The painted stack (present when stackBytes is).","properties":{"regionBytes":{"type":"integer","description":"Size of the painted stack the call ran on, in bytes (mmap'ed, a PROT_NONE guard page below).","minimum":1},"pattern":{"type":"string","description":"The 64-bit word every 8-byte word of it was painted with, in hex, e.g. 0x6e6763635f73746b."},"entry":{"type":"string","description":"How the call was put on that stack, e.g. makecontext / swapcontext."}},"required":["regionBytes","pattern","entry"],"additionalProperties":false},"heap":{"type":"object","description":"The interposed allocation calls (present when heapPeakBytes is).","properties":{"functions":{"type":"array","description":"The C library functions whose calls in the instance's objects were renamed to counting wrappers.","items":{"type":"string"}},"technique":{"type":"string","description":"How, e.g. objcopy --redefine-sym on copies of the instance's objects."}},"required":["functions","technique"],"additionalProperties":false}},"additionalProperties":false},"limits":{"type":"array","description":"What this build could not give, or gave differently, and why (e.g. no heap figure under -flto; the stack of an AddressSanitizer build).","items":{"type":"string"}},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["build","method","commands"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false},"memoryDistribution":{"type":"object","description":"One figure over the inputs.","properties":{"min":{"type":"integer","description":"Smallest value.","minimum":0},"median":{"type":"number","description":"Median (the mean of the two middle values for an even count).","minimum":0},"max":{"type":"integer","description":"Largest value (the record's figure).","minimum":0},"maxInput":{"type":"integer","description":"The input (KAT count) that gave the largest value first.","minimum":0},"values":{"type":"array","description":"Every input's value, input 0 first.","items":{"type":"integer","description":"One input's value.","minimum":0}}},"required":["min","median","max","maxInput","values"],"additionalProperties":false}}};
+const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/memory.schema.json","title":"ngcc-perf memory record","description":"Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; and the code and data size by section of the instance's own objects (sections). Exact and repeatable; the seeds' RSS proxies stay in the timing record.","type":"object","properties":{"kind":{"const":"memory","description":"Record kind; always \"memory\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured program (the memory executable, build.artifact) was built."},"inputs":{"type":"object","description":"The inputs the operation ran on (one call each, in one process): input i is made, as the KAT generator makes count i's, after randombytes was seeded with KAT count i's 48-byte seed (the NIST AES-256 CTR_DRBG seeded with 0x00..0x2F yields the seeds).","properties":{"count":{"type":"integer","description":"Inputs run (calls measured); the figures are the maxima over them.","minimum":1},"asked":{"type":"integer","description":"Inputs asked for.","minimum":1},"limitedBy":{"type":"string","enum":["inputs","time-limit"],"description":"inputs: every input asked for ran; time-limit: the run stopped after count inputs to stay within the operation timeout."},"source":{"type":"string","enum":["kat-seeds","build-randomness"],"description":"kat-seeds: the KAT DRBG behind randombytes, reseeded per input (input i = KAT count i); build-randomness: the build's own randomness (no randomness source to replace: one input)."},"description":{"type":"string","description":"The inputs in words."}},"required":["count","asked","limitedBy","source","description"],"additionalProperties":false},"stackBytes":{"type":"integer","description":"Stack high-water in bytes, exact to the 8-byte word: the maximum over the inputs of the deepest overwritten word of the painted stack, minus stackBaselineBytes; absent when the stack could not be painted (AddressSanitizer builds, see limits).","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.","minimum":0},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes (as requested, not the allocator's rounding) of the instance's own allocation calls (method.heap.functions) during one call, less what it freed, the maximum over the inputs; absent when the calls could not be renamed (-flto, see limits). Allocations inside linked libraries (-lcrypto, the C library's own) are not counted.","minimum":0},"heapAllocations":{"type":"integer","description":"Allocations (successful calls of the allocating functions among method.heap.functions; a realloc counts as one) of the instance's code during one call, the maximum over the inputs.","minimum":0},"distribution":{"type":"object","description":"Every input's figures (present with inputs): stack bytes, heap peak bytes and allocations per call.","properties":{"stackBytes":{"$ref":"#/$defs/memoryDistribution","description":"Stack high-water per input (present when stackBytes is)."},"heapPeakBytes":{"$ref":"#/$defs/memoryDistribution","description":"Heap peak per input (present when heapPeakBytes is)."},"heapAllocations":{"$ref":"#/$defs/memoryDistribution","description":"Allocations per input (present when heapAllocations is)."}},"additionalProperties":false},"sections":{"type":"object","description":"Code and data size of the instance's own objects (its sources and support code as compiled for this build profile, without the randomness source the harness replaces, the driver and the C library): the sums of the sizes of their allocated ELF sections by kind, read from the section headers. Before the link: alignment padding, linker garbage collection and the C library's code are not in it.","properties":{"textBytes":{"type":"integer","description":"Executable sections (.text*): code.","minimum":0},"rodataBytes":{"type":"integer","description":"Read-only data sections (.rodata*, constants), unwind tables (.eh_frame) left out.","minimum":0},"dataBytes":{"type":"integer","description":"Writable initialised data sections (.data*, .data.rel.ro*).","minimum":0},"bssBytes":{"type":"integer","description":"Zero-initialised data sections (.bss*, .tbss, COMMON symbols).","minimum":0},"objects":{"type":"array","description":"The objects summed (file names in the build's obj/ folder).","items":{"type":"string"}},"method":{"type":"string","description":"How, e.g. the ELF section headers read in TypeScript."},"unwindBytes":{"type":"integer","description":"Unwind tables (.eh_frame*), not in rodataBytes: embedded builds usually leave them out.","minimum":0}},"required":["textBytes","rodataBytes","dataBytes","bssBytes","objects","method"],"additionalProperties":false},"method":{"type":"object","description":"How the figures were measured.","properties":{"stack":{"type":"object","description":"The painted stack (present when stackBytes is).","properties":{"regionBytes":{"type":"integer","description":"Size of the painted stack the call ran on, in bytes (mmap'ed, a PROT_NONE guard page below).","minimum":1},"pattern":{"type":"string","description":"The 64-bit word every 8-byte word of it was painted with, in hex, e.g. 0x6e6763635f73746b."},"entry":{"type":"string","description":"How the call was put on that stack, e.g. makecontext / swapcontext."}},"required":["regionBytes","pattern","entry"],"additionalProperties":false},"heap":{"type":"object","description":"The interposed allocation calls (present when heapPeakBytes is).","properties":{"functions":{"type":"array","description":"The C library functions whose calls in the instance's objects were renamed to counting wrappers.","items":{"type":"string"}},"technique":{"type":"string","description":"How, e.g. objcopy --redefine-sym on copies of the instance's objects."}},"required":["functions","technique"],"additionalProperties":false}},"additionalProperties":false},"limits":{"type":"array","description":"What this build could not give, or gave differently, and why (e.g. no heap figure under -flto; the stack of an AddressSanitizer build).","items":{"type":"string"}},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["build","method","commands"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false},"memoryDistribution":{"type":"object","description":"One figure over the inputs.","properties":{"min":{"type":"integer","description":"Smallest value.","minimum":0},"median":{"type":"number","description":"Median (the mean of the two middle values for an even count).","minimum":0},"max":{"type":"integer","description":"Largest value (the record's figure).","minimum":0},"maxInput":{"type":"integer","description":"The input (KAT count) that gave the largest value first.","minimum":0},"values":{"type":"array","description":"Every input's value, input 0 first.","items":{"type":"integer","description":"One input's value.","minimum":0}}},"required":["min","median","max","maxInput","values"],"additionalProperties":false}}};
 const schema90 = {"type":"object","description":"One figure over the inputs.","properties":{"min":{"type":"integer","description":"Smallest value.","minimum":0},"median":{"type":"number","description":"Median (the mean of the two middle values for an even count).","minimum":0},"max":{"type":"integer","description":"Largest value (the record's figure).","minimum":0},"maxInput":{"type":"integer","description":"The input (KAT count) that gave the largest value first.","minimum":0},"values":{"type":"array","description":"Every input's value, input 0 first.","items":{"type":"integer","description":"One input's value.","minimum":0}}},"required":["min","median","max","maxInput","values"],"additionalProperties":false};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -31164,7 +31164,7 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(!(((((((data21 === "compile-error") || (data21 === "crash")) || (data21 === "timeout")) || (data21 === "canary")) || (data21 === "check-failed")) || (data21 === "kat-failed")) || (data21 === "error"))){
+if(!((((((((data21 === "compile-error") || (data21 === "crash")) || (data21 === "timeout")) || (data21 === "canary")) || (data21 === "check-failed")) || (data21 === "kat-failed")) || (data21 === "driver-output")) || (data21 === "error"))){
 const err62 = {instancePath:instancePath+"/failure/reason",schemaPath:"#/$defs/failure/properties/reason/enum",keyword:"enum",params:{allowedValues: schema37.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err62];
@@ -33381,7 +33381,7 @@ return errors === 0;
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const constant_time = validate31;
-const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/constant-time.schema.json","title":"ngcc-perf constant-time record","description":"One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see (variable-latency instructions such as division).","type":"object","properties":{"kind":{"const":"constant-time","description":"Record kind; always \"constant-time\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: run at every level; failed: the tool or the build failed, see failure."},"verdict":{"type":"string","enum":["pass","leaks found","tool error"],"description":"pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed)."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the tested program was built (the flags of the first level; each level's in levels)."},"tool":{"type":"object","description":"The tool.","properties":{"name":{"type":"string","enum":["memcheck"],"description":"The tool."},"version":{"type":"string","description":"First line of `valgrind --version`, e.g. valgrind-3.19.0."},"options":{"type":"array","description":"valgrind options used (the XML file added per run).","items":{"type":"string"}}},"required":["name","version"],"additionalProperties":false},"randomness":{"type":"string","description":"Where the instance's randombytes came from, and that its output was marked undefined."},"secret":{"type":"array","description":"What was marked undefined (secret) for the call.","items":{"type":"string"}},"declassified":{"type":"array","description":"What was marked defined (public) right after the call.","items":{"type":"string"}},"note":{"type":"string","description":"What the program said about this operation (e.g. verify takes no secret input)."},"calls":{"type":"integer","description":"Calls tested at each level (one per key pair).","minimum":1},"randomBytesMarked":{"type":"integer","description":"Bytes of randomness marked undefined over the calls of one level.","minimum":0},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"levels":{"type":"array","description":"One run per optimisation level, in the campaign's order.","items":{"type":"object","description":"The run at one optimisation level.","properties":{"level":{"type":"string","description":"The optimisation flag, e.g. -O2, which replaced the profile's -O flag."},"flags":{"type":"array","description":"Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.","items":{"type":"string"}},"verdict":{"type":"string","enum":["pass","leaks found"],"description":"pass: no open finding; leaks found: at least one."},"errorsReported":{"type":"integer","description":"Errors memcheck reported in all (its errorcounts summed), accepted or open.","minimum":0},"findings":{"type":"array","description":"The findings, open ones first.","items":{"type":"object","description":"One finding: memcheck's errors of one kind at one place, summed.","properties":{"kind":{"type":"string","description":"memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …"},"what":{"type":"string","description":"memcheck's description of the first of these errors."},"count":{"type":"integer","description":"How many times memcheck saw it (its errorcounts, summed over the errors grouped here).","minimum":1},"contexts":{"type":"integer","description":"Distinct call stacks memcheck reported for it (grouped here).","minimum":1},"top":{"type":"object","description":"The innermost stack frame (where the error happened).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"status":{"type":"string","enum":["open","accepted"],"description":"open: a leak not triaged; accepted: the campaign's triage accepts it (reason)."},"location":{"type":"object","description":"The first (innermost) stack frame inside the submission's own sources: what triage matches and the page shows. Absent when no frame is (e.g. only library code).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"reason":{"type":"string","description":"Why the campaign's triage accepts it (accepted only)."}},"required":["kind","what","count","contexts","top","status"],"additionalProperties":false}},"command":{"$ref":"#/$defs/command","description":"The valgrind process."}},"required":["level","flags","verdict","errorsReported","findings","command"],"additionalProperties":false},"minItems":1},"triage":{"type":"array","description":"The campaign's triage entries (constantTime.triage) in force.","items":{"type":"object","description":"One triage entry.","properties":{"file":{"type":"string","description":"File relative to the submission folder."},"reason":{"type":"string","description":"Why it is accepted."},"line":{"type":"integer","description":"Line.","minimum":1},"function":{"type":"string","description":"Function."}},"required":["file","reason"],"additionalProperties":false}},"commands":{"type":"array","description":"Child processes run (the valgrind runs).","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"],"properties":{"verdict":{"const":"tool error","description":"A failure record says tool error."}}}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["verdict","tool","levels","secret","declassified"],"properties":{"verdict":{"enum":["pass","leaks found"],"description":"A record run at every level passes or finds leaks."}}}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/constant-time.schema.json","title":"ngcc-perf constant-time record","description":"One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see (variable-latency instructions such as division).","type":"object","properties":{"kind":{"const":"constant-time","description":"Record kind; always \"constant-time\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: run at every level; failed: the tool or the build failed, see failure."},"verdict":{"type":"string","enum":["pass","leaks found","tool error"],"description":"pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed)."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the tested program was built (the flags of the first level; each level's in levels)."},"tool":{"type":"object","description":"The tool.","properties":{"name":{"type":"string","enum":["memcheck"],"description":"The tool."},"version":{"type":"string","description":"First line of `valgrind --version`, e.g. valgrind-3.19.0."},"options":{"type":"array","description":"valgrind options used (the XML file added per run).","items":{"type":"string"}}},"required":["name","version"],"additionalProperties":false},"randomness":{"type":"string","description":"Where the instance's randombytes came from, and that its output was marked undefined."},"secret":{"type":"array","description":"What was marked undefined (secret) for the call.","items":{"type":"string"}},"declassified":{"type":"array","description":"What was marked defined (public) right after the call.","items":{"type":"string"}},"note":{"type":"string","description":"What the program said about this operation (e.g. verify takes no secret input)."},"calls":{"type":"integer","description":"Calls tested at each level (one per key pair).","minimum":1},"randomBytesMarked":{"type":"integer","description":"Bytes of randomness marked undefined over the calls of one level.","minimum":0},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"levels":{"type":"array","description":"One run per optimisation level, in the campaign's order.","items":{"type":"object","description":"The run at one optimisation level.","properties":{"level":{"type":"string","description":"The optimisation flag, e.g. -O2, which replaced the profile's -O flag."},"flags":{"type":"array","description":"Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.","items":{"type":"string"}},"verdict":{"type":"string","enum":["pass","leaks found"],"description":"pass: no open finding; leaks found: at least one."},"errorsReported":{"type":"integer","description":"Errors memcheck reported in all (its errorcounts summed), accepted or open.","minimum":0},"findings":{"type":"array","description":"The findings, open ones first.","items":{"type":"object","description":"One finding: memcheck's errors of one kind at one place, summed.","properties":{"kind":{"type":"string","description":"memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …"},"what":{"type":"string","description":"memcheck's description of the first of these errors."},"count":{"type":"integer","description":"How many times memcheck saw it (its errorcounts, summed over the errors grouped here).","minimum":1},"contexts":{"type":"integer","description":"Distinct call stacks memcheck reported for it (grouped here).","minimum":1},"top":{"type":"object","description":"The innermost stack frame (where the error happened).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"status":{"type":"string","enum":["open","accepted"],"description":"open: a leak not triaged; accepted: the campaign's triage accepts it (reason)."},"location":{"type":"object","description":"The first (innermost) stack frame inside the submission's own sources: what triage matches and the page shows. Absent when no frame is (e.g. only library code).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"reason":{"type":"string","description":"Why the campaign's triage accepts it (accepted only)."}},"required":["kind","what","count","contexts","top","status"],"additionalProperties":false}},"command":{"$ref":"#/$defs/command","description":"The valgrind process."}},"required":["level","flags","verdict","errorsReported","findings","command"],"additionalProperties":false},"minItems":1},"triage":{"type":"array","description":"The campaign's triage entries (constantTime.triage) in force.","items":{"type":"object","description":"One triage entry.","properties":{"file":{"type":"string","description":"File relative to the submission folder."},"reason":{"type":"string","description":"Why it is accepted."},"line":{"type":"integer","description":"Line.","minimum":1},"function":{"type":"string","description":"Function."}},"required":["file","reason"],"additionalProperties":false}},"commands":{"type":"array","description":"Child processes run (the valgrind runs).","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"],"properties":{"verdict":{"const":"tool error","description":"A failure record says tool error."}}}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["verdict","tool","levels","secret","declassified"],"properties":{"verdict":{"enum":["pass","leaks found"],"description":"A record run at every level passes or finds leaks."}}}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/constant-time.schema.json" */;
@@ -34243,7 +34243,7 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(!(((((((data24 === "compile-error") || (data24 === "crash")) || (data24 === "timeout")) || (data24 === "canary")) || (data24 === "check-failed")) || (data24 === "kat-failed")) || (data24 === "error"))){
+if(!((((((((data24 === "compile-error") || (data24 === "crash")) || (data24 === "timeout")) || (data24 === "canary")) || (data24 === "check-failed")) || (data24 === "kat-failed")) || (data24 === "driver-output")) || (data24 === "error"))){
 const err68 = {instancePath:instancePath+"/failure/reason",schemaPath:"#/$defs/failure/properties/reason/enum",keyword:"enum",params:{allowedValues: schema37.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err68];
@@ -43605,4 +43605,7815 @@ validate34.errors = vErrors;
 return errors === 0;
 }
 validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const driver_info = validate35;
+const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-info.schema.json","title":"ngcc-driver info output","type":"object","description":"The instance's category, API sizes and the counters usable here (ngcc-driver info).","properties":{"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"algname":{"description":"CRYPTO_ALGNAME, or null when absent.","anyOf":[{"type":"string"},{"type":"null"}]},"namespace":{"description":"-DNGCC_NAMESPACE, or null.","anyOf":[{"type":"string"},{"type":"null"}]},"sizes":{"type":"object","description":"The API macros by name (publicKeyBytes, …), in bytes.","propertyNames":{"pattern":"^[a-z][A-Za-z0-9]{0,63}$"},"maxProperties":32,"additionalProperties":{"type":"integer","description":"Bytes.","minimum":0}},"counters":{"type":"array","description":"The counter kinds usable here.","items":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"minItems":1,"uniqueItems":true},"defaultCounter":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."}},"required":["category","algname","namespace","sizes","counters","defaultCounter"],"additionalProperties":false};
+const pattern160 = new RegExp("^[a-z][A-Za-z0-9]{0,63}$", "u");
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-info.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.category === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.algname === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "algname"},message:"must have required property '"+"algname"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.namespace === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "namespace"},message:"must have required property '"+"namespace"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.sizes === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sizes"},message:"must have required property '"+"sizes"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.counters === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "counters"},message:"must have required property '"+"counters"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.defaultCounter === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "defaultCounter"},message:"must have required property '"+"defaultCounter"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "category") || (key0 === "algname")) || (key0 === "namespace")) || (key0 === "sizes")) || (key0 === "counters")) || (key0 === "defaultCounter"))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data0 = data.category;
+if(typeof data0 !== "string"){
+const err7 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!(((data0 === "kem") || (data0 === "sign")) || (data0 === "kex"))){
+const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema103.properties.category.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.algname !== undefined){
+let data1 = data.algname;
+const _errs5 = errors;
+let valid1 = false;
+const _errs6 = errors;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/algname",schemaPath:"#/properties/algname/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+const _errs8 = errors;
+if(data1 !== null){
+const err10 = {instancePath:instancePath+"/algname",schemaPath:"#/properties/algname/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err11 = {instancePath:instancePath+"/algname",schemaPath:"#/properties/algname/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.namespace !== undefined){
+let data2 = data.namespace;
+const _errs11 = errors;
+let valid2 = false;
+const _errs12 = errors;
+if(typeof data2 !== "string"){
+const err12 = {instancePath:instancePath+"/namespace",schemaPath:"#/properties/namespace/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid1 = _errs12 === errors;
+valid2 = valid2 || _valid1;
+const _errs14 = errors;
+if(data2 !== null){
+const err13 = {instancePath:instancePath+"/namespace",schemaPath:"#/properties/namespace/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid1 = _errs14 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const err14 = {instancePath:instancePath+"/namespace",schemaPath:"#/properties/namespace/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.sizes !== undefined){
+let data3 = data.sizes;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(Object.keys(data3).length > 32){
+const err15 = {instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+for(const key1 in data3){
+const _errs18 = errors;
+if(typeof key1 === "string"){
+if(!pattern160.test(key1)){
+const err16 = {instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][A-Za-z0-9]{0,63}$"},message:"must match pattern \""+"^[a-z][A-Za-z0-9]{0,63}$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+var valid3 = _errs18 === errors;
+if(!valid3){
+const err17 = {instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+for(const key2 in data3){
+let data4 = data3[key2];
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err18 = {instancePath:instancePath+"/sizes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/sizes/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err19 = {instancePath:instancePath+"/sizes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/sizes/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.counters !== undefined){
+let data5 = data.counters;
+if(Array.isArray(data5)){
+if(data5.length < 1){
+const err21 = {instancePath:instancePath+"/counters",schemaPath:"#/properties/counters/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(typeof data6 !== "string"){
+const err22 = {instancePath:instancePath+"/counters/" + i0,schemaPath:"#/properties/counters/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!((((((data6 === "rdtsc") || (data6 === "perf-cycles")) || (data6 === "perf-instructions")) || (data6 === "cntvct")) || (data6 === "clock_gettime")) || (data6 === "fixed-clock"))){
+const err23 = {instancePath:instancePath+"/counters/" + i0,schemaPath:"#/properties/counters/items/enum",keyword:"enum",params:{allowedValues: schema103.properties.counters.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+let i1 = data5.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data5[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err24 = {instancePath:instancePath+"/counters",schemaPath:"#/properties/counters/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/counters",schemaPath:"#/properties/counters/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.defaultCounter !== undefined){
+let data7 = data.defaultCounter;
+if(typeof data7 !== "string"){
+const err26 = {instancePath:instancePath+"/defaultCounter",schemaPath:"#/properties/defaultCounter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!((((((data7 === "rdtsc") || (data7 === "perf-cycles")) || (data7 === "perf-instructions")) || (data7 === "cntvct")) || (data7 === "clock_gettime")) || (data7 === "fixed-clock"))){
+const err27 = {instancePath:instancePath+"/defaultCounter",schemaPath:"#/properties/defaultCounter/enum",keyword:"enum",params:{allowedValues: schema103.properties.defaultCounter.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const driver_check = validate36;
+const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-check.schema.json","title":"ngcc-driver check output","type":"object","description":"The functional check passed (ngcc-driver check): round trips and a tampered case.","properties":{"ok":{"const":true,"description":"Always true: a failed check exits 3 with nothing printed."},"iterations":{"type":"integer","description":"Round trips made (--iterations).","minimum":1},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false}},"required":["ok","iterations","messageBytes","lengths"],"additionalProperties":false};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-check.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ok === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ok"},message:"must have required property '"+"ok"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.iterations === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "iterations"},message:"must have required property '"+"iterations"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.messageBytes === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageBytes"},message:"must have required property '"+"messageBytes"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.lengths === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lengths"},message:"must have required property '"+"lengths"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "ok") || (key0 === "iterations")) || (key0 === "messageBytes")) || (key0 === "lengths"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.ok !== undefined){
+if(true !== data.ok){
+const err5 = {instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.iterations !== undefined){
+let data1 = data.iterations;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err6 = {instancePath:instancePath+"/iterations",schemaPath:"#/properties/iterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/iterations",schemaPath:"#/properties/iterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.messageBytes !== undefined){
+let data2 = data.messageBytes;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err8 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 1073741824 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1073741824},message:"must be <= 1073741824"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data2 < 0 || isNaN(data2)){
+const err10 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.lengths !== undefined){
+let data3 = data.lengths;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key1 in data3){
+if(!(key1 === "signatureBytes")){
+const err11 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data3.signatureBytes !== undefined){
+let data4 = data3.signatureBytes;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.min === undefined){
+const err12 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data4.max === undefined){
+const err13 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data4.sum === undefined){
+const err14 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "sum"},message:"must have required property '"+"sum"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data4.count === undefined){
+const err15 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!((((key2 === "min") || (key2 === "max")) || (key2 === "sum")) || (key2 === "count"))){
+const err16 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data4.min !== undefined){
+let data5 = data4.min;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err17 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err18 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data4.max !== undefined){
+let data6 = data4.max;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err19 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data4.sum !== undefined){
+let data7 = data4.sum;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err21 = {instancePath:instancePath+"/lengths/signatureBytes/sum",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/sum/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err22 = {instancePath:instancePath+"/lengths/signatureBytes/sum",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/sum/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data4.count !== undefined){
+let data8 = data4.count;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err23 = {instancePath:instancePath+"/lengths/signatureBytes/count",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err24 = {instancePath:instancePath+"/lengths/signatureBytes/count",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const driver_time = validate37;
+const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-time.schema.json","title":"ngcc-driver time output","type":"object","description":"Trials of one operation (ngcc-driver time): one counter delta and one CLOCK_MONOTONIC delta per trial.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"warmupIterations":{"type":"integer","description":"Iterations of the warm-up.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations in every trial.","minimum":1},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetNs":{"type":"integer","description":"--target-ns.","minimum":0},"warmupNs":{"type":"integer","description":"--warmup-ns.","minimum":0},"minIterations":{"type":"integer","description":"--min-iterations.","minimum":1},"maxIterations":{"type":"integer","description":"--max-iterations.","minimum":1},"estimateNs":{"type":"number","description":"The warm-up's estimate of one iteration, ns.","exclusiveMinimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"The rule that fixed iterationsPerTrial."}},"required":["targetNs","warmupNs","minIterations","maxIterations","estimateNs","limitedBy"],"additionalProperties":false},"trials":{"type":"array","description":"The trials, in order.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Iterations.","minimum":1},"counterDelta":{"type":"number","description":"Counter delta over the trial, in the counter's unit.","minimum":0},"ns":{"type":"number","description":"CLOCK_MONOTONIC ns over the trial.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"minItems":1,"maxItems":100000},"pinnedCpu":{"description":"The CPU the process was pinned to (--pin), or null.","anyOf":[{"type":"integer","minimum":0,"maximum":1023},{"type":"null"}]},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false},"profile":{"type":"object","description":"What the hash/DRNG profiler's wrappers counted during the trials (-DNGCC_PROFILE only).","properties":{"clock":{"type":"string","enum":["rdtsc","cntvct","clock_gettime"],"description":"The wrappers' clock."},"totalTicks":{"type":"integer","description":"Ticks over the trials.","minimum":0},"groups":{"type":"array","description":"Per group.","items":{"type":"object","description":"One group.","properties":{"name":{"type":"string","description":"The group."},"ticks":{"type":"integer","description":"Ticks.","minimum":0},"outer":{"type":"integer","description":"Outermost calls.","minimum":0}},"required":["name","ticks","outer"],"additionalProperties":false}},"symbols":{"type":"array","description":"Per wrapped symbol.","items":{"type":"object","description":"One wrapped symbol.","properties":{"name":{"type":"string","description":"The symbol."},"group":{"type":"string","description":"Its group."},"outer":{"type":"integer","description":"Outermost calls.","minimum":0},"nested":{"type":"integer","description":"Calls made inside another wrapped call.","minimum":0},"ticks":{"type":"integer","description":"Ticks inside its outermost calls.","minimum":0},"perOperation":{"description":"Outermost calls per operation (null: the histogram was lost).","anyOf":[{"type":"object","properties":{"operations":{"type":"integer","description":"Operations counted.","minimum":0},"min":{"type":"integer","description":"Fewest calls in one operation.","minimum":0},"max":{"type":"integer","description":"Most calls in one operation.","minimum":0},"median":{"type":"number","description":"Median calls per operation (a half at most).","minimum":0,"multipleOf":0.5},"sum":{"type":"integer","description":"Calls over all operations.","minimum":0},"distinct":{"type":"integer","description":"Distinct call counts.","minimum":0},"histogram":{"type":"array","description":"[calls, operations] per distinct count, in increasing calls.","items":{"type":"array","description":"[calls, operations].","items":{"type":"integer","description":"A count.","minimum":0},"minItems":2,"maxItems":2},"maxItems":64}},"required":["operations","min","max","median","sum","distinct"],"additionalProperties":false},{"type":"null"}]}},"required":["name","group","outer","nested","ticks"],"additionalProperties":false}}},"required":["clock","totalTicks","groups","symbols"],"additionalProperties":false}},"required":["op","counter","warmupIterations","iterationsPerTrial","calibration","trials","pinnedCpu","messageBytes"],"additionalProperties":false};
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-time.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate37.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.op === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.counter === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "counter"},message:"must have required property '"+"counter"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.warmupIterations === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "warmupIterations"},message:"must have required property '"+"warmupIterations"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.iterationsPerTrial === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "iterationsPerTrial"},message:"must have required property '"+"iterationsPerTrial"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.calibration === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "calibration"},message:"must have required property '"+"calibration"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.trials === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trials"},message:"must have required property '"+"trials"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.pinnedCpu === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pinnedCpu"},message:"must have required property '"+"pinnedCpu"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.messageBytes === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageBytes"},message:"must have required property '"+"messageBytes"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema105.properties, key0))){
+const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.op !== undefined){
+let data0 = data.op;
+if(typeof data0 === "string"){
+if(func2(data0) > 32){
+const err9 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err10 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.counter !== undefined){
+let data1 = data.counter;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.kind === undefined){
+const err12 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data1.unit === undefined){
+const err13 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "unit"},message:"must have required property '"+"unit"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data1.rateHz === undefined){
+const err14 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "rateHz"},message:"must have required property '"+"rateHz"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data1.overhead === undefined){
+const err15 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "overhead"},message:"must have required property '"+"overhead"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data1.serialization === undefined){
+const err16 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "serialization"},message:"must have required property '"+"serialization"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data1.description === undefined){
+const err17 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!((((((key1 === "kind") || (key1 === "unit")) || (key1 === "rateHz")) || (key1 === "overhead")) || (key1 === "serialization")) || (key1 === "description"))){
+const err18 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data1.kind !== undefined){
+let data2 = data1.kind;
+if(typeof data2 !== "string"){
+const err19 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data2 === "rdtsc") || (data2 === "perf-cycles")) || (data2 === "perf-instructions")) || (data2 === "cntvct")) || (data2 === "clock_gettime")) || (data2 === "fixed-clock"))){
+const err20 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema105.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data1.unit !== undefined){
+let data3 = data1.unit;
+if(typeof data3 !== "string"){
+const err21 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!(((((data3 === "tsc-ticks") || (data3 === "core-cycles")) || (data3 === "instructions")) || (data3 === "timer-ticks")) || (data3 === "ns"))){
+const err22 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema105.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data1.rateHz !== undefined){
+let data4 = data1.rateHz;
+const _errs12 = errors;
+let valid2 = false;
+const _errs13 = errors;
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 <= 0 || isNaN(data4)){
+const err23 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf/0/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+valid2 = valid2 || _valid0;
+const _errs15 = errors;
+if(data4 !== null){
+const err25 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+var _valid0 = _errs15 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err26 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+else {
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data1.overhead !== undefined){
+let data5 = data1.overhead;
+const _errs18 = errors;
+let valid3 = false;
+const _errs19 = errors;
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err27 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+var _valid1 = _errs19 === errors;
+valid3 = valid3 || _valid1;
+const _errs21 = errors;
+if(data5 !== null){
+const err29 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+var _valid1 = _errs21 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const err30 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data1.serialization !== undefined){
+if(typeof data1.serialization !== "string"){
+const err31 = {instancePath:instancePath+"/counter/serialization",schemaPath:"#/properties/counter/properties/serialization/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data1.description !== undefined){
+if(typeof data1.description !== "string"){
+const err32 = {instancePath:instancePath+"/counter/description",schemaPath:"#/properties/counter/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.warmupIterations !== undefined){
+let data8 = data.warmupIterations;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err34 = {instancePath:instancePath+"/warmupIterations",schemaPath:"#/properties/warmupIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 1 || isNaN(data8)){
+const err35 = {instancePath:instancePath+"/warmupIterations",schemaPath:"#/properties/warmupIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+if(data.iterationsPerTrial !== undefined){
+let data9 = data.iterationsPerTrial;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err36 = {instancePath:instancePath+"/iterationsPerTrial",schemaPath:"#/properties/iterationsPerTrial/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 1 || isNaN(data9)){
+const err37 = {instancePath:instancePath+"/iterationsPerTrial",schemaPath:"#/properties/iterationsPerTrial/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+if(data.calibration !== undefined){
+let data10 = data.calibration;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.targetNs === undefined){
+const err38 = {instancePath:instancePath+"/calibration",schemaPath:"#/properties/calibration/required",keyword:"required",params:{missingProperty: "targetNs"},message:"must have required property '"+"targetNs"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data10.warmupNs === undefined){
+const err39 = {instancePath:instancePath+"/calibration",schemaPath:"#/properties/calibration/required",keyword:"required",params:{missingProperty: "warmupNs"},message:"must have required property '"+"warmupNs"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data10.minIterations === undefined){
+const err40 = {instancePath:instancePath+"/calibration",schemaPath:"#/properties/calibration/required",keyword:"required",params:{missingProperty: "minIterations"},message:"must have required property '"+"minIterations"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data10.maxIterations === undefined){
+const err41 = {instancePath:instancePath+"/calibration",schemaPath:"#/properties/calibration/required",keyword:"required",params:{missingProperty: "maxIterations"},message:"must have required property '"+"maxIterations"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data10.estimateNs === undefined){
+const err42 = {instancePath:instancePath+"/calibration",schemaPath:"#/properties/calibration/required",keyword:"required",params:{missingProperty: "estimateNs"},message:"must have required property '"+"estimateNs"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data10.limitedBy === undefined){
+const err43 = {instancePath:instancePath+"/calibration",schemaPath:"#/properties/calibration/required",keyword:"required",params:{missingProperty: "limitedBy"},message:"must have required property '"+"limitedBy"+"'"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+for(const key2 in data10){
+if(!((((((key2 === "targetNs") || (key2 === "warmupNs")) || (key2 === "minIterations")) || (key2 === "maxIterations")) || (key2 === "estimateNs")) || (key2 === "limitedBy"))){
+const err44 = {instancePath:instancePath+"/calibration",schemaPath:"#/properties/calibration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data10.targetNs !== undefined){
+let data11 = data10.targetNs;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err45 = {instancePath:instancePath+"/calibration/targetNs",schemaPath:"#/properties/calibration/properties/targetNs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err46 = {instancePath:instancePath+"/calibration/targetNs",schemaPath:"#/properties/calibration/properties/targetNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+if(data10.warmupNs !== undefined){
+let data12 = data10.warmupNs;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err47 = {instancePath:instancePath+"/calibration/warmupNs",schemaPath:"#/properties/calibration/properties/warmupNs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err48 = {instancePath:instancePath+"/calibration/warmupNs",schemaPath:"#/properties/calibration/properties/warmupNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+if(data10.minIterations !== undefined){
+let data13 = data10.minIterations;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err49 = {instancePath:instancePath+"/calibration/minIterations",schemaPath:"#/properties/calibration/properties/minIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 1 || isNaN(data13)){
+const err50 = {instancePath:instancePath+"/calibration/minIterations",schemaPath:"#/properties/calibration/properties/minIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+if(data10.maxIterations !== undefined){
+let data14 = data10.maxIterations;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err51 = {instancePath:instancePath+"/calibration/maxIterations",schemaPath:"#/properties/calibration/properties/maxIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 1 || isNaN(data14)){
+const err52 = {instancePath:instancePath+"/calibration/maxIterations",schemaPath:"#/properties/calibration/properties/maxIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+if(data10.estimateNs !== undefined){
+let data15 = data10.estimateNs;
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 <= 0 || isNaN(data15)){
+const err53 = {instancePath:instancePath+"/calibration/estimateNs",schemaPath:"#/properties/calibration/properties/estimateNs/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/calibration/estimateNs",schemaPath:"#/properties/calibration/properties/estimateNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data10.limitedBy !== undefined){
+let data16 = data10.limitedBy;
+if(typeof data16 !== "string"){
+const err55 = {instancePath:instancePath+"/calibration/limitedBy",schemaPath:"#/properties/calibration/properties/limitedBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(!((((data16 === "min-iterations") || (data16 === "target-ns")) || (data16 === "counter-overhead")) || (data16 === "max-iterations"))){
+const err56 = {instancePath:instancePath+"/calibration/limitedBy",schemaPath:"#/properties/calibration/properties/limitedBy/enum",keyword:"enum",params:{allowedValues: schema105.properties.calibration.properties.limitedBy.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/calibration",schemaPath:"#/properties/calibration/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.trials !== undefined){
+let data17 = data.trials;
+if(Array.isArray(data17)){
+if(data17.length > 100000){
+const err58 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(data17.length < 1){
+const err59 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+let data18 = data17[i0];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.iterations === undefined){
+const err60 = {instancePath:instancePath+"/trials/" + i0,schemaPath:"#/properties/trials/items/required",keyword:"required",params:{missingProperty: "iterations"},message:"must have required property '"+"iterations"+"'"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(data18.counterDelta === undefined){
+const err61 = {instancePath:instancePath+"/trials/" + i0,schemaPath:"#/properties/trials/items/required",keyword:"required",params:{missingProperty: "counterDelta"},message:"must have required property '"+"counterDelta"+"'"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(data18.ns === undefined){
+const err62 = {instancePath:instancePath+"/trials/" + i0,schemaPath:"#/properties/trials/items/required",keyword:"required",params:{missingProperty: "ns"},message:"must have required property '"+"ns"+"'"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+for(const key3 in data18){
+if(!(((key3 === "iterations") || (key3 === "counterDelta")) || (key3 === "ns"))){
+const err63 = {instancePath:instancePath+"/trials/" + i0,schemaPath:"#/properties/trials/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data18.iterations !== undefined){
+let data19 = data18.iterations;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err64 = {instancePath:instancePath+"/trials/" + i0+"/iterations",schemaPath:"#/properties/trials/items/properties/iterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err65 = {instancePath:instancePath+"/trials/" + i0+"/iterations",schemaPath:"#/properties/trials/items/properties/iterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+if(data18.counterDelta !== undefined){
+let data20 = data18.counterDelta;
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err66 = {instancePath:instancePath+"/trials/" + i0+"/counterDelta",schemaPath:"#/properties/trials/items/properties/counterDelta/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/trials/" + i0+"/counterDelta",schemaPath:"#/properties/trials/items/properties/counterDelta/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data18.ns !== undefined){
+let data21 = data18.ns;
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err68 = {instancePath:instancePath+"/trials/" + i0+"/ns",schemaPath:"#/properties/trials/items/properties/ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/trials/" + i0+"/ns",schemaPath:"#/properties/trials/items/properties/ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/trials/" + i0,schemaPath:"#/properties/trials/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data.pinnedCpu !== undefined){
+let data22 = data.pinnedCpu;
+const _errs58 = errors;
+let valid8 = false;
+const _errs59 = errors;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err72 = {instancePath:instancePath+"/pinnedCpu",schemaPath:"#/properties/pinnedCpu/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 1023 || isNaN(data22)){
+const err73 = {instancePath:instancePath+"/pinnedCpu",schemaPath:"#/properties/pinnedCpu/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1023},message:"must be <= 1023"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data22 < 0 || isNaN(data22)){
+const err74 = {instancePath:instancePath+"/pinnedCpu",schemaPath:"#/properties/pinnedCpu/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+var _valid2 = _errs59 === errors;
+valid8 = valid8 || _valid2;
+const _errs61 = errors;
+if(data22 !== null){
+const err75 = {instancePath:instancePath+"/pinnedCpu",schemaPath:"#/properties/pinnedCpu/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+var _valid2 = _errs61 === errors;
+valid8 = valid8 || _valid2;
+if(!valid8){
+const err76 = {instancePath:instancePath+"/pinnedCpu",schemaPath:"#/properties/pinnedCpu/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+else {
+errors = _errs58;
+if(vErrors !== null){
+if(_errs58){
+vErrors.length = _errs58;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.messageBytes !== undefined){
+let data23 = data.messageBytes;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err77 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 1073741824 || isNaN(data23)){
+const err78 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1073741824},message:"must be <= 1073741824"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if(data23 < 0 || isNaN(data23)){
+const err79 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+if(data.lengths !== undefined){
+let data24 = data.lengths;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const key4 in data24){
+if(!(key4 === "signatureBytes")){
+const err80 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data24.signatureBytes !== undefined){
+let data25 = data24.signatureBytes;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.min === undefined){
+const err81 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if(data25.max === undefined){
+const err82 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if(data25.sum === undefined){
+const err83 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "sum"},message:"must have required property '"+"sum"+"'"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(data25.count === undefined){
+const err84 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+for(const key5 in data25){
+if(!((((key5 === "min") || (key5 === "max")) || (key5 === "sum")) || (key5 === "count"))){
+const err85 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data25.min !== undefined){
+let data26 = data25.min;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err86 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 0 || isNaN(data26)){
+const err87 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+if(data25.max !== undefined){
+let data27 = data25.max;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err88 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 0 || isNaN(data27)){
+const err89 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+if(data25.sum !== undefined){
+let data28 = data25.sum;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err90 = {instancePath:instancePath+"/lengths/signatureBytes/sum",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/sum/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 0 || isNaN(data28)){
+const err91 = {instancePath:instancePath+"/lengths/signatureBytes/sum",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/sum/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+}
+if(data25.count !== undefined){
+let data29 = data25.count;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err92 = {instancePath:instancePath+"/lengths/signatureBytes/count",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err93 = {instancePath:instancePath+"/lengths/signatureBytes/count",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data.profile !== undefined){
+let data30 = data.profile;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.clock === undefined){
+const err96 = {instancePath:instancePath+"/profile",schemaPath:"#/properties/profile/required",keyword:"required",params:{missingProperty: "clock"},message:"must have required property '"+"clock"+"'"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(data30.totalTicks === undefined){
+const err97 = {instancePath:instancePath+"/profile",schemaPath:"#/properties/profile/required",keyword:"required",params:{missingProperty: "totalTicks"},message:"must have required property '"+"totalTicks"+"'"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if(data30.groups === undefined){
+const err98 = {instancePath:instancePath+"/profile",schemaPath:"#/properties/profile/required",keyword:"required",params:{missingProperty: "groups"},message:"must have required property '"+"groups"+"'"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if(data30.symbols === undefined){
+const err99 = {instancePath:instancePath+"/profile",schemaPath:"#/properties/profile/required",keyword:"required",params:{missingProperty: "symbols"},message:"must have required property '"+"symbols"+"'"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+for(const key6 in data30){
+if(!((((key6 === "clock") || (key6 === "totalTicks")) || (key6 === "groups")) || (key6 === "symbols"))){
+const err100 = {instancePath:instancePath+"/profile",schemaPath:"#/properties/profile/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+if(data30.clock !== undefined){
+let data31 = data30.clock;
+if(typeof data31 !== "string"){
+const err101 = {instancePath:instancePath+"/profile/clock",schemaPath:"#/properties/profile/properties/clock/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if(!(((data31 === "rdtsc") || (data31 === "cntvct")) || (data31 === "clock_gettime"))){
+const err102 = {instancePath:instancePath+"/profile/clock",schemaPath:"#/properties/profile/properties/clock/enum",keyword:"enum",params:{allowedValues: schema105.properties.profile.properties.clock.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+if(data30.totalTicks !== undefined){
+let data32 = data30.totalTicks;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err103 = {instancePath:instancePath+"/profile/totalTicks",schemaPath:"#/properties/profile/properties/totalTicks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 0 || isNaN(data32)){
+const err104 = {instancePath:instancePath+"/profile/totalTicks",schemaPath:"#/properties/profile/properties/totalTicks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+}
+if(data30.groups !== undefined){
+let data33 = data30.groups;
+if(Array.isArray(data33)){
+const len1 = data33.length;
+for(let i1=0; i1<len1; i1++){
+let data34 = data33[i1];
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.name === undefined){
+const err105 = {instancePath:instancePath+"/profile/groups/" + i1,schemaPath:"#/properties/profile/properties/groups/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if(data34.ticks === undefined){
+const err106 = {instancePath:instancePath+"/profile/groups/" + i1,schemaPath:"#/properties/profile/properties/groups/items/required",keyword:"required",params:{missingProperty: "ticks"},message:"must have required property '"+"ticks"+"'"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+if(data34.outer === undefined){
+const err107 = {instancePath:instancePath+"/profile/groups/" + i1,schemaPath:"#/properties/profile/properties/groups/items/required",keyword:"required",params:{missingProperty: "outer"},message:"must have required property '"+"outer"+"'"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+for(const key7 in data34){
+if(!(((key7 === "name") || (key7 === "ticks")) || (key7 === "outer"))){
+const err108 = {instancePath:instancePath+"/profile/groups/" + i1,schemaPath:"#/properties/profile/properties/groups/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+if(data34.name !== undefined){
+if(typeof data34.name !== "string"){
+const err109 = {instancePath:instancePath+"/profile/groups/" + i1+"/name",schemaPath:"#/properties/profile/properties/groups/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data34.ticks !== undefined){
+let data36 = data34.ticks;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+const err110 = {instancePath:instancePath+"/profile/groups/" + i1+"/ticks",schemaPath:"#/properties/profile/properties/groups/items/properties/ticks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 < 0 || isNaN(data36)){
+const err111 = {instancePath:instancePath+"/profile/groups/" + i1+"/ticks",schemaPath:"#/properties/profile/properties/groups/items/properties/ticks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+if(data34.outer !== undefined){
+let data37 = data34.outer;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err112 = {instancePath:instancePath+"/profile/groups/" + i1+"/outer",schemaPath:"#/properties/profile/properties/groups/items/properties/outer/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err113 = {instancePath:instancePath+"/profile/groups/" + i1+"/outer",schemaPath:"#/properties/profile/properties/groups/items/properties/outer/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/profile/groups/" + i1,schemaPath:"#/properties/profile/properties/groups/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/profile/groups",schemaPath:"#/properties/profile/properties/groups/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+if(data30.symbols !== undefined){
+let data38 = data30.symbols;
+if(Array.isArray(data38)){
+const len2 = data38.length;
+for(let i2=0; i2<len2; i2++){
+let data39 = data38[i2];
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.name === undefined){
+const err116 = {instancePath:instancePath+"/profile/symbols/" + i2,schemaPath:"#/properties/profile/properties/symbols/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+if(data39.group === undefined){
+const err117 = {instancePath:instancePath+"/profile/symbols/" + i2,schemaPath:"#/properties/profile/properties/symbols/items/required",keyword:"required",params:{missingProperty: "group"},message:"must have required property '"+"group"+"'"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+if(data39.outer === undefined){
+const err118 = {instancePath:instancePath+"/profile/symbols/" + i2,schemaPath:"#/properties/profile/properties/symbols/items/required",keyword:"required",params:{missingProperty: "outer"},message:"must have required property '"+"outer"+"'"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+if(data39.nested === undefined){
+const err119 = {instancePath:instancePath+"/profile/symbols/" + i2,schemaPath:"#/properties/profile/properties/symbols/items/required",keyword:"required",params:{missingProperty: "nested"},message:"must have required property '"+"nested"+"'"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+if(data39.ticks === undefined){
+const err120 = {instancePath:instancePath+"/profile/symbols/" + i2,schemaPath:"#/properties/profile/properties/symbols/items/required",keyword:"required",params:{missingProperty: "ticks"},message:"must have required property '"+"ticks"+"'"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+for(const key8 in data39){
+if(!((((((key8 === "name") || (key8 === "group")) || (key8 === "outer")) || (key8 === "nested")) || (key8 === "ticks")) || (key8 === "perOperation"))){
+const err121 = {instancePath:instancePath+"/profile/symbols/" + i2,schemaPath:"#/properties/profile/properties/symbols/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data39.name !== undefined){
+if(typeof data39.name !== "string"){
+const err122 = {instancePath:instancePath+"/profile/symbols/" + i2+"/name",schemaPath:"#/properties/profile/properties/symbols/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+if(data39.group !== undefined){
+if(typeof data39.group !== "string"){
+const err123 = {instancePath:instancePath+"/profile/symbols/" + i2+"/group",schemaPath:"#/properties/profile/properties/symbols/items/properties/group/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+if(data39.outer !== undefined){
+let data42 = data39.outer;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err124 = {instancePath:instancePath+"/profile/symbols/" + i2+"/outer",schemaPath:"#/properties/profile/properties/symbols/items/properties/outer/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < 0 || isNaN(data42)){
+const err125 = {instancePath:instancePath+"/profile/symbols/" + i2+"/outer",schemaPath:"#/properties/profile/properties/symbols/items/properties/outer/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+if(data39.nested !== undefined){
+let data43 = data39.nested;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err126 = {instancePath:instancePath+"/profile/symbols/" + i2+"/nested",schemaPath:"#/properties/profile/properties/symbols/items/properties/nested/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < 0 || isNaN(data43)){
+const err127 = {instancePath:instancePath+"/profile/symbols/" + i2+"/nested",schemaPath:"#/properties/profile/properties/symbols/items/properties/nested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+}
+if(data39.ticks !== undefined){
+let data44 = data39.ticks;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err128 = {instancePath:instancePath+"/profile/symbols/" + i2+"/ticks",schemaPath:"#/properties/profile/properties/symbols/items/properties/ticks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 0 || isNaN(data44)){
+const err129 = {instancePath:instancePath+"/profile/symbols/" + i2+"/ticks",schemaPath:"#/properties/profile/properties/symbols/items/properties/ticks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+}
+if(data39.perOperation !== undefined){
+let data45 = data39.perOperation;
+const _errs113 = errors;
+let valid18 = false;
+const _errs114 = errors;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.operations === undefined){
+const err130 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/required",keyword:"required",params:{missingProperty: "operations"},message:"must have required property '"+"operations"+"'"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if(data45.min === undefined){
+const err131 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+if(data45.max === undefined){
+const err132 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+if(data45.median === undefined){
+const err133 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/required",keyword:"required",params:{missingProperty: "median"},message:"must have required property '"+"median"+"'"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+if(data45.sum === undefined){
+const err134 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/required",keyword:"required",params:{missingProperty: "sum"},message:"must have required property '"+"sum"+"'"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+if(data45.distinct === undefined){
+const err135 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/required",keyword:"required",params:{missingProperty: "distinct"},message:"must have required property '"+"distinct"+"'"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+for(const key9 in data45){
+if(!(((((((key9 === "operations") || (key9 === "min")) || (key9 === "max")) || (key9 === "median")) || (key9 === "sum")) || (key9 === "distinct")) || (key9 === "histogram"))){
+const err136 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+if(data45.operations !== undefined){
+let data46 = data45.operations;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err137 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/operations",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/operations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 0 || isNaN(data46)){
+const err138 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/operations",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/operations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+}
+if(data45.min !== undefined){
+let data47 = data45.min;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err139 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/min",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 0 || isNaN(data47)){
+const err140 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/min",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+if(data45.max !== undefined){
+let data48 = data45.max;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err141 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/max",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < 0 || isNaN(data48)){
+const err142 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/max",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+}
+if(data45.median !== undefined){
+let data49 = data45.median;
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < 0 || isNaN(data49)){
+const err143 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/median",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/median/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+let res0;
+if((0.5 === 0 || (res0 = data49/0.5, res0 !== parseInt(res0)))){
+const err144 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/median",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/median/multipleOf",keyword:"multipleOf",params:{multipleOf: 0.5},message:"must be multiple of 0.5"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+else {
+const err145 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/median",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/median/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+if(data45.sum !== undefined){
+let data50 = data45.sum;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err146 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/sum",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/sum/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 0 || isNaN(data50)){
+const err147 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/sum",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/sum/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+if(data45.distinct !== undefined){
+let data51 = data45.distinct;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err148 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/distinct",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/distinct/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 0 || isNaN(data51)){
+const err149 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/distinct",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/distinct/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+}
+if(data45.histogram !== undefined){
+let data52 = data45.histogram;
+if(Array.isArray(data52)){
+if(data52.length > 64){
+const err150 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/histogram",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/histogram/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+const len3 = data52.length;
+for(let i3=0; i3<len3; i3++){
+let data53 = data52[i3];
+if(Array.isArray(data53)){
+if(data53.length > 2){
+const err151 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/histogram/" + i3,schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/histogram/items/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+if(data53.length < 2){
+const err152 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/histogram/" + i3,schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/histogram/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+const len4 = data53.length;
+for(let i4=0; i4<len4; i4++){
+let data54 = data53[i4];
+if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
+const err153 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/histogram/" + i3+"/" + i4,schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/histogram/items/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 < 0 || isNaN(data54)){
+const err154 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/histogram/" + i3+"/" + i4,schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/histogram/items/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err155 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/histogram/" + i3,schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/histogram/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+}
+}
+else {
+const err156 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation/histogram",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/properties/histogram/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+}
+}
+else {
+const err157 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+var _valid3 = _errs114 === errors;
+valid18 = valid18 || _valid3;
+const _errs135 = errors;
+if(data45 !== null){
+const err158 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+var _valid3 = _errs135 === errors;
+valid18 = valid18 || _valid3;
+if(!valid18){
+const err159 = {instancePath:instancePath+"/profile/symbols/" + i2+"/perOperation",schemaPath:"#/properties/profile/properties/symbols/items/properties/perOperation/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+else {
+errors = _errs113;
+if(vErrors !== null){
+if(_errs113){
+vErrors.length = _errs113;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err160 = {instancePath:instancePath+"/profile/symbols/" + i2,schemaPath:"#/properties/profile/properties/symbols/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+}
+else {
+const err161 = {instancePath:instancePath+"/profile/symbols",schemaPath:"#/properties/profile/properties/symbols/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+}
+}
+else {
+const err162 = {instancePath:instancePath+"/profile",schemaPath:"#/properties/profile/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+}
+else {
+const err163 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const driver_sample = validate38;
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-sample.schema.json","title":"ngcc-driver sample output","type":"object","description":"Per-call samples of one operation (ngcc-driver sample): one counter delta per sample of batch calls.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"estimateNs":{"type":"number","description":"The warm-up's estimate of one call, ns.","exclusiveMinimum":0},"warmupCalls":{"type":"integer","description":"Calls the warm-up made.","minimum":1},"batch":{"type":"integer","description":"Calls per sample.","minimum":1,"maximum":1000000000},"batchReason":{"type":"string","description":"Why this batch, in words."},"samplesLimitedBy":{"type":"string","enum":["sample-ns","min-samples","max-samples"],"description":"The rule that fixed the sample count."},"settings":{"type":"object","description":"The settings, echoed.","properties":{"sampleNs":{"type":"integer","description":"--sample-ns.","minimum":0},"warmupNs":{"type":"integer","description":"--warmup-ns.","minimum":0},"minSamples":{"type":"integer","description":"--min-samples.","minimum":1,"maximum":10000000},"maxSamples":{"type":"integer","description":"--max-samples.","minimum":1,"maximum":10000000},"batch":{"description":"--batch: auto or a count.","anyOf":[{"const":"auto"},{"type":"integer","description":"A count.","minimum":1,"maximum":1000000000}]},"keys":{"type":"integer","description":"--keys.","minimum":1,"maximum":4096},"pool":{"type":"integer","description":"--pool.","minimum":1,"maximum":65536},"seed":{"type":"integer","description":"--seed.","minimum":0}},"required":["sampleNs","warmupNs","minSamples","maxSamples","batch","keys","pool","seed"],"additionalProperties":false},"inputs":{"type":"object","description":"How the inputs varied from call to call (the timing record's sampling.inputs).","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0,"maximum":4096},"pool":{"type":"integer","description":"Pool entries in rotation (0 when none).","minimum":0,"maximum":65536},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a fresh message per call; pool: from the pool; none."},"description":{"type":"string","description":"The same in words."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"The CPU the process was pinned to (--pin), or null.","anyOf":[{"type":"integer","minimum":0,"maximum":1023},{"type":"null"}]},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"elapsedNs":{"type":"object","description":"CLOCK_MONOTONIC ns of the warm-up's timed calls and of the sampling loop.","properties":{"warmup":{"type":"number","description":"Warm-up, ns.","minimum":0},"sampling":{"type":"number","description":"Sampling loop, ns.","minimum":0}},"required":["warmup","sampling"],"additionalProperties":false},"samples":{"type":"array","description":"One counter delta per sample, in the order taken.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000},"switchedOut":{"type":"array","description":"The samples (0-based, ascending, each once) during which the process was switched out; absent when none.","items":{"type":"integer","description":"A sample index (below the sample count).","minimum":0,"maximum":9999999},"minItems":1,"maxItems":10000000,"uniqueItems":true},"clockChain":{"type":"object","description":"The core-clock probe after every sample.","properties":{"adds":{"type":"integer","description":"Adds of the dependent chain.","minimum":8,"maximum":100000000},"deltas":{"type":"array","description":"One probe per sample.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000}},"required":["adds","deltas"],"additionalProperties":false},"throughputChain":{"type":"object","description":"The contention probe after every sample.","properties":{"adds":{"type":"integer","description":"Adds over all chains.","minimum":32,"maximum":100000000},"chains":{"type":"integer","description":"Independent chains.","minimum":1,"maximum":64},"deltas":{"type":"array","description":"One probe per sample.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000}},"required":["adds","chains","deltas"],"additionalProperties":false},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false}},"required":["op","counter","estimateNs","warmupCalls","batch","batchReason","samplesLimitedBy","settings","inputs","pinnedCpu","messageBytes","elapsedNs","samples"],"additionalProperties":false};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-sample.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.op === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.counter === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "counter"},message:"must have required property '"+"counter"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.estimateNs === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "estimateNs"},message:"must have required property '"+"estimateNs"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.warmupCalls === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "warmupCalls"},message:"must have required property '"+"warmupCalls"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.batch === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batch"},message:"must have required property '"+"batch"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.batchReason === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "batchReason"},message:"must have required property '"+"batchReason"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.samplesLimitedBy === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "samplesLimitedBy"},message:"must have required property '"+"samplesLimitedBy"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.settings === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "settings"},message:"must have required property '"+"settings"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.inputs === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "inputs"},message:"must have required property '"+"inputs"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.pinnedCpu === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pinnedCpu"},message:"must have required property '"+"pinnedCpu"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.messageBytes === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageBytes"},message:"must have required property '"+"messageBytes"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.elapsedNs === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "elapsedNs"},message:"must have required property '"+"elapsedNs"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.samples === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema106.properties, key0))){
+const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.op !== undefined){
+let data0 = data.op;
+if(typeof data0 === "string"){
+if(func2(data0) > 32){
+const err14 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err15 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.counter !== undefined){
+let data1 = data.counter;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.kind === undefined){
+const err17 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data1.unit === undefined){
+const err18 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "unit"},message:"must have required property '"+"unit"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data1.rateHz === undefined){
+const err19 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "rateHz"},message:"must have required property '"+"rateHz"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data1.overhead === undefined){
+const err20 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "overhead"},message:"must have required property '"+"overhead"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data1.serialization === undefined){
+const err21 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "serialization"},message:"must have required property '"+"serialization"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data1.description === undefined){
+const err22 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!((((((key1 === "kind") || (key1 === "unit")) || (key1 === "rateHz")) || (key1 === "overhead")) || (key1 === "serialization")) || (key1 === "description"))){
+const err23 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data1.kind !== undefined){
+let data2 = data1.kind;
+if(typeof data2 !== "string"){
+const err24 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(!((((((data2 === "rdtsc") || (data2 === "perf-cycles")) || (data2 === "perf-instructions")) || (data2 === "cntvct")) || (data2 === "clock_gettime")) || (data2 === "fixed-clock"))){
+const err25 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema106.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data1.unit !== undefined){
+let data3 = data1.unit;
+if(typeof data3 !== "string"){
+const err26 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!(((((data3 === "tsc-ticks") || (data3 === "core-cycles")) || (data3 === "instructions")) || (data3 === "timer-ticks")) || (data3 === "ns"))){
+const err27 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema106.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data1.rateHz !== undefined){
+let data4 = data1.rateHz;
+const _errs12 = errors;
+let valid2 = false;
+const _errs13 = errors;
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 <= 0 || isNaN(data4)){
+const err28 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf/0/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+valid2 = valid2 || _valid0;
+const _errs15 = errors;
+if(data4 !== null){
+const err30 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+var _valid0 = _errs15 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err31 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+else {
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data1.overhead !== undefined){
+let data5 = data1.overhead;
+const _errs18 = errors;
+let valid3 = false;
+const _errs19 = errors;
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err32 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+var _valid1 = _errs19 === errors;
+valid3 = valid3 || _valid1;
+const _errs21 = errors;
+if(data5 !== null){
+const err34 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid1 = _errs21 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const err35 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data1.serialization !== undefined){
+if(typeof data1.serialization !== "string"){
+const err36 = {instancePath:instancePath+"/counter/serialization",schemaPath:"#/properties/counter/properties/serialization/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data1.description !== undefined){
+if(typeof data1.description !== "string"){
+const err37 = {instancePath:instancePath+"/counter/description",schemaPath:"#/properties/counter/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.estimateNs !== undefined){
+let data8 = data.estimateNs;
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 <= 0 || isNaN(data8)){
+const err39 = {instancePath:instancePath+"/estimateNs",schemaPath:"#/properties/estimateNs/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/estimateNs",schemaPath:"#/properties/estimateNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.warmupCalls !== undefined){
+let data9 = data.warmupCalls;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err41 = {instancePath:instancePath+"/warmupCalls",schemaPath:"#/properties/warmupCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 1 || isNaN(data9)){
+const err42 = {instancePath:instancePath+"/warmupCalls",schemaPath:"#/properties/warmupCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+if(data.batch !== undefined){
+let data10 = data.batch;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err43 = {instancePath:instancePath+"/batch",schemaPath:"#/properties/batch/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 1000000000 || isNaN(data10)){
+const err44 = {instancePath:instancePath+"/batch",schemaPath:"#/properties/batch/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data10 < 1 || isNaN(data10)){
+const err45 = {instancePath:instancePath+"/batch",schemaPath:"#/properties/batch/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+if(data.batchReason !== undefined){
+if(typeof data.batchReason !== "string"){
+const err46 = {instancePath:instancePath+"/batchReason",schemaPath:"#/properties/batchReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.samplesLimitedBy !== undefined){
+let data12 = data.samplesLimitedBy;
+if(typeof data12 !== "string"){
+const err47 = {instancePath:instancePath+"/samplesLimitedBy",schemaPath:"#/properties/samplesLimitedBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(!(((data12 === "sample-ns") || (data12 === "min-samples")) || (data12 === "max-samples"))){
+const err48 = {instancePath:instancePath+"/samplesLimitedBy",schemaPath:"#/properties/samplesLimitedBy/enum",keyword:"enum",params:{allowedValues: schema106.properties.samplesLimitedBy.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.settings !== undefined){
+let data13 = data.settings;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.sampleNs === undefined){
+const err49 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "sampleNs"},message:"must have required property '"+"sampleNs"+"'"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data13.warmupNs === undefined){
+const err50 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "warmupNs"},message:"must have required property '"+"warmupNs"+"'"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data13.minSamples === undefined){
+const err51 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "minSamples"},message:"must have required property '"+"minSamples"+"'"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data13.maxSamples === undefined){
+const err52 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "maxSamples"},message:"must have required property '"+"maxSamples"+"'"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(data13.batch === undefined){
+const err53 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "batch"},message:"must have required property '"+"batch"+"'"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(data13.keys === undefined){
+const err54 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "keys"},message:"must have required property '"+"keys"+"'"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data13.pool === undefined){
+const err55 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "pool"},message:"must have required property '"+"pool"+"'"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(data13.seed === undefined){
+const err56 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+for(const key2 in data13){
+if(!((((((((key2 === "sampleNs") || (key2 === "warmupNs")) || (key2 === "minSamples")) || (key2 === "maxSamples")) || (key2 === "batch")) || (key2 === "keys")) || (key2 === "pool")) || (key2 === "seed"))){
+const err57 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data13.sampleNs !== undefined){
+let data14 = data13.sampleNs;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err58 = {instancePath:instancePath+"/settings/sampleNs",schemaPath:"#/properties/settings/properties/sampleNs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 0 || isNaN(data14)){
+const err59 = {instancePath:instancePath+"/settings/sampleNs",schemaPath:"#/properties/settings/properties/sampleNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+if(data13.warmupNs !== undefined){
+let data15 = data13.warmupNs;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err60 = {instancePath:instancePath+"/settings/warmupNs",schemaPath:"#/properties/settings/properties/warmupNs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err61 = {instancePath:instancePath+"/settings/warmupNs",schemaPath:"#/properties/settings/properties/warmupNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+if(data13.minSamples !== undefined){
+let data16 = data13.minSamples;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err62 = {instancePath:instancePath+"/settings/minSamples",schemaPath:"#/properties/settings/properties/minSamples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 > 10000000 || isNaN(data16)){
+const err63 = {instancePath:instancePath+"/settings/minSamples",schemaPath:"#/properties/settings/properties/minSamples/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(data16 < 1 || isNaN(data16)){
+const err64 = {instancePath:instancePath+"/settings/minSamples",schemaPath:"#/properties/settings/properties/minSamples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+if(data13.maxSamples !== undefined){
+let data17 = data13.maxSamples;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err65 = {instancePath:instancePath+"/settings/maxSamples",schemaPath:"#/properties/settings/properties/maxSamples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 10000000 || isNaN(data17)){
+const err66 = {instancePath:instancePath+"/settings/maxSamples",schemaPath:"#/properties/settings/properties/maxSamples/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(data17 < 1 || isNaN(data17)){
+const err67 = {instancePath:instancePath+"/settings/maxSamples",schemaPath:"#/properties/settings/properties/maxSamples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+if(data13.batch !== undefined){
+let data18 = data13.batch;
+const _errs49 = errors;
+let valid5 = false;
+const _errs50 = errors;
+if("auto" !== data18){
+const err68 = {instancePath:instancePath+"/settings/batch",schemaPath:"#/properties/settings/properties/batch/anyOf/0/const",keyword:"const",params:{allowedValue: "auto"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+var _valid2 = _errs50 === errors;
+valid5 = valid5 || _valid2;
+const _errs51 = errors;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err69 = {instancePath:instancePath+"/settings/batch",schemaPath:"#/properties/settings/properties/batch/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 1000000000 || isNaN(data18)){
+const err70 = {instancePath:instancePath+"/settings/batch",schemaPath:"#/properties/settings/properties/batch/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(data18 < 1 || isNaN(data18)){
+const err71 = {instancePath:instancePath+"/settings/batch",schemaPath:"#/properties/settings/properties/batch/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+var _valid2 = _errs51 === errors;
+valid5 = valid5 || _valid2;
+if(!valid5){
+const err72 = {instancePath:instancePath+"/settings/batch",schemaPath:"#/properties/settings/properties/batch/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+else {
+errors = _errs49;
+if(vErrors !== null){
+if(_errs49){
+vErrors.length = _errs49;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data13.keys !== undefined){
+let data19 = data13.keys;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err73 = {instancePath:instancePath+"/settings/keys",schemaPath:"#/properties/settings/properties/keys/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 4096 || isNaN(data19)){
+const err74 = {instancePath:instancePath+"/settings/keys",schemaPath:"#/properties/settings/properties/keys/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+if(data19 < 1 || isNaN(data19)){
+const err75 = {instancePath:instancePath+"/settings/keys",schemaPath:"#/properties/settings/properties/keys/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+if(data13.pool !== undefined){
+let data20 = data13.pool;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err76 = {instancePath:instancePath+"/settings/pool",schemaPath:"#/properties/settings/properties/pool/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 > 65536 || isNaN(data20)){
+const err77 = {instancePath:instancePath+"/settings/pool",schemaPath:"#/properties/settings/properties/pool/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(data20 < 1 || isNaN(data20)){
+const err78 = {instancePath:instancePath+"/settings/pool",schemaPath:"#/properties/settings/properties/pool/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+if(data13.seed !== undefined){
+let data21 = data13.seed;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err79 = {instancePath:instancePath+"/settings/seed",schemaPath:"#/properties/settings/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err80 = {instancePath:instancePath+"/settings/seed",schemaPath:"#/properties/settings/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data.inputs !== undefined){
+let data22 = data.inputs;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.keyPairs === undefined){
+const err82 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "keyPairs"},message:"must have required property '"+"keyPairs"+"'"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if(data22.pool === undefined){
+const err83 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "pool"},message:"must have required property '"+"pool"+"'"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(data22.messages === undefined){
+const err84 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(data22.description === undefined){
+const err85 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+for(const key3 in data22){
+if(!((((key3 === "keyPairs") || (key3 === "pool")) || (key3 === "messages")) || (key3 === "description"))){
+const err86 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data22.keyPairs !== undefined){
+let data23 = data22.keyPairs;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err87 = {instancePath:instancePath+"/inputs/keyPairs",schemaPath:"#/properties/inputs/properties/keyPairs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 4096 || isNaN(data23)){
+const err88 = {instancePath:instancePath+"/inputs/keyPairs",schemaPath:"#/properties/inputs/properties/keyPairs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if(data23 < 0 || isNaN(data23)){
+const err89 = {instancePath:instancePath+"/inputs/keyPairs",schemaPath:"#/properties/inputs/properties/keyPairs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+if(data22.pool !== undefined){
+let data24 = data22.pool;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err90 = {instancePath:instancePath+"/inputs/pool",schemaPath:"#/properties/inputs/properties/pool/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 65536 || isNaN(data24)){
+const err91 = {instancePath:instancePath+"/inputs/pool",schemaPath:"#/properties/inputs/properties/pool/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if(data24 < 0 || isNaN(data24)){
+const err92 = {instancePath:instancePath+"/inputs/pool",schemaPath:"#/properties/inputs/properties/pool/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+if(data22.messages !== undefined){
+let data25 = data22.messages;
+if(typeof data25 !== "string"){
+const err93 = {instancePath:instancePath+"/inputs/messages",schemaPath:"#/properties/inputs/properties/messages/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(!(((data25 === "fresh") || (data25 === "pool")) || (data25 === "none"))){
+const err94 = {instancePath:instancePath+"/inputs/messages",schemaPath:"#/properties/inputs/properties/messages/enum",keyword:"enum",params:{allowedValues: schema106.properties.inputs.properties.messages.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data22.description !== undefined){
+if(typeof data22.description !== "string"){
+const err95 = {instancePath:instancePath+"/inputs/description",schemaPath:"#/properties/inputs/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data.pinnedCpu !== undefined){
+let data27 = data.pinnedCpu;
+const _errs71 = errors;
+let valid7 = false;
+const _errs72 = errors;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err97 = {instancePath:instancePath+"/pinnedCpu",schemaPath:"#/properties/pinnedCpu/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 1023 || isNaN(data27)){
+const err98 = {instancePath:instancePath+"/pinnedCpu",schemaPath:"#/properties/pinnedCpu/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1023},message:"must be <= 1023"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if(data27 < 0 || isNaN(data27)){
+const err99 = {instancePath:instancePath+"/pinnedCpu",schemaPath:"#/properties/pinnedCpu/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+var _valid3 = _errs72 === errors;
+valid7 = valid7 || _valid3;
+const _errs74 = errors;
+if(data27 !== null){
+const err100 = {instancePath:instancePath+"/pinnedCpu",schemaPath:"#/properties/pinnedCpu/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+var _valid3 = _errs74 === errors;
+valid7 = valid7 || _valid3;
+if(!valid7){
+const err101 = {instancePath:instancePath+"/pinnedCpu",schemaPath:"#/properties/pinnedCpu/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+else {
+errors = _errs71;
+if(vErrors !== null){
+if(_errs71){
+vErrors.length = _errs71;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.messageBytes !== undefined){
+let data28 = data.messageBytes;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err102 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 > 1073741824 || isNaN(data28)){
+const err103 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1073741824},message:"must be <= 1073741824"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if(data28 < 0 || isNaN(data28)){
+const err104 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+}
+if(data.elapsedNs !== undefined){
+let data29 = data.elapsedNs;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.warmup === undefined){
+const err105 = {instancePath:instancePath+"/elapsedNs",schemaPath:"#/properties/elapsedNs/required",keyword:"required",params:{missingProperty: "warmup"},message:"must have required property '"+"warmup"+"'"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if(data29.sampling === undefined){
+const err106 = {instancePath:instancePath+"/elapsedNs",schemaPath:"#/properties/elapsedNs/required",keyword:"required",params:{missingProperty: "sampling"},message:"must have required property '"+"sampling"+"'"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+for(const key4 in data29){
+if(!((key4 === "warmup") || (key4 === "sampling"))){
+const err107 = {instancePath:instancePath+"/elapsedNs",schemaPath:"#/properties/elapsedNs/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(data29.warmup !== undefined){
+let data30 = data29.warmup;
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 0 || isNaN(data30)){
+const err108 = {instancePath:instancePath+"/elapsedNs/warmup",schemaPath:"#/properties/elapsedNs/properties/warmup/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/elapsedNs/warmup",schemaPath:"#/properties/elapsedNs/properties/warmup/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data29.sampling !== undefined){
+let data31 = data29.sampling;
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err110 = {instancePath:instancePath+"/elapsedNs/sampling",schemaPath:"#/properties/elapsedNs/properties/sampling/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/elapsedNs/sampling",schemaPath:"#/properties/elapsedNs/properties/sampling/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/elapsedNs",schemaPath:"#/properties/elapsedNs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data.samples !== undefined){
+let data32 = data.samples;
+if(Array.isArray(data32)){
+if(data32.length > 10000000){
+const err113 = {instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/maxItems",keyword:"maxItems",params:{limit: 10000000},message:"must NOT have more than 10000000 items"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+if(data32.length < 1){
+const err114 = {instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+const len0 = data32.length;
+for(let i0=0; i0<len0; i0++){
+let data33 = data32[i0];
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 0 || isNaN(data33)){
+const err115 = {instancePath:instancePath+"/samples/" + i0,schemaPath:"#/properties/samples/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/samples/" + i0,schemaPath:"#/properties/samples/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+else {
+const err117 = {instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+if(data.switchedOut !== undefined){
+let data34 = data.switchedOut;
+if(Array.isArray(data34)){
+if(data34.length > 10000000){
+const err118 = {instancePath:instancePath+"/switchedOut",schemaPath:"#/properties/switchedOut/maxItems",keyword:"maxItems",params:{limit: 10000000},message:"must NOT have more than 10000000 items"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+if(data34.length < 1){
+const err119 = {instancePath:instancePath+"/switchedOut",schemaPath:"#/properties/switchedOut/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+const len1 = data34.length;
+for(let i1=0; i1<len1; i1++){
+let data35 = data34[i1];
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err120 = {instancePath:instancePath+"/switchedOut/" + i1,schemaPath:"#/properties/switchedOut/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 > 9999999 || isNaN(data35)){
+const err121 = {instancePath:instancePath+"/switchedOut/" + i1,schemaPath:"#/properties/switchedOut/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9999999},message:"must be <= 9999999"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if(data35 < 0 || isNaN(data35)){
+const err122 = {instancePath:instancePath+"/switchedOut/" + i1,schemaPath:"#/properties/switchedOut/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+}
+let i2 = data34.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data34[i2];
+if(!(((typeof item0 == "number") && (!(item0 % 1) && !isNaN(item0))) && (isFinite(item0)))){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err123 = {instancePath:instancePath+"/switchedOut",schemaPath:"#/properties/switchedOut/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+break;
+}
+indices0[item0] = i2;
+}
+}
+}
+else {
+const err124 = {instancePath:instancePath+"/switchedOut",schemaPath:"#/properties/switchedOut/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+if(data.clockChain !== undefined){
+let data36 = data.clockChain;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.adds === undefined){
+const err125 = {instancePath:instancePath+"/clockChain",schemaPath:"#/properties/clockChain/required",keyword:"required",params:{missingProperty: "adds"},message:"must have required property '"+"adds"+"'"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+if(data36.deltas === undefined){
+const err126 = {instancePath:instancePath+"/clockChain",schemaPath:"#/properties/clockChain/required",keyword:"required",params:{missingProperty: "deltas"},message:"must have required property '"+"deltas"+"'"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+for(const key5 in data36){
+if(!((key5 === "adds") || (key5 === "deltas"))){
+const err127 = {instancePath:instancePath+"/clockChain",schemaPath:"#/properties/clockChain/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+if(data36.adds !== undefined){
+let data37 = data36.adds;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err128 = {instancePath:instancePath+"/clockChain/adds",schemaPath:"#/properties/clockChain/properties/adds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 > 100000000 || isNaN(data37)){
+const err129 = {instancePath:instancePath+"/clockChain/adds",schemaPath:"#/properties/clockChain/properties/adds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000},message:"must be <= 100000000"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+if(data37 < 8 || isNaN(data37)){
+const err130 = {instancePath:instancePath+"/clockChain/adds",schemaPath:"#/properties/clockChain/properties/adds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+}
+if(data36.deltas !== undefined){
+let data38 = data36.deltas;
+if(Array.isArray(data38)){
+if(data38.length > 10000000){
+const err131 = {instancePath:instancePath+"/clockChain/deltas",schemaPath:"#/properties/clockChain/properties/deltas/maxItems",keyword:"maxItems",params:{limit: 10000000},message:"must NOT have more than 10000000 items"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+if(data38.length < 1){
+const err132 = {instancePath:instancePath+"/clockChain/deltas",schemaPath:"#/properties/clockChain/properties/deltas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+const len2 = data38.length;
+for(let i3=0; i3<len2; i3++){
+let data39 = data38[i3];
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 0 || isNaN(data39)){
+const err133 = {instancePath:instancePath+"/clockChain/deltas/" + i3,schemaPath:"#/properties/clockChain/properties/deltas/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+else {
+const err134 = {instancePath:instancePath+"/clockChain/deltas/" + i3,schemaPath:"#/properties/clockChain/properties/deltas/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+}
+else {
+const err135 = {instancePath:instancePath+"/clockChain/deltas",schemaPath:"#/properties/clockChain/properties/deltas/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/clockChain",schemaPath:"#/properties/clockChain/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+if(data.throughputChain !== undefined){
+let data40 = data.throughputChain;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.adds === undefined){
+const err137 = {instancePath:instancePath+"/throughputChain",schemaPath:"#/properties/throughputChain/required",keyword:"required",params:{missingProperty: "adds"},message:"must have required property '"+"adds"+"'"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+if(data40.chains === undefined){
+const err138 = {instancePath:instancePath+"/throughputChain",schemaPath:"#/properties/throughputChain/required",keyword:"required",params:{missingProperty: "chains"},message:"must have required property '"+"chains"+"'"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+if(data40.deltas === undefined){
+const err139 = {instancePath:instancePath+"/throughputChain",schemaPath:"#/properties/throughputChain/required",keyword:"required",params:{missingProperty: "deltas"},message:"must have required property '"+"deltas"+"'"};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+for(const key6 in data40){
+if(!(((key6 === "adds") || (key6 === "chains")) || (key6 === "deltas"))){
+const err140 = {instancePath:instancePath+"/throughputChain",schemaPath:"#/properties/throughputChain/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+if(data40.adds !== undefined){
+let data41 = data40.adds;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err141 = {instancePath:instancePath+"/throughputChain/adds",schemaPath:"#/properties/throughputChain/properties/adds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 > 100000000 || isNaN(data41)){
+const err142 = {instancePath:instancePath+"/throughputChain/adds",schemaPath:"#/properties/throughputChain/properties/adds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000},message:"must be <= 100000000"};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+if(data41 < 32 || isNaN(data41)){
+const err143 = {instancePath:instancePath+"/throughputChain/adds",schemaPath:"#/properties/throughputChain/properties/adds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+}
+if(data40.chains !== undefined){
+let data42 = data40.chains;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err144 = {instancePath:instancePath+"/throughputChain/chains",schemaPath:"#/properties/throughputChain/properties/chains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 > 64 || isNaN(data42)){
+const err145 = {instancePath:instancePath+"/throughputChain/chains",schemaPath:"#/properties/throughputChain/properties/chains/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+if(data42 < 1 || isNaN(data42)){
+const err146 = {instancePath:instancePath+"/throughputChain/chains",schemaPath:"#/properties/throughputChain/properties/chains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+if(data40.deltas !== undefined){
+let data43 = data40.deltas;
+if(Array.isArray(data43)){
+if(data43.length > 10000000){
+const err147 = {instancePath:instancePath+"/throughputChain/deltas",schemaPath:"#/properties/throughputChain/properties/deltas/maxItems",keyword:"maxItems",params:{limit: 10000000},message:"must NOT have more than 10000000 items"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+if(data43.length < 1){
+const err148 = {instancePath:instancePath+"/throughputChain/deltas",schemaPath:"#/properties/throughputChain/properties/deltas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+const len3 = data43.length;
+for(let i4=0; i4<len3; i4++){
+let data44 = data43[i4];
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 0 || isNaN(data44)){
+const err149 = {instancePath:instancePath+"/throughputChain/deltas/" + i4,schemaPath:"#/properties/throughputChain/properties/deltas/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+else {
+const err150 = {instancePath:instancePath+"/throughputChain/deltas/" + i4,schemaPath:"#/properties/throughputChain/properties/deltas/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+}
+else {
+const err151 = {instancePath:instancePath+"/throughputChain/deltas",schemaPath:"#/properties/throughputChain/properties/deltas/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+}
+}
+else {
+const err152 = {instancePath:instancePath+"/throughputChain",schemaPath:"#/properties/throughputChain/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+}
+if(data.lengths !== undefined){
+let data45 = data.lengths;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+for(const key7 in data45){
+if(!(key7 === "signatureBytes")){
+const err153 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+}
+if(data45.signatureBytes !== undefined){
+let data46 = data45.signatureBytes;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.min === undefined){
+const err154 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+if(data46.max === undefined){
+const err155 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+if(data46.sum === undefined){
+const err156 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "sum"},message:"must have required property '"+"sum"+"'"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+if(data46.count === undefined){
+const err157 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+for(const key8 in data46){
+if(!((((key8 === "min") || (key8 === "max")) || (key8 === "sum")) || (key8 === "count"))){
+const err158 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+}
+if(data46.min !== undefined){
+let data47 = data46.min;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err159 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 0 || isNaN(data47)){
+const err160 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+}
+if(data46.max !== undefined){
+let data48 = data46.max;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err161 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < 0 || isNaN(data48)){
+const err162 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+}
+if(data46.sum !== undefined){
+let data49 = data46.sum;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err163 = {instancePath:instancePath+"/lengths/signatureBytes/sum",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/sum/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < 0 || isNaN(data49)){
+const err164 = {instancePath:instancePath+"/lengths/signatureBytes/sum",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/sum/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+}
+if(data46.count !== undefined){
+let data50 = data46.count;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err165 = {instancePath:instancePath+"/lengths/signatureBytes/count",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 0 || isNaN(data50)){
+const err166 = {instancePath:instancePath+"/lengths/signatureBytes/count",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err167 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+}
+}
+else {
+const err168 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+}
+}
+else {
+const err169 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const driver_memory = validate39;
+const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-memory.schema.json","title":"ngcc-driver memory output","type":"object","description":"RSS proxies and the stack and heap high-water of one operation (ngcc-driver memory).","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"baselineRssKiB":{"type":"integer","description":"VmRSS before the call, KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"VmHWM after the call, KiB.","minimum":0},"hwmReset":{"type":"boolean","description":"Whether the high-water mark was reset before the call."},"hwmResetError":{"type":"string","description":"Why the reset failed."},"inputs":{"type":"object","description":"The high-water run's inputs.","properties":{"count":{"type":"integer","description":"Inputs run.","minimum":1,"maximum":100},"asked":{"type":"integer","description":"Inputs asked for (--inputs).","minimum":1,"maximum":100},"limitedBy":{"type":"string","enum":["inputs","time-limit"],"description":"Why it stopped."},"source":{"type":"string","enum":["kat-seeds","build-randomness"],"description":"Where the inputs came from."}},"required":["count","asked","limitedBy","source"],"additionalProperties":false},"stackBytes":{"type":"integer","description":"Stack high-water, bytes (the baseline subtracted).","minimum":0},"stackMaxInput":{"type":"integer","description":"The first input that gave it (below the input count).","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own stack, bytes.","minimum":0},"stackRegionBytes":{"type":"integer","description":"The painted stack's size, bytes.","minimum":0},"stackPattern":{"type":"string","description":"The paint.","pattern":"^0x[0-9a-f]{16}$"},"stackBytesPerInput":{"type":"array","description":"Stack high-water per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes.","minimum":0},"heapMaxInput":{"type":"integer","description":"The first input that gave it (below the input count).","minimum":0},"heapAllocations":{"type":"integer","description":"Most allocations of one call.","minimum":0},"heapPeakBytesPerInput":{"type":"array","description":"Peak live heap bytes per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100},"heapAllocationsPerInput":{"type":"array","description":"Allocations per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100}},"required":["op","messageBytes"],"additionalProperties":false};
+const pattern161 = new RegExp("^0x[0-9a-f]{16}$", "u");
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-memory.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.op === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.messageBytes === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageBytes"},message:"must have required property '"+"messageBytes"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema107.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.op !== undefined){
+let data0 = data.op;
+if(typeof data0 === "string"){
+if(func2(data0) > 32){
+const err3 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err4 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.messageBytes !== undefined){
+let data1 = data.messageBytes;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err6 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 1073741824 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1073741824},message:"must be <= 1073741824"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 0 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.baselineRssKiB !== undefined){
+let data2 = data.baselineRssKiB;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err9 = {instancePath:instancePath+"/baselineRssKiB",schemaPath:"#/properties/baselineRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err10 = {instancePath:instancePath+"/baselineRssKiB",schemaPath:"#/properties/baselineRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.peakRssKiB !== undefined){
+let data3 = data.peakRssKiB;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err11 = {instancePath:instancePath+"/peakRssKiB",schemaPath:"#/properties/peakRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err12 = {instancePath:instancePath+"/peakRssKiB",schemaPath:"#/properties/peakRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.hwmReset !== undefined){
+if(typeof data.hwmReset !== "boolean"){
+const err13 = {instancePath:instancePath+"/hwmReset",schemaPath:"#/properties/hwmReset/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.hwmResetError !== undefined){
+if(typeof data.hwmResetError !== "string"){
+const err14 = {instancePath:instancePath+"/hwmResetError",schemaPath:"#/properties/hwmResetError/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.inputs !== undefined){
+let data6 = data.inputs;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.count === undefined){
+const err15 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data6.asked === undefined){
+const err16 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "asked"},message:"must have required property '"+"asked"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data6.limitedBy === undefined){
+const err17 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "limitedBy"},message:"must have required property '"+"limitedBy"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data6.source === undefined){
+const err18 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key1 in data6){
+if(!((((key1 === "count") || (key1 === "asked")) || (key1 === "limitedBy")) || (key1 === "source"))){
+const err19 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data6.count !== undefined){
+let data7 = data6.count;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err20 = {instancePath:instancePath+"/inputs/count",schemaPath:"#/properties/inputs/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 100 || isNaN(data7)){
+const err21 = {instancePath:instancePath+"/inputs/count",schemaPath:"#/properties/inputs/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data7 < 1 || isNaN(data7)){
+const err22 = {instancePath:instancePath+"/inputs/count",schemaPath:"#/properties/inputs/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data6.asked !== undefined){
+let data8 = data6.asked;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err23 = {instancePath:instancePath+"/inputs/asked",schemaPath:"#/properties/inputs/properties/asked/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 100 || isNaN(data8)){
+const err24 = {instancePath:instancePath+"/inputs/asked",schemaPath:"#/properties/inputs/properties/asked/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data8 < 1 || isNaN(data8)){
+const err25 = {instancePath:instancePath+"/inputs/asked",schemaPath:"#/properties/inputs/properties/asked/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data6.limitedBy !== undefined){
+let data9 = data6.limitedBy;
+if(typeof data9 !== "string"){
+const err26 = {instancePath:instancePath+"/inputs/limitedBy",schemaPath:"#/properties/inputs/properties/limitedBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!((data9 === "inputs") || (data9 === "time-limit"))){
+const err27 = {instancePath:instancePath+"/inputs/limitedBy",schemaPath:"#/properties/inputs/properties/limitedBy/enum",keyword:"enum",params:{allowedValues: schema107.properties.inputs.properties.limitedBy.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data6.source !== undefined){
+let data10 = data6.source;
+if(typeof data10 !== "string"){
+const err28 = {instancePath:instancePath+"/inputs/source",schemaPath:"#/properties/inputs/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(!((data10 === "kat-seeds") || (data10 === "build-randomness"))){
+const err29 = {instancePath:instancePath+"/inputs/source",schemaPath:"#/properties/inputs/properties/source/enum",keyword:"enum",params:{allowedValues: schema107.properties.inputs.properties.source.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.stackBytes !== undefined){
+let data11 = data.stackBytes;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err31 = {instancePath:instancePath+"/stackBytes",schemaPath:"#/properties/stackBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err32 = {instancePath:instancePath+"/stackBytes",schemaPath:"#/properties/stackBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+if(data.stackMaxInput !== undefined){
+let data12 = data.stackMaxInput;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err33 = {instancePath:instancePath+"/stackMaxInput",schemaPath:"#/properties/stackMaxInput/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err34 = {instancePath:instancePath+"/stackMaxInput",schemaPath:"#/properties/stackMaxInput/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data.stackBaselineBytes !== undefined){
+let data13 = data.stackBaselineBytes;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err35 = {instancePath:instancePath+"/stackBaselineBytes",schemaPath:"#/properties/stackBaselineBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err36 = {instancePath:instancePath+"/stackBaselineBytes",schemaPath:"#/properties/stackBaselineBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+if(data.stackRegionBytes !== undefined){
+let data14 = data.stackRegionBytes;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err37 = {instancePath:instancePath+"/stackRegionBytes",schemaPath:"#/properties/stackRegionBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 0 || isNaN(data14)){
+const err38 = {instancePath:instancePath+"/stackRegionBytes",schemaPath:"#/properties/stackRegionBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data.stackPattern !== undefined){
+let data15 = data.stackPattern;
+if(typeof data15 === "string"){
+if(!pattern161.test(data15)){
+const err39 = {instancePath:instancePath+"/stackPattern",schemaPath:"#/properties/stackPattern/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{16}$"},message:"must match pattern \""+"^0x[0-9a-f]{16}$"+"\""};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/stackPattern",schemaPath:"#/properties/stackPattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.stackBytesPerInput !== undefined){
+let data16 = data.stackBytesPerInput;
+if(Array.isArray(data16)){
+if(data16.length > 100){
+const err41 = {instancePath:instancePath+"/stackBytesPerInput",schemaPath:"#/properties/stackBytesPerInput/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data16.length < 1){
+const err42 = {instancePath:instancePath+"/stackBytesPerInput",schemaPath:"#/properties/stackBytesPerInput/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+const len0 = data16.length;
+for(let i0=0; i0<len0; i0++){
+let data17 = data16[i0];
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err43 = {instancePath:instancePath+"/stackBytesPerInput/" + i0,schemaPath:"#/properties/stackBytesPerInput/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err44 = {instancePath:instancePath+"/stackBytesPerInput/" + i0,schemaPath:"#/properties/stackBytesPerInput/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/stackBytesPerInput",schemaPath:"#/properties/stackBytesPerInput/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.heapPeakBytes !== undefined){
+let data18 = data.heapPeakBytes;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err46 = {instancePath:instancePath+"/heapPeakBytes",schemaPath:"#/properties/heapPeakBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err47 = {instancePath:instancePath+"/heapPeakBytes",schemaPath:"#/properties/heapPeakBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+if(data.heapMaxInput !== undefined){
+let data19 = data.heapMaxInput;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err48 = {instancePath:instancePath+"/heapMaxInput",schemaPath:"#/properties/heapMaxInput/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err49 = {instancePath:instancePath+"/heapMaxInput",schemaPath:"#/properties/heapMaxInput/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+if(data.heapAllocations !== undefined){
+let data20 = data.heapAllocations;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err50 = {instancePath:instancePath+"/heapAllocations",schemaPath:"#/properties/heapAllocations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err51 = {instancePath:instancePath+"/heapAllocations",schemaPath:"#/properties/heapAllocations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+if(data.heapPeakBytesPerInput !== undefined){
+let data21 = data.heapPeakBytesPerInput;
+if(Array.isArray(data21)){
+if(data21.length > 100){
+const err52 = {instancePath:instancePath+"/heapPeakBytesPerInput",schemaPath:"#/properties/heapPeakBytesPerInput/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(data21.length < 1){
+const err53 = {instancePath:instancePath+"/heapPeakBytesPerInput",schemaPath:"#/properties/heapPeakBytesPerInput/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+const len1 = data21.length;
+for(let i1=0; i1<len1; i1++){
+let data22 = data21[i1];
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err54 = {instancePath:instancePath+"/heapPeakBytesPerInput/" + i1,schemaPath:"#/properties/heapPeakBytesPerInput/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err55 = {instancePath:instancePath+"/heapPeakBytesPerInput/" + i1,schemaPath:"#/properties/heapPeakBytesPerInput/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/heapPeakBytesPerInput",schemaPath:"#/properties/heapPeakBytesPerInput/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data.heapAllocationsPerInput !== undefined){
+let data23 = data.heapAllocationsPerInput;
+if(Array.isArray(data23)){
+if(data23.length > 100){
+const err57 = {instancePath:instancePath+"/heapAllocationsPerInput",schemaPath:"#/properties/heapAllocationsPerInput/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(data23.length < 1){
+const err58 = {instancePath:instancePath+"/heapAllocationsPerInput",schemaPath:"#/properties/heapAllocationsPerInput/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+const len2 = data23.length;
+for(let i2=0; i2<len2; i2++){
+let data24 = data23[i2];
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err59 = {instancePath:instancePath+"/heapAllocationsPerInput/" + i2,schemaPath:"#/properties/heapAllocationsPerInput/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err60 = {instancePath:instancePath+"/heapAllocationsPerInput/" + i2,schemaPath:"#/properties/heapAllocationsPerInput/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/heapAllocationsPerInput",schemaPath:"#/properties/heapAllocationsPerInput/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const driver_overhead = validate40;
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-overhead.schema.json","title":"ngcc-driver overhead output","type":"object","description":"The counter (ngcc-driver overhead).","properties":{"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false}},"required":["counter"],"additionalProperties":false};
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-overhead.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.counter === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "counter"},message:"must have required property '"+"counter"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "counter")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.counter !== undefined){
+let data0 = data.counter;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.kind === undefined){
+const err2 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.unit === undefined){
+const err3 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "unit"},message:"must have required property '"+"unit"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data0.rateHz === undefined){
+const err4 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "rateHz"},message:"must have required property '"+"rateHz"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.overhead === undefined){
+const err5 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "overhead"},message:"must have required property '"+"overhead"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.serialization === undefined){
+const err6 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "serialization"},message:"must have required property '"+"serialization"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.description === undefined){
+const err7 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!((((((key1 === "kind") || (key1 === "unit")) || (key1 === "rateHz")) || (key1 === "overhead")) || (key1 === "serialization")) || (key1 === "description"))){
+const err8 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data0.kind !== undefined){
+let data1 = data0.kind;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((((data1 === "rdtsc") || (data1 === "perf-cycles")) || (data1 === "perf-instructions")) || (data1 === "cntvct")) || (data1 === "clock_gettime")) || (data1 === "fixed-clock"))){
+const err10 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema108.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data0.unit !== undefined){
+let data2 = data0.unit;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "tsc-ticks") || (data2 === "core-cycles")) || (data2 === "instructions")) || (data2 === "timer-ticks")) || (data2 === "ns"))){
+const err12 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema108.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data0.rateHz !== undefined){
+let data3 = data0.rateHz;
+const _errs10 = errors;
+let valid2 = false;
+const _errs11 = errors;
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 <= 0 || isNaN(data3)){
+const err13 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf/0/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid2 = valid2 || _valid0;
+const _errs13 = errors;
+if(data3 !== null){
+const err15 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err16 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data0.overhead !== undefined){
+let data4 = data0.overhead;
+const _errs16 = errors;
+let valid3 = false;
+const _errs17 = errors;
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err17 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+var _valid1 = _errs17 === errors;
+valid3 = valid3 || _valid1;
+const _errs19 = errors;
+if(data4 !== null){
+const err19 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid1 = _errs19 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const err20 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data0.serialization !== undefined){
+if(typeof data0.serialization !== "string"){
+const err21 = {instancePath:instancePath+"/counter/serialization",schemaPath:"#/properties/counter/properties/serialization/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data0.description !== undefined){
+if(typeof data0.description !== "string"){
+const err22 = {instancePath:instancePath+"/counter/description",schemaPath:"#/properties/counter/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const driver_probe = validate41;
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-probe.schema.json","title":"ngcc-probe output","type":"object","description":"The counters this machine offers, and one counter's rate and overhead (ngcc-probe, for ngcc-perf env).","properties":{"available":{"type":"array","description":"The counter kinds usable here (fixed-clock aside).","items":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"uniqueItems":true},"default":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"contention":{"description":"--contention ROUNDS: the two probes, 5 ms apart (null: the counter has no chain).","anyOf":[{"type":"object","properties":{"adds":{"type":"integer","description":"Adds of the dependent chain.","minimum":8},"throughputAdds":{"type":"integer","description":"Adds of the contention probe, over all chains.","minimum":1},"chains":{"type":"integer","description":"Its chains.","minimum":1,"maximum":64},"clockDeltas":{"type":"array","description":"Core-clock probe deltas.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000},"throughputDeltas":{"type":"array","description":"Contention probe deltas.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000}},"required":["adds","throughputAdds","chains","clockDeltas","throughputDeltas"],"additionalProperties":false},{"type":"null"}]}},"required":["available","default","counter"],"additionalProperties":false};
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-probe.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.available === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "available"},message:"must have required property '"+"available"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.default === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "default"},message:"must have required property '"+"default"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.counter === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "counter"},message:"must have required property '"+"counter"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "available") || (key0 === "default")) || (key0 === "counter")) || (key0 === "contention"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.available !== undefined){
+let data0 = data.available;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/available/" + i0,schemaPath:"#/properties/available/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!((((((data1 === "rdtsc") || (data1 === "perf-cycles")) || (data1 === "perf-instructions")) || (data1 === "cntvct")) || (data1 === "clock_gettime")) || (data1 === "fixed-clock"))){
+const err5 = {instancePath:instancePath+"/available/" + i0,schemaPath:"#/properties/available/items/enum",keyword:"enum",params:{allowedValues: schema109.properties.available.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+let i1 = data0.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data0[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err6 = {instancePath:instancePath+"/available",schemaPath:"#/properties/available/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/available",schemaPath:"#/properties/available/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.default !== undefined){
+let data2 = data.default;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!((((((data2 === "rdtsc") || (data2 === "perf-cycles")) || (data2 === "perf-instructions")) || (data2 === "cntvct")) || (data2 === "clock_gettime")) || (data2 === "fixed-clock"))){
+const err9 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/enum",keyword:"enum",params:{allowedValues: schema109.properties.default.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.counter !== undefined){
+let data3 = data.counter;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.kind === undefined){
+const err10 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data3.unit === undefined){
+const err11 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "unit"},message:"must have required property '"+"unit"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data3.rateHz === undefined){
+const err12 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "rateHz"},message:"must have required property '"+"rateHz"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data3.overhead === undefined){
+const err13 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "overhead"},message:"must have required property '"+"overhead"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data3.serialization === undefined){
+const err14 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "serialization"},message:"must have required property '"+"serialization"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data3.description === undefined){
+const err15 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!((((((key1 === "kind") || (key1 === "unit")) || (key1 === "rateHz")) || (key1 === "overhead")) || (key1 === "serialization")) || (key1 === "description"))){
+const err16 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data3.kind !== undefined){
+let data4 = data3.kind;
+if(typeof data4 !== "string"){
+const err17 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!((((((data4 === "rdtsc") || (data4 === "perf-cycles")) || (data4 === "perf-instructions")) || (data4 === "cntvct")) || (data4 === "clock_gettime")) || (data4 === "fixed-clock"))){
+const err18 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema109.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data3.unit !== undefined){
+let data5 = data3.unit;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!(((((data5 === "tsc-ticks") || (data5 === "core-cycles")) || (data5 === "instructions")) || (data5 === "timer-ticks")) || (data5 === "ns"))){
+const err20 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema109.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data3.rateHz !== undefined){
+let data6 = data3.rateHz;
+const _errs16 = errors;
+let valid5 = false;
+const _errs17 = errors;
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 <= 0 || isNaN(data6)){
+const err21 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf/0/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+var _valid0 = _errs17 === errors;
+valid5 = valid5 || _valid0;
+const _errs19 = errors;
+if(data6 !== null){
+const err23 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid0 = _errs19 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const err24 = {instancePath:instancePath+"/counter/rateHz",schemaPath:"#/properties/counter/properties/rateHz/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data3.overhead !== undefined){
+let data7 = data3.overhead;
+const _errs22 = errors;
+let valid6 = false;
+const _errs23 = errors;
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err25 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+var _valid1 = _errs23 === errors;
+valid6 = valid6 || _valid1;
+const _errs25 = errors;
+if(data7 !== null){
+const err27 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+var _valid1 = _errs25 === errors;
+valid6 = valid6 || _valid1;
+if(!valid6){
+const err28 = {instancePath:instancePath+"/counter/overhead",schemaPath:"#/properties/counter/properties/overhead/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data3.serialization !== undefined){
+if(typeof data3.serialization !== "string"){
+const err29 = {instancePath:instancePath+"/counter/serialization",schemaPath:"#/properties/counter/properties/serialization/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data3.description !== undefined){
+if(typeof data3.description !== "string"){
+const err30 = {instancePath:instancePath+"/counter/description",schemaPath:"#/properties/counter/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/counter",schemaPath:"#/properties/counter/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.contention !== undefined){
+let data10 = data.contention;
+const _errs32 = errors;
+let valid7 = false;
+const _errs33 = errors;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.adds === undefined){
+const err32 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/anyOf/0/required",keyword:"required",params:{missingProperty: "adds"},message:"must have required property '"+"adds"+"'"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data10.throughputAdds === undefined){
+const err33 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/anyOf/0/required",keyword:"required",params:{missingProperty: "throughputAdds"},message:"must have required property '"+"throughputAdds"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data10.chains === undefined){
+const err34 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/anyOf/0/required",keyword:"required",params:{missingProperty: "chains"},message:"must have required property '"+"chains"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data10.clockDeltas === undefined){
+const err35 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/anyOf/0/required",keyword:"required",params:{missingProperty: "clockDeltas"},message:"must have required property '"+"clockDeltas"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data10.throughputDeltas === undefined){
+const err36 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/anyOf/0/required",keyword:"required",params:{missingProperty: "throughputDeltas"},message:"must have required property '"+"throughputDeltas"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+for(const key2 in data10){
+if(!(((((key2 === "adds") || (key2 === "throughputAdds")) || (key2 === "chains")) || (key2 === "clockDeltas")) || (key2 === "throughputDeltas"))){
+const err37 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data10.adds !== undefined){
+let data11 = data10.adds;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err38 = {instancePath:instancePath+"/contention/adds",schemaPath:"#/properties/contention/anyOf/0/properties/adds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 8 || isNaN(data11)){
+const err39 = {instancePath:instancePath+"/contention/adds",schemaPath:"#/properties/contention/anyOf/0/properties/adds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 8},message:"must be >= 8"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+if(data10.throughputAdds !== undefined){
+let data12 = data10.throughputAdds;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err40 = {instancePath:instancePath+"/contention/throughputAdds",schemaPath:"#/properties/contention/anyOf/0/properties/throughputAdds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 1 || isNaN(data12)){
+const err41 = {instancePath:instancePath+"/contention/throughputAdds",schemaPath:"#/properties/contention/anyOf/0/properties/throughputAdds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+if(data10.chains !== undefined){
+let data13 = data10.chains;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err42 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/anyOf/0/properties/chains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 64 || isNaN(data13)){
+const err43 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/anyOf/0/properties/chains/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data13 < 1 || isNaN(data13)){
+const err44 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/anyOf/0/properties/chains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+if(data10.clockDeltas !== undefined){
+let data14 = data10.clockDeltas;
+if(Array.isArray(data14)){
+if(data14.length > 10000){
+const err45 = {instancePath:instancePath+"/contention/clockDeltas",schemaPath:"#/properties/contention/anyOf/0/properties/clockDeltas/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data14.length < 1){
+const err46 = {instancePath:instancePath+"/contention/clockDeltas",schemaPath:"#/properties/contention/anyOf/0/properties/clockDeltas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+const len1 = data14.length;
+for(let i2=0; i2<len1; i2++){
+let data15 = data14[i2];
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err47 = {instancePath:instancePath+"/contention/clockDeltas/" + i2,schemaPath:"#/properties/contention/anyOf/0/properties/clockDeltas/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/contention/clockDeltas/" + i2,schemaPath:"#/properties/contention/anyOf/0/properties/clockDeltas/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/contention/clockDeltas",schemaPath:"#/properties/contention/anyOf/0/properties/clockDeltas/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data10.throughputDeltas !== undefined){
+let data16 = data10.throughputDeltas;
+if(Array.isArray(data16)){
+if(data16.length > 10000){
+const err50 = {instancePath:instancePath+"/contention/throughputDeltas",schemaPath:"#/properties/contention/anyOf/0/properties/throughputDeltas/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data16.length < 1){
+const err51 = {instancePath:instancePath+"/contention/throughputDeltas",schemaPath:"#/properties/contention/anyOf/0/properties/throughputDeltas/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+const len2 = data16.length;
+for(let i3=0; i3<len2; i3++){
+let data17 = data16[i3];
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err52 = {instancePath:instancePath+"/contention/throughputDeltas/" + i3,schemaPath:"#/properties/contention/anyOf/0/properties/throughputDeltas/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/contention/throughputDeltas/" + i3,schemaPath:"#/properties/contention/anyOf/0/properties/throughputDeltas/items/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/contention/throughputDeltas",schemaPath:"#/properties/contention/anyOf/0/properties/throughputDeltas/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+var _valid2 = _errs33 === errors;
+valid7 = valid7 || _valid2;
+const _errs50 = errors;
+if(data10 !== null){
+const err56 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+var _valid2 = _errs50 === errors;
+valid7 = valid7 || _valid2;
+if(!valid7){
+const err57 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+else {
+errors = _errs32;
+if(vErrors !== null){
+if(_errs32){
+vErrors.length = _errs32;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err58 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const driver_icount = validate42;
+const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-icount.schema.json","title":"ngcc-icount output","type":"object","description":"The counted calls of one operation (ngcc-icount, under callgrind); the counts themselves are callgrind's dumps.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"calls":{"type":"integer","description":"Calls counted (--calls).","minimum":1,"maximum":100000},"warmupCalls":{"type":"integer","description":"Calls run before, not counted.","minimum":0,"maximum":1},"chunks":{"type":"integer","description":"Chunks the calls were staged in.","minimum":1},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"seed":{"type":"integer","description":"--seed.","minimum":0},"inputs":{"type":"object","description":"How the inputs varied from call to call (the timing record's sampling.inputs).","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0,"maximum":4096},"pool":{"type":"integer","description":"Pool entries in rotation (0 when none).","minimum":0,"maximum":65536},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a fresh message per call; pool: from the pool; none."},"description":{"type":"string","description":"The same in words."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"randombytes":{"type":"object","description":"The randombytes requests of each counted call (one entry per call).","properties":{"calls":{"type":"array","description":"Requests per call.","items":{"type":"integer","description":"One call's figure.","minimum":0},"minItems":1,"maxItems":100000},"bytes":{"type":"array","description":"Bytes asked for per call.","items":{"type":"integer","description":"One call's figure.","minimum":0},"minItems":1,"maxItems":100000}},"required":["calls","bytes"],"additionalProperties":false},"onValgrind":{"type":"boolean","description":"Whether the program ran under valgrind."}},"required":["op","calls","warmupCalls","chunks","messageBytes","seed","inputs","randombytes","onValgrind"],"additionalProperties":false};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-icount.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.op === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.calls === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.warmupCalls === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "warmupCalls"},message:"must have required property '"+"warmupCalls"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.chunks === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chunks"},message:"must have required property '"+"chunks"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.messageBytes === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageBytes"},message:"must have required property '"+"messageBytes"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.seed === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.inputs === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "inputs"},message:"must have required property '"+"inputs"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.randombytes === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "randombytes"},message:"must have required property '"+"randombytes"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.onValgrind === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "onValgrind"},message:"must have required property '"+"onValgrind"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema110.properties, key0))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.op !== undefined){
+let data0 = data.op;
+if(typeof data0 === "string"){
+if(func2(data0) > 32){
+const err10 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err11 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.calls !== undefined){
+let data1 = data.calls;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err13 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100000 || isNaN(data1)){
+const err14 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err15 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data.warmupCalls !== undefined){
+let data2 = data.warmupCalls;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err16 = {instancePath:instancePath+"/warmupCalls",schemaPath:"#/properties/warmupCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 1 || isNaN(data2)){
+const err17 = {instancePath:instancePath+"/warmupCalls",schemaPath:"#/properties/warmupCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data2 < 0 || isNaN(data2)){
+const err18 = {instancePath:instancePath+"/warmupCalls",schemaPath:"#/properties/warmupCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.chunks !== undefined){
+let data3 = data.chunks;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err19 = {instancePath:instancePath+"/chunks",schemaPath:"#/properties/chunks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 1 || isNaN(data3)){
+const err20 = {instancePath:instancePath+"/chunks",schemaPath:"#/properties/chunks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.messageBytes !== undefined){
+let data4 = data.messageBytes;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err21 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 1073741824 || isNaN(data4)){
+const err22 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1073741824},message:"must be <= 1073741824"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data4 < 0 || isNaN(data4)){
+const err23 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data.seed !== undefined){
+let data5 = data.seed;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err24 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err25 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data.inputs !== undefined){
+let data6 = data.inputs;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.keyPairs === undefined){
+const err26 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "keyPairs"},message:"must have required property '"+"keyPairs"+"'"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data6.pool === undefined){
+const err27 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "pool"},message:"must have required property '"+"pool"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data6.messages === undefined){
+const err28 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data6.description === undefined){
+const err29 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+for(const key1 in data6){
+if(!((((key1 === "keyPairs") || (key1 === "pool")) || (key1 === "messages")) || (key1 === "description"))){
+const err30 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data6.keyPairs !== undefined){
+let data7 = data6.keyPairs;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err31 = {instancePath:instancePath+"/inputs/keyPairs",schemaPath:"#/properties/inputs/properties/keyPairs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 4096 || isNaN(data7)){
+const err32 = {instancePath:instancePath+"/inputs/keyPairs",schemaPath:"#/properties/inputs/properties/keyPairs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4096},message:"must be <= 4096"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data7 < 0 || isNaN(data7)){
+const err33 = {instancePath:instancePath+"/inputs/keyPairs",schemaPath:"#/properties/inputs/properties/keyPairs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+if(data6.pool !== undefined){
+let data8 = data6.pool;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err34 = {instancePath:instancePath+"/inputs/pool",schemaPath:"#/properties/inputs/properties/pool/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 65536 || isNaN(data8)){
+const err35 = {instancePath:instancePath+"/inputs/pool",schemaPath:"#/properties/inputs/properties/pool/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65536},message:"must be <= 65536"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err36 = {instancePath:instancePath+"/inputs/pool",schemaPath:"#/properties/inputs/properties/pool/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+if(data6.messages !== undefined){
+let data9 = data6.messages;
+if(typeof data9 !== "string"){
+const err37 = {instancePath:instancePath+"/inputs/messages",schemaPath:"#/properties/inputs/properties/messages/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(!(((data9 === "fresh") || (data9 === "pool")) || (data9 === "none"))){
+const err38 = {instancePath:instancePath+"/inputs/messages",schemaPath:"#/properties/inputs/properties/messages/enum",keyword:"enum",params:{allowedValues: schema110.properties.inputs.properties.messages.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data6.description !== undefined){
+if(typeof data6.description !== "string"){
+const err39 = {instancePath:instancePath+"/inputs/description",schemaPath:"#/properties/inputs/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.randombytes !== undefined){
+let data11 = data.randombytes;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.calls === undefined){
+const err41 = {instancePath:instancePath+"/randombytes",schemaPath:"#/properties/randombytes/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data11.bytes === undefined){
+const err42 = {instancePath:instancePath+"/randombytes",schemaPath:"#/properties/randombytes/required",keyword:"required",params:{missingProperty: "bytes"},message:"must have required property '"+"bytes"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+for(const key2 in data11){
+if(!((key2 === "calls") || (key2 === "bytes"))){
+const err43 = {instancePath:instancePath+"/randombytes",schemaPath:"#/properties/randombytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data11.calls !== undefined){
+let data12 = data11.calls;
+if(Array.isArray(data12)){
+if(data12.length > 100000){
+const err44 = {instancePath:instancePath+"/randombytes/calls",schemaPath:"#/properties/randombytes/properties/calls/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data12.length < 1){
+const err45 = {instancePath:instancePath+"/randombytes/calls",schemaPath:"#/properties/randombytes/properties/calls/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err46 = {instancePath:instancePath+"/randombytes/calls/" + i0,schemaPath:"#/properties/randombytes/properties/calls/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err47 = {instancePath:instancePath+"/randombytes/calls/" + i0,schemaPath:"#/properties/randombytes/properties/calls/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/randombytes/calls",schemaPath:"#/properties/randombytes/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data11.bytes !== undefined){
+let data14 = data11.bytes;
+if(Array.isArray(data14)){
+if(data14.length > 100000){
+const err49 = {instancePath:instancePath+"/randombytes/bytes",schemaPath:"#/properties/randombytes/properties/bytes/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data14.length < 1){
+const err50 = {instancePath:instancePath+"/randombytes/bytes",schemaPath:"#/properties/randombytes/properties/bytes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+let data15 = data14[i1];
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err51 = {instancePath:instancePath+"/randombytes/bytes/" + i1,schemaPath:"#/properties/randombytes/properties/bytes/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err52 = {instancePath:instancePath+"/randombytes/bytes/" + i1,schemaPath:"#/properties/randombytes/properties/bytes/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/randombytes/bytes",schemaPath:"#/properties/randombytes/properties/bytes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/randombytes",schemaPath:"#/properties/randombytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data.onValgrind !== undefined){
+if(typeof data.onValgrind !== "boolean"){
+const err55 = {instancePath:instancePath+"/onValgrind",schemaPath:"#/properties/onValgrind/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const driver_ct = validate43;
+const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-ct.schema.json","title":"ngcc-ct output","type":"object","description":"What the constant-time test marked for one operation (ngcc-ct, under memcheck); the findings are memcheck's.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"calls":{"type":"integer","description":"Tested calls.","minimum":1,"maximum":64},"keyPairs":{"type":"integer","description":"Key pairs (--keys).","minimum":1,"maximum":64},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"secret":{"type":"array","description":"What was marked secret.","items":{"type":"string","description":"What was marked."},"minItems":1},"declassified":{"type":"array","description":"What was declassified.","items":{"type":"string","description":"What was marked."},"minItems":1},"randomBytesMarked":{"type":"integer","description":"Randomness marked undefined, bytes.","minimum":0},"onValgrind":{"type":"boolean","description":"Whether the program ran under valgrind."},"note":{"type":"string","description":"A note on the marking."}},"required":["op","category","calls","keyPairs","messageBytes","secret","declassified","randomBytesMarked","onValgrind"],"additionalProperties":false};
+
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-ct.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate43.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.op === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.category === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.calls === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.keyPairs === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "keyPairs"},message:"must have required property '"+"keyPairs"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.messageBytes === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageBytes"},message:"must have required property '"+"messageBytes"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.secret === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.declassified === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "declassified"},message:"must have required property '"+"declassified"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.randomBytesMarked === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "randomBytesMarked"},message:"must have required property '"+"randomBytesMarked"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.onValgrind === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "onValgrind"},message:"must have required property '"+"onValgrind"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema111.properties, key0))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.op !== undefined){
+let data0 = data.op;
+if(typeof data0 === "string"){
+if(func2(data0) > 32){
+const err10 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err11 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data1 = data.category;
+if(typeof data1 !== "string"){
+const err13 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!(((data1 === "kem") || (data1 === "sign")) || (data1 === "kex"))){
+const err14 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema111.properties.category.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.calls !== undefined){
+let data2 = data.calls;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err15 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 64 || isNaN(data2)){
+const err16 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data2 < 1 || isNaN(data2)){
+const err17 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data.keyPairs !== undefined){
+let data3 = data.keyPairs;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err18 = {instancePath:instancePath+"/keyPairs",schemaPath:"#/properties/keyPairs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 64 || isNaN(data3)){
+const err19 = {instancePath:instancePath+"/keyPairs",schemaPath:"#/properties/keyPairs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data3 < 1 || isNaN(data3)){
+const err20 = {instancePath:instancePath+"/keyPairs",schemaPath:"#/properties/keyPairs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.messageBytes !== undefined){
+let data4 = data.messageBytes;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err21 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 1073741824 || isNaN(data4)){
+const err22 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1073741824},message:"must be <= 1073741824"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data4 < 0 || isNaN(data4)){
+const err23 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data.secret !== undefined){
+let data5 = data.secret;
+if(Array.isArray(data5)){
+if(data5.length < 1){
+const err24 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data5[i0] !== "string"){
+const err25 = {instancePath:instancePath+"/secret/" + i0,schemaPath:"#/properties/secret/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.declassified !== undefined){
+let data7 = data.declassified;
+if(Array.isArray(data7)){
+if(data7.length < 1){
+const err27 = {instancePath:instancePath+"/declassified",schemaPath:"#/properties/declassified/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data7[i1] !== "string"){
+const err28 = {instancePath:instancePath+"/declassified/" + i1,schemaPath:"#/properties/declassified/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/declassified",schemaPath:"#/properties/declassified/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.randomBytesMarked !== undefined){
+let data9 = data.randomBytesMarked;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err30 = {instancePath:instancePath+"/randomBytesMarked",schemaPath:"#/properties/randomBytesMarked/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err31 = {instancePath:instancePath+"/randomBytesMarked",schemaPath:"#/properties/randomBytesMarked/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+if(data.onValgrind !== undefined){
+if(typeof data.onValgrind !== "boolean"){
+const err32 = {instancePath:instancePath+"/onValgrind",schemaPath:"#/properties/onValgrind/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.note !== undefined){
+if(typeof data.note !== "string"){
+const err33 = {instancePath:instancePath+"/note",schemaPath:"#/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+validate43.errors = vErrors;
+return errors === 0;
+}
+validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

@@ -1,8 +1,10 @@
 // Every schema by kind, one file each: the campaign, the record kinds of a store (header.ts builds the header they
-// share), a submission's meta.json and the exports (the comparison of two stores, a system's summary).
+// share), a submission's meta.json, the exports (the comparison of two stores, a system's summary) and what the
+// native programs print (driver-output.ts).
 import { campaign } from "./campaign.ts";
 import { comparison } from "./comparison.ts";
 import { constantTime } from "./constant-time.ts";
+import { driverOutputs } from "./driver-output.ts";
 import { environment } from "./environment.ts";
 import { hashProfile } from "./hash-profile.ts";
 import { instructions } from "./instructions.ts";
@@ -33,4 +35,5 @@ export const schemas = {
   meta,
   comparison,
   summary,
+  ...driverOutputs,
 } as const;

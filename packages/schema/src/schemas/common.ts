@@ -89,8 +89,8 @@ export const defs: Record<string, JsonSchema> = {
     "Why a job failed; present when status is failed.",
     {
       reason: oneOfEnum(
-        "compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; error: anything else.",
-        ["compile-error", "crash", "timeout", "canary", "check-failed", "kat-failed", "error"],
+        "compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else.",
+        ["compile-error", "crash", "timeout", "canary", "check-failed", "kat-failed", "driver-output", "error"],
       ),
       message: str("Human-readable explanation."),
     },
