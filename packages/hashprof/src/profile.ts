@@ -43,11 +43,7 @@ function outcomeOf(record: unknown): { reason: string; message: string } | null 
 }
 
 /** The profile step as the runner's StepDefinition. */
-export function profileStepDefinition(
-  campaign: Campaign,
-  tc: Toolchain,
-  options: ProfileOptions,
-): StepDefinition<ProfileWork> {
+export function defineProfile(campaign: Campaign, tc: Toolchain, options: ProfileOptions): StepDefinition<ProfileWork> {
   const pc: ProfileContext = { campaign, tc, out: options.out, failedBuilds: new Set() };
   return {
     name: "profile",
@@ -77,12 +73,13 @@ export function profileStepDefinition(
 
 /** The profile step on its own (the pipeline writes the environment around it). */
 export async function profileCampaign(campaign: Campaign, options: ProfileOptions): Promise<ProfileSummary> {
-  return runStep(profileStepDefinition(campaign, await toolchain(campaign.cc), options), options);
+  return runStep(defineProfile(campaign, await toolchain(campaign.cc), options), options);
 }
 
-/** The pipeline's profile step (runPipeline sets requireKatPass). */
+/** The pipeline's profile step (KAT-gated: runPipeline sets requireKatPass). */
 export const profileStep: PipelineStep = {
   name: "profile",
+  katGate: true,
   prepare: (campaign) => {
     curatedNotes(campaign);
   },

@@ -120,7 +120,7 @@ export function katUnits(campaign: Campaign, tc: Toolchain): Array<Unit<KatWork>
 const logEntry = (key: InstanceKey) => ({ kind: "kat-log", key }) as const;
 
 /** The KAT step as the runner runs it. */
-export function katStepDefinition(campaign: Campaign, tc: Toolchain, options: KatOptions): StepDefinition<KatWork> {
+export function defineKat(campaign: Campaign, tc: Toolchain, options: KatOptions): StepDefinition<KatWork> {
   const { out } = options;
   // The failure message of each written record that failed (its diagnosis in words is not a record field).
   const told = new WeakMap<KatRecord, string>();
@@ -195,7 +195,7 @@ export function katStepDefinition(campaign: Campaign, tc: Toolchain, options: Ka
 
 /** The KAT step on its own: every selected instance × build profile verified, a kat record and log each. */
 export async function katCampaign(campaign: Campaign, options: KatOptions): Promise<StepSummary> {
-  return runStep(katStepDefinition(campaign, await toolchain(campaign.cc), options), options);
+  return runStep(defineKat(campaign, await toolchain(campaign.cc), options), options);
 }
 
 /** The KAT step of the pipeline (`runPipeline`). */

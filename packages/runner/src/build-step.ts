@@ -2,17 +2,21 @@
 // build cache, so later steps find their builds ready. A compile error is reported, not recorded: the time
 // step records it as a failure of each operation.
 import { buildPath } from "@ngcc-perf/schema";
-import { BuildError, buildInputsHash, buildInstance, toolchain } from "./build.ts";
+import { BuildError, buildInputsHash, buildInstance, type Toolchain, toolchain } from "./build.ts";
 import { type Campaign, campaignProfile } from "./campaign.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { runStep, type StepDefinition } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
 import { instanceUnits } from "./time.ts";
 
-export async function buildCampaign(campaign: Campaign, options: StepOptions): Promise<StepSummary> {
-  const tc = await toolchain(campaign.cc);
+/** The build step as the runner's StepDefinition: a unit per instance × build profile, one build job each. */
+export function defineBuild(
+  campaign: Campaign,
+  tc: Toolchain,
+  options: StepOptions,
+): StepDefinition<{ spec: InstanceSpec }> {
   const profileOf = (name: string) => campaignProfile(campaign, name);
-  const step: StepDefinition<{ spec: InstanceSpec }> = {
+  return {
     name: "build",
     plan: () =>
       instanceUnits(
@@ -41,5 +45,8 @@ export async function buildCampaign(campaign: Campaign, options: StepOptions): P
       ctx.done(job, built.cached ? "skipped" : "ok");
     },
   };
-  return runStep(step, options);
+}
+
+export async function buildCampaign(campaign: Campaign, options: StepOptions): Promise<StepSummary> {
+  return runStep(defineBuild(campaign, await toolchain(campaign.cc), options), options);
 }

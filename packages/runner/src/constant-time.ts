@@ -379,7 +379,7 @@ interface Work {
 
 type Level = NonNullable<ConstantTimeRecord["levels"]>[number];
 
-export function constantTimeStep(
+export function defineConstantTime(
   campaign: Campaign,
   tc: Toolchain,
   valgrind: string,
@@ -554,5 +554,5 @@ export async function constantTimeCampaign(
     );
   }
   const tc = await toolchain(campaign.cc);
-  return runStep(constantTimeStep(campaign, tc, valgrind, options), options);
+  return runStep(defineConstantTime(campaign, tc, valgrind, options), options);
 }

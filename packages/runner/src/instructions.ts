@@ -355,7 +355,7 @@ function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, ope
   };
 }
 
-export function instructionsStep(
+export function defineInstructions(
   campaign: Campaign,
   tc: Toolchain,
   valgrind: string,
@@ -487,5 +487,5 @@ export async function instructionsCampaign(
     );
   }
   const tc = await toolchain(campaign.cc);
-  return runStep(instructionsStep(campaign, tc, valgrind, options), options);
+  return runStep(defineInstructions(campaign, tc, valgrind, options), options);
 }

@@ -240,7 +240,7 @@ export function memoryRecordOf(
   };
 }
 
-export function memoryStep(campaign: Campaign, tc: Toolchain, options: StepOptions): StepDefinition<Work> {
+export function defineMemory(campaign: Campaign, tc: Toolchain, options: StepOptions): StepDefinition<Work> {
   const out = options.out;
   const profileOf = (name: string) => campaignProfile(campaign, name);
   const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): MemoryRecord =>
@@ -324,5 +324,5 @@ export async function memoryCampaign(
   if (!options.asked && !memorySettings(campaign).enabled) {
     return { planned: 0, records: 0, failed: 0, skipped: 0, failures: [], notes: ["off in this campaign"] };
   }
-  return runStep(memoryStep(campaign, await toolchain(campaign.cc), options), options);
+  return runStep(defineMemory(campaign, await toolchain(campaign.cc), options), options);
 }

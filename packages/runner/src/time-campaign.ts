@@ -17,7 +17,7 @@ import { type Campaign, campaignProfile } from "./campaign.ts";
 import type { InstanceSpec } from "./instances.ts";
 import {
   cpuHasAvx512,
-  instructionsStep,
+  defineInstructions,
   markCountedByPrepass,
   valgrindRefusal,
   valgrindVersion,
@@ -26,7 +26,7 @@ import type { CentralDecision } from "./samples.ts";
 import { runStep, type Unit } from "./step/run.ts";
 import { inShard, type StepSummary } from "./step/types.ts";
 import { emulated } from "./target.ts";
-import { type DecideCentral, type TimeOptions, timeStep } from "./time.ts";
+import { type DecideCentral, defineTime, type TimeOptions } from "./time.ts";
 
 /** The instance's reference profile: its first build profile whose flags valgrind accepts, or null. */
 export function referenceProfile(campaign: Campaign, spec: InstanceSpec, avx512: boolean): string | null {
@@ -121,7 +121,7 @@ export async function decideCentral(campaign: Campaign, options: TimeOptions): P
     const { shard: _shard, ...rest } = options;
     // Into the store: the reference units of this shard; into a scratch store: those of other shards.
     const count = async (out: string, mine: boolean) => {
-      const step = instructionsStep(campaign, tc, valgrind as string, { ...rest, out });
+      const step = defineInstructions(campaign, tc, valgrind as string, { ...rest, out });
       const plan = step.plan;
       let units: Array<Unit<{ spec: InstanceSpec }>> = [];
       step.plan = async () => {
@@ -182,5 +182,5 @@ export async function decideCentral(campaign: Campaign, options: TimeOptions): P
 /** The time step on its own: the statistic decided first (decideCentral), then every instance timed. */
 export async function timeCampaign(campaign: Campaign, options: TimeOptions): Promise<StepSummary> {
   const decide = await decideCentral(campaign, options);
-  return runStep(timeStep(campaign, await toolchain(campaign.cc), options, decide), options);
+  return runStep(defineTime(campaign, await toolchain(campaign.cc), options, decide), options);
 }

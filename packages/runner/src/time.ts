@@ -226,7 +226,7 @@ function statisticBy(d: CentralDecision | undefined): string | null {
   return d.by === "instructions" ? (d.inputDependent ? "mean" : "median") : "distribution";
 }
 
-export function timeStep(
+export function defineTime(
   campaign: Campaign,
   tc: Toolchain,
   options: TimeOptions,

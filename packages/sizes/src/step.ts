@@ -199,7 +199,7 @@ export function auditOutcome(record: unknown): { reason: string; message: string
 const FAILURE_REASONS = new Set(["compile-error", "crash", "timeout", "error"]);
 
 /** The step definition: plan the units, run one audit per unit, count its findings into `findings`. */
-export function sizesDefinition(
+export function defineSizes(
   campaign: Campaign,
   tc: Toolchain,
   catalog: LoadedCatalog,
@@ -283,7 +283,7 @@ export async function sizesCampaign(campaign: Campaign, options: StepOptions): P
   const catalog = loadCatalog(campaign);
   const tc = await toolchain(campaign.cc);
   const findings = emptyFindings();
-  const summary = await runStep(sizesDefinition(campaign, tc, catalog, options.out, findings), options);
+  const summary = await runStep(defineSizes(campaign, tc, catalog, options.out, findings), options);
   return { ...summary, findings, notes: findingNotes(summary, findings) };
 }
 

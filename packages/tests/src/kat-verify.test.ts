@@ -155,7 +155,7 @@ describe("ngcc-perf kat", () => {
     );
     const out = join(tmp, "profiles-out");
     const events: ProgressEvent[] = [];
-    const options = { out, requireKatPass: false, onProgress: (e: ProgressEvent) => events.push(e) };
+    const options = { out, requireKatPass: false, asked: false, onProgress: (e: ProgressEvent) => events.push(e) };
     const r = await katStep.run(loadCampaign(file), options);
     expect(r).toMatchObject({ planned: 2, records: 2, failed: 0, skipped: 0 });
     expect(events.find((e) => e.type === "plan")).toMatchObject({ step: "kat", total: 2, units: 2 });
