@@ -91,7 +91,7 @@ function toyInstance(): InstanceSpec {
     libraries: [],
     defines: [],
     namespace: "",
-    buildProfiles: ["guide"],
+    profiles: [{ name: "guide", cflags: ["-O3", "-fomit-frame-pointer"], ldflags: [] }],
     submissionDir: dir,
   };
 }

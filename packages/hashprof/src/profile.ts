@@ -6,9 +6,9 @@
 
 import {
   buildOrDriverFailure,
-  type Campaign,
   katGate,
   type PipelineStep,
+  type ResolvedCampaign,
   runStep,
   type StepDefinition,
   type StepOptions,
@@ -43,7 +43,11 @@ function outcomeOf(record: unknown): { reason: string; message: string } | null 
 }
 
 /** The profile step as the runner's StepDefinition. */
-export function defineProfile(campaign: Campaign, tc: Toolchain, options: ProfileOptions): StepDefinition<ProfileWork> {
+export function defineProfile(
+  campaign: ResolvedCampaign,
+  tc: Toolchain,
+  options: ProfileOptions,
+): StepDefinition<ProfileWork> {
   const pc: ProfileContext = { campaign, tc, out: options.out, failedBuilds: new Set() };
   return {
     name: "profile",
@@ -72,7 +76,7 @@ export function defineProfile(campaign: Campaign, tc: Toolchain, options: Profil
 }
 
 /** The profile step on its own (the pipeline writes the environment around it). */
-export async function profileCampaign(campaign: Campaign, options: ProfileOptions): Promise<ProfileSummary> {
+export async function profileCampaign(campaign: ResolvedCampaign, options: ProfileOptions): Promise<ProfileSummary> {
   return runStep(defineProfile(campaign, await toolchain(campaign.cc), options), options);
 }
 

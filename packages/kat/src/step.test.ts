@@ -4,13 +4,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadCampaign, toolchain, writeFileAtomic } from "@ngcc-perf/runner";
+import { loadCampaign, resolveCampaign, toolchain, writeFileAtomic } from "@ngcc-perf/runner";
 import { type InstanceKey, recordPath } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { defineKat, katUnits } from "./step.ts";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "../../..");
-const campaign = loadCampaign(join(repo, "fixtures/campaigns/demo.yaml"));
+const campaign = resolveCampaign(loadCampaign(join(repo, "fixtures/campaigns/demo.yaml")));
 const tc = await toolchain(campaign.cc);
 const out = mkdtempSync(join(tmpdir(), "ngcc-kat-step-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));

@@ -3,19 +3,18 @@
 // step records it as a failure of each operation.
 import { buildPath } from "@ngcc-perf/schema";
 import { BuildError, buildInputsHash, buildInstance, type Toolchain, toolchain } from "./build.ts";
-import { type Campaign, campaignProfile } from "./campaign.ts";
 import type { InstanceSpec } from "./instances.ts";
+import type { ResolvedCampaign } from "./resolved.ts";
 import { runStep, type StepDefinition } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
 import { instanceUnits } from "./time.ts";
 
 /** The build step as the runner's StepDefinition: a unit per instance × build profile, one build job each. */
 export function defineBuild(
-  campaign: Campaign,
+  campaign: ResolvedCampaign,
   tc: Toolchain,
   options: StepOptions,
 ): StepDefinition<{ spec: InstanceSpec }> {
-  const profileOf = (name: string) => campaignProfile(campaign, name);
   return {
     name: "build",
     plan: () =>
@@ -24,7 +23,7 @@ export function defineBuild(
         (spec, profile) => ({
           operation: "build",
           entry: null,
-          inputsHash: buildInputsHash(spec, profileOf(profile), tc),
+          inputsHash: buildInputsHash(spec, profile, tc),
         }),
         async () => ["build"],
         (spec) => ({ spec }),
@@ -37,7 +36,7 @@ export function defineBuild(
       ctx.note(unit.work.spec.notes ?? []); // before the build: said even when it fails
       const built = await buildInstance(
         unit.work.spec,
-        profileOf(unit.key.buildProfile),
+        unit.profile,
         campaign.cc,
         buildPath(options.out, unit.key),
         campaign.timeouts.buildMs,
@@ -47,6 +46,6 @@ export function defineBuild(
   };
 }
 
-export async function buildCampaign(campaign: Campaign, options: StepOptions): Promise<StepSummary> {
+export async function buildCampaign(campaign: ResolvedCampaign, options: StepOptions): Promise<StepSummary> {
   return runStep(defineBuild(campaign, await toolchain(campaign.cc), options), options);
 }

@@ -91,14 +91,20 @@ export function lastAllowedCpu(status = "/proc/self/status"): number | null {
   return Number.isInteger(n) && n >= 0 ? n : null;
 }
 
-/** The default build profile: what the seeds call "guide". */
-/** A build profile of the campaign by name (the step runner plans only the campaign's own profiles). */
-export function campaignProfile(campaign: Campaign, name: string): BuildProfile {
-  const p = campaign.profiles[name];
-  if (!p) throw new Error(`unknown build profile ${name}`);
-  return p;
+/**
+ * The build profiles an algorithm of the campaign is measured under (its buildProfiles, else the default), as
+ * objects: the one place a profile's name is looked up (loadCampaign has refused a name that is not defined).
+ */
+export function algorithmProfiles(campaign: Campaign, a: CampaignConfig["algorithms"][number]): BuildProfile[] {
+  return (a.buildProfiles ?? [campaign.defaultProfile]).map((name) => {
+    const p = campaign.profiles[name];
+    if (!p)
+      throw new InputError(`${campaign.file}: algorithm ${a.id} names build profile "${name}", which is not defined`);
+    return p;
+  });
 }
 
+/** The default build profile: what the seeds call "guide". */
 export const DEFAULT_PROFILES: Record<string, BuildProfile> = {
   guide: { name: "guide", cflags: ["-O3", "-fomit-frame-pointer"], ldflags: [], description: "optimised, portable" },
 };

@@ -20,13 +20,14 @@ import {
   type Toolchain,
   toolchain,
 } from "./build.ts";
-import { type Campaign, campaignProfile } from "./campaign.ts";
+import type { Campaign } from "./campaign.ts";
 import { DriverError, interpret } from "./driver.ts";
 import { InputError } from "./errors.ts";
 import { type InstanceSpec, matchesAny } from "./instances.ts";
 import { cpuHasAvx512, valgrindRefusal, valgrindVersion } from "./instructions.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf, runProcess } from "./proc.ts";
+import type { ResolvedCampaign } from "./resolved.ts";
 import { signApiFlags } from "./signapi.ts";
 import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
@@ -380,7 +381,7 @@ interface Work {
 type Level = NonNullable<ConstantTimeRecord["levels"]>[number];
 
 export function defineConstantTime(
-  campaign: Campaign,
+  campaign: ResolvedCampaign,
   tc: Toolchain,
   valgrind: string,
   options: StepOptions,
@@ -388,7 +389,6 @@ export function defineConstantTime(
   const out = options.out;
   const s = constantTimeSettings(campaign);
   const avx512 = cpuHasAvx512();
-  const profileOf = (name: string) => campaignProfile(campaign, name);
   const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): ConstantTimeRecord =>
     failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
   return {
@@ -402,7 +402,7 @@ export function defineConstantTime(
             entry: { kind: "constant-time", key: { ...key, operation: op } },
             inputsHash: sha256(
               JSON.stringify({
-                build: buildInputsHash(spec, profileOf(profile), tc),
+                build: buildInputsHash(spec, profile, tc),
                 ct: ctFilesHash(),
                 valgrind,
                 options: MEMCHECK_OPTIONS,
@@ -424,7 +424,7 @@ export function defineConstantTime(
           message: `not available: valgrind runs programs of this host's architecture only, and this campaign's programs run under the emulator ${campaign.target.emulator[0]}; run the constant-time test on a native host of the target`,
         };
       }
-      const why = valgrindRefusal(profileOf(unit.key.buildProfile).cflags, avx512);
+      const why = valgrindRefusal(unit.profile.cflags, avx512);
       return why ? { reason: "error", message: why.replace(/^not counted/, "not tested") } : null;
     },
     failureOf: buildOrDriverFailure,
@@ -438,7 +438,7 @@ export function defineConstantTime(
     run: async (unit, pending, ctx) => {
       const { spec } = unit.work;
       const key = unit.key as InstanceKey;
-      const profile = profileOf(key.buildProfile);
+      const { profile } = unit;
       ctx.note(spec.notes ?? []);
       const builds: Array<{ level: string; flags: string[]; program: string }> = [];
       let cached = true;
@@ -541,7 +541,7 @@ export function defineConstantTime(
  * (`--steps constant-time`) or the campaign sets `constantTime: { enabled: true }`.
  */
 export async function constantTimeCampaign(
-  campaign: Campaign,
+  campaign: ResolvedCampaign,
   options: StepOptions & { asked?: boolean },
 ): Promise<StepSummary & { notes?: string[] }> {
   if (!options.asked && !constantTimeSettings(campaign).enabled) {

@@ -141,6 +141,7 @@ export {
 } from "./pipeline.ts";
 export { buildProbe, type ProbeResult, probeCounter } from "./probe.ts";
 export { commandOf, type RunOptions, type RunResult, runProcess, tail } from "./proc.ts";
+export { type ResolvedCampaign, resolveCampaign } from "./resolved.ts";
 export {
   addsPerCycle,
   type CentralDecision,

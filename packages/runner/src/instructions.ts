@@ -17,12 +17,13 @@ import {
   type Toolchain,
   toolchain,
 } from "./build.ts";
-import { type Campaign, campaignProfile } from "./campaign.ts";
+import type { Campaign } from "./campaign.ts";
 import { DriverError, interpret } from "./driver.ts";
 import { InputError } from "./errors.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf, runProcess } from "./proc.ts";
+import type { ResolvedCampaign } from "./resolved.ts";
 import { signApiFlags } from "./signapi.ts";
 import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
@@ -356,7 +357,7 @@ function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, ope
 }
 
 export function defineInstructions(
-  campaign: Campaign,
+  campaign: ResolvedCampaign,
   tc: Toolchain,
   valgrind: string,
   options: StepOptions,
@@ -364,7 +365,6 @@ export function defineInstructions(
   const out = options.out;
   const s = instructionsSettings(campaign);
   const avx512 = cpuHasAvx512();
-  const profileOf = (name: string) => campaignProfile(campaign, name);
   const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): InstructionsRecord =>
     failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
   return {
@@ -377,7 +377,7 @@ export function defineInstructions(
           entry: { kind: "instructions", key: { ...key, operation: op } },
           inputsHash: sha256(
             JSON.stringify({
-              build: buildInputsHash(spec, profileOf(profile), tc),
+              build: buildInputsHash(spec, profile, tc),
               icount: icountFilesHash(),
               valgrind,
               operation: op,
@@ -397,7 +397,7 @@ export function defineInstructions(
           message: `not available: valgrind runs programs of this host's architecture only, and this campaign's programs run under the emulator ${campaign.target.emulator[0]}; count instructions on a native host of the target`,
         };
       }
-      const why = valgrindRefusal(profileOf(unit.key.buildProfile).cflags, avx512);
+      const why = valgrindRefusal(unit.profile.cflags, avx512);
       return why ? { reason: "error", message: why } : null;
     },
     failureOf: buildOrDriverFailure,
@@ -416,11 +416,11 @@ export function defineInstructions(
       if (pending.length === 0) return;
       const { spec } = unit.work;
       const key = unit.key as InstanceKey;
-      const profile = profileOf(key.buildProfile);
+      const { profile } = unit;
       ctx.note(spec.notes ?? []);
       const built = await buildInstance(spec, profile, campaign.cc, buildPath(out, key), campaign.timeouts.buildMs);
       ctx.built(built.cached);
-      const build = buildFacts(campaign, tc, key.buildProfile, built);
+      const build = buildFacts(campaign, tc, profile, built);
       const icount = await buildIcount(campaign, spec, key, built, profile.ldflags, out);
       const facts = { ...build, artifact: icount.program };
       for (const job of pending) {
@@ -474,7 +474,7 @@ export function defineInstructions(
  * for (`--steps instructions`) or the campaign sets `instructions: { enabled: true }`.
  */
 export async function instructionsCampaign(
-  campaign: Campaign,
+  campaign: ResolvedCampaign,
   options: StepOptions & { asked?: boolean },
 ): Promise<StepSummary & { notes?: string[] }> {
   if (!options.asked && !instructionsSettings(campaign).enabled) {

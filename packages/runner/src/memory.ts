@@ -17,11 +17,12 @@ import {
   type Toolchain,
   toolchain,
 } from "./build.ts";
-import { type Campaign, campaignProfile } from "./campaign.ts";
+import type { Campaign } from "./campaign.ts";
 import { DriverError, type DriverMemory, driverRun } from "./driver.ts";
 import { addSectionSizes, ElfError, elfSectionSizes, elfSymbols, pulledObjects } from "./elf-sections.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { commandOf } from "./proc.ts";
+import type { ResolvedCampaign } from "./resolved.ts";
 import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
 import { sha256 } from "./store.ts";
@@ -240,9 +241,8 @@ export function memoryRecordOf(
   };
 }
 
-export function defineMemory(campaign: Campaign, tc: Toolchain, options: StepOptions): StepDefinition<Work> {
+export function defineMemory(campaign: ResolvedCampaign, tc: Toolchain, options: StepOptions): StepDefinition<Work> {
   const out = options.out;
-  const profileOf = (name: string) => campaignProfile(campaign, name);
   const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): MemoryRecord =>
     failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
   return {
@@ -255,7 +255,7 @@ export function defineMemory(campaign: Campaign, tc: Toolchain, options: StepOpt
           entry: { kind: "memory", key: { ...key, operation: op } },
           inputsHash: sha256(
             JSON.stringify({
-              build: buildInputsHash(spec, profileOf(profile), tc),
+              build: buildInputsHash(spec, profile, tc),
               operation: op,
               args: memoryArgs(op, campaign.timing.messageBytes, campaign.timeouts.operationMs),
               sections: SECTIONS_METHOD,
@@ -276,11 +276,11 @@ export function defineMemory(campaign: Campaign, tc: Toolchain, options: StepOpt
     run: async (unit, pending, ctx) => {
       const { spec } = unit.work;
       const key = unit.key as InstanceKey;
-      const profile = profileOf(key.buildProfile);
+      const { profile } = unit;
       ctx.note(spec.notes ?? []);
       const built = await buildInstance(spec, profile, campaign.cc, buildPath(out, key), campaign.timeouts.buildMs);
       ctx.built(built.cached);
-      const facts = { ...buildFacts(campaign, tc, key.buildProfile, built), artifact: built.memoryDriver };
+      const facts = { ...buildFacts(campaign, tc, profile, built), artifact: built.memoryDriver };
       const sections = instanceSections(spec, built.staticObjects);
       for (const job of pending) {
         try {
@@ -318,7 +318,7 @@ export function defineMemory(campaign: Campaign, tc: Toolchain, options: StepOpt
  * `memory: { enabled: true }`.
  */
 export async function memoryCampaign(
-  campaign: Campaign,
+  campaign: ResolvedCampaign,
   options: StepOptions & { asked?: boolean },
 ): Promise<StepSummary & { notes?: string[] }> {
   if (!options.asked && !memorySettings(campaign).enabled) {

@@ -8,10 +8,11 @@ import { buildCampaign } from "./build-step.ts";
 import type { Campaign } from "./campaign.ts";
 import { constantTimeCampaign } from "./constant-time.ts";
 import { captureEnvironment } from "./env.ts";
-import { checkOnly, resolveAlgorithms } from "./instances.ts";
+import { checkOnly } from "./instances.ts";
 import { instructionsCampaign } from "./instructions.ts";
 import { memoryCampaign } from "./memory.ts";
 import { probeCounter } from "./probe.ts";
+import { type ResolvedCampaign, resolveCampaign } from "./resolved.ts";
 import type { StepName, StepOptions, StepSummary } from "./step/types.ts";
 import { closeWriteJournal, openWriteJournal, removeStaleTemps, writeJsonAtomic } from "./store.ts";
 import { verifyStore, writeStoreIndex } from "./store-index.ts";
@@ -44,8 +45,8 @@ export interface PipelineStep {
   /** Run with requireKatPass: an instance is measured under a profile only when its KAT there passed (or did not run). */
   katGate?: boolean;
   /** Checks the step's own input (a size catalog, a notes file) before the pipeline writes anything. */
-  prepare?(campaign: Campaign): void | Promise<void>;
-  run(campaign: Campaign, options: PipelineStepOptions): Promise<PipelineStepResult>;
+  prepare?(campaign: ResolvedCampaign): void | Promise<void>;
+  run(campaign: ResolvedCampaign, options: PipelineStepOptions): Promise<PipelineStepResult>;
 }
 
 export const buildStep: PipelineStep = { name: "build", run: (c, o) => buildCampaign(c, o) };
@@ -124,12 +125,13 @@ async function writeEnvironment(campaign: Campaign, out: string, start: string, 
  * profile — every record journaled as it is written — stamps the campaign's end, writes the store index of what
  * was verified and, last, runs the report.
  */
-export async function runPipeline(campaign: Campaign, options: PipelineOptions): Promise<PipelineResult> {
+export async function runPipeline(loaded: Campaign, options: PipelineOptions): Promise<PipelineResult> {
   const t0 = Date.now();
   const { out } = options;
-  // Bad input (a missing submission, a bad meta.json) is refused before anything is written.
-  const algorithms = resolveAlgorithms(campaign);
-  checkOnly(algorithms, options.only);
+  // Bad input (a missing submission, a bad meta.json) is refused before anything is written; the steps plan from
+  // this one resolution (meta.json read once, build profiles as objects).
+  const campaign = resolveCampaign(loaded);
+  checkOnly(campaign.algorithms, options.only);
   for (const step of options.steps) await step.prepare?.(campaign);
   const ordered = options.steps;
   const measuring = ordered.filter((s) => s.name !== "report");
@@ -173,7 +175,7 @@ export async function runPipeline(campaign: Campaign, options: PipelineOptions):
         options.onStep?.({ step: step.name, phase: "end", result: r });
       }
       await writeEnvironment(campaign, out, start, new Date().toISOString());
-      writeStoreIndex(campaign, algorithms, out);
+      writeStoreIndex(campaign, out);
     } finally {
       // Kept on disk when the run did not get to its index: the next run accepts what this one wrote.
       closeWriteJournal(dir, { remove: false });

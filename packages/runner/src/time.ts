@@ -19,7 +19,7 @@ import {
   kexPasses,
   type Toolchain,
 } from "./build.ts";
-import { type Campaign, type CounterKind, campaignProfile } from "./campaign.ts";
+import type { BuildProfile, Campaign, CounterKind } from "./campaign.ts";
 import {
   type DriverCounter,
   DriverError,
@@ -30,10 +30,11 @@ import {
   driverRun,
   infoAndCheck,
 } from "./driver.ts";
-import { type InstanceSpec, operationsOf, resolveAlgorithms } from "./instances.ts";
+import { type InstanceSpec, operationsOf } from "./instances.ts";
 import { type OpSampling, perCallChecks, perCallFields, samplePerCall, workerTrials } from "./per-call.ts";
 import { checkTimeOutput, recordPlausibility, trialChecks } from "./plausibility.ts";
 import { commandOf } from "./proc.ts";
+import type { ResolvedCampaign } from "./resolved.ts";
 import type { CentralDecision } from "./samples.ts";
 import { aggregate } from "./stats.ts";
 import {
@@ -165,14 +166,13 @@ interface TimeWork {
 }
 
 /** The build facts a record carries. */
-export function buildFacts(campaign: Campaign, tc: Toolchain, profileName: string, built: BuiltInstance) {
-  const profile = campaign.profiles[profileName];
+export function buildFacts(campaign: Campaign, tc: Toolchain, profile: BuildProfile, built: BuiltInstance) {
   return {
     compiler: campaign.cc,
     compilerVersion: tc.version,
     flags: built.flags,
     ...(built.defines.length ? { defines: built.defines } : {}),
-    ...(profile?.ldflags.length ? { ldflags: profile.ldflags } : {}),
+    ...(profile.ldflags.length ? { ldflags: profile.ldflags } : {}),
     sourcesSha256: built.inputsHash,
     artifact: built.driver,
     linkage: built.linkage,
@@ -195,21 +195,27 @@ function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, ope
 
 /** Plans a unit per instance × build profile, a job per operation, each with the hash of its inputs. */
 export async function instanceUnits<W>(
-  campaign: Campaign,
-  jobOf: (spec: InstanceSpec, profile: string, op: string, key: InstanceKey) => Job,
+  campaign: ResolvedCampaign,
+  jobOf: (spec: InstanceSpec, profile: BuildProfile, op: string, key: InstanceKey) => Job,
   operations: (spec: InstanceSpec) => Promise<string[]>,
   work: (spec: InstanceSpec) => W,
 ): Promise<Array<Unit<W>>> {
   const units: Array<Unit<W>> = [];
-  for (const a of resolveAlgorithms(campaign)) {
+  for (const a of campaign.algorithms) {
     for (const spec of a.instances) {
       const ops = await operations(spec);
-      for (const buildProfile of spec.buildProfiles) {
-        const key = { system: campaign.system, algorithmId: spec.algorithmId, instance: spec.instance, buildProfile };
+      for (const profile of spec.profiles) {
+        const key = {
+          system: campaign.system,
+          algorithmId: spec.algorithmId,
+          instance: spec.instance,
+          buildProfile: profile.name,
+        };
         units.push({
           key,
+          profile,
           names: instanceNames(spec.algorithmId, spec.instance),
-          jobs: ops.map((op) => jobOf(spec, buildProfile, op, key)),
+          jobs: ops.map((op) => jobOf(spec, profile, op, key)),
           work: work(spec),
         });
       }
@@ -227,13 +233,12 @@ function statisticBy(d: CentralDecision | undefined): string | null {
 }
 
 export function defineTime(
-  campaign: Campaign,
+  campaign: ResolvedCampaign,
   tc: Toolchain,
   options: TimeOptions,
   decide?: DecideCentral,
 ): StepDefinition<TimeWork> {
   const out = options.out;
-  const profileOf = (name: string) => campaignProfile(campaign, name);
   const failureRecord = (unit: Unit<TimeWork>, job: Job, f: Failure): TimingRecord =>
     failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
   return {
@@ -246,7 +251,7 @@ export function defineTime(
           entry: { kind: "timing", key: { ...key, operation: op } },
           inputsHash: sha256(
             JSON.stringify({
-              build: buildInputsHash(spec, profileOf(profile), tc),
+              build: buildInputsHash(spec, profile, tc),
               operation: op,
               counter: campaign.counter,
               timing: campaign.timing,
@@ -291,9 +296,7 @@ async function runTimeUnit(
 ): Promise<void> {
   const { campaign, tc, options, failureRecord, decide } = t;
   const { spec } = unit.work;
-  const profileName = unit.key.buildProfile;
-  const profile = campaign.profiles[profileName];
-  if (!profile) throw new Error(`unknown build profile ${profileName}`);
+  const { profile } = unit;
   ctx.note(spec.notes ?? []); // what the build leaves out, before it (said even when it fails)
   const built = await buildInstance(
     spec,
@@ -303,7 +306,7 @@ async function runTimeUnit(
     campaign.timeouts.buildMs,
   );
   ctx.built(built.cached);
-  const build = buildFacts(campaign, tc, profileName, built);
+  const build = buildFacts(campaign, tc, profile, built);
   // API figures and the counters this machine offers; then a functional check before any timing.
   let info: DriverInfo;
   try {

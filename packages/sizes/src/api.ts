@@ -73,8 +73,8 @@ export function printparamsSource(): string {
 }
 
 /** Preprocessor flags of a build profile (-D/-U), which may change what api.h defines. */
-export function profileDefines(profile: BuildProfile | undefined): string[] {
-  return (profile?.cflags ?? []).filter((f) => /^-[DU]/.test(f));
+export function profileDefines(profile: BuildProfile): string[] {
+  return profile.cflags.filter((f) => /^-[DU]/.test(f));
 }
 
 function compileArgs(spec: InstanceSpec, cc: string, extraDefines: readonly string[], output: string): string[] {
