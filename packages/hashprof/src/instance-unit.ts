@@ -100,6 +100,7 @@ async function profileOperation(o: OperationContext, job: Job): Promise<HashProf
   const time = async (driver: string, what: string) => {
     const args = driverTimeArgs(campaign, op, o.counter);
     const r = await driverRun<DriverTimeOut>(
+      campaign.context,
       driver,
       args,
       campaign.timeouts.operationMs,
@@ -169,16 +170,12 @@ export async function runInstanceUnit(
   const { profile } = unit;
   // The timing build first: one that failed earlier in the run fails here at once (nothing is compiled again),
   // and the profiling build of the same sources is not tried.
-  const timing = await buildInstance(
-    spec,
-    profile,
-    campaign.cc,
-    buildPath(pc.out, key),
-    campaign.timeouts.buildMs,
-  ).catch((err: unknown) => {
-    if (isBuildFailure(err)) pc.failedBuilds.add(unitName(key));
-    throw err;
-  });
+  const timing = await buildInstance(spec, profile, pc.tc, buildPath(pc.out, key), campaign.timeouts.buildMs).catch(
+    (err: unknown) => {
+      if (isBuildFailure(err)) pc.failedBuilds.add(unitName(key));
+      throw err;
+    },
+  );
   const build = await profilingBuild(pc, spec, key, profile);
   ctx.built(build.cached);
   const facts = profileBuildFacts(pc, spec, profile, build);
@@ -195,7 +192,7 @@ export async function runInstanceUnit(
     return;
   }
   const passes = info.sizes.passes ?? 1;
-  const kat = await katCheck(spec, build, campaign.timeouts.katMs);
+  const kat = await katCheck(campaign.context, spec, build, campaign.timeouts.katMs);
   // Gated on the profiled KAT check as timing is on the KAT verdict: no shares for an instance that fails it.
   const katFailed = katCheckFailure(kat.check);
   if (katFailed) {

@@ -77,7 +77,7 @@ export function defineProfile(
 
 /** The profile step on its own (the pipeline writes the environment around it). */
 export async function profileCampaign(campaign: ResolvedCampaign, options: ProfileOptions): Promise<ProfileSummary> {
-  return runStep(defineProfile(campaign, await toolchain(campaign.cc), options), options);
+  return runStep(defineProfile(campaign, await toolchain(campaign.context), options), options);
 }
 
 /** The pipeline's profile step (KAT-gated: runPipeline sets requireKatPass). */

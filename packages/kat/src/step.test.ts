@@ -11,7 +11,7 @@ import { defineKat, katUnits } from "./step.ts";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "../../..");
 const campaign = resolveCampaign(loadCampaign(join(repo, "fixtures/campaigns/demo.yaml")));
-const tc = await toolchain(campaign.cc);
+const tc = await toolchain(campaign.context);
 const out = mkdtempSync(join(tmpdir(), "ngcc-kat-step-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 

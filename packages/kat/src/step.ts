@@ -192,7 +192,7 @@ export function defineKat(campaign: ResolvedCampaign, tc: Toolchain, options: Ka
 
 /** The KAT step on its own: every selected instance × build profile verified, a kat record and log each. */
 export async function katCampaign(campaign: ResolvedCampaign, options: KatOptions): Promise<StepSummary> {
-  return runStep(defineKat(campaign, await toolchain(campaign.cc), options), options);
+  return runStep(defineKat(campaign, await toolchain(campaign.context), options), options);
 }
 
 /** The KAT step of the pipeline (`runPipeline`). */

@@ -37,7 +37,7 @@ export function defineBuild(
       const built = await buildInstance(
         unit.work.spec,
         unit.profile,
-        campaign.cc,
+        tc,
         buildPath(options.out, unit.key),
         campaign.timeouts.buildMs,
       );
@@ -47,5 +47,5 @@ export function defineBuild(
 }
 
 export async function buildCampaign(campaign: ResolvedCampaign, options: StepOptions): Promise<StepSummary> {
-  return runStep(defineBuild(campaign, await toolchain(campaign.cc), options), options);
+  return runStep(defineBuild(campaign, await toolchain(campaign.context), options), options);
 }

@@ -12,8 +12,9 @@ import {
   validateText,
 } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
-import { configureSandbox, DEFAULT_SANDBOX_LIMITS, findOnPath, type SandboxSettings, sandboxTools } from "./sandbox.ts";
-import { binutilsPrefixOf, configureTarget, type TargetToolchain } from "./target.ts";
+import { HOST_CONTEXT, type RunContext, runContextOf } from "./run-context.ts";
+import { DEFAULT_SANDBOX_LIMITS, findOnPath, type SandboxSettings, sandboxTools } from "./sandbox.ts";
+import { binutilsPrefixOf, type TargetToolchain } from "./target.ts";
 
 export interface BuildProfile {
   name: string;
@@ -36,7 +37,7 @@ export interface Campaign {
   profiles: Record<string, BuildProfile>;
   defaultProfile: string;
   cc: string;
-  /** The whole toolchain (`compiler:`): flags, sysroot, emulator; loadCampaign makes it this process's. */
+  /** The whole toolchain (`compiler:`): flags, sysroot, emulator; part of the run context (run-context.ts). */
   target: TargetToolchain;
   counter: { kind: "auto" | CounterKind; fixedClockHz?: number };
   timing: {
@@ -69,8 +70,10 @@ export interface Campaign {
   };
   timeouts: { buildMs: number; operationMs: number; katMs: number };
   iccsDir: string | null;
-  /** Containment of submission code (docs/security.md); loadCampaign makes it this process's sandbox. */
+  /** Containment of submission code (docs/security.md); part of the run context (run-context.ts). */
   sandbox: SandboxSettings;
+  /** The sandbox and the toolchain every process of the campaign's run is started with (runProcess's context). */
+  context: RunContext;
 }
 
 /**
@@ -209,10 +212,10 @@ export function loadCampaign(file: string): Campaign {
     },
     iccsDir: config.iccs ? resolve(dir, config.iccs.dir) : null,
     sandbox: { enabled: true, limits: DEFAULT_SANDBOX_LIMITS, readable: [] },
+    context: HOST_CONTEXT,
   };
   campaign.sandbox = sandboxOf(campaign, file);
-  configureSandbox(campaign.sandbox);
-  configureTarget(target);
+  campaign.context = runContextOf(campaign);
   return campaign;
 }
 

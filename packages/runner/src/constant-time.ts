@@ -28,6 +28,7 @@ import { cpuHasAvx512, valgrindRefusal, valgrindVersion } from "./instructions.t
 import { nativeDir } from "./native.ts";
 import { commandOf, runProcess } from "./proc.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
+import type { RunContext } from "./run-context.ts";
 import { signApiFlags } from "./signapi.ts";
 import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
@@ -250,6 +251,7 @@ async function buildCt(
   const inputsHash = buildInputsHash(spec, profileLike as never, tc, ["constant-time", ctFilesHash()]);
   const level = flags[0]?.replace(/^-/, "") ?? "O";
   const b = await cachedBuild(
+    campaign.context,
     buildPath(out, key),
     `ct-${spec.instance}-${level}`,
     inputsHash,
@@ -325,6 +327,7 @@ interface CtOutput {
 
 /** One operation at one level: the program under memcheck in a scratch folder, its XML report read. */
 async function testOperation(
+  context: RunContext,
   program: string,
   scratch: string,
   op: string,
@@ -348,7 +351,7 @@ async function testOperation(
       copy,
       ...["--op", op, "--keys", String(keys), "--msg-bytes", String(messageBytes)],
     ];
-    const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch] });
+    const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch], context });
     const value = interpret<CtOutput>(result, what);
     const text = existsSync(xml) ? readFileSync(xml, "utf8") : "";
     if (!value.onValgrind || !memcheckXmlComplete(text)) {
@@ -466,6 +469,7 @@ export function defineConstantTime(
           for (const b of builds) {
             const what = `${spec.instance} ${job.operation} (${b.level}): constant-time test`;
             const t = await testOperation(
+              campaign.context,
               b.program,
               buildPath(out, key, `ct-run-${process.pid}`),
               job.operation,
@@ -553,6 +557,6 @@ export async function constantTimeCampaign(
       "the constant-time step needs valgrind (memcheck), which is not installed: install it (apt-get install valgrind) or leave the step out",
     );
   }
-  const tc = await toolchain(campaign.cc);
+  const tc = await toolchain(campaign.context);
   return runStep(defineConstantTime(campaign, tc, valgrind, options), options);
 }

@@ -2,6 +2,7 @@
 import type { Campaign, CounterKind } from "./campaign.ts";
 import type { RunResult } from "./proc.ts";
 import { runProcess } from "./proc.ts";
+import type { RunContext } from "./run-context.ts";
 
 export type DriverFailureReason = "crash" | "timeout" | "canary" | "check-failed" | "error";
 
@@ -215,13 +216,14 @@ export function interpret<T>(r: RunResult, what: string): T {
  * these arguments (plausibility.ts): output that is not is a DriverError ("error") naming the field, never a cast.
  */
 export async function driverRun<T>(
+  context: RunContext,
   driver: string,
   args: string[],
   timeoutMs: number,
   what: string,
   check?: (value: unknown, args: readonly string[], what: string) => T,
 ): Promise<{ value: T; result: RunResult }> {
-  const result = await runProcess([driver, ...args], { timeoutMs, target: true });
+  const result = await runProcess([driver, ...args], { timeoutMs, target: true, context });
   // The driver writes one document of one line; a second is not its own (something else in the process wrote).
   if (
     !result.spawnError &&
@@ -251,8 +253,9 @@ export async function driverRun<T>(
  */
 export async function infoAndCheck(driver: string, campaign: Campaign, label: string): Promise<DriverInfo> {
   const limit = campaign.timeouts.operationMs;
-  const info = (await driverRun<DriverInfo>(driver, ["info"], limit, `${label}: info`)).value;
+  const info = (await driverRun<DriverInfo>(campaign.context, driver, ["info"], limit, `${label}: info`)).value;
   await driverRun(
+    campaign.context,
     driver,
     ["check", "--iterations", "3", "--msg-bytes", String(campaign.timing.messageBytes)],
     limit,

@@ -142,6 +142,7 @@ export {
 export { buildProbe, type ProbeResult, probeCounter } from "./probe.ts";
 export { commandOf, type RunOptions, type RunResult, runProcess, tail } from "./proc.ts";
 export { type ResolvedCampaign, resolveCampaign } from "./resolved.ts";
+export { HOST_CONTEXT, type RunContext, runContextOf } from "./run-context.ts";
 export {
   addsPerCycle,
   type CentralDecision,
@@ -212,13 +213,11 @@ export { indexAlgorithm, listStoreFiles, verifyStore, writeStoreIndex } from "./
 export { isOwnRandombytes, isPlainRandombytes, leftOutNote, plainRandombytesSources } from "./submission-inputs.ts";
 export {
   binutilsPrefixOf,
-  configureTarget,
   emulated,
   HOST_TOOLCHAIN,
   type TargetToolchain,
   targetArgv,
   targetTool,
-  targetToolchain,
   withToolchainFlags,
 } from "./target.ts";
 export {

@@ -24,6 +24,7 @@ import type { InstanceSpec } from "./instances.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf, runProcess } from "./proc.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
+import { HOST_CONTEXT, type RunContext } from "./run-context.ts";
 import { signApiFlags } from "./signapi.ts";
 import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
@@ -78,7 +79,7 @@ export function cpuHasAvx512(): boolean {
 
 /** The first line of `valgrind --version`, or null when valgrind is not installed. */
 export async function valgrindVersion(): Promise<string | null> {
-  const r = await runProcess(["valgrind", "--version"], { timeoutMs: 20_000, sandbox: false });
+  const r = await runProcess(["valgrind", "--version"], { timeoutMs: 20_000, sandbox: false, context: HOST_CONTEXT });
   if (r.spawnError || r.exitCode !== 0) return null;
   return r.stdout.trim().split("\n")[0] ?? null;
 }
@@ -241,6 +242,7 @@ async function buildIcount(
   );
   const hash = sha256(JSON.stringify({ built: built.inputsHash, icount: icountFilesHash(), ldflags }));
   const b = await cachedBuild(
+    campaign.context,
     buildPath(out, key),
     `icount-${spec.instance}`,
     hash,
@@ -304,6 +306,7 @@ async function buildIcount(
 
 /** One operation counted: the program under callgrind in a scratch folder, its two dumps read. */
 async function countOperation(
+  context: RunContext,
   program: string,
   scratch: string,
   op: string,
@@ -326,7 +329,7 @@ async function countOperation(
       ...["--op", op, "--calls", String(s.calls), "--keys", String(s.keys), "--pool", String(s.pool)],
       ...["--msg-bytes", String(messageBytes)],
     ];
-    const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch] });
+    const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch], context });
     const value = interpret<IcountOutput>(result, what);
     const dumps = readCallgrindDumps(scratch, "callgrind.out");
     let counted: CountedCalls;
@@ -418,7 +421,7 @@ export function defineInstructions(
       const key = unit.key as InstanceKey;
       const { profile } = unit;
       ctx.note(spec.notes ?? []);
-      const built = await buildInstance(spec, profile, campaign.cc, buildPath(out, key), campaign.timeouts.buildMs);
+      const built = await buildInstance(spec, profile, tc, buildPath(out, key), campaign.timeouts.buildMs);
       ctx.built(built.cached);
       const build = buildFacts(campaign, tc, profile, built);
       const icount = await buildIcount(campaign, spec, key, built, profile.ldflags, out);
@@ -428,6 +431,7 @@ export function defineInstructions(
         const scratch = buildPath(out, key, `icount-run-${process.pid}`);
         try {
           const c = await countOperation(
+            campaign.context,
             icount.program,
             scratch,
             job.operation,
@@ -486,6 +490,6 @@ export async function instructionsCampaign(
       "the instructions step needs valgrind (callgrind), which is not installed: install it (apt-get install valgrind) or leave the step out",
     );
   }
-  const tc = await toolchain(campaign.cc);
+  const tc = await toolchain(campaign.context);
   return runStep(defineInstructions(campaign, tc, valgrind, options), options);
 }

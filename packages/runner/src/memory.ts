@@ -278,13 +278,14 @@ export function defineMemory(campaign: ResolvedCampaign, tc: Toolchain, options:
       const key = unit.key as InstanceKey;
       const { profile } = unit;
       ctx.note(spec.notes ?? []);
-      const built = await buildInstance(spec, profile, campaign.cc, buildPath(out, key), campaign.timeouts.buildMs);
+      const built = await buildInstance(spec, profile, tc, buildPath(out, key), campaign.timeouts.buildMs);
       ctx.built(built.cached);
       const facts = { ...buildFacts(campaign, tc, profile, built), artifact: built.memoryDriver };
       const sections = instanceSections(spec, built.staticObjects);
       for (const job of pending) {
         try {
           const mem = await driverRun<DriverMemory>(
+            campaign.context,
             built.memoryDriver,
             memoryArgs(job.operation, campaign.timing.messageBytes, campaign.timeouts.operationMs),
             campaign.timeouts.operationMs,
@@ -324,5 +325,5 @@ export async function memoryCampaign(
   if (!options.asked && !memorySettings(campaign).enabled) {
     return { planned: 0, records: 0, failed: 0, skipped: 0, failures: [], notes: ["off in this campaign"] };
   }
-  return runStep(defineMemory(campaign, await toolchain(campaign.cc), options), options);
+  return runStep(defineMemory(campaign, await toolchain(campaign.context), options), options);
 }

@@ -97,7 +97,7 @@ function readEnvironment(path: string): EnvironmentRecord | null {
 async function writeEnvironment(campaign: Campaign, out: string, start: string, end: string | null): Promise<void> {
   const path = recordPath(out, { kind: "environment", key: { system: campaign.system } });
   const kind = campaign.counter.kind === "auto" ? undefined : campaign.counter.kind;
-  const { counter } = await probeCounter(campaign.cc, kind, campaign.counter.fixedClockHz);
+  const { counter } = await probeCounter(campaign.cc, campaign.context, kind, campaign.counter.fixedClockHz);
   const env = await captureEnvironment({
     system: campaign.system,
     cc: campaign.cc,

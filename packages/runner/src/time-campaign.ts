@@ -110,7 +110,7 @@ export async function decideCentral(
   options: TimeOptions,
 ): Promise<DecideCentral | undefined> {
   if (campaign.timing.method === "trials") return undefined;
-  const tc = await toolchain(campaign.cc);
+  const tc = await toolchain(campaign.context);
   const avx512 = cpuHasAvx512();
   let notCounted: string | null = null;
   let valgrind: string | null = null;
@@ -181,5 +181,5 @@ export async function decideCentral(
 /** The time step on its own: the statistic decided first (decideCentral), then every instance timed. */
 export async function timeCampaign(campaign: ResolvedCampaign, options: TimeOptions): Promise<StepSummary> {
   const decide = await decideCentral(campaign, options);
-  return runStep(defineTime(campaign, await toolchain(campaign.cc), options, decide), options);
+  return runStep(defineTime(campaign, await toolchain(campaign.context), options, decide), options);
 }

@@ -298,13 +298,7 @@ async function runTimeUnit(
   const { spec } = unit.work;
   const { profile } = unit;
   ctx.note(spec.notes ?? []); // what the build leaves out, before it (said even when it fails)
-  const built = await buildInstance(
-    spec,
-    profile,
-    campaign.cc,
-    buildPath(options.out, unit.key),
-    campaign.timeouts.buildMs,
-  );
+  const built = await buildInstance(spec, profile, tc, buildPath(options.out, unit.key), campaign.timeouts.buildMs);
   ctx.built(built.cached);
   const build = buildFacts(campaign, tc, profile, built);
   // API figures and the counters this machine offers; then a functional check before any timing.
@@ -380,6 +374,7 @@ interface Measured {
  */
 async function memoryOf(m: Measured, op: string) {
   const mem = await driverRun<DriverMemory>(
+    m.campaign.context,
     m.built.driver,
     ["memory", "--op", op, "--measure", "rss", "--msg-bytes", String(m.campaign.timing.messageBytes)],
     m.campaign.timeouts.operationMs,
@@ -487,6 +482,7 @@ async function timeOperation(m: Measured, job: Job): Promise<TimingRecord> {
   try {
     const args = driverTimeArgs(campaign, op, m.counter);
     const timed = await driverRun<DriverTime>(
+      campaign.context,
       built.driver,
       args,
       campaign.timeouts.operationMs,

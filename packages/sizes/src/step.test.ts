@@ -36,7 +36,7 @@ function campaignFile(o0Flags: string): string {
 
 async function plan(out: string, o0Flags = '["-O0"]') {
   const campaign = resolveCampaign(loadCampaign(campaignFile(o0Flags)));
-  return sizesUnits(campaign, await toolchain(campaign.cc), out, loadCatalog(campaign));
+  return sizesUnits(campaign, await toolchain(campaign.context), out, loadCatalog(campaign));
 }
 
 const hashOf = (units: Awaited<ReturnType<typeof plan>>, alg: string, profile: string) =>

@@ -281,7 +281,7 @@ function findingNotes(summary: StepSummary, findings: FindingCounts): string[] {
  */
 export async function sizesCampaign(campaign: ResolvedCampaign, options: StepOptions): Promise<SizesSummary> {
   const catalog = loadCatalog(campaign);
-  const tc = await toolchain(campaign.cc);
+  const tc = await toolchain(campaign.context);
   const findings = emptyFindings();
   const summary = await runStep(defineSizes(campaign, tc, catalog, options.out, findings), options);
   return { ...summary, findings, notes: findingNotes(summary, findings) };
