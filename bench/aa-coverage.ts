@@ -31,15 +31,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  coreClockHz,
-  cyclesFigures,
-  type IntervalRule,
-  perCallNs,
-  publishedWorkers,
-  summarizeSamples,
-} from "../packages/runner/src/samples.ts";
+import { coreClockHz, cyclesFigures, publishedWorkers, summarizeSamples } from "../packages/runner/src/samples.ts";
 import type { TimingRecord } from "../packages/schema/src/index.ts";
+import { type IntervalRule, perCallNs } from "../packages/stats/src/index.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const args = process.argv.slice(2);

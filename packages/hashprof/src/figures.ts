@@ -1,6 +1,7 @@
 // The figures of a hash-profile record from the driver's output: shares of the operation's time per symbol group
 // (in the wrapper clock), calls per operation per symbol, the wrapper overhead against the timing build.
 import type { HashProfileRecord } from "@ngcc-perf/schema";
+import { quantileOfCounts } from "@ngcc-perf/stats";
 import type { GroupSpec } from "./objects.ts";
 
 export interface Trial {
@@ -106,14 +107,7 @@ export function checkPerOperation(
 
 /** The median of a histogram of n operations (the mean of the two middle values when n is even). */
 export function medianOf(histogram: ReadonlyArray<readonly [number, number]>, n: number): number {
-  const rank = (r: number) => {
-    for (const [c, k] of histogram) {
-      if (r < k) return c;
-      r -= k;
-    }
-    return histogram[histogram.length - 1]?.[0] ?? 0;
-  };
-  return (rank(Math.floor((n - 1) / 2)) + rank(Math.floor(n / 2))) / 2;
+  return quantileOfCounts(histogram, n, 0.5);
 }
 
 /**

@@ -1,20 +1,6 @@
 // @ngcc-perf/report: Markdown and HTML pages and the browsable site built from an ngcc-perf record store.
 export { type ChartRenderer, chartRenderer, renderChart, resetCharts } from "./charts.ts";
-export {
-  alignedTable,
-  COUNT_HEADERS,
-  type CompareOptions,
-  type Comparison,
-  compareStores,
-  comparisonPage,
-  countRows,
-  methodText,
-  rowNotes,
-  summaryText,
-  TIMING_HEADERS,
-  timingRows,
-  unmatchedRows,
-} from "./compare-stores.ts";
+export * from "./compare/index.ts";
 export {
   formatBytes,
   formatCalls,

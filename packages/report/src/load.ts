@@ -17,6 +17,8 @@ import {
   InputError,
   type InstructionsRecord,
   type KatRecord,
+  keyMismatches,
+  keyMismatchMessage,
   type MemoryRecord,
   parseRecordPath,
   type RecordKind,
@@ -116,16 +118,9 @@ function readRecord(file: string, kind: RecordKind): unknown {
 
 /** A record's own key fields must be the key its path gives (a record moved by hand to another folder is not). */
 function checkKey(file: string, entry: StoreEntry, record: Record<string, unknown>): void {
-  for (const [field, want] of Object.entries(entry.key)) {
-    const got = record[field];
-    if (got === undefined && field === "system") continue;
-    if (got === undefined && (entry.kind === "size-audit" || entry.kind === "survey") && field === "buildProfile")
-      continue;
-    if (got !== want)
-      throw new InputError(
-        `${file}: ${field} ${shortText(String(JSON.stringify(got)))} in the record, but its place in the store says ${JSON.stringify(want)}`,
-      );
-  }
+  const [first] = keyMismatches(entry, record);
+  if (first)
+    throw new InputError(`${file}: ${keyMismatchMessage(first, (got) => shortText(String(JSON.stringify(got))))}`);
 }
 
 function loadSystem(dir: string, system: string): SystemStore {

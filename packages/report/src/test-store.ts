@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseRecordPath, recordPath, type StoreEntry, storeFiles, systemDirsOf } from "@ngcc-perf/schema";
+import { mean as meanOf, median as medianOf, quantile, sd as sdOf, tQuantile975 } from "@ngcc-perf/stats";
 
 export const SEED = fileURLToPath(new URL("../../../fixtures/seed-store/data/arm_1/", import.meta.url));
 
@@ -127,26 +128,6 @@ export function prng(seed: number): () => number {
 }
 
 const sum = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0);
-const meanOf = (xs: ReadonlyArray<number>) => sum(xs) / xs.length;
-const sdOf = (xs: ReadonlyArray<number>) => {
-  if (xs.length < 2) return 0;
-  const m = meanOf(xs);
-  return Math.sqrt(sum(xs.map((x) => (x - m) ** 2)) / (xs.length - 1));
-};
-/** Type-7 quantile of sorted values. */
-function quantile(sorted: ReadonlyArray<number>, p: number): number {
-  const h = (sorted.length - 1) * p;
-  const lo = Math.floor(h);
-  const a = sorted[lo] as number;
-  const b = sorted[Math.min(lo + 1, sorted.length - 1)] as number;
-  return a + (h - lo) * (b - a);
-}
-const medianOf = (xs: ReadonlyArray<number>) =>
-  quantile(
-    [...xs].sort((a, b) => a - b),
-    0.5,
-  );
-const T975 = [Number.NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
 
 export interface PerCallOptions {
   /** Per-call ns of every sample, per worker. */
@@ -199,7 +180,7 @@ export function perCallRecord(base: Rec, o: PerCallOptions): Rec {
   const meanCi95Ns = { low: mean - (1.96 * sd) / Math.sqrt(n), high: mean + (1.96 * sd) / Math.sqrt(n) };
   const pooledCi = statistic === "mean" ? meanCi95Ns : medianCi95Ns;
   const w = o.workersNs.length;
-  const workersHalf = w >= 2 ? ((T975[w - 1] ?? 2) * sdOf(figures)) / Math.sqrt(w) : 0;
+  const workersHalf = w >= 2 ? (tQuantile975(w - 1) * sdOf(figures)) / Math.sqrt(w) : 0;
   const half = Math.max(valueNs - pooledCi.low, pooledCi.high - valueNs, workersHalf);
   const target = o.target ?? 0.01;
   const relativeHalfWidth = half / valueNs;
@@ -270,7 +251,7 @@ export function perCallRecord(base: Rec, o: PerCallOptions): Rec {
   const meanNs = sum(r.trials.map((t: Rec) => t.ns)) / calls;
   const avg = meanOf(means);
   const tsd = sdOf(means);
-  const th = w > 1 ? ((T975[w - 1] ?? 2) * tsd) / Math.sqrt(w) : 0;
+  const th = w > 1 ? (tQuantile975(w - 1) * tsd) / Math.sqrt(w) : 0;
   const iters = r.trials.map((t: Rec) => t.iterations);
   r.aggregates = {
     n: calls,

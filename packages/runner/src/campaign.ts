@@ -6,6 +6,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import {
   type CampaignConfig,
   checkName,
+  formatFileProblem,
   MAX_CAMPAIGN_BYTES,
   readSubmissionText,
   readTextFile,
@@ -116,13 +117,12 @@ export function loadCampaign(file: string): Campaign {
   const path = resolve(file);
   // Read as validate reads it: a binary file, invalid UTF-8 or a file above the campaigns' limit is refused alike.
   const read = readTextFile(path, MAX_CAMPAIGN_BYTES, "campaigns");
-  if (read.error !== undefined) throw new InputError(`${file}:1:1 (root) cannot read the campaign: ${read.error}`);
+  if (read.error !== undefined)
+    throw new InputError(formatFileProblem(file, { message: `cannot read the campaign: ${read.error}` }));
   const text = read.text;
   const result = validateText(text, path, "campaign");
   if (!result.valid) {
-    const lines = result.errors.map(
-      (e) => `${file}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer === "" ? "(root)" : e.pointer} ${e.message}`,
-    );
+    const lines = result.errors.map((e) => formatFileProblem(file, e));
     throw new InputError(`invalid campaign:\n${lines.join("\n")}`);
   }
   const config = result.value as CampaignConfig;

@@ -141,6 +141,14 @@ export {
 } from "./pipeline.ts";
 export { buildProbe, type ProbeResult, probeCounter } from "./probe.ts";
 export { commandOf, type RunOptions, type RunResult, runProcess, tail } from "./proc.ts";
+export {
+  checkForReindex,
+  indexDiffers,
+  type ReindexCheck,
+  reindexSystem,
+  reindexTargets,
+  type SystemChange,
+} from "./reindex.ts";
 export { type ResolvedCampaign, resolveCampaign } from "./resolved.ts";
 export { HOST_CONTEXT, type RunContext, runContextOf } from "./run-context.ts";
 export {
@@ -151,33 +159,20 @@ export {
   CONTENDED_SHARE,
   type Contention,
   centralOf,
-  chooseStatistic,
   contentionOf,
   coreClockHz,
   cyclesFigures,
-  distributionOf,
-  EXACT_BINOMIAL_MAX_N,
-  halfWidthOf,
-  type IntervalRule,
-  lowerSpreadShare,
-  medianRanks,
-  perCallCounter,
-  perCallNs,
-  predictionHalfWidth,
   publishedWorkers,
   type SampleDistribution,
   type StopDecision,
   stopDecision,
   summarizeSamples,
   type ThroughputProbes,
-  WIDE_SHARE,
-  workerSpread,
-  workersHalfWidth,
   X86_64_ALONE_ADDS_PER_CYCLE,
 } from "./samples.ts";
 export { type PathRoot, rootsOf, shownPaths } from "./shown-paths.ts";
 export * from "./signapi.ts";
-export { type Aggregates, aggregate, median, quantile, type Trial } from "./stats.ts";
+export { type Aggregates, aggregate, type Trial } from "./stats.ts";
 export {
   type Failure,
   instanceNames,

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import {
   checkName,
+  formatFileProblem,
   MAX_NESTING,
   offsetToPosition,
   readSubmissionBytes,
@@ -243,9 +244,7 @@ export function readMeta(metaPath: string, dir: string, algorithmId: string): Me
   const schema = validateText(text, metaPath, "meta").errors;
   const schemaError = (e: ValidationError) => {
     const more = schema.length > 1 ? ` (${schema.length - 1} more: ngcc-perf validate ${metaPath})` : "";
-    return new InputError(
-      `${metaPath}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer === "" ? "(root)" : e.pointer} ${e.message}${more}`,
-    );
+    return new InputError(`${formatFileProblem(metaPath, e)}${more}`);
   };
   const unknown = schema.find((e) => /^(unknown field|duplicate key) /.test(e.message));
   if (unknown) throw schemaError(unknown);

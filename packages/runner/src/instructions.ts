@@ -6,6 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { buildPath, type InstanceKey, type InstructionsRecord, recordPath } from "@ngcc-perf/schema";
+import { median } from "@ngcc-perf/stats";
 import {
   buildInputsHash,
   buildInstance,
@@ -135,13 +136,6 @@ interface IcountOutput {
   onValgrind: boolean;
 }
 
-/** The middle value of a list (the mean of the two middle ones for an even length). */
-function medianOf(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
-
 /** What a counted run's dumps give: per call, the algorithm alone; the DRBG's instructions beside. */
 export interface CountedCalls {
   collectedIr: number;
@@ -183,7 +177,7 @@ export function countedCalls(
       instructions,
       min: Math.min(...instructions),
       max: Math.max(...instructions),
-      median: medianOf(instructions),
+      median: median(instructions),
     },
     instructionsPerCall: sum(instructions) / calls,
     randombytes: {

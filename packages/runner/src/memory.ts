@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { buildPath, type InstanceKey, type MemoryRecord } from "@ngcc-perf/schema";
+import { quantile, sortedCopy } from "@ngcc-perf/stats";
 import {
   buildInputsHash,
   buildInstance,
@@ -76,12 +77,15 @@ export function inputsDescription(source: "kat-seeds" | "build-randomness", sign
 /** min, median, max, the first input that gave the max, and the values. */
 export function memoryDistribution(values: readonly number[]) {
   if (values.length === 0) throw new Error("no values");
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const median =
-    sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const sorted = sortedCopy(values);
   const max = sorted[sorted.length - 1] as number;
-  return { min: sorted[0] as number, median, max, maxInput: values.indexOf(max), values: [...values] };
+  return {
+    min: sorted[0] as number,
+    median: quantile(sorted, 0.5),
+    max,
+    maxInput: values.indexOf(max),
+    values: [...values],
+  };
 }
 
 export const SECTIONS_METHOD =

@@ -8,6 +8,7 @@ import { join, relative, resolve, sep } from "node:path";
 import {
   checkSystemIntegrity,
   type EnvironmentRecord,
+  formatFileProblem,
   formatFindings,
   insideOut,
   parseRecordPath,
@@ -96,8 +97,7 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
       }
       if (file.endsWith(".json")) {
         const r = validateFile(file);
-        for (const e of r.errors)
-          invalid.push(`${file}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer || "(root)"} ${e.message}`);
+        for (const e of r.errors) invalid.push(formatFileProblem(file, e));
       }
       const list = byPath.get(rel) ?? [];
       list.push({ store, data: readFileSync(file) });

@@ -3,6 +3,7 @@
 // each taking per-call samples over varied inputs, until the published figure's 95 % interval is within the
 // target or the operation's budget is spent.
 import { keptSamples, SWITCHED_OUT_CAP, type TimingRecord } from "@ngcc-perf/schema";
+import { perCallCounter, perCallNs, shapeOf } from "@ngcc-perf/stats";
 import type { BuiltInstance, Command } from "./build.ts";
 import type { Campaign, CounterKind } from "./campaign.ts";
 import { DriverError, type DriverSample, driverRun, driverSampleArgs } from "./driver.ts";
@@ -16,8 +17,6 @@ import {
   contentionOf,
   coreClockHz,
   cyclesFigures,
-  cyclesShapeOf,
-  perCallNs,
   publishedWorkers,
   stopDecision,
   summarizeSamples,
@@ -107,14 +106,14 @@ function evaluate(campaign: Campaign, built: BuiltInstance, o: OpSampling, quick
   const groups = chosen.map((i) => o.workerPadBytes[i] as number);
   // A sample during which the worker was switched out holds another task's time: left out (keptOf).
   const ns = used.map((w) => perCallNs({ counterDeltas: keptOf(w) }, w.batch, w.counter));
-  const counter = used.map((w) => keptOf(w).map((d) => d / w.batch));
+  const counter = used.map((w) => perCallCounter({ counterDeltas: keptOf(w) }, w.batch));
   const l = limits(campaign, quick);
   const statistic = campaign.timing.central[o.operation] ?? "auto";
   // With the core clock probed, the auto rule judges the shape of the estimated cycles' distribution: a clock
   // change between workers spreads the pooled times, not the cycles.
   const hz = used.map((w) => (w.clockChain ? coreClockHz(w.clockChain, w.counter) : null));
   const probed = hz.every((h): h is number => h !== null) && first.clockChain !== undefined;
-  const cyclesShape = probed ? cyclesShapeOf(ns.map((w, i) => w.map((x) => (x * (hz[i] as number)) / 1e9))) : undefined;
+  const cyclesShape = probed ? shapeOf(ns.map((w, i) => w.map((x) => (x * (hz[i] as number)) / 1e9))) : undefined;
   ({ distribution: o.distribution, central: o.central } = summarizeSamples(ns, counter, first.batch, {
     statistic,
     target: l.target,

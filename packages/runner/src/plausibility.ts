@@ -5,8 +5,8 @@
 // clock over the process, the duration the runner asked for, and the driver's second clock. A figure that fails
 // a cross-check is published flagged, never as if valid.
 import { type PlausibilityCheck, plausibilityOf, type TimingRecord } from "@ngcc-perf/schema";
+import { median, perCallNs } from "@ngcc-perf/stats";
 import { DriverOutputError, type DriverSample, type DriverTime } from "./driver.ts";
-import { perCallNs } from "./samples.ts";
 
 /** The driver's defaults (ngcc_driver.c, ngcc_parse) for options the runner may leave out. */
 const SAMPLE_DEFAULTS = { "--warmup-ns": 20e6, "--min-samples": 31, "--max-samples": 50000, "--keys": 4, "--pool": 64 };
@@ -253,12 +253,6 @@ export function checkTimeOutput(value: unknown, args: readonly string[], what: s
 
 const ms = (x: number) => `${(x / 1e6).toPrecision(3)} ms`;
 const ns = (x: number) => (x >= 1e5 ? `${(x / 1e3).toPrecision(3)} µs` : `${x.toPrecision(3)} ns`);
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 /** One worker of the per-call method as the cross-checks see it: its output, its arguments, the runner's clock. */
 export interface SampledWorker {

@@ -1,5 +1,13 @@
 import { readFileSync } from "node:fs";
 import { validate } from "@ngcc-perf/schema";
+import {
+  distributionOf,
+  perCallNs,
+  predictionHalfWidth,
+  shapeOf,
+  workerSpread,
+  workersHalfWidth,
+} from "@ngcc-perf/stats";
 import { describe, expect, it } from "vitest";
 import {
   addsPerCycle,
@@ -8,17 +16,9 @@ import {
   contentionOf,
   coreClockHz,
   cyclesFigures,
-  cyclesShapeOf,
-  distributionOf,
-  medianRanks,
-  perCallCounter,
-  perCallNs,
-  predictionHalfWidth,
   publishedWorkers,
   stopDecision,
   summarizeSamples,
-  workerSpread,
-  workersHalfWidth,
   X86_64_ALONE_ADDS_PER_CYCLE,
 } from "./samples.ts";
 
@@ -40,133 +40,17 @@ function normal(rand: () => number, mean: number, sd: number): number {
   return mean + sd * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
-/**
- * The lower rank of the median's 95 % interval, independently: the largest l with P(B ≤ l − 1) ≤ 1/40 for
- * B ~ binomial(n, ½), i.e. 40 · Σ_{k<l} C(n, k) ≤ 2^n, in exact integers.
- */
-function exactLowerRank(n: number): number {
-  const total = 1n << BigInt(n);
-  let choose = 1n; // C(n, 0)
-  let sum = 0n;
-  for (let k = 0; k <= n; k++) {
-    if (k > 0) choose = (choose * BigInt(n - k + 1)) / BigInt(k);
-    sum += choose;
-    if (40n * sum > total) return k;
-  }
-  return n;
-}
-
-/** Exact coverage of [X(l), X(n+1−l)]: 1 − 2 P(B ≤ l − 1), with BigInt sums. */
-function exactCoverage(n: number, l: number): number {
-  let choose = 1n;
-  let sum = 0n;
-  for (let k = 0; k < l; k++) {
-    if (k > 0) choose = (choose * BigInt(n - k + 1)) / BigInt(k);
-    sum += choose;
-  }
-  const scale = 10n ** 12n;
-  return 1 - (2 * Number((sum * scale) / (1n << BigInt(n)))) / Number(scale);
-}
-
-describe("perCallNs", () => {
-  it("divides by the batch and the rate", () => {
-    expect(perCallNs({ counterDeltas: [4000, 6000] }, 2, { unit: "tsc-ticks", rateHz: 2e9 })).toEqual([1000, 1500]);
-  });
-  it("needs no rate for a counter in ns", () => {
-    expect(perCallNs({ counterDeltas: [1000, 1002] }, 4, { unit: "ns", rateHz: null })).toEqual([250, 250.5]);
-  });
-  it("converts core cycles at a fixed clock", () => {
-    expect(perCallNs({ counterDeltas: [3000] }, 1, { unit: "core-cycles", rateHz: 3e9 })).toEqual([1000]);
-  });
-  it("refuses a counter that cannot give ns, and a bad batch", () => {
-    expect(() => perCallNs({ counterDeltas: [1] }, 1, { unit: "instructions", rateHz: null })).toThrow(/rateHz/);
-    expect(() => perCallNs({ counterDeltas: [1] }, 0, { unit: "ns", rateHz: null })).toThrow(/batch/);
-    expect(perCallCounter({ counterDeltas: [10, 12] }, 2)).toEqual([5, 6]);
-  });
-});
-
-describe("distributionOf on a small known input", () => {
-  // 1..9 and 100, in two workers; batch 3.
-  const workers = [
-    [3, 1, 5, 2, 4],
-    [6, 100, 7, 9, 8],
-  ];
-  const counter = workers.map((w) => w.map((v) => v * 2.4));
-  const d = distributionOf(workers, counter, 3);
-
-  it("has pooled n, calls, mean, median, extremes", () => {
-    expect(d.n).toBe(10);
-    expect(d.calls).toBe(30);
-    expect(d.meanNs).toBeCloseTo(14.5, 12);
-    expect(d.medianNs).toBe(5.5);
-    expect(d.minNs).toBe(1);
-    expect(d.maxNs).toBe(100);
-  });
-
-  it("has type-7 quantiles", () => {
-    // h = 9p: p1 → 1 + 0.09, p5 → 1 + 0.45, p25 → 3 + 0.25, p75 → 7 + 0.75, p95 → 9 + 0.55·91, p99 → 9 + 0.91·91
-    expect(d.p1Ns).toBeCloseTo(1.09, 12);
-    expect(d.p5Ns).toBeCloseTo(1.45, 12);
-    expect(d.p25Ns).toBeCloseTo(3.25, 12);
-    expect(d.p75Ns).toBeCloseTo(7.75, 12);
-    expect(d.p95Ns).toBeCloseTo(59.05, 10);
-    expect(d.p99Ns).toBeCloseTo(91.81, 10);
-  });
-
-  it("has the unscaled MAD and the sample sd", () => {
-    // |x − 5.5| sorted: .5 .5 1.5 1.5 2.5 2.5 3.5 3.5 4.5 94.5 → 2.5
-    expect(d.madNs).toBe(2.5);
-    // Σx² = 285 + 10000; SS = 10285 − 10 · 14.5² = 8182.5; var = 8182.5 / 9
-    expect(d.sdNs).toBeCloseTo(Math.sqrt(8182.5 / 9), 10);
-  });
-
-  it("counts Tukey outliers without dropping them", () => {
-    // IQR 4.5: fences 3.25 − 6.75 and 7.75 + 6.75
-    expect(d.outliers).toEqual({ low: 0, high: 1, fences: { low: -3.5, high: 14.5 } });
-    expect(d.n).toBe(10);
-  });
-
-  it("gives the order-statistic interval of the median and a t interval of the mean", () => {
-    // n = 10: ranks 2 and 9
-    expect(d.medianCi95Ns).toEqual({ low: 2, high: 9 });
-    const half = (2.262 * Math.sqrt(8182.5 / 9)) / Math.sqrt(10);
-    expect(d.meanCi95Ns.low).toBeCloseTo(14.5 - half, 10);
-    expect(d.meanCi95Ns.high).toBeCloseTo(14.5 + half, 10);
-  });
-
-  it("has per-worker figures, their spread, and the counter figures", () => {
-    expect(d.workerMediansNs).toEqual([3, 8]);
-    expect(d.workerMeansNs).toEqual([3, 26]);
-    expect(d.workerSpread).toBeCloseTo(5 / 5.5, 12);
-    expect(d.meanCounter).toBeCloseTo(14.5 * 2.4, 10);
-    expect(d.medianCounter).toBeCloseTo(5.5 * 2.4, 10);
-  });
-
-  it("uses 1.96 for the mean beyond 30 samples", () => {
-    const big = distributionOf([Array.from({ length: 31 }, (_, i) => i)]);
-    const half = (1.96 * big.sdNs) / Math.sqrt(31);
-    expect(big.meanCi95Ns.high - big.meanNs).toBeCloseTo(half, 10);
-  });
-
-  it("takes the whole range for the median when n is too small for a 95 % interval", () => {
-    const tiny = distributionOf([[5, 1, 3, 4, 2]]);
-    expect(tiny.medianCi95Ns).toEqual({ low: 1, high: 5 });
-    const six = distributionOf([[6, 1, 3, 4, 2, 5]]);
-    expect(six.medianCi95Ns).toEqual({ low: 1, high: 6 });
-    const one = distributionOf([[7]]);
-    expect(one.sdNs).toBe(0);
-    expect(one.meanCi95Ns).toEqual({ low: 7, high: 7 });
-    expect(one.medianCi95Ns).toEqual({ low: 7, high: 7 });
-  });
-
-  it("refuses empty or mismatched input", () => {
-    expect(() => distributionOf([])).toThrow(/no workers/);
-    expect(() => distributionOf([[1], []])).toThrow(/worker 2/);
-    expect(() => distributionOf([[1, Number.NaN]])).toThrow(/non-finite/);
-    expect(() => distributionOf([[1, 2]], [[1]])).toThrow(/do not match/);
-  });
-
+describe("the record's blocks", () => {
   it("makes blocks a timing record accepts", () => {
+    const workers = [
+      [3, 1, 5, 2, 4],
+      [6, 100, 7, 9, 8],
+    ];
+    const d = distributionOf(
+      workers,
+      workers.map((w) => w.map((v) => v * 2.4)),
+      3,
+    );
     const record = JSON.parse(readFileSync(new URL("../../schema/examples/timing.json", import.meta.url), "utf8"));
     const central = centralOf(d, workers, { statistic: "auto", target: 0.01 });
     const result = validate("timing", { ...record, distribution: d, central });
@@ -174,66 +58,6 @@ describe("distributionOf on a small known input", () => {
     expect(result.valid).toBe(true);
     const bare = distributionOf(workers);
     expect(validate("timing", { ...record, distribution: bare }).valid).toBe(true);
-  });
-});
-
-describe("the order-statistic interval of the median", () => {
-  it("matches the binomial tables for n = 10, 31, 100", () => {
-    expect(medianRanks(10)).toEqual({ lower: 2, upper: 9 });
-    expect(medianRanks(31)).toEqual({ lower: 10, upper: 22 });
-    expect(medianRanks(100)).toEqual({ lower: 40, upper: 61 });
-    for (const n of [10, 31, 100]) {
-      const l = exactLowerRank(n);
-      expect(medianRanks(n)).toEqual({ lower: l, upper: n + 1 - l });
-      expect(exactCoverage(n, l)).toBeGreaterThanOrEqual(0.95);
-      expect(exactCoverage(n, l + 1)).toBeLessThan(0.95);
-    }
-  });
-
-  it("is exact for every n up to 1000", () => {
-    expect(medianRanks(5)).toBeNull();
-    expect(medianRanks(6)).toEqual({ lower: 1, upper: 6 });
-    for (let n = 6; n <= 1000; n += n < 200 ? 1 : 7) {
-      const l = exactLowerRank(n);
-      expect(medianRanks(n), `n = ${n}`).toEqual({ lower: l, upper: n + 1 - l });
-    }
-    expect(medianRanks(1000)).toEqual({ lower: exactLowerRank(1000), upper: 1001 - exactLowerRank(1000) });
-  });
-
-  it("beyond 1000 is within one rank of exact, never narrower", () => {
-    for (let n = 1001; n <= 1120; n++) {
-      const l = exactLowerRank(n);
-      const r = medianRanks(n);
-      expect(r).not.toBeNull();
-      expect(r?.lower, `n = ${n}`).toBeLessThanOrEqual(l);
-      expect(r?.lower, `n = ${n}`).toBeGreaterThanOrEqual(l - 1);
-      expect(r?.upper).toBe(n + 1 - (r?.lower ?? 0));
-    }
-  });
-
-  it("covers the true median about 95 % of the time", () => {
-    // Exponential(1), median ln 2; sizes on both sides of the exact / normal boundary.
-    const rand = prng(20261201);
-    const sizes = [200, 500, 1500];
-    const trials = 3000;
-    let covered = 0;
-    let expected = 0;
-    const coverage = new Map(sizes.map((n) => [n, exactCoverage(n, exactLowerRank(n))]));
-    const approx1500 = medianRanks(1500)?.lower ?? 0;
-    coverage.set(1500, exactCoverage(1500, approx1500));
-    for (let i = 0; i < trials; i++) {
-      const n = sizes[i % sizes.length] as number;
-      const xs = Array.from({ length: n }, () => -Math.log(1 - rand()));
-      const { medianCi95Ns } = distributionOf([xs]);
-      if (medianCi95Ns.low <= Math.LN2 && Math.LN2 <= medianCi95Ns.high) covered++;
-      expected += coverage.get(n) as number;
-    }
-    const rate = covered / trials;
-    expect(rate).toBeGreaterThanOrEqual(0.93);
-    expect(rate).toBeLessThanOrEqual(0.97);
-    // and agrees with the exact coverage of these sizes within 4 standard errors
-    const p = expected / trials;
-    expect(Math.abs(rate - p)).toBeLessThan(4 * Math.sqrt((p * (1 - p)) / trials));
   });
 });
 
@@ -499,7 +323,7 @@ describe("the auto rule with the core clock probed", () => {
     const fast = Array.from({ length: 200 }, (_, i) => 20_000 * (1 + (i % 5) * 1e-4));
     const byTime = summarizeSamples([fast, slow, slow], [fast, slow, slow], 1, { statistic: "auto", target: 0.01 });
     expect(byTime.central.statistic).toBe("mean");
-    const shape = cyclesShapeOf([fast.map((x) => x * 5), slow.map((x) => x * 4), slow.map((x) => x * 4)]);
+    const shape = shapeOf([fast.map((x) => x * 5), slow.map((x) => x * 4), slow.map((x) => x * 4)]);
     const byCycles = summarizeSamples([fast, slow, slow], [fast, slow, slow], 1, {
       statistic: "auto",
       target: 0.01,

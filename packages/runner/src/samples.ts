@@ -1,11 +1,22 @@
-// Per-call statistics (docs/methodology.md, issue 13 §3): from the raw per-sample counter deltas of several
-// worker processes to the record's `distribution` block (pooled quantiles, MAD, Tukey fences, an order-statistic
-// interval of the median, per-worker figures) and its `central` block (the published figure, median or mean,
-// with a 95 % prediction interval of a repeat run's figure), and each worker's contention state from the driver's
-// two add-chain probes (issue 26). Pure functions, no I/O.
+// Per-call figures of a timing record (docs/methodology.md, issue 13 §3): from the per-call values of several
+// worker processes to the record's `distribution` block (distributionOf of @ngcc-perf/stats) and its `central`
+// block (the published figure, median or mean, with a 95 % prediction interval of a repeat run's figure, and the
+// reason in words), the estimated core cycles, and each worker's contention state from the driver's two add-chain
+// probes (issue 26). Pure functions, no I/O; the statistics themselves are @ngcc-perf/stats'.
 
 import type { TimingRecord } from "@ngcc-perf/schema";
-import { quantile, tQuantile975 } from "./stats.ts";
+import {
+  chooseStatistic,
+  distributionOf,
+  halfWidthOf,
+  type IntervalRule,
+  lowerSpreadShare,
+  mean,
+  median,
+  type Shape,
+  WIDE_SHARE,
+  workerSpread,
+} from "@ngcc-perf/stats";
 
 /** The record's `distribution` block. */
 export type SampleDistribution = NonNullable<TimingRecord["distribution"]>;
@@ -19,215 +30,6 @@ export type CentralRule = "auto" | "median" | "mean";
 /** How an auto statistic was decided (the record's central.decision). */
 export type CentralDecision = NonNullable<CentralFigure["decision"]>;
 export type StopDecision = "continue" | "target" | "budget" | "quick";
-
-/** auto picks the mean when the pooled (p75 − p25) / median exceeds this. */
-export const WIDE_SHARE = 0.1;
-/** Largest n for which the median's interval comes from the exact binomial; beyond, the normal approximation. */
-export const EXACT_BINOMIAL_MAX_N = 1000;
-
-const Z975 = 1.959963984540054;
-/** P(B ≤ l − 1) ≤ 0.025 on each side, so that P(l ≤ B < n + 1 − l) ≥ 0.95. */
-const TAIL = 0.025;
-
-/** ns per call of every sample: delta ÷ batch ÷ rateHz × 1e9, or delta ÷ batch when the unit is ns. */
-export function perCallNs(
-  worker: { counterDeltas: readonly number[] },
-  batch: number,
-  counter: { unit: string; rateHz: number | null },
-): number[] {
-  checkBatch(batch);
-  if (counter.unit === "ns") return worker.counterDeltas.map((d) => d / batch);
-  const rate = counter.rateHz;
-  if (rate === null || !Number.isFinite(rate) || rate <= 0) {
-    throw new Error(`perCallNs: a counter in ${counter.unit} needs a positive rateHz to give ns (got ${rate})`);
-  }
-  return worker.counterDeltas.map((d) => (d * 1e9) / (batch * rate));
-}
-
-/** Counter units per call of every sample: delta ÷ batch. */
-export function perCallCounter(worker: { counterDeltas: readonly number[] }, batch: number): number[] {
-  checkBatch(batch);
-  return worker.counterDeltas.map((d) => d / batch);
-}
-
-function checkBatch(batch: number): void {
-  if (!Number.isInteger(batch) || batch < 1) throw new Error(`batch must be a positive integer (got ${batch})`);
-}
-
-/**
- * 1-based ranks [lower, upper] of the order statistics that bound a distribution-free 95 % interval of the median
- * of n samples: the largest lower rank l and the smallest upper rank u = n + 1 − l with
- * P(l ≤ B < u) ≥ 0.95, B ~ binomial(n, ½) the number of samples below the true median. Exact (summed in log
- * space) for n ≤ 1000, normal approximation with continuity correction beyond. null when no such interval
- * exists (n ≤ 5: even [X(1), X(n)] covers with less than 95 %).
- */
-export function medianRanks(n: number): { lower: number; upper: number } | null {
-  if (!Number.isInteger(n) || n < 1) throw new Error(`medianRanks: n must be a positive integer (got ${n})`);
-  let lower: number;
-  if (n <= EXACT_BINOMIAL_MAX_N) {
-    // cdf(k) = P(B ≤ k); l is the first k with cdf(k) > TAIL (then cdf(l − 1) ≤ TAIL).
-    const logHalfN = n * Math.log(0.5);
-    let logChoose = 0; // log C(n, 0)
-    let cdf = 0;
-    lower = 0;
-    for (let k = 0; k <= n; k++) {
-      if (k > 0) logChoose += Math.log(n - k + 1) - Math.log(k);
-      cdf += Math.exp(logChoose + logHalfN);
-      if (cdf > TAIL) break;
-      lower = k + 1;
-    }
-  } else {
-    // P(B ≤ l − 1) ≈ Φ((l − 1 + ½ − n/2) / (√n / 2)) ≤ 0.025.
-    lower = Math.floor(n / 2 + 0.5 - (Z975 * Math.sqrt(n)) / 2);
-  }
-  if (lower < 1) return null;
-  return { lower, upper: n + 1 - lower };
-}
-
-function mean(values: readonly number[]): number {
-  let s = 0;
-  for (const v of values) s += v;
-  return s / values.length;
-}
-
-/** Sample standard deviation (n − 1); 0 for a single value. */
-function sd(values: readonly number[], m = mean(values)): number {
-  if (values.length < 2) return 0;
-  let ss = 0;
-  for (const v of values) ss += (v - m) ** 2;
-  return Math.sqrt(ss / (values.length - 1));
-}
-
-/** A typed array sorts numerically, and fast; back to an array for `quantile`. */
-function toSortedArray(typed: Float64Array): number[] {
-  typed.sort();
-  const out = new Array<number>(typed.length);
-  for (let i = 0; i < typed.length; i++) out[i] = typed[i] as number;
-  return out;
-}
-
-function sortedCopy(values: readonly number[]): number[] {
-  return toSortedArray(Float64Array.from(values));
-}
-
-function medianOf(values: readonly number[]): number {
-  return quantile(sortedCopy(values), 0.5);
-}
-
-/** (max − min) / median of the workers' central figures; 0 for fewer than two workers or a zero median. */
-export function workerSpread(figures: readonly number[]): number {
-  if (figures.length < 2) return 0;
-  const sorted = sortedCopy(figures);
-  const mid = quantile(sorted, 0.5);
-  return mid > 0 ? ((sorted[sorted.length - 1] as number) - (sorted[0] as number)) / mid : 0;
-}
-
-/**
- * The record's `distribution` block from the per-call ns of every sample, per worker in worker order (a sample's
- * delta ÷ batch, see perCallNs); perCallCounter the same in the counter's unit (gives meanCounter and
- * medianCounter); batch the calls per sample (gives calls = n × batch). workerSpread is computed over the worker
- * medians; centralOf's statistic may be the mean, for which see summarizeSamples.
- */
-export function distributionOf(
-  workers: readonly (readonly number[])[],
-  perCallCounter?: readonly (readonly number[])[],
-  batch = 1,
-): SampleDistribution {
-  checkBatch(batch);
-  if (workers.length === 0) throw new Error("distributionOf: no workers");
-  workers.forEach((w, i) => {
-    if (w.length === 0) throw new Error(`distributionOf: worker ${i + 1} has no samples`);
-    if (!w.every(Number.isFinite)) throw new Error(`distributionOf: worker ${i + 1} has a non-finite sample`);
-  });
-  if (perCallCounter !== undefined) {
-    if (perCallCounter.length !== workers.length || perCallCounter.some((c, i) => c.length !== workers[i]?.length)) {
-      throw new Error("distributionOf: the counter figures do not match the ns figures worker by worker");
-    }
-  }
-
-  let n = 0;
-  for (const w of workers) n += w.length;
-  const pooled = new Float64Array(n);
-  let at = 0;
-  for (const w of workers) for (const v of w) pooled[at++] = v;
-  const sorted = toSortedArray(pooled);
-  const q = (p: number) => quantile(sorted, p);
-  const med = q(0.5);
-  const avg = mean(sorted);
-  const sdNs = sd(sorted, avg);
-  const p25 = q(0.25);
-  const p75 = q(0.75);
-
-  const ranks = medianRanks(n);
-  const medianCi95Ns = ranks
-    ? { low: sorted[ranks.lower - 1] as number, high: sorted[ranks.upper - 1] as number }
-    : { low: sorted[0] as number, high: sorted[n - 1] as number };
-
-  const t = n <= 30 ? tQuantile975(n - 1) : 1.96;
-  const meanHalf = n > 1 ? (t * sdNs) / Math.sqrt(n) : 0;
-
-  const iqr = p75 - p25;
-  const fences = { low: p25 - 1.5 * iqr, high: p75 + 1.5 * iqr };
-  let low = 0;
-  let high = 0;
-  for (const v of sorted) {
-    if (v < fences.low) low++;
-    else if (v > fences.high) high++;
-  }
-
-  const deviations = new Float64Array(n);
-  for (let i = 0; i < n; i++) deviations[i] = Math.abs((sorted[i] as number) - med);
-
-  const workerMediansNs = workers.length === 1 ? [med] : workers.map(medianOf);
-  const dist: SampleDistribution = {
-    n,
-    calls: n * batch,
-    meanNs: avg,
-    medianNs: med,
-    minNs: sorted[0] as number,
-    maxNs: sorted[n - 1] as number,
-    p1Ns: q(0.01),
-    p5Ns: q(0.05),
-    p25Ns: p25,
-    p75Ns: p75,
-    p95Ns: q(0.95),
-    p99Ns: q(0.99),
-    p999Ns: q(0.999),
-    madNs: quantile(toSortedArray(deviations), 0.5),
-    sdNs,
-    medianCi95Ns,
-    meanCi95Ns: { low: avg - meanHalf, high: avg + meanHalf },
-    outliers: { low, high, fences },
-    workerMediansNs,
-    workerMeansNs: workers.length === 1 ? [avg] : workers.map(mean),
-    workerSpread: workerSpread(workerMediansNs),
-  };
-  if (perCallCounter !== undefined) {
-    const counter = perCallCounter.flat();
-    dist.meanCounter = mean(counter);
-    dist.medianCounter = medianOf(counter);
-  }
-  return dist;
-}
-
-/**
- * How far the fast calls lie below the median: (median − p5) / median of the pooled per-call times — what the auto
- * rule compares with WIDE_SHARE. Interference on a shared machine (preemption, interrupts) only adds time, so it
- * fattens the upper tail and leaves this small; an input-dependent operation (rejection sampling) has whole classes
- * of calls well below its median.
- */
-export function lowerSpreadShare(dist: Pick<SampleDistribution, "p5Ns" | "medianNs">): number {
-  return dist.medianNs > 0 ? (dist.medianNs - dist.p5Ns) / dist.medianNs : 0;
-}
-
-/** The statistic a rule gives for a distribution. */
-export function chooseStatistic(
-  dist: Pick<SampleDistribution, "p5Ns" | "medianNs">,
-  rule: CentralRule,
-): "median" | "mean" {
-  if (rule !== "auto") return rule;
-  return lowerSpreadShare(dist) > WIDE_SHARE ? "mean" : "median";
-}
 
 /** A share as a percentage for a sentence: whole percent from 10 %, one decimal below, more when needed to
  * show a share just above the auto threshold as above it. */
@@ -262,7 +64,7 @@ export function centralOf(
     groups?: readonly number[];
     /** The distribution the auto rule judges, when not this one (the estimated core cycles': clock changes between
      * workers do not widen it). */
-    shapeFrom?: Pick<SampleDistribution, "p5Ns" | "medianNs">;
+    shapeFrom?: Shape;
     interval?: IntervalRule;
     /** For the auto rule: the decision by instruction counts (it then decides), or why there is none (the
      * distribution decides). Recorded as central.decision. */
@@ -287,7 +89,7 @@ export function centralOf(
   const valueNs = statistic === "mean" ? dist.meanNs : dist.medianNs;
   const pooledCi = statistic === "mean" ? dist.meanCi95Ns : dist.medianCi95Ns;
   const w = workersNs.length;
-  const figures = workersNs.map(statistic === "mean" ? mean : medianOf);
+  const figures = workersNs.map(statistic === "mean" ? mean : median);
   const half = halfWidthOf(valueNs, pooledCi, figures, options.groups, options.interval ?? "prediction");
   const relativeHalfWidth = valueNs > 0 ? half / valueNs : 0;
 
@@ -304,62 +106,6 @@ export function centralOf(
   };
 }
 
-/** Which interval the central blocks publish: prediction (of a repeat run's figure; the rule) or confidence (of
- * this run's figure alone; the rule before issue 26, kept to be compared with). */
-export type IntervalRule = "prediction" | "confidence";
-
-/** The central interval's half-width under a rule: see centralOf. */
-export function halfWidthOf(
-  value: number,
-  pooledCi: { low: number; high: number },
-  figures: readonly number[],
-  groups: readonly number[] | undefined,
-  rule: IntervalRule,
-): number {
-  const pooledHalf = Math.max(value - pooledCi.low, pooledCi.high - value, 0);
-  return rule === "confidence"
-    ? Math.max(pooledHalf, workersHalfWidth(figures, groups))
-    : Math.max(Math.SQRT2 * pooledHalf, predictionHalfWidth(figures, groups));
-}
-
-/**
- * The half-width of a 95 % prediction interval, over the workers, of the figure of a repeat run of as many workers:
- * the difference of two runs' means of W independent worker figures has sd σ · √(1/W + 1/W), so each run's figure
- * lies within t · s · √(2/W) of the other's 95 % of the time (t with the degrees of freedom of s). That is
- * workersHalfWidth × √2; the same grouping (code layouts) applies, as a repeat run covers the layouts alike.
- */
-export function predictionHalfWidth(figures: readonly number[], groups?: readonly number[]): number {
-  return Math.SQRT2 * workersHalfWidth(figures, groups);
-}
-
-/**
- * The half-width that process-to-process noise gives this run's figure: t(W − 1) · sd / √W over the W workers' figures;
- * or, when the workers ran in known groups (code layouts, each a fixed and equally represented part of what is
- * measured), the same over the figures with each group's mean taken out, with W − G degrees of freedom — the
- * difference between layouts is then part of the figure, not noise. Needs W − G ≥ 2; otherwise the plain rule
- * (which counts the layouts' difference as noise, and is wider).
- */
-export function workersHalfWidth(figures: readonly number[], groups?: readonly number[]): number {
-  const w = figures.length;
-  if (w < 2) return 0;
-  if (groups && groups.length === w) {
-    const byGroup = new Map<number, number[]>();
-    groups.forEach((g, i) => {
-      byGroup.set(g, [...(byGroup.get(g) ?? []), figures[i] as number]);
-    });
-    const df = w - byGroup.size;
-    if (byGroup.size > 1 && df >= 2) {
-      let ss = 0;
-      for (const values of byGroup.values()) {
-        const m = mean(values);
-        for (const v of values) ss += (v - m) ** 2;
-      }
-      return (tQuantile975(df) * Math.sqrt(ss / df)) / Math.sqrt(w);
-    }
-  }
-  return (tQuantile975(w - 1) * sd(figures)) / Math.sqrt(w);
-}
-
 /** A count of instructions for a sentence: whole numbers with thousands separators. */
 function instructions(n: number): string {
   return Math.round(n).toLocaleString("en-US");
@@ -367,7 +113,7 @@ function instructions(n: number): string {
 
 function reasonOf(
   dist: SampleDistribution,
-  shape: Pick<SampleDistribution, "p5Ns" | "medianNs">,
+  shape: Shape,
   statistic: "median" | "mean",
   rule: CentralRule,
   workers: number,
@@ -426,7 +172,7 @@ export function coreClockHz(
 ): number | null {
   const rate = counter.unit === "ns" ? 1e9 : counter.rateHz;
   if (rate === null || !Number.isFinite(rate) || rate <= 0 || probes.deltas.length === 0) return null;
-  const net = medianOf(probes.deltas) - (counter.overhead ?? 0);
+  const net = median(probes.deltas) - (counter.overhead ?? 0);
   if (!(net > 0) || !(probes.adds > 0)) return null;
   return (probes.adds / net) * rate;
 }
@@ -454,8 +200,8 @@ export function addsPerCycle(
 ): number | null {
   if (clock.deltas.length === 0 || throughput.deltas.length === 0) return null;
   const overhead = counter.overhead ?? 0;
-  const lat = medianOf(clock.deltas) - overhead;
-  const thr = medianOf(throughput.deltas) - overhead;
+  const lat = median(clock.deltas) - overhead;
+  const thr = median(throughput.deltas) - overhead;
   if (!(lat > 0) || !(thr > 0) || !(clock.adds > 0) || !(throughput.adds > 0)) return null;
   return throughput.adds / thr / (clock.adds / lat);
 }
@@ -529,12 +275,6 @@ export function publishedWorkers(c: Pick<Contention, "workers" | "publishedFrom"
   return c.workers.flatMap((w, i) => (c.publishedFrom === "all" || !w.contended ? [i] : []));
 }
 
-/** The 5th percentile and median of pooled per-call figures (what the auto rule judges), as p5Ns and medianNs. */
-export function cyclesShapeOf(workers: readonly (readonly number[])[]): Pick<SampleDistribution, "p5Ns" | "medianNs"> {
-  const sorted = sortedCopy(workers.flat());
-  return { p5Ns: quantile(sorted, 0.05), medianNs: quantile(sorted, 0.5) };
-}
-
 /** The record's estimated-core-cycles blocks: per-call cycles = ns × the worker's core clock. */
 export interface CyclesFigures {
   distribution: {
@@ -605,7 +345,7 @@ export function summarizeSamples(
     statistic: CentralRule;
     target: number;
     groups?: readonly number[];
-    shapeFrom?: Pick<SampleDistribution, "p5Ns" | "medianNs">;
+    shapeFrom?: Shape;
     interval?: IntervalRule;
     decision?: CentralDecision;
   },

@@ -1,7 +1,7 @@
 // @ngcc-perf/schema: JSON Schemas, types and ahead-of-time compiled validators for ngcc-perf records.
 
 export { environmentWarnings } from "./environment-warnings.ts";
-export { InputError } from "./errors.ts";
+export { formatFileProblem, formatProblem, InputError, type LocatedProblem } from "./errors.ts";
 export {
   collectRecordFiles,
   type FileResult,
@@ -51,6 +51,9 @@ export {
   type InstanceKey,
   insideOut,
   isValidName,
+  type KeyMismatch,
+  keyMismatches,
+  keyMismatchMessage,
   kindOfPath,
   NAME_PATTERN,
   NAME_RULE,
@@ -65,6 +68,7 @@ export {
   unitName,
 } from "./layout.ts";
 export { offsetToPosition, type Position, pointerTokens, toPointer } from "./locate.ts";
+export { checkNamedSystems, shownDir } from "./named-systems.ts";
 export {
   CPI_BAND,
   cyclesPerCallOf,

@@ -2,6 +2,7 @@
 // instructions record's perCall): a property of the code, not of the machine, so the published statistic (mean
 // for input-dependent work, else median) is the same under every profile, in every run and on every system
 // (docs/methodology.md: "Instruction counts (valgrind)", and "The published figure" under timing per call).
+import { quantile, sortedCopy } from "@ngcc-perf/stats";
 import type { InstructionsRecord } from "./generated/types.ts";
 
 /**
@@ -41,12 +42,11 @@ export function inputDependence(
 ): InputDependence | null {
   const counts = rec.status === "ok" ? rec.perCall?.instructions : undefined;
   if (!counts || counts.length === 0) return null;
-  const sorted = [...counts].sort((a, b) => a - b);
-  const m = sorted.length >> 1;
-  const median = sorted.length % 2 ? (sorted[m] as number) : ((sorted[m - 1] as number) + (sorted[m] as number)) / 2;
+  const sorted = sortedCopy(counts);
+  const mid = quantile(sorted, 0.5);
   const min = sorted[0] as number;
   const max = sorted[sorted.length - 1] as number;
-  const relativeSpread = median > 0 ? (max - min) / median : 0;
+  const relativeSpread = mid > 0 ? (max - min) / mid : 0;
   return {
     inputDependent: relativeSpread > threshold,
     relativeSpread,

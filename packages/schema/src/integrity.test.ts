@@ -209,7 +209,8 @@ describe("systemDirsOf and checkStoreIntegrity", () => {
     expect(systemDirsOf(dir)).toEqual([{ dir, system: "arm_1", within: "" }]);
     expect(systemDirsOf(root)).toEqual([{ dir, system: "arm_1", within: "" }]);
     expect(systemDirsOf(join(root, "data"))).toEqual([{ dir, system: "arm_1", within: "" }]);
-    expect(systemDirsOf(join(repo, "fixtures")).map((r) => r.system)).toEqual(["edge_1", "arm_1"]);
+    // fixtures/compare-recorded/{a,b}, fixtures/rounding-store, fixtures/seed-store.
+    expect(systemDirsOf(join(repo, "fixtures")).map((r) => r.system)).toEqual(["test_1", "test_1", "edge_1", "arm_1"]);
     expect(systemDirsOf(join(repo, "packages", "schema", "examples"))).toEqual([]);
     expect(systemDirsOf(join(tmp, "nowhere"))).toEqual([]);
     expect(checkStoreIntegrity(root).map((s) => [s.system, s.findings.length])).toEqual([["arm_1", 0]]);

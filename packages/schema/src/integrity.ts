@@ -6,6 +6,8 @@
 import { createHash } from "node:crypto";
 import { closeSync, type Dirent, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { quantile } from "@ngcc-perf/stats";
+import { formatFileProblem, formatProblem } from "./errors.ts";
 import { MAX_RECORD_BYTES, validateFile } from "./files.ts";
 import type { StoreIndexRecord } from "./generated/types.ts";
 import { ABSENT, JOURNAL_FILE, type ParsedJournal, parseJournal, possibleStates, stateOf } from "./journal.ts";
@@ -259,7 +261,7 @@ export function readStoreIndex(
   }
   if (!r.valid) {
     const e = r.errors[0];
-    const where = e ? `${e.line ?? 1}:${e.column ?? 1} ${e.pointer || "(root)"} ${e.message}` : "";
+    const where = e ? formatProblem(e) : "";
     const more = r.errors.length > 1 ? ` (and ${r.errors.length - 1} more)` : "";
     return {
       finding: { path: INDEX, problem: "invalid-index", message: `not a valid store index: ${where}${more}` },
@@ -501,9 +503,7 @@ export function checkStoreIntegrity(root: string, options: IntegrityOptions = {}
 export function formatFindings(result: SystemIntegrity, dirShown: string = result.dir): string[] {
   return result.findings.map((f) => {
     const file = join(dirShown, ...f.path.split("/"));
-    return f.problem === "inconsistent"
-      ? `${file}:${f.line ?? 1}:${f.column ?? 1} ${f.pointer || "(root)"} ${f.message}`
-      : `${file}: ${f.message}`;
+    return f.problem === "inconsistent" ? formatFileProblem(file, f) : `${file}: ${f.message}`;
   });
 }
 
@@ -520,13 +520,6 @@ function close(a: number, b: number, slack = 0): boolean {
 
 function num(v: number): string {
   return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(10)));
-}
-
-function medianOf(sorted: number[]): number {
-  const h = (sorted.length - 1) / 2;
-  const lo = sorted[Math.floor(h)] as number;
-  const hi = sorted[Math.ceil(h)] as number;
-  return lo + (h - Math.floor(h)) * (hi - lo);
 }
 
 /**
@@ -605,7 +598,7 @@ export function timingIdentities(record: unknown): ValidationError[] {
         const means = trials.map((_, i) => (ns[i] as number) / (its[i] as number)).sort((x, y) => x - y);
         const figures: Array<[string, number]> = [
           ["minTrialNs", means[0] as number],
-          ["medianTrialNs", medianOf(means)],
+          ["medianTrialNs", quantile(means, 0.5)],
           ["maxTrialNs", means[means.length - 1] as number],
         ];
         for (const [field, want] of figures) {

@@ -209,6 +209,35 @@ export function parseRecordPath(system: string, rel: string): StoreEntry | null 
   return null;
 }
 
+/** A key field of a record that names another key than the record's place in the store gives. */
+export interface KeyMismatch {
+  field: string;
+  got: unknown;
+  want: string;
+}
+
+/**
+ * The key fields a valid record names other than those its place in the store gives (a record moved by hand to
+ * another folder). A field the record leaves out is not compared: the schemas let only a survey's system and build
+ * profile and a size audit's build profile be left out.
+ */
+export function keyMismatches(entry: StoreEntry, record: Record<string, unknown>): KeyMismatch[] {
+  const out: KeyMismatch[] = [];
+  for (const [field, want] of Object.entries(entry.key)) {
+    const got = record[field];
+    if (got !== undefined && got !== want) out.push({ field, got, want });
+  }
+  return out;
+}
+
+/** "<field> <got> in the record, but its place in the store says <want>", the record's value as `shown` shows it. */
+export function keyMismatchMessage(
+  m: KeyMismatch,
+  shown: (got: unknown) => string = (got) => JSON.stringify(got),
+): string {
+  return `${m.field} ${shown(m.got)} in the record, but its place in the store says ${JSON.stringify(m.want)}`;
+}
+
 /** The kind of record a file holds by its place in a system folder; null for files outside the layout. */
 export function kindOfPath(rel: string): StoreFileKind | null {
   return parseRecordPath("x", rel)?.kind ?? null;

@@ -5,7 +5,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { iccsDir, makeTempDir, runCli, submissionsDir } from "./fixture-tools.ts";
+import { fixturesDir, iccsDir, makeTempDir, runCli, submissionsDir } from "./fixture-tools.ts";
 
 const tmp = makeTempDir("ngcc-compare-");
 afterAll(() => {
@@ -123,8 +123,12 @@ describe("ngcc-perf compare", () => {
     );
   });
 
-  it("reports the slowed operation slower, and only it, with exit 1 (a CI gate)", () => {
-    const r = runCli(["compare", storeA, storeB, "--threshold", "10%", "--json"]);
+  it("reports the slowed operation slower, and only it, with exit 1 (a CI gate): on recorded stores", () => {
+    // The verdict logic on recorded samples (fixtures/compare-recorded: the two stores this file's beforeAll made
+    // once, kept), so that the verdict follows the code, not the load of the machine the test runs on: compare's
+    // bootstrap is seeded, so the same records give the same verdicts on every run.
+    const [a, b] = ["a", "b"].map((s) => join(fixturesDir, "compare-recorded", s)) as [string, string];
+    const r = runCli(["compare", a, b, "--threshold", "10%", "--json"]);
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.code).toBe(1);
     const c = JSON.parse(r.stdout);
@@ -133,10 +137,28 @@ describe("ngcc-perf compare", () => {
     expect(verdicts).toEqual({ keygen: "same", enc: "slower", dec: "same" });
     expect(c.regressed).toBe(true);
     // Reversed, the same operation is faster, and nothing is slower: exit 0.
-    const back = runCli(["compare", storeB, storeA, "--threshold", "10%", "--json"]);
+    const back = runCli(["compare", b, a, "--threshold", "10%", "--json"]);
     expect(back.code).toBe(0);
     const again = Object.fromEntries(JSON.parse(back.stdout).timings.map((t: Row) => [t.key.operation, t.verdict]));
     expect(again).toEqual({ keygen: "same", enc: "faster", dec: "same" });
+  });
+
+  it("compares the stores just measured: exit code and verdicts agree, instruction counts exactly", () => {
+    // Real runs assert plumbing, not timings: whatever the load made of the times, the exit code is 1 exactly when a
+    // timing is slower; the instruction counts (exact, not timed) say enc alone does more work.
+    const r = runCli(["compare", storeA, storeB, "--threshold", "10%", "--json"]);
+    expect(r.stderr).not.toMatch(/internal error/);
+    const c = JSON.parse(r.stdout);
+    expect(c.timings.map((t: Row) => t.key.operation)).toEqual(["keygen", "enc", "dec"]);
+    for (const t of c.timings as Row[]) expect(["same", "faster", "slower", "not-comparable"]).toContain(t.verdict);
+    const slower = c.timings.some((t: Row) => t.verdict === "slower");
+    expect(c.regressed).toBe(slower);
+    expect(r.code).toBe(slower ? 1 : 0);
+    expect(Object.fromEntries(c.instructions.map((x: Row) => [x.key.operation, x.verdict]))).toEqual({
+      keygen: "same",
+      enc: "more",
+      dec: "same",
+    });
   });
 
   it("lists measurements on one side only", () => {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "./fixture-tools.ts";
 
-const PACKAGES = ["schema", "runner", "kat", "hashprof", "sizes", "report", "cli"] as const;
+const PACKAGES = ["stats", "schema", "runner", "kat", "hashprof", "sizes", "report", "cli"] as const;
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-pack-all-"));
 const tarballs = new Map<string, string>();
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

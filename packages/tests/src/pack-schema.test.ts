@@ -1,5 +1,6 @@
-// @ngcc-perf/schema is installed on its own by other projects: pack it, install the tarball with plain
-// npm into an empty project, and use it from plain Node ESM. Also run publint over the package.
+// @ngcc-perf/schema is installed on its own by other projects: pack it and its one @ngcc-perf dependency,
+// @ngcc-perf/stats, install the tarballs with plain npm into an empty project (as npm would fetch them), and use it
+// from plain Node ESM. Also run publint over both packages.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,12 +10,16 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const schemaPkg = join(repo, "packages", "schema");
+const statsPkg = join(repo, "packages", "stats");
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-pack-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("@ngcc-perf/schema from a plain npm project", () => {
-  it("publint finds nothing", () => {
-    const r = spawnSync(process.execPath, [join(repo, "node_modules/publint/src/cli.js"), "--strict", schemaPkg], {
+  it.each([
+    ["schema", schemaPkg],
+    ["stats", statsPkg],
+  ])("publint finds nothing in @ngcc-perf/%s", (_, pkg) => {
+    const r = spawnSync(process.execPath, [join(repo, "node_modules/publint/src/cli.js"), "--strict", pkg], {
       encoding: "utf8",
     });
     expect(r.stdout + r.stderr).not.toMatch(/warning|error|suggestion/i);
@@ -22,13 +27,15 @@ describe("@ngcc-perf/schema from a plain npm project", () => {
   });
 
   it("installs from its tarball and validates a record from plain ESM", () => {
-    execFileSync("pnpm", ["pack", "--pack-destination", tmp], { cwd: schemaPkg, stdio: "pipe" });
-    const tarball = readdirSync(tmp).find((f) => f.endsWith(".tgz"));
-    expect(tarball).toBeDefined();
+    for (const pkg of [schemaPkg, statsPkg])
+      execFileSync("pnpm", ["pack", "--pack-destination", tmp], { cwd: pkg, stdio: "pipe" });
+    const tarballs = readdirSync(tmp).filter((f) => f.endsWith(".tgz"));
+    expect(tarballs).toHaveLength(2);
     const project = join(tmp, "consumer");
     execFileSync("mkdir", ["-p", project]);
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", join(tmp, tarball as string)], {
+    const files = tarballs.map((t) => join(tmp, t));
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...files], {
       cwd: project,
       stdio: "pipe",
     });

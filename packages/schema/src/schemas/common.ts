@@ -176,5 +176,26 @@ export function pickDefs(...names: string[]): Record<string, JsonSchema> {
 
 export const keyFields = { algorithmId, instance: instanceName };
 
+/** A link shown in section 1 of a page (the campaign's and the store index's). */
+export const link = obj(
+  "A link shown in section 1 of a page.",
+  { label: str("Link text, e.g. kem-20 report.") },
+  {
+    href: nullable(str("Target URL or relative path; null when only the label is known.")),
+  },
+);
+
+/** A key exchange's message sizes in pass order (the size catalog's and the size audit's). */
+export const kexMessageList = (description: string) =>
+  arr(description, { type: "integer", minimum: 0 }, { minItems: 1 });
+
+/** A length distribution's figures, in bytes (the KAT record's and the size audit's). */
+export const lengthFields = {
+  min: nat("Shortest, bytes."),
+  mean: nonneg("Mean, bytes."),
+  max: nat("Longest, bytes."),
+  samples: int("Outputs measured.", { minimum: 1 }),
+};
+
 export const fraction = (description: string): JsonSchema => num(description, { minimum: 0, maximum: 1 });
 export { arr, bool, int, nat, nonneg, nullable, num, obj, oneOfEnum, str };

@@ -1,22 +1,8 @@
 // The constant-time record: one operation of one instance run under valgrind's memcheck with its secrets marked
 // undefined, at each optimisation level (the `constant-time` step, docs/methodology.md "Constant-time smoke test").
-import { recordSchema, ref } from "./builders.ts";
-import {
-  algorithmId,
-  arr,
-  buildProfileName,
-  implementationName,
-  inputsHash,
-  instanceName,
-  int,
-  nat,
-  obj,
-  oneOfEnum,
-  operationName,
-  pickDefs,
-  str,
-  systemId,
-} from "./common.ts";
+import { ref } from "./builders.ts";
+import { arr, int, nat, obj, oneOfEnum, pickDefs, str } from "./common.ts";
+import { jobFields, jobStatus, operationRecord } from "./header.ts";
 
 const frame = (description: string) =>
   obj(
@@ -68,28 +54,18 @@ const level = obj("The run at one optimisation level.", {
   command: ref("command", "The valgrind process."),
 });
 
-export const constantTime = recordSchema(
-  "constant-time",
-  "ngcc-perf constant-time record",
-  "One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see (variable-latency instructions such as division).",
-  {
-    provenance: ref("provenance", "Where this record came from."),
-    system: systemId,
-    algorithmId,
-    instance: instanceName,
-    implementation: implementationName,
-    buildProfile: buildProfileName,
-    operation: operationName,
-    status: oneOfEnum("ok: run at every level; failed: the tool or the build failed, see failure.", ["ok", "failed"]),
-  },
-  {
+export const constantTime = operationRecord({
+  kind: "constant-time",
+  title: "ngcc-perf constant-time record",
+  description:
+    "One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see (variable-latency instructions such as division).",
+  status: jobStatus("run at every level", "the tool or the build failed"),
+  fields: {
     verdict: oneOfEnum(
       "pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed).",
       ["pass", "leaks found", "tool error"],
     ),
-    inputsHash,
-    failure: ref("failure", "Why the job failed."),
-    build: ref("build", "How the tested program was built (the flags of the first level; each level's in levels)."),
+    ...jobFields("How the tested program was built (the flags of the first level; each level's in levels)."),
     tool: obj(
       "The tool.",
       {
@@ -116,28 +92,18 @@ export const constantTime = recordSchema(
     ),
     commands: arr("Child processes run (the valgrind runs).", ref("command", "One process.")),
   },
-  pickDefs("provenance", "failure", "build", "command"),
-  {
-    allOf: [
-      {
-        if: { properties: { status: { const: "failed" } }, required: ["status"] },
-        then: {
-          required: ["failure"],
-          properties: { verdict: { const: "tool error", description: "A failure record says tool error." } },
-        },
+  defs: pickDefs("provenance", "failure", "build", "command"),
+  ok: {
+    required: ["verdict", "tool", "levels", "secret", "declassified"],
+    properties: {
+      verdict: {
+        enum: ["pass", "leaks found"],
+        description: "A record run at every level passes or finds leaks.",
       },
-      {
-        if: { properties: { status: { const: "ok" } }, required: ["status"] },
-        then: {
-          required: ["verdict", "tool", "levels", "secret", "declassified"],
-          properties: {
-            verdict: {
-              enum: ["pass", "leaks found"],
-              description: "A record run at every level passes or finds leaks.",
-            },
-          },
-        },
-      },
-    ],
+    },
   },
-);
+  failed: {
+    required: ["failure"],
+    properties: { verdict: { const: "tool error", description: "A failure record says tool error." } },
+  },
+});

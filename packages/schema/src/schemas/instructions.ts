@@ -1,42 +1,17 @@
 // The instructions record: instructions per call of one operation, counted under valgrind's callgrind (the
 // `instructions` step, docs/methodology.md "Instruction counts").
-import { recordSchema, ref } from "./builders.ts";
-import {
-  algorithmId,
-  arr,
-  buildProfileName,
-  implementationName,
-  inputsHash,
-  instanceName,
-  int,
-  nat,
-  nonneg,
-  obj,
-  oneOfEnum,
-  operationName,
-  pickDefs,
-  str,
-  systemId,
-} from "./common.ts";
+import { ref } from "./builders.ts";
+import { arr, int, nat, nonneg, obj, oneOfEnum, pickDefs, str } from "./common.ts";
+import { jobFields, jobStatus, operationRecord } from "./header.ts";
 
-export const instructions = recordSchema(
-  "instructions",
-  "ngcc-perf instruction-count record",
-  "Instructions executed per call of one operation, counted by valgrind's callgrind (Ir, user-mode instructions as valgrind decodes them) call by call over N calls with seeded KAT-DRBG randomness: exact and repeatable, no hardware counter needed. The randomness source's instructions are not in the operation's count (collection is off inside randombytes while a call is counted; records made before per-call counting include them and have no perCall). Instructions, never cycles.",
-  {
-    provenance: ref("provenance", "Where this record came from."),
-    system: systemId,
-    algorithmId,
-    instance: instanceName,
-    implementation: implementationName,
-    buildProfile: buildProfileName,
-    operation: operationName,
-    status: oneOfEnum("ok: counted; failed: the job failed, see failure.", ["ok", "failed"]),
-  },
-  {
-    inputsHash,
-    failure: ref("failure", "Why the job failed."),
-    build: ref("build", "How the counted program was built (the instance's objects of the timing build)."),
+export const instructions = operationRecord({
+  kind: "instructions",
+  title: "ngcc-perf instruction-count record",
+  description:
+    "Instructions executed per call of one operation, counted by valgrind's callgrind (Ir, user-mode instructions as valgrind decodes them) call by call over N calls with seeded KAT-DRBG randomness: exact and repeatable, no hardware counter needed. The randomness source's instructions are not in the operation's count (collection is off inside randombytes while a call is counted; records made before per-call counting include them and have no perCall). Instructions, never cycles.",
+  status: jobStatus("counted"),
+  fields: {
+    ...jobFields("How the counted program was built (the instance's objects of the timing build)."),
     tool: obj(
       "The counting tool.",
       {
@@ -87,17 +62,6 @@ export const instructions = recordSchema(
     messageBytes: nat("Signed message length (signatures)."),
     commands: arr("Child processes run.", ref("command", "One process.")),
   },
-  pickDefs("provenance", "failure", "build", "command"),
-  {
-    allOf: [
-      {
-        if: { properties: { status: { const: "failed" } }, required: ["status"] },
-        then: { required: ["failure"] },
-      },
-      {
-        if: { properties: { status: { const: "ok" } }, required: ["status"] },
-        then: { required: ["tool", "calls", "collectedIr", "baselineIr", "instructionsPerCall"] },
-      },
-    ],
-  },
-);
+  defs: pickDefs("provenance", "failure", "build", "command"),
+  ok: { required: ["tool", "calls", "collectedIr", "baselineIr", "instructionsPerCall"] },
+});

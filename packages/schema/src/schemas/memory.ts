@@ -1,42 +1,16 @@
 // The memory record: stack and heap high-water of one operation (the `memory` step, docs/methodology.md
 // "Memory"), measured by the driver's memory executable in a fresh process of its own.
-import { recordSchema, ref } from "./builders.ts";
-import {
-  algorithmId,
-  arr,
-  buildProfileName,
-  implementationName,
-  inputsHash,
-  instanceName,
-  int,
-  nat,
-  nonneg,
-  obj,
-  oneOfEnum,
-  operationName,
-  pickDefs,
-  str,
-  systemId,
-} from "./common.ts";
+import { ref } from "./builders.ts";
+import { arr, int, nat, nonneg, obj, oneOfEnum, pickDefs, str } from "./common.ts";
+import { jobFields, operationRecord } from "./header.ts";
 
-export const memory = recordSchema(
-  "memory",
-  "ngcc-perf memory record",
-  "Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; and the code and data size by section of the instance's own objects (sections). Exact and repeatable; the seeds' RSS proxies stay in the timing record.",
-  {
-    provenance: ref("provenance", "Where this record came from."),
-    system: systemId,
-    algorithmId,
-    instance: instanceName,
-    implementation: implementationName,
-    buildProfile: buildProfileName,
-    operation: operationName,
-    status: oneOfEnum("ok: measured; failed: the job failed, see failure.", ["ok", "failed"]),
-  },
-  {
-    inputsHash,
-    failure: ref("failure", "Why the job failed."),
-    build: ref("build", "How the measured program (the memory executable, build.artifact) was built."),
+export const memory = operationRecord({
+  kind: "memory",
+  title: "ngcc-perf memory record",
+  description:
+    "Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; and the code and data size by section of the instance's own objects (sections). Exact and repeatable; the seeds' RSS proxies stay in the timing record.",
+  fields: {
+    ...jobFields("How the measured program (the memory executable, build.artifact) was built."),
     inputs: obj(
       "The inputs the operation ran on (one call each, in one process): input i is made, as the KAT generator makes count i's, after randombytes was seeded with KAT count i's 48-byte seed (the NIST AES-256 CTR_DRBG seeded with 0x00..0x2F yields the seeds).",
       {
@@ -122,7 +96,7 @@ export const memory = recordSchema(
     messageBytes: nat("Signed message length (signatures)."),
     commands: arr("Child processes run.", ref("command", "One process.")),
   },
-  {
+  defs: {
     ...pickDefs("provenance", "failure", "build", "command"),
     memoryDistribution: obj("One figure over the inputs.", {
       min: nat("Smallest value."),
@@ -132,16 +106,5 @@ export const memory = recordSchema(
       values: arr("Every input's value, input 0 first.", nat("One input's value.")),
     }),
   },
-  {
-    allOf: [
-      {
-        if: { properties: { status: { const: "failed" } }, required: ["status"] },
-        then: { required: ["failure"] },
-      },
-      {
-        if: { properties: { status: { const: "ok" } }, required: ["status"] },
-        then: { required: ["build", "method", "commands"] },
-      },
-    ],
-  },
-);
+  ok: { required: ["build", "method", "commands"] },
+});

@@ -3,7 +3,7 @@
 // (packages/runner/src/instances.ts) and recognised by `ngcc-perf validate` by its file name, meta.json.
 import { DRAFT, ID_BASE, type JsonSchema, SCHEMA_VERSION } from "./builders.ts";
 import { algorithmId, arr, category, ID_PATTERN, nullable, obj, oneOfEnum, str } from "./common.ts";
-import { algorithmProfiler } from "./records.ts";
+import { algorithmProfiler } from "./profiler-groups.ts";
 
 /** A path of the submission: relative to the submission folder and inside it (readMeta and validate check both). */
 const subPath = (description: string): JsonSchema =>

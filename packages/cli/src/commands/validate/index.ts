@@ -1,15 +1,13 @@
 // ngcc-perf validate <file-or-dir>...: checks records and campaigns against @ngcc-perf/schema, the figures of every
 // timing record against each other, and every record of a store against the SHA-256 its index.json lists.
-import { isAbsolute, relative } from "node:path";
 import { parseArgs } from "node:util";
 import {
-  checkSystemIntegrity,
+  checkNamedSystems,
   collectRecordFiles,
   type FileResult,
+  formatFileProblem,
   formatFindings,
   recordConsistency,
-  type SystemIntegrity,
-  systemDirsOf,
   validateFile,
   visibleText,
 } from "@ngcc-perf/schema";
@@ -29,28 +27,6 @@ a system folder is checked whole; a file or a folder inside one, for itself. Aft
 rebuild the index with "ngcc-perf index <store>".
 
 Exits 0 when every file is valid and every store matches its index, 2 otherwise.`;
-
-/** Which part of each system folder the named paths concern: the whole folder wins over parts of it. */
-function systemsOf(paths: ReadonlyArray<string>): Array<{ dir: string; within: string[]; shown: string }> {
-  const bySystem = new Map<string, { within: Set<string>; shown: string }>();
-  for (const p of paths) {
-    for (const ref of systemDirsOf(p)) {
-      const entry = bySystem.get(ref.dir) ?? { within: new Set<string>(), shown: shownPath(p, ref.dir) };
-      entry.within.add(ref.within);
-      bySystem.set(ref.dir, entry);
-    }
-  }
-  return [...bySystem.entries()].map(([dir, e]) => ({
-    dir,
-    within: e.within.has("") ? [""] : [...e.within].sort(),
-    shown: e.shown,
-  }));
-}
-
-/** A system folder as the user would name it: relative when they named a relative path. */
-function shownPath(named: string, dir: string): string {
-  return isAbsolute(named) ? dir : relative(process.cwd(), dir) || ".";
-}
 
 export function validateCommand(argv: string[], io: Io): number {
   const { values, positionals } = parseArgs({
@@ -78,30 +54,11 @@ export function validateCommand(argv: string[], io: Io): number {
     if (values.json) continue;
     for (const e of r.errors) {
       // File names, pointers and messages quote the file's own text: shown without control or bidi characters.
-      io.out(
-        visibleText(
-          `${r.file}:${e.line ?? 1}:${e.column ?? 1} ${e.pointer === "" ? "(root)" : e.pointer} ${e.message}`,
-        ),
-      );
+      io.out(visibleText(formatFileProblem(r.file, e)));
     }
   }
   // The identities were checked per file above; the store check adds what the index says.
-  const integrity: Array<SystemIntegrity & { shown: string }> = [];
-  for (const s of systemsOf(positionals)) {
-    const checked = s.within.map((within) => checkSystemIntegrity(s.dir, { within, consistency: false }));
-    const first = checked[0];
-    if (!first) continue;
-    const seen = new Set<string>();
-    const findings = checked
-      .flatMap((c) => c.findings)
-      .filter((f) => {
-        const id = `${f.path}\u0000${f.message}`;
-        if (seen.has(id)) return false;
-        seen.add(id);
-        return true;
-      });
-    integrity.push({ ...first, findings, shown: s.shown });
-  }
+  const integrity = checkNamedSystems(positionals, { consistency: false });
   const problems = integrity.reduce((n, s) => n + s.findings.length, 0);
   bad += problems;
   if (!values.json) for (const s of integrity) for (const line of formatFindings(s, s.shown)) io.out(visibleText(line));

@@ -1,20 +1,13 @@
-// The comparison's statistics (bootstrap interval, verdicts, pairing) on stores made in memory; the end-to-end
-// command over real timing stores is packages/tests/src/compare.test.ts.
+// The comparison (verdicts, pairing, the figures compared) on stores made in memory; its bootstrap is tested in
+// packages/stats/src/bootstrap.test.ts, the end-to-end command over real timing stores in
+// packages/tests/src/compare.test.ts.
 import type { InstructionsRecord, TimingRecord } from "@ngcc-perf/schema";
+import { rng } from "@ngcc-perf/stats";
 import { describe, expect, it } from "vitest";
-import {
-  alignedTable,
-  compareStores,
-  ratioInterval,
-  rng,
-  rowNotes,
-  sideOf,
-  summaryText,
-  timingRows,
-  verdictOf,
-} from "./compare-stores.ts";
-import { formatHalfWidth } from "./format.ts";
-import type { LoadedStore, SystemStore } from "./load.ts";
+import { formatHalfWidth } from "../format.ts";
+import type { LoadedStore, SystemStore } from "../load.ts";
+import { alignedTable, compareStores, rowNotes, summaryText, timingRows } from "./index.ts";
+import { verdictOf } from "./pair.ts";
 
 /** Per-call values of `workers` workers around `center`, with a worker-to-worker offset and noise (seeded). */
 function workers(center: number, count: number, perWorker: number, seed: number): number[][] {
@@ -25,52 +18,6 @@ function workers(center: number, count: number, perWorker: number, seed: number)
     return Array.from({ length: perWorker }, () => center + offset + center * 0.05 * u() ** 3);
   });
 }
-
-describe("the bootstrap interval of a ratio", () => {
-  it("contains 1 for a side compared with itself, and is the same for the same seed", () => {
-    const a = sideOf(workers(1000, 6, 300, 7), [0, 16, 32, 0, 16, 32]);
-    const ci = ratioInterval(a, a, "median", 500, 3);
-    expect(ci.low).toBeLessThanOrEqual(1);
-    expect(ci.high).toBeGreaterThanOrEqual(1);
-    expect(ratioInterval(a, a, "median", 500, 3)).toEqual(ci);
-    expect(verdictOf(ci, 0.05)).toBe("same");
-  });
-
-  it("lies around the true ratio when B is 30 % slower (median and mean)", () => {
-    const a = sideOf(workers(1000, 4, 400, 1));
-    const b = sideOf(workers(1300, 4, 400, 2));
-    for (const statistic of ["median", "mean"] as const) {
-      const ci = ratioInterval(a, b, statistic, 400, 5);
-      expect(ci.low).toBeGreaterThan(1.2);
-      expect(ci.high).toBeLessThan(1.4);
-      expect(verdictOf(ci, 0.05)).toBe("slower");
-      expect(verdictOf(ratioInterval(b, a, statistic, 400, 5), 0.05)).toBe("faster");
-    }
-  });
-
-  it("is wider when the workers disagree than the pooled samples alone would say", () => {
-    const spread = [[...Array(200)].map(() => 1000), [...Array(200)].map(() => 1100)];
-    const ci = ratioInterval(sideOf(spread), sideOf(spread), "median", 400, 9);
-    // Two workers 10 % apart: a resample may hold either one twice.
-    expect(ci.high - ci.low).toBeGreaterThan(0.1);
-  });
-});
-
-describe("sideOf", () => {
-  it("draws workers within their code layout only when they outnumber the layouts by two or more", () => {
-    const w = workers(1000, 6, 10, 4);
-    expect(sideOf(w, [0, 16, 32, 0, 16, 32]).strata).toEqual([
-      [0, 3],
-      [1, 4],
-      [2, 5],
-    ]);
-    expect(sideOf(w.slice(0, 5), [0, 16, 32, 48, 0]).strata).toEqual([[0, 1, 2, 3, 4]]);
-    expect(sideOf(w, [0, 16, 32, 48, 0, 16]).strata).toEqual([[0, 4], [1, 5], [2], [3]]);
-    const side = sideOf([[3, 1], [2]]);
-    expect([...side.values]).toEqual([1, 2, 3]);
-    expect([...side.worker]).toEqual([0, 1, 0]);
-  });
-});
 
 describe("verdicts", () => {
   it("says slower or faster only when the whole interval lies beyond the band", () => {

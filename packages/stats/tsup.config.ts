@@ -1,0 +1,3 @@
+import { packageTsupConfig } from "../../scripts/tsup-config.ts";
+
+export default packageTsupConfig({ entry: ["src/index.ts"] });

@@ -1,0 +1,93 @@
+// Whether a restructuring changed results (issue 27, "Done when"): writes a snapshot of what the product makes, to
+// be compared with `diff -r` against a snapshot made the same way by another version of the code.
+//
+//   pnpm build && pnpm exec tsx scripts/same-results.ts STORE OUT
+//
+// OUT/records: every JSON file of STORE's data/ folder, normalised: the dates (createdAt), the durations
+// (durationMs), the store's own path and the measured figures of the records whose figures are timed (timing,
+// hash-profile and survey records: every number becomes "#", every list of numbers "[#]", and the keys that say which
+// workers were contended or switched out are dropped) — what a second run of unchanged code changes; everything else
+// (identities, build flags, hashes, KAT results, sizes, stack, heap, instruction counts, constant-time findings, the
+// structure of every record) is kept as it is.
+// OUT/pages/{seed,rounding,store}: the sites the built CLI renders from fixtures/seed-store, fixtures/rounding-store
+// and STORE, with the store's path and the dates of generation replaced.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const [storeArg, outArg] = process.argv.slice(2);
+if (!storeArg || !outArg) {
+  process.stderr.write("usage: tsx scripts/same-results.ts STORE OUT\n");
+  process.exit(2);
+}
+const store = resolve(storeArg);
+const out = resolve(outArg);
+rmSync(out, { recursive: true, force: true });
+
+const TIMED_KINDS = new Set(["timing", "hash-profile", "survey"]);
+const RUN_STATE_KEYS = new Set(["contention", "switchedOut", "contended", "publishedFrom", "stoppedBy", "metTarget"]);
+const DATE = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+
+function text(s: string): string {
+  return s.split(store).join("<store>").split(root).join("<repo>/").replace(DATE, "<date>");
+}
+
+function normalise(v: unknown, timed: boolean): unknown {
+  if (typeof v === "string") return text(v);
+  if (typeof v === "number") return timed ? "#" : v;
+  if (Array.isArray(v)) {
+    if (timed && v.every((x) => typeof x === "number")) return v.length ? "[#]" : [];
+    return v.map((x) => normalise(x, timed));
+  }
+  if (v && typeof v === "object") {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (k === "createdAt" || k === "durationMs") continue;
+      if (timed && RUN_STATE_KEYS.has(k)) continue;
+      o[k] = normalise(x, timed);
+    }
+    return o;
+  }
+  return v;
+}
+
+function write(path: string, data: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, data);
+}
+
+for (const file of files(join(store, "data"))) {
+  if (!file.endsWith(".json")) continue;
+  const value = JSON.parse(readFileSync(file, "utf8")) as { kind?: string };
+  const timed = TIMED_KINDS.has(value.kind ?? "");
+  write(
+    join(out, "records", relative(join(store, "data"), file)),
+    `${JSON.stringify(normalise(value, timed), null, 1)}\n`,
+  );
+}
+
+const sites: Record<string, string> = {
+  seed: join(root, "fixtures/seed-store"),
+  rounding: join(root, "fixtures/rounding-store"),
+  store,
+};
+for (const [name, dir] of Object.entries(sites)) {
+  const site = join(out, "pages", name);
+  const r = spawnSync(process.execPath, [join(root, "packages/cli/bin.js"), "report", dir, "--out", site], {
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`report ${dir}: exit ${r.status}\n${r.stderr}`);
+  for (const file of files(site)) {
+    if (/\.(md|html|csv|json)$/.test(file)) writeFileSync(file, text(readFileSync(file, "utf8")));
+  }
+}
+process.stdout.write(`${out}: ${files(out).length} files\n`);
