@@ -16,7 +16,7 @@ import { shortText } from "@ngcc-perf/schema";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { checkOutDir } from "./out-dir.ts";
 import { progressPrinter } from "./progress.ts";
-import { stepsNamed } from "./steps.ts";
+import { pipelineSteps } from "./steps.ts";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -110,7 +110,9 @@ export async function runCampaignSteps(
   const prepared = prepareStep(values, positionals, io);
   const result: PipelineResult = await runPipeline(prepared.campaign, {
     ...prepared.options,
-    steps: stepsNamed(names, jobs, asked),
+    steps: pipelineSteps(names),
+    asked,
+    ...(jobs ? { jobs } : {}),
     onStep: (e) => {
       if (e.phase === "end") io.err(stepLine(e.step, e.result));
     },

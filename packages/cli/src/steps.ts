@@ -1,60 +1,21 @@
-// The pipeline's steps as the command line offers them: the runner's build and time, the KAT verifier, the
-// hash/DRNG profiler, the size auditor and the report. Wiring only; each step's logic lives in its package.
+// The pipeline's steps as the command line offers them: one table of the steps in the order they run — the
+// runner's build, time, memory, instructions and constant-time, the KAT verifier, the hash/DRNG profiler, the
+// size auditor and the report. Each row is the step's pipeline object: its name, whether the KAT gates it, and
+// how it runs. Wiring only; each step's logic lives in its package.
 import { resolve } from "node:path";
 import { profileStep } from "@ngcc-perf/hashprof";
-import { type KatOptions, katCampaign } from "@ngcc-perf/kat";
+import { katStep } from "@ngcc-perf/kat";
 import {
   buildStep,
-  constantTimeCampaign,
+  constantTimeStep,
   emptySummary,
-  instructionsCampaign,
-  memoryCampaign,
+  instructionsStep,
+  memoryStep,
   type PipelineStep,
   type StepName,
   timeStep,
 } from "@ngcc-perf/runner";
 import { sizesStep } from "@ngcc-perf/sizes";
-
-export const STEP_NAMES: readonly StepName[] = [
-  "build",
-  "kat",
-  "time",
-  "memory",
-  "instructions",
-  "constant-time",
-  "profile",
-  "sizes",
-  "report",
-];
-
-/**
- * The stack and heap high-water: run when `asked` (named in --steps) or when the campaign sets
- * `memory: { enabled: true }`; otherwise it plans nothing.
- */
-export function memoryStepWith(asked: boolean): PipelineStep {
-  return { name: "memory", run: (c, o) => memoryCampaign(c, { ...o, asked }) };
-}
-
-/**
- * The instruction counts under valgrind: run when `asked` (named in --steps) or when the campaign sets
- * `instructions: { enabled: true }`; otherwise it plans nothing.
- */
-export function instructionsStepWith(asked: boolean): PipelineStep {
-  return { name: "instructions", run: (c, o) => instructionsCampaign(c, { ...o, asked }) };
-}
-
-/**
- * The constant-time smoke test under valgrind's memcheck: run when `asked` (named in --steps) or when the campaign
- * sets `constantTime: { enabled: true }`; otherwise it plans nothing.
- */
-export function constantTimeStepWith(asked: boolean): PipelineStep {
-  return { name: "constant-time", run: (c, o) => constantTimeCampaign(c, { ...o, asked }) };
-}
-
-/** The KAT step; `jobs` instances at once (default: the step's own). */
-export function katStepWith(jobs?: number): PipelineStep {
-  return { name: "kat", run: (c, o) => katCampaign(c, { ...o, ...(jobs ? { jobs } : {}) } as KatOptions) };
-}
 
 /** The report over the store the steps wrote. Loaded on use: the charting libraries cost start-up time. */
 export const reportStep: PipelineStep = {
@@ -72,17 +33,23 @@ export const reportStep: PipelineStep = {
   },
 };
 
-export function stepsNamed(names: readonly StepName[], jobs?: number, asked: readonly StepName[] = []): PipelineStep[] {
-  const all: Record<StepName, PipelineStep> = {
-    build: buildStep,
-    kat: katStepWith(jobs),
-    time: timeStep,
-    memory: memoryStepWith(asked.includes("memory")),
-    instructions: instructionsStepWith(asked.includes("instructions")),
-    "constant-time": constantTimeStepWith(asked.includes("constant-time")),
-    profile: profileStep,
-    sizes: sizesStep,
-    report: reportStep,
-  };
-  return names.map((n) => all[n]);
+/** Every step, in pipeline order: --steps names a subset, run in this order whatever order it is given in. */
+export const STEPS: readonly PipelineStep[] = [
+  buildStep,
+  katStep,
+  timeStep,
+  memoryStep,
+  instructionsStep,
+  constantTimeStep,
+  profileStep,
+  sizesStep,
+  reportStep,
+];
+
+/** The names of the steps, in pipeline order. */
+export const stepNames = (): StepName[] => STEPS.map((s) => s.name);
+
+/** The steps of the table with one of these names, in pipeline order. */
+export function pipelineSteps(names: readonly StepName[]): PipelineStep[] {
+  return STEPS.filter((s) => names.includes(s.name));
 }

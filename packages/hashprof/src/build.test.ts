@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { driverRun, type InstanceSpec, runProcess, toolchain } from "@ngcc-perf/runner";
+import { driverRun, HOST_CONTEXT, type InstanceSpec, runProcess, toolchain } from "@ngcc-perf/runner";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildProfiled, PROFILE_LINKAGE } from "./build.ts";
 import type { DriverTimeOut } from "./figures.ts";
@@ -91,7 +91,7 @@ function toyInstance(): InstanceSpec {
     libraries: [],
     defines: [],
     namespace: "",
-    buildProfiles: ["guide"],
+    profiles: [{ name: "guide", cflags: ["-O3", "-fomit-frame-pointer"], ldflags: [] }],
     submissionDir: dir,
   };
 }
@@ -104,7 +104,7 @@ const filesUnder = (dir: string): string[] =>
 describe("the profiling build", () => {
   it("is one executable from the driver's, the instance's and the wrappers' objects, without -fPIC", async () => {
     const spec = toyInstance();
-    const tc = await toolchain("gcc");
+    const tc = await toolchain({ ...HOST_CONTEXT, target: { ...HOST_CONTEXT.target, cc: "gcc" } });
     const groups: GroupSpec[] = [
       { name: "hash", symbols: ["toyhash"], symbolLabels: {} },
       { name: "drng", symbols: ["randombytes"], symbolLabels: { randombytes: "drng" } },
@@ -129,7 +129,7 @@ describe("the profiling build", () => {
     expect(linked).toEqual(expect.arrayContaining(["-Wl,--wrap=toyhash", "-Wl,--wrap=randombytes"]));
 
     // The executable defines the API and the wrappers itself; a later build reuses the folder.
-    const nm = await runProcess(["nm", build.driver], { timeoutMs: 30_000 });
+    const nm = await runProcess(["nm", build.driver], { timeoutMs: 30_000, context: HOST_CONTEXT });
     expect(nm.stdout).toMatch(/ T crypto_kem_keypair\n/);
     expect(nm.stdout).toMatch(/ T __wrap_toyhash\n/);
     expect((await buildProfiled(spec, profile, tc, groups, join(work, "build"), 120_000)).cached).toBe(true);
@@ -139,7 +139,14 @@ describe("the profiling build", () => {
     const calls: Record<string, Record<string, number>> = {};
     for (const op of ["keygen", "enc", "dec"]) {
       const out = (
-        await driverRun<DriverTimeOut>(build.driver, ["time", "--op", op, ...args], 60_000, op, "driver-time")
+        await driverRun<DriverTimeOut>(
+          HOST_CONTEXT,
+          build.driver,
+          ["time", "--op", op, ...args],
+          60_000,
+          op,
+          "driver-time",
+        )
       ).value;
       const iterations = out.trials.reduce((n, t) => n + t.iterations, 0);
       calls[op] = Object.fromEntries((out.profile?.symbols ?? []).map((s) => [s.name, s.outer / iterations]));
@@ -152,6 +159,6 @@ describe("the profiling build", () => {
 
     // The profiled KAT generator (the KAT DRBG replaces rng.c) prints what the unwrapped one prints.
     expect(build.katError).toBeNull();
-    expect((await katCheck(spec, build, 60_000)).check.verdict).toBe("PASS");
+    expect((await katCheck(HOST_CONTEXT, spec, build, 60_000)).check.verdict).toBe("PASS");
   }, 180_000);
 });

@@ -21,6 +21,7 @@ import {
   instanceFlags,
   linkLibraries,
   nativeDir,
+  type RunContext,
   runProcess,
   signApiFlags,
   type Toolchain,
@@ -81,12 +82,12 @@ export interface ProfileBuild extends ProfileBuildResult {
 const ENTROPY_STRINGS = ["/dev/urandom", "/dev/random"];
 const ENTROPY_CALLS = ["getrandom", "getentropy", "arc4random", "arc4random_buf", "RAND_bytes", "BCryptGenRandom"];
 
-function tool(name: "nm" | "objdump"): string {
-  return targetTool(name); // $NM / $OBJDUMP, else the campaign toolchain's (aarch64-linux-gnu-nm …)
+function tool(name: "nm" | "objdump", context: RunContext): string {
+  return targetTool(name, context.target); // $NM / $OBJDUMP, else the campaign toolchain's (aarch64-linux-gnu-nm …)
 }
 
-async function toolOutput(argv: string[], cwd: string): Promise<string> {
-  const r = await runProcess(argv, { cwd, timeoutMs: 60_000, maxOutputBytes: 64 * 1024 * 1024 });
+async function toolOutput(argv: string[], cwd: string, context: RunContext): Promise<string> {
+  const r = await runProcess(argv, { cwd, timeoutMs: 60_000, maxOutputBytes: 64 * 1024 * 1024, context });
   if (r.spawnError || r.exitCode !== 0) {
     throw new ProfilingBuildError(`${argv.join(" ")} failed: ${r.spawnError ?? r.stderr.trim()}`);
   }
@@ -94,14 +95,17 @@ async function toolOutput(argv: string[], cwd: string): Promise<string> {
 }
 
 async function analyse(
+  context: RunContext,
   work: string,
   rel: string,
   source: string,
   role: AnalysedObject["role"],
 ): Promise<AnalysedObject> {
   const path = join(work, rel);
-  const nm = parseNm(await toolOutput([tool("nm"), "-P", path], work));
-  const edges = parseObjdumpEdges(await toolOutput([tool("objdump"), "-dr", "--no-show-raw-insn", path], work));
+  const nm = parseNm(await toolOutput([tool("nm", context), "-P", path], work, context));
+  const edges = parseObjdumpEdges(
+    await toolOutput([tool("objdump", context), "-dr", "--no-show-raw-insn", path], work, context),
+  );
   const blob = readFileSync(path);
   const entropySources = [
     ...ENTROPY_STRINGS.filter((s) => blob.includes(Buffer.from(s))),
@@ -121,6 +125,8 @@ function mentionFinder(sources: readonly string[]): (sym: string) => string | nu
 
 interface CompileContext {
   cc: string;
+  /** The run's sandbox and toolchain (the binary tools analysed with are the toolchain's). */
+  context: RunContext;
   flags: string[];
   run: BuildRun;
   work: string;
@@ -142,7 +148,7 @@ async function compileAndAnalyse(
     subdir,
     pic: false,
   });
-  return Promise.all(rels.map((rel, i) => analyse(ctx.work, rel, sources[i] as string, role)));
+  return Promise.all(rels.map((rel, i) => analyse(ctx.context, ctx.work, rel, sources[i] as string, role)));
 }
 
 /** Prototypes of the wrapped symbols, from gcc -aux-info over the sources that define them. */
@@ -276,6 +282,7 @@ interface BuildContext {
   spec: InstanceSpec;
   profile: BuildProfile;
   cc: string;
+  context: RunContext;
   groups: readonly GroupSpec[];
   run: BuildRun;
   work: string;
@@ -286,6 +293,7 @@ interface BuildContext {
 
 const compileContext = (b: BuildContext, flags: string[], what = b.what): CompileContext => ({
   cc: b.cc,
+  context: b.context,
   flags,
   run: b.run,
   work: b.work,
@@ -442,18 +450,25 @@ export async function buildProfiled(
   timeoutMs: number,
 ): Promise<ProfileBuild> {
   const inputsHash = profileInputsHash(spec, profile, tc, groups);
-  const built = await cachedBuild(root, `${spec.instance}-${profile.name}`, inputsHash, timeoutMs, (work, run) =>
-    bothVariants({
-      spec,
-      profile,
-      cc: tc.cc,
-      groups,
-      run,
-      work,
-      what: `${spec.algorithmId}/${spec.instance}`,
-      includes: instanceFlags(spec),
-      mentions: mentionFinder(spec.sources),
-    }),
+  const built = await cachedBuild(
+    tc.context,
+    root,
+    `${spec.instance}-${profile.name}`,
+    inputsHash,
+    timeoutMs,
+    (work, run) =>
+      bothVariants({
+        spec,
+        profile,
+        cc: tc.cc,
+        context: tc.context,
+        groups,
+        run,
+        work,
+        what: `${spec.algorithmId}/${spec.instance}`,
+        includes: instanceFlags(spec),
+        mentions: mentionFinder(spec.sources),
+      }),
   );
   const r = built.result;
   return {

@@ -4,9 +4,8 @@ import {
   type AlgorithmSpec,
   BuildError,
   type BuildProfile,
-  type Campaign,
-  InputError,
   type InstanceSpec,
+  type ResolvedCampaign,
   type Toolchain,
 } from "@ngcc-perf/runner";
 import { buildPath, type InstanceKey, unitName } from "@ngcc-perf/schema";
@@ -16,7 +15,7 @@ import { groupsFor } from "./groups.ts";
 import type { GroupSpec } from "./objects.ts";
 
 export interface ProfileContext {
-  campaign: Campaign;
+  campaign: ResolvedCampaign;
   tc: Toolchain;
   out: string;
   /** Unit names (see unitName) of instances whose profiling build failed in this run. */
@@ -39,14 +38,13 @@ export interface SurveyWork {
 
 export type ProfileWork = InstanceWork | SurveyWork;
 
-export function profileOf(campaign: Campaign, name: string): BuildProfile {
-  const p = campaign.profiles[name];
-  if (!p) throw new InputError(`${campaign.file}: unknown build profile ${name}`);
-  return p;
-}
-
-export function instanceKey(campaign: Campaign, spec: InstanceSpec, buildProfile: string): InstanceKey {
-  return { system: campaign.system, algorithmId: spec.algorithmId, instance: spec.instance, buildProfile };
+export function instanceKey(campaign: ResolvedCampaign, spec: InstanceSpec, profile: BuildProfile): InstanceKey {
+  return {
+    system: campaign.system,
+    algorithmId: spec.algorithmId,
+    instance: spec.instance,
+    buildProfile: profile.name,
+  };
 }
 
 /** Whether an error is a profiling build's measured failure (a compile error, a symbol that cannot be wrapped). */
@@ -58,9 +56,13 @@ export function isBuildFailure(err: unknown): err is BuildError | ProfilingBuild
  * The profiling build of an instance under a profile, cached in <out>/build/<system>/<algorithm>/<profile>/profile/.
  * A failure is remembered for the rest of the run and thrown on.
  */
-export async function profilingBuild(pc: ProfileContext, spec: InstanceSpec, key: InstanceKey): Promise<ProfileBuild> {
+export async function profilingBuild(
+  pc: ProfileContext,
+  spec: InstanceSpec,
+  key: InstanceKey,
+  profile: BuildProfile,
+): Promise<ProfileBuild> {
   const { campaign } = pc;
-  const profile = profileOf(campaign, key.buildProfile);
   const root = buildPath(pc.out, key, "profile");
   const groups = groupsFor(campaign, spec);
   try {

@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Campaign, InstanceSpec } from "@ngcc-perf/runner";
+import type { InstanceSpec, ResolvedCampaign } from "@ngcc-perf/runner";
 import { afterAll, describe, expect, it } from "vitest";
 import { commonSymbolPrefix, groupsFor, shortLabels } from "./groups.ts";
 
@@ -23,11 +23,14 @@ let n = 0;
 function setup(meta: Record<string, unknown>, config: Record<string, unknown> = {}, alg: Record<string, unknown> = {}) {
   const dir = join(tmp, `sub-${n++}`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "meta.json"), JSON.stringify({ name: "X", category: "kem", instances: [], ...meta }));
+  const json = { name: "X", category: "kem", instances: [], ...meta };
+  writeFileSync(join(dir, "meta.json"), JSON.stringify(json));
   const campaign = {
     file: join(tmp, "c.yaml"),
     config: { ...config, algorithms: [{ id: "kem-1", source: { submission: dir }, ...alg }] },
-  } as unknown as Campaign;
+    // As resolveCampaign leaves it: the meta.json read once.
+    algorithms: [{ id: "kem-1", meta: { path: join(dir, "meta.json"), json } }],
+  } as unknown as ResolvedCampaign;
   const spec = { algorithmId: "kem-1", instance: "X-1", namespace: "", submissionDir: dir } as unknown as InstanceSpec;
   return { campaign, spec, dir };
 }

@@ -1,13 +1,10 @@
-// The profiler's symbol groups of an instance: the campaign's `profiler.groups` (else the defaults for the kind of
-// submission: NGCC — the ICCS placeholders and the DRNG; PQClean — its common/ fips202 and sha2 functions and
-// PQCLEAN_randombytes; a submission without iccs — randombytes), then the submission's meta.json `profiler`
-// groups, then the campaign's `algorithms[].profiler` groups, each added or overriding a group of the same name
-// (or, with replaceCampaignGroups, instead of the campaign's). Every group says its kind (hash, drng, other),
-// whether it is the ICCS placeholders (the page's ICCS words follow it), where it came from, and the calls
-// column's names: the symbol without the prefix all the group's symbols share, unless symbolLabels names it.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { type Campaign, InputError, type InstanceSpec } from "@ngcc-perf/runner";
+import {
+  type AlgorithmSpec,
+  type Campaign,
+  InputError,
+  type InstanceSpec,
+  type ResolvedCampaign,
+} from "@ngcc-perf/runner";
 import type { GroupSpec } from "./objects.ts";
 
 /** The functions the ICCS API (iccs.h) declares. */
@@ -121,21 +118,10 @@ export function checkAlgorithmProfiler(v: unknown, where: string): AlgorithmProf
   return v as unknown as AlgorithmProfiler;
 }
 
-const metaCache = new Map<string, MetaProfilerFacts>();
-
-/** The ICCS and profiler facts of a submission's meta.json (read once per file and run). */
-export function metaProfilerFacts(submissionDir: string): MetaProfilerFacts | null {
-  const file = join(submissionDir, "meta.json");
-  const known = metaCache.get(file);
-  if (known) return known;
-  if (!existsSync(file)) return null;
-  let meta: unknown;
-  try {
-    meta = JSON.parse(readFileSync(file, "utf8"));
-  } catch (err) {
-    throw new InputError(`${file}: not valid JSON: ${(err as Error).message}`);
-  }
-  if (!isObject(meta)) throw new InputError(`${file}: (root) must be an object (the submission's metadata)`);
+/** The ICCS and profiler facts of a submission's meta.json, as the campaign's resolution read it (AlgorithmSpec.meta). */
+export function metaProfilerFacts(read: AlgorithmSpec["meta"]): MetaProfilerFacts | null {
+  if (!read) return null;
+  const { path: file, json: meta } = read;
   const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
   const iccs = isObject(meta.iccs) ? { hash: list(meta.iccs.hash), drng: list(meta.iccs.drng) } : null;
   const facts: MetaProfilerFacts = {
@@ -145,7 +131,6 @@ export function metaProfilerFacts(submissionDir: string): MetaProfilerFacts | nu
       ? { profiler: checkAlgorithmProfiler(meta.profiler, `${file}: /profiler`) }
       : {}),
   };
-  metaCache.set(file, facts);
   return facts;
 }
 
@@ -223,10 +208,9 @@ function settle(groups: GroupSpec[], iccsNames: ReadonlySet<string> | null): Gro
 }
 
 /** The groups to wrap for an instance. */
-export function groupsFor(campaign: Campaign, spec: InstanceSpec): GroupSpec[] {
+export function groupsFor(campaign: ResolvedCampaign, spec: InstanceSpec): GroupSpec[] {
   const alg = campaign.config.algorithms.find((a) => a.id === spec.algorithmId);
-  const submission = alg !== undefined && "submission" in alg.source;
-  const meta = submission ? metaProfilerFacts(spec.submissionDir) : null;
+  const meta = metaProfilerFacts(campaign.algorithms.find((a) => a.id === spec.algorithmId)?.meta ?? null);
   const configured = campaign.config.profiler?.groups;
   let groups: GroupSpec[];
   if (configured && Object.keys(configured).length > 0) groups = fromConfig(configured, "campaign");

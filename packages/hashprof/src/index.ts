@@ -49,11 +49,11 @@ export {
   parseObjdumpEdges,
 } from "./objects.ts";
 export {
+  defineProfile,
   type ProfileOptions,
   type ProfileSummary,
   profileCampaign,
   profileStep,
-  profileStepDefinition,
 } from "./profile.ts";
 export {
   curatedNotes,

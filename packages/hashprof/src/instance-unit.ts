@@ -2,6 +2,7 @@
 // time step's cache), the driver's functional check, the profiled KAT check, then a hash-profile record per
 // pending operation. A build that fails fails every job of the unit once (the step runner's failureOf).
 import {
+  type BuildProfile,
   type BuiltInstance,
   buildInstance,
   type Command,
@@ -24,7 +25,7 @@ import {
 } from "@ngcc-perf/runner";
 import { buildPath, type HashProfileRecord, type InstanceKey, unitName } from "@ngcc-perf/schema";
 import type { ProfileBuild } from "./build.ts";
-import { type InstanceWork, isBuildFailure, type ProfileContext, profileOf, profilingBuild } from "./context.ts";
+import { type InstanceWork, isBuildFailure, type ProfileContext, profilingBuild } from "./context.ts";
 import { checkProfiledOutput, type DriverTimeOut, ProfileShapeError, profileFigures, type Trial } from "./figures.ts";
 import { type KatCheck, katCheck, katCheckFailure } from "./kat-check.ts";
 
@@ -73,8 +74,7 @@ export function profileFailureRecord(
 }
 
 /** How the profiling build was made (the record's build field). */
-function profileBuildFacts(pc: ProfileContext, spec: InstanceSpec, profileName: string, build: ProfileBuild) {
-  const profile = profileOf(pc.campaign, profileName);
+function profileBuildFacts(pc: ProfileContext, spec: InstanceSpec, profile: BuildProfile, build: ProfileBuild) {
   return {
     compiler: pc.campaign.cc,
     compilerVersion: pc.tc.version,
@@ -100,6 +100,7 @@ async function profileOperation(o: OperationContext, job: Job): Promise<HashProf
   const time = async (driver: string, what: string) => {
     const args = driverTimeArgs(campaign, op, o.counter);
     const r = await driverRun<DriverTimeOut>(
+      campaign.context,
       driver,
       args,
       campaign.timeouts.operationMs,
@@ -167,22 +168,18 @@ export async function runInstanceUnit(
   const { campaign } = pc;
   const { spec } = unit.work;
   const key = unit.key as InstanceKey;
-  const profile = profileOf(campaign, key.buildProfile);
+  const { profile } = unit;
   // The timing build first: one that failed earlier in the run fails here at once (nothing is compiled again),
   // and the profiling build of the same sources is not tried.
-  const timing = await buildInstance(
-    spec,
-    profile,
-    campaign.cc,
-    buildPath(pc.out, key),
-    campaign.timeouts.buildMs,
-  ).catch((err: unknown) => {
-    if (isBuildFailure(err)) pc.failedBuilds.add(unitName(key));
-    throw err;
-  });
-  const build = await profilingBuild(pc, spec, key);
+  const timing = await buildInstance(spec, profile, pc.tc, buildPath(pc.out, key), campaign.timeouts.buildMs).catch(
+    (err: unknown) => {
+      if (isBuildFailure(err)) pc.failedBuilds.add(unitName(key));
+      throw err;
+    },
+  );
+  const build = await profilingBuild(pc, spec, key, profile);
   ctx.built(build.cached);
-  const facts = profileBuildFacts(pc, spec, key.buildProfile, build);
+  const facts = profileBuildFacts(pc, spec, profile, build);
   let info: DriverInfo;
   try {
     info = await infoAndCheck(build.driver, campaign, `${spec.instance} (profiling build)`);
@@ -196,7 +193,7 @@ export async function runInstanceUnit(
     return;
   }
   const passes = info.sizes.passes ?? 1;
-  const kat = await katCheck(spec, build, campaign.timeouts.katMs);
+  const kat = await katCheck(campaign.context, spec, build, campaign.timeouts.katMs);
   // Gated on the profiled KAT check as timing is on the KAT verdict: no shares for an instance that fails it.
   const katFailed = katCheckFailure(kat.check);
   if (katFailed) {

@@ -3,7 +3,15 @@
 // the wrappers forward every call, the DRNG's included, one for one.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Command, commandOf, type InstanceSpec, runProcess, sha256, tail } from "@ngcc-perf/runner";
+import {
+  type Command,
+  commandOf,
+  type InstanceSpec,
+  type RunContext,
+  runProcess,
+  sha256,
+  tail,
+} from "@ngcc-perf/runner";
 import { type HashProfileRecord, readSubmissionBytes } from "@ngcc-perf/schema";
 import type { ProfileBuild } from "./build.ts";
 
@@ -19,8 +27,15 @@ const STDERR_BYTES = 64 * 1024;
  * to stderr); throws (with its command recorded) when it fails or prints more than a KAT file may hold — not a
  * difference of the implementation's. `hidden`: the shipped KAT files, masked in its sandbox.
  */
-async function generate(exe: string, timeoutMs: number, commands: Command[], hidden: string[]): Promise<string> {
+async function generate(
+  context: RunContext,
+  exe: string,
+  timeoutMs: number,
+  commands: Command[],
+  hidden: string[],
+): Promise<string> {
   const r = await runProcess([exe], {
+    context,
     timeoutMs,
     maxOutputBytes: MAX_KAT_FILE_BYTES + 1,
     maxStderrBytes: STDERR_BYTES,
@@ -49,6 +64,7 @@ const asLf = (text: string) => text.replace(/\r\n/g, "\n");
  * implementation (or its KAT file, which the kat step tells apart) when neither does.
  */
 async function compare(
+  context: RunContext,
   spec: InstanceSpec,
   katgen: { plain: string; profiled: string },
   timeoutMs: number,
@@ -56,7 +72,7 @@ async function compare(
 ): Promise<KatCheck> {
   const committed = spec.kat?.file ? join(spec.submissionDir, spec.kat.file) : null;
   const hidden = committed ? [committed] : [];
-  const profiled = await generate(katgen.profiled, timeoutMs, commands, hidden);
+  const profiled = await generate(context, katgen.profiled, timeoutMs, commands, hidden);
   const digest = sha256(profiled);
   if (committed && existsSync(committed)) {
     const comparedWith = spec.kat?.file ?? committed;
@@ -73,7 +89,7 @@ async function compare(
     }
     const expected = asLf(read.bytes.toString("utf8"));
     if (expected === profiled) return { verdict: "PASS", comparedWith, sha256: digest };
-    const plain = await generate(katgen.plain, timeoutMs, commands, hidden);
+    const plain = await generate(context, katgen.plain, timeoutMs, commands, hidden);
     const message =
       plain === profiled
         ? `the KAT generator's output differs from ${comparedWith} with and without the profiler's wrappers: the instance does not reproduce its KAT (or the file is corrupt; the kat step tells which), not the wrappers`
@@ -82,7 +98,7 @@ async function compare(
           : `the output differs from ${comparedWith} with and without the wrappers, and between the two runs: the instance's output is not deterministic (or its KAT fails; see the kat step)`;
     return { verdict: "FAIL", comparedWith, sha256: digest, message };
   }
-  const plain = await generate(katgen.plain, timeoutMs, commands, hidden);
+  const plain = await generate(context, katgen.plain, timeoutMs, commands, hidden);
   return {
     verdict: plain === profiled ? "PASS" : "FAIL",
     comparedWith: "the KAT generator built from the same objects without wrappers",
@@ -98,6 +114,7 @@ async function compare(
 
 /** Runs the profiled KAT generator and compares its output (see the katCheck field); never throws. */
 export async function katCheck(
+  context: RunContext,
   spec: InstanceSpec,
   build: ProfileBuild,
   timeoutMs: number,
@@ -108,7 +125,7 @@ export async function katCheck(
     return { check: { verdict: "ERROR", message }, commands };
   }
   try {
-    return { check: await compare(spec, build.katgen, timeoutMs, commands), commands };
+    return { check: await compare(context, spec, build.katgen, timeoutMs, commands), commands };
   } catch (err) {
     return { check: { verdict: "ERROR", message: (err as Error).message }, commands };
   }

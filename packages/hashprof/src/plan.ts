@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
+  type BuildProfile,
   buildInputsHash,
   type InstanceSpec,
   instanceNames,
@@ -16,7 +17,7 @@ import {
 } from "@ngcc-perf/runner";
 import { readSubmissionBytes } from "@ngcc-perf/schema";
 import { PROFILE_RECIPE, profileInputsHash } from "./build.ts";
-import { type InstanceWork, type ProfileContext, type ProfileWork, profileOf } from "./context.ts";
+import type { InstanceWork, ProfileContext, ProfileWork } from "./context.ts";
 import { groupsFor } from "./groups.ts";
 import { MAX_KAT_FILE_BYTES } from "./kat-check.ts";
 import { curatedNotes, type SurveyNote } from "./survey.ts";
@@ -32,16 +33,15 @@ function katFileHash(root: string, file: string): string | null {
   return r.error === undefined ? sha256(r.bytes) : sha256(`unreadable: ${r.error}`);
 }
 
-type Hashes = (spec: InstanceSpec, buildProfile: string) => { build: string; timingBuild: string; kat: string | null };
+type Hashes = (spec: InstanceSpec, profile: BuildProfile) => { build: string; timingBuild: string; kat: string | null };
 
 /** The input hashes of an instance under a profile (its profiling and timing builds, its committed KAT file). */
 function buildHashes(pc: ProfileContext): Hashes {
   const known = new Map<string, ReturnType<Hashes>>();
-  return (spec, buildProfile) => {
-    const name = `${spec.algorithmId}/${spec.instance}/${buildProfile}`;
+  return (spec, profile) => {
+    const name = `${spec.algorithmId}/${spec.instance}/${profile.name}`;
     const cached = known.get(name);
     if (cached) return cached;
-    const profile = profileOf(pc.campaign, buildProfile);
     const katFile = spec.kat?.file ? join(spec.submissionDir, spec.kat.file) : null;
     const hashes = {
       build: profileInputsHash(spec, profile, pc.tc, groupsFor(pc.campaign, spec)),
@@ -61,11 +61,11 @@ function surveyUnits(
   note: SurveyNote | null,
   hashes: Hashes,
 ): Array<Unit<ProfileWork>> {
-  const profiles = [...new Set(chosen.map((u) => u.key.buildProfile))];
-  return profiles.map((buildProfile) => {
-    const specs = chosen.filter((u) => u.key.buildProfile === buildProfile).map((u) => u.work.spec);
-    const key = { system: pc.campaign.system, algorithmId, buildProfile };
-    const builds = specs.map((s) => [s.instance, hashes(s, buildProfile).build]);
+  const profiles = [...new Set(chosen.map((u) => u.profile))];
+  return profiles.map((profile) => {
+    const specs = chosen.filter((u) => u.profile === profile).map((u) => u.work.spec);
+    const key = { system: pc.campaign.system, algorithmId, buildProfile: profile.name };
+    const builds = specs.map((s) => [s.instance, hashes(s, profile).build]);
     const job: Job = {
       operation: "survey",
       entry: { kind: "survey", key },
@@ -73,6 +73,7 @@ function surveyUnits(
     };
     return {
       key,
+      profile,
       names: [algorithmId, ...specs.flatMap((s) => instanceNames(algorithmId, s.instance))],
       jobs: [job],
       work: { kind: "survey", algorithm: { id: algorithmId }, specs },

@@ -6,9 +6,9 @@
 
 import {
   buildOrDriverFailure,
-  type Campaign,
   katGate,
   type PipelineStep,
+  type ResolvedCampaign,
   runStep,
   type StepDefinition,
   type StepOptions,
@@ -43,8 +43,8 @@ function outcomeOf(record: unknown): { reason: string; message: string } | null 
 }
 
 /** The profile step as the runner's StepDefinition. */
-export function profileStepDefinition(
-  campaign: Campaign,
+export function defineProfile(
+  campaign: ResolvedCampaign,
   tc: Toolchain,
   options: ProfileOptions,
 ): StepDefinition<ProfileWork> {
@@ -76,13 +76,14 @@ export function profileStepDefinition(
 }
 
 /** The profile step on its own (the pipeline writes the environment around it). */
-export async function profileCampaign(campaign: Campaign, options: ProfileOptions): Promise<ProfileSummary> {
-  return runStep(profileStepDefinition(campaign, await toolchain(campaign.cc), options), options);
+export async function profileCampaign(campaign: ResolvedCampaign, options: ProfileOptions): Promise<ProfileSummary> {
+  return runStep(defineProfile(campaign, await toolchain(campaign.context), options), options);
 }
 
-/** The pipeline's profile step (runPipeline sets requireKatPass). */
+/** The pipeline's profile step (KAT-gated: runPipeline sets requireKatPass). */
 export const profileStep: PipelineStep = {
   name: "profile",
+  katGate: true,
   prepare: (campaign) => {
     curatedNotes(campaign);
   },

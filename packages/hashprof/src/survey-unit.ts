@@ -1,18 +1,18 @@
 // One algorithm under one build profile: the survey record from its instances' profiling builds under that
 // profile (cached by the instance units before it; built here for instances another shard profiles). An
 // instance whose build failed is left out; with none left there is nothing to survey, and the job fails.
-import type { InstanceSpec, Job, Unit, UnitContext } from "@ngcc-perf/runner";
+import type { BuildProfile, InstanceSpec, Job, Unit, UnitContext } from "@ngcc-perf/runner";
 import { type AlgorithmKey, unitName } from "@ngcc-perf/schema";
 import type { ProfileBuild } from "./build.ts";
 import { instanceKey, isBuildFailure, type ProfileContext, profilingBuild, type SurveyWork } from "./context.ts";
 import { surveyAlgorithm } from "./survey.ts";
 
 /** The profiling build of an instance for the survey, or null when it failed (in this run or now). */
-async function builtForSurvey(pc: ProfileContext, spec: InstanceSpec, buildProfile: string) {
-  const key = instanceKey(pc.campaign, spec, buildProfile);
+async function builtForSurvey(pc: ProfileContext, spec: InstanceSpec, profile: BuildProfile) {
+  const key = instanceKey(pc.campaign, spec, profile);
   if (pc.failedBuilds.has(unitName(key))) return null;
   try {
-    return await profilingBuild(pc, spec, key);
+    return await profilingBuild(pc, spec, key, profile);
   } catch (err) {
     if (isBuildFailure(err)) return null;
     throw err;
@@ -28,7 +28,7 @@ export async function runSurveyUnit(
   const key = unit.key as AlgorithmKey;
   const built: Array<{ spec: InstanceSpec; build: ProfileBuild }> = [];
   for (const spec of unit.work.specs) {
-    const build = await builtForSurvey(pc, spec, key.buildProfile);
+    const build = await builtForSurvey(pc, spec, unit.profile);
     if (build) built.push({ spec, build });
   }
   for (const job of pending) {

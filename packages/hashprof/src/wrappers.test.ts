@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { nativeDir, runProcess } from "@ngcc-perf/runner";
+import { HOST_CONTEXT, nativeDir, runProcess } from "@ngcc-perf/runner";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAuxInfo, tableSource, unwrappable, wrapperSource } from "./wrappers.ts";
 
@@ -93,7 +93,7 @@ int main(void) {
     );
     const aux = join(work, "h.aux");
     const cc = async (args: string[]) => {
-      const r = await runProcess(["gcc", ...args], { cwd: work, timeoutMs: 60_000 });
+      const r = await runProcess(["gcc", ...args], { cwd: work, timeoutMs: 60_000, context: HOST_CONTEXT });
       expect(r.stderr).toBe("");
       expect(r.exitCode).toBe(0);
     };
@@ -145,7 +145,7 @@ int main(void) {
       "-o",
       join(work, "prog"),
     ]);
-    const r = await runProcess([join(work, "prog")], { timeoutMs: 10_000 });
+    const r = await runProcess([join(work, "prog")], { timeoutMs: 10_000, context: HOST_CONTEXT });
     expect(r.exitCode).toBe(0);
     const [values, json] = r.stdout.trim().split("\n");
     // g returns (3*2+1)+(2*2+1) = 12, three times 36; h(4) = 13, h(1) = 7: 56. The last g sets b[0] = 0 + 1;

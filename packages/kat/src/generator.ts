@@ -18,6 +18,7 @@ import {
   instanceFlags,
   linkLibraries,
   nativeDir,
+  type RunContext,
   type RunResult,
   runProcess,
   sha256,
@@ -116,6 +117,7 @@ export async function buildKatgen(
 ): Promise<BuiltKatgen> {
   const what = `${spec.algorithmId}/${spec.instance} (KAT build)`;
   const build: CachedBuild<{ objects: string[] }> = await cachedBuild(
+    tc.context,
     root,
     `kat-${spec.instance}`,
     plan.inputsHash,
@@ -316,7 +318,16 @@ export function crossCheck(
  */
 export async function runKatgen(
   exe: string,
-  o: { entries: number; rng: KatRng; algname: string; outDir: string; timeoutMs: number; hidden?: string[] },
+  o: {
+    entries: number;
+    rng: KatRng;
+    algname: string;
+    outDir: string;
+    timeoutMs: number;
+    hidden?: string[];
+    /** The campaign's sandbox and toolchain (the generator runs behind its emulator, if any). */
+    context: RunContext;
+  },
 ): Promise<KatgenRun> {
   rmSync(o.outDir, { recursive: true, force: true });
   mkdirSync(o.outDir, { recursive: true });
@@ -344,6 +355,7 @@ export async function runKatgen(
     paths.info,
   ];
   const result = await runProcess(argv, {
+    context: o.context,
     timeoutMs: o.timeoutMs,
     cwd: o.outDir,
     maxOutputBytes: MAX_GENERATED_BYTES + 1,

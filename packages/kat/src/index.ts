@@ -51,11 +51,11 @@ export {
 export { checkShippedRsp, type KatProblem, MAX_PROBLEMS, problemText } from "./rsp-check.ts";
 export { MAX_SHIPPED_BYTES, readShipped, type Shipped } from "./shipped.ts";
 export {
+  defineKat,
   type KatOptions,
   katCampaign,
   katInputsHash,
   katStep,
-  katStepDefinition,
   katUnits,
 } from "./step.ts";
 export {

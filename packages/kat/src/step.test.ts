@@ -4,14 +4,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadCampaign, toolchain, writeFileAtomic } from "@ngcc-perf/runner";
+import { loadCampaign, resolveCampaign, toolchain, writeFileAtomic } from "@ngcc-perf/runner";
 import { type InstanceKey, recordPath } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
-import { katStepDefinition, katUnits } from "./step.ts";
+import { defineKat, katUnits } from "./step.ts";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "../../..");
-const campaign = loadCampaign(join(repo, "fixtures/campaigns/demo.yaml"));
-const tc = await toolchain(campaign.cc);
+const campaign = resolveCampaign(loadCampaign(join(repo, "fixtures/campaigns/demo.yaml")));
+const tc = await toolchain(campaign.context);
 const out = mkdtempSync(join(tmpdir(), "ngcc-kat-step-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -47,7 +47,7 @@ describe("the KAT step's plan", () => {
 });
 
 describe("the KAT step's resume rule", () => {
-  const step = katStepDefinition(campaign, tc, { out });
+  const step = defineKat(campaign, tc, { out });
   const [unit] = katUnits(campaign, tc);
   const job = unit?.jobs[0];
   if (!unit || !job) throw new Error("demo campaign without units");

@@ -6,13 +6,13 @@ import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import {
   type AlgorithmSpec,
+  type BuildProfile,
   type Campaign,
-  InputError,
   type InstanceSpec,
   instanceNames,
   type Job,
   type PipelineStep,
-  resolveAlgorithms,
+  type ResolvedCampaign,
   rootsOf,
   runStep,
   type StepDefinition,
@@ -67,20 +67,19 @@ function katUnit(
   tc: Toolchain,
   spec: InstanceSpec,
   expect: KatWork["expect"],
-  buildProfile: string,
+  profile: BuildProfile,
 ): Unit<KatWork> {
-  const profile = campaign.profiles[buildProfile];
-  if (!profile) throw new InputError(`${campaign.file}: unknown build profile ${buildProfile}`);
   const key: InstanceKey = {
     system: campaign.system,
     algorithmId: spec.algorithmId,
     instance: spec.instance,
-    buildProfile,
+    buildProfile: profile.name,
   };
   const build = "error" in expect ? null : planKatBuild(spec, profile, tc);
   const inputsHash = build && !("error" in expect) ? katInputsHash(expect, build) : null;
   return {
     key,
+    profile,
     names: instanceNames(spec.algorithmId, spec.instance),
     jobs: [{ operation: "kat", entry: { kind: "kat", key }, inputsHash }],
     work: { spec, profile, expect, build },
@@ -97,22 +96,20 @@ function katFilesOf(campaign: Campaign, algorithm: AlgorithmSpec): string[] | nu
     specs.flatMap((s) => (s.kat?.file ? [join(s.submissionDir, s.kat.file)] : []));
   if (!cfg || "pqclean" in cfg.source) return null;
   if (!cfg.instances) return files(algorithm.instances);
-  const { instances: _selection, ...unfiltered } = cfg;
   try {
-    const [whole] = resolveAlgorithms({ ...campaign, config: { ...campaign.config, algorithms: [unfiltered] } });
-    return whole ? files(whole.instances) : null;
+    return files(algorithm.allInstances());
   } catch {
     return null; // an instance the campaign leaves out does not resolve: say nothing about unused files
   }
 }
 
 /** Every unit of the campaign, in campaign order (the runner selects and shards them). */
-export function katUnits(campaign: Campaign, tc: Toolchain): Array<Unit<KatWork>> {
-  return resolveAlgorithms(campaign).flatMap((algorithm) => {
+export function katUnits(campaign: ResolvedCampaign, tc: Toolchain): Array<Unit<KatWork>> {
+  return campaign.algorithms.flatMap((algorithm) => {
     const used = katFilesOf(campaign, algorithm) ?? undefined;
     return algorithm.instances.flatMap((spec) => {
       const expect = planExpectations(campaign, algorithm, spec, used);
-      return spec.buildProfiles.map((profile) => katUnit(campaign, tc, spec, expect, profile));
+      return spec.profiles.map((profile) => katUnit(campaign, tc, spec, expect, profile));
     });
   });
 }
@@ -120,7 +117,7 @@ export function katUnits(campaign: Campaign, tc: Toolchain): Array<Unit<KatWork>
 const logEntry = (key: InstanceKey) => ({ kind: "kat-log", key }) as const;
 
 /** The KAT step as the runner runs it. */
-export function katStepDefinition(campaign: Campaign, tc: Toolchain, options: KatOptions): StepDefinition<KatWork> {
+export function defineKat(campaign: ResolvedCampaign, tc: Toolchain, options: KatOptions): StepDefinition<KatWork> {
   const { out } = options;
   // The failure message of each written record that failed (its diagnosis in words is not a record field).
   const told = new WeakMap<KatRecord, string>();
@@ -194,8 +191,8 @@ export function katStepDefinition(campaign: Campaign, tc: Toolchain, options: Ka
 }
 
 /** The KAT step on its own: every selected instance × build profile verified, a kat record and log each. */
-export async function katCampaign(campaign: Campaign, options: KatOptions): Promise<StepSummary> {
-  return runStep(katStepDefinition(campaign, await toolchain(campaign.cc), options), options);
+export async function katCampaign(campaign: ResolvedCampaign, options: KatOptions): Promise<StepSummary> {
+  return runStep(defineKat(campaign, await toolchain(campaign.context), options), options);
 }
 
 /** The KAT step of the pipeline (`runPipeline`). */

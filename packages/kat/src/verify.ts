@@ -212,6 +212,7 @@ export async function verify(w: KatWork, at: VerifyPlace): Promise<Verification>
     outDir: at.outputDir,
     timeoutMs: at.campaign.timeouts.katMs,
     hidden: shippedFiles(w.expect),
+    context: at.campaign.context,
   });
   const ran = { ...checked, built, run, commands: [...built.commands, run.command] };
   if (run.result.exitCode !== 0 || run.result.timedOut || run.result.signal) {

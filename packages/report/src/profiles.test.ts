@@ -57,6 +57,12 @@ beforeAll(async () => {
       o3Of(readJson(file), entry),
     );
   }
+  // The index says what o3 is for (as a run writes the campaign's build profiles); it says nothing of guide.
+  const index = join(root, "data", "arm_1", "index.json");
+  writeJson(index, {
+    ...readJson(index),
+    buildProfiles: [{ name: "o3", cflags: ["-O3"], description: "for comparison" }],
+  });
   await renderSite(root, { out });
 });
 
@@ -89,6 +95,8 @@ describe("two build profiles", () => {
       );
     }
     expect(md).toContain("Build profiles of the records on this page: guide (flags not recorded) and o3");
+    // A profile's description from the store index, beside its flags.
+    expect(md).toMatch(/and o3 \(“for comparison”; flags /);
   });
 
   it("keeps the profiles apart in the hash/DRNG shares, the evidence index and the charts", () => {

@@ -2,17 +2,20 @@
 // build cache, so later steps find their builds ready. A compile error is reported, not recorded: the time
 // step records it as a failure of each operation.
 import { buildPath } from "@ngcc-perf/schema";
-import { BuildError, buildInputsHash, buildInstance, toolchain } from "./build.ts";
-import { type Campaign, campaignProfile } from "./campaign.ts";
+import { BuildError, buildInputsHash, buildInstance, type Toolchain, toolchain } from "./build.ts";
 import type { InstanceSpec } from "./instances.ts";
+import type { ResolvedCampaign } from "./resolved.ts";
 import { runStep, type StepDefinition } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
 import { instanceUnits } from "./time.ts";
 
-export async function buildCampaign(campaign: Campaign, options: StepOptions): Promise<StepSummary> {
-  const tc = await toolchain(campaign.cc);
-  const profileOf = (name: string) => campaignProfile(campaign, name);
-  const step: StepDefinition<{ spec: InstanceSpec }> = {
+/** The build step as the runner's StepDefinition: a unit per instance × build profile, one build job each. */
+export function defineBuild(
+  campaign: ResolvedCampaign,
+  tc: Toolchain,
+  options: StepOptions,
+): StepDefinition<{ spec: InstanceSpec }> {
+  return {
     name: "build",
     plan: () =>
       instanceUnits(
@@ -20,7 +23,7 @@ export async function buildCampaign(campaign: Campaign, options: StepOptions): P
         (spec, profile) => ({
           operation: "build",
           entry: null,
-          inputsHash: buildInputsHash(spec, profileOf(profile), tc),
+          inputsHash: buildInputsHash(spec, profile, tc),
         }),
         async () => ["build"],
         (spec) => ({ spec }),
@@ -33,13 +36,16 @@ export async function buildCampaign(campaign: Campaign, options: StepOptions): P
       ctx.note(unit.work.spec.notes ?? []); // before the build: said even when it fails
       const built = await buildInstance(
         unit.work.spec,
-        profileOf(unit.key.buildProfile),
-        campaign.cc,
+        unit.profile,
+        tc,
         buildPath(options.out, unit.key),
         campaign.timeouts.buildMs,
       );
       ctx.done(job, built.cached ? "skipped" : "ok");
     },
   };
-  return runStep(step, options);
+}
+
+export async function buildCampaign(campaign: ResolvedCampaign, options: StepOptions): Promise<StepSummary> {
+  return runStep(defineBuild(campaign, await toolchain(campaign.context), options), options);
 }

@@ -10,6 +10,7 @@ import { InputError } from "./errors.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf, type RunResult, runProcess, tail } from "./proc.ts";
+import type { RunContext } from "./run-context.ts";
 import { signApiFlags, signApiMismatch } from "./signapi.ts";
 import { writeJsonAtomic } from "./store.ts";
 import { isPlainRandombytes } from "./submission-inputs.ts";
@@ -17,30 +18,34 @@ import { targetTool, toolchainIdentity } from "./target.ts";
 
 export interface Toolchain {
   cc: string;
+  /** The run's sandbox and toolchain: every process a build starts gets it. */
+  context: RunContext;
   /** First line of `cc --version`. */
   version: string;
 }
 
-const toolchains = new Map<string, Promise<Toolchain>>();
+const versions = new Map<string, Promise<string>>();
 
-export function toolchain(cc: string): Promise<Toolchain> {
-  const key = `${cc}\0${toolchainIdentity()}`;
-  let t = toolchains.get(key);
-  if (!t) {
-    t = runProcess([cc, "--version"], { timeoutMs: 30_000, sandbox: false }).then((r) => {
+/** The compiler of a run context's toolchain with its version (`cc --version`, asked once per toolchain). */
+export async function toolchain(context: RunContext): Promise<Toolchain> {
+  const { cc } = context.target;
+  // The toolchain's own flags (sysroot, cflags, ldflags) are part of the compiler's identity: cache keys.
+  const identity = toolchainIdentity(context.target);
+  const key = `${cc}\0${identity}`;
+  let version = versions.get(key);
+  if (!version) {
+    version = runProcess([cc, "--version"], { timeoutMs: 30_000, sandbox: false, context }).then((r) => {
       if (r.spawnError || r.exitCode !== 0) {
         throw new InputError(
           `compiler "${cc}" is not usable (${r.spawnError ?? `exit ${r.exitCode}`}); install it or set compiler.cc / $CC`,
         );
       }
-      // The toolchain's own flags (sysroot, cflags, ldflags) are part of the compiler's identity: cache keys.
-      const identity = toolchainIdentity();
       const first = r.stdout.split("\n")[0]?.trim() ?? cc;
-      return { cc, version: identity ? `${first} ${identity}` : first };
+      return identity ? `${first} ${identity}` : first;
     });
-    toolchains.set(key, t);
+    versions.set(key, version);
   }
-  return t;
+  return { cc, version: await version, context };
 }
 
 /** Bump when the way instances or the driver are compiled changes, so cached builds are redone. */
@@ -214,9 +219,9 @@ export type Command = ReturnType<typeof commandOf>;
 /** Runs one build command in `cwd`; throws BuildError with the compiler's message when it fails. */
 export type BuildRun = (argv: string[], what: string) => Promise<RunResult>;
 
-export function buildRunner(cwd: string, timeoutMs: number, commands: Command[]): BuildRun {
+export function buildRunner(context: RunContext, cwd: string, timeoutMs: number, commands: Command[]): BuildRun {
   return async (argv, what) => {
-    const r = await runProcess(argv, { timeoutMs, cwd, writable: [cwd] });
+    const r = await runProcess(argv, { timeoutMs, cwd, writable: [cwd], context });
     commands.push(commandOf(r));
     if (r.spawnError) throw new InputError(`${what}: cannot run ${argv[0]}: ${r.spawnError}`);
     if (r.exitCode !== 0) {
@@ -276,6 +281,7 @@ export interface CachedBuild<T> {
  * `steps` gets the temporary folder and a runner; paths it returns must be relative to that folder.
  */
 export async function cachedBuild<T>(
+  context: RunContext,
   root: string,
   name: string,
   inputsHash: string,
@@ -296,7 +302,7 @@ export async function cachedBuild<T>(
   const commands: Command[] = [];
   let result: T;
   try {
-    result = await steps(work, buildRunner(work, timeoutMs, commands));
+    result = await steps(work, buildRunner(context, work, timeoutMs, commands));
   } catch (err) {
     rmSync(work, { recursive: true, force: true }); // a failed build leaves nothing behind
     if (err instanceof BuildError) failedBuilds.set(dir, err);
@@ -402,11 +408,11 @@ export async function compileSources(
 export async function buildInstance(
   spec: InstanceSpec,
   profile: BuildProfile,
-  cc: string,
+  tc: Toolchain,
   root: string,
   timeoutMs: number,
 ): Promise<BuiltInstance> {
-  const tc = await toolchain(cc);
+  const { cc } = tc;
   const what = `${spec.algorithmId}/${spec.instance}`;
   if (!existsSync(apiHeaderPath(spec))) {
     throw new InputError(
@@ -425,6 +431,7 @@ export async function buildInstance(
   const harness = harnessFlags(spec);
   const nd = nativeDir();
   const build = await cachedBuild(
+    tc.context,
     root,
     `${spec.instance}-${profile.name}`,
     inputsHash,
@@ -531,7 +538,7 @@ export async function buildInstance(
         const rel = join("obj-memory", `${memoryObjects.length}-${basename(o)}`);
         await run(
           [
-            targetTool("objcopy"),
+            targetTool("objcopy", tc.context.target),
             ...(interposed ? HEAP_FUNCTIONS.map((f) => `--redefine-sym=${f}=ngcc_heap_${f}`) : []),
             join(work, o),
             join(work, rel),
@@ -672,6 +679,7 @@ export async function kexPasses(spec: InstanceSpec, tc: Toolchain, timeoutMs: nu
     input: source,
     cwd: spec.apiDir,
     writable: [],
+    context: tc.context,
   });
   const m = /ngcc_passes=(\w+)/.exec(r.stdout);
   // A header the preprocessor rejects fails its build later, with the compiler's message; plan one pass.

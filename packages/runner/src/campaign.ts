@@ -13,8 +13,9 @@ import {
   validateText,
 } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
-import { configureSandbox, DEFAULT_SANDBOX_LIMITS, findOnPath, type SandboxSettings, sandboxTools } from "./sandbox.ts";
-import { binutilsPrefixOf, configureTarget, type TargetToolchain } from "./target.ts";
+import { HOST_CONTEXT, type RunContext, runContextOf } from "./run-context.ts";
+import { DEFAULT_SANDBOX_LIMITS, findOnPath, type SandboxSettings, sandboxTools } from "./sandbox.ts";
+import { binutilsPrefixOf, type TargetToolchain } from "./target.ts";
 
 export interface BuildProfile {
   name: string;
@@ -37,7 +38,7 @@ export interface Campaign {
   profiles: Record<string, BuildProfile>;
   defaultProfile: string;
   cc: string;
-  /** The whole toolchain (`compiler:`): flags, sysroot, emulator; loadCampaign makes it this process's. */
+  /** The whole toolchain (`compiler:`): flags, sysroot, emulator; part of the run context (run-context.ts). */
   target: TargetToolchain;
   counter: { kind: "auto" | CounterKind; fixedClockHz?: number };
   timing: {
@@ -70,8 +71,10 @@ export interface Campaign {
   };
   timeouts: { buildMs: number; operationMs: number; katMs: number };
   iccsDir: string | null;
-  /** Containment of submission code (docs/security.md); loadCampaign makes it this process's sandbox. */
+  /** Containment of submission code (docs/security.md); part of the run context (run-context.ts). */
   sandbox: SandboxSettings;
+  /** The sandbox and the toolchain every process of the campaign's run is started with (runProcess's context). */
+  context: RunContext;
 }
 
 /**
@@ -92,14 +95,20 @@ export function lastAllowedCpu(status = "/proc/self/status"): number | null {
   return Number.isInteger(n) && n >= 0 ? n : null;
 }
 
-/** The default build profile: what the seeds call "guide". */
-/** A build profile of the campaign by name (the step runner plans only the campaign's own profiles). */
-export function campaignProfile(campaign: Campaign, name: string): BuildProfile {
-  const p = campaign.profiles[name];
-  if (!p) throw new Error(`unknown build profile ${name}`);
-  return p;
+/**
+ * The build profiles an algorithm of the campaign is measured under (its buildProfiles, else the default), as
+ * objects: the one place a profile's name is looked up (loadCampaign has refused a name that is not defined).
+ */
+export function algorithmProfiles(campaign: Campaign, a: CampaignConfig["algorithms"][number]): BuildProfile[] {
+  return (a.buildProfiles ?? [campaign.defaultProfile]).map((name) => {
+    const p = campaign.profiles[name];
+    if (!p)
+      throw new InputError(`${campaign.file}: algorithm ${a.id} names build profile "${name}", which is not defined`);
+    return p;
+  });
 }
 
+/** The default build profile: what the seeds call "guide". */
 export const DEFAULT_PROFILES: Record<string, BuildProfile> = {
   guide: { name: "guide", cflags: ["-O3", "-fomit-frame-pointer"], ldflags: [], description: "optimised, portable" },
 };
@@ -203,10 +212,10 @@ export function loadCampaign(file: string): Campaign {
     },
     iccsDir: config.iccs ? resolve(dir, config.iccs.dir) : null,
     sandbox: { enabled: true, limits: DEFAULT_SANDBOX_LIMITS, readable: [] },
+    context: HOST_CONTEXT,
   };
   campaign.sandbox = sandboxOf(campaign, file);
-  configureSandbox(campaign.sandbox);
-  configureTarget(target);
+  campaign.context = runContextOf(campaign);
   return campaign;
 }
 

@@ -22,13 +22,15 @@ import {
   type Toolchain,
   toolchain,
 } from "./build.ts";
-import { type Campaign, campaignProfile } from "./campaign.ts";
+import type { Campaign } from "./campaign.ts";
 import { DriverError, interpret } from "./driver.ts";
 import { InputError } from "./errors.ts";
 import { type InstanceSpec, matchesAny } from "./instances.ts";
 import { cpuHasAvx512, valgrindRefusal, valgrindVersion } from "./instructions.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf, runProcess } from "./proc.ts";
+import type { ResolvedCampaign } from "./resolved.ts";
+import type { RunContext } from "./run-context.ts";
 import { signApiFlags } from "./signapi.ts";
 import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
@@ -269,6 +271,7 @@ async function buildCt(
   const inputsHash = buildInputsHash(spec, profileLike as never, tc, ["constant-time", ctFilesHash()]);
   const level = flags[0]?.replace(/^-/, "") ?? "O";
   const b = await cachedBuild(
+    campaign.context,
     buildPath(out, key),
     `ct-${spec.instance}-${level}`,
     inputsHash,
@@ -329,6 +332,7 @@ type CtOutput = DriverCtOutput;
 
 /** One operation at one level: the program under memcheck in a scratch folder, its XML report read. */
 async function testOperation(
+  context: RunContext,
   program: string,
   scratch: string,
   op: string,
@@ -352,7 +356,7 @@ async function testOperation(
       copy,
       ...["--op", op, "--keys", String(keys), "--msg-bytes", String(messageBytes)],
     ];
-    const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch] });
+    const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch], context });
     const value = interpret<CtOutput>(result, what, "driver-ct");
     const text = existsSync(xml) ? readFileSync(xml, "utf8") : "";
     if (!value.onValgrind || !memcheckXmlComplete(text)) {
@@ -384,8 +388,8 @@ interface Work {
 
 type Level = NonNullable<ConstantTimeRecord["levels"]>[number];
 
-export function constantTimeStep(
-  campaign: Campaign,
+export function defineConstantTime(
+  campaign: ResolvedCampaign,
   tc: Toolchain,
   valgrind: string,
   options: StepOptions,
@@ -393,7 +397,6 @@ export function constantTimeStep(
   const out = options.out;
   const s = constantTimeSettings(campaign);
   const avx512 = cpuHasAvx512();
-  const profileOf = (name: string) => campaignProfile(campaign, name);
   const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): ConstantTimeRecord =>
     failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
   return {
@@ -407,7 +410,7 @@ export function constantTimeStep(
             entry: { kind: "constant-time", key: { ...key, operation: op } },
             inputsHash: sha256(
               JSON.stringify({
-                build: buildInputsHash(spec, profileOf(profile), tc),
+                build: buildInputsHash(spec, profile, tc),
                 ct: ctFilesHash(),
                 valgrind,
                 options: MEMCHECK_OPTIONS,
@@ -429,7 +432,7 @@ export function constantTimeStep(
           message: `not available: valgrind runs programs of this host's architecture only, and this campaign's programs run under the emulator ${campaign.target.emulator[0]}; run the constant-time test on a native host of the target`,
         };
       }
-      const why = valgrindRefusal(profileOf(unit.key.buildProfile).cflags, avx512);
+      const why = valgrindRefusal(unit.profile.cflags, avx512);
       return why ? { reason: "error", message: why.replace(/^not counted/, "not tested") } : null;
     },
     failureOf: buildOrDriverFailure,
@@ -443,7 +446,7 @@ export function constantTimeStep(
     run: async (unit, pending, ctx) => {
       const { spec } = unit.work;
       const key = unit.key as InstanceKey;
-      const profile = profileOf(key.buildProfile);
+      const { profile } = unit;
       ctx.note(spec.notes ?? []);
       const builds: Array<{ level: string; flags: string[]; program: string }> = [];
       let cached = true;
@@ -471,6 +474,7 @@ export function constantTimeStep(
           for (const b of builds) {
             const what = `${spec.instance} ${job.operation} (${b.level}): constant-time test`;
             const t = await testOperation(
+              campaign.context,
               b.program,
               buildPath(out, key, `ct-run-${process.pid}`),
               job.operation,
@@ -546,7 +550,7 @@ export function constantTimeStep(
  * (`--steps constant-time`) or the campaign sets `constantTime: { enabled: true }`.
  */
 export async function constantTimeCampaign(
-  campaign: Campaign,
+  campaign: ResolvedCampaign,
   options: StepOptions & { asked?: boolean },
 ): Promise<StepSummary & { notes?: string[] }> {
   if (!options.asked && !constantTimeSettings(campaign).enabled) {
@@ -558,6 +562,6 @@ export async function constantTimeCampaign(
       "the constant-time step needs valgrind (memcheck), which is not installed: install it (apt-get install valgrind) or leave the step out",
     );
   }
-  const tc = await toolchain(campaign.cc);
-  return runStep(constantTimeStep(campaign, tc, valgrind, options), options);
+  const tc = await toolchain(campaign.context);
+  return runStep(defineConstantTime(campaign, tc, valgrind, options), options);
 }

@@ -10,6 +10,7 @@ import {
 import type { Campaign, CounterKind } from "./campaign.ts";
 import type { RunResult } from "./proc.ts";
 import { runProcess } from "./proc.ts";
+import type { RunContext } from "./run-context.ts";
 
 /** driver-output: what the process printed is not what the driver prints (its schema, or a plausibility check). */
 export type DriverFailureReason = "crash" | "timeout" | "canary" | "check-failed" | "driver-output" | "error";
@@ -151,6 +152,7 @@ export function interpret<T>(r: RunResult, what: string, kind: DriverOutputKind)
  * never a cast.
  */
 export async function driverRun<T>(
+  context: RunContext,
   driver: string,
   args: string[],
   timeoutMs: number,
@@ -158,7 +160,7 @@ export async function driverRun<T>(
   kind: DriverOutputKind,
   check?: (value: T, args: readonly string[], what: string) => T,
 ): Promise<{ value: T; result: RunResult }> {
-  const result = await runProcess([driver, ...args], { timeoutMs, target: true });
+  const result = await runProcess([driver, ...args], { timeoutMs, target: true, context });
   // The driver writes one document of one line; a second is not its own (something else in the process wrote).
   if (
     !result.spawnError &&
@@ -188,8 +190,10 @@ export async function driverRun<T>(
  */
 export async function infoAndCheck(driver: string, campaign: Campaign, label: string): Promise<DriverInfo> {
   const limit = campaign.timeouts.operationMs;
-  const info = (await driverRun<DriverInfo>(driver, ["info"], limit, `${label}: info`, "driver-info")).value;
+  const info = (await driverRun<DriverInfo>(campaign.context, driver, ["info"], limit, `${label}: info`, "driver-info"))
+    .value;
   await driverRun(
+    campaign.context,
     driver,
     ["check", "--iterations", "3", "--msg-bytes", String(campaign.timing.messageBytes)],
     limit,

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { arch, cpus, hostname, release, totalmem } from "node:os";
 import type { EnvironmentRecord } from "@ngcc-perf/schema";
 import { runProcess } from "./proc.ts";
-import { emulated, type TargetToolchain } from "./target.ts";
+import { HOST_CONTEXT } from "./run-context.ts";
+import { emulated, HOST_TOOLCHAIN, type TargetToolchain } from "./target.ts";
 import { TOOL } from "./tool.ts";
 
 function read(path: string): string | null {
@@ -52,8 +53,9 @@ function osName(): string {
   return m?.[1] ?? "unknown";
 }
 
-async function firstLine(argv: string[]): Promise<string | null> {
-  const r = await runProcess(argv, { timeoutMs: 15_000, sandbox: false });
+/** The first line a program prints, unsandboxed (it runs no submission code), with the toolchain's flags. */
+async function firstLine(argv: string[], target: TargetToolchain): Promise<string | null> {
+  const r = await runProcess(argv, { timeoutMs: 15_000, sandbox: false, context: { ...HOST_CONTEXT, target } });
   if (r.spawnError || r.exitCode !== 0) return null;
   return (r.stdout || r.stderr).split("\n")[0]?.trim() || null;
 }
@@ -74,7 +76,7 @@ export interface EnvironmentOptions {
 /** The architecture a toolchain builds for: compiler.arch, else the first part of `cc -dumpmachine`. */
 export async function targetArchitecture(t: TargetToolchain): Promise<string | null> {
   if (t.arch) return t.arch;
-  const machine = await firstLine([t.cc, "-dumpmachine"]);
+  const machine = await firstLine([t.cc, "-dumpmachine"], t);
   return machine?.split("-")[0] ?? null;
 }
 
@@ -85,16 +87,16 @@ export async function captureEnvironment(o: EnvironmentOptions): Promise<Environ
   const hypervisorFlag = /\bhypervisor\b/.test(cpuinfoField(cpuinfo, ["flags", "Features"]) ?? "");
   const machineName =
     o.machine ?? read("/sys/class/dmi/id/product_name") ?? read("/proc/device-tree/model")?.replace(/\0/g, "") ?? null;
-  const compiler = (await firstLine([o.cc, "--version"])) ?? o.cc;
-  const hostArchitecture = (await firstLine(["uname", "-m"])) ?? arch();
   const t = o.target;
+  const compiler = (await firstLine([o.cc, "--version"], t ?? HOST_TOOLCHAIN)) ?? o.cc;
+  const hostArchitecture = (await firstLine(["uname", "-m"], HOST_TOOLCHAIN)) ?? arch();
   const emulation =
     t && emulated(t)
       ? {
           emulated: true,
           emulator: {
             argv: t.emulator,
-            version: (await firstLine([t.emulator[0] as string, "--version"])) ?? (t.emulator[0] as string),
+            version: (await firstLine([t.emulator[0] as string, "--version"], t)) ?? (t.emulator[0] as string),
             architecture: (await targetArchitecture(t)) ?? "unknown",
           },
         }

@@ -26,7 +26,7 @@ export {
   type Toolchain,
   toolchain,
 } from "./build.ts";
-export { buildCampaign } from "./build-step.ts";
+export { buildCampaign, defineBuild } from "./build-step.ts";
 export {
   type BuildProfile,
   type Campaign,
@@ -41,7 +41,7 @@ export {
   CT_RANDOMNESS,
   constantTimeCampaign,
   constantTimeSettings,
-  constantTimeStep,
+  defineConstantTime,
   levelFlags,
   MEMCHECK_OPTIONS,
   type MemcheckFinding,
@@ -99,16 +99,17 @@ export {
   CALLGRIND_OPTIONS,
   type CountedCalls,
   countedCalls,
+  defineInstructions,
   ICOUNT_RANDOMNESS,
   type InstructionsSettings,
   instructionsCampaign,
   instructionsSettings,
-  instructionsStep,
   readCallgrindDumps,
   valgrindRefusal,
   valgrindVersion,
 } from "./instructions.ts";
 export {
+  defineMemory,
   HEAP_TECHNIQUE,
   inputsDescription,
   instanceSections,
@@ -119,7 +120,6 @@ export {
   memoryDistribution,
   memoryLimits,
   memorySettings,
-  memoryStep,
   memoryTimeLimitNs,
   SECTIONS_METHOD,
   STACK_ENTRY,
@@ -128,7 +128,9 @@ export { type MergeResult, mergeStores } from "./merge.ts";
 export { nativeDir } from "./native.ts";
 export {
   buildStep,
-  PIPELINE_ORDER,
+  constantTimeStep,
+  instructionsStep,
+  memoryStep,
   type PipelineOptions,
   type PipelineResult,
   type PipelineStep,
@@ -147,6 +149,8 @@ export {
   reindexTargets,
   type SystemChange,
 } from "./reindex.ts";
+export { type ResolvedCampaign, resolveCampaign } from "./resolved.ts";
+export { HOST_CONTEXT, type RunContext, runContextOf } from "./run-context.ts";
 export {
   addsPerCycle,
   type CentralDecision,
@@ -204,13 +208,11 @@ export { indexAlgorithm, listStoreFiles, verifyStore, writeStoreIndex } from "./
 export { isOwnRandombytes, isPlainRandombytes, leftOutNote, plainRandombytesSources } from "./submission-inputs.ts";
 export {
   binutilsPrefixOf,
-  configureTarget,
   emulated,
   HOST_TOOLCHAIN,
   type TargetToolchain,
   targetArgv,
   targetTool,
-  targetToolchain,
   withToolchainFlags,
 } from "./target.ts";
 export {
@@ -218,6 +220,7 @@ export {
   buildOrDriverFailure,
   chooseCounter,
   type DecideCentral,
+  defineTime,
   driverTimeArgs,
   EMULATED_NOT_TIMED,
   instanceUnits,
@@ -225,7 +228,6 @@ export {
   katVerdict,
   plannedOperations,
   type TimeOptions,
-  timeStep as timeStepDefinition,
 } from "./time.ts";
 export { decideCentral, decisionFromStore, referenceProfile, timeCampaign } from "./time-campaign.ts";
 export { TOOL } from "./tool.ts";

@@ -15,7 +15,7 @@ import {
   type ValidationError,
   validateText,
 } from "@ngcc-perf/schema";
-import { type Campaign, pqcleanRoot } from "./campaign.ts";
+import { algorithmProfiles, type BuildProfile, type Campaign, pqcleanRoot } from "./campaign.ts";
 import { InputError } from "./errors.ts";
 import { declaredSignApi, resolveSignApi, type SignApi } from "./signapi.ts";
 import {
@@ -75,7 +75,8 @@ export interface InstanceSpec {
   namespace: string;
   /** Signatures: the API ngcc-perf calls (meta.json's api.style, the context); absent: the round-3 NIST API. */
   signApi?: SignApi;
-  buildProfiles: string[];
+  /** The build profiles it is measured under, in the campaign's order for the algorithm. */
+  profiles: BuildProfile[];
   /** KAT facts for the KAT step (files relative to the submission). */
   kat?: { file?: string; defines: string[]; randomness: string; manifest?: string };
   submissionDir: string;
@@ -89,6 +90,13 @@ export interface AlgorithmSpec {
   instances: InstanceSpec[];
   links: { security?: Link; submission?: Link };
   katManifest?: string;
+  /** The submission's meta.json, read and checked once (readMeta); null for a PQClean scheme. */
+  meta: { path: string; json: Readonly<Record<string, unknown>> } | null;
+  /**
+   * Every instance of the submission, whatever the campaign's `instances:` selection (the same as `instances`
+   * without one), resolved from the meta.json already read; throws what resolving an unselected instance throws.
+   */
+  allInstances(): InstanceSpec[];
 }
 
 const posixPath = (p: string) => p.split(sep).join("/").replace(/^\.\//, "");
@@ -165,7 +173,7 @@ function pqcleanAlgorithm(campaign: Campaign, a: Campaign["config"]["algorithms"
     libraries: [...(a.libraries ?? [])],
     namespace: apiNamespace(api),
     ...pqcleanSignApi(campaign, a, category, dir, apiNamespace(api)),
-    buildProfiles: a.buildProfiles ?? [campaign.defaultProfile],
+    profiles: algorithmProfiles(campaign, a),
     kat: { defines: [], randomness: "randombytes" },
     submissionDir: dir,
   };
@@ -176,6 +184,8 @@ function pqcleanAlgorithm(campaign: Campaign, a: Campaign["config"]["algorithms"
     implementations: [impl],
     instances: [instance],
     links: a.links ?? {},
+    meta: null,
+    allInstances: () => [instance],
   };
 }
 
@@ -432,10 +442,11 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
   const meta = readMeta(metaPath, dir, a.id);
   const category = a.category ?? meta.category;
   const iccs = usedIccs(campaign, meta, a.id);
+  const sub: SubmissionContext = { dir, metaPath, meta, category, iccs };
   const instances: InstanceSpec[] = [];
   meta.instances.forEach((m, i) => {
     if (!matchesAny(m.name, a.instances)) return;
-    instances.push(submissionInstance(campaign, a, { dir, metaPath, meta, category, iccs }, m, i));
+    instances.push(submissionInstance(campaign, a, sub, m, i));
   });
   if (instances.length === 0)
     throw new InputError(`algorithm ${a.id}: no instance matches ${JSON.stringify(a.instances)}`);
@@ -456,6 +467,26 @@ function submissionAlgorithm(campaign: Campaign, a: Campaign["config"]["algorith
     links: a.links ?? {},
     // As the page names it: the algorithm's id, then the manifest's path inside the submission (kem-90/KAT/kat.sha256).
     ...(meta.katManifest ? { katManifest: `${a.id}/${posixPath(meta.katManifest)}` } : {}),
+    meta: { path: metaPath, json: meta as unknown as Record<string, unknown> },
+    allInstances: a.instances
+      ? once(() => meta.instances.map((m, i) => submissionInstance(campaign, a, sub, m, i)))
+      : () => instances,
+  };
+}
+
+/** A function that computes its value on the first call and returns it (or throws the same error) after. */
+function once<T>(f: () => T): () => T {
+  let done: { value: T } | { error: unknown } | null = null;
+  return () => {
+    done ??= (() => {
+      try {
+        return { value: f() };
+      } catch (error) {
+        return { error };
+      }
+    })();
+    if ("error" in done) throw done.error;
+    return done.value;
   };
 }
 
@@ -521,7 +552,7 @@ function submissionInstance(
       dirs: [apiDir, ...(m.includeDirs ?? []).map((d) => resolve(dir, d))],
       root: dir,
     }),
-    buildProfiles: a.buildProfiles ?? [campaign.defaultProfile],
+    profiles: algorithmProfiles(campaign, a),
     kat: {
       ...(m.kat?.file ? { file: m.kat.file } : {}),
       // Absent, the KAT build has the instance's own defines (kat.defines replace them when given).

@@ -24,12 +24,14 @@ import {
   type Toolchain,
   toolchain,
 } from "./build.ts";
-import { type Campaign, campaignProfile } from "./campaign.ts";
+import type { Campaign } from "./campaign.ts";
 import { DriverError, interpret } from "./driver.ts";
 import { InputError } from "./errors.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf, runProcess } from "./proc.ts";
+import type { ResolvedCampaign } from "./resolved.ts";
+import { HOST_CONTEXT, type RunContext } from "./run-context.ts";
 import { signApiFlags } from "./signapi.ts";
 import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
@@ -84,7 +86,7 @@ export function cpuHasAvx512(): boolean {
 
 /** The first line of `valgrind --version`, or null when valgrind is not installed. */
 export async function valgrindVersion(): Promise<string | null> {
-  const r = await runProcess(["valgrind", "--version"], { timeoutMs: 20_000, sandbox: false });
+  const r = await runProcess(["valgrind", "--version"], { timeoutMs: 20_000, sandbox: false, context: HOST_CONTEXT });
   if (r.spawnError || r.exitCode !== 0) return null;
   return r.stdout.trim().split("\n")[0] ?? null;
 }
@@ -232,6 +234,7 @@ async function buildIcount(
   );
   const hash = sha256(JSON.stringify({ built: built.inputsHash, icount: icountFilesHash(), ldflags }));
   const b = await cachedBuild(
+    campaign.context,
     buildPath(out, key),
     `icount-${spec.instance}`,
     hash,
@@ -295,6 +298,7 @@ async function buildIcount(
 
 /** One operation counted: the program under callgrind in a scratch folder, its two dumps read. */
 async function countOperation(
+  context: RunContext,
   program: string,
   scratch: string,
   op: string,
@@ -317,7 +321,7 @@ async function countOperation(
       ...["--op", op, "--calls", String(s.calls), "--keys", String(s.keys), "--pool", String(s.pool)],
       ...["--msg-bytes", String(messageBytes)],
     ];
-    const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch] });
+    const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch], context });
     const value = interpret<IcountOutput>(result, what, "driver-icount");
     const dumps = readCallgrindDumps(scratch, "callgrind.out");
     let counted: CountedCalls;
@@ -347,8 +351,8 @@ function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, ope
   };
 }
 
-export function instructionsStep(
-  campaign: Campaign,
+export function defineInstructions(
+  campaign: ResolvedCampaign,
   tc: Toolchain,
   valgrind: string,
   options: StepOptions,
@@ -356,7 +360,6 @@ export function instructionsStep(
   const out = options.out;
   const s = instructionsSettings(campaign);
   const avx512 = cpuHasAvx512();
-  const profileOf = (name: string) => campaignProfile(campaign, name);
   const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): InstructionsRecord =>
     failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
   return {
@@ -369,7 +372,7 @@ export function instructionsStep(
           entry: { kind: "instructions", key: { ...key, operation: op } },
           inputsHash: sha256(
             JSON.stringify({
-              build: buildInputsHash(spec, profileOf(profile), tc),
+              build: buildInputsHash(spec, profile, tc),
               icount: icountFilesHash(),
               valgrind,
               operation: op,
@@ -389,7 +392,7 @@ export function instructionsStep(
           message: `not available: valgrind runs programs of this host's architecture only, and this campaign's programs run under the emulator ${campaign.target.emulator[0]}; count instructions on a native host of the target`,
         };
       }
-      const why = valgrindRefusal(profileOf(unit.key.buildProfile).cflags, avx512);
+      const why = valgrindRefusal(unit.profile.cflags, avx512);
       return why ? { reason: "error", message: why } : null;
     },
     failureOf: buildOrDriverFailure,
@@ -408,11 +411,11 @@ export function instructionsStep(
       if (pending.length === 0) return;
       const { spec } = unit.work;
       const key = unit.key as InstanceKey;
-      const profile = profileOf(key.buildProfile);
+      const { profile } = unit;
       ctx.note(spec.notes ?? []);
-      const built = await buildInstance(spec, profile, campaign.cc, buildPath(out, key), campaign.timeouts.buildMs);
+      const built = await buildInstance(spec, profile, tc, buildPath(out, key), campaign.timeouts.buildMs);
       ctx.built(built.cached);
-      const build = buildFacts(campaign, tc, key.buildProfile, built);
+      const build = buildFacts(campaign, tc, profile, built);
       const icount = await buildIcount(campaign, spec, key, built, profile.ldflags, out);
       const facts = { ...build, artifact: icount.program };
       for (const job of pending) {
@@ -420,6 +423,7 @@ export function instructionsStep(
         const scratch = buildPath(out, key, `icount-run-${process.pid}`);
         try {
           const c = await countOperation(
+            campaign.context,
             icount.program,
             scratch,
             job.operation,
@@ -466,7 +470,7 @@ export function instructionsStep(
  * for (`--steps instructions`) or the campaign sets `instructions: { enabled: true }`.
  */
 export async function instructionsCampaign(
-  campaign: Campaign,
+  campaign: ResolvedCampaign,
   options: StepOptions & { asked?: boolean },
 ): Promise<StepSummary & { notes?: string[] }> {
   if (!options.asked && !instructionsSettings(campaign).enabled) {
@@ -478,6 +482,6 @@ export async function instructionsCampaign(
       "the instructions step needs valgrind (callgrind), which is not installed: install it (apt-get install valgrind) or leave the step out",
     );
   }
-  const tc = await toolchain(campaign.cc);
-  return runStep(instructionsStep(campaign, tc, valgrind, options), options);
+  const tc = await toolchain(campaign.context);
+  return runStep(defineInstructions(campaign, tc, valgrind, options), options);
 }

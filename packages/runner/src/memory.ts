@@ -18,12 +18,13 @@ import {
   type Toolchain,
   toolchain,
 } from "./build.ts";
-import { type Campaign, campaignProfile } from "./campaign.ts";
+import type { Campaign } from "./campaign.ts";
 import { DriverError, type DriverMemory, driverRun } from "./driver.ts";
 import { addSectionSizes, ElfError, elfSectionSizes, elfSymbols, pulledObjects } from "./elf-sections.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { checkMemoryOutput } from "./plausibility.ts";
 import { commandOf } from "./proc.ts";
+import type { ResolvedCampaign } from "./resolved.ts";
 import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
 import type { StepOptions, StepSummary } from "./step/types.ts";
 import { sha256 } from "./store.ts";
@@ -245,9 +246,8 @@ export function memoryRecordOf(
   };
 }
 
-export function memoryStep(campaign: Campaign, tc: Toolchain, options: StepOptions): StepDefinition<Work> {
+export function defineMemory(campaign: ResolvedCampaign, tc: Toolchain, options: StepOptions): StepDefinition<Work> {
   const out = options.out;
-  const profileOf = (name: string) => campaignProfile(campaign, name);
   const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): MemoryRecord =>
     failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
   return {
@@ -260,7 +260,7 @@ export function memoryStep(campaign: Campaign, tc: Toolchain, options: StepOptio
           entry: { kind: "memory", key: { ...key, operation: op } },
           inputsHash: sha256(
             JSON.stringify({
-              build: buildInputsHash(spec, profileOf(profile), tc),
+              build: buildInputsHash(spec, profile, tc),
               operation: op,
               args: memoryArgs(op, campaign.timing.messageBytes, campaign.timeouts.operationMs),
               sections: SECTIONS_METHOD,
@@ -281,15 +281,16 @@ export function memoryStep(campaign: Campaign, tc: Toolchain, options: StepOptio
     run: async (unit, pending, ctx) => {
       const { spec } = unit.work;
       const key = unit.key as InstanceKey;
-      const profile = profileOf(key.buildProfile);
+      const { profile } = unit;
       ctx.note(spec.notes ?? []);
-      const built = await buildInstance(spec, profile, campaign.cc, buildPath(out, key), campaign.timeouts.buildMs);
+      const built = await buildInstance(spec, profile, tc, buildPath(out, key), campaign.timeouts.buildMs);
       ctx.built(built.cached);
-      const facts = { ...buildFacts(campaign, tc, key.buildProfile, built), artifact: built.memoryDriver };
+      const facts = { ...buildFacts(campaign, tc, profile, built), artifact: built.memoryDriver };
       const sections = instanceSections(spec, built.staticObjects);
       for (const job of pending) {
         try {
           const mem = await driverRun<DriverMemory>(
+            campaign.context,
             built.memoryDriver,
             memoryArgs(job.operation, campaign.timing.messageBytes, campaign.timeouts.operationMs),
             campaign.timeouts.operationMs,
@@ -325,11 +326,11 @@ export function memoryStep(campaign: Campaign, tc: Toolchain, options: StepOptio
  * `memory: { enabled: true }`.
  */
 export async function memoryCampaign(
-  campaign: Campaign,
+  campaign: ResolvedCampaign,
   options: StepOptions & { asked?: boolean },
 ): Promise<StepSummary & { notes?: string[] }> {
   if (!options.asked && !memorySettings(campaign).enabled) {
     return { planned: 0, records: 0, failed: 0, skipped: 0, failures: [], notes: ["off in this campaign"] };
   }
-  return runStep(memoryStep(campaign, await toolchain(campaign.cc), options), options);
+  return runStep(defineMemory(campaign, await toolchain(campaign.context), options), options);
 }

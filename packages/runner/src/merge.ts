@@ -19,7 +19,17 @@ import {
 } from "@ngcc-perf/schema";
 import { InputError } from "./errors.ts";
 import { writeFileAtomic, writeJsonAtomic } from "./store.ts";
-import { listStoreFiles } from "./store-index.ts";
+import { indexProfiles, listStoreFiles } from "./store-index.ts";
+
+/** The build profiles of the input stores' indexes of one system, by name (none: no field). */
+function mergedProfiles(olds: readonly StoreIndexRecord[]): Pick<StoreIndexRecord, "buildProfiles"> {
+  const buildProfiles = olds.reduce(
+    (all, i) => indexProfiles(all, i.buildProfiles ?? []),
+    [] as NonNullable<StoreIndexRecord["buildProfiles"]>,
+  );
+  return buildProfiles.length > 0 ? { buildProfiles } : {};
+}
+
 import { TOOL } from "./tool.ts";
 
 export interface MergeResult {
@@ -194,6 +204,7 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
       files: listStoreFiles(systemDir(outDir, system)),
       ...(allSystems.length > 0 ? { systems: allSystems.includes(system) ? allSystems : [...allSystems, system] } : {}),
       ...(campaign ? { campaign } : {}),
+      ...mergedProfiles(olds),
       ...(reindexed.length > 0 ? { reindexed } : {}),
     };
     writeJsonAtomic(recordPath(outDir, { kind: "store-index", key: { system } }), index);

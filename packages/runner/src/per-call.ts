@@ -180,6 +180,7 @@ async function worker(
   const t0 = Date.now();
   try {
     const r = await driverRun<DriverSample>(
+      campaign.context,
       layout.driver,
       args,
       campaign.timeouts.operationMs,

@@ -6,29 +6,25 @@ import { existsSync, readFileSync } from "node:fs";
 import { type EnvironmentRecord, recordPath, systemDir } from "@ngcc-perf/schema";
 import { buildCampaign } from "./build-step.ts";
 import type { Campaign } from "./campaign.ts";
+import { constantTimeCampaign } from "./constant-time.ts";
 import { captureEnvironment } from "./env.ts";
-import { checkOnly, resolveAlgorithms } from "./instances.ts";
+import { checkOnly } from "./instances.ts";
+import { instructionsCampaign } from "./instructions.ts";
+import { memoryCampaign } from "./memory.ts";
 import { probeCounter } from "./probe.ts";
+import { type ResolvedCampaign, resolveCampaign } from "./resolved.ts";
 import type { StepName, StepOptions, StepSummary } from "./step/types.ts";
 import { closeWriteJournal, openWriteJournal, removeStaleTemps, writeJsonAtomic } from "./store.ts";
 import { verifyStore, writeStoreIndex } from "./store-index.ts";
 import { timeCampaign } from "./time-campaign.ts";
 
-export const PIPELINE_ORDER: readonly StepName[] = [
-  "build",
-  "kat",
-  "time",
-  "memory",
-  "instructions",
-  "constant-time",
-  "profile",
-  "sizes",
-  "report",
-];
-
 export interface PipelineStepOptions extends StepOptions {
   /** Measure an instance under a profile only when its KAT under that profile passed (or was not run). */
   requireKatPass: boolean;
+  /** The step was named in --steps: memory, instructions and constant-time then run whatever the campaign says. */
+  asked: boolean;
+  /** Units run at once by a step that runs several (kat; absent: the step's own default). */
+  jobs?: number;
 }
 
 /** What a step reports: a step summary, and for the report the site it wrote. */
@@ -40,20 +36,35 @@ export interface PipelineStepResult extends StepSummary {
   notes?: string[];
 }
 
-/** A step the pipeline can run: the runner's own (build, time) or one of kat, hashprof, sizes and report. */
+/**
+ * A step the pipeline can run: the runner's own (build, time, memory, instructions, constant-time) or one of kat,
+ * hashprof, sizes and report. The command line's table of steps (packages/cli/src/steps.ts) lists them in order.
+ */
 export interface PipelineStep {
   name: StepName;
+  /** Run with requireKatPass: an instance is measured under a profile only when its KAT there passed (or did not run). */
+  katGate?: boolean;
   /** Checks the step's own input (a size catalog, a notes file) before the pipeline writes anything. */
-  prepare?(campaign: Campaign): void | Promise<void>;
-  run(campaign: Campaign, options: PipelineStepOptions): Promise<PipelineStepResult>;
+  prepare?(campaign: ResolvedCampaign): void | Promise<void>;
+  run(campaign: ResolvedCampaign, options: PipelineStepOptions): Promise<PipelineStepResult>;
 }
 
 export const buildStep: PipelineStep = { name: "build", run: (c, o) => buildCampaign(c, o) };
-export const timeStep: PipelineStep = { name: "time", run: (c, o) => timeCampaign(c, o) };
+export const timeStep: PipelineStep = { name: "time", katGate: true, run: (c, o) => timeCampaign(c, o) };
+/** The stack and heap high-water: run when asked (named in --steps) or when the campaign sets `memory: { enabled: true }`. */
+export const memoryStep: PipelineStep = { name: "memory", run: (c, o) => memoryCampaign(c, o) };
+/** The instruction counts under valgrind: when asked or when the campaign sets `instructions: { enabled: true }`. */
+export const instructionsStep: PipelineStep = { name: "instructions", run: (c, o) => instructionsCampaign(c, o) };
+/** The constant-time smoke test under memcheck: when asked or when the campaign sets `constantTime: { enabled: true }`. */
+export const constantTimeStep: PipelineStep = { name: "constant-time", run: (c, o) => constantTimeCampaign(c, o) };
 
 export interface PipelineOptions extends StepOptions {
-  /** The steps to run; run in PIPELINE_ORDER whatever order they are given in. */
+  /** The steps to run, in the order given (the command line's table of steps keeps them in pipeline order). */
   steps: readonly PipelineStep[];
+  /** The steps named on the command line (--steps); see PipelineStepOptions.asked. */
+  asked?: readonly StepName[];
+  /** Units run at once by a step that runs several (kat). */
+  jobs?: number;
   /** Called when a step starts and ends (the CLI prints them). */
   onStep?: (
     e: { step: StepName; phase: "start" } | { step: StepName; phase: "end"; result: PipelineStepResult },
@@ -86,7 +97,7 @@ function readEnvironment(path: string): EnvironmentRecord | null {
 async function writeEnvironment(campaign: Campaign, out: string, start: string, end: string | null): Promise<void> {
   const path = recordPath(out, { kind: "environment", key: { system: campaign.system } });
   const kind = campaign.counter.kind === "auto" ? undefined : campaign.counter.kind;
-  const { counter } = await probeCounter(campaign.cc, kind, campaign.counter.fixedClockHz);
+  const { counter } = await probeCounter(campaign.cc, campaign.context, kind, campaign.counter.fixedClockHz);
   const env = await captureEnvironment({
     system: campaign.system,
     cc: campaign.cc,
@@ -114,14 +125,15 @@ async function writeEnvironment(campaign: Campaign, out: string, start: string, 
  * profile — every record journaled as it is written — stamps the campaign's end, writes the store index of what
  * was verified and, last, runs the report.
  */
-export async function runPipeline(campaign: Campaign, options: PipelineOptions): Promise<PipelineResult> {
+export async function runPipeline(loaded: Campaign, options: PipelineOptions): Promise<PipelineResult> {
   const t0 = Date.now();
   const { out } = options;
-  // Bad input (a missing submission, a bad meta.json) is refused before anything is written.
-  const algorithms = resolveAlgorithms(campaign);
-  checkOnly(algorithms, options.only);
+  // Bad input (a missing submission, a bad meta.json) is refused before anything is written; the steps plan from
+  // this one resolution (meta.json read once, build profiles as objects).
+  const campaign = resolveCampaign(loaded);
+  checkOnly(campaign.algorithms, options.only);
   for (const step of options.steps) await step.prepare?.(campaign);
-  const ordered = PIPELINE_ORDER.flatMap((n) => options.steps.filter((s) => s.name === n));
+  const ordered = options.steps;
   const measuring = ordered.filter((s) => s.name !== "report");
   const report = ordered.find((s) => s.name === "report");
   // A store edited, pruned or added to behind its index is refused before a step writes into it (never re-hashed).
@@ -139,7 +151,12 @@ export async function runPipeline(campaign: Campaign, options: PipelineOptions):
     staleRemoved,
     seconds: 0,
   };
-  const stepOptions: PipelineStepOptions = { ...options, requireKatPass: false };
+  const { steps: _steps, asked = [], onStep: _onStep, ...common } = options;
+  const optionsOf = (step: PipelineStep): PipelineStepOptions => ({
+    ...common,
+    requireKatPass: step.katGate ?? false,
+    asked: asked.includes(step.name),
+  });
   if (verified) {
     const dir = systemDir(out, campaign.system);
     openWriteJournal(dir, {
@@ -152,16 +169,13 @@ export async function runPipeline(campaign: Campaign, options: PipelineOptions):
       await writeEnvironment(campaign, out, start, null);
       for (const step of measuring) {
         options.onStep?.({ step: step.name, phase: "start" });
-        const r = await step.run(campaign, {
-          ...stepOptions,
-          requireKatPass: step.name === "time" || step.name === "profile",
-        });
+        const r = await step.run(campaign, optionsOf(step));
         result.steps[step.name] = r;
         result.failed += r.failed;
         options.onStep?.({ step: step.name, phase: "end", result: r });
       }
       await writeEnvironment(campaign, out, start, new Date().toISOString());
-      writeStoreIndex(campaign, algorithms, out);
+      writeStoreIndex(campaign, out);
     } finally {
       // Kept on disk when the run did not get to its index: the next run accepts what this one wrote.
       closeWriteJournal(dir, { remove: false });
@@ -169,7 +183,7 @@ export async function runPipeline(campaign: Campaign, options: PipelineOptions):
   }
   if (report) {
     options.onStep?.({ step: "report", phase: "start" });
-    const r = await report.run(campaign, stepOptions);
+    const r = await report.run(campaign, optionsOf(report));
     result.steps.report = r;
     result.site = r.site ?? null;
     options.onStep?.({ step: "report", phase: "end", result: r });

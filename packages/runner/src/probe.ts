@@ -10,6 +10,7 @@ import { type DriverCounter, driverRun } from "./driver.ts";
 import { InputError } from "./errors.ts";
 import { nativeDir } from "./native.ts";
 import { runProcess, tail } from "./proc.ts";
+import { HOST_CONTEXT, type RunContext } from "./run-context.ts";
 
 export interface ProbeResult {
   available: string[];
@@ -17,8 +18,12 @@ export interface ProbeResult {
   counter: DriverCounter;
 }
 
-export async function buildProbe(cc: string, cacheDir = join(tmpdir(), "ngcc-perf-cache")): Promise<string> {
-  const tc = await toolchain(cc);
+export async function buildProbe(
+  cc: string,
+  context: RunContext,
+  cacheDir = join(tmpdir(), "ngcc-perf-cache"),
+): Promise<string> {
+  const tc = await toolchain({ ...context, target: { ...context.target, cc } });
   const nd = nativeDir();
   const sources = [join(nd, "probe", "ngcc_probe.c"), join(nd, "driver", "ngcc_counter.c"), ...commonSources()];
   const headers = [
@@ -34,7 +39,7 @@ export async function buildProbe(cc: string, cacheDir = join(tmpdir(), "ngcc-per
   const tmp = `${exe}.${process.pid}.tmp`;
   const r = await runProcess(
     [cc, "-std=c99", "-O2", "-D_GNU_SOURCE", "-I", join(nd, "driver"), ...sources, "-o", tmp, "-lm"],
-    { timeoutMs: 120_000, writable: [cacheDir] },
+    { timeoutMs: 120_000, writable: [cacheDir], context },
   );
   if (r.spawnError) throw new InputError(`cannot run the compiler ${cc}: ${r.spawnError}`);
   if (r.exitCode !== 0) throw new Error(`building the counter probe failed:\n${tail(r.stderr)}`);
@@ -42,14 +47,19 @@ export async function buildProbe(cc: string, cacheDir = join(tmpdir(), "ngcc-per
   return exe;
 }
 
-export async function probeCounter(cc: string, kind?: string, fixedClockHz?: number): Promise<ProbeResult> {
-  const exe = await buildProbe(cc);
+export async function probeCounter(
+  cc: string,
+  context: RunContext,
+  kind?: string,
+  fixedClockHz?: number,
+): Promise<ProbeResult> {
+  const exe = await buildProbe(cc, context);
   const args = [
     ...(kind ? ["--counter", kind] : []),
     ...(fixedClockHz ? ["--fixed-clock-hz", String(fixedClockHz)] : []),
   ];
   try {
-    return (await driverRun<ProbeResult>(exe, args, 60_000, "counter probe", "driver-probe")).value;
+    return (await driverRun<ProbeResult>(context, exe, args, 60_000, "counter probe", "driver-probe")).value;
   } catch (err) {
     throw new InputError((err as Error).message);
   }
@@ -72,9 +82,10 @@ export interface ContentionProbe {
 
 /** Runs the counter probe's contention rounds on this machine; null when its counter has no chain. */
 export async function probeContention(cc: string, rounds: number): Promise<ContentionProbe | null> {
-  const exe = await buildProbe(cc);
+  const exe = await buildProbe(cc, HOST_CONTEXT);
   const out = (
     await driverRun<ProbeResult & { contention: Omit<ContentionProbe, "overhead" | "arch"> | null }>(
+      HOST_CONTEXT,
       exe,
       ["--contention", String(rounds)],
       60_000,

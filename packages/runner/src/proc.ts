@@ -11,7 +11,8 @@ import type { Readable } from "node:stream";
 import { newPidsCgroup, type PidsCgroup } from "./cgroup.ts";
 import { InputError } from "./errors.ts";
 import { watchFolders } from "./folder-quota.ts";
-import { resolveProgram, sandboxArgv, sandboxPath, sandboxSettings, signalOfStatus } from "./sandbox.ts";
+import type { RunContext } from "./run-context.ts";
+import { resolveProgram, sandboxArgv, sandboxPath, signalOfStatus } from "./sandbox.ts";
 import { closeDescriptor, openSeccompProgram } from "./seccomp.ts";
 import { targetArgv, withToolchainFlags } from "./target.ts";
 
@@ -37,6 +38,8 @@ export interface RunOptions {
   target?: boolean;
   /** Files and folders masked inside the sandbox for this process (e.g. a KAT's expected answers). */
   hidden?: string[];
+  /** The run's sandbox settings and toolchain (a campaign's, or HOST_CONTEXT outside one). */
+  context: RunContext;
 }
 
 export interface RunResult {
@@ -101,10 +104,11 @@ export function closeInheritedDescriptors(): number[] {
 
 export function runProcess(given: readonly string[], options: RunOptions): Promise<RunResult> {
   // The campaign compiler gets the toolchain's flags (sysroot, cflags, ldflags); a built program its emulator.
-  const argv = withToolchainFlags(options.target ? targetArgv(given) : given);
+  const { sandbox: settings, target } = options.context;
+  const argv = withToolchainFlags(options.target ? targetArgv(given, target) : given, target);
   const [file] = argv;
   if (!file) throw new Error("runProcess: empty argv");
-  const confined = options.sandbox !== false && sandboxSettings().enabled;
+  const confined = options.sandbox !== false && settings.enabled;
   if (!confined) return spawnAndWait(argv, [...argv], options, false);
   const cwd = resolve(options.cwd ?? process.cwd());
   const path = sandboxPath();
@@ -116,30 +120,33 @@ export function runProcess(given: readonly string[], options: RunOptions): Promi
   closeInheritedDescriptors();
   let wrapped: string[];
   let seccompFd: number | null = null;
-  const processes = sandboxSettings().limits.processes;
+  const processes = settings.limits.processes;
   const cgroup = processes === null ? null : newPidsCgroup(processes);
   try {
     seccompFd = openSeccompProgram();
-    wrapped = sandboxArgv({
-      argv,
-      cwd,
-      cwdGiven: options.cwd !== undefined,
-      writable,
-      timeoutMs: options.timeoutMs,
-      ...(options.env ? { env: options.env } : {}),
-      statusFd: STATUS_FD,
-      ...(options.target && argv.length > given.length && given[0] ? { emulatedProgram: given[0] } : {}),
-      ...(options.hidden ? { hidden: options.hidden } : {}),
-      ...(seccompFd === null ? {} : { seccompFd: SECCOMP_FD }),
-      ...(cgroup ? { blockFd: BLOCK_FD } : {}),
-    });
+    wrapped = sandboxArgv(
+      {
+        argv,
+        cwd,
+        cwdGiven: options.cwd !== undefined,
+        writable,
+        timeoutMs: options.timeoutMs,
+        ...(options.env ? { env: options.env } : {}),
+        statusFd: STATUS_FD,
+        ...(options.target && argv.length > given.length && given[0] ? { emulatedProgram: given[0] } : {}),
+        ...(options.hidden ? { hidden: options.hidden } : {}),
+        ...(seccompFd === null ? {} : { seccompFd: SECCOMP_FD }),
+        ...(cgroup ? { blockFd: BLOCK_FD } : {}),
+      },
+      settings,
+    );
   } catch (err) {
     closeDescriptor(seccompFd);
     cgroup?.remove();
     return Promise.reject(err);
   }
   try {
-    const limit = sandboxSettings().limits.writableBytes ?? null;
+    const limit = settings.limits.writableBytes ?? null;
     const watch =
       limit === null || writable.length === 0 ? null : { dirs: writable.map((w) => resolve(cwd, w)), limit };
     return spawnAndWait(argv, wrapped, options, true, seccompFd, cgroup, watch);
@@ -161,7 +168,7 @@ function notStarted(argv: readonly string[], options: RunOptions, spawnError: st
     stdout: "",
     stderr: "",
     spawnError,
-    sandboxed: options.sandbox !== false && sandboxSettings().enabled,
+    sandboxed: options.sandbox !== false && options.context.sandbox.enabled,
   };
 }
 

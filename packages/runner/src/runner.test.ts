@@ -8,6 +8,7 @@ import { loadCampaign } from "./campaign.ts";
 import { InputError } from "./errors.ts";
 import { apiNamespace, categoryFromApi, matchesAny, operationsOf } from "./instances.ts";
 import { runProcess } from "./proc.ts";
+import { HOST_CONTEXT } from "./run-context.ts";
 import { aggregate } from "./stats.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-runner-"));
@@ -88,15 +89,21 @@ describe("ELF image size", () => {
 
 describe("child processes", () => {
   it("kills a process that passes its time limit", async () => {
-    const r = await runProcess(["sleep", "30"], { timeoutMs: 200 });
+    const r = await runProcess(["sleep", "30"], { context: HOST_CONTEXT, timeoutMs: 200 });
     expect(r.timedOut).toBe(true);
     expect(r.signal).toBe("SIGKILL");
     expect(r.durationMs).toBeLessThan(20_000);
   });
 
   it("reports a program that cannot be started, and bounds captured output", async () => {
-    expect((await runProcess(["/nonexistent/cc"], { timeoutMs: 5000 })).spawnError).toMatch(/ENOENT/);
-    const r = await runProcess(["head", "-c", "100000", "/dev/zero"], { timeoutMs: 5000, maxOutputBytes: 1000 });
+    expect((await runProcess(["/nonexistent/cc"], { context: HOST_CONTEXT, timeoutMs: 5000 })).spawnError).toMatch(
+      /ENOENT/,
+    );
+    const r = await runProcess(["head", "-c", "100000", "/dev/zero"], {
+      context: HOST_CONTEXT,
+      timeoutMs: 5000,
+      maxOutputBytes: 1000,
+    });
     expect(r.stdout.length).toBe(1000);
     expect(r.exitCode).toBe(0);
   });

@@ -20,21 +20,17 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { pidsCgroupRoot } from "./cgroup.ts";
 import { runProcess } from "./proc.ts";
-import {
-  configureSandbox,
-  DEFAULT_SANDBOX_LIMITS,
-  sandboxArgv,
-  sandboxPath,
-  sandboxSettings,
-  secretPaths,
-  signalOfStatus,
-} from "./sandbox.ts";
+import { HOST_CONTEXT, type RunContext } from "./run-context.ts";
+import { DEFAULT_SANDBOX_LIMITS, sandboxArgv, sandboxPath, secretPaths, signalOfStatus } from "./sandbox.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-sandbox-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/** The run context of the processes below (a test that changes the sandbox's settings sets it, then puts it back). */
+let context: RunContext = HOST_CONTEXT;
+
 const sh = (script: string, o: { cwd?: string; writable?: string[]; timeoutMs?: number } = {}) =>
-  runProcess(["sh", "-c", script], { timeoutMs: o.timeoutMs ?? 10_000, ...o });
+  runProcess(["sh", "-c", script], { timeoutMs: o.timeoutMs ?? 10_000, ...o, context });
 
 describe("the sandbox", () => {
   it("shows the system read-only and nothing of $HOME, /root, /tmp, /var or /run", async () => {
@@ -79,7 +75,7 @@ describe("the sandbox", () => {
     expect(existsSync(join(other, "x"))).toBe(false);
     expect(existsSync("/tmp/t") && readFileSync("/tmp/t", "utf8") === "b\n").toBe(false);
     // A folder named writable: [] stays read-only even as the working folder.
-    const ro = await runProcess(["sh", "-c", "echo x > y"], { cwd: job, writable: [], timeoutMs: 10_000 });
+    const ro = await runProcess(["sh", "-c", "echo x > y"], { context, cwd: job, writable: [], timeoutMs: 10_000 });
     expect(ro.exitCode).not.toBe(0);
     expect(existsSync(join(job, "y"))).toBe(false);
   });
@@ -92,6 +88,7 @@ describe("the sandbox", () => {
     writeFileSync(join(dir, "plain.c"), "int x;\n");
     symlinkSync("answer.rsp", join(dir, "alias.rsp"));
     const r = await runProcess(["sh", "-c", "cat answer.rsp alias.rsp plain.c; ls -A KAT; echo end"], {
+      context,
       cwd: dir,
       writable: [],
       hidden: [join(dir, "answer.rsp"), join(dir, "KAT")],
@@ -104,12 +101,13 @@ describe("the sandbox", () => {
     const exe = join(tmp, "seccomp-probe");
     const source = fileURLToPath(new URL("./testdata/seccomp-probe.c", import.meta.url));
     const cc = await runProcess(["cc", "-std=gnu99", "-O1", "-o", exe, source], {
+      context,
       cwd: tmp,
       writable: [tmp],
       timeoutMs: 60_000,
     });
     expect(cc.stderr).toBe("");
-    const r = await runProcess([exe], { timeoutMs: 10_000 });
+    const r = await runProcess([exe], { context, timeoutMs: 10_000 });
     const said = Object.fromEntries(
       r.stdout
         .trim()
@@ -127,7 +125,7 @@ describe("the sandbox", () => {
       "socket-inet": "ok",
     });
     if (arch() === "x64") {
-      const int80 = await runProcess([exe, "int80"], { timeoutMs: 10_000 });
+      const int80 = await runProcess([exe, "int80"], { context, timeoutMs: 10_000 });
       expect(int80.signal).toBe("SIGSYS");
       expect(int80.stdout).not.toMatch(/int80 returned/);
     }
@@ -138,7 +136,8 @@ describe("the sandbox", () => {
     writeFileSync(file, "host file\n");
     const script = [
       `import { runProcess } from ${JSON.stringify(fileURLToPath(new URL("./proc.ts", import.meta.url)))};`,
-      `const r = await runProcess(["sh", "-c", "ls /proc/self/fd; echo written >&7"], { timeoutMs: 10000 });`,
+      `import { HOST_CONTEXT } from ${JSON.stringify(fileURLToPath(new URL("./run-context.ts", import.meta.url)))};`,
+      `const r = await runProcess(["sh", "-c", "ls /proc/self/fd; echo written >&7"], { timeoutMs: 10000, context: HOST_CONTEXT });`,
       "process.stdout.write(JSON.stringify(r));",
     ].join("\n");
     const fd = openSync(file, "a");
@@ -199,7 +198,7 @@ describe("the sandbox", () => {
   });
 
   it("applies the resource limits, with the CPU limit twice the time limit", async () => {
-    const r = await runProcess(["cat", "/proc/self/limits"], { timeoutMs: 30_000 });
+    const r = await runProcess(["cat", "/proc/self/limits"], { context, timeoutMs: 30_000 });
     const limit = (name: string) => new RegExp(`^${name}\\s+(\\S+)\\s+(\\S+)`, "m").exec(r.stdout)?.slice(1, 3);
     expect(limit("Max address space")).toEqual([String(8 * 1024 ** 3), String(8 * 1024 ** 3)]);
     expect(limit("Max cpu time")).toEqual(["60", "61"]);
@@ -210,8 +209,8 @@ describe("the sandbox", () => {
   });
 
   it("ends a process that spends its CPU time with SIGXCPU, and one that writes too large a file with SIGXFSZ", async () => {
-    const saved = sandboxSettings();
-    configureSandbox({ ...saved, limits: { ...saved.limits, cpuSeconds: 1, fileSizeBytes: 4096 } });
+    const saved = context.sandbox;
+    context = { ...context, sandbox: { ...saved, limits: { ...saved.limits, cpuSeconds: 1, fileSizeBytes: 4096 } } };
     try {
       const cpu = await sh("while :; do :; done", { timeoutMs: 20_000 });
       expect(cpu.timedOut).toBe(false);
@@ -219,22 +218,22 @@ describe("the sandbox", () => {
       const big = await sh("head -c 100000 /dev/zero > big", { cwd: tmp });
       expect(big.signal).toBe("SIGXFSZ");
     } finally {
-      configureSandbox(saved);
+      context = { ...context, sandbox: saved };
     }
   });
 
   it("holds the process limit even when run as root (a pids cgroup of its own), and removes the cgroup after", async () => {
-    const saved = sandboxSettings();
+    const saved = context.sandbox;
     const spawn60 = "i=0; while [ $i -lt 60 ]; do sleep 1 & i=$((i+1)); done; echo started $i";
     try {
-      configureSandbox({ ...saved, limits: { ...saved.limits, processes: 20 } });
+      context = { ...context, sandbox: { ...saved, limits: { ...saved.limits, processes: 20 } } };
       const few = await sh(spawn60, { timeoutMs: 20_000 });
       expect(few.stdout).not.toMatch(/started/);
       expect(few.stderr).toMatch(/fork/i);
-      configureSandbox({ ...saved, limits: { ...saved.limits, processes: 200 } });
+      context = { ...context, sandbox: { ...saved, limits: { ...saved.limits, processes: 200 } } };
       expect((await sh(spawn60, { timeoutMs: 20_000 })).stdout).toBe("started 60\n");
     } finally {
-      configureSandbox(saved);
+      context = { ...context, sandbox: saved };
     }
     const root = pidsCgroupRoot();
     if (root) {
@@ -244,11 +243,11 @@ describe("the sandbox", () => {
   });
 
   it("stops a process that fills its writable folder beyond writableBytes (many small files count too)", async () => {
-    const saved = sandboxSettings();
+    const saved = context.sandbox;
     const job = join(tmp, "flood");
     mkdirSync(job, { recursive: true });
     writeFileSync(join(job, "before.bin"), Buffer.alloc(2 * 1024 * 1024)); // held before: not counted
-    configureSandbox({ ...saved, limits: { ...saved.limits, writableBytes: 1024 * 1024 } });
+    context = { ...context, sandbox: { ...saved, limits: { ...saved.limits, writableBytes: 1024 * 1024 } } };
     try {
       const flood = await sh("i=0; while :; do i=$((i+1)); : > f$i; done", { cwd: job, timeoutMs: 60_000 });
       expect(flood.timedOut).toBe(false);
@@ -261,7 +260,7 @@ describe("the sandbox", () => {
       const small = await sh("head -c 100000 /dev/zero > a; echo ok", { cwd: job, timeoutMs: 60_000 });
       expect(small.stdout).toBe("ok\n");
     } finally {
-      configureSandbox(saved);
+      context = { ...context, sandbox: saved };
     }
   });
 
@@ -283,20 +282,20 @@ describe("the sandbox", () => {
     expect(ended.stdout.trim()).toBe("started");
     expect(Date.now() - quick).toBeLessThan(5000);
     await new Promise((res) => setTimeout(res, 200));
-    const ps = await runProcess(["ps", "-eo", "args="], { timeoutMs: 10_000, sandbox: false });
+    const ps = await runProcess(["ps", "-eo", "args="], { context, timeoutMs: 10_000, sandbox: false });
     expect(ps.stdout).not.toMatch(new RegExp(marker));
   });
 
   it("reports a program that is not there as spawn does, and runs unconfined when told", async () => {
-    expect((await runProcess(["no-such-program-ngcc"], { timeoutMs: 5000 })).spawnError).toMatch(/ENOENT/);
-    const saved = sandboxSettings();
-    configureSandbox({ ...saved, enabled: false });
+    expect((await runProcess(["no-such-program-ngcc"], { context, timeoutMs: 5000 })).spawnError).toMatch(/ENOENT/);
+    const saved = context.sandbox;
+    context = { ...context, sandbox: { ...saved, enabled: false } };
     try {
-      const r = await runProcess(["sh", "-c", "ls /"], { timeoutMs: 5000 });
+      const r = await runProcess(["sh", "-c", "ls /"], { context, timeoutMs: 5000 });
       expect(r.sandboxed).toBe(false);
       expect(r.stdout.split("\n")).toContain("root");
     } finally {
-      configureSandbox(saved);
+      context = { ...context, sandbox: saved };
     }
   });
 

@@ -3,8 +3,8 @@
 // root made of the system folders read-only (everything else — $HOME, /root, /tmp, /var, /run, /srv, /mnt … —
 // absent); the files of /etc and /opt no one else may read masked, and the writable or revealing parts of /proc
 // and /sys covered; only the job's own folders writable; a private /tmp; a clean environment; resource limits
-// (prlimit). runProcess (proc.ts) wraps its children with `sandboxArgv`; the campaign sets the limits
-// (`configureSandbox`).
+// (prlimit). runProcess (proc.ts) wraps its children with `sandboxArgv`; the campaign sets the limits (its run
+// context, run-context.ts, passed to every runProcess).
 import {
   accessSync,
   constants,
@@ -129,26 +129,6 @@ export const HIDDEN_KERNEL_PATHS = [
 ];
 
 const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-
-let settings: SandboxSettings = { enabled: true, limits: { ...DEFAULT_SANDBOX_LIMITS }, readable: [], argvPaths: true };
-
-/**
- * Sets the sandbox of this process's later child processes: a loaded campaign's `sandbox` (loadCampaign calls
- * this). Readable folders accumulate over campaigns (a test may load several); limits and `enabled` are the last's.
- */
-export function configureSandbox(next: SandboxSettings): void {
-  settings = {
-    enabled: next.enabled,
-    limits: { ...next.limits },
-    readable: [...new Set([...settings.readable, ...next.readable.map((p) => resolve(p))])],
-    argvPaths: next.argvPaths ?? false,
-    hidden: [...new Set([...(settings.hidden ?? []), ...(next.hidden ?? []).map((p) => resolve(p))])],
-  };
-}
-
-export function sandboxSettings(): SandboxSettings {
-  return settings;
-}
 
 /** The first executable `name` on the host's PATH, or null. */
 export function findOnPath(name: string, path = process.env.PATH ?? DEFAULT_PATH): string | null {
@@ -340,8 +320,8 @@ export interface SandboxRequest {
   blockFd?: number;
 }
 
-/** bwrap's command line for one process: the sandbox of the module's settings around `argv`. */
-export function sandboxArgv(req: SandboxRequest, s: SandboxSettings = settings, t: Tools = sandboxTools()): string[] {
+/** bwrap's command line for one process: the sandbox of the run's settings (RunContext) around `argv`. */
+export function sandboxArgv(req: SandboxRequest, s: SandboxSettings, t: Tools = sandboxTools()): string[] {
   const limits = s.limits;
   const system = systemMounts();
   const systemReal = system.dirs.map(realOrSelf);

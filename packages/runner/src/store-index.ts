@@ -14,13 +14,34 @@ import {
   storeFiles,
   systemDir,
 } from "@ngcc-perf/schema";
-import type { Campaign } from "./campaign.ts";
 import { type AlgorithmSpec, operationsOf } from "./instances.ts";
+import type { ResolvedCampaign } from "./resolved.ts";
 import { closeWriteJournal, sha256, writeJsonAtomic } from "./store.ts";
 import { TOOL } from "./tool.ts";
 
 type IndexFile = StoreIndexRecord["files"][number];
 type IndexAlgorithm = StoreIndexRecord["algorithms"][number];
+type IndexProfile = NonNullable<StoreIndexRecord["buildProfiles"]>[number];
+
+/**
+ * The build profiles of an index: those already in it, then the campaign's algorithms' (name, flags,
+ * description), a profile of the same name replacing the one there; in order of first appearance.
+ */
+export function indexProfiles(
+  old: readonly IndexProfile[],
+  profiles: ReadonlyArray<{ name: string; cflags: string[]; ldflags?: string[]; description?: string }>,
+): IndexProfile[] {
+  const byName = new Map(old.map((p) => [p.name, p]));
+  for (const p of profiles) {
+    byName.set(p.name, {
+      name: p.name,
+      cflags: p.cflags,
+      ...(p.ldflags?.length ? { ldflags: p.ldflags } : {}),
+      ...(p.description ? { description: p.description } : {}),
+    });
+  }
+  return [...byName.values()];
+}
 
 /** Every record and KAT log below a system folder, with kind, hash and size (the index itself excluded). */
 export function listStoreFiles(dataDir: string): IndexFile[] {
@@ -93,19 +114,23 @@ export function verifyStore(out: string, system: string, phase: "before" | "afte
  * against the old index and this run's write journal (verifyStore: a file changed behind the run is refused, not
  * indexed); then removes the journal.
  */
-export function writeStoreIndex(campaign: Campaign, algorithms: AlgorithmSpec[], out: string): StoreIndexRecord {
+export function writeStoreIndex(campaign: ResolvedCampaign, out: string): StoreIndexRecord {
   const dataDir = systemDir(out, campaign.system);
   const indexPath = recordPath(out, { kind: "store-index", key: { system: campaign.system } });
   const files = verifyStore(out, campaign.system, "after").files;
   const byId = new Map<string, IndexAlgorithm>();
   let reindexed: StoreIndexRecord["reindexed"];
+  let oldProfiles: IndexProfile[] = [];
   if (existsSync(indexPath)) {
     // verifyStore has read and validated it
     const old = JSON.parse(readFileSync(indexPath, "utf8")) as StoreIndexRecord;
     for (const a of old.algorithms ?? []) byId.set(a.id, a);
     reindexed = old.reindexed;
+    oldProfiles = old.buildProfiles ?? [];
   }
-  for (const a of algorithms) {
+  const used = [...new Set(campaign.algorithms.flatMap((a) => a.instances.flatMap((i) => i.profiles)))];
+  const buildProfiles = indexProfiles(oldProfiles, used);
+  for (const a of campaign.algorithms) {
     byId.set(a.id, { ...indexAlgorithm(a), operations: measuredOperations(files, a) });
   }
   const index: StoreIndexRecord = {
@@ -117,6 +142,7 @@ export function writeStoreIndex(campaign: Campaign, algorithms: AlgorithmSpec[],
     files,
     systems: campaign.systems,
     campaign: { name: campaign.name, path: campaign.file, sha256: sha256(campaign.text) },
+    ...(buildProfiles.length ? { buildProfiles } : {}),
     // The deliberate re-hashes of the files this index takes over stay on record.
     ...(reindexed?.length ? { reindexed } : {}),
   };

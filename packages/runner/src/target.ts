@@ -1,7 +1,7 @@
 // The campaign's toolchain (`compiler:` in the campaign): the compiler with its own flags and sysroot, and an
 // emulator prefix through which everything it builds is run (a cross toolchain: aarch64-linux-gnu-gcc with
-// `qemu-aarch64 -L /usr/aarch64-linux-gnu`). loadCampaign makes it this process's toolchain, as it makes the
-// sandbox. With none, the host's compiler and no prefix, as before.
+// `qemu-aarch64 -L /usr/aarch64-linux-gnu`). It travels in the run's context (run-context.ts) to every process
+// started. With none, the host's compiler and no prefix, as before.
 import { basename } from "node:path";
 
 export interface TargetToolchain {
@@ -35,18 +35,8 @@ export const HOST_TOOLCHAIN: TargetToolchain = {
   binutilsPrefix: "",
 };
 
-let current: TargetToolchain = HOST_TOOLCHAIN;
-
-export function configureTarget(t: TargetToolchain): void {
-  current = t;
-}
-
-export function targetToolchain(): TargetToolchain {
-  return current;
-}
-
 /** True when the campaign's programs run through an emulator: nothing they do is a timing. */
-export function emulated(t: TargetToolchain = current): boolean {
+export function emulated(t: TargetToolchain): boolean {
   return t.emulator.length > 0;
 }
 
@@ -57,7 +47,7 @@ export function binutilsPrefixOf(cc: string): string {
 }
 
 /** A binary tool of the target: aarch64-linux-gnu-objcopy for aarch64-linux-gnu-gcc, $OBJCOPY (…) when set. */
-export function targetTool(name: "objcopy" | "nm" | "objdump", t: TargetToolchain = current): string {
+export function targetTool(name: "objcopy" | "nm" | "objdump", t: TargetToolchain): string {
   return process.env[name.toUpperCase()] ?? `${t.binutilsPrefix}${name}`;
 }
 
@@ -70,7 +60,7 @@ function links(args: readonly string[]): boolean {
  * A command line as it is run: the toolchain's flags after the compiler (cflags, and ldflags when it links);
  * anything else unchanged.
  */
-export function withToolchainFlags(argv: readonly string[], t: TargetToolchain = current): string[] {
+export function withToolchainFlags(argv: readonly string[], t: TargetToolchain): string[] {
   const [file, ...rest] = argv;
   if (file === undefined || file !== t.cc) return [...argv];
   if (rest.includes("--version")) return [...argv];
@@ -79,12 +69,12 @@ export function withToolchainFlags(argv: readonly string[], t: TargetToolchain =
 }
 
 /** A program the toolchain built, as it is run: behind the emulator prefix when there is one. */
-export function targetArgv(argv: readonly string[], t: TargetToolchain = current): string[] {
+export function targetArgv(argv: readonly string[], t: TargetToolchain): string[] {
   return [...t.emulator, ...argv];
 }
 
 /** What the toolchain's flags add to the compiler's identity (cache keys): "" for the host's. */
-export function toolchainIdentity(t: TargetToolchain = current): string {
+export function toolchainIdentity(t: TargetToolchain): string {
   if (t.cflags.length === 0 && t.ldflags.length === 0) return "";
   return JSON.stringify({ cflags: t.cflags, ldflags: t.ldflags });
 }

@@ -13,24 +13,31 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type InstanceKey, type InstructionsRecord, inputDependence, recordPath, unitName } from "@ngcc-perf/schema";
 import { toolchain } from "./build.ts";
-import { type Campaign, campaignProfile } from "./campaign.ts";
+import type { Campaign } from "./campaign.ts";
 import type { InstanceSpec } from "./instances.ts";
 import {
   cpuHasAvx512,
-  instructionsStep,
+  defineInstructions,
   markCountedByPrepass,
   valgrindRefusal,
   valgrindVersion,
 } from "./instructions.ts";
+import type { ResolvedCampaign } from "./resolved.ts";
 import type { CentralDecision } from "./samples.ts";
 import { runStep, type Unit } from "./step/run.ts";
-import { inShard, type StepSummary } from "./step/types.ts";
+import { inShard, type Shard, type StepSummary } from "./step/types.ts";
 import { emulated } from "./target.ts";
-import { type DecideCentral, type TimeOptions, timeStep } from "./time.ts";
+import { type DecideCentral, defineTime, type TimeOptions } from "./time.ts";
 
 /** The instance's reference profile: its first build profile whose flags valgrind accepts, or null. */
-export function referenceProfile(campaign: Campaign, spec: InstanceSpec, avx512: boolean): string | null {
-  return spec.buildProfiles.find((p) => valgrindRefusal(campaignProfile(campaign, p).cflags, avx512) === null) ?? null;
+export function referenceProfile(spec: InstanceSpec, avx512: boolean): string | null {
+  return spec.profiles.find((p) => valgrindRefusal(p.cflags, avx512) === null)?.name ?? null;
+}
+
+/** Whether this run (its shard) times the instance under any of its build profiles. */
+function inThisRun(system: string, spec: InstanceSpec, shard: Shard | undefined): boolean {
+  const { algorithmId, instance } = spec;
+  return spec.profiles.some((p) => inShard(unitName({ system, algorithmId, instance, buildProfile: p.name }), shard));
 }
 
 function readRecord(path: string): InstructionsRecord | null {
@@ -56,10 +63,13 @@ export function decisionFromStore(
 ): CentralDecision {
   if (notCounted) return { by: "distribution", why: notCounted };
   if (reference === null) {
-    const first = spec.buildProfiles[0] ?? "";
-    const why = valgrindRefusal(campaignProfile(campaign, first).cflags, cpuHasAvx512()) ?? "no build profile";
+    const first = spec.profiles[0];
+    const why = (first && valgrindRefusal(first.cflags, cpuHasAvx512())) ?? "no build profile";
     const reason = why.replace(/^not counted: /, "");
-    return { by: "distribution", why: `no build profile of the instance can be counted (${first}: ${reason})` };
+    return {
+      by: "distribution",
+      why: `no build profile of the instance can be counted (${first?.name ?? ""}: ${reason})`,
+    };
   }
   const key: InstanceKey = {
     system: campaign.system,
@@ -95,9 +105,12 @@ export function decisionFromStore(
  * and the host of that shard writes the store's record: a store holds each job once, and merge refuses two
  * copies that differ). Not run for the trials method (it publishes no central figure).
  */
-export async function decideCentral(campaign: Campaign, options: TimeOptions): Promise<DecideCentral | undefined> {
+export async function decideCentral(
+  campaign: ResolvedCampaign,
+  options: TimeOptions,
+): Promise<DecideCentral | undefined> {
   if (campaign.timing.method === "trials") return undefined;
-  const tc = await toolchain(campaign.cc);
+  const tc = await toolchain(campaign.context);
   const avx512 = cpuHasAvx512();
   let notCounted: string | null = null;
   let valgrind: string | null = null;
@@ -111,25 +124,18 @@ export async function decideCentral(campaign: Campaign, options: TimeOptions): P
   const keyOf = (spec: { algorithmId: string; instance: string }, operation: string) =>
     `${spec.algorithmId}/${spec.instance}/${operation}`;
   if (valgrind) {
-    const inThisRun = (spec: InstanceSpec) =>
-      spec.buildProfiles.some((buildProfile) =>
-        inShard(
-          unitName({ system: campaign.system, algorithmId: spec.algorithmId, instance: spec.instance, buildProfile }),
-          options.shard,
-        ),
-      );
     const { shard: _shard, ...rest } = options;
     // Into the store: the reference units of this shard; into a scratch store: those of other shards.
     const count = async (out: string, mine: boolean) => {
-      const step = instructionsStep(campaign, tc, valgrind as string, { ...rest, out });
+      const step = defineInstructions(campaign, tc, valgrind as string, { ...rest, out });
       const plan = step.plan;
       let units: Array<Unit<{ spec: InstanceSpec }>> = [];
       step.plan = async () => {
         units = (await plan())
           .filter(
             (u) =>
-              u.key.buildProfile === referenceProfile(campaign, u.work.spec, avx512) &&
-              inThisRun(u.work.spec) &&
+              u.key.buildProfile === referenceProfile(u.work.spec, avx512) &&
+              inThisRun(campaign.system, u.work.spec, options.shard) &&
               inShard(unitName(u.key as InstanceKey), options.shard) === mine,
           )
           // An operation whose statistic the campaign sets needs no decision.
@@ -165,14 +171,7 @@ export async function decideCentral(campaign: Campaign, options: TimeOptions): P
     const k = keyOf(spec, operation);
     let d = decided.get(k);
     if (!d) {
-      d = decisionFromStore(
-        campaign,
-        options.out,
-        spec,
-        operation,
-        referenceProfile(campaign, spec, avx512),
-        notCounted,
-      );
+      d = decisionFromStore(campaign, options.out, spec, operation, referenceProfile(spec, avx512), notCounted);
       decided.set(k, d);
     }
     return d;
@@ -180,7 +179,7 @@ export async function decideCentral(campaign: Campaign, options: TimeOptions): P
 }
 
 /** The time step on its own: the statistic decided first (decideCentral), then every instance timed. */
-export async function timeCampaign(campaign: Campaign, options: TimeOptions): Promise<StepSummary> {
+export async function timeCampaign(campaign: ResolvedCampaign, options: TimeOptions): Promise<StepSummary> {
   const decide = await decideCentral(campaign, options);
-  return runStep(timeStep(campaign, await toolchain(campaign.cc), options, decide), options);
+  return runStep(defineTime(campaign, await toolchain(campaign.context), options, decide), options);
 }

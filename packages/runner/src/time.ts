@@ -19,7 +19,7 @@ import {
   kexPasses,
   type Toolchain,
 } from "./build.ts";
-import { type Campaign, type CounterKind, campaignProfile } from "./campaign.ts";
+import type { BuildProfile, Campaign, CounterKind } from "./campaign.ts";
 import {
   type DriverCounter,
   DriverError,
@@ -29,10 +29,11 @@ import {
   driverRun,
   infoAndCheck,
 } from "./driver.ts";
-import { type InstanceSpec, operationsOf, resolveAlgorithms } from "./instances.ts";
+import { type InstanceSpec, operationsOf } from "./instances.ts";
 import { type OpSampling, perCallChecks, perCallFields, samplePerCall, workerTrials } from "./per-call.ts";
 import { checkRssOutput, checkTimeOutput, type RssMemory, recordPlausibility, trialChecks } from "./plausibility.ts";
 import { commandOf } from "./proc.ts";
+import type { ResolvedCampaign } from "./resolved.ts";
 import type { CentralDecision } from "./samples.ts";
 import { aggregate } from "./stats.ts";
 import {
@@ -164,14 +165,13 @@ interface TimeWork {
 }
 
 /** The build facts a record carries. */
-export function buildFacts(campaign: Campaign, tc: Toolchain, profileName: string, built: BuiltInstance) {
-  const profile = campaign.profiles[profileName];
+export function buildFacts(campaign: Campaign, tc: Toolchain, profile: BuildProfile, built: BuiltInstance) {
   return {
     compiler: campaign.cc,
     compilerVersion: tc.version,
     flags: built.flags,
     ...(built.defines.length ? { defines: built.defines } : {}),
-    ...(profile?.ldflags.length ? { ldflags: profile.ldflags } : {}),
+    ...(profile.ldflags.length ? { ldflags: profile.ldflags } : {}),
     sourcesSha256: built.inputsHash,
     artifact: built.driver,
     linkage: built.linkage,
@@ -194,21 +194,27 @@ function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, ope
 
 /** Plans a unit per instance × build profile, a job per operation, each with the hash of its inputs. */
 export async function instanceUnits<W>(
-  campaign: Campaign,
-  jobOf: (spec: InstanceSpec, profile: string, op: string, key: InstanceKey) => Job,
+  campaign: ResolvedCampaign,
+  jobOf: (spec: InstanceSpec, profile: BuildProfile, op: string, key: InstanceKey) => Job,
   operations: (spec: InstanceSpec) => Promise<string[]>,
   work: (spec: InstanceSpec) => W,
 ): Promise<Array<Unit<W>>> {
   const units: Array<Unit<W>> = [];
-  for (const a of resolveAlgorithms(campaign)) {
+  for (const a of campaign.algorithms) {
     for (const spec of a.instances) {
       const ops = await operations(spec);
-      for (const buildProfile of spec.buildProfiles) {
-        const key = { system: campaign.system, algorithmId: spec.algorithmId, instance: spec.instance, buildProfile };
+      for (const profile of spec.profiles) {
+        const key = {
+          system: campaign.system,
+          algorithmId: spec.algorithmId,
+          instance: spec.instance,
+          buildProfile: profile.name,
+        };
         units.push({
           key,
+          profile,
           names: instanceNames(spec.algorithmId, spec.instance),
-          jobs: ops.map((op) => jobOf(spec, buildProfile, op, key)),
+          jobs: ops.map((op) => jobOf(spec, profile, op, key)),
           work: work(spec),
         });
       }
@@ -225,14 +231,13 @@ function statisticBy(d: CentralDecision | undefined): string | null {
   return d.by === "instructions" ? (d.inputDependent ? "mean" : "median") : "distribution";
 }
 
-export function timeStep(
-  campaign: Campaign,
+export function defineTime(
+  campaign: ResolvedCampaign,
   tc: Toolchain,
   options: TimeOptions,
   decide?: DecideCentral,
 ): StepDefinition<TimeWork> {
   const out = options.out;
-  const profileOf = (name: string) => campaignProfile(campaign, name);
   const failureRecord = (unit: Unit<TimeWork>, job: Job, f: Failure): TimingRecord =>
     failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
   return {
@@ -245,7 +250,7 @@ export function timeStep(
           entry: { kind: "timing", key: { ...key, operation: op } },
           inputsHash: sha256(
             JSON.stringify({
-              build: buildInputsHash(spec, profileOf(profile), tc),
+              build: buildInputsHash(spec, profile, tc),
               operation: op,
               counter: campaign.counter,
               timing: campaign.timing,
@@ -290,19 +295,11 @@ async function runTimeUnit(
 ): Promise<void> {
   const { campaign, tc, options, failureRecord, decide } = t;
   const { spec } = unit.work;
-  const profileName = unit.key.buildProfile;
-  const profile = campaign.profiles[profileName];
-  if (!profile) throw new Error(`unknown build profile ${profileName}`);
+  const { profile } = unit;
   ctx.note(spec.notes ?? []); // what the build leaves out, before it (said even when it fails)
-  const built = await buildInstance(
-    spec,
-    profile,
-    campaign.cc,
-    buildPath(options.out, unit.key),
-    campaign.timeouts.buildMs,
-  );
+  const built = await buildInstance(spec, profile, tc, buildPath(options.out, unit.key), campaign.timeouts.buildMs);
   ctx.built(built.cached);
-  const build = buildFacts(campaign, tc, profileName, built);
+  const build = buildFacts(campaign, tc, profile, built);
   // API figures and the counters this machine offers; then a functional check before any timing.
   let info: DriverInfo;
   try {
@@ -376,6 +373,7 @@ interface Measured {
  */
 async function memoryOf(m: Measured, op: string) {
   const mem = await driverRun<RssMemory>(
+    m.campaign.context,
     m.built.driver,
     ["memory", "--op", op, "--measure", "rss", "--msg-bytes", String(m.campaign.timing.messageBytes)],
     m.campaign.timeouts.operationMs,
@@ -485,6 +483,7 @@ async function timeOperation(m: Measured, job: Job): Promise<TimingRecord> {
   try {
     const args = driverTimeArgs(campaign, op, m.counter);
     const timed = await driverRun<DriverTime>(
+      campaign.context,
       built.driver,
       args,
       campaign.timeouts.operationMs,

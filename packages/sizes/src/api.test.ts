@@ -37,7 +37,7 @@ async function failureOf(name: string, edit: (text: string) => string): Promise<
   if (!spec) throw new Error("no instance");
   const build = join(dir, "out", "build");
   try {
-    await readApiFigures(spec, await toolchain(campaign.cc), join(build, "t_1", "kem-90", "guide"), {
+    await readApiFigures(spec, await toolchain(campaign.context), join(build, "t_1", "kem-90", "guide"), {
       buildTimeoutMs: 60_000,
       runTimeoutMs: 30_000,
       buildDir: build,

@@ -73,8 +73,8 @@ export function printparamsSource(): string {
 }
 
 /** Preprocessor flags of a build profile (-D/-U), which may change what api.h defines. */
-export function profileDefines(profile: BuildProfile | undefined): string[] {
-  return (profile?.cflags ?? []).filter((f) => /^-[DU]/.test(f));
+export function profileDefines(profile: BuildProfile): string[] {
+  return profile.cflags.filter((f) => /^-[DU]/.test(f));
 }
 
 function compileArgs(spec: InstanceSpec, cc: string, extraDefines: readonly string[], output: string): string[] {
@@ -298,18 +298,29 @@ export async function readApiFigures(
   const inputsHash = printparamsHash(spec, tc, extra);
   let build: CachedBuild<{ program: string }>;
   try {
-    build = await cachedBuild(root, `${spec.instance}-printparams`, inputsHash, o.buildTimeoutMs, async (work, run) => {
-      await run(
-        compileArgs(spec, tc.cc, extra, join(work, "ngcc-printparams")),
-        `reading the API sizes of ${what} (api.h)`,
-      );
-      return { program: "ngcc-printparams" };
-    });
+    build = await cachedBuild(
+      tc.context,
+      root,
+      `${spec.instance}-printparams`,
+      inputsHash,
+      o.buildTimeoutMs,
+      async (work, run) => {
+        await run(
+          compileArgs(spec, tc.cc, extra, join(work, "ngcc-printparams")),
+          `reading the API sizes of ${what} (api.h)`,
+        );
+        return { program: "ngcc-printparams" };
+      },
+    );
   } catch (err) {
     if (err instanceof BuildError) throw compileFailure(spec, err, rootsOf(spec, o.buildDir, o.iccsDir));
     throw err;
   }
-  const r = await runProcess([join(build.dir, build.result.program)], { timeoutMs: o.runTimeoutMs, target: true });
+  const r = await runProcess([join(build.dir, build.result.program)], {
+    timeoutMs: o.runTimeoutMs,
+    target: true,
+    context: tc.context,
+  });
   const commands = [...build.commands, commandOf(r)];
   const failed = runFailure(r, what);
   if (failed) throw new ApiError(failed.reason, failed.message, commands);

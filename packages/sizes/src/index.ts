@@ -62,13 +62,13 @@ export { pqcleanCatalogRows } from "./pqclean.ts";
 export {
   auditOutcome,
   catalogPath,
+  defineSizes,
   type FindingCounts,
   type LoadedCatalog,
   loadCatalog,
   type SizesSummary,
   type SizesWork,
   sizesCampaign,
-  sizesDefinition,
   sizesStep,
   sizesUnits,
 } from "./step.ts";

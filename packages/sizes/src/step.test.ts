@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadCampaign, selectUnits, toolchain } from "@ngcc-perf/runner";
+import { loadCampaign, resolveCampaign, selectUnits, toolchain } from "@ngcc-perf/runner";
 import { type InstanceKey, recordPath, relativeRecordPath } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { auditOutcome, loadCatalog, sizesUnits } from "./step.ts";
@@ -35,8 +35,8 @@ function campaignFile(o0Flags: string): string {
 }
 
 async function plan(out: string, o0Flags = '["-O0"]') {
-  const campaign = loadCampaign(campaignFile(o0Flags));
-  return sizesUnits(campaign, await toolchain(campaign.cc), out, loadCatalog(campaign));
+  const campaign = resolveCampaign(loadCampaign(campaignFile(o0Flags)));
+  return sizesUnits(campaign, await toolchain(campaign.context), out, loadCatalog(campaign));
 }
 
 const hashOf = (units: Awaited<ReturnType<typeof plan>>, alg: string, profile: string) =>

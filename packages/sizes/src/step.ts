@@ -6,13 +6,14 @@
 import { resolve } from "node:path";
 import {
   type AlgorithmSpec,
+  type BuildProfile,
   type Campaign,
   type Failure,
   type InstanceSpec,
   instanceNames,
   type Job,
   type PipelineStep,
-  resolveAlgorithms,
+  type ResolvedCampaign,
   runStep,
   type StepDefinition,
   type StepOptions,
@@ -63,14 +64,12 @@ export function loadCatalog(campaign: Campaign): LoadedCatalog {
 function allInstanceNames(campaign: Campaign, alg: AlgorithmSpec): string[] {
   const cfg = campaign.config.algorithms.find((a) => a.id === alg.id);
   if (!cfg?.instances || "pqclean" in cfg.source) return alg.instances.map((s) => s.instance);
-  const { instances: _selection, ...unfiltered } = cfg;
-  const [full] = resolveAlgorithms({ ...campaign, config: { ...campaign.config, algorithms: [unfiltered] } });
-  return full ? full.instances.map((s) => s.instance) : alg.instances.map((s) => s.instance);
+  return alg.allInstances().map((s) => s.instance);
 }
 
 /** The build profiles an algorithm's instances are measured under, in campaign order. */
-function profilesOf(alg: AlgorithmSpec): string[] {
-  return [...new Set(alg.instances.flatMap((s) => s.buildProfiles))];
+function profilesOf(alg: AlgorithmSpec): BuildProfile[] {
+  return [...new Set(alg.instances.flatMap((s) => s.profiles))];
 }
 
 /** What a unit (an algorithm under a build profile) carries from plan to run. */
@@ -93,11 +92,11 @@ function sizesUnit(
   catalog: LoadedCatalog,
   alg: AlgorithmSpec,
   knownInstances: string[],
-  buildProfile: string,
+  profile: BuildProfile,
 ): Unit<SizesWork> {
-  const key: AlgorithmKey = { system: campaign.system, algorithmId: alg.id, buildProfile };
-  const specs = alg.instances.filter((s) => s.buildProfiles.includes(buildProfile));
-  const extraDefines = profileDefines(campaign.profiles[buildProfile]);
+  const key: AlgorithmKey = { system: campaign.system, algorithmId: alg.id, buildProfile: profile.name };
+  const specs = alg.instances.filter((s) => s.profiles.includes(profile));
+  const extraDefines = profileDefines(profile);
   const measured = specs.map((s) => readMeasured(out, { ...key, instance: s.instance }, s.category));
   const inputsHash = sha256(
     JSON.stringify({
@@ -110,6 +109,7 @@ function sizesUnit(
   );
   return {
     key,
+    profile,
     names: [...new Set(specs.flatMap((s) => instanceNames(alg.id, s.instance)))],
     jobs: [{ operation: "sizes", entry: { kind: "size-audit", key }, inputsHash }],
     work: { category: alg.category, specs, extraDefines, knownInstances, measured },
@@ -117,8 +117,8 @@ function sizesUnit(
 }
 
 /** Every unit of the campaign: an algorithm × each build profile its instances are measured under. */
-export function sizesUnits(campaign: Campaign, tc: Toolchain, out: string, catalog: LoadedCatalog) {
-  return resolveAlgorithms(campaign).flatMap((alg) => {
+export function sizesUnits(campaign: ResolvedCampaign, tc: Toolchain, out: string, catalog: LoadedCatalog) {
+  return campaign.algorithms.flatMap((alg) => {
     const known = allInstanceNames(campaign, alg);
     return profilesOf(alg).map((p) => sizesUnit(campaign, tc, out, catalog, alg, known, p));
   });
@@ -199,8 +199,8 @@ export function auditOutcome(record: unknown): { reason: string; message: string
 const FAILURE_REASONS = new Set(["compile-error", "crash", "timeout", "error"]);
 
 /** The step definition: plan the units, run one audit per unit, count its findings into `findings`. */
-export function sizesDefinition(
-  campaign: Campaign,
+export function defineSizes(
+  campaign: ResolvedCampaign,
   tc: Toolchain,
   catalog: LoadedCatalog,
   out: string,
@@ -279,11 +279,11 @@ function findingNotes(summary: StepSummary, findings: FindingCounts): string[] {
  * algorithms with at least one matching instance and audits them whole; `shard` splits by algorithm × profile.
  * Throws InputError for a bad catalog (before anything is written).
  */
-export async function sizesCampaign(campaign: Campaign, options: StepOptions): Promise<SizesSummary> {
+export async function sizesCampaign(campaign: ResolvedCampaign, options: StepOptions): Promise<SizesSummary> {
   const catalog = loadCatalog(campaign);
-  const tc = await toolchain(campaign.cc);
+  const tc = await toolchain(campaign.context);
   const findings = emptyFindings();
-  const summary = await runStep(sizesDefinition(campaign, tc, catalog, options.out, findings), options);
+  const summary = await runStep(defineSizes(campaign, tc, catalog, options.out, findings), options);
   return { ...summary, findings, notes: findingNotes(summary, findings) };
 }
 

@@ -12,6 +12,7 @@ import {
   loadCampaign,
   memcheckXmlComplete,
   parseMemcheckXml,
+  resolveCampaign,
   sourceFunction,
   triageOf,
 } from "@ngcc-perf/runner";
@@ -182,12 +183,12 @@ describe("the constant-time step on Puffin", () => {
 
   it("off unless asked for or enabled; asked for without valgrind: a clear message and exit 2", async () => {
     const file = campaign("off", ["-O2"]);
-    const off = await constantTimeCampaign(loadCampaign(file), { out: join(work, "out-off") });
+    const off = await constantTimeCampaign(resolveCampaign(loadCampaign(file)), { out: join(work, "out-off") });
     expect(off).toMatchObject({ planned: 0, records: 0, failed: 0, notes: ["off in this campaign"] });
     // constantTime.only limits the step to the instances it names: none here, so nothing is planned or built.
     const some = loadCampaign(file);
     some.config.constantTime = { ...some.config.constantTime, only: ["kem-90/No-Such-Instance"] };
-    const none = await constantTimeCampaign(some, { out: join(work, "out-only"), asked: true });
+    const none = await constantTimeCampaign(resolveCampaign(some), { out: join(work, "out-only"), asked: true });
     expect(none).toMatchObject({ planned: 0, records: 0, failed: 0 });
     const bin = join(work, "bin-no-valgrind");
     mkdirSync(bin);
@@ -206,7 +207,7 @@ describe("PQClean ML-KEM-768", () => {
     const c = loadCampaign(join(fixturesDir, "campaigns", "pqclean.yaml"));
     c.config.constantTime = { ...c.config.constantTime, keys: 1 };
     const out = join(work, "out-mlkem");
-    const s = await constantTimeCampaign(c, { out, only: ["ml-kem-768"], asked: true });
+    const s = await constantTimeCampaign(resolveCampaign(c), { out, only: ["ml-kem-768"], asked: true });
     expect(s).toMatchObject({ records: 3, failed: 0 });
     const accepted = new Set<string>();
     for (const operation of OPS) {

@@ -17,6 +17,7 @@ import {
   loadCampaign,
   resolveAlgorithms,
   buildInstance as runnerBuildInstance,
+  toolchain,
 } from "@ngcc-perf/runner";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -1156,7 +1157,13 @@ describe("the runner's build (buildInstance)", () => {
     if (!spec) throw new Error("no instance");
     const profile = campaign.profiles[campaign.defaultProfile];
     if (!profile) throw new Error("no profile");
-    const built = await runnerBuildInstance(spec, profile, "gcc", join(dir, "builds"), 300_000);
+    const built = await runnerBuildInstance(
+      spec,
+      profile,
+      await toolchain(campaign.context),
+      join(dir, "builds"),
+      300_000,
+    );
     expect(built.linkage).toBe("static-objects");
     expect(built.staticObjects).toHaveLength(built.objects.length);
     for (const o of built.staticObjects) expect(o).toMatch(/\/obj\/[^/]+\.o$/);
@@ -1184,6 +1191,9 @@ describe("the runner's build (buildInstance)", () => {
     expect(r.status, r.stderr).toBe(0);
     expectSample(JSON.parse(r.stdout), "enc");
     // A second build of the same inputs is the cached one.
-    expect((await runnerBuildInstance(spec, profile, "gcc", join(dir, "builds"), 300_000)).cached).toBe(true);
+    expect(
+      (await runnerBuildInstance(spec, profile, await toolchain(campaign.context), join(dir, "builds"), 300_000))
+        .cached,
+    ).toBe(true);
   }, 300_000);
 });

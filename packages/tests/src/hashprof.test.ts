@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PQCLEAN_HASH_SYMBOLS, profileCampaign } from "@ngcc-perf/hashprof";
-import { loadCampaign, type ProgressEvent } from "@ngcc-perf/runner";
+import { loadCampaign, type ProgressEvent, resolveCampaign } from "@ngcc-perf/runner";
 import { buildPath, type HashProfileRecord, recordPath, type SurveyRecord, validateFile } from "@ngcc-perf/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNoCompile } from "./fixture-tools.ts";
@@ -76,8 +76,8 @@ let demoSummary: Awaited<ReturnType<typeof profileCampaign>>;
 let pqSummary: Awaited<ReturnType<typeof profileCampaign>>;
 beforeAll(async () => {
   [demoSummary, pqSummary] = await Promise.all([
-    profileCampaign(loadCampaign(demo), { out: outDemo }),
-    profileCampaign(loadCampaign(pq), { out: outPq }),
+    profileCampaign(resolveCampaign(loadCampaign(demo)), { out: outDemo }),
+    profileCampaign(resolveCampaign(loadCampaign(pq)), { out: outPq }),
   ]);
 }, 600_000);
 
@@ -315,7 +315,11 @@ describe("two build profiles", () => {
   const key = (buildProfile: string) => ({ system, algorithmId: "kem-90", instance: "Puffin-128", buildProfile });
   const run = async (options: { resume?: boolean; requireKatPass?: boolean }) => {
     const events: ProgressEvent[] = [];
-    const summary = await profileCampaign(loadCampaign(file), { out, ...options, onProgress: (e) => events.push(e) });
+    const summary = await profileCampaign(resolveCampaign(loadCampaign(file)), {
+      out,
+      ...options,
+      onProgress: (e) => events.push(e),
+    });
     const plans = events.filter((e) => e.type === "plan");
     const jobs = events.filter((e) => e.type === "job");
     return { summary, total: plans.map((e) => e.total), jobs };

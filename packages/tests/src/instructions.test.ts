@@ -12,6 +12,7 @@ import {
   instructionsCampaign,
   loadCampaign,
   readCallgrindDumps,
+  resolveCampaign,
   valgrindRefusal,
 } from "@ngcc-perf/runner";
 import { type InstructionsRecord, recordPath, validateFile } from "@ngcc-perf/schema";
@@ -162,7 +163,7 @@ describe("the instructions step", () => {
   it("off unless asked for or enabled; asked for without valgrind: a clear message and exit 2", async () => {
     const file = campaign("plain", ["-O2"]);
     // Not asked for (a plain run) and not enabled by the campaign: it plans nothing, runs no valgrind.
-    const off = await instructionsCampaign(loadCampaign(file), { out: join(work, "out-off") });
+    const off = await instructionsCampaign(resolveCampaign(loadCampaign(file)), { out: join(work, "out-off") });
     expect(off).toMatchObject({ planned: 0, records: 0, failed: 0, notes: ["off in this campaign"] });
     // PATH without valgrind: every program of /usr/bin but valgrind.
     const bin = join(work, "bin-no-valgrind");

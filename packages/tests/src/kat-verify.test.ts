@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { katStep } from "@ngcc-perf/kat";
-import { loadCampaign, type ProgressEvent } from "@ngcc-perf/runner";
+import { loadCampaign, type ProgressEvent, resolveCampaign } from "@ngcc-perf/runner";
 import { type InstanceKey, type KatRecord, recordPath, systemDir, validateFile } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -155,8 +155,8 @@ describe("ngcc-perf kat", () => {
     );
     const out = join(tmp, "profiles-out");
     const events: ProgressEvent[] = [];
-    const options = { out, requireKatPass: false, onProgress: (e: ProgressEvent) => events.push(e) };
-    const r = await katStep.run(loadCampaign(file), options);
+    const options = { out, requireKatPass: false, asked: false, onProgress: (e: ProgressEvent) => events.push(e) };
+    const r = await katStep.run(resolveCampaign(loadCampaign(file)), options);
     expect(r).toMatchObject({ planned: 2, records: 2, failed: 0, skipped: 0 });
     expect(events.find((e) => e.type === "plan")).toMatchObject({ step: "kat", total: 2, units: 2 });
     const jobs = events.filter((e) => e.type === "job");
@@ -182,7 +182,7 @@ describe("ngcc-perf kat", () => {
 
     // --resume: both current, nothing rebuilt; the total is still the two jobs.
     events.length = 0;
-    const again = await katStep.run(loadCampaign(file), { ...options, resume: true });
+    const again = await katStep.run(resolveCampaign(loadCampaign(file)), { ...options, resume: true });
     expect(again).toMatchObject({ planned: 2, records: 0, failed: 0, skipped: 2 });
     expect(events.filter((e) => e.type === "build")).toEqual([]);
   }, 300_000);

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadCampaign, resolveAlgorithms, buildInstance as runnerBuildInstance } from "@ngcc-perf/runner";
+import { loadCampaign, resolveAlgorithms, buildInstance as runnerBuildInstance, toolchain } from "@ngcc-perf/runner";
 import { afterAll, describe, expect, it } from "vitest";
 import { katgenDir, nativeIncludeDir, pqcleanDir, repoRoot } from "./fixture-tools.ts";
 
@@ -42,7 +42,7 @@ async function built(id: string, source: string, instance: string, defines: stri
   return runnerBuildInstance(
     { ...spec, defines: [...spec.defines, ...defines] },
     profile,
-    "gcc",
+    await toolchain(campaign.context),
     join(dir, "b"),
     300_000,
   );

@@ -6,7 +6,7 @@
 // two shards' stores merge into one.
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadCampaign, memoryCampaign, memoryLimits } from "@ngcc-perf/runner";
+import { loadCampaign, memoryCampaign, memoryLimits, resolveCampaign } from "@ngcc-perf/runner";
 import { type MemoryRecord, recordPath, type TimingRecord, validateFile } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { iccsDir, makeTempDir, runCliAsync, submissionsDir } from "./fixture-tools.ts";
@@ -137,10 +137,12 @@ describe("the memory step", () => {
   }, 300_000);
 
   it("off unless asked for (--steps memory) or enabled in the campaign", async () => {
-    const off = await memoryCampaign(loadCampaign(campaign("plain", ["-O2"])), { out: join(work, "out-off") });
+    const off = await memoryCampaign(resolveCampaign(loadCampaign(campaign("plain", ["-O2"]))), {
+      out: join(work, "out-off"),
+    });
     expect(off).toMatchObject({ planned: 0, records: 0, failed: 0, notes: ["off in this campaign"] });
     const enabled = campaign("enabled", ["-O2"], ["memory: { enabled: true }"]);
-    const on = await memoryCampaign(loadCampaign(enabled), { out: join(work, "out-on") });
+    const on = await memoryCampaign(resolveCampaign(loadCampaign(enabled)), { out: join(work, "out-on") });
     expect(on).toMatchObject({ planned: 3, records: 3, failed: 0 });
   }, 300_000);
 

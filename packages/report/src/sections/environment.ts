@@ -50,15 +50,20 @@ export function environmentRows(env: EnvironmentRecord | null): string[][] {
   ];
 }
 
-/** What each build profile of the algorithm's records was built with, as the records say. */
+/**
+ * What each build profile of the algorithm's records was built with, as the records say, and what it is for as the
+ * store index says (the campaign's description of the profile), when it says.
+ */
 function profileRemark(view: SystemView, alg: AlgorithmView): Inline[][] {
   if (alg.profiles.length === 0) return [];
   const builds = [...view.timingsOf(alg.id), ...view.katsOf(alg.id), ...view.profilesOf(alg.id)];
+  const described = new Map((view.index?.buildProfiles ?? []).map((p) => [p.name, p.description]));
   const parts = alg.profiles.map((profile) => {
     const flags = new Set<string>();
     for (const r of builds) if (r.buildProfile === profile && r.build) flags.add(r.build.flags.join(" ") || "no flags");
     const how = flags.size === 0 ? "flags not recorded" : [...flags].map((f) => `flags ${f}`).join(" or ");
-    return `${profile} (${how})`;
+    const description = described.get(profile);
+    return `${profile} (${description ? `“${description}”; ` : ""}${how})`;
   });
   const one = alg.profiles.length === 1;
   return [

@@ -9,6 +9,7 @@ import { basename, join } from "node:path";
 import type { Category } from "../instances.ts";
 import { nativeDir } from "../native.ts";
 import { runProcess } from "../proc.ts";
+import { HOST_CONTEXT } from "../run-context.ts";
 import { failureOf, filesIn, readSome, stripComments, unique } from "./util.ts";
 
 /** What an instance is compiled with: the flags every read of its headers and sources uses. */
@@ -62,6 +63,7 @@ export async function preprocess(cc: string, header: string, flags: CompileFlags
     [`#include "${header}"`, ...PROBED.map((n, k) => `ngcc_init_probe_${k} = ${n} ngcc_init_end`), ""].join("\n"),
   );
   const r = await runProcess([cc, "-E", "-dD", ...flagArgs(flags), probe], {
+    context: HOST_CONTEXT,
     timeoutMs: 60_000,
     cwd: work,
     writable: [work],
@@ -244,10 +246,10 @@ export async function compiledSizes(
       "-o",
       exe,
     ],
-    { timeoutMs: 120_000, cwd: work, writable: [work] },
+    { timeoutMs: 120_000, cwd: work, writable: [work], context: HOST_CONTEXT },
   );
   if (b.exitCode !== 0) return { sizes: {}, error: failureOf(b) };
-  const r = await runProcess([exe], { timeoutMs: 30_000, cwd: work, writable: [work] });
+  const r = await runProcess([exe], { timeoutMs: 30_000, cwd: work, writable: [work], context: HOST_CONTEXT });
   if (r.exitCode !== 0) return { sizes: {}, error: `printparams: ${failureOf(r)}` };
   try {
     const v = JSON.parse(r.stdout) as { algname?: unknown; sizes?: Record<string, unknown> };

@@ -4,6 +4,7 @@
 // and the profiler's groups. A unit that does not compile is said, and decides nothing.
 import { join } from "node:path";
 import { runProcess } from "../proc.ts";
+import { HOST_CONTEXT } from "../run-context.ts";
 import { type CompileFlags, flagArgs } from "./api-header.ts";
 import { failureOf } from "./util.ts";
 
@@ -43,12 +44,17 @@ export async function compileUnits(cc: string, units: Unit[], work: string): Pro
     done.add(key);
     const obj = join(work, `u${k++}.o`);
     const args = ["-std=gnu11", ...flagArgs(u.flags), "-O1", "-w", "-c", "-I", work, u.source, "-o", obj];
-    const r = await runProcess([cc, ...args], { timeoutMs: 120_000, cwd: work, writable: [work] });
+    const r = await runProcess([cc, ...args], {
+      timeoutMs: 120_000,
+      cwd: work,
+      writable: [work],
+      context: HOST_CONTEXT,
+    });
     if (r.exitCode !== 0) {
       failed.push({ source: u.source, error: failureOf(r) });
       continue;
     }
-    const nm = await runProcess(["nm", "-P", obj], { timeoutMs: 60_000, cwd: work });
+    const nm = await runProcess(["nm", "-P", obj], { timeoutMs: 60_000, cwd: work, context: HOST_CONTEXT });
     if (nm.exitCode !== 0) {
       failed.push({ source: u.source, error: `nm -P: ${failureOf(nm)}` });
       continue;

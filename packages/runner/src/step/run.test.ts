@@ -22,6 +22,7 @@ function unit(instance: string, buildProfile: string, mode: Work["mode"] = "ok",
   const key: InstanceKey = { system: "t_1", algorithmId: "kem-1", instance, buildProfile };
   return {
     key,
+    profile: { name: buildProfile, cflags: ["-O2"], ldflags: [] },
     names: [`kem-1/${instance}`, instance, "kem-1"],
     jobs: ["keygen", "enc", "dec"].map(
       (operation): Job => ({ operation, entry: { kind: "timing", key: { ...key, operation } }, inputsHash: hash }),

@@ -2,6 +2,7 @@
 // small per-unit functions; selection, shards, resume, failure records, progress and the summary are owned here.
 import { existsSync, readFileSync } from "node:fs";
 import { type AlgorithmKey, type InstanceKey, recordPath, type StoreEntry, unitName } from "@ngcc-perf/schema";
+import type { BuildProfile } from "../campaign.ts";
 import { matchesAny } from "../instances.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../store.ts";
 import { emptySummary, inShard, type StepName, type StepOptions, type StepSummary } from "./types.ts";
@@ -19,6 +20,8 @@ export interface Job {
 export interface Unit<W> {
   /** An instance under a build profile, or an algorithm under a build profile; shards split by its name. */
   key: InstanceKey | AlgorithmKey;
+  /** The build profile of the unit (the one its key names). */
+  profile: BuildProfile;
   /** Names --only globs are matched against ("<alg>/<instance>", the instance, the algorithm id). */
   names: string[];
   jobs: Job[];

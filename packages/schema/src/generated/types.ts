@@ -3608,6 +3608,27 @@ export interface StoreIndexRecord {
     sha256?: string;
   };
   /**
+   * The build profiles the store's records were made under, as the campaign defines them, in campaign order: the pages show each one's description beside its name.
+   */
+  buildProfiles?: {
+    /**
+     * Build profile (named compiler flag set) the instance was built with, e.g. guide.
+     */
+    name: string;
+    /**
+     * Compiler flags.
+     */
+    cflags: string[];
+    /**
+     * Linker flags.
+     */
+    ldflags?: string[];
+    /**
+     * What the profile is for.
+     */
+    description?: string;
+  }[];
+  /**
    * How section 7 names the folder the paths are relative to, e.g. performance/data/arm_1/.
    */
   evidenceRoot?: string;

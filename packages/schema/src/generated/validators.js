@@ -26232,7 +26232,7 @@ return errors === 0;
 validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const store_index = validate28;
-const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/store-index.schema.json","title":"ngcc-perf store index","description":"Index of one system's folder of a record store: the algorithms measured (section 1 facts) and every file with its hash.","type":"object","properties":{"kind":{"const":"store-index","description":"Record kind; always \"store-index\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithms":{"type":"array","description":"Algorithms in the store.","items":{"type":"object","description":"One algorithm.","properties":{"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"name":{"type":"string","description":"Algorithm name, e.g. MAMBA-Frost.","minLength":1},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"implementations":{"type":"array","description":"Implementation versions measured.","items":{"type":"string"},"minItems":1},"instances":{"type":"array","description":"Instances (parameter sets), in page order.","items":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"minItems":1},"operations":{"type":"array","description":"Operations measured, in page order (e.g. exchange, init_a, init_b, pass1, derive_a, derive_b).","items":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"minItems":1},"links":{"type":"object","description":"Section 1 links.","properties":{"security":{"type":"object","description":"A link shown in section 1 of a page.","properties":{"label":{"type":"string","description":"Link text, e.g. kem-20 report."},"href":{"description":"Target URL or relative path; null when only the label is known.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"method":{"type":"object","description":"A link shown in section 1 of a page.","properties":{"label":{"type":"string","description":"Link text, e.g. kem-20 report."},"href":{"description":"Target URL or relative path; null when only the label is known.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"submission":{"type":"object","description":"A link shown in section 1 of a page.","properties":{"label":{"type":"string","description":"Link text, e.g. kem-20 report."},"href":{"description":"Target URL or relative path; null when only the label is known.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["label"],"additionalProperties":false}},"additionalProperties":false},"katManifest":{"type":"string","description":"The submission's KAT manifest as named on the page: the algorithm id, then its path inside the submission, e.g. kem-20/KAT/kat.sha256."}},"required":["id","name","category","implementations","instances"],"additionalProperties":false}},"files":{"type":"array","description":"Every record and log of the system's folder.","items":{"type":"object","description":"One file.","properties":{"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"kind":{"type":"string","enum":["environment","timing","kat","kat-log","hash-profile","survey","size-audit","instructions","memory","constant-time"],"description":"Record kind, or kat-log."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the file."},"bytes":{"type":"integer","description":"File size in bytes.","minimum":0}},"required":["path","kind"],"additionalProperties":false}},"systems":{"type":"array","description":"Every system the published site covers, for the system switcher.","items":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"minItems":1},"campaign":{"type":"object","description":"The campaign that produced the store.","properties":{"name":{"type":"string","description":"Campaign name."},"path":{"type":"string","description":"Campaign file."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the campaign file."}},"required":["name"],"additionalProperties":false},"evidenceRoot":{"type":"string","description":"How section 7 names the folder the paths are relative to, e.g. performance/data/arm_1/."},"reindexed":{"type":"array","description":"Every deliberate re-hash of this index by ngcc-perf index, oldest first: a run never re-hashes a store (it refuses one whose files differ from its index), so each time files were accepted as they are on disk is recorded here and kept by later runs and merges.","items":{"type":"object","description":"One re-hash.","properties":{"at":{"type":"string","description":"When the index was rebuilt (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"command":{"type":"string","description":"The command that rebuilt it, e.g. ngcc-perf index.","minLength":1},"tool":{"type":"object","description":"The program that rebuilt it.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"previousIndex":{"description":"SHA-256 of the index.json it replaced, or null when there was none.","anyOf":[{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"null"}]},"changed":{"type":"array","description":"Files whose SHA-256 or size differed from the previous index.","items":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"added":{"type":"array","description":"Files the previous index did not list.","items":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"removed":{"type":"array","description":"Files the previous index listed that were gone.","items":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"by":{"type":"string","description":"Who ran it: the user name and host name (user@host).","minLength":1},"dropped":{"type":"array","description":"Entries of the previous index that could not be checked, with why.","items":{"type":"string"}}},"required":["at","command","tool","previousIndex","changed","added","removed"],"additionalProperties":false}}},"required":["kind","schemaVersion","provenance","system","algorithms","files"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"}}};
+const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/store-index.schema.json","title":"ngcc-perf store index","description":"Index of one system's folder of a record store: the algorithms measured (section 1 facts) and every file with its hash.","type":"object","properties":{"kind":{"const":"store-index","description":"Record kind; always \"store-index\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithms":{"type":"array","description":"Algorithms in the store.","items":{"type":"object","description":"One algorithm.","properties":{"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"name":{"type":"string","description":"Algorithm name, e.g. MAMBA-Frost.","minLength":1},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"implementations":{"type":"array","description":"Implementation versions measured.","items":{"type":"string"},"minItems":1},"instances":{"type":"array","description":"Instances (parameter sets), in page order.","items":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"minItems":1},"operations":{"type":"array","description":"Operations measured, in page order (e.g. exchange, init_a, init_b, pass1, derive_a, derive_b).","items":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"minItems":1},"links":{"type":"object","description":"Section 1 links.","properties":{"security":{"type":"object","description":"A link shown in section 1 of a page.","properties":{"label":{"type":"string","description":"Link text, e.g. kem-20 report."},"href":{"description":"Target URL or relative path; null when only the label is known.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"method":{"type":"object","description":"A link shown in section 1 of a page.","properties":{"label":{"type":"string","description":"Link text, e.g. kem-20 report."},"href":{"description":"Target URL or relative path; null when only the label is known.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"submission":{"type":"object","description":"A link shown in section 1 of a page.","properties":{"label":{"type":"string","description":"Link text, e.g. kem-20 report."},"href":{"description":"Target URL or relative path; null when only the label is known.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["label"],"additionalProperties":false}},"additionalProperties":false},"katManifest":{"type":"string","description":"The submission's KAT manifest as named on the page: the algorithm id, then its path inside the submission, e.g. kem-20/KAT/kat.sha256."}},"required":["id","name","category","implementations","instances"],"additionalProperties":false}},"files":{"type":"array","description":"Every record and log of the system's folder.","items":{"type":"object","description":"One file.","properties":{"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"kind":{"type":"string","enum":["environment","timing","kat","kat-log","hash-profile","survey","size-audit","instructions","memory","constant-time"],"description":"Record kind, or kat-log."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the file."},"bytes":{"type":"integer","description":"File size in bytes.","minimum":0}},"required":["path","kind"],"additionalProperties":false}},"systems":{"type":"array","description":"Every system the published site covers, for the system switcher.","items":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"minItems":1},"campaign":{"type":"object","description":"The campaign that produced the store.","properties":{"name":{"type":"string","description":"Campaign name."},"path":{"type":"string","description":"Campaign file."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the campaign file."}},"required":["name"],"additionalProperties":false},"buildProfiles":{"type":"array","description":"The build profiles the store's records were made under, as the campaign defines them, in campaign order: the pages show each one's description beside its name.","items":{"type":"object","description":"One build profile.","properties":{"name":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"cflags":{"type":"array","description":"Compiler flags.","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"description":{"type":"string","description":"What the profile is for."}},"required":["name","cflags"],"additionalProperties":false}},"evidenceRoot":{"type":"string","description":"How section 7 names the folder the paths are relative to, e.g. performance/data/arm_1/."},"reindexed":{"type":"array","description":"Every deliberate re-hash of this index by ngcc-perf index, oldest first: a run never re-hashes a store (it refuses one whose files differ from its index), so each time files were accepted as they are on disk is recorded here and kept by later runs and merges.","items":{"type":"object","description":"One re-hash.","properties":{"at":{"type":"string","description":"When the index was rebuilt (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"command":{"type":"string","description":"The command that rebuilt it, e.g. ngcc-perf index.","minLength":1},"tool":{"type":"object","description":"The program that rebuilt it.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"previousIndex":{"description":"SHA-256 of the index.json it replaced, or null when there was none.","anyOf":[{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"null"}]},"changed":{"type":"array","description":"Files whose SHA-256 or size differed from the previous index.","items":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"added":{"type":"array","description":"Files the previous index did not list.","items":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"removed":{"type":"array","description":"Files the previous index listed that were gone.","items":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"by":{"type":"string","description":"Who ran it: the user name and host name (user@host).","minLength":1},"dropped":{"type":"array","description":"Entries of the previous index that could not be checked, with why.","items":{"type":"string"}}},"required":["at","command","tool","previousIndex","changed","added","removed"],"additionalProperties":false}}},"required":["kind","schemaVersion","provenance","system","algorithms","files"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"}}};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/store-index.schema.json" */;
@@ -27539,9 +27539,15 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data.evidenceRoot !== undefined){
-if(typeof data.evidenceRoot !== "string"){
-const err103 = {instancePath:instancePath+"/evidenceRoot",schemaPath:"#/properties/evidenceRoot/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.buildProfiles !== undefined){
+let data45 = data.buildProfiles;
+if(Array.isArray(data45)){
+const len6 = data45.length;
+for(let i6=0; i6<len6; i6++){
+let data46 = data45[i6];
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.name === undefined){
+const err103 = {instancePath:instancePath+"/buildProfiles/" + i6,schemaPath:"#/properties/buildProfiles/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -27550,16 +27556,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-if(data.reindexed !== undefined){
-let data46 = data.reindexed;
-if(Array.isArray(data46)){
-const len6 = data46.length;
-for(let i6=0; i6<len6; i6++){
-let data47 = data46[i6];
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-if(data47.at === undefined){
-const err104 = {instancePath:instancePath+"/reindexed/" + i6,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
+if(data46.cflags === undefined){
+const err104 = {instancePath:instancePath+"/buildProfiles/" + i6,schemaPath:"#/properties/buildProfiles/items/required",keyword:"required",params:{missingProperty: "cflags"},message:"must have required property '"+"cflags"+"'"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -27568,8 +27566,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data47.command === undefined){
-const err105 = {instancePath:instancePath+"/reindexed/" + i6,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
+for(const key10 in data46){
+if(!((((key10 === "name") || (key10 === "cflags")) || (key10 === "ldflags")) || (key10 === "description"))){
+const err105 = {instancePath:instancePath+"/buildProfiles/" + i6,schemaPath:"#/properties/buildProfiles/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -27578,8 +27577,12 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(data47.tool === undefined){
-const err106 = {instancePath:instancePath+"/reindexed/" + i6,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'"};
+}
+if(data46.name !== undefined){
+let data47 = data46.name;
+if(typeof data47 === "string"){
+if(!pattern4.test(data47)){
+const err106 = {instancePath:instancePath+"/buildProfiles/" + i6+"/name",schemaPath:"#/properties/buildProfiles/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -27588,8 +27591,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(data47.previousIndex === undefined){
-const err107 = {instancePath:instancePath+"/reindexed/" + i6,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "previousIndex"},message:"must have required property '"+"previousIndex"+"'"};
+}
+else {
+const err107 = {instancePath:instancePath+"/buildProfiles/" + i6+"/name",schemaPath:"#/properties/buildProfiles/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -27598,8 +27602,14 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(data47.changed === undefined){
-const err108 = {instancePath:instancePath+"/reindexed/" + i6,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'"};
+}
+if(data46.cflags !== undefined){
+let data48 = data46.cflags;
+if(Array.isArray(data48)){
+const len7 = data48.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data48[i7] !== "string"){
+const err108 = {instancePath:instancePath+"/buildProfiles/" + i6+"/cflags/" + i7,schemaPath:"#/properties/buildProfiles/items/properties/cflags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -27608,8 +27618,10 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data47.added === undefined){
-const err109 = {instancePath:instancePath+"/reindexed/" + i6,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "added"},message:"must have required property '"+"added"+"'"};
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/buildProfiles/" + i6+"/cflags",schemaPath:"#/properties/buildProfiles/items/properties/cflags/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -27618,8 +27630,14 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data47.removed === undefined){
-const err110 = {instancePath:instancePath+"/reindexed/" + i6,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "removed"},message:"must have required property '"+"removed"+"'"};
+}
+if(data46.ldflags !== undefined){
+let data50 = data46.ldflags;
+if(Array.isArray(data50)){
+const len8 = data50.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data50[i8] !== "string"){
+const err110 = {instancePath:instancePath+"/buildProfiles/" + i6+"/ldflags/" + i8,schemaPath:"#/properties/buildProfiles/items/properties/ldflags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -27628,9 +27646,10 @@ vErrors.push(err110);
 }
 errors++;
 }
-for(const key10 in data47){
-if(!(func1.call(schema77.properties.reindexed.items.properties, key10))){
-const err111 = {instancePath:instancePath+"/reindexed/" + i6,schemaPath:"#/properties/reindexed/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/buildProfiles/" + i6+"/ldflags",schemaPath:"#/properties/buildProfiles/items/properties/ldflags/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -27640,11 +27659,9 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data47.at !== undefined){
-let data48 = data47.at;
-if(typeof data48 === "string"){
-if(!pattern20.test(data48)){
-const err112 = {instancePath:instancePath+"/reindexed/" + i6+"/at",schemaPath:"#/properties/reindexed/items/properties/at/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
+if(data46.description !== undefined){
+if(typeof data46.description !== "string"){
+const err112 = {instancePath:instancePath+"/buildProfiles/" + i6+"/description",schemaPath:"#/properties/buildProfiles/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -27654,8 +27671,9 @@ vErrors.push(err112);
 errors++;
 }
 }
+}
 else {
-const err113 = {instancePath:instancePath+"/reindexed/" + i6+"/at",schemaPath:"#/properties/reindexed/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err113 = {instancePath:instancePath+"/buildProfiles/" + i6,schemaPath:"#/properties/buildProfiles/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -27665,11 +27683,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data47.command !== undefined){
-let data49 = data47.command;
-if(typeof data49 === "string"){
-if(func2(data49) < 1){
-const err114 = {instancePath:instancePath+"/reindexed/" + i6+"/command",schemaPath:"#/properties/reindexed/items/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err114 = {instancePath:instancePath+"/buildProfiles",schemaPath:"#/properties/buildProfiles/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -27679,8 +27695,9 @@ vErrors.push(err114);
 errors++;
 }
 }
-else {
-const err115 = {instancePath:instancePath+"/reindexed/" + i6+"/command",schemaPath:"#/properties/reindexed/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.evidenceRoot !== undefined){
+if(typeof data.evidenceRoot !== "string"){
+const err115 = {instancePath:instancePath+"/evidenceRoot",schemaPath:"#/properties/evidenceRoot/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -27690,11 +27707,15 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data47.tool !== undefined){
-let data50 = data47.tool;
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-if(data50.name === undefined){
-const err116 = {instancePath:instancePath+"/reindexed/" + i6+"/tool",schemaPath:"#/properties/reindexed/items/properties/tool/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(data.reindexed !== undefined){
+let data54 = data.reindexed;
+if(Array.isArray(data54)){
+const len9 = data54.length;
+for(let i9=0; i9<len9; i9++){
+let data55 = data54[i9];
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+if(data55.at === undefined){
+const err116 = {instancePath:instancePath+"/reindexed/" + i9,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -27703,8 +27724,8 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(data50.version === undefined){
-const err117 = {instancePath:instancePath+"/reindexed/" + i6+"/tool",schemaPath:"#/properties/reindexed/items/properties/tool/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(data55.command === undefined){
+const err117 = {instancePath:instancePath+"/reindexed/" + i9,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -27713,9 +27734,8 @@ vErrors.push(err117);
 }
 errors++;
 }
-for(const key11 in data50){
-if(!((key11 === "name") || (key11 === "version"))){
-const err118 = {instancePath:instancePath+"/reindexed/" + i6+"/tool",schemaPath:"#/properties/reindexed/items/properties/tool/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(data55.tool === undefined){
+const err118 = {instancePath:instancePath+"/reindexed/" + i9,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -27724,12 +27744,8 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-if(data50.name !== undefined){
-let data51 = data50.name;
-if(typeof data51 === "string"){
-if(func2(data51) < 1){
-const err119 = {instancePath:instancePath+"/reindexed/" + i6+"/tool/name",schemaPath:"#/properties/reindexed/items/properties/tool/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data55.previousIndex === undefined){
+const err119 = {instancePath:instancePath+"/reindexed/" + i9,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "previousIndex"},message:"must have required property '"+"previousIndex"+"'"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -27738,9 +27754,8 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-else {
-const err120 = {instancePath:instancePath+"/reindexed/" + i6+"/tool/name",schemaPath:"#/properties/reindexed/items/properties/tool/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data55.changed === undefined){
+const err120 = {instancePath:instancePath+"/reindexed/" + i9,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -27749,12 +27764,8 @@ vErrors.push(err120);
 }
 errors++;
 }
-}
-if(data50.version !== undefined){
-let data52 = data50.version;
-if(typeof data52 === "string"){
-if(func2(data52) < 1){
-const err121 = {instancePath:instancePath+"/reindexed/" + i6+"/tool/version",schemaPath:"#/properties/reindexed/items/properties/tool/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data55.added === undefined){
+const err121 = {instancePath:instancePath+"/reindexed/" + i9,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "added"},message:"must have required property '"+"added"+"'"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -27763,9 +27774,8 @@ vErrors.push(err121);
 }
 errors++;
 }
-}
-else {
-const err122 = {instancePath:instancePath+"/reindexed/" + i6+"/tool/version",schemaPath:"#/properties/reindexed/items/properties/tool/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data55.removed === undefined){
+const err122 = {instancePath:instancePath+"/reindexed/" + i9,schemaPath:"#/properties/reindexed/items/required",keyword:"required",params:{missingProperty: "removed"},message:"must have required property '"+"removed"+"'"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -27774,10 +27784,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-}
-else {
-const err123 = {instancePath:instancePath+"/reindexed/" + i6+"/tool",schemaPath:"#/properties/reindexed/items/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key11 in data55){
+if(!(func1.call(schema77.properties.reindexed.items.properties, key11))){
+const err123 = {instancePath:instancePath+"/reindexed/" + i9,schemaPath:"#/properties/reindexed/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -27787,14 +27796,11 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data47.previousIndex !== undefined){
-let data53 = data47.previousIndex;
-const _errs133 = errors;
-let valid32 = false;
-const _errs134 = errors;
-if(typeof data53 === "string"){
-if(!pattern30.test(data53)){
-const err124 = {instancePath:instancePath+"/reindexed/" + i6+"/previousIndex",schemaPath:"#/properties/reindexed/items/properties/previousIndex/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(data55.at !== undefined){
+let data56 = data55.at;
+if(typeof data56 === "string"){
+if(!pattern20.test(data56)){
+const err124 = {instancePath:instancePath+"/reindexed/" + i9+"/at",schemaPath:"#/properties/reindexed/items/properties/at/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -27805,7 +27811,7 @@ errors++;
 }
 }
 else {
-const err125 = {instancePath:instancePath+"/reindexed/" + i6+"/previousIndex",schemaPath:"#/properties/reindexed/items/properties/previousIndex/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err125 = {instancePath:instancePath+"/reindexed/" + i9+"/at",schemaPath:"#/properties/reindexed/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -27814,11 +27820,12 @@ vErrors.push(err125);
 }
 errors++;
 }
-var _valid3 = _errs134 === errors;
-valid32 = valid32 || _valid3;
-const _errs136 = errors;
-if(data53 !== null){
-const err126 = {instancePath:instancePath+"/reindexed/" + i6+"/previousIndex",schemaPath:"#/properties/reindexed/items/properties/previousIndex/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+if(data55.command !== undefined){
+let data57 = data55.command;
+if(typeof data57 === "string"){
+if(func2(data57) < 1){
+const err126 = {instancePath:instancePath+"/reindexed/" + i9+"/command",schemaPath:"#/properties/reindexed/items/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -27827,10 +27834,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-var _valid3 = _errs136 === errors;
-valid32 = valid32 || _valid3;
-if(!valid32){
-const err127 = {instancePath:instancePath+"/reindexed/" + i6+"/previousIndex",schemaPath:"#/properties/reindexed/items/properties/previousIndex/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err127 = {instancePath:instancePath+"/reindexed/" + i9+"/command",schemaPath:"#/properties/reindexed/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -27839,27 +27845,12 @@ vErrors.push(err127);
 }
 errors++;
 }
-else {
-errors = _errs133;
-if(vErrors !== null){
-if(_errs133){
-vErrors.length = _errs133;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data47.changed !== undefined){
-let data54 = data47.changed;
-if(Array.isArray(data54)){
-const len7 = data54.length;
-for(let i7=0; i7<len7; i7++){
-let data55 = data54[i7];
-if(typeof data55 === "string"){
-if(!pattern38.test(data55)){
-const err128 = {instancePath:instancePath+"/reindexed/" + i6+"/changed/" + i7,schemaPath:"#/properties/reindexed/items/properties/changed/items/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+if(data55.tool !== undefined){
+let data58 = data55.tool;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(data58.name === undefined){
+const err128 = {instancePath:instancePath+"/reindexed/" + i9+"/tool",schemaPath:"#/properties/reindexed/items/properties/tool/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -27868,9 +27859,8 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-else {
-const err129 = {instancePath:instancePath+"/reindexed/" + i6+"/changed/" + i7,schemaPath:"#/properties/reindexed/items/properties/changed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data58.version === undefined){
+const err129 = {instancePath:instancePath+"/reindexed/" + i9+"/tool",schemaPath:"#/properties/reindexed/items/properties/tool/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -27879,10 +27869,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-}
-else {
-const err130 = {instancePath:instancePath+"/reindexed/" + i6+"/changed",schemaPath:"#/properties/reindexed/items/properties/changed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key12 in data58){
+if(!((key12 === "name") || (key12 === "version"))){
+const err130 = {instancePath:instancePath+"/reindexed/" + i9+"/tool",schemaPath:"#/properties/reindexed/items/properties/tool/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -27892,15 +27881,11 @@ vErrors.push(err130);
 errors++;
 }
 }
-if(data47.added !== undefined){
-let data56 = data47.added;
-if(Array.isArray(data56)){
-const len8 = data56.length;
-for(let i8=0; i8<len8; i8++){
-let data57 = data56[i8];
-if(typeof data57 === "string"){
-if(!pattern38.test(data57)){
-const err131 = {instancePath:instancePath+"/reindexed/" + i6+"/added/" + i8,schemaPath:"#/properties/reindexed/items/properties/added/items/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+if(data58.name !== undefined){
+let data59 = data58.name;
+if(typeof data59 === "string"){
+if(func2(data59) < 1){
+const err131 = {instancePath:instancePath+"/reindexed/" + i9+"/tool/name",schemaPath:"#/properties/reindexed/items/properties/tool/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -27911,7 +27896,7 @@ errors++;
 }
 }
 else {
-const err132 = {instancePath:instancePath+"/reindexed/" + i6+"/added/" + i8,schemaPath:"#/properties/reindexed/items/properties/added/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err132 = {instancePath:instancePath+"/reindexed/" + i9+"/tool/name",schemaPath:"#/properties/reindexed/items/properties/tool/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -27921,9 +27906,11 @@ vErrors.push(err132);
 errors++;
 }
 }
-}
-else {
-const err133 = {instancePath:instancePath+"/reindexed/" + i6+"/added",schemaPath:"#/properties/reindexed/items/properties/added/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data58.version !== undefined){
+let data60 = data58.version;
+if(typeof data60 === "string"){
+if(func2(data60) < 1){
+const err133 = {instancePath:instancePath+"/reindexed/" + i9+"/tool/version",schemaPath:"#/properties/reindexed/items/properties/tool/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -27933,15 +27920,8 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data47.removed !== undefined){
-let data58 = data47.removed;
-if(Array.isArray(data58)){
-const len9 = data58.length;
-for(let i9=0; i9<len9; i9++){
-let data59 = data58[i9];
-if(typeof data59 === "string"){
-if(!pattern38.test(data59)){
-const err134 = {instancePath:instancePath+"/reindexed/" + i6+"/removed/" + i9,schemaPath:"#/properties/reindexed/items/properties/removed/items/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+else {
+const err134 = {instancePath:instancePath+"/reindexed/" + i9+"/tool/version",schemaPath:"#/properties/reindexed/items/properties/tool/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -27951,8 +27931,9 @@ vErrors.push(err134);
 errors++;
 }
 }
+}
 else {
-const err135 = {instancePath:instancePath+"/reindexed/" + i6+"/removed/" + i9,schemaPath:"#/properties/reindexed/items/properties/removed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err135 = {instancePath:instancePath+"/reindexed/" + i9+"/tool",schemaPath:"#/properties/reindexed/items/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -27962,9 +27943,14 @@ vErrors.push(err135);
 errors++;
 }
 }
-}
-else {
-const err136 = {instancePath:instancePath+"/reindexed/" + i6+"/removed",schemaPath:"#/properties/reindexed/items/properties/removed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data55.previousIndex !== undefined){
+let data61 = data55.previousIndex;
+const _errs150 = errors;
+let valid39 = false;
+const _errs151 = errors;
+if(typeof data61 === "string"){
+if(!pattern30.test(data61)){
+const err136 = {instancePath:instancePath+"/reindexed/" + i9+"/previousIndex",schemaPath:"#/properties/reindexed/items/properties/previousIndex/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -27974,11 +27960,8 @@ vErrors.push(err136);
 errors++;
 }
 }
-if(data47.by !== undefined){
-let data60 = data47.by;
-if(typeof data60 === "string"){
-if(func2(data60) < 1){
-const err137 = {instancePath:instancePath+"/reindexed/" + i6+"/by",schemaPath:"#/properties/reindexed/items/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err137 = {instancePath:instancePath+"/reindexed/" + i9+"/previousIndex",schemaPath:"#/properties/reindexed/items/properties/previousIndex/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -27987,9 +27970,11 @@ vErrors.push(err137);
 }
 errors++;
 }
-}
-else {
-const err138 = {instancePath:instancePath+"/reindexed/" + i6+"/by",schemaPath:"#/properties/reindexed/items/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid3 = _errs151 === errors;
+valid39 = valid39 || _valid3;
+const _errs153 = errors;
+if(data61 !== null){
+const err138 = {instancePath:instancePath+"/reindexed/" + i9+"/previousIndex",schemaPath:"#/properties/reindexed/items/properties/previousIndex/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -27998,14 +27983,10 @@ vErrors.push(err138);
 }
 errors++;
 }
-}
-if(data47.dropped !== undefined){
-let data61 = data47.dropped;
-if(Array.isArray(data61)){
-const len10 = data61.length;
-for(let i10=0; i10<len10; i10++){
-if(typeof data61[i10] !== "string"){
-const err139 = {instancePath:instancePath+"/reindexed/" + i6+"/dropped/" + i10,schemaPath:"#/properties/reindexed/items/properties/dropped/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid3 = _errs153 === errors;
+valid39 = valid39 || _valid3;
+if(!valid39){
+const err139 = {instancePath:instancePath+"/reindexed/" + i9+"/previousIndex",schemaPath:"#/properties/reindexed/items/properties/previousIndex/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -28014,10 +27995,27 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
+else {
+errors = _errs150;
+if(vErrors !== null){
+if(_errs150){
+vErrors.length = _errs150;
 }
 else {
-const err140 = {instancePath:instancePath+"/reindexed/" + i6+"/dropped",schemaPath:"#/properties/reindexed/items/properties/dropped/type",keyword:"type",params:{type: "array"},message:"must be array"};
+vErrors = null;
+}
+}
+}
+}
+if(data55.changed !== undefined){
+let data62 = data55.changed;
+if(Array.isArray(data62)){
+const len10 = data62.length;
+for(let i10=0; i10<len10; i10++){
+let data63 = data62[i10];
+if(typeof data63 === "string"){
+if(!pattern38.test(data63)){
+const err140 = {instancePath:instancePath+"/reindexed/" + i9+"/changed/" + i10,schemaPath:"#/properties/reindexed/items/properties/changed/items/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -28027,9 +28025,8 @@ vErrors.push(err140);
 errors++;
 }
 }
-}
 else {
-const err141 = {instancePath:instancePath+"/reindexed/" + i6,schemaPath:"#/properties/reindexed/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err141 = {instancePath:instancePath+"/reindexed/" + i9+"/changed/" + i10,schemaPath:"#/properties/reindexed/items/properties/changed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -28041,7 +28038,7 @@ errors++;
 }
 }
 else {
-const err142 = {instancePath:instancePath+"/reindexed",schemaPath:"#/properties/reindexed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err142 = {instancePath:instancePath+"/reindexed/" + i9+"/changed",schemaPath:"#/properties/reindexed/items/properties/changed/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -28051,14 +28048,173 @@ vErrors.push(err142);
 errors++;
 }
 }
-}
-else {
-const err143 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data55.added !== undefined){
+let data64 = data55.added;
+if(Array.isArray(data64)){
+const len11 = data64.length;
+for(let i11=0; i11<len11; i11++){
+let data65 = data64[i11];
+if(typeof data65 === "string"){
+if(!pattern38.test(data65)){
+const err143 = {instancePath:instancePath+"/reindexed/" + i9+"/added/" + i11,schemaPath:"#/properties/reindexed/items/properties/added/items/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err143];
 }
 else {
 vErrors.push(err143);
+}
+errors++;
+}
+}
+else {
+const err144 = {instancePath:instancePath+"/reindexed/" + i9+"/added/" + i11,schemaPath:"#/properties/reindexed/items/properties/added/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+}
+else {
+const err145 = {instancePath:instancePath+"/reindexed/" + i9+"/added",schemaPath:"#/properties/reindexed/items/properties/added/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+if(data55.removed !== undefined){
+let data66 = data55.removed;
+if(Array.isArray(data66)){
+const len12 = data66.length;
+for(let i12=0; i12<len12; i12++){
+let data67 = data66[i12];
+if(typeof data67 === "string"){
+if(!pattern38.test(data67)){
+const err146 = {instancePath:instancePath+"/reindexed/" + i9+"/removed/" + i12,schemaPath:"#/properties/reindexed/items/properties/removed/items/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+else {
+const err147 = {instancePath:instancePath+"/reindexed/" + i9+"/removed/" + i12,schemaPath:"#/properties/reindexed/items/properties/removed/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+else {
+const err148 = {instancePath:instancePath+"/reindexed/" + i9+"/removed",schemaPath:"#/properties/reindexed/items/properties/removed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+if(data55.by !== undefined){
+let data68 = data55.by;
+if(typeof data68 === "string"){
+if(func2(data68) < 1){
+const err149 = {instancePath:instancePath+"/reindexed/" + i9+"/by",schemaPath:"#/properties/reindexed/items/properties/by/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+else {
+const err150 = {instancePath:instancePath+"/reindexed/" + i9+"/by",schemaPath:"#/properties/reindexed/items/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+if(data55.dropped !== undefined){
+let data69 = data55.dropped;
+if(Array.isArray(data69)){
+const len13 = data69.length;
+for(let i13=0; i13<len13; i13++){
+if(typeof data69[i13] !== "string"){
+const err151 = {instancePath:instancePath+"/reindexed/" + i9+"/dropped/" + i13,schemaPath:"#/properties/reindexed/items/properties/dropped/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+}
+}
+else {
+const err152 = {instancePath:instancePath+"/reindexed/" + i9+"/dropped",schemaPath:"#/properties/reindexed/items/properties/dropped/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+}
+}
+else {
+const err153 = {instancePath:instancePath+"/reindexed/" + i9,schemaPath:"#/properties/reindexed/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+}
+}
+else {
+const err154 = {instancePath:instancePath+"/reindexed",schemaPath:"#/properties/reindexed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+}
+else {
+const err155 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
 }
 errors++;
 }
@@ -36265,9 +36421,9 @@ validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const meta = validate32;
 const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/meta.schema.json","title":"ngcc-perf submission metadata (meta.json)","description":"Submission metadata.","type":"object","properties":{"name":{"type":"string","description":"Algorithm name, e.g. Puffin.","minLength":1},"instances":{"type":"array","description":"The instances, in page order. Their names are unique, also ignoring case (each names a folder of the store and of the site; readMeta and validate refuse a repeated name).","items":{"type":"object","description":"One instance: one parameter set of one implementation, compiled from exactly the sources listed.","properties":{"name":{"type":"string","description":"Instance name (part of store paths), e.g. MyKEM-128; unique among the instances, ignoring case.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$","maxLength":128},"sources":{"type":"array","description":"Exactly the C files to compile for the instance.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"implementation":{"type":"string","description":"The implementation (implementations[].name) the instance belongs to; default reference.","minLength":1},"parameterSet":{"type":"string","description":"The parameter set (one of parameterSets).","minLength":1},"folder":{"type":"string","description":"Folder of the instance (holding its API header). Relative to the submission folder, inside it.","minLength":1},"apiHeader":{"type":"string","description":"The API header file (any name: api.h, kem.h, sign.h …) with the CRYPTO_* size macros. Relative to the submission folder, inside it.","minLength":1},"api":{"type":"object","description":"The API the instance's header declares.","properties":{"style":{"type":"string","enum":["nist","fips204"],"description":"Signature API: nist (default), the round-3 crypto_sign(sm, smlen, m, mlen, sk) / crypto_sign_open(m, mlen, sm, smlen, pk); fips204, the FIPS 204 context API crypto_sign(sm, smlen, m, mlen, ctx, ctxlen, sk) / crypto_sign_open(m, mlen, sm, smlen, ctx, ctxlen, pk) (plus crypto_sign_signature_ctx / crypto_sign_verify_ctx where present)."},"prefix":{"type":"string","description":"Namespace prefix of every API name, e.g. PQCLEAN_MLDSA44_CLEAN_; default: detected from the header (the prefix of its CRYPTO_SECRETKEYBYTES macro).","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"context":{"type":"string","description":"FIPS 204 context string as hex (at most 255 bytes); default empty, or the campaign's signContext.","pattern":"^([0-9a-fA-F]{2}){0,255}$"},"randombytes":{"type":"string","description":"The symbol the instance's code calls for randomness when a macro renames randombytes (e.g. PQCLEAN_randombytes): linked to ngcc-perf's randombytes (the KAT DRBG or the system RNG); default randombytes.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"additionalProperties":false},"includeDirs":{"type":"array","description":"Include folders (-I), in order.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"defines":{"type":"array","description":"Macros for every build of the instance, without -D.","items":{"type":"string","description":"A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).","pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"}},"cflags":{"type":"array","description":"Compiler flags the package's own build passes besides -D and -I (-std=c11, -mavx2 …), after the build profile's flags in every compile of the instance.","items":{"type":"string","description":"One flag: -std=…, -m<feature> (not -march=native or -mtune), -f<option> (not -fPIC, -fsanitize, -flto, -fprofile…, -fplugin…) or -pthread; the harness's own code (driver, KAT generator, printparams) gets none of the -f options.","pattern":"^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$"}},"libraries":{"type":"array","description":"System libraries the instance links (its build's -l flags, e.g. crypto), linked after the objects on every link line.","items":{"type":"string","description":"A library name as -l takes it, e.g. crypto for -lcrypto (libm is always linked).","pattern":"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the timing builds draw randomness. randombytes: calls randombytes; self: draws its own randomness (never randombytes)."},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c when it is not among sources; it is always left out of builds (ngcc-perf provides randombytes). Relative to the submission folder, inside it.","minLength":1},"kat":{"type":"object","description":"The KAT build and its expected file.","properties":{"file":{"type":"string","description":"The NIST .rsp file, e.g. KAT/MyKEM-128/PQCkemKAT_1632.rsp. Relative to the submission folder, inside it.","minLength":1},"defines":{"type":"array","description":"Macros of the KAT build, without -D; they replace defines.","items":{"type":"string","description":"A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).","pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the KAT build draws randomness (the KAT DRBG is linked as randombytes). randombytes: calls randombytes; self: draws its own randomness (never randombytes)."}},"additionalProperties":false},"notes":{"type":"string","description":"Free text about the instance."}},"required":["name","sources"],"additionalProperties":false},"minItems":1},"$schema":{"type":"string","description":"URL or path of this schema, for editors; ignored."},"schemaVersion":{"const":1,"description":"Version of this schema the file was written against."},"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"summary":{"type":"string","description":"One sentence about the submission."},"interface":{"type":"string","description":"The interface the code implements when it is not the NIST API, e.g. ngcc_kex.h."},"implementations":{"type":"array","description":"Implementation versions.","items":{"type":"object","description":"One implementation.","properties":{"name":{"type":"string","description":"Implementation name, e.g. reference.","minLength":1},"folder":{"type":"string","description":"Its folder, e.g. Reference_Implementation. Relative to the submission folder, inside it.","minLength":1}},"required":["name"],"additionalProperties":false}},"parameterSets":{"type":"array","description":"Parameter set names, in order.","items":{"type":"string","minLength":1}},"iccs":{"description":"The ICCS functions the code calls; absent or null: it calls none (nothing of ICCS is linked or included).","anyOf":[{"type":"object","properties":{"header":{"type":"string","description":"The ICCS header the code includes, e.g. iccs.h."},"hash":{"type":"array","description":"ICCS hash functions called, e.g. pseudohash, pseudoXOF, sm3hash.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}},"drng":{"type":"array","description":"ICCS DRNG functions called, e.g. randombytes.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}}},"additionalProperties":false},{"type":"null"}]},"ownPrimitives":{"type":"array","description":"Symmetric primitives the submission brings itself.","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Its name, e.g. SHAKE128 (own Keccak-f[1600]).","minLength":1},"source":{"type":"string","description":"The file implementing it. Relative to the submission folder, inside it.","minLength":1},"instances":{"type":"array","description":"The instances that use it.","items":{"type":"string"}},"use":{"type":"string","description":"What it is used for, e.g. matrix A."}},"required":["name"],"additionalProperties":false}},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c for every instance (an instance's randombytesSource names one for itself); always left out of builds. Relative to the submission folder, inside it.","minLength":1},"katManifest":{"type":"string","description":"The KAT manifest in sha256sum format, e.g. KAT/kat.sha256. Relative to the submission folder, inside it.","minLength":1},"profiler":{"type":"object","description":"This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or with replaceCampaignGroups instead of them.","properties":{"groups":{"type":"object","description":"Group name → its symbols; added to the campaign's groups, a group of the same name overriding the campaign's.","propertyNames":{"pattern":"^[a-z][a-z0-9_]*$"},"additionalProperties":{"type":"object","description":"One symbol group.","properties":{"symbols":{"type":"array","description":"Linker symbols wrapped with -Wl,--wrap.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"minItems":1},"label":{"type":"string","description":"Column label in the report, e.g. pseudohash/XOF/sm3 or SHA-3/SHAKE."},"symbolLabels":{"type":"object","description":"Symbol → name shown in the calls column (e.g. randombytes → drng); by default a symbol is shown without the prefix all of its group's symbols share.","additionalProperties":{"type":"string"}},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash."},"iccs":{"type":"boolean","description":"true: the group is ICCS placeholder functions (worded so on the page); default: true only when every symbol is an ICCS function the submission's meta.json iccs lists or iccs.h declares."}},"required":["symbols"],"additionalProperties":false}},"replaceCampaignGroups":{"type":"boolean","description":"true: these groups instead of the campaign's (or the defaults); default false."}},"required":["groups"],"additionalProperties":false},"links":{"type":"object","description":"Links about the submission.","properties":{"description":{"type":"string","description":"Where the submission is described (relative path or URL)."},"source":{"type":"string","description":"Where its source is (relative path or URL)."}},"additionalProperties":false}},"required":["name","instances"],"additionalProperties":false};
-const pattern121 = new RegExp("^([0-9a-fA-F]{2}){0,255}$", "u");
-const pattern123 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$", "u");
-const pattern124 = new RegExp("^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$", "u");
+const pattern122 = new RegExp("^([0-9a-fA-F]{2}){0,255}$", "u");
+const pattern124 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$", "u");
+const pattern125 = new RegExp("^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$", "u");
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/meta.schema.json" */;
@@ -36629,7 +36785,7 @@ errors++;
 if(data10.context !== undefined){
 let data13 = data10.context;
 if(typeof data13 === "string"){
-if(!pattern121.test(data13)){
+if(!pattern122.test(data13)){
 const err28 = {instancePath:instancePath+"/instances/" + i0+"/api/context",schemaPath:"#/properties/instances/items/properties/api/properties/context/pattern",keyword:"pattern",params:{pattern: "^([0-9a-fA-F]{2}){0,255}$"},message:"must match pattern \""+"^([0-9a-fA-F]{2}){0,255}$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
@@ -36736,7 +36892,7 @@ const len3 = data17.length;
 for(let i3=0; i3<len3; i3++){
 let data18 = data17[i3];
 if(typeof data18 === "string"){
-if(!pattern123.test(data18)){
+if(!pattern124.test(data18)){
 const err36 = {instancePath:instancePath+"/instances/" + i0+"/defines/" + i3,schemaPath:"#/properties/instances/items/properties/defines/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -36777,7 +36933,7 @@ const len4 = data19.length;
 for(let i4=0; i4<len4; i4++){
 let data20 = data19[i4];
 if(typeof data20 === "string"){
-if(!pattern124.test(data20)){
+if(!pattern125.test(data20)){
 const err39 = {instancePath:instancePath+"/instances/" + i0+"/cflags/" + i4,schemaPath:"#/properties/instances/items/properties/cflags/items/pattern",keyword:"pattern",params:{pattern: "^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$"},message:"must match pattern \""+"^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$"+"\""};
 if(vErrors === null){
 vErrors = [err39];
@@ -36947,7 +37103,7 @@ const len6 = data27.length;
 for(let i6=0; i6<len6; i6++){
 let data28 = data27[i6];
 if(typeof data28 === "string"){
-if(!pattern123.test(data28)){
+if(!pattern124.test(data28)){
 const err52 = {instancePath:instancePath+"/instances/" + i0+"/kat/defines/" + i6,schemaPath:"#/properties/instances/items/properties/kat/properties/defines/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err52];
@@ -43608,7 +43764,7 @@ validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const driver_info = validate35;
 const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-info.schema.json","title":"ngcc-driver info output","type":"object","description":"The instance's category, API sizes and the counters usable here (ngcc-driver info).","properties":{"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"algname":{"description":"CRYPTO_ALGNAME, or null when absent.","anyOf":[{"type":"string"},{"type":"null"}]},"namespace":{"description":"-DNGCC_NAMESPACE, or null.","anyOf":[{"type":"string"},{"type":"null"}]},"sizes":{"type":"object","description":"The API macros by name (publicKeyBytes, …), in bytes.","propertyNames":{"pattern":"^[a-z][A-Za-z0-9]{0,63}$"},"maxProperties":32,"additionalProperties":{"type":"integer","description":"Bytes.","minimum":0}},"counters":{"type":"array","description":"The counter kinds usable here.","items":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"minItems":1,"uniqueItems":true},"defaultCounter":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."}},"required":["category","algname","namespace","sizes","counters","defaultCounter"],"additionalProperties":false};
-const pattern160 = new RegExp("^[a-z][A-Za-z0-9]{0,63}$", "u");
+const pattern161 = new RegExp("^[a-z][A-Za-z0-9]{0,63}$", "u");
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-info.schema.json" */;
@@ -43837,7 +43993,7 @@ errors++;
 for(const key1 in data3){
 const _errs18 = errors;
 if(typeof key1 === "string"){
-if(!pattern160.test(key1)){
+if(!pattern161.test(key1)){
 const err16 = {instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][A-Za-z0-9]{0,63}$"},message:"must match pattern \""+"^[a-z][A-Za-z0-9]{0,63}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err16];
@@ -48443,7 +48599,7 @@ validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const driver_memory = validate39;
 const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-memory.schema.json","title":"ngcc-driver memory output","type":"object","description":"RSS proxies and the stack and heap high-water of one operation (ngcc-driver memory).","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"baselineRssKiB":{"type":"integer","description":"VmRSS before the call, KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"VmHWM after the call, KiB.","minimum":0},"hwmReset":{"type":"boolean","description":"Whether the high-water mark was reset before the call."},"hwmResetError":{"type":"string","description":"Why the reset failed."},"inputs":{"type":"object","description":"The high-water run's inputs.","properties":{"count":{"type":"integer","description":"Inputs run.","minimum":1,"maximum":100},"asked":{"type":"integer","description":"Inputs asked for (--inputs).","minimum":1,"maximum":100},"limitedBy":{"type":"string","enum":["inputs","time-limit"],"description":"Why it stopped."},"source":{"type":"string","enum":["kat-seeds","build-randomness"],"description":"Where the inputs came from."}},"required":["count","asked","limitedBy","source"],"additionalProperties":false},"stackBytes":{"type":"integer","description":"Stack high-water, bytes (the baseline subtracted).","minimum":0},"stackMaxInput":{"type":"integer","description":"The first input that gave it (below the input count).","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own stack, bytes.","minimum":0},"stackRegionBytes":{"type":"integer","description":"The painted stack's size, bytes.","minimum":0},"stackPattern":{"type":"string","description":"The paint.","pattern":"^0x[0-9a-f]{16}$"},"stackBytesPerInput":{"type":"array","description":"Stack high-water per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes.","minimum":0},"heapMaxInput":{"type":"integer","description":"The first input that gave it (below the input count).","minimum":0},"heapAllocations":{"type":"integer","description":"Most allocations of one call.","minimum":0},"heapPeakBytesPerInput":{"type":"array","description":"Peak live heap bytes per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100},"heapAllocationsPerInput":{"type":"array","description":"Allocations per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100}},"required":["op","messageBytes"],"additionalProperties":false};
-const pattern161 = new RegExp("^0x[0-9a-f]{16}$", "u");
+const pattern162 = new RegExp("^0x[0-9a-f]{16}$", "u");
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-memory.schema.json" */;
@@ -48919,7 +49075,7 @@ errors++;
 if(data.stackPattern !== undefined){
 let data15 = data.stackPattern;
 if(typeof data15 === "string"){
-if(!pattern161.test(data15)){
+if(!pattern162.test(data15)){
 const err39 = {instancePath:instancePath+"/stackPattern",schemaPath:"#/properties/stackPattern/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{16}$"},message:"must match pattern \""+"^0x[0-9a-f]{16}$"+"\""};
 if(vErrors === null){
 vErrors = [err39];

@@ -4,6 +4,7 @@ import { recordSchema, ref } from "./builders.ts";
 import {
   algorithmId,
   arr,
+  buildProfileName,
   category,
   dateTime,
   instanceName,
@@ -86,6 +87,16 @@ export const storeIndex = recordSchema(
         sha256: ref("sha256", "SHA-256 of the campaign file."),
       },
     ),
+    // ---- buildProfiles: the campaign's build profiles (issue 27, i27-registry); one optional field.
+    buildProfiles: arr(
+      "The build profiles the store's records were made under, as the campaign defines them, in campaign order: the pages show each one's description beside its name.",
+      obj(
+        "One build profile.",
+        { name: buildProfileName, cflags: arr("Compiler flags.", { type: "string" }) },
+        { ldflags: arr("Linker flags.", { type: "string" }), description: str("What the profile is for.") },
+      ),
+    ),
+    // ---- end of buildProfiles
     evidenceRoot: str("How section 7 names the folder the paths are relative to, e.g. performance/data/arm_1/."),
     reindexed: arr(
       "Every deliberate re-hash of this index by ngcc-perf index, oldest first: a run never re-hashes a store (it refuses one whose files differ from its index), so each time files were accepted as they are on disk is recorded here and kept by later runs and merges.",

@@ -1,7 +1,14 @@
 // ngcc-perf env: the environment record of this machine, as the time step would write it; with --check, a
 // report of how fit the machine is for publishing timings.
 import { parseArgs } from "node:util";
-import { captureEnvironment, checkMachine, countStatuses, type EnvCheck, probeCounter } from "@ngcc-perf/runner";
+import {
+  captureEnvironment,
+  checkMachine,
+  countStatuses,
+  type EnvCheck,
+  HOST_CONTEXT,
+  probeCounter,
+} from "@ngcc-perf/runner";
 import { EXIT, type Io, UsageError } from "../../io.ts";
 
 export const usage = `ngcc-perf env [--system NAME] [--cc COMPILER] [--counter KIND] [--fixed-clock-hz HZ]
@@ -102,7 +109,7 @@ export async function envCommand(argv: string[], io: Io): Promise<number> {
   if (values.strict) throw new UsageError("--strict goes with --check");
   const cc = values.cc ?? process.env.CC ?? "gcc";
   const fixed = values["fixed-clock-hz"] ? Number(values["fixed-clock-hz"]) : undefined;
-  const probe = await probeCounter(cc, values.counter, fixed);
+  const probe = await probeCounter(cc, HOST_CONTEXT, values.counter, fixed);
   io.err(`counters available here: ${probe.available.join(", ")} (default ${probe.default})`);
   const now = new Date().toISOString();
   const env = await captureEnvironment({

@@ -10,6 +10,7 @@ import { basename, isAbsolute, join, normalize, relative } from "node:path";
 import { readSubmissionText, shortText } from "@ngcc-perf/schema";
 import { InputError } from "../../errors.ts";
 import { runProcess } from "../../proc.ts";
+import { HOST_CONTEXT } from "../../run-context.ts";
 import {
   entries,
   failureOf,
@@ -257,7 +258,7 @@ export async function readCMake(ctx: ReadContext, implFolder: string): Promise<B
         `-DCMAKE_C_COMPILER=${ctx.cc}`,
         ...args,
       ],
-      { timeoutMs: CMAKE_TIMEOUT_MS, cwd: build, writable: [ctx.work] },
+      { timeoutMs: CMAKE_TIMEOUT_MS, cwd: build, writable: [ctx.work], context: HOST_CONTEXT },
     );
     const shown = `cmake -S ${where}${args.length ? ` ${args.join(" ")}` : ""}`;
     if (r.exitCode !== 0) return { shown, error: unscratch(failureOf(r), ctx.copy, ctx.dir), targets: [] as Target[] };

@@ -4,6 +4,7 @@
 // instance per distinct compile set.
 import { basename, dirname, join, relative } from "node:path";
 import { runProcess } from "../../proc.ts";
+import { HOST_CONTEXT } from "../../run-context.ts";
 import {
   entries,
   failureOf,
@@ -256,6 +257,7 @@ export async function readMake(ctx: ReadContext, implFolder: string): Promise<Bu
     const where = ctx.rel(real);
     const run = async (args: string[]) => {
       const r = await runProcess(["make", "-C", copyDir, ...args], {
+        context: HOST_CONTEXT,
         timeoutMs: MAKE_TIMEOUT_MS,
         cwd: copyDir,
         writable: [ctx.work],
