@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { constantTimeCampaign, loadCampaign } from "../packages/runner/src/index.ts";
+import { constantTimeCampaign, loadCampaign, resolveCampaign } from "../packages/runner/src/index.ts";
 import { type ConstantTimeRecord, recordPath } from "../packages/schema/src/index.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -20,7 +20,7 @@ const option = (name: string): string | undefined => {
 };
 const only = args.flatMap((a, i) => (args[i - 1] === "--only" ? [a] : []));
 const runs = Number(option("--runs") ?? "1");
-const campaign = loadCampaign(option("--campaign") ?? join(root, "fixtures/campaigns/pqclean.yaml"));
+const campaign = resolveCampaign(loadCampaign(option("--campaign") ?? join(root, "fixtures/campaigns/pqclean.yaml")));
 const keys = option("--keys");
 if (keys) campaign.config.constantTime = { ...campaign.config.constantTime, keys: Number(keys) };
 const selected = only.length ? only : ["ml-kem-512", "ml-kem-768"];

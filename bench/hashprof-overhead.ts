@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildProfiled, type DriverProfile, groupsFor } from "../packages/hashprof/src/index.ts";
-import { buildInstance, driverRun, loadCampaign, resolveAlgorithms, toolchain } from "../packages/runner/src/index.ts";
+import { buildInstance, driverRun, loadCampaign, resolveCampaign, toolchain } from "../packages/runner/src/index.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -27,14 +27,14 @@ const targetMs = Number(option("--target-ms") ?? "20");
 const keep = args.includes("--keep");
 
 const root = new URL("../", import.meta.url).pathname;
-const campaign = loadCampaign(join(root, "fixtures/campaigns/pqclean.yaml"));
-const spec = resolveAlgorithms(campaign).find((a) => a.id === "ml-kem-768")?.instances[0];
+const campaign = resolveCampaign(loadCampaign(join(root, "fixtures/campaigns/pqclean.yaml")));
+const spec = campaign.algorithms.find((a) => a.id === "ml-kem-768")?.instances[0];
 if (!spec) throw new Error("ml-kem-768 is not in fixtures/campaigns/pqclean.yaml");
 const profile = campaign.profiles[campaign.defaultProfile];
 if (!profile) throw new Error("no default profile");
 const work = mkdtempSync(join(tmpdir(), "ngcc-bench-hashprof-"));
-const tc = await toolchain(campaign.cc);
-const timing = await buildInstance(spec, profile, campaign.cc, work, 300_000);
+const tc = await toolchain(campaign.context);
+const timing = await buildInstance(spec, profile, tc, work, 300_000);
 const profiled = await buildProfiled(spec, profile, tc, groupsFor(campaign, spec), join(work, "profile"), 300_000);
 console.log(`ML-KEM-768, ${profile.name} (${profile.cflags.join(" ")}), ${tc.version}`);
 console.log(`linkage: timing build ${timing.linkage}, profiling build ${profiled.linkage}`);
@@ -71,8 +71,12 @@ for (const op of ["keygen", "enc", "dec"]) {
   let last: DriverProfile | undefined;
   let lastIterations = 1;
   for (let r = 0; r < rounds; r++) {
-    const a = (await driverRun<Out>(timing.driver, timeArgs(op), 120_000, `${op} unprofiled`)).value;
-    const b = (await driverRun<Out>(profiled.driver, timeArgs(op), 120_000, `${op} profiled`)).value;
+    const a = (
+      await driverRun<Out>(campaign.context, timing.driver, timeArgs(op), 120_000, `${op} unprofiled`, "driver-time")
+    ).value;
+    const b = (
+      await driverRun<Out>(campaign.context, profiled.driver, timeArgs(op), 120_000, `${op} profiled`, "driver-time")
+    ).value;
     ratios.push(best(b) / best(a));
     u = Math.min(u, best(a));
     p = Math.min(p, best(b));

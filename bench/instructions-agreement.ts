@@ -17,7 +17,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildCampaign, instructionsCampaign, loadCampaign, pqcleanRoot } from "../packages/runner/src/index.ts";
+import {
+  buildCampaign,
+  instructionsCampaign,
+  loadCampaign,
+  pqcleanRoot,
+  resolveCampaign,
+} from "../packages/runner/src/index.ts";
 import { type InstructionsRecord, recordPath } from "../packages/schema/src/index.ts";
 
 const TARGET = 0.005;
@@ -31,7 +37,7 @@ const only = args.flatMap((a, i) => (args[i - 1] === "--only" ? [a] : []));
 const selected = only.length ? only : ["ml-kem-512", "ml-kem-768"];
 const calls = Number(option("--calls") ?? "64");
 const loop = Number(option("--loop") ?? "64");
-const campaign = loadCampaign(option("--campaign") ?? join(root, "fixtures/campaigns/pqclean.yaml"));
+const campaign = resolveCampaign(loadCampaign(option("--campaign") ?? join(root, "fixtures/campaigns/pqclean.yaml")));
 // 64 key pairs and 64 ciphertexts on both sides (icount-loop.c's ICL_KEYS, ICL_POOL): ML-KEM's matrix expansion
 // takes one more SHAKE128 block for some seeds, so a mean over 4 keys is not a mean over another 4 keys.
 campaign.config.instructions = { ...campaign.config.instructions, calls, keys: 64, pool: 64 };

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildCampaign, instructionsCampaign, loadCampaign } from "../packages/runner/src/index.ts";
+import { buildCampaign, instructionsCampaign, loadCampaign, resolveCampaign } from "../packages/runner/src/index.ts";
 import { recordPath } from "../packages/schema/src/index.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -21,7 +21,7 @@ const option = (name: string): string | undefined => {
 };
 const only = args.flatMap((a, i) => (args[i - 1] === "--only" ? [a] : []));
 const runs = Number(option("--runs") ?? "3");
-const campaign = loadCampaign(option("--campaign") ?? join(root, "fixtures/campaigns/pqclean.yaml"));
+const campaign = resolveCampaign(loadCampaign(option("--campaign") ?? join(root, "fixtures/campaigns/pqclean.yaml")));
 const calls = option("--calls");
 if (calls) campaign.config.instructions = { ...campaign.config.instructions, calls: Number(calls) };
 const selected = only.length ? only : ["ml-kem-512", "ml-kem-768"];

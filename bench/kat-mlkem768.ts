@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildKatgen, runKatgen } from "../packages/kat/src/index.ts";
-import { loadCampaign, resolveAlgorithms, sha256, toolchain } from "../packages/runner/src/index.ts";
+import { loadCampaign, resolveCampaign, sha256, toolchain } from "../packages/runner/src/index.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const args = process.argv.slice(2);
@@ -21,10 +21,8 @@ const option = (name: string): string | undefined => {
 const runs = Number(option("--runs") ?? "5");
 const keep = args.includes("--keep");
 
-const campaign = loadCampaign(join(root, "fixtures/campaigns/pqclean.yaml"));
-const spec = resolveAlgorithms(campaign)
-  .find((a) => a.id === "ml-kem-768")
-  ?.instances.at(0);
+const campaign = resolveCampaign(loadCampaign(join(root, "fixtures/campaigns/pqclean.yaml")));
+const spec = campaign.algorithms.find((a) => a.id === "ml-kem-768")?.instances.at(0);
 if (!spec) throw new Error("ml-kem-768 is not in fixtures/campaigns/pqclean.yaml");
 const base = campaign.profiles[campaign.defaultProfile];
 if (!base) throw new Error("no default profile");
@@ -39,7 +37,7 @@ if (!expected) throw new Error("no reference hashes for ml-kem-768");
 
 const work = mkdtempSync(join(tmpdir(), "ngcc-bench-kat-"));
 try {
-  const tc = await toolchain(campaign.cc);
+  const tc = await toolchain(campaign.context);
   const t0 = performance.now();
   const built = await buildKatgen(spec, profile, tc, work, 300_000);
   console.log(`build: ${((performance.now() - t0) / 1000).toFixed(2)} s (${profile.cflags.join(" ")}, ${tc.version})`);
@@ -51,6 +49,7 @@ try {
       algname: spec.instance,
       outDir: join(work, "out"),
       timeoutMs: 120_000,
+      context: campaign.context,
     });
     if (r.result.exitCode !== 0) throw new Error(`generator failed: ${r.result.stderr}`);
     const single = sha256(r.outputs.single ?? "");

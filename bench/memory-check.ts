@@ -35,6 +35,7 @@ import {
   loadCampaign,
   memoryCampaign,
   pqcleanRoot,
+  resolveCampaign,
 } from "../packages/runner/src/index.ts";
 import { recordPath } from "../packages/schema/src/index.ts";
 
@@ -47,7 +48,7 @@ const option = (name: string): string | undefined => {
 const only = args.flatMap((a, i) => (args[i - 1] === "--only" ? [a] : []));
 const selected = only.length ? only : ["ml-kem-512", "ml-kem-768"];
 const calls = Number(option("--calls") ?? "16");
-const campaign = loadCampaign(option("--campaign") ?? join(root, "fixtures/campaigns/pqclean.yaml"));
+const campaign = resolveCampaign(loadCampaign(option("--campaign") ?? join(root, "fixtures/campaigns/pqclean.yaml")));
 campaign.config.instructions = { ...campaign.config.instructions, calls };
 const OPS = [
   ["keygen", "crypto_kem_keypair"],

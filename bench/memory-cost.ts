@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildCampaign, loadCampaign, memoryCampaign } from "../packages/runner/src/index.ts";
+import { buildCampaign, loadCampaign, memoryCampaign, resolveCampaign } from "../packages/runner/src/index.ts";
 import { recordPath } from "../packages/schema/src/index.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -22,7 +22,7 @@ const option = (name: string): string | undefined => {
 };
 const only = args.flatMap((a, i) => (args[i - 1] === "--only" ? [a] : []));
 const runs = Number(option("--runs") ?? "3");
-const campaign = loadCampaign(option("--campaign") ?? join(root, "fixtures/campaigns/pqclean.yaml"));
+const campaign = resolveCampaign(loadCampaign(option("--campaign") ?? join(root, "fixtures/campaigns/pqclean.yaml")));
 const selected = only.length ? only : ["ml-kem-512", "ml-kem-768"];
 
 const figures = new Map<string, string[]>();

@@ -15,7 +15,7 @@ import {
   type DriverInfo,
   driverRun,
   loadCampaign,
-  resolveAlgorithms,
+  resolveCampaign,
   toolchain,
 } from "../packages/runner/src/index.ts";
 import { readApiFigures } from "../packages/sizes/src/index.ts";
@@ -39,20 +39,20 @@ function campaignFor(ids: readonly string[]) {
     ...ids.map((id) => `  - { id: ${id}, source: { pqclean: ${id} } }`),
   ].join("\n");
   writeFileSync(file, text);
-  return loadCampaign(file);
+  return resolveCampaign(loadCampaign(file));
 }
 
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 const fmt = (x: number) => `${x.toFixed(0).padStart(7)} ms`;
 
 const campaign = campaignFor(schemes);
-const tc = await toolchain(campaign.cc);
+const tc = await toolchain(campaign.context);
 const timeouts = { buildTimeoutMs: 600_000, runTimeoutMs: 30_000 };
 console.log(`compiler: ${tc.version}`);
 console.log(
   `${"scheme".padEnd(28)} ${"printparams cold".padStart(16)} ${"warm".padStart(10)} ${"build+info".padStart(12)}  ratio`,
 );
-for (const alg of resolveAlgorithms(campaign)) {
+for (const alg of campaign.algorithms) {
   const spec = alg.instances[0];
   if (!spec) continue;
   let t0 = process.hrtime.bigint();
@@ -64,8 +64,10 @@ for (const alg of resolveAlgorithms(campaign)) {
   t0 = process.hrtime.bigint();
   const profile = campaign.profiles[campaign.defaultProfile];
   if (!profile) throw new Error("no profile");
-  const built = await buildInstance(spec, profile, campaign.cc, join(work, "full", alg.id), 600_000);
-  const info = (await driverRun<DriverInfo>(built.driver, ["info"], 30_000, `${alg.id}: info`)).value;
+  const built = await buildInstance(spec, profile, tc, join(work, "full", alg.id), 600_000);
+  const info = (
+    await driverRun<DriverInfo>(campaign.context, built.driver, ["info"], 30_000, `${alg.id}: info`, "driver-info")
+  ).value;
   const tFull = ms(t0);
   const same = JSON.stringify(cold.figures.sizes) === JSON.stringify(info.sizes) && warm.cached;
   console.log(
@@ -84,7 +86,7 @@ if (!args.includes("--skip-all")) {
     .map((k) => k.split("/")[1] as string);
   const c = campaignFor(all);
   const t0 = process.hrtime.bigint();
-  for (const alg of resolveAlgorithms(c)) {
+  for (const alg of c.algorithms) {
     for (const spec of alg.instances) await readApiFigures(spec, tc, join(work, "all", alg.id), timeouts);
   }
   const t = ms(t0);
