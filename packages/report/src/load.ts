@@ -46,7 +46,8 @@ export interface SystemStore {
   environment: EnvironmentRecord | null;
   index: StoreIndexRecord | null;
   timings: TimingRecord[];
-  profiles: HashProfileRecord[];
+  /** Hash-profile records (the profile step). */
+  hashProfiles: HashProfileRecord[];
   kats: KatRecord[];
   /** Size audits, one per (algorithm, build profile). */
   audits: Array<AlgorithmRecord<SizeAuditRecord>>;
@@ -132,7 +133,7 @@ function loadSystem(dir: string, system: string): SystemStore {
     environment: null,
     index: null,
     timings: [],
-    profiles: [],
+    hashProfiles: [],
     kats: [],
     audits: [],
     surveys: [],
@@ -162,7 +163,7 @@ function loadSystem(dir: string, system: string): SystemStore {
         store.timings.push(record as unknown as TimingRecord);
         break;
       case "hash-profile":
-        store.profiles.push(record as unknown as HashProfileRecord);
+        store.hashProfiles.push(record as unknown as HashProfileRecord);
         break;
       case "kat":
         store.kats.push(record as unknown as KatRecord);
@@ -206,7 +207,7 @@ export function loadStore(root: string): LoadedStore {
     (s) =>
       !s.environment &&
       !s.index &&
-      s.timings.length + s.kats.length + s.profiles.length + s.audits.length + s.surveys.length === 0,
+      s.timings.length + s.kats.length + s.hashProfiles.length + s.audits.length + s.surveys.length === 0,
   );
   if (empty.length === loaded.length)
     throw new InputError(

@@ -35,7 +35,7 @@ export function algorithmPage(ctx: SiteContext, view: SystemView, alg: Algorithm
   const records = [
     view.environment,
     ...view.timingsOf(alg.id),
-    ...view.profilesOf(alg.id),
+    ...view.hashProfilesOf(alg.id),
     ...view.katsOf(alg.id),
     ...view.auditsOf(alg.id).map((a) => a.record),
     ...view.surveysOf(alg.id).map((s) => s.record),

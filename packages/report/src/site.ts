@@ -157,7 +157,7 @@ export async function renderLoadedSite(store: LoadedStore, options: RenderOption
 
   const failedRecords = store.systems.reduce(
     (n, s) =>
-      n + s.timings.filter((t) => t.status !== "ok").length + s.profiles.filter((p) => p.status !== "ok").length,
+      n + s.timings.filter((t) => t.status !== "ok").length + s.hashProfiles.filter((p) => p.status !== "ok").length,
     0,
   );
   return {

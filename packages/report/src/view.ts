@@ -85,17 +85,17 @@ export class SystemView {
   readonly index: StoreIndexRecord | null;
   readonly algorithms: AlgorithmView[];
   private readonly timing = new Map<string, TimingRecord>();
-  private readonly profile = new Map<string, HashProfileRecord>();
+  private readonly hashProfile = new Map<string, HashProfileRecord>();
   private readonly kat = new Map<string, KatRecord>();
   private readonly timingsByAlg = new Map<string, TimingRecord[]>();
-  private readonly profilesByAlg = new Map<string, HashProfileRecord[]>();
+  private readonly hashProfilesByAlg = new Map<string, HashProfileRecord[]>();
   private readonly katsByAlg = new Map<string, KatRecord[]>();
   private readonly auditsByAlg = new Map<string, Array<AlgorithmRecord<SizeAuditRecord>>>();
   private readonly surveysByAlg = new Map<string, Array<AlgorithmRecord<SurveyRecord>>>();
   /** Operations recorded per "<algorithm>/<instance>" (under any build profile). */
   private readonly recordedOps = new Map<string, string[]>();
   /** Build profiles per algorithm. */
-  private readonly profilesOfAlg = new Map<string, Set<string>>();
+  private readonly buildProfilesOfAlg = new Map<string, Set<string>>();
   /** Relative path from this system's page folder to its data folder (set by the site for its output folder). */
   dataHref = "";
 
@@ -105,9 +105,9 @@ export class SystemView {
     this.environment = store.environment;
     this.index = store.index;
     const profiled = (alg: string, profile: string) => {
-      const set = this.profilesOfAlg.get(alg) ?? new Set<string>();
+      const set = this.buildProfilesOfAlg.get(alg) ?? new Set<string>();
       set.add(profile);
-      this.profilesOfAlg.set(alg, set);
+      this.buildProfilesOfAlg.set(alg, set);
     };
     for (const t of store.timings) {
       this.timing.set(keyOf(t.algorithmId, t.instance, t.buildProfile, t.operation), t);
@@ -115,9 +115,9 @@ export class SystemView {
       push(this.recordedOps, keyOf(t.algorithmId, t.instance), t.operation);
       profiled(t.algorithmId, t.buildProfile);
     }
-    for (const p of store.profiles) {
-      this.profile.set(keyOf(p.algorithmId, p.instance, p.buildProfile, p.operation), p);
-      push(this.profilesByAlg, p.algorithmId, p);
+    for (const p of store.hashProfiles) {
+      this.hashProfile.set(keyOf(p.algorithmId, p.instance, p.buildProfile, p.operation), p);
+      push(this.hashProfilesByAlg, p.algorithmId, p);
       profiled(p.algorithmId, p.buildProfile);
     }
     for (const k of store.kats) {
@@ -160,7 +160,7 @@ export class SystemView {
     const seen: Array<{ algorithmId: string; instance?: string; implementation?: string; operation?: string }> = [
       ...this.store.timings,
       ...this.store.kats,
-      ...this.store.profiles,
+      ...this.store.hashProfiles,
       ...this.store.audits.flatMap((a) =>
         a.record.instances.map((i) => ({ algorithmId: a.key.algorithmId, instance: i.instance })),
       ),
@@ -193,7 +193,7 @@ export class SystemView {
     }
     const indexed = new Set((this.index?.algorithms ?? []).map((a) => a.id));
     for (const v of views.values()) {
-      v.profiles = [...(this.profilesOfAlg.get(v.id) ?? [])].sort(alphabetical);
+      v.profiles = [...(this.buildProfilesOfAlg.get(v.id) ?? [])].sort(alphabetical);
       if (indexed.has(v.id)) continue;
       const audit = this.auditsOf(v.id)[0]?.record;
       const ops = opsSeen.get(v.id) ?? new Set<string>();
@@ -209,8 +209,8 @@ export class SystemView {
   timingOf(alg: string, row: InstanceRow, op: string): TimingRecord | undefined {
     return row.profile === null ? undefined : this.timing.get(keyOf(alg, row.instance, row.profile, op));
   }
-  profileOf(alg: string, row: InstanceRow, op: string): HashProfileRecord | undefined {
-    return row.profile === null ? undefined : this.profile.get(keyOf(alg, row.instance, row.profile, op));
+  hashProfileOf(alg: string, row: InstanceRow, op: string): HashProfileRecord | undefined {
+    return row.profile === null ? undefined : this.hashProfile.get(keyOf(alg, row.instance, row.profile, op));
   }
   katOf(alg: string, row: InstanceRow): KatRecord | undefined {
     return row.profile === null ? undefined : this.kat.get(keyOf(alg, row.instance, row.profile));
@@ -218,8 +218,8 @@ export class SystemView {
   timingsOf(alg: string): TimingRecord[] {
     return this.timingsByAlg.get(alg) ?? [];
   }
-  profilesOf(alg: string): HashProfileRecord[] {
-    return this.profilesByAlg.get(alg) ?? [];
+  hashProfilesOf(alg: string): HashProfileRecord[] {
+    return this.hashProfilesByAlg.get(alg) ?? [];
   }
   katsOf(alg: string): KatRecord[] {
     return this.katsByAlg.get(alg) ?? [];
@@ -262,7 +262,7 @@ export class SystemView {
       ...(s.environment ? [s.environment] : []),
       ...(s.index ? [s.index] : []),
       ...s.timings,
-      ...s.profiles,
+      ...s.hashProfiles,
       ...s.kats,
       ...s.audits.map((a) => a.record),
       ...s.surveys.map((x) => x.record),

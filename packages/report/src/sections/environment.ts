@@ -56,7 +56,7 @@ export function environmentRows(env: EnvironmentRecord | null): string[][] {
  */
 function profileRemark(view: SystemView, alg: AlgorithmView): Inline[][] {
   if (alg.profiles.length === 0) return [];
-  const builds = [...view.timingsOf(alg.id), ...view.katsOf(alg.id), ...view.profilesOf(alg.id)];
+  const builds = [...view.timingsOf(alg.id), ...view.katsOf(alg.id), ...view.hashProfilesOf(alg.id)];
   const described = new Map((view.index?.buildProfiles ?? []).map((p) => [p.name, p.description]));
   const parts = alg.profiles.map((profile) => {
     const flags = new Set<string>();

@@ -93,7 +93,7 @@ function rehashNote(view: SystemView, alg: AlgorithmView): string | null {
 
 export function evidenceSection(view: SystemView, alg: AlgorithmView) {
   const timings = view.timingsOf(alg.id);
-  const profiles = view.profilesOf(alg.id);
+  const profiles = view.hashProfilesOf(alg.id);
   const rows: Cell[][] = [];
   const byOp = (a: { operation: string }, b: { operation: string }) => alphabetical(a.operation, b.operation);
   const harness = fromHarness(view, alg, [...timings, ...profiles, ...view.katsOf(alg.id)]);

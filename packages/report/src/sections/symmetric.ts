@@ -194,7 +194,8 @@ function verdictLine(entry: AlgorithmRecord<SurveyRecord>, groups: ReadonlyArray
 function verdictNotes(view: SystemView, alg: AlgorithmView): Inline[][] {
   const surveys = view.surveysOf(alg.id);
   if (surveys.length === 0) return [[text("Survey verdict: not surveyed")]];
-  const groupsFor = (profile: string) => groupsOf(view.profilesOf(alg.id).filter((p) => p.buildProfile === profile));
+  const groupsFor = (profile: string) =>
+    groupsOf(view.hashProfilesOf(alg.id).filter((p) => p.buildProfile === profile));
   const plain = surveys.map((e) => verdictLine(e, groupsFor(e.key.buildProfile), null));
   // Several build profiles that the survey found alike make one line; else a line per profile.
   if (new Set(plain).size === 1) return [[text(plain[0] as string)]];
@@ -202,7 +203,7 @@ function verdictNotes(view: SystemView, alg: AlgorithmView): Inline[][] {
 }
 
 export function symmetricSection(view: SystemView, alg: AlgorithmView) {
-  const profiles = view.profilesOf(alg.id);
+  const profiles = view.hashProfilesOf(alg.id);
   const notes = verdictNotes(view, alg);
   if (profiles.length === 0) {
     notes.push([
@@ -242,7 +243,7 @@ export function symmetricSection(view: SystemView, alg: AlgorithmView) {
       continue;
     }
     for (const op of ops) {
-      const p = view.profileOf(alg.id, row, op) as HashProfileRecord;
+      const p = view.hashProfileOf(alg.id, row, op) as HashProfileRecord;
       if (p.status !== "ok" || !p.groups) {
         rows.push([
           ...lead,
@@ -315,7 +316,7 @@ function shareChart(view: SystemView, alg: AlgorithmView, groups: ReadonlyArray<
   const rank = (p: HashProfileRecord) =>
     (alg.instances.indexOf(p.instance) * (alg.profiles.length + 1) + alg.profiles.indexOf(p.buildProfile)) * 100 +
     OPERATION_ORDER.indexOf(p.operation);
-  for (const p of [...view.profilesOf(alg.id)].sort((a, b) => rank(a) - rank(b))) {
+  for (const p of [...view.hashProfilesOf(alg.id)].sort((a, b) => rank(a) - rank(b))) {
     if (p.status !== "ok" || !p.groups || p.emulated) continue;
     const row = `${rowName(alg, { instance: p.instance, profile: p.buildProfile })} ${p.operation}`;
     rows.push(row);

@@ -73,7 +73,7 @@ function headline(view: SystemView, alg: AlgorithmView, perCallSystem: boolean):
 export function systemIndexPage(ctx: SiteContext, view: SystemView): Page {
   const failed =
     view.store.timings.filter((t) => t.status !== "ok").length +
-    view.store.profiles.filter((p) => p.status !== "ok").length;
+    view.store.hashProfiles.filter((p) => p.status !== "ok").length;
   const perCallSystem = view.store.timings.some((t) => perCallOf(t) !== null);
   const rows: Cell[][] = view.algorithms.map((alg) => [
     [{ text: alg.id, page: alg.id }],

@@ -174,7 +174,7 @@ export function summaryRows(view: SystemView, baseline: Baseline | null): Summar
     for (const row of view.rowsOf(alg))
       for (const op of view.operationsOf(alg, row.instance)) {
         const t = view.timingOf(alg.id, row, op);
-        const p = view.profileOf(alg.id, row, op);
+        const p = view.hashProfileOf(alg.id, row, op);
         const fig = publishedTime(t);
         const s = shares(p);
         const sz = sizesOf(view, alg, row.instance, row.profile);
