@@ -47,9 +47,10 @@ export async function buildProbe(
   return exe;
 }
 
+/** The counters the machine offers (the probe built with `cc`); outside a campaign, the host's run context. */
 export async function probeCounter(
   cc: string,
-  context: RunContext,
+  context: RunContext = HOST_CONTEXT,
   kind?: string,
   fixedClockHz?: number,
 ): Promise<ProbeResult> {
