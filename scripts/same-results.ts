@@ -1,12 +1,14 @@
 // Whether a restructuring changed results (issue 27, "Done when"): writes a snapshot of what the product makes, to
 // be compared with `diff -r` against a snapshot made the same way by another version of the code.
 //
-//   pnpm build && pnpm exec tsx scripts/same-results.ts STORE OUT
+//   pnpm build && pnpm exec tsx scripts/same-results.ts STORE OUT [--ignore-hashes]
 //
+// --ignore-hashes: hex digests (inputsHash, sourcesSha256, the hashes in build folder names) become "<hex>" — for a
+// change that edits C sources, whose hashes then differ by design.
 // OUT/records: every JSON file of STORE's data/ folder, normalised: the dates (createdAt), the durations
 // (durationMs), the store's own path and the measured figures of the records whose figures are timed (timing,
-// hash-profile and survey records: every number becomes "#", every list of numbers "[#]", and the keys that say which
-// workers were contended or switched out are dropped) — what a second run of unchanged code changes; everything else
+// hash-profile and survey records: every number (and every number within a text) becomes "#", every list of numbers "[#]", a list of workers, commands
+// or trials its distinct forms, and the keys that say which workers were contended or switched out are dropped) — what a second run of unchanged code changes; everything else
 // (identities, build flags, hashes, KAT results, sizes, stack, heap, instruction counts, constant-time findings, the
 // structure of every record) is kept as it is.
 // OUT/pages/{seed,rounding,store}: the sites the built CLI renders from fixtures/seed-store, fixtures/rounding-store
@@ -17,7 +19,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
-const [storeArg, outArg] = process.argv.slice(2);
+const ignoreHashes = process.argv.includes("--ignore-hashes");
+const [storeArg, outArg] = process.argv.slice(2).filter((a) => a !== "--ignore-hashes");
 if (!storeArg || !outArg) {
   process.stderr.write("usage: tsx scripts/same-results.ts STORE OUT\n");
   process.exit(2);
@@ -27,7 +30,15 @@ const out = resolve(outArg);
 rmSync(out, { recursive: true, force: true });
 
 const TIMED_KINDS = new Set(["timing", "hash-profile", "survey"]);
-const RUN_STATE_KEYS = new Set(["contention", "switchedOut", "contended", "publishedFrom", "stoppedBy", "metTarget"]);
+const RUN_STATE_KEYS = new Set([
+  "contention",
+  "switchedOut",
+  "contended",
+  "publishedFrom",
+  "stoppedBy",
+  "metTarget",
+  "unstable",
+]);
 const DATE = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
 
 function files(dir: string): string[] {
@@ -38,15 +49,25 @@ function files(dir: string): string[] {
 }
 
 function text(s: string): string {
-  return s.split(store).join("<store>").split(root).join("<repo>/").replace(DATE, "<date>");
+  const t = s
+    .split(store)
+    .join("<store>")
+    .split(root)
+    .join("<repo>/")
+    .replace(DATE, "<date>")
+    .replace(/-run-\d+/g, "-run-<pid>")
+    .replace(/\.tmp-\d+/g, ".tmp-<pid>");
+  return ignoreHashes ? t.replace(/[0-9a-f]{16,}/g, "<hex>") : t;
 }
 
 function normalise(v: unknown, timed: boolean): unknown {
-  if (typeof v === "string") return text(v);
+  if (typeof v === "string") return timed ? text(v).replace(/\d[\d,.]*/g, "#") : text(v);
   if (typeof v === "number") return timed ? "#" : v;
   if (Array.isArray(v)) {
     if (timed && v.every((x) => typeof x === "number")) return v.length ? "[#]" : [];
-    return v.map((x) => normalise(x, timed));
+    const items = v.map((x) => normalise(x, timed));
+    // A timed record's lists of workers, commands and trials are as long as the run made them: their distinct forms.
+    return timed ? [...new Set(items.map((x) => JSON.stringify(x)))].map((x) => JSON.parse(x)) : items;
   }
   if (v && typeof v === "object") {
     const o: Record<string, unknown> = {};
