@@ -27,12 +27,13 @@
  * Results are checked outside the timed region. The TSC rate is measured against CLOCK_MONOTONIC over the whole run
  * (or given with -t HZ). The counter overhead is printed, not subtracted (ngcc-perf does not subtract it either).
  *
- * Core clock: after every call (warm-up and timed, outside the timed region) a probe times a dependent chain of
- * ADDS one-cycle integer adds (-c ADDS, default 16384; -c 0: no probe) with the same counter. Per operation, the
- * core clock is ADDS / (median probe - counter overhead) x the counter rate, and a call's estimated core cycles are
- * its ticks x ADDS / (median probe - counter overhead). This assumes one add per cycle (a dependent chain of register
- * adds runs at one per cycle on the cores it is meant for); it corrects for the core clock moving (boost, a VM
- * host) between runs, nothing else. x86-64 and aarch64 only; elsewhere no cycles are printed.
+ * Core clock: after every call (warm-up and timed, outside the timed region) a probe times a dependent chain that
+ * takes ADDS core cycles (-c ADDS, default 16384; -c 0: no probe) with the same counter: on x86-64 ADDS / 3
+ * multiplies (`imul reg, reg`, 3 cycles each), on aarch64 ADDS register adds — on x86-64 not the driver's
+ * instruction, so the two estimates share no assumption about one instruction. Per operation, the core clock is
+ * ADDS / (median probe - counter overhead) x the counter rate, and a call's estimated core cycles are its ticks x
+ * ADDS / (median probe - counter overhead). It corrects for the core clock moving (boost, a VM host) between runs,
+ * nothing else. x86-64 and aarch64 only; elsewhere no cycles are printed.
  *
  * Code layout: the time of the same code depends on where the linker puts it (loop and branch alignment; a few per
  * cent for ML-DSA-44 verify between paddings of 16 and 32 bytes), so a single binary's figure carries a layout
@@ -118,24 +119,42 @@ static inline uint64_t counter_start(void) {
 
 #if defined(__x86_64__) || defined(__aarch64__)
 #define SPEED_HAVE_CHAIN 1
-/* A dependent chain of adds one-cycle adds (8 per pass), timed with the counter; 0 if it did not run as written. */
+/* A dependent chain that takes `adds` core cycles, timed with the counter; 0 if it did not run as written. Not the
+   instruction ngcc-perf's driver times (its dependent `add reg, reg`), so that a core which runs one of the two
+   faster than its documented latency does not fool both: on x86-64 a chain of `imul reg, reg` (3 cycles on every
+   x86-64 core since Intel Sandy Bridge and AMD Zen; x times 1 keeps x), 8 per pass, adds / 24 passes, the delta
+   scaled to `adds` cycles; on aarch64 a chain of `add x, x, one` (one register holding 1, never an immediate). */
 static uint64_t clock_chain(unsigned long adds) {
-    unsigned long x = 1, i, passes = adds / 8;
+    volatile unsigned long one_source = 1;
+    unsigned long x = 1, one = one_source, i;
     uint64_t t0, t1;
+#if defined(__x86_64__)
+    unsigned long passes = adds / 24, cycles = 24 * passes;
+#else
+    unsigned long passes = adds / 8, cycles = 8 * passes;
+#endif
+    if (passes == 0) return 0;
     t0 = counter_start();
     for (i = 0; i < passes; i++) {
 #if defined(__x86_64__)
-        __asm__ __volatile__("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
-                             "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
-                             : "+r"(x));
+        __asm__ __volatile__("imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0\n\t"
+                             "imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0"
+                             : "+r"(x)
+                             : "r"(one));
 #else
-        __asm__ __volatile__("add %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\t"
-                             "add %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1"
-                             : "+r"(x));
+        __asm__ __volatile__("add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t"
+                             "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1"
+                             : "+r"(x)
+                             : "r"(one));
 #endif
     }
     t1 = counter_stop();
-    return x == 1 + 8 * passes ? t1 - t0 : 0;
+#if defined(__x86_64__)
+    if (x != 1) return 0;
+#else
+    if (x != 1 + 8 * passes) return 0;
+#endif
+    return (t1 - t0) * adds / cycles;
 }
 #else
 #define SPEED_HAVE_CHAIN 0
@@ -510,7 +529,7 @@ int main(int argc, char **argv) {
     printf("# inputs: %lu key pairs in rotation, a pool of %lu, %lu-byte messages; every call timed alone\n", keys, pool,
            msg_bytes);
     if (adds > 0) {
-        printf("# core clock: a chain of %lu one-cycle adds after every call; cycles = ticks x adds / (median probe - "
+        printf("# core clock: a dependent chain of %lu cycles after every call; cycles = ticks x adds / (median probe - "
                "overhead)\n",
                adds);
     } else {
