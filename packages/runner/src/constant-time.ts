@@ -19,28 +19,28 @@ import {
   harnessFlags,
   instanceFlags,
   linkLibraries,
+  RANDOMNESS_SOURCE_NAMES,
   type Toolchain,
-  toolchain,
 } from "./build.ts";
 import type { Campaign } from "./campaign.ts";
 import { DriverError, interpret } from "./driver.ts";
-import { InputError } from "./errors.ts";
 import { type InstanceSpec, matchesAny } from "./instances.ts";
-import { cpuHasAvx512, valgrindRefusal, valgrindVersion } from "./instructions.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf, runProcess } from "./proc.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
 import type { RunContext } from "./run-context.ts";
 import { signApiFlags } from "./signapi.ts";
-import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
-import type { StepOptions, StepSummary } from "./step/types.ts";
+import {
+  type InstanceWork,
+  type MeasureEnv,
+  MeasureError,
+  type Measurement,
+  type MeasurementOptions,
+  runMeasurement,
+} from "./step/measurement.ts";
+import type { Job, Unit } from "./step/run.ts";
 import { sha256 } from "./store.ts";
-import { emulated } from "./target.ts";
-import { buildOrDriverFailure, instanceUnits, plannedOperations } from "./time.ts";
-import { TOOL } from "./tool.ts";
-
-/** Support files that stand for the system randomness; the tested build links the KAT DRBG in their place. */
-const RANDOMNESS_SOURCES = new Set(["drng.c", "randombytes.c", "ngcc_randombytes.c"]);
+import { requireValgrind } from "./valgrind.ts";
 
 export const CT_RANDOMNESS =
   "the KAT generator's AES-256 CTR_DRBG (native/katgen/ngcc_rng.c) seeded with 0x00..0x2F, its output marked undefined (secret) while the tested call runs";
@@ -266,7 +266,7 @@ async function buildCt(
   const cc = campaign.cc;
   const nd = nativeDir();
   const { main, rng, common } = ctSources();
-  const sources = [...spec.sources, ...spec.support].filter((s) => !RANDOMNESS_SOURCES.has(basename(s)));
+  const sources = [...spec.sources, ...spec.support].filter((s) => !RANDOMNESS_SOURCE_NAMES.has(basename(s)));
   const profileLike = { name: "ct", cflags: flags, ldflags: [...ldflags] };
   const inputsHash = buildInputsHash(spec, profileLike as never, tc, ["constant-time", ctFilesHash()]);
   const level = flags[0]?.replace(/^-/, "") ?? "O";
@@ -368,200 +368,145 @@ async function testOperation(
   }
 }
 
-function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, operation: string) {
-  return {
-    kind: "constant-time" as const,
-    schemaVersion: 1 as const,
-    provenance: { origin: "measured" as const, tool: TOOL, createdAt: new Date().toISOString() },
-    system: campaign.system,
-    algorithmId: spec.algorithmId,
-    instance: spec.instance,
-    implementation: spec.implementation,
-    buildProfile: profile,
-    operation,
-  };
-}
-
-interface Work {
-  spec: InstanceSpec;
-}
-
 type Level = NonNullable<ConstantTimeRecord["levels"]>[number];
 
-export function defineConstantTime(
-  campaign: ResolvedCampaign,
-  tc: Toolchain,
-  valgrind: string,
-  options: StepOptions,
-): StepDefinition<Work> {
-  const out = options.out;
-  const s = constantTimeSettings(campaign);
-  const avx512 = cpuHasAvx512();
-  const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): ConstantTimeRecord =>
-    failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
-  return {
-    name: "constant-time",
-    plan: async () =>
-      (
-        await instanceUnits(
-          campaign,
-          (spec, profile, op, key) => ({
-            operation: op,
-            entry: { kind: "constant-time", key: { ...key, operation: op } },
-            inputsHash: sha256(
-              JSON.stringify({
-                build: buildInputsHash(spec, profile, tc),
-                ct: ctFilesHash(),
-                valgrind,
-                options: MEMCHECK_OPTIONS,
-                operation: op,
-                settings: { levels: s.levels, keys: s.keys, triage: s.triage },
-                messageBytes: campaign.timing.messageBytes,
-              }),
-            ),
-          }),
-          (spec) => plannedOperations(spec, tc, campaign.timeouts.buildMs),
-          (spec) => ({ spec }),
-        )
-      ).filter((u) => s.only === null || u.names.some((n) => matchesAny(n, s.only ?? undefined))),
-    gate: (unit) => {
-      // valgrind here runs the host's code only: an emulated campaign's programs are the target's.
-      if (emulated(campaign.target)) {
-        return {
-          reason: "error",
-          message: `not available: valgrind runs programs of this host's architecture only, and this campaign's programs run under the emulator ${campaign.target.emulator[0]}; run the constant-time test on a native host of the target`,
-        };
-      }
-      const why = valgrindRefusal(unit.profile.cflags, avx512);
-      return why ? { reason: "error", message: why.replace(/^not counted/, "not tested") } : null;
-    },
-    failureOf: buildOrDriverFailure,
-    outcomeOf: (r) => {
-      const rec = r as ConstantTimeRecord;
-      return rec.status === "ok"
-        ? null
-        : { reason: rec.failure?.reason ?? "error", message: rec.failure?.message ?? "" };
-    },
-    failureRecord,
-    run: async (unit, pending, ctx) => {
-      const { spec } = unit.work;
-      const key = unit.key as InstanceKey;
-      const { profile } = unit;
-      ctx.note(spec.notes ?? []);
-      const builds: Array<{ level: string; flags: string[]; program: string }> = [];
-      let cached = true;
-      for (const level of s.levels) {
-        const flags = levelFlags(profile.cflags, level);
-        const b = await buildCt(campaign, spec, key, flags, profile.ldflags, tc, out);
-        cached &&= b.cached;
-        builds.push({ level, flags, program: b.program });
-      }
-      ctx.built(cached);
-      const build = {
-        compiler: campaign.cc,
-        compilerVersion: tc.version,
-        flags: builds[0]?.flags ?? [],
-        ...(spec.defines.length ? { defines: defineFlags(spec.defines) } : {}),
-        ...(profile.ldflags.length ? { ldflags: profile.ldflags } : {}),
-        artifact: builds[0]?.program ?? "",
-        linkage: "static-objects" as const,
+/** The tested programs, one per level, and what the records say of the build. */
+interface CtBuild {
+  builds: Array<{ level: string; flags: string[]; program: string }>;
+  facts: NonNullable<ConstantTimeRecord["build"]>;
+}
+
+/** A finding with the campaign's triage: accepted (with the reason) or open; open ones first, most errors first. */
+function triaged(findings: MemcheckFinding[], triage: readonly TriageEntry[]) {
+  return findings
+    .map((f) => {
+      const accepted = triageOf(f, triage);
+      return {
+        kind: f.kind,
+        what: f.what,
+        count: f.count,
+        contexts: f.contexts,
+        top: f.top,
+        ...(f.location ? { location: f.location } : {}),
+        status: accepted ? ("accepted" as const) : ("open" as const),
+        ...(accepted ? { reason: accepted.reason } : {}),
       };
-      for (const job of pending) {
-        const commands: Command[] = [];
-        const levels: Level[] = [];
-        let output: CtOutput | undefined;
-        try {
-          for (const b of builds) {
-            const what = `${spec.instance} ${job.operation} (${b.level}): constant-time test`;
-            const t = await testOperation(
-              campaign.context,
-              b.program,
-              buildPath(out, key, `ct-run-${process.pid}`),
-              job.operation,
-              s.keys,
-              campaign.timing.messageBytes,
-              spec.submissionDir,
-              campaign.timeouts.operationMs * 20,
-              what,
-            );
-            commands.push(t.command);
-            output = t.value;
-            const findings = t.findings
-              .map((f) => {
-                const accepted = triageOf(f, s.triage);
-                return {
-                  kind: f.kind,
-                  what: f.what,
-                  count: f.count,
-                  contexts: f.contexts,
-                  top: f.top,
-                  ...(f.location ? { location: f.location } : {}),
-                  status: accepted ? ("accepted" as const) : ("open" as const),
-                  ...(accepted ? { reason: accepted.reason } : {}),
-                };
-              })
-              .sort((a, b) => (a.status === b.status ? b.count - a.count : a.status === "open" ? -1 : 1));
-            levels.push({
-              level: b.level,
-              flags: b.flags,
-              verdict: findings.some((f) => f.status === "open") ? "leaks found" : "pass",
-              errorsReported: findings.reduce((n, f) => n + f.count, 0),
-              findings,
-              command: t.command,
-            });
-          }
-          const record: ConstantTimeRecord = {
-            ...baseRecord(campaign, spec, key.buildProfile, job.operation),
-            status: "ok",
-            verdict: levels.some((l) => l.verdict === "leaks found") ? "leaks found" : "pass",
-            ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
-            build,
-            tool: { name: "memcheck", version: valgrind, options: [...MEMCHECK_OPTIONS] },
-            randomness: CT_RANDOMNESS,
-            secret: output?.secret ?? [],
-            declassified: output?.declassified ?? [],
-            ...(output?.note ? { note: output.note } : {}),
-            calls: output?.calls ?? s.keys,
-            randomBytesMarked: output?.randomBytesMarked ?? 0,
-            ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
-            levels,
-            ...(s.triage.length ? { triage: s.triage } : {}),
-            commands,
-          };
-          ctx.write(job, record);
-        } catch (err) {
-          if (!(err instanceof DriverError)) throw err;
-          ctx.write(
-            job,
-            failureRecord(unit, job, {
-              reason: err.reason,
-              message: err.message,
-              extra: { verdict: "tool error", build, commands: [...commands, commandOf(err.result)] },
-            }),
-          );
-        }
-      }
-    },
+    })
+    .sort((a, b) => (a.status === b.status ? b.count - a.count : a.status === "open" ? -1 : 1));
+}
+
+/** Builds the tested program at every level of the campaign. */
+async function buildLevels(env: MeasureEnv<string>, unit: Unit<InstanceWork>): Promise<CtBuild & { cached: boolean }> {
+  const { campaign, tc, out } = env;
+  const { spec } = unit.work;
+  const { profile } = unit;
+  const builds: CtBuild["builds"] = [];
+  let cached = true;
+  for (const level of constantTimeSettings(campaign).levels) {
+    const flags = levelFlags(profile.cflags, level);
+    const b = await buildCt(campaign, spec, unit.key as InstanceKey, flags, profile.ldflags, tc, out);
+    cached &&= b.cached;
+    builds.push({ level, flags, program: b.program });
+  }
+  const facts = {
+    compiler: campaign.cc,
+    compilerVersion: tc.version,
+    flags: builds[0]?.flags ?? [],
+    ...(spec.defines.length ? { defines: defineFlags(spec.defines) } : {}),
+    ...(profile.ldflags.length ? { ldflags: profile.ldflags } : {}),
+    artifact: builds[0]?.program ?? "",
+    linkage: "static-objects" as const,
+  };
+  return { cached, builds, facts };
+}
+
+/** One operation at every level: each level's verdict and findings, the record's body. */
+async function testLevels(env: MeasureEnv<string>, unit: Unit<InstanceWork>, built: CtBuild, job: Job) {
+  const { campaign, out, prepared: valgrind } = env;
+  const s = constantTimeSettings(campaign);
+  const { spec } = unit.work;
+  const commands: Command[] = [];
+  const levels: Level[] = [];
+  let output: CtOutput | undefined;
+  for (const b of built.builds) {
+    const what = `${spec.instance} ${job.operation} (${b.level}): constant-time test`;
+    let t: Awaited<ReturnType<typeof testOperation>>;
+    try {
+      t = await testOperation(
+        campaign.context,
+        b.program,
+        buildPath(out, unit.key, `ct-run-${process.pid}`),
+        job.operation,
+        s.keys,
+        campaign.timing.messageBytes,
+        spec.submissionDir,
+        campaign.timeouts.operationMs * 20,
+        what,
+      );
+    } catch (err) {
+      if (!(err instanceof DriverError)) throw err;
+      const extra = { commands: [...commands, commandOf(err.result)] };
+      throw new MeasureError({ reason: err.reason, message: err.message, extra });
+    }
+    commands.push(t.command);
+    output = t.value;
+    const findings = triaged(t.findings, s.triage);
+    levels.push({
+      level: b.level,
+      flags: b.flags,
+      verdict: findings.some((f) => f.status === "open") ? "leaks found" : "pass",
+      errorsReported: findings.reduce((n, f) => n + f.count, 0),
+      findings,
+      command: t.command,
+    });
+  }
+  return {
+    verdict: levels.some((l) => l.verdict === "leaks found") ? "leaks found" : "pass",
+    build: built.facts,
+    tool: { name: "memcheck", version: valgrind, options: [...MEMCHECK_OPTIONS] },
+    randomness: CT_RANDOMNESS,
+    secret: output?.secret ?? [],
+    declassified: output?.declassified ?? [],
+    ...(output?.note ? { note: output.note } : {}),
+    calls: output?.calls ?? s.keys,
+    randomBytesMarked: output?.randomBytesMarked ?? 0,
+    ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
+    levels,
+    ...(s.triage.length ? { triage: s.triage } : {}),
+    commands,
   };
 }
 
 /**
- * The constant-time step on its own: refuses (InputError, exit 2) when valgrind is missing. Off unless asked for
- * (`--steps constant-time`) or the campaign sets `constantTime: { enabled: true }`.
+ * The constant-time step: refuses (InputError, exit 2) when valgrind is missing. Off unless asked for
+ * (`--steps constant-time`) or the campaign sets `constantTime: { enabled: true }`. env.prepared: valgrind's version.
  */
-export async function constantTimeCampaign(
-  campaign: ResolvedCampaign,
-  options: StepOptions & { asked?: boolean },
-): Promise<StepSummary & { notes?: string[] }> {
-  if (!options.asked && !constantTimeSettings(campaign).enabled) {
-    return { planned: 0, records: 0, failed: 0, skipped: 0, failures: [], notes: ["off in this campaign"] };
-  }
-  const valgrind = await valgrindVersion();
-  if (!valgrind) {
-    throw new InputError(
-      "the constant-time step needs valgrind (memcheck), which is not installed: install it (apt-get install valgrind) or leave the step out",
-    );
-  }
-  const tc = await toolchain(campaign.context);
-  return runStep(defineConstantTime(campaign, tc, valgrind, options), options);
-}
+export const constantTimeMeasurement: Measurement<string, CtBuild> = {
+  name: "constant-time",
+  kind: "constant-time",
+  enabled: (campaign) => constantTimeSettings(campaign).enabled,
+  prepare: () => requireValgrind("constant-time", "memcheck"),
+  valgrind: { doing: "run the constant-time test", refused: "not tested" },
+  inputs: ({ campaign, prepared }, _spec, _profile, op) => {
+    const s = constantTimeSettings(campaign);
+    return {
+      ct: ctFilesHash(),
+      valgrind: prepared,
+      options: MEMCHECK_OPTIONS,
+      operation: op,
+      settings: { levels: s.levels, keys: s.keys, triage: s.triage },
+      messageBytes: campaign.timing.messageBytes,
+    };
+  },
+  select: ({ campaign }, unit) => {
+    const only = constantTimeSettings(campaign).only;
+    return only === null || unit.names.some((n) => matchesAny(n, only));
+  },
+  build: buildLevels,
+  failureFields: (_env, built) => ({ verdict: "tool error", build: built.facts }),
+  measure: testLevels,
+};
+
+/** The constant-time step on its own. */
+export const constantTimeCampaign = (campaign: ResolvedCampaign, options: MeasurementOptions) =>
+  runMeasurement(constantTimeMeasurement, campaign, options);

@@ -26,7 +26,7 @@ export {
   type Toolchain,
   toolchain,
 } from "./build.ts";
-export { buildCampaign, defineBuild } from "./build-step.ts";
+export { buildCampaign, buildMeasurement } from "./build-step.ts";
 export {
   type BuildProfile,
   type Campaign,
@@ -40,8 +40,8 @@ export {
   type ConstantTimeSettings,
   CT_RANDOMNESS,
   constantTimeCampaign,
+  constantTimeMeasurement,
   constantTimeSettings,
-  defineConstantTime,
   levelFlags,
   MEMCHECK_OPTIONS,
   type MemcheckFinding,
@@ -103,13 +103,12 @@ export {
   ICOUNT_RANDOMNESS,
   type InstructionsSettings,
   instructionsCampaign,
+  instructionsMeasurement,
   instructionsSettings,
   readCallgrindDumps,
-  valgrindRefusal,
-  valgrindVersion,
 } from "./instructions.ts";
+export { katGate, katVerdict } from "./kat-gate.ts";
 export {
-  defineMemory,
   HEAP_TECHNIQUE,
   inputsDescription,
   instanceSections,
@@ -119,6 +118,7 @@ export {
   memoryCampaign,
   memoryDistribution,
   memoryLimits,
+  memoryMeasurement,
   memorySettings,
   memoryTimeLimitNs,
   SECTIONS_METHOD,
@@ -133,9 +133,6 @@ export {
   memoryStep,
   type PipelineOptions,
   type PipelineResult,
-  type PipelineStep,
-  type PipelineStepOptions,
-  type PipelineStepResult,
   runPipeline,
   timeStep,
 } from "./pipeline.ts";
@@ -173,6 +170,27 @@ export {
 export { type PathRoot, rootsOf, shownPaths } from "./shown-paths.ts";
 export * from "./signapi.ts";
 export { type Aggregates, aggregate, type Trial } from "./stats.ts";
+export {
+  buildFacts,
+  buildOrDriverFailure,
+  defineMeasurement,
+  type InstanceWork,
+  instanceStep,
+  instanceUnits,
+  type MeasureEnv,
+  MeasureError,
+  type Measurement,
+  type MeasurementOptions,
+  type MeasureOutput,
+  plannedOperations,
+  recordHeader,
+  runMeasurement,
+} from "./step/measurement.ts";
+export type {
+  PipelineStep,
+  PipelineStepOptions,
+  PipelineStepResult,
+} from "./step/pipeline-step.ts";
 export {
   type Failure,
   instanceNames,
@@ -216,18 +234,18 @@ export {
   withToolchainFlags,
 } from "./target.ts";
 export {
-  buildFacts,
-  buildOrDriverFailure,
   chooseCounter,
-  type DecideCentral,
-  defineTime,
   driverTimeArgs,
   EMULATED_NOT_TIMED,
-  instanceUnits,
-  katGate,
-  katVerdict,
-  plannedOperations,
   type TimeOptions,
+  timeCampaign,
+  timeMeasurement,
 } from "./time.ts";
-export { decideCentral, decisionFromStore, referenceProfile, timeCampaign } from "./time-campaign.ts";
+export {
+  type DecideCentral,
+  decideCentral,
+  decisionFromStore,
+  referenceProfile,
+} from "./time-campaign.ts";
 export { TOOL } from "./tool.ts";
+export { cpuHasAvx512, valgrindRefusal, valgrindVersion } from "./valgrind.ts";

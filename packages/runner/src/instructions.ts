@@ -14,34 +14,33 @@ import {
 } from "@ngcc-perf/schema";
 import { median } from "@ngcc-perf/stats";
 import {
-  buildInputsHash,
-  buildInstance,
   type Command,
   cachedBuild,
   defineFlags,
   harnessFlags,
   linkLibraries,
-  type Toolchain,
-  toolchain,
+  RANDOMNESS_SOURCE_NAMES,
 } from "./build.ts";
 import type { Campaign } from "./campaign.ts";
 import { DriverError, interpret } from "./driver.ts";
-import { InputError } from "./errors.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf, runProcess } from "./proc.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
-import { HOST_CONTEXT, type RunContext } from "./run-context.ts";
+import type { RunContext } from "./run-context.ts";
 import { signApiFlags } from "./signapi.ts";
-import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
-import type { StepOptions, StepSummary } from "./step/types.ts";
+import {
+  buildFacts,
+  buildUnit,
+  defineMeasurement,
+  type MeasureEnv,
+  type Measurement,
+  type MeasurementOptions,
+  runMeasurement,
+} from "./step/measurement.ts";
+import type { Job } from "./step/run.ts";
 import { sha256 } from "./store.ts";
-import { emulated } from "./target.ts";
-import { buildFacts, buildOrDriverFailure, instanceUnits, plannedOperations } from "./time.ts";
-import { TOOL } from "./tool.ts";
-
-/** Support files that stand for the system randomness; the counted build links the KAT DRBG in their place. */
-const RANDOMNESS_SOURCES = new Set(["drng.c", "randombytes.c", "ngcc_randombytes.c"]);
+import { requireValgrind } from "./valgrind.ts";
 
 export const ICOUNT_RANDOMNESS =
   "the KAT generator's AES-256 CTR_DRBG (native/katgen/ngcc_rng.c) seeded with 0x00..0x2F; its instructions are not in the operation's count (collection is off inside randombytes during a counted call) and are reported beside it (randombytes)";
@@ -57,38 +56,6 @@ export interface InstructionsSettings {
 export function instructionsSettings(campaign: Campaign): InstructionsSettings {
   const i = campaign.config.instructions ?? {};
   return { enabled: i.enabled ?? false, calls: i.calls ?? 16, keys: i.keys ?? 4, pool: i.pool ?? 16 };
-}
-
-/** -march values whose code uses AVX-512 (valgrind decodes up to AVX2: x86-64-v3). */
-const AVX512_MARCH =
-  /^-march=(x86-64-v4|knl|knm|skylake-avx512|cannonlake|cascadelake|cooperlake|icelake-client|icelake-server|tigerlake|rocketlake|alderlake-avx512|sapphirerapids|emeraldrapids|graniterapids(-d)?|znver4|znver5)$/;
-
-/**
- * Why valgrind cannot run code built with these flags, or null: AVX-512 (-mavx512*, an -march that implies
- * it, -march=native on a processor that has it) is beyond what valgrind decodes.
- */
-export function valgrindRefusal(flags: readonly string[], cpuHasAvx512: boolean): string | null {
-  const bad = flags.filter(
-    (f) => /^-mavx512|^-mamx/.test(f) || AVX512_MARCH.test(f) || (f === "-march=native" && cpuHasAvx512),
-  );
-  return bad.length
-    ? `not counted: valgrind decodes x86-64 up to AVX2 (x86-64-v3), and ${bad.join(" ")} ${bad.includes("-march=native") ? "on this AVX-512 processor " : ""}allows AVX-512 instructions`
-    : null;
-}
-
-export function cpuHasAvx512(): boolean {
-  try {
-    return /\bavx512f\b/.test(readFileSync("/proc/cpuinfo", "utf8"));
-  } catch {
-    return false;
-  }
-}
-
-/** The first line of `valgrind --version`, or null when valgrind is not installed. */
-export async function valgrindVersion(): Promise<string | null> {
-  const r = await runProcess(["valgrind", "--version"], { timeoutMs: 20_000, sandbox: false, context: HOST_CONTEXT });
-  if (r.spawnError || r.exitCode !== 0) return null;
-  return r.stdout.trim().split("\n")[0] ?? null;
 }
 
 function icountSources(): { main: string; rng: string[] } {
@@ -188,10 +155,6 @@ export function countedCalls(
   };
 }
 
-interface Work {
-  spec: InstanceSpec;
-}
-
 /** The records the time step's pre-pass (time-campaign.ts) counted or found current in this process: path → inputsHash. */
 const countedByPrepass = new Map<string, string>();
 
@@ -228,7 +191,7 @@ async function buildIcount(
   const { main, rng } = icountSources();
   const sources = [...spec.sources, ...spec.support];
   // The timing build's objects, in the order of its sources, without the system randomness.
-  const instanceObjects = built.staticObjects.filter((_o, i) => !RANDOMNESS_SOURCES.has(basename(sources[i] ?? "")));
+  const ownObjects = built.staticObjects.filter((_o, i) => !RANDOMNESS_SOURCE_NAMES.has(basename(sources[i] ?? "")));
   const driverObjects = ["ngcc_ops_kem.o", "ngcc_ops_sign.o", "ngcc_ops_kex.o", "ngcc_buf.o", "ngcc_common.o"].map(
     (o) => join(built.dir, "obj-driver", o),
   );
@@ -243,7 +206,7 @@ async function buildIcount(
       const what = `the instruction counter for ${spec.algorithmId}/${spec.instance}`;
       // The timing build's objects are copied in: a sandboxed build sees only its own folder (and a private /tmp).
       mkdirSync(join(work, "obj"), { recursive: true });
-      const linked = [...driverObjects, ...instanceObjects].map((o, i) => {
+      const linked = [...driverObjects, ...ownObjects].map((o, i) => {
         const to = join("obj", `${i}-${basename(o)}`);
         copyFileSync(o, join(work, to));
         return join(work, to);
@@ -337,151 +300,83 @@ async function countOperation(
   }
 }
 
-function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, operation: string) {
-  return {
-    kind: "instructions" as const,
-    schemaVersion: 1 as const,
-    provenance: { origin: "measured" as const, tool: TOOL, createdAt: new Date().toISOString() },
-    system: campaign.system,
-    algorithmId: spec.algorithmId,
-    instance: spec.instance,
-    implementation: spec.implementation,
-    buildProfile: profile,
-    operation,
-  };
-}
-
-export function defineInstructions(
-  campaign: ResolvedCampaign,
-  tc: Toolchain,
-  valgrind: string,
-  options: StepOptions,
-): StepDefinition<Work> {
-  const out = options.out;
-  const s = instructionsSettings(campaign);
-  const avx512 = cpuHasAvx512();
-  const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): InstructionsRecord =>
-    failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
-  return {
-    name: "instructions",
-    plan: () =>
-      instanceUnits(
-        campaign,
-        (spec, profile, op, key) => ({
-          operation: op,
-          entry: { kind: "instructions", key: { ...key, operation: op } },
-          inputsHash: sha256(
-            JSON.stringify({
-              build: buildInputsHash(spec, profile, tc),
-              icount: icountFilesHash(),
-              valgrind,
-              operation: op,
-              settings: { calls: s.calls, keys: s.keys, pool: s.pool },
-              messageBytes: campaign.timing.messageBytes,
-            }),
-          ),
-        }),
-        (spec) => plannedOperations(spec, tc, campaign.timeouts.buildMs),
-        (spec) => ({ spec }),
-      ),
-    gate: (unit) => {
-      // valgrind here runs the host's code only: an emulated campaign's programs are the target's.
-      if (emulated(campaign.target)) {
-        return {
-          reason: "error",
-          message: `not available: valgrind runs programs of this host's architecture only, and this campaign's programs run under the emulator ${campaign.target.emulator[0]}; count instructions on a native host of the target`,
-        };
-      }
-      const why = valgrindRefusal(unit.profile.cflags, avx512);
-      return why ? { reason: "error", message: why } : null;
-    },
-    failureOf: buildOrDriverFailure,
-    outcomeOf: (r) => {
-      const rec = r as InstructionsRecord;
-      return rec.status === "ok"
-        ? null
-        : { reason: rec.failure?.reason ?? "error", message: rec.failure?.message ?? "" };
-    },
-    failureRecord,
-    run: async (unit, jobs, ctx) => {
-      // What the time step's pre-pass counted in this run is not counted again.
-      const earlier = jobs.filter((j) => countedEarlier(out, j));
-      for (const job of earlier) ctx.done(job, "skipped");
-      const pending = jobs.filter((j) => !earlier.includes(j));
-      if (pending.length === 0) return;
-      const { spec } = unit.work;
-      const key = unit.key as InstanceKey;
-      const { profile } = unit;
-      ctx.note(spec.notes ?? []);
-      const built = await buildInstance(spec, profile, tc, buildPath(out, key), campaign.timeouts.buildMs);
-      ctx.built(built.cached);
-      const build = buildFacts(campaign, tc, profile, built);
-      const icount = await buildIcount(campaign, spec, key, built, profile.ldflags, out);
-      const facts = { ...build, artifact: icount.program };
-      for (const job of pending) {
-        const what = `${spec.instance} ${job.operation}: instructions`;
-        const scratch = buildPath(out, key, `icount-run-${process.pid}`);
-        try {
-          const c = await countOperation(
-            campaign.context,
-            icount.program,
-            scratch,
-            job.operation,
-            s,
-            campaign.timing.messageBytes,
-            campaign.timeouts.operationMs * 20,
-            what,
-          );
-          const record: InstructionsRecord = {
-            ...baseRecord(campaign, spec, key.buildProfile, job.operation),
-            status: "ok",
-            ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
-            build: facts,
-            tool: { name: "callgrind", version: valgrind, options: [...CALLGRIND_OPTIONS] },
-            randomness: ICOUNT_RANDOMNESS,
-            calls: c.value.calls,
-            warmupCalls: c.value.warmupCalls,
-            chunks: c.value.chunks,
-            inputs: c.value.inputs,
-            collectedIr: c.counted.collectedIr,
-            baselineIr: c.counted.baselineIr,
-            instructionsPerCall: c.counted.instructionsPerCall,
-            perCall: c.counted.perCall,
-            randombytes: c.counted.randombytes,
-            ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
-            commands: [c.command],
-          };
-          ctx.write(job, record);
-        } catch (err) {
-          if (!(err instanceof DriverError)) throw err;
-          const f = { reason: err.reason, message: err.message };
-          ctx.write(
-            job,
-            failureRecord(unit, job, { ...f, extra: { build: facts, commands: [commandOf(err.result)] } }),
-          );
-        }
-      }
-    },
-  };
+/** The built counter and what its records say of the build. */
+interface IcountBuild {
+  facts: NonNullable<InstructionsRecord["build"]>;
+  program: string;
 }
 
 /**
- * The instructions step on its own: refuses (InputError, exit 2) when valgrind is missing. Off unless asked
- * for (`--steps instructions`) or the campaign sets `instructions: { enabled: true }`.
+ * The instructions step: refuses (InputError, exit 2) when valgrind is missing. Off unless asked for
+ * (`--steps instructions`) or the campaign sets `instructions: { enabled: true }`. env.prepared: valgrind's version.
  */
-export async function instructionsCampaign(
-  campaign: ResolvedCampaign,
-  options: StepOptions & { asked?: boolean },
-): Promise<StepSummary & { notes?: string[] }> {
-  if (!options.asked && !instructionsSettings(campaign).enabled) {
-    return { planned: 0, records: 0, failed: 0, skipped: 0, failures: [], notes: ["off in this campaign"] };
-  }
-  const valgrind = await valgrindVersion();
-  if (!valgrind) {
-    throw new InputError(
-      "the instructions step needs valgrind (callgrind), which is not installed: install it (apt-get install valgrind) or leave the step out",
+export const instructionsMeasurement: Measurement<string, IcountBuild> = {
+  name: "instructions",
+  kind: "instructions",
+  enabled: (campaign) => instructionsSettings(campaign).enabled,
+  prepare: () => requireValgrind("instructions", "callgrind"),
+  valgrind: { doing: "count instructions", refused: "not counted" },
+  inputs: ({ campaign, prepared }, _spec, _profile, op) => {
+    const s = instructionsSettings(campaign);
+    return {
+      icount: icountFilesHash(),
+      valgrind: prepared,
+      operation: op,
+      settings: { calls: s.calls, keys: s.keys, pool: s.pool },
+      messageBytes: campaign.timing.messageBytes,
+    };
+  },
+  // What the time step's pre-pass counted in this run is not counted again.
+  alreadyDone: ({ out }, job) => countedEarlier(out, job),
+  build: async (env, unit) => {
+    const { profile } = unit;
+    const built = await buildUnit(env, unit);
+    const icount = await buildIcount(
+      env.campaign,
+      unit.work.spec,
+      unit.key as InstanceKey,
+      built,
+      profile.ldflags,
+      env.out,
     );
-  }
-  const tc = await toolchain(campaign.context);
-  return runStep(defineInstructions(campaign, tc, valgrind, options), options);
-}
+    const facts = { ...buildFacts(env.campaign, env.tc, profile, built), artifact: icount.program };
+    return { cached: built.cached, facts, program: icount.program };
+  },
+  failureFields: (_env, built) => ({ build: built.facts }),
+  measure: async ({ campaign, prepared, out }, unit, built, job) => {
+    const { spec } = unit.work;
+    const c = await countOperation(
+      campaign.context,
+      built.program,
+      buildPath(out, unit.key, `icount-run-${process.pid}`),
+      job.operation,
+      instructionsSettings(campaign),
+      campaign.timing.messageBytes,
+      campaign.timeouts.operationMs * 20,
+      `${spec.instance} ${job.operation}: instructions`,
+    );
+    return {
+      build: built.facts,
+      tool: { name: "callgrind", version: prepared, options: [...CALLGRIND_OPTIONS] },
+      randomness: ICOUNT_RANDOMNESS,
+      calls: c.value.calls,
+      warmupCalls: c.value.warmupCalls,
+      chunks: c.value.chunks,
+      inputs: c.value.inputs,
+      collectedIr: c.counted.collectedIr,
+      baselineIr: c.counted.baselineIr,
+      instructionsPerCall: c.counted.instructionsPerCall,
+      perCall: c.counted.perCall,
+      randombytes: c.counted.randombytes,
+      ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
+      commands: [c.command],
+    };
+  },
+};
+
+/** The instructions step as a step definition over a campaign (the time step's pre-pass runs part of it). */
+export const defineInstructions = (env: MeasureEnv<string>) => defineMeasurement(instructionsMeasurement, env);
+
+/** The instructions step on its own. */
+export const instructionsCampaign = (campaign: ResolvedCampaign, options: MeasurementOptions) =>
+  runMeasurement(instructionsMeasurement, campaign, options);

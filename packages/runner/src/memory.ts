@@ -8,28 +8,23 @@
 // with the time step (its run says --measure rss).
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { buildPath, type InstanceKey, type MemoryRecord } from "@ngcc-perf/schema";
+import type { MemoryRecord } from "@ngcc-perf/schema";
 import { quantile, sortedCopy } from "@ngcc-perf/stats";
-import {
-  buildInputsHash,
-  buildInstance,
-  HEAP_FUNCTIONS,
-  RANDOMNESS_SOURCE_NAMES,
-  type Toolchain,
-  toolchain,
-} from "./build.ts";
+import { HEAP_FUNCTIONS, RANDOMNESS_SOURCE_NAMES } from "./build.ts";
 import type { Campaign } from "./campaign.ts";
-import { DriverError, type DriverMemory, driverRun } from "./driver.ts";
+import { type DriverMemory, driverRun } from "./driver.ts";
 import { addSectionSizes, ElfError, elfSectionSizes, elfSymbols, pulledObjects } from "./elf-sections.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { checkMemoryOutput } from "./plausibility.ts";
 import { commandOf } from "./proc.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
-import { type Failure, failedRecord, type Job, runStep, type StepDefinition, type Unit } from "./step/run.ts";
-import type { StepOptions, StepSummary } from "./step/types.ts";
-import { sha256 } from "./store.ts";
-import { buildFacts, buildOrDriverFailure, instanceUnits, plannedOperations } from "./time.ts";
-import { TOOL } from "./tool.ts";
+import {
+  buildFacts,
+  buildUnit,
+  type Measurement,
+  type MeasurementOptions,
+  runMeasurement,
+} from "./step/measurement.ts";
 
 /** What the campaign's `memory` block sets, with defaults. */
 export interface MemorySettings {
@@ -157,36 +152,16 @@ export function memoryLimits(flags: readonly string[], stack: boolean, heap: boo
   return limits;
 }
 
-interface Work {
-  spec: InstanceSpec;
-}
-
-function baseRecord(campaign: Campaign, spec: InstanceSpec, profile: string, operation: string) {
-  return {
-    kind: "memory" as const,
-    schemaVersion: 1 as const,
-    provenance: { origin: "measured" as const, tool: TOOL, createdAt: new Date().toISOString() },
-    system: campaign.system,
-    algorithmId: spec.algorithmId,
-    instance: spec.instance,
-    implementation: spec.implementation,
-    buildProfile: profile,
-    operation,
-  };
-}
-
 /** The record of one measured operation, from the driver's output. */
 export function memoryRecordOf(
-  base: ReturnType<typeof baseRecord>,
   value: DriverMemory,
   facts: MemoryRecord["build"],
   extra: {
-    inputsHash?: string;
     messageBytes?: number;
     commands: NonNullable<MemoryRecord["commands"]>;
     sections?: ReturnType<typeof instanceSections>;
   },
-): MemoryRecord {
+): Partial<MemoryRecord> {
   const stack = value.stackBytes !== undefined;
   const heap = value.heapPeakBytes !== undefined;
   const limits = memoryLimits(facts?.flags ?? [], stack, heap);
@@ -201,9 +176,6 @@ export function memoryRecordOf(
   const heapDist = heap ? dist(value.heapPeakBytesPerInput) : undefined;
   const allocDist = heap ? dist(value.heapAllocationsPerInput) : undefined;
   return {
-    ...base,
-    status: "ok",
-    ...(extra.inputsHash ? { inputsHash: extra.inputsHash } : {}),
     build: facts,
     ...(inputs
       ? {
@@ -246,91 +218,56 @@ export function memoryRecordOf(
   };
 }
 
-export function defineMemory(campaign: ResolvedCampaign, tc: Toolchain, options: StepOptions): StepDefinition<Work> {
-  const out = options.out;
-  const failureRecord = (unit: Unit<Work>, job: Job, f: Failure): MemoryRecord =>
-    failedRecord(baseRecord(campaign, unit.work.spec, unit.key.buildProfile, job.operation), job, f);
-  return {
-    name: "memory",
-    plan: () =>
-      instanceUnits(
-        campaign,
-        (spec, profile, op, key) => ({
-          operation: op,
-          entry: { kind: "memory", key: { ...key, operation: op } },
-          inputsHash: sha256(
-            JSON.stringify({
-              build: buildInputsHash(spec, profile, tc),
-              operation: op,
-              args: memoryArgs(op, campaign.timing.messageBytes, campaign.timeouts.operationMs),
-              sections: SECTIONS_METHOD,
-            }),
-          ),
-        }),
-        (spec) => plannedOperations(spec, tc, campaign.timeouts.buildMs),
-        (spec) => ({ spec }),
-      ),
-    failureOf: buildOrDriverFailure,
-    outcomeOf: (r) => {
-      const rec = r as MemoryRecord;
-      return rec.status === "ok"
-        ? null
-        : { reason: rec.failure?.reason ?? "error", message: rec.failure?.message ?? "" };
-    },
-    failureRecord,
-    run: async (unit, pending, ctx) => {
-      const { spec } = unit.work;
-      const key = unit.key as InstanceKey;
-      const { profile } = unit;
-      ctx.note(spec.notes ?? []);
-      const built = await buildInstance(spec, profile, tc, buildPath(out, key), campaign.timeouts.buildMs);
-      ctx.built(built.cached);
-      const facts = { ...buildFacts(campaign, tc, profile, built), artifact: built.memoryDriver };
-      const sections = instanceSections(spec, built.staticObjects);
-      for (const job of pending) {
-        try {
-          const mem = await driverRun<DriverMemory>(
-            campaign.context,
-            built.memoryDriver,
-            memoryArgs(job.operation, campaign.timing.messageBytes, campaign.timeouts.operationMs),
-            campaign.timeouts.operationMs,
-            `${spec.instance} ${job.operation}: memory`,
-            "driver-memory",
-            checkMemoryOutput,
-          );
-          const base = baseRecord(campaign, spec, key.buildProfile, job.operation);
-          ctx.write(
-            job,
-            memoryRecordOf(base, mem.value, facts, {
-              ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
-              ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
-              commands: [commandOf(mem.result)],
-              sections,
-            }),
-          );
-        } catch (err) {
-          if (!(err instanceof DriverError)) throw err;
-          const f = { reason: err.reason, message: err.message };
-          ctx.write(
-            job,
-            failureRecord(unit, job, { ...f, extra: { build: facts, commands: [commandOf(err.result)] } }),
-          );
-        }
-      }
-    },
-  };
+/** The built instance's memory executable and what its records say of the build. */
+interface MemoryBuild {
+  facts: NonNullable<MemoryRecord["build"]>;
+  driver: string;
+  sections: ReturnType<typeof instanceSections>;
 }
 
 /**
- * The memory step on its own. Off unless asked for (`--steps memory`) or the campaign sets
- * `memory: { enabled: true }`.
+ * The memory step: off unless asked for (`--steps memory`) or the campaign sets `memory: { enabled: true }`.
  */
-export async function memoryCampaign(
-  campaign: ResolvedCampaign,
-  options: StepOptions & { asked?: boolean },
-): Promise<StepSummary & { notes?: string[] }> {
-  if (!options.asked && !memorySettings(campaign).enabled) {
-    return { planned: 0, records: 0, failed: 0, skipped: 0, failures: [], notes: ["off in this campaign"] };
-  }
-  return runStep(defineMemory(campaign, await toolchain(campaign.context), options), options);
-}
+export const memoryMeasurement: Measurement<undefined, MemoryBuild> = {
+  name: "memory",
+  kind: "memory",
+  enabled: (campaign) => memorySettings(campaign).enabled,
+  inputs: ({ campaign }, _spec, _profile, op) => ({
+    operation: op,
+    args: memoryArgs(op, campaign.timing.messageBytes, campaign.timeouts.operationMs),
+    sections: SECTIONS_METHOD,
+  }),
+  build: async (env, unit) => {
+    const { spec } = unit.work;
+    const built = await buildUnit(env, unit);
+    const facts = { ...buildFacts(env.campaign, env.tc, unit.profile, built), artifact: built.memoryDriver };
+    return {
+      cached: built.cached,
+      facts,
+      driver: built.memoryDriver,
+      sections: instanceSections(spec, built.staticObjects),
+    };
+  },
+  failureFields: (_env, built) => ({ build: built.facts }),
+  measure: async ({ campaign }, unit, built, job) => {
+    const { spec } = unit.work;
+    const mem = await driverRun<DriverMemory>(
+      campaign.context,
+      built.driver,
+      memoryArgs(job.operation, campaign.timing.messageBytes, campaign.timeouts.operationMs),
+      campaign.timeouts.operationMs,
+      `${spec.instance} ${job.operation}: memory`,
+      "driver-memory",
+      checkMemoryOutput,
+    );
+    return memoryRecordOf(mem.value, built.facts, {
+      ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
+      commands: [commandOf(mem.result)],
+      sections: built.sections,
+    });
+  },
+};
+
+/** The memory step on its own. */
+export const memoryCampaign = (campaign: ResolvedCampaign, options: MeasurementOptions) =>
+  runMeasurement(memoryMeasurement, campaign, options);

@@ -4,59 +4,33 @@
 // the index and the campaign's start and end are owned here.
 import { existsSync, readFileSync } from "node:fs";
 import { type EnvironmentRecord, recordPath, systemDir } from "@ngcc-perf/schema";
-import { buildCampaign } from "./build-step.ts";
+import { buildMeasurement } from "./build-step.ts";
 import type { Campaign } from "./campaign.ts";
-import { constantTimeCampaign } from "./constant-time.ts";
+import { constantTimeMeasurement } from "./constant-time.ts";
 import { captureEnvironment } from "./env.ts";
 import { checkOnly } from "./instances.ts";
-import { instructionsCampaign } from "./instructions.ts";
-import { memoryCampaign } from "./memory.ts";
+import { instructionsMeasurement } from "./instructions.ts";
+import { memoryMeasurement } from "./memory.ts";
 import { probeCounter } from "./probe.ts";
-import { type ResolvedCampaign, resolveCampaign } from "./resolved.ts";
-import type { StepName, StepOptions, StepSummary } from "./step/types.ts";
+import { resolveCampaign } from "./resolved.ts";
+import { instanceStep } from "./step/measurement.ts";
+import type { PipelineStep, PipelineStepOptions, PipelineStepResult } from "./step/pipeline-step.ts";
+import type { StepName, StepOptions } from "./step/types.ts";
 import { closeWriteJournal, openWriteJournal, removeStaleTemps, writeJsonAtomic } from "./store.ts";
 import { verifyStore, writeStoreIndex } from "./store-index.ts";
-import { timeCampaign } from "./time-campaign.ts";
+import { timeMeasurement } from "./time.ts";
 
-export interface PipelineStepOptions extends StepOptions {
-  /** Measure an instance under a profile only when its KAT under that profile passed (or was not run). */
-  requireKatPass: boolean;
-  /** The step was named in --steps: memory, instructions and constant-time then run whatever the campaign says. */
-  asked: boolean;
-  /** Units run at once by a step that runs several (kat; absent: the step's own default). */
-  jobs?: number;
-}
+export type { PipelineStep, PipelineStepOptions, PipelineStepResult } from "./step/pipeline-step.ts";
 
-/** What a step reports: a step summary, and for the report the site it wrote. */
-export interface PipelineStepResult extends StepSummary {
-  /** The report: pages written and the system index page. */
-  pages?: number;
-  site?: string;
-  /** Lines worth telling the user (e.g. "3 failed record(s) shown as FAILED"). */
-  notes?: string[];
-}
-
-/**
- * A step the pipeline can run: the runner's own (build, time, memory, instructions, constant-time) or one of kat,
- * hashprof, sizes and report. The command line's table of steps (packages/cli/src/steps.ts) lists them in order.
- */
-export interface PipelineStep {
-  name: StepName;
-  /** Run with requireKatPass: an instance is measured under a profile only when its KAT there passed (or did not run). */
-  katGate?: boolean;
-  /** Checks the step's own input (a size catalog, a notes file) before the pipeline writes anything. */
-  prepare?(campaign: ResolvedCampaign): void | Promise<void>;
-  run(campaign: ResolvedCampaign, options: PipelineStepOptions): Promise<PipelineStepResult>;
-}
-
-export const buildStep: PipelineStep = { name: "build", run: (c, o) => buildCampaign(c, o) };
-export const timeStep: PipelineStep = { name: "time", katGate: true, run: (c, o) => timeCampaign(c, o) };
+export const buildStep = instanceStep(buildMeasurement);
+/** The timings, KAT-gated. */
+export const timeStep = instanceStep(timeMeasurement);
 /** The stack and heap high-water: run when asked (named in --steps) or when the campaign sets `memory: { enabled: true }`. */
-export const memoryStep: PipelineStep = { name: "memory", run: (c, o) => memoryCampaign(c, o) };
+export const memoryStep = instanceStep(memoryMeasurement);
 /** The instruction counts under valgrind: when asked or when the campaign sets `instructions: { enabled: true }`. */
-export const instructionsStep: PipelineStep = { name: "instructions", run: (c, o) => instructionsCampaign(c, o) };
+export const instructionsStep = instanceStep(instructionsMeasurement);
 /** The constant-time smoke test under memcheck: when asked or when the campaign sets `constantTime: { enabled: true }`. */
-export const constantTimeStep: PipelineStep = { name: "constant-time", run: (c, o) => constantTimeCampaign(c, o) };
+export const constantTimeStep = instanceStep(constantTimeMeasurement);
 
 export interface PipelineOptions extends StepOptions {
   /** The steps to run, in the order given (the command line's table of steps keeps them in pipeline order). */

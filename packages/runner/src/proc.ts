@@ -11,7 +11,7 @@ import type { Readable } from "node:stream";
 import { newPidsCgroup, type PidsCgroup } from "./cgroup.ts";
 import { InputError } from "./errors.ts";
 import { watchFolders } from "./folder-quota.ts";
-import type { RunContext } from "./run-context.ts";
+import type { Replay, RunContext } from "./run-context.ts";
 import { resolveProgram, sandboxArgv, sandboxPath, signalOfStatus } from "./sandbox.ts";
 import { closeDescriptor, openSeccompProgram } from "./seccomp.ts";
 import { targetArgv, withToolchainFlags } from "./target.ts";
@@ -103,6 +103,7 @@ export function closeInheritedDescriptors(): number[] {
 }
 
 export function runProcess(given: readonly string[], options: RunOptions): Promise<RunResult> {
+  if (options.context.replay) return replayed(given, options, options.context.replay);
   // The campaign compiler gets the toolchain's flags (sysroot, cflags, ldflags); a built program its emulator.
   const { sandbox: settings, target } = options.context;
   const argv = withToolchainFlags(options.target ? targetArgv(given, target) : given, target);
@@ -325,6 +326,23 @@ function spawnAndWait(
 }
 
 /** The last `n` characters of a text, for messages and records. */
+/** A run answered by the context's replay (tests): nothing is started. */
+async function replayed(argv: readonly string[], options: RunOptions, replay: Replay): Promise<RunResult> {
+  const r = await replay(argv, options.cwd);
+  return {
+    argv: [...argv],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    exitCode: r.exitCode,
+    signal: r.signal ?? null,
+    timedOut: false,
+    durationMs: 0,
+    timeLimitMs: options.timeoutMs,
+    stdout: r.stdout,
+    stderr: r.stderr ?? "",
+    sandboxed: false,
+  };
+}
+
 export function tail(text: string, n = 2000): string {
   return text.length <= n ? text : `…${text.slice(text.length - n)}`;
 }

@@ -10,7 +10,23 @@ export interface RunContext {
   sandbox: SandboxSettings;
   /** The toolchain the campaign's code is built with and run through. */
   target: TargetToolchain;
+  /**
+   * Tests only: what a process printed, replayed instead of running it (runProcess starts nothing), so that a
+   * measurement's record building is tested on recorded driver output without compiling C.
+   */
+  replay?: Replay;
 }
+
+/** What a replayed process printed and how it ended. */
+export interface ReplayedRun {
+  stdout: string;
+  stderr?: string;
+  exitCode: number | null;
+  signal?: string | null;
+}
+
+/** Answers a command (its argv and folder) with what it printed; may write the files the real program writes. */
+export type Replay = (argv: readonly string[], cwd: string | undefined) => Promise<ReplayedRun>;
 
 /**
  * Outside a campaign (init, env-check, the counter probe of `ngcc-perf env`): the host's toolchain, the default

@@ -15,19 +15,17 @@ import { type InstanceKey, type InstructionsRecord, inputDependence, recordPath,
 import { toolchain } from "./build.ts";
 import type { Campaign } from "./campaign.ts";
 import type { InstanceSpec } from "./instances.ts";
-import {
-  cpuHasAvx512,
-  defineInstructions,
-  markCountedByPrepass,
-  valgrindRefusal,
-  valgrindVersion,
-} from "./instructions.ts";
+import { defineInstructions, markCountedByPrepass } from "./instructions.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
 import type { CentralDecision } from "./samples.ts";
+import type { MeasurementOptions } from "./step/measurement.ts";
 import { runStep, type Unit } from "./step/run.ts";
-import { inShard, type Shard, type StepSummary } from "./step/types.ts";
+import { inShard, type Shard } from "./step/types.ts";
 import { emulated } from "./target.ts";
-import { type DecideCentral, defineTime, type TimeOptions } from "./time.ts";
+import { cpuHasAvx512, valgrindRefusal, valgrindVersion } from "./valgrind.ts";
+
+/** How an operation's statistic is decided when the campaign does not set it, per instance. */
+export type DecideCentral = (spec: InstanceSpec, operation: string) => CentralDecision | undefined;
 
 /** The instance's reference profile: its first build profile whose flags valgrind accepts, or null. */
 export function referenceProfile(spec: InstanceSpec, avx512: boolean): string | null {
@@ -107,7 +105,7 @@ export function decisionFromStore(
  */
 export async function decideCentral(
   campaign: ResolvedCampaign,
-  options: TimeOptions,
+  options: MeasurementOptions,
 ): Promise<DecideCentral | undefined> {
   if (campaign.timing.method === "trials") return undefined;
   const tc = await toolchain(campaign.context);
@@ -127,7 +125,7 @@ export async function decideCentral(
     const { shard: _shard, ...rest } = options;
     // Into the store: the reference units of this shard; into a scratch store: those of other shards.
     const count = async (out: string, mine: boolean) => {
-      const step = defineInstructions(campaign, tc, valgrind as string, { ...rest, out });
+      const step = defineInstructions({ campaign, tc, options: { ...rest, out }, out, prepared: valgrind as string });
       const plan = step.plan;
       let units: Array<Unit<{ spec: InstanceSpec }>> = [];
       step.plan = async () => {
@@ -176,10 +174,4 @@ export async function decideCentral(
     }
     return d;
   };
-}
-
-/** The time step on its own: the statistic decided first (decideCentral), then every instance timed. */
-export async function timeCampaign(campaign: ResolvedCampaign, options: TimeOptions): Promise<StepSummary> {
-  const decide = await decideCentral(campaign, options);
-  return runStep(defineTime(campaign, await toolchain(campaign.context), options, decide), options);
 }

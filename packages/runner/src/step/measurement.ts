@@ -1,0 +1,308 @@
+// One measurement over an instance × build profile × operation, and the one step that runs every such
+// measurement (instanceStep). A measurement says only what is its own: its name and record kind, when it is off,
+// what it needs before the first job (prepare: a tool's version, a decision), its gates, the inputs its records
+// depend on, how it builds and how it measures one operation (or all of a unit's operations at once). Planning,
+// job hashes, the record header, failure records, outcomes, progress, resume, shards and the pipeline step are
+// the same for every measurement and live here (docs/architecture.md, "Adding a measurement").
+import { buildPath, type InstanceKey, type StoreEntry } from "@ngcc-perf/schema";
+import {
+  BuildError,
+  type BuiltInstance,
+  buildInputsHash,
+  buildInstance,
+  kexPasses,
+  type Toolchain,
+  toolchain,
+} from "../build.ts";
+import type { BuildProfile, Campaign } from "../campaign.ts";
+import { DriverError } from "../driver.ts";
+import { type InstanceSpec, operationsOf } from "../instances.ts";
+import { katGate } from "../kat-gate.ts";
+import { commandOf } from "../proc.ts";
+import type { ResolvedCampaign } from "../resolved.ts";
+import { sha256 } from "../store.ts";
+import { emulated } from "../target.ts";
+import { TOOL } from "../tool.ts";
+import { cpuHasAvx512, valgrindRefusal } from "../valgrind.ts";
+import type { PipelineStep, PipelineStepResult } from "./pipeline-step.ts";
+import {
+  type Failure,
+  failedRecord,
+  instanceNames,
+  type Job,
+  runStep,
+  type StepDefinition,
+  type Unit,
+  type UnitContext,
+} from "./run.ts";
+import { emptySummary, type StepName, type StepOptions } from "./types.ts";
+
+/** The options a measurement runs with: the step's, the KAT gate's and whether --steps named it. */
+export interface MeasurementOptions extends StepOptions {
+  /** Do not measure an instance whose KAT record says FAIL or ERROR (the pipeline sets it for KAT-gated steps). */
+  requireKatPass?: boolean;
+  /** Named in --steps: a measurement that is off in the campaign runs all the same. */
+  asked?: boolean;
+}
+
+/** What a measurement's functions see: the campaign, its toolchain, the options and what prepare returned. */
+export interface MeasureEnv<P> {
+  campaign: ResolvedCampaign;
+  tc: Toolchain;
+  options: MeasurementOptions;
+  /** The store's root. */
+  out: string;
+  prepared: P;
+}
+
+/** The work of an instance unit: the instance. */
+export interface InstanceWork {
+  spec: InstanceSpec;
+}
+
+/** A failure a measurement reports itself, with the fields its failure record carries (commands run so far). */
+export class MeasureError extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
+}
+
+/** Where a measurement that measures all of a unit's operations at once writes: records, failures, skips. */
+export interface MeasureOutput extends UnitContext {
+  /** The record of a measured job: header, status ok, inputs hash, then the body. */
+  compose(job: Job, body: object): Record<string, unknown>;
+  /** Writes compose(job, body). */
+  record(job: Job, body: object): void;
+  /** Writes the job's failure record, with the measurement's failure fields of the build. */
+  fail(job: Job, failure: Failure): void;
+}
+
+export interface Measurement<P = undefined, B = BuiltInstance> {
+  name: StepName;
+  /** The kind of its records (null: the build step, which writes none). */
+  kind: StoreEntry["kind"] | null;
+  /** Off in a campaign unless --steps names it (absent: always on). */
+  enabled?(campaign: Campaign): boolean;
+  /** What it needs before planning (a tool's version; throws InputError when missing); handed on as env.prepared. */
+  prepare?(campaign: ResolvedCampaign, options: MeasurementOptions): Promise<P>;
+  /** Gated by the instance's KAT when the pipeline asks (requireKatPass). */
+  katGate?: boolean;
+  /** Runs under valgrind: not on an emulated campaign, nor on flags valgrind cannot decode. */
+  valgrind?: { doing: string; refused: string };
+  /** The operations of an instance (default: its category's, a key exchange's pass2 when api.h has two passes). */
+  operations?(env: MeasureEnv<P>, spec: InstanceSpec): Promise<string[]>;
+  /** The store entry of a job (default: a record of the measurement's kind keyed by the operation). */
+  entry?(key: InstanceKey, operation: string): StoreEntry | null;
+  /** What a job's record depends on beside the build; the inputs hash is of both (absent: the build's alone). */
+  inputs?(env: MeasureEnv<P>, spec: InstanceSpec, profile: BuildProfile, operation: string): object;
+  /** Whether a planned unit is measured at all (a campaign setting naming instances). */
+  select?(env: MeasureEnv<P>, unit: Unit<InstanceWork>): boolean;
+  /** Jobs that this process has already measured (skipped, not counted again). */
+  alreadyDone?(env: MeasureEnv<P>, job: Job): boolean;
+  /** Builds what it runs; `cached` for the progress line. Absent: measureAll builds (the build step). */
+  build?(env: MeasureEnv<P>, unit: Unit<InstanceWork>): Promise<B & { cached: boolean }>;
+  /** Fields of a failure record once the build is done (the build facts). */
+  failureFields?(env: MeasureEnv<P>, built: B): object;
+  /** Measures one operation: the body of its record (throws DriverError or MeasureError for a measured failure). */
+  measure?(env: MeasureEnv<P>, unit: Unit<InstanceWork>, built: B, job: Job): Promise<object>;
+  /** Measures all the pending operations of a unit at once, writing through out. */
+  measureAll?(env: MeasureEnv<P>, unit: Unit<InstanceWork>, built: B, jobs: Job[], out: MeasureOutput): Promise<void>;
+}
+
+/** The build facts a record carries. */
+export function buildFacts(campaign: Campaign, tc: Toolchain, profile: BuildProfile, built: BuiltInstance) {
+  return {
+    compiler: campaign.cc,
+    compilerVersion: tc.version,
+    flags: built.flags,
+    ...(built.defines.length ? { defines: built.defines } : {}),
+    ...(profile.ldflags.length ? { ldflags: profile.ldflags } : {}),
+    sourcesSha256: built.inputsHash,
+    artifact: built.driver,
+    linkage: built.linkage,
+  };
+}
+
+/** The unit's instance built under its profile into the unit's build folder (cached by every input). */
+export function buildUnit(env: MeasureEnv<unknown>, unit: Unit<InstanceWork>): Promise<BuiltInstance> {
+  const { campaign, tc, out } = env;
+  return buildInstance(unit.work.spec, unit.profile, tc, buildPath(out, unit.key), campaign.timeouts.buildMs);
+}
+
+/** Known failures of building and running an instance; anything else is an internal error. */
+export function buildOrDriverFailure(err: unknown): Failure | null {
+  if (err instanceof MeasureError) return err.failure;
+  if (err instanceof BuildError)
+    return { reason: "compile-error", message: err.message, extra: { commands: err.commands } };
+  if (err instanceof DriverError)
+    return { reason: err.reason, message: err.message, extra: { commands: [commandOf(err.result)] } };
+  return null;
+}
+
+/** The operations an instance is measured on; a key exchange's pass2 only when its api.h has two passes. */
+export async function plannedOperations(spec: InstanceSpec, tc: Toolchain, timeoutMs: number): Promise<string[]> {
+  return operationsOf(spec.category, spec.category === "kex" ? await kexPasses(spec, tc, timeoutMs) : 1);
+}
+
+/** Plans a unit per instance × build profile, a job per operation, each with the hash of its inputs. */
+export async function instanceUnits<W>(
+  campaign: ResolvedCampaign,
+  jobOf: (spec: InstanceSpec, profile: BuildProfile, op: string, key: InstanceKey) => Job,
+  operations: (spec: InstanceSpec) => Promise<string[]>,
+  work: (spec: InstanceSpec) => W,
+): Promise<Array<Unit<W>>> {
+  const units: Array<Unit<W>> = [];
+  for (const a of campaign.algorithms) {
+    for (const spec of a.instances) {
+      const ops = await operations(spec);
+      for (const profile of spec.profiles) {
+        const key = { system: campaign.system, algorithmId: spec.algorithmId, instance: spec.instance };
+        const k = { ...key, buildProfile: profile.name };
+        units.push({
+          key: k,
+          profile,
+          names: instanceNames(spec.algorithmId, spec.instance),
+          jobs: ops.map((op) => jobOf(spec, profile, op, k)),
+          work: work(spec),
+        });
+      }
+    }
+  }
+  return units;
+}
+
+/** The header every record of a measurement starts with: kind, schema version, provenance and identity. */
+export function recordHeader(kind: string, campaign: Campaign, spec: InstanceSpec, profile: string, op: string) {
+  return {
+    kind,
+    schemaVersion: 1 as const,
+    provenance: { origin: "measured" as const, tool: TOOL, createdAt: new Date().toISOString() },
+    system: campaign.system,
+    algorithmId: spec.algorithmId,
+    instance: spec.instance,
+    implementation: spec.implementation,
+    buildProfile: profile,
+    operation: op,
+  };
+}
+
+/** Why a unit is not measured under valgrind here, or null. */
+function valgrindGate(campaign: Campaign, v: { doing: string; refused: string }, unit: Unit<unknown>) {
+  // valgrind here runs the host's code only: an emulated campaign's programs are the target's.
+  if (emulated(campaign.target)) {
+    return {
+      reason: "error",
+      message: `not available: valgrind runs programs of this host's architecture only, and this campaign's programs run under the emulator ${campaign.target.emulator[0]}; ${v.doing} on a native host of the target`,
+    };
+  }
+  const why = valgrindRefusal(unit.profile.cflags, cpuHasAvx512());
+  return why ? { reason: "error", message: why.replace(/^not counted/, v.refused) } : null;
+}
+
+/** The writer a unit's measuring goes through: records composed from the header, failures with the build facts. */
+function measureOutput<P, B>(
+  m: Measurement<P, B>,
+  env: MeasureEnv<P>,
+  unit: Unit<InstanceWork>,
+  built: B | undefined,
+  ctx: UnitContext,
+): MeasureOutput {
+  const header = (job: Job) =>
+    recordHeader(m.kind ?? m.name, env.campaign, unit.work.spec, unit.key.buildProfile, job.operation);
+  const fields = built !== undefined ? (m.failureFields?.(env, built) ?? {}) : {};
+  const compose = (job: Job, body: object) => ({
+    ...header(job),
+    status: "ok",
+    ...(job.inputsHash ? { inputsHash: job.inputsHash } : {}),
+    ...body,
+  });
+  return {
+    ...ctx,
+    compose,
+    record: (job, body) => ctx.write(job, compose(job, body)),
+    fail: (job, f) => ctx.write(job, failedRecord(header(job), job, { ...f, extra: { ...fields, ...f.extra } })),
+  };
+}
+
+/** The unit's run: what was measured already, the notes, the build, then each operation or all at once. */
+async function runInstanceUnit<P, B>(
+  m: Measurement<P, B>,
+  env: MeasureEnv<P>,
+  unit: Unit<InstanceWork>,
+  jobs: Job[],
+  ctx: UnitContext,
+): Promise<void> {
+  const earlier = m.alreadyDone ? jobs.filter((j) => m.alreadyDone?.(env, j)) : [];
+  for (const job of earlier) ctx.done(job, "skipped");
+  const pending = jobs.filter((j) => !earlier.includes(j));
+  if (pending.length === 0) return;
+  ctx.note(unit.work.spec.notes ?? []); // what the build leaves out, before it (said even when it fails)
+  const built = m.build ? await m.build(env, unit) : undefined;
+  if (built) ctx.built(built.cached);
+  const out = measureOutput(m, env, unit, built, ctx);
+  if (m.measureAll) return m.measureAll(env, unit, built as B, pending, out);
+  if (!m.measure) throw new Error(`${m.name}: a measurement needs measure or measureAll`);
+  for (const job of pending) {
+    try {
+      out.record(job, await m.measure(env, unit, built as B, job));
+    } catch (err) {
+      const f = buildOrDriverFailure(err);
+      if (!f) throw err;
+      out.fail(job, f);
+    }
+  }
+}
+
+/** A measurement as the runner's step definition over a campaign. */
+export function defineMeasurement<P, B>(m: Measurement<P, B>, env: MeasureEnv<P>): StepDefinition<InstanceWork> {
+  const { campaign, tc } = env;
+  const entry = m.entry ?? ((key, op) => (m.kind ? { kind: m.kind, key: { ...key, operation: op } } : null));
+  const jobOf = (spec: InstanceSpec, profile: BuildProfile, op: string, key: InstanceKey): Job => {
+    const build = buildInputsHash(spec, profile, tc);
+    const inputs = m.inputs?.(env, spec, profile, op);
+    const inputsHash = inputs ? sha256(JSON.stringify({ build, ...inputs })) : build;
+    return { operation: op, entry: entry(key, op) as StoreEntry | null, inputsHash };
+  };
+  const operations = (spec: InstanceSpec) =>
+    m.operations ? m.operations(env, spec) : plannedOperations(spec, tc, campaign.timeouts.buildMs);
+  const header = (unit: Unit<InstanceWork>, job: Job) =>
+    recordHeader(m.kind ?? m.name, campaign, unit.work.spec, unit.key.buildProfile, job.operation);
+  return {
+    name: m.name,
+    plan: async () => {
+      const units = await instanceUnits(campaign, jobOf, operations, (spec) => ({ spec }));
+      return m.select ? units.filter((u) => m.select?.(env, u)) : units;
+    },
+    gate: (unit) =>
+      (m.katGate && env.options.requireKatPass ? katGate(env.out, unit.key as InstanceKey) : null) ??
+      (m.valgrind ? valgrindGate(campaign, m.valgrind, unit) : null),
+    failureOf: buildOrDriverFailure,
+    outcomeOf: (r) => {
+      const rec = r as { status?: string; failure?: { reason?: string; message?: string } };
+      return rec.status === "ok"
+        ? null
+        : { reason: rec.failure?.reason ?? "error", message: rec.failure?.message ?? "" };
+    },
+    failureRecord: (unit, job, f) => (m.kind ? failedRecord(header(unit, job), job, f) : null),
+    run: (unit, pending, ctx) => runInstanceUnit(m, env, unit, pending, ctx),
+  };
+}
+
+/** Runs a measurement over a campaign: "off in this campaign" unless on or asked, then prepared, planned, run. */
+export async function runMeasurement<P, B>(
+  m: Measurement<P, B>,
+  campaign: ResolvedCampaign,
+  options: MeasurementOptions,
+): Promise<PipelineStepResult> {
+  if (m.enabled && !options.asked && !m.enabled(campaign)) {
+    return { ...emptySummary(), notes: ["off in this campaign"] };
+  }
+  const prepared = (m.prepare ? await m.prepare(campaign, options) : undefined) as P;
+  const env: MeasureEnv<P> = { campaign, tc: await toolchain(campaign.context), options, out: options.out, prepared };
+  return runStep(defineMeasurement(m, env), options);
+}
+
+/** The pipeline's step of a measurement. */
+export function instanceStep<P, B>(m: Measurement<P, B>): PipelineStep {
+  return { name: m.name, ...(m.katGate ? { katGate: true } : {}), run: (c, o) => runMeasurement(m, c, o) };
+}

@@ -1,0 +1,50 @@
+// What valgrind can run here: programs of this host's architecture, x86-64 code up to AVX2 (x86-64-v3). The
+// instructions and constant-time measurements gate on it (step/measurement.ts) and the time step's decision of
+// the published statistic asks it which profile to count (time-campaign.ts).
+import { readFileSync } from "node:fs";
+import { InputError } from "./errors.ts";
+import { runProcess } from "./proc.ts";
+import { HOST_CONTEXT } from "./run-context.ts";
+
+/** -march values whose code uses AVX-512 (valgrind decodes up to AVX2: x86-64-v3). */
+const AVX512_MARCH =
+  /^-march=(x86-64-v4|knl|knm|skylake-avx512|cannonlake|cascadelake|cooperlake|icelake-client|icelake-server|tigerlake|rocketlake|alderlake-avx512|sapphirerapids|emeraldrapids|graniterapids(-d)?|znver4|znver5)$/;
+
+/**
+ * Why valgrind cannot run code built with these flags, or null: AVX-512 (-mavx512*, an -march that implies
+ * it, -march=native on a processor that has it) is beyond what valgrind decodes.
+ */
+export function valgrindRefusal(flags: readonly string[], cpuHasAvx512: boolean): string | null {
+  const bad = flags.filter(
+    (f) => /^-mavx512|^-mamx/.test(f) || AVX512_MARCH.test(f) || (f === "-march=native" && cpuHasAvx512),
+  );
+  return bad.length
+    ? `not counted: valgrind decodes x86-64 up to AVX2 (x86-64-v3), and ${bad.join(" ")} ${bad.includes("-march=native") ? "on this AVX-512 processor " : ""}allows AVX-512 instructions`
+    : null;
+}
+
+export function cpuHasAvx512(): boolean {
+  try {
+    return /\bavx512f\b/.test(readFileSync("/proc/cpuinfo", "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** The first line of `valgrind --version`, or null when valgrind is not installed. */
+export async function valgrindVersion(): Promise<string | null> {
+  const r = await runProcess(["valgrind", "--version"], { timeoutMs: 20_000, sandbox: false, context: HOST_CONTEXT });
+  if (r.spawnError || r.exitCode !== 0) return null;
+  return r.stdout.trim().split("\n")[0] ?? null;
+}
+
+/** valgrind's version for a step that needs it (`tool`: callgrind, memcheck); InputError (exit 2) when it is missing. */
+export async function requireValgrind(step: string, tool: string): Promise<string> {
+  const valgrind = await valgrindVersion();
+  if (!valgrind) {
+    throw new InputError(
+      `the ${step} step needs valgrind (${tool}), which is not installed: install it (apt-get install valgrind) or leave the step out`,
+    );
+  }
+  return valgrind;
+}
