@@ -285,17 +285,16 @@ export function readStoreIndex(
   return { index };
 }
 
-/** Compares the files on disk with the index's list. */
-function compare(
+/**
+ * The index's entries below `within`, by path, and the findings of entries that cannot be checked (outside the
+ * layout, listed twice, the wrong kind).
+ */
+function listedFiles(
   system: string,
   index: StoreIndexRecord,
-  files: IndexedFile[],
-  unreadable: IntegrityFinding[],
   within: string,
-  journal: Map<string, Set<string>> | null = null,
-): IntegrityFinding[] {
+): { listed: Map<string, IndexedFile>; findings: IntegrityFinding[] } {
   const findings: IntegrityFinding[] = [];
-  const nor = journal ? " nor the write journal of an interrupted run" : "";
   const listed = new Map<string, IndexedFile>();
   for (const f of index.files) {
     if (!inside(f.path, within)) continue;
@@ -321,57 +320,75 @@ function compare(
     }
     listed.set(f.path, f);
   }
+  return { listed, findings };
+}
+
+/**
+ * A file the write journal says the run wrote: no finding when it holds what the run wrote (or what it replaced, if
+ * killed mid-write), else "changed" (it is indexed) or "not-indexed".
+ */
+function journalledFinding(
+  f: IndexedFile,
+  want: IndexedFile | undefined,
+  written: Set<string>,
+): IntegrityFinding | null {
+  if (written.has(stateOf(f))) return null;
+  const said = [...written].filter((x) => x !== ABSENT).map((x) => short(x.split(":")[0] ?? ""));
+  return want
+    ? {
+        path: f.path,
+        problem: "changed",
+        message: `changed since it was written: SHA-256 ${short(f.sha256 ?? "")} (${f.bytes} bytes), but the index says ${short(want.sha256 ?? "")} and the write journal ${said.join(" or ")}`,
+      }
+    : {
+        path: f.path,
+        problem: "not-indexed",
+        message: `not indexed, and not what the interrupted run wrote: SHA-256 ${short(f.sha256 ?? "")} (${f.bytes} bytes), the write journal says ${said.join(" or ")}`,
+      };
+}
+
+/** A file on disk against its entry of the index (none: not indexed); null when they agree. */
+function indexedFinding(f: IndexedFile, want: IndexedFile | undefined, nor: string): IntegrityFinding | null {
+  if (!want) {
+    return {
+      path: f.path,
+      problem: "not-indexed",
+      message: `not indexed: the file is in the store, but index.json does not list it${nor}`,
+    };
+  }
+  if (want.sha256 === undefined || want.bytes === undefined) {
+    return {
+      path: f.path,
+      problem: "index-entry",
+      message: `index.json gives no ${want.sha256 === undefined ? "SHA-256" : "size"} for it, so it cannot be checked`,
+    };
+  }
+  const diffs: string[] = [];
+  if (want.sha256 !== f.sha256) diffs.push(`SHA-256 ${short(f.sha256 ?? "")}, the index says ${short(want.sha256)}`);
+  if (want.bytes !== f.bytes) diffs.push(`${f.bytes} bytes, the index says ${want.bytes}`);
+  if (diffs.length === 0) return null;
+  return { path: f.path, problem: "changed", message: `changed since the index was written: ${diffs.join("; ")}` };
+}
+
+/** Compares the files on disk with the index's list. */
+function compare(
+  system: string,
+  index: StoreIndexRecord,
+  files: IndexedFile[],
+  unreadable: IntegrityFinding[],
+  within: string,
+  journal: Map<string, Set<string>> | null = null,
+): IntegrityFinding[] {
+  const nor = journal ? " nor the write journal of an interrupted run" : "";
+  const { listed, findings } = listedFiles(system, index, within);
   const present = new Set<string>();
   for (const u of unreadable) present.add(u.path);
   for (const f of files) {
     present.add(f.path);
     const want = listed.get(f.path);
     const written = journal?.get(f.path);
-    if (written) {
-      // The run wrote this path: the file must hold what it wrote (or what it replaced, if killed mid-write).
-      if (written.has(stateOf(f))) continue;
-      const said = [...written].filter((x) => x !== ABSENT).map((x) => short(x.split(":")[0] ?? ""));
-      findings.push(
-        want
-          ? {
-              path: f.path,
-              problem: "changed",
-              message: `changed since it was written: SHA-256 ${short(f.sha256 ?? "")} (${f.bytes} bytes), but the index says ${short(want.sha256 ?? "")} and the write journal ${said.join(" or ")}`,
-            }
-          : {
-              path: f.path,
-              problem: "not-indexed",
-              message: `not indexed, and not what the interrupted run wrote: SHA-256 ${short(f.sha256 ?? "")} (${f.bytes} bytes), the write journal says ${said.join(" or ")}`,
-            },
-      );
-      continue;
-    }
-    if (!want) {
-      findings.push({
-        path: f.path,
-        problem: "not-indexed",
-        message: `not indexed: the file is in the store, but index.json does not list it${nor}`,
-      });
-      continue;
-    }
-    if (want.sha256 === undefined || want.bytes === undefined) {
-      findings.push({
-        path: f.path,
-        problem: "index-entry",
-        message: `index.json gives no ${want.sha256 === undefined ? "SHA-256" : "size"} for it, so it cannot be checked`,
-      });
-      continue;
-    }
-    const diffs: string[] = [];
-    if (want.sha256 !== f.sha256) diffs.push(`SHA-256 ${short(f.sha256 ?? "")}, the index says ${short(want.sha256)}`);
-    if (want.bytes !== f.bytes) diffs.push(`${f.bytes} bytes, the index says ${want.bytes}`);
-    if (diffs.length > 0) {
-      findings.push({
-        path: f.path,
-        problem: "changed",
-        message: `changed since the index was written: ${diffs.join("; ")}`,
-      });
-    }
+    const finding = written ? journalledFinding(f, want, written) : indexedFinding(f, want, nor);
+    if (finding) findings.push(finding);
   }
   for (const [path, f] of listed) {
     if (present.has(path)) continue;
@@ -513,6 +530,9 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
+/** The end of every identity's message: what a contradiction most likely means. */
+const EDITED = " (the figures contradict each other: edited by hand?)";
+
 /** Whether a and b agree within IDENTITY_TOLERANCE plus an absolute `slack` (rounding of whole units). */
 function close(a: number, b: number, slack = 0): boolean {
   return Math.abs(a - b) <= slack + IDENTITY_TOLERANCE * Math.max(Math.abs(a), Math.abs(b)) + 1e-12;
@@ -540,7 +560,7 @@ function keptPerWorkerOf(record: Record<string, unknown>, errors: ValidationErro
     if (k !== want)
       errors.push({
         pointer: `/sampling/switchedOut/keptPerWorker/${i}`,
-        message: `is ${num(k)}, but worker ${i + 1}'s samples less those it was switched out in (samples/${i}/switchedOut) are ${want} (the figures contradict each other: edited by hand?)`,
+        message: `is ${num(k)}, but worker ${i + 1}'s samples less those it was switched out in (samples/${i}/switchedOut) are ${want}${EDITED}`,
       });
   });
   return kept;
@@ -559,125 +579,141 @@ function keptPerWorkerOf(record: Record<string, unknown>, errors: ValidationErro
 export function timingIdentities(record: unknown): ValidationError[] {
   const errors: ValidationError[] = [];
   if (!isObj(record) || record.kind !== "timing") return errors;
-  const edited = " (the figures contradict each other: edited by hand?)";
   const a = record.aggregates;
   const trials = record.trials;
-  if (isObj(a) && Array.isArray(trials) && trials.length > 0 && trials.every(isObj)) {
-    const its = trials.map((t) => t.iterations);
-    const ns = trials.map((t) => t.ns);
-    const counter = trials.map((t) => t.counterDelta);
-    if (its.every(isNum) && ns.every(isNum)) {
-      const n = its.reduce((s, x) => s + x, 0);
-      const totalNs = ns.reduce((s, x) => s + x, 0);
-      if (isNum(a.trials) && a.trials !== trials.length)
-        errors.push({
-          pointer: "/aggregates/trials",
-          message: `is ${num(a.trials)}, but the record holds ${trials.length} trials${edited}`,
-        });
-      if (isNum(a.n) && a.n !== n)
-        errors.push({
-          pointer: "/aggregates/n",
-          message: `is ${num(a.n)}, but the trials' iterations add up to ${n}${edited}`,
-        });
-      // Trial totals are whole ns and ticks: half a unit per trial, spread over n operations.
-      const slack = (0.5 * trials.length) / Math.max(n, 1);
-      if (n > 0 && isNum(a.meanNs) && !close(a.meanNs, totalNs / n, slack))
-        errors.push({
-          pointer: "/aggregates/meanNs",
-          message: `is ${num(a.meanNs)}, but Σ ns / n of the trials = ${num(totalNs / n)}${edited}`,
-        });
-      if (n > 0 && isNum(a.meanCounter) && counter.every(isNum)) {
-        const c = counter.reduce((s, x) => s + x, 0) / n;
-        if (!close(a.meanCounter, c, slack))
-          errors.push({
-            pointer: "/aggregates/meanCounter",
-            message: `is ${num(a.meanCounter)}, but Σ counterDelta / n of the trials = ${num(c)}${edited}`,
-          });
-      }
-      if (its.every((x) => x > 0)) {
-        const means = trials.map((_, i) => (ns[i] as number) / (its[i] as number)).sort((x, y) => x - y);
-        const figures: Array<[string, number]> = [
-          ["minTrialNs", means[0] as number],
-          ["medianTrialNs", quantile(means, 0.5)],
-          ["maxTrialNs", means[means.length - 1] as number],
-        ];
-        for (const [field, want] of figures) {
-          const got = a[field];
-          if (isNum(got) && !close(got, want, 0.5 / Math.min(...(its as number[]))))
-            errors.push({
-              pointer: `/aggregates/${field}`,
-              message: `is ${num(got)}, but the trials give ${num(want)}${edited}`,
-            });
-        }
-      }
-    }
-  }
+  if (isObj(a) && Array.isArray(trials) && trials.length > 0 && trials.every(isObj)) trialIdentities(a, trials, errors);
   if (isObj(a) && isNum(a.meanNs) && isNum(a.opsPerSecond)) {
     const want = a.meanNs > 0 ? 1e9 / a.meanNs : 0;
     if (!close(a.opsPerSecond, want))
       errors.push({
         pointer: "/aggregates/opsPerSecond",
-        message: `is ${num(a.opsPerSecond)}, but 1e9 / meanNs = ${num(want)}${edited}`,
+        message: `is ${num(a.opsPerSecond)}, but 1e9 / meanNs = ${num(want)}${EDITED}`,
       });
   }
   const d = record.distribution;
-  const s = record.sampling;
   if (isObj(d)) {
-    // With contention.publishedFrom uncontended, the distribution is of the uncontended workers only; the
-    // aggregates (the trials) are of every worker.
-    const ct = record.contention;
-    const flags =
-      isObj(ct) && ct.publishedFrom === "uncontended" && Array.isArray(ct.workers)
-        ? ct.workers.map((w) => isObj(w) && w.contended === true)
-        : null;
-    let allCalls: number | null = null;
-    const kept = keptPerWorkerOf(record, errors);
-    if (isObj(s) && Array.isArray(s.samplesPerWorker) && s.samplesPerWorker.every(isNum) && isNum(d.n)) {
-      // The samples each worker's figures used: all but those it was switched out in (sampling.switchedOut).
-      const perWorker = kept && kept.length === s.samplesPerWorker.length ? kept : (s.samplesPerWorker as number[]);
-      const all = perWorker.reduce((x, y) => x + y, 0);
-      if (isNum(s.batch)) allCalls = all * s.batch;
-      const total =
-        flags && flags.length === perWorker.length ? perWorker.reduce((x, y, i) => x + (flags[i] ? 0 : y), 0) : all;
-      if (total !== d.n)
-        errors.push({
-          pointer: "/distribution/n",
-          message: `is ${num(d.n)}, but sampling.${kept ? "switchedOut.keptPerWorker" : "samplesPerWorker"} adds up to ${total}${flags ? " over the uncontended workers" : ""}${edited}`,
-        });
-    }
-    if (isObj(s) && isNum(s.batch) && isNum(d.n) && isNum(d.calls) && d.calls !== d.n * s.batch)
-      errors.push({
-        pointer: "/distribution/calls",
-        message: `is ${num(d.calls)}, but n × sampling.batch = ${num(d.n * s.batch)}${edited}`,
-      });
-    if (flags && isObj(a) && isNum(a.n) && allCalls !== null && a.n !== allCalls)
-      errors.push({
-        pointer: "/aggregates/n",
-        message: `is ${num(a.n)}, but every worker's samples × sampling.batch = ${num(allCalls)}${edited}`,
-      });
-    if (!flags && isObj(a) && isNum(a.n) && isNum(d.calls) && a.n !== d.calls)
-      errors.push({
-        pointer: "/aggregates/n",
-        message: `is ${num(a.n)}, but distribution.calls = ${num(d.calls)}${edited}`,
-      });
-    const c = record.central;
-    if (isObj(c) && isNum(c.valueNs)) {
-      const field = c.statistic === "mean" ? "meanNs" : c.statistic === "median" ? "medianNs" : null;
-      const want = field ? d[field] : undefined;
-      if (field && isNum(want) && !close(c.valueNs, want))
-        errors.push({
-          pointer: "/central/valueNs",
-          message: `is ${num(c.valueNs)}, but the ${c.statistic} of the distribution (distribution.${field}) = ${num(want)}${edited}`,
-        });
-      const ci = c.ci95Ns;
-      if (isObj(ci) && isNum(ci.low) && isNum(ci.high) && (c.valueNs < ci.low || c.valueNs > ci.high))
-        errors.push({
-          pointer: "/central/valueNs",
-          message: `is ${num(c.valueNs)}, outside its own 95 % interval ${num(ci.low)} … ${num(ci.high)}${edited}`,
-        });
-    }
+    distributionIdentities(record, d, errors);
+    centralIdentities(record.central, d, errors);
   }
   return errors;
+}
+
+/** The aggregates against the trials they come from: trials, n, meanNs, meanCounter and the trial means. */
+function trialIdentities(a: Obj, trials: Obj[], errors: ValidationError[]): void {
+  const its = trials.map((t) => t.iterations);
+  const ns = trials.map((t) => t.ns);
+  const counter = trials.map((t) => t.counterDelta);
+  if (!its.every(isNum) || !ns.every(isNum)) return;
+  const n = its.reduce((s, x) => s + x, 0);
+  const totalNs = ns.reduce((s, x) => s + x, 0);
+  if (isNum(a.trials) && a.trials !== trials.length)
+    errors.push({
+      pointer: "/aggregates/trials",
+      message: `is ${num(a.trials)}, but the record holds ${trials.length} trials${EDITED}`,
+    });
+  if (isNum(a.n) && a.n !== n)
+    errors.push({
+      pointer: "/aggregates/n",
+      message: `is ${num(a.n)}, but the trials' iterations add up to ${n}${EDITED}`,
+    });
+  // Trial totals are whole ns and ticks: half a unit per trial, spread over n operations.
+  const slack = (0.5 * trials.length) / Math.max(n, 1);
+  if (n > 0 && isNum(a.meanNs) && !close(a.meanNs, totalNs / n, slack))
+    errors.push({
+      pointer: "/aggregates/meanNs",
+      message: `is ${num(a.meanNs)}, but Σ ns / n of the trials = ${num(totalNs / n)}${EDITED}`,
+    });
+  if (n > 0 && isNum(a.meanCounter) && counter.every(isNum)) {
+    const c = counter.reduce((s, x) => s + x, 0) / n;
+    if (!close(a.meanCounter, c, slack))
+      errors.push({
+        pointer: "/aggregates/meanCounter",
+        message: `is ${num(a.meanCounter)}, but Σ counterDelta / n of the trials = ${num(c)}${EDITED}`,
+      });
+  }
+  if (its.every((x) => x > 0)) trialMeanIdentities(a, its, ns, errors);
+}
+
+/** minTrialNs, medianTrialNs and maxTrialNs against the trials' own means (ns / iterations, every count > 0). */
+function trialMeanIdentities(a: Obj, its: number[], ns: number[], errors: ValidationError[]): void {
+  const means = its.map((it, i) => (ns[i] as number) / it).sort((x, y) => x - y);
+  const figures: Array<[string, number]> = [
+    ["minTrialNs", means[0] as number],
+    ["medianTrialNs", quantile(means, 0.5)],
+    ["maxTrialNs", means[means.length - 1] as number],
+  ];
+  for (const [field, want] of figures) {
+    const got = a[field];
+    if (isNum(got) && !close(got, want, 0.5 / Math.min(...its)))
+      errors.push({
+        pointer: `/aggregates/${field}`,
+        message: `is ${num(got)}, but the trials give ${num(want)}${EDITED}`,
+      });
+  }
+}
+
+/**
+ * A record sampled per call: distribution.n against the samples kept per worker, distribution.calls = n × batch,
+ * and aggregates.n against the calls (every worker's when the distribution is of the uncontended workers only).
+ */
+function distributionIdentities(record: Obj, d: Obj, errors: ValidationError[]): void {
+  const a = record.aggregates;
+  const s = record.sampling;
+  // With contention.publishedFrom uncontended, the distribution is of the uncontended workers only; the
+  // aggregates (the trials) are of every worker.
+  const ct = record.contention;
+  const flags =
+    isObj(ct) && ct.publishedFrom === "uncontended" && Array.isArray(ct.workers)
+      ? ct.workers.map((w) => isObj(w) && w.contended === true)
+      : null;
+  let allCalls: number | null = null;
+  const kept = keptPerWorkerOf(record, errors);
+  if (isObj(s) && Array.isArray(s.samplesPerWorker) && s.samplesPerWorker.every(isNum) && isNum(d.n)) {
+    // The samples each worker's figures used: all but those it was switched out in (sampling.switchedOut).
+    const perWorker = kept && kept.length === s.samplesPerWorker.length ? kept : (s.samplesPerWorker as number[]);
+    const all = perWorker.reduce((x, y) => x + y, 0);
+    if (isNum(s.batch)) allCalls = all * s.batch;
+    const total =
+      flags && flags.length === perWorker.length ? perWorker.reduce((x, y, i) => x + (flags[i] ? 0 : y), 0) : all;
+    if (total !== d.n)
+      errors.push({
+        pointer: "/distribution/n",
+        message: `is ${num(d.n)}, but sampling.${kept ? "switchedOut.keptPerWorker" : "samplesPerWorker"} adds up to ${total}${flags ? " over the uncontended workers" : ""}${EDITED}`,
+      });
+  }
+  if (isObj(s) && isNum(s.batch) && isNum(d.n) && isNum(d.calls) && d.calls !== d.n * s.batch)
+    errors.push({
+      pointer: "/distribution/calls",
+      message: `is ${num(d.calls)}, but n × sampling.batch = ${num(d.n * s.batch)}${EDITED}`,
+    });
+  if (flags && isObj(a) && isNum(a.n) && allCalls !== null && a.n !== allCalls)
+    errors.push({
+      pointer: "/aggregates/n",
+      message: `is ${num(a.n)}, but every worker's samples × sampling.batch = ${num(allCalls)}${EDITED}`,
+    });
+  if (!flags && isObj(a) && isNum(a.n) && isNum(d.calls) && a.n !== d.calls)
+    errors.push({
+      pointer: "/aggregates/n",
+      message: `is ${num(a.n)}, but distribution.calls = ${num(d.calls)}${EDITED}`,
+    });
+}
+
+/** The central figure of a record sampled per call: the distribution's median or mean, inside its own interval. */
+function centralIdentities(c: unknown, d: Obj, errors: ValidationError[]): void {
+  if (!isObj(c) || !isNum(c.valueNs)) return;
+  const field = c.statistic === "mean" ? "meanNs" : c.statistic === "median" ? "medianNs" : null;
+  const want = field ? d[field] : undefined;
+  if (field && isNum(want) && !close(c.valueNs, want))
+    errors.push({
+      pointer: "/central/valueNs",
+      message: `is ${num(c.valueNs)}, but the ${c.statistic} of the distribution (distribution.${field}) = ${num(want)}${EDITED}`,
+    });
+  const ci = c.ci95Ns;
+  if (isObj(ci) && isNum(ci.low) && isNum(ci.high) && (c.valueNs < ci.low || c.valueNs > ci.high))
+    errors.push({
+      pointer: "/central/valueNs",
+      message: `is ${num(c.valueNs)}, outside its own 95 % interval ${num(ci.low)} … ${num(ci.high)}${EDITED}`,
+    });
 }
 
 /**

@@ -464,72 +464,20 @@ export function validateText(text: string, fileName: string, kind?: RecordKind):
   }
 }
 
+/** A file's text parsed, with the locator of its pointers; or the result that says why it does not parse. */
+type Parsed = { value: unknown; locator: Locator } | { result: ValidationResult };
+
 function parseAndValidate(text: string, fileName: string, format: TextFormat, kind?: RecordKind): ValidationResult {
-  let value: unknown;
-  let locator: Locator;
-  if (format === "json") {
-    try {
-      value = JSON.parse(text);
-    } catch (err) {
-      const parseErrors: ParseError[] = [];
-      parseTree(text, parseErrors, { disallowComments: true, allowTrailingComma: false });
-      const first = parseErrors[0];
-      const pos = offsetToPosition(text, first ? first.offset : 0);
-      const detail = first ? printParseErrorCode(first.error) : (err as Error).message;
-      return {
-        kind: kind ?? null,
-        valid: false,
-        errors: [{ pointer: "", message: `not valid JSON: ${detail}`, ...pos }],
-      };
-    }
-    locator = jsonLocator(text);
-    const dups: ValidationError[] = [];
-    duplicateKeys(parseTree(text), [], dups, text);
-    if (dups.length > 0) return { kind: kind ?? declaredKind(value), valid: false, errors: dups, value };
-  } else {
-    const lineCounter = new LineCounter();
-    const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-    const first = doc.errors[0];
-    if (first) {
-      if (/call stack/i.test(first.message)) throw new RangeError(first.message);
-      const pos = lineCounter.linePos(first.pos[0]);
-      return {
-        kind: kind ?? "campaign",
-        valid: false,
-        errors: [
-          { pointer: "", message: `not valid YAML: ${first.message.split("\n")[0]}`, line: pos.line, column: pos.col },
-        ],
-      };
-    }
-    try {
-      value = doc.toJS({ maxAliasCount: 100 });
-    } catch (err) {
-      return {
-        kind: kind ?? "campaign",
-        valid: false,
-        errors: [{ pointer: "", message: `YAML rejected: ${(err as Error).message}`, line: 1, column: 1 }],
-      };
-    }
-    locator = yamlLocator(doc, lineCounter);
-  }
+  const parsed = format === "json" ? parseJson(text, kind) : parseYaml(text, kind);
+  if ("result" in parsed) return parsed.result;
+  const { value, locator } = parsed;
   if (deeperThan(value, MAX_NESTING)) return tooDeep(text, 0, kind ?? declaredKind(value), format);
   const resolved =
     kind ??
     (format === "json" && isMetaFile(fileName, value) ? "meta" : null) ??
     declaredKind(value) ??
     (format === "yaml" ? "campaign" : null);
-  if (!resolved) {
-    const k =
-      typeof value === "object" && value !== null && !Array.isArray(value)
-        ? (value as Record<string, unknown>).kind
-        : undefined;
-    const message =
-      k === undefined
-        ? `no record kind: expected an object with a "kind" field (one of ${STORE_KINDS.join(", ")}), found ${describe(value)}`
-        : `unknown record kind ${quoted(k)}: expected one of ${STORE_KINDS.join(", ")}`;
-    const pointer = k === undefined ? "" : "/kind";
-    return { kind: null, valid: false, errors: [{ pointer, message, ...locator.locate(pointer) }], value };
-  }
+  if (!resolved) return noKind(value, locator);
   const found = run(resolved, value);
   // A campaign the schema accepts still names paths: the names are checked as loadCampaign checks them.
   if (found.length === 0) {
@@ -547,4 +495,80 @@ function parseAndValidate(text: string, fileName: string, format: TextFormat, ki
     ...locator.locate(pointer, key),
   }));
   return { kind: resolved, valid: errors.length === 0, errors, value };
+}
+
+/** Parses JSON: not valid JSON (at the first parse error) and duplicate keys are errors. */
+function parseJson(text: string, kind?: RecordKind): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const parseErrors: ParseError[] = [];
+    parseTree(text, parseErrors, { disallowComments: true, allowTrailingComma: false });
+    const first = parseErrors[0];
+    const pos = offsetToPosition(text, first ? first.offset : 0);
+    const detail = first ? printParseErrorCode(first.error) : (err as Error).message;
+    return {
+      result: {
+        kind: kind ?? null,
+        valid: false,
+        errors: [{ pointer: "", message: `not valid JSON: ${detail}`, ...pos }],
+      },
+    };
+  }
+  const locator = jsonLocator(text);
+  const dups: ValidationError[] = [];
+  duplicateKeys(parseTree(text), [], dups, text);
+  if (dups.length > 0) return { result: { kind: kind ?? declaredKind(value), valid: false, errors: dups, value } };
+  return { value, locator };
+}
+
+/**
+ * Parses YAML (unique keys, at most 100 aliases): its first error is the error. Throws RangeError when the parser's
+ * recursion gives out, as JSON.parse would.
+ */
+function parseYaml(text: string, kind?: RecordKind): Parsed {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const first = doc.errors[0];
+  if (first) {
+    if (/call stack/i.test(first.message)) throw new RangeError(first.message);
+    const pos = lineCounter.linePos(first.pos[0]);
+    return {
+      result: {
+        kind: kind ?? "campaign",
+        valid: false,
+        errors: [
+          { pointer: "", message: `not valid YAML: ${first.message.split("\n")[0]}`, line: pos.line, column: pos.col },
+        ],
+      },
+    };
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    return {
+      result: {
+        kind: kind ?? "campaign",
+        valid: false,
+        errors: [{ pointer: "", message: `YAML rejected: ${(err as Error).message}`, line: 1, column: 1 }],
+      },
+    };
+  }
+  return { value, locator: yamlLocator(doc, lineCounter) };
+}
+
+/** A value of no kind: none declared ("no record kind") or one that is not a kind of the store. */
+function noKind(value: unknown, locator: Locator): ValidationResult {
+  const k =
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>).kind
+      : undefined;
+  const message =
+    k === undefined
+      ? `no record kind: expected an object with a "kind" field (one of ${STORE_KINDS.join(", ")}), found ${describe(value)}`
+      : `unknown record kind ${quoted(k)}: expected one of ${STORE_KINDS.join(", ")}`;
+  const pointer = k === undefined ? "" : "/kind";
+  return { kind: null, valid: false, errors: [{ pointer, message, ...locator.locate(pointer) }], value };
 }

@@ -576,145 +576,194 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** Checks headers, row counts (instances × operations), row keys and cell formats of every table. */
-export function checkPage(page: SeedPage, file = "<seed>"): void {
-  const problems: string[] = [];
-  const p = (msg: string): void => {
-    problems.push(msg);
-  };
-  const instances = page.basic.parameterSets;
-  const kind = page.basic.kind;
-  const alg = page.header.algorithmId;
-  if (instances.length === 0) p("no parameter sets");
-  if (new Set(instances).size !== instances.length) p("duplicate parameter sets");
+/** The problems a page's check has found so far, and the checks of its tables that add to them. */
+class PageCheck {
+  readonly problems: string[] = [];
+  readonly instances: readonly string[];
+  readonly alg: string;
 
-  for (const s of page.sections) {
-    const n = tablesOf(s).length;
-    if (n !== 1) p(`section "${s.heading}" has ${n} tables, expected 1`);
+  constructor(readonly page: SeedPage) {
+    this.instances = page.basic.parameterSets;
+    this.alg = page.header.algorithmId;
   }
-  if (problems.length > 0) fail(file, problems);
 
-  const checkHeaders = (name: string, want: readonly string[]): SeedTable => {
-    const t = tableOf(page, name);
-    if (!sameList(t.headers, want)) p(`${name}: headers [${t.headers.join(" | ")}], expected [${want.join(" | ")}]`);
+  /** Notes a problem. */
+  p(msg: string): void {
+    this.problems.push(msg);
+  }
+
+  /** The named table, its headers checked against `want`. */
+  headers(name: string, want: readonly string[]): SeedTable {
+    const t = tableOf(this.page, name);
+    if (!sameList(t.headers, want))
+      this.p(`${name}: headers [${t.headers.join(" | ")}], expected [${want.join(" | ")}]`);
     return t;
-  };
-  const checkCells = (name: string, t: SeedTable, col: number, re: RegExp): void => {
+  }
+
+  /** Every cell of column `col` matches `re`. */
+  cells(name: string, t: SeedTable, col: number, re: RegExp): void {
     t.rows.forEach((r, i) => {
       const c = r[col] ?? "";
-      if (!re.test(c)) p(`${name} row ${i + 1} column "${t.headers[col]}": unexpected cell "${c}"`);
+      if (!re.test(c)) this.p(`${name} row ${i + 1} column "${t.headers[col]}": unexpected cell "${c}"`);
     });
-  };
+  }
+
   /** Row count and leading cells: row i must begin with keys[i] (a prefix of the row). */
-  const checkKeys = (name: string, t: SeedTable, keys: string[][]): void => {
-    if (t.rows.length !== keys.length) p(`${name}: ${t.rows.length} rows, expected ${keys.length}`);
+  keys(name: string, t: SeedTable, keys: string[][]): void {
+    if (t.rows.length !== keys.length) this.p(`${name}: ${t.rows.length} rows, expected ${keys.length}`);
     keys.forEach((k, i) => {
       const row = t.rows[i];
       if (row === undefined) return;
       const got = row.slice(0, k.length);
-      if (!sameList(got, k)) p(`${name} row ${i + 1}: [${got.join(", ")}], expected [${k.join(", ")}]`);
+      if (!sameList(got, k)) this.p(`${name} row ${i + 1}: [${got.join(", ")}], expected [${k.join(", ")}]`);
     });
-  };
+  }
+}
 
-  // 2. Assessment environment
-  const env = checkHeaders("Assessment environment", HEADERS.environment);
-  checkKeys(
+/** Checks headers, row counts (instances × operations), row keys and cell formats of every table. */
+export function checkPage(page: SeedPage, file = "<seed>"): void {
+  const c = new PageCheck(page);
+  checkStructure(c);
+  if (c.problems.length > 0) fail(file, c.problems);
+  checkEnvironmentTable(c);
+  checkKatTable(c);
+  const ops = checkPerformanceTable(c);
+  checkResourceTable(c, ops);
+  checkSizesTable(c);
+  const profOps = checkSymmetricTable(c, ops);
+  checkEvidenceTable(c, ops, profOps);
+  if (c.problems.length > 0) fail(file, c.problems);
+}
+
+/** Parameter sets (some, none twice) and one table per section: what the table checks rely on. */
+function checkStructure(c: PageCheck): void {
+  if (c.instances.length === 0) c.p("no parameter sets");
+  if (new Set(c.instances).size !== c.instances.length) c.p("duplicate parameter sets");
+  for (const s of c.page.sections) {
+    const n = tablesOf(s).length;
+    if (n !== 1) c.p(`section "${s.heading}" has ${n} tables, expected 1`);
+  }
+}
+
+/** Every (instance, operation) pair in printed order: the rows of the performance and resource tables. */
+function timedPairs(c: PageCheck, ops: readonly string[]): string[][] {
+  return c.instances.flatMap((i) => ops.map((o) => [i, o]));
+}
+
+/** 2. Assessment environment: one row per item, none empty. */
+function checkEnvironmentTable(c: PageCheck): void {
+  const env = c.headers("Assessment environment", HEADERS.environment);
+  c.keys(
     "Assessment environment",
     env,
     ENVIRONMENT_ITEMS.map((k) => [k]),
   );
   env.rows.forEach((r, i) => {
-    if ((r[1] ?? "") === "") p(`Assessment environment row ${i + 1}: empty value`);
+    if ((r[1] ?? "") === "") c.p(`Assessment environment row ${i + 1}: empty value`);
   });
+}
 
-  // 3. KAT
-  const kat = checkHeaders("Functional testing (KAT)", HEADERS.kat);
-  checkKeys(
+/** 3. KAT: one verdict per instance, and the sentence naming the manifest. */
+function checkKatTable(c: PageCheck): void {
+  const kat = c.headers("Functional testing (KAT)", HEADERS.kat);
+  c.keys(
     "Functional testing (KAT)",
     kat,
-    instances.map((i) => [i]),
+    c.instances.map((i) => [i]),
   );
-  checkCells("Functional testing (KAT)", kat, 2, /^(PASS|FAIL|MISMATCH|ERROR|SKIP)$/);
-  if (!notesOf(sectionByName(page, "Functional testing (KAT)")).some((n) => n.includes(`${alg}/kat.sha256`)))
-    p(`Functional testing (KAT): no sentence naming the manifest ${alg}/kat.sha256`);
+  c.cells("Functional testing (KAT)", kat, 2, /^(PASS|FAIL|MISMATCH|ERROR|SKIP)$/);
+  if (!notesOf(sectionByName(c.page, "Functional testing (KAT)")).some((n) => n.includes(`${c.alg}/kat.sha256`)))
+    c.p(`Functional testing (KAT): no sentence naming the manifest ${c.alg}/kat.sha256`);
+}
 
-  // 4. Performance
-  const perf = checkHeaders("Performance", HEADERS.performance);
+/** 4. Performance: a row per instance and operation, n = trials × iters. Returns the operations timed. */
+function checkPerformanceTable(c: PageCheck): string[] {
+  const kind = c.page.basic.kind;
+  const perf = c.headers("Performance", HEADERS.performance);
   // KEM and signature operations are fixed; a KEX's steps are read off its first instance and must repeat.
   const wantOps: readonly string[] | null = kind === "kem" ? KEM_OPERATIONS : kind === "sign" ? SIGN_OPERATIONS : null;
-  const ops = wantOps !== null ? [...wantOps] : operationsOf(page);
-  if (kind === "kex" && !ops.includes("exchange")) p("Performance: a KEX without an `exchange` row");
-  if (ops.length === 0) p("Performance: no operations");
-  const pairs = instances.flatMap((i) => ops.map((o) => [i, o]));
-  checkKeys("Performance", perf, pairs);
-  checkCells("Performance", perf, 2, CELL_PATTERNS.cycles);
-  checkCells("Performance", perf, 3, CELL_PATTERNS.time);
-  checkCells("Performance", perf, 4, CELL_PATTERNS.opsPerSecond);
-  checkCells("Performance", perf, 5, CELL_PATTERNS.time);
-  checkCells("Performance", perf, 6, CELL_PATTERNS.n);
+  const ops = wantOps !== null ? [...wantOps] : operationsOf(c.page);
+  if (kind === "kex" && !ops.includes("exchange")) c.p("Performance: a KEX without an `exchange` row");
+  if (ops.length === 0) c.p("Performance: no operations");
+  c.keys("Performance", perf, timedPairs(c, ops));
+  c.cells("Performance", perf, 2, CELL_PATTERNS.cycles);
+  c.cells("Performance", perf, 3, CELL_PATTERNS.time);
+  c.cells("Performance", perf, 4, CELL_PATTERNS.opsPerSecond);
+  c.cells("Performance", perf, 5, CELL_PATTERNS.time);
+  c.cells("Performance", perf, 6, CELL_PATTERNS.n);
   perf.rows.forEach((r, i) => {
     const m = CELL_PATTERNS.n.exec(r[6] ?? "");
     if (m && Number(m[1]) !== Number(m[2]) * Number(m[3]))
-      p(`Performance row ${i + 1}: n ${r[6]} is not trials × iters`);
+      c.p(`Performance row ${i + 1}: n ${r[6]} is not trials × iters`);
   });
+  return ops;
+}
 
-  // 5. Resource consumption
-  const res = checkHeaders("Resource consumption", HEADERS.resources);
-  checkKeys("Resource consumption", res, pairs);
-  checkCells("Resource consumption", res, 2, CELL_PATTERNS.bytes);
-  checkCells("Resource consumption", res, 3, CELL_PATTERNS.kib);
-  checkCells("Resource consumption", res, 4, CELL_PATTERNS.kib);
+/** 5. Resource consumption: a row per instance and timed operation. */
+function checkResourceTable(c: PageCheck, ops: readonly string[]): void {
+  const res = c.headers("Resource consumption", HEADERS.resources);
+  c.keys("Resource consumption", res, timedPairs(c, ops));
+  c.cells("Resource consumption", res, 2, CELL_PATTERNS.bytes);
+  c.cells("Resource consumption", res, 3, CELL_PATTERNS.kib);
+  c.cells("Resource consumption", res, 4, CELL_PATTERNS.kib);
+}
 
-  // 6. Transmission and storage overhead
+/** 6. Transmission and storage overhead: a row per instance, the columns of the page's kind. */
+function checkSizesTable(c: PageCheck): void {
+  const kind = c.page.basic.kind;
   const sizesHeaders = kind === "kem" ? HEADERS.sizesKem : kind === "sign" ? HEADERS.sizesSign : HEADERS.sizesKex;
-  const sizes = checkHeaders("Transmission and storage overhead", sizesHeaders);
-  checkKeys(
+  const sizes = c.headers("Transmission and storage overhead", sizesHeaders);
+  c.keys(
     "Transmission and storage overhead",
     sizes,
-    instances.map((i) => [i]),
+    c.instances.map((i) => [i]),
   );
-  for (let c = 1; c < sizesHeaders.length; c++) {
-    const re = sizesHeaders[c] === "public key A / B" ? /^\d+ \/ \d+$/ : CELL_PATTERNS.bytes;
-    checkCells("Transmission and storage overhead", sizes, c, re);
+  for (let col = 1; col < sizesHeaders.length; col++) {
+    const re = sizesHeaders[col] === "public key A / B" ? /^\d+ \/ \d+$/ : CELL_PATTERNS.bytes;
+    c.cells("Transmission and storage overhead", sizes, col, re);
   }
+}
 
-  // Symmetric primitives
-  const sym = checkHeaders("Symmetric primitives", HEADERS.symmetric);
-  const profOps = profiledOperationsOf(page);
-  for (const o of profOps) if (!ops.includes(o)) p(`Symmetric primitives: profiled operation ${o} is not timed`);
-  checkKeys(
+/** Symmetric primitives: the profiled operations (returned), each a timed one, and the survey verdict line. */
+function checkSymmetricTable(c: PageCheck, ops: readonly string[]): string[] {
+  const sym = c.headers("Symmetric primitives", HEADERS.symmetric);
+  const profOps = profiledOperationsOf(c.page);
+  for (const o of profOps) if (!ops.includes(o)) c.p(`Symmetric primitives: profiled operation ${o} is not timed`);
+  c.keys(
     "Symmetric primitives",
     sym,
-    instances.flatMap((i) => profOps.map((o) => [i, o])),
+    c.instances.flatMap((i) => profOps.map((o) => [i, o])),
   );
-  checkCells("Symmetric primitives", sym, 2, CELL_PATTERNS.share);
-  checkCells("Symmetric primitives", sym, 3, CELL_PATTERNS.share);
-  checkCells("Symmetric primitives", sym, 4, CELL_PATTERNS.calls);
+  c.cells("Symmetric primitives", sym, 2, CELL_PATTERNS.share);
+  c.cells("Symmetric primitives", sym, 3, CELL_PATTERNS.share);
+  c.cells("Symmetric primitives", sym, 4, CELL_PATTERNS.calls);
   try {
-    surveyVerdictOf(page);
+    surveyVerdictOf(c.page);
   } catch {
-    p("Symmetric primitives: no `Survey verdict:` line");
+    c.p("Symmetric primitives: no `Survey verdict:` line");
   }
+  return profOps;
+}
 
-  // 7. Raw evidence index: per instance the KAT log, then timing and hash profile per operation (alphabetical).
-  const ev = checkHeaders("Raw evidence index", HEADERS.evidence);
+/** 7. Raw evidence index: per instance the KAT log, then timing and hash profile per operation (alphabetical). */
+function checkEvidenceTable(c: PageCheck, ops: readonly string[], profOps: readonly string[]): void {
+  const alg = c.alg;
+  const ev = c.headers("Raw evidence index", HEADERS.evidence);
   const sortedOps = [...ops].sort();
   const sortedProf = [...profOps].sort();
   const evKeys: string[][] = [];
-  for (const i of instances) {
+  for (const i of c.instances) {
     evKeys.push([i]);
     for (const o of sortedOps) evKeys.push([i, `timing ${o}`, `records/${alg}/${i}__${o}.json`]);
     for (const o of sortedProf) evKeys.push([i, `hash profile ${o}`, `profile/${alg}/${i}__${o}.json`]);
   }
-  checkKeys("Raw evidence index", ev, evKeys);
+  c.keys("Raw evidence index", ev, evKeys);
   ev.rows.forEach((r, i) => {
     if (r[1]?.startsWith("KAT log")) {
-      if (!CELL_PATTERNS.katLog.test(r[1])) p(`Raw evidence index row ${i + 1}: bad KAT-log cell "${r[1]}"`);
-      if (r[2] !== `kat/${alg}/${r[0]}.log`) p(`Raw evidence index row ${i + 1}: KAT log path "${r[2]}"`);
+      if (!CELL_PATTERNS.katLog.test(r[1])) c.p(`Raw evidence index row ${i + 1}: bad KAT-log cell "${r[1]}"`);
+      if (r[2] !== `kat/${alg}/${r[0]}.log`) c.p(`Raw evidence index row ${i + 1}: KAT log path "${r[2]}"`);
     }
   });
-  if (!notesOf(sectionByName(page, "Raw evidence index")).some((n) => n.startsWith("Paths are relative to ")))
-    p("Raw evidence index: no `Paths are relative to ...` sentence");
-
-  if (problems.length > 0) fail(file, problems);
+  if (!notesOf(sectionByName(c.page, "Raw evidence index")).some((n) => n.startsWith("Paths are relative to ")))
+    c.p("Raw evidence index: no `Paths are relative to ...` sentence");
 }

@@ -377,6 +377,79 @@ function int(cell: string | undefined, what: string): number {
   return Number(cell);
 }
 
+/** The sizes-table entry of a KEX instance: passes, messages and keys, checked against each other (to `problems`). */
+function kexSizeInstance(
+  alg: string,
+  instance: string,
+  r: readonly string[],
+  col: (name: string) => number,
+  problems: SeedProblem[],
+): JsonRecord {
+  const w = `${alg}/${instance}`;
+  const messages = (r[col("messages (bytes; raw API)")] ?? "").split(" + ").map((c) => int(c, w));
+  const pk = /^(\d+) \/ (\d+)$/.exec(r[col("public key A / B")] ?? "");
+  if (!pk) throw new Error(`${w}: bad public key A / B`);
+  const kex = {
+    passes: int(r[col("passes")], w),
+    messageBytes: messages,
+    protocolMessageBytes: int(r[col("protocol-message bytes")], w),
+    publicKeyABytes: Number(pk[1]),
+    publicKeyBBytes: Number(pk[2]),
+    bandwidthBytes: int(r[col("bandwidth (bytes)")], w),
+    longTermSecretKeyBytes: int(r[col("long-term sk (API cap)")], w),
+    sharedSecretBytes: int(r[col("shared secret")], w),
+  };
+  const sum = messages.reduce((s, v) => s + v, 0);
+  if (sum !== kex.protocolMessageBytes)
+    problems.push({
+      algorithmId: alg,
+      instance,
+      message: `messages sum to ${sum}, not ${kex.protocolMessageBytes}`,
+    });
+  if (kex.protocolMessageBytes + kex.publicKeyABytes + kex.publicKeyBBytes !== kex.bandwidthBytes)
+    problems.push({ algorithmId: alg, instance, message: "bandwidth ≠ protocol messages + public keys" });
+  if (messages.length !== kex.passes)
+    problems.push({ algorithmId: alg, instance, message: `${messages.length} messages for ${kex.passes} passes` });
+  return {
+    instance,
+    api: { secretKeyBytes: kex.longTermSecretKeyBytes, sharedSecretBytes: kex.sharedSecretBytes },
+    kex,
+  };
+}
+
+/** The sizes-table entry of a KEM or signature instance: the table's figures, split into API and catalog ones. */
+function keySizeInstance(
+  kind: AlgorithmCategory,
+  w: string,
+  instance: string,
+  r: readonly string[],
+  col: (name: string) => number,
+): JsonRecord {
+  const table: Record<string, number> = {
+    publicKeyBytes: int(r[col("public key")], w),
+    secretKeyBytes: int(r[col("secret key")], w),
+  };
+  if (kind === "kem") {
+    table.ciphertextBytes = int(r[col("ciphertext")], w);
+    table.sharedSecretBytes = int(r[col("shared secret")], w);
+  } else {
+    table.signatureBytes = int(r[col("signature")], w);
+  }
+  const api: Record<string, number> = { secretKeyBytes: table.secretKeyBytes ?? 0 };
+  if (table.sharedSecretBytes !== undefined) api.sharedSecretBytes = table.sharedSecretBytes;
+  return {
+    instance,
+    api,
+    catalog: {
+      publicKeyBytes: table.publicKeyBytes ?? null,
+      ciphertextBytes: table.ciphertextBytes ?? null,
+      signatureBytes: table.signatureBytes ?? null,
+    },
+    table,
+  };
+}
+
+/** The size-audit record of a page: section 6 transcribed instance by instance (its sums checked to `problems`). */
 function sizeAuditRecord(page: SeedPage, file: string, problems: SeedProblem[]): JsonRecord {
   const alg = page.header.algorithmId;
   const kind: AlgorithmCategory = page.basic.kind;
@@ -389,60 +462,9 @@ function sizeAuditRecord(page: SeedPage, file: string, problems: SeedProblem[]):
   };
   const instances = t.rows.map((r) => {
     const instance = r[0] ?? "";
-    const w = `${alg}/${instance}`;
-    if (kind === "kex") {
-      const messages = (r[col("messages (bytes; raw API)")] ?? "").split(" + ").map((c) => int(c, w));
-      const pk = /^(\d+) \/ (\d+)$/.exec(r[col("public key A / B")] ?? "");
-      if (!pk) throw new Error(`${w}: bad public key A / B`);
-      const kex = {
-        passes: int(r[col("passes")], w),
-        messageBytes: messages,
-        protocolMessageBytes: int(r[col("protocol-message bytes")], w),
-        publicKeyABytes: Number(pk[1]),
-        publicKeyBBytes: Number(pk[2]),
-        bandwidthBytes: int(r[col("bandwidth (bytes)")], w),
-        longTermSecretKeyBytes: int(r[col("long-term sk (API cap)")], w),
-        sharedSecretBytes: int(r[col("shared secret")], w),
-      };
-      const sum = messages.reduce((s, v) => s + v, 0);
-      if (sum !== kex.protocolMessageBytes)
-        problems.push({
-          algorithmId: alg,
-          instance,
-          message: `messages sum to ${sum}, not ${kex.protocolMessageBytes}`,
-        });
-      if (kex.protocolMessageBytes + kex.publicKeyABytes + kex.publicKeyBBytes !== kex.bandwidthBytes)
-        problems.push({ algorithmId: alg, instance, message: "bandwidth ≠ protocol messages + public keys" });
-      if (messages.length !== kex.passes)
-        problems.push({ algorithmId: alg, instance, message: `${messages.length} messages for ${kex.passes} passes` });
-      return {
-        instance,
-        api: { secretKeyBytes: kex.longTermSecretKeyBytes, sharedSecretBytes: kex.sharedSecretBytes },
-        kex,
-      };
-    }
-    const table: Record<string, number> = {
-      publicKeyBytes: int(r[col("public key")], w),
-      secretKeyBytes: int(r[col("secret key")], w),
-    };
-    if (kind === "kem") {
-      table.ciphertextBytes = int(r[col("ciphertext")], w);
-      table.sharedSecretBytes = int(r[col("shared secret")], w);
-    } else {
-      table.signatureBytes = int(r[col("signature")], w);
-    }
-    const api: Record<string, number> = { secretKeyBytes: table.secretKeyBytes ?? 0 };
-    if (table.sharedSecretBytes !== undefined) api.sharedSecretBytes = table.sharedSecretBytes;
-    return {
-      instance,
-      api,
-      catalog: {
-        publicKeyBytes: table.publicKeyBytes ?? null,
-        ciphertextBytes: table.ciphertextBytes ?? null,
-        signatureBytes: table.signatureBytes ?? null,
-      },
-      table,
-    };
+    return kind === "kex"
+      ? kexSizeInstance(alg, instance, r, col, problems)
+      : keySizeInstance(kind, `${alg}/${instance}`, instance, r, col);
   });
   const notes = notesOf(section);
   const record: JsonRecord = {

@@ -695,11 +695,11 @@ export interface HostileOptions {
 /** A C string literal for an ASCII path (JSON's escapes are C's for these). */
 const cString = (s: string) => JSON.stringify(s);
 
-function hostileSource(kinds: readonly HostileKind[], o: HostileOptions): string {
-  const has = (k: HostileKind) => kinds.includes(k);
-  const atLoad: string[] = [];
-  if (has("read-secrets")) {
-    atLoad.push(
+/** C run at load (in the constructor) per kind, in the order a file holds them. */
+const HOSTILE_AT_LOAD: ReadonlyArray<readonly [HostileKind, (o: HostileOptions) => string[]]> = [
+  [
+    "read-secrets",
+    (o) => [
       `  static const char *const secrets[] = { ${[...(o.secrets ?? []), "/etc/shadow"].map(cString).join(", ")} };`,
       "  for (size_t i = 0; i < sizeof secrets / sizeof *secrets; i++) {",
       "    char buf[512];",
@@ -710,10 +710,11 @@ function hostileSource(kinds: readonly HostileKind[], o: HostileOptions): string
       '    fprintf(stderr, "ngcc-hostile: read %s: got %ld bytes: %s\\n", secrets[i], (long)n, buf);',
       "    close(fd);",
       "  }",
-    );
-  }
-  if (has("connect")) {
-    atLoad.push(
+    ],
+  ],
+  [
+    "connect",
+    (o) => [
       "  int s = socket(AF_INET, SOCK_STREAM, 0);",
       "  struct sockaddr_in a;",
       "  memset(&a, 0, sizeof a);",
@@ -723,41 +724,48 @@ function hostileSource(kinds: readonly HostileKind[], o: HostileOptions): string
       '  if (s < 0 || connect(s, (struct sockaddr *)&a, sizeof a) != 0) note("connect", "127.0.0.1", 0);',
       '  else { note("connect", "127.0.0.1", 1); (void)!write(s, "NGCC-LEAK", 9); }',
       "  if (s >= 0) close(s);",
-    );
-  }
-  if (has("write-outside")) {
-    atLoad.push(
+    ],
+  ],
+  [
+    "write-outside",
+    (o) => [
       `  static const char *const targets[] = { ${(o.targets ?? []).map(cString).join(", ")} };`,
       "  for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {",
       '    FILE *f = fopen(targets[i], "w");',
       '    note("create", targets[i], f != NULL);',
       '    if (f) { fputs("ngcc-hostile was here\\n", f); fclose(f); }',
       "  }",
-    );
-  }
-  if (has("fork-outlive")) {
+    ],
+  ],
+  [
     // A child that outlives its parent, its output closed (nothing ties it to the run).
-    atLoad.push(
+    "fork-outlive",
+    () => [
       "  pid_t p = fork();",
       '  if (p == 0) { prctl(PR_SET_NAME, "ngcc-hostile"); close(0); close(1); close(2); sleep(300); _exit(0); }',
-    );
-  }
-  if (has("setsid-daemon")) {
+    ],
+  ],
+  [
     // A daemon in a session of its own that keeps the run's stdout and stderr open.
-    atLoad.push(
+    "setsid-daemon",
+    () => [
       "  pid_t p = fork();",
       '  if (p == 0) { setsid(); if (fork() == 0) { prctl(PR_SET_NAME, "ngcc-hostile"); sleep(300); } _exit(0); }',
       "  if (p > 0) waitpid(p, NULL, 0);",
-    );
-  }
-  const enc: string[] = [];
-  if (has("segfault")) enc.push("  *(volatile unsigned char *volatile)NULL = 1;");
-  if (has("endless-loop")) enc.push("  for (volatile int spin = 1; spin;) {", "  }");
-  if (has("overflow-small")) enc.push("  memset(ct + CRYPTO_CIPHERTEXTBYTES, 0x5a, 4);");
-  if (has("overflow-large")) enc.push("  memset(ct + CRYPTO_CIPHERTEXTBYTES, 0x5a, 1 << 20);");
-  if (has("abort")) enc.push("  abort();");
-  if (has("output-200mb")) {
-    enc.push(
+    ],
+  ],
+];
+
+/** C at the end of crypto_kem_enc (ct and ss in scope) per kind, in the order a file holds them. */
+const HOSTILE_AT_ENC: ReadonlyArray<readonly [HostileKind, string[]]> = [
+  ["segfault", ["  *(volatile unsigned char *volatile)NULL = 1;"]],
+  ["endless-loop", ["  for (volatile int spin = 1; spin;) {", "  }"]],
+  ["overflow-small", ["  memset(ct + CRYPTO_CIPHERTEXTBYTES, 0x5a, 4);"]],
+  ["overflow-large", ["  memset(ct + CRYPTO_CIPHERTEXTBYTES, 0x5a, 1 << 20);"]],
+  ["abort", ["  abort();"]],
+  [
+    "output-200mb",
+    [
       "  static int said;",
       "  if (!said) {",
       "    static char chunk[1 << 20];",
@@ -766,47 +774,58 @@ function hostileSource(kinds: readonly HostileKind[], o: HostileOptions): string
       "    for (int i = 0; i < 200; i++) fwrite(chunk, 1, sizeof chunk, stdout);",
       "    fflush(stdout);",
       "  }",
-    );
-  }
-  if (has("alloc-20gb")) {
-    enc.push(
+    ],
+  ],
+  [
+    "alloc-20gb",
+    [
       "  unsigned char *big = malloc((size_t)20 << 30);",
       '  fprintf(stderr, "ngcc-hostile: malloc(20 GiB) = %s\\n", big ? "a pointer" : "NULL");',
       "  if (!big) return -1;",
       "  big[0] = 1;",
       "  free(big);",
-    );
-  }
-  atLoad.push(...(o.code?.atLoad ?? []));
-  enc.push(...(o.code?.enc ?? []));
+    ],
+  ],
+];
+
+/** The includes, declarations and note() helper every hostile.c starts with. */
+const HOSTILE_PREAMBLE = [
+  "/* hostile.c -- made by packages/tests/src/fixture-tools.ts (makeHostileSubmission); deliberately hostile. */",
+  "#define _GNU_SOURCE",
+  "#include <errno.h>",
+  "#include <fcntl.h>",
+  "#include <stdio.h>",
+  "#include <stdlib.h>",
+  "#include <string.h>",
+  "#include <time.h>",
+  "#include <unistd.h>",
+  "#include <arpa/inet.h>",
+  "#include <netinet/in.h>",
+  "#include <sys/prctl.h>",
+  "#include <sys/socket.h>",
+  "#include <sys/wait.h>",
+  '#include "api.h"',
+  "",
+  "int ngcc_hostile_enc(unsigned char *ct, unsigned char *ss);",
+  "void ngcc_hostile_seed(unsigned char *seed);",
+  "",
+  "static void note(const char *what, const char *path, int ok) {",
+  '  fprintf(stderr, "ngcc-hostile: %s %s: %s\\n", what, path, ok ? "succeeded" : strerror(errno));',
+  "}",
+  "",
+];
+
+/** hostile.c for `kinds`: the C of each kind (tables above) and of the test's own `o.code`, in place. */
+function hostileSource(kinds: readonly HostileKind[], o: HostileOptions): string {
+  const has = (k: HostileKind) => kinds.includes(k);
+  const atLoad = [...HOSTILE_AT_LOAD.filter(([k]) => has(k)).flatMap(([, c]) => c(o)), ...(o.code?.atLoad ?? [])];
+  const enc = [...HOSTILE_AT_ENC.filter(([k]) => has(k)).flatMap(([, c]) => c), ...(o.code?.enc ?? [])];
   if (has("nonzero-return")) enc.push("  return -1;");
   const seed = has("nondeterministic")
     ? ["  struct timespec t;", "  clock_gettime(CLOCK_REALTIME, &t);", "  seed[0] ^= (unsigned char)(t.tv_nsec | 1);"]
     : ["  (void)seed;"];
   return [
-    "/* hostile.c -- made by packages/tests/src/fixture-tools.ts (makeHostileSubmission); deliberately hostile. */",
-    "#define _GNU_SOURCE",
-    "#include <errno.h>",
-    "#include <fcntl.h>",
-    "#include <stdio.h>",
-    "#include <stdlib.h>",
-    "#include <string.h>",
-    "#include <time.h>",
-    "#include <unistd.h>",
-    "#include <arpa/inet.h>",
-    "#include <netinet/in.h>",
-    "#include <sys/prctl.h>",
-    "#include <sys/socket.h>",
-    "#include <sys/wait.h>",
-    '#include "api.h"',
-    "",
-    "int ngcc_hostile_enc(unsigned char *ct, unsigned char *ss);",
-    "void ngcc_hostile_seed(unsigned char *seed);",
-    "",
-    "static void note(const char *what, const char *path, int ok) {",
-    '  fprintf(stderr, "ngcc-hostile: %s %s: %s\\n", what, path, ok ? "succeeded" : strerror(errno));',
-    "}",
-    "",
+    ...HOSTILE_PREAMBLE,
     ...(o.code?.top ?? []),
     "",
     ...(o.code?.atExit

@@ -2,6 +2,8 @@
 // "Comparing stores"); exit 1 when something is slower than the noise band, so CI can gate on it.
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+// Types only: the package itself is loaded on use (compareCommand).
+import type * as ReportModule from "@ngcc-perf/report";
 import { writeFileAtomic } from "@ngcc-perf/runner";
 import { validate } from "@ngcc-perf/schema";
 import { EXIT, type Io, UsageError } from "../../io.ts";
@@ -34,6 +36,9 @@ export function parseThreshold(text: string): number {
   return value;
 }
 
+type Report = typeof ReportModule;
+type Comparison = ReportModule.Comparison;
+
 function parseProfiles(text: string): { a: string; b: string } {
   const parts = text.split(",").map((p) => p.trim());
   if (parts.length !== 2 || parts.some((p) => p === ""))
@@ -41,7 +46,19 @@ function parseProfiles(text: string): { a: string; b: string } {
   return { a: parts[0] as string, b: parts[1] as string };
 }
 
-export async function compareCommand(argv: string[], io: Io): Promise<number> {
+/** What the command line asks for, checked (a usage error otherwise). */
+interface CompareArgs {
+  pathA: string;
+  pathB: string;
+  profiles?: { a: string; b: string };
+  threshold: number;
+  resamples: number;
+  out?: string;
+  json: boolean;
+}
+
+/** The command line of compare: its arguments, or "help" for -h. Throws a UsageError for a bad one. */
+function parseCompareArgs(argv: string[]): CompareArgs | "help" {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -54,10 +71,7 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
       help: { type: "boolean", short: "h" },
     },
   });
-  if (values.help) {
-    io.out(usage);
-    return EXIT.ok;
-  }
+  if (values.help) return "help";
   const profiles = values.profiles === undefined ? undefined : parseProfiles(values.profiles);
   if (positionals.length === 0 || positionals.length > 2)
     throw new UsageError("name two record stores (or one with --profiles PA,PB)");
@@ -69,10 +83,28 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     throw new UsageError(`--resamples ${JSON.stringify(values.resamples)}: expected an integer from 100 to 100000`);
   const out = values.out === undefined ? undefined : checkOutDir(values.out);
   const [pathA, pathB = pathA] = positionals as [string, string?];
+  return {
+    pathA,
+    pathB,
+    threshold,
+    resamples,
+    json: values.json === true,
+    ...(profiles ? { profiles } : {}),
+    ...(out !== undefined ? { out } : {}),
+  };
+}
+
+export async function compareCommand(argv: string[], io: Io): Promise<number> {
+  const args = parseCompareArgs(argv);
+  if (args === "help") {
+    io.out(usage);
+    return EXIT.ok;
+  }
+  const { pathA, pathB, profiles, threshold, resamples, out } = args;
   // Loaded on use: the report package carries the charting libraries.
   const report = await import("@ngcc-perf/report");
   const a = report.loadStore(resolve(pathA));
-  const b = resolve(pathB as string) === a.root ? a : report.loadStore(resolve(pathB as string));
+  const b = resolve(pathB) === a.root ? a : report.loadStore(resolve(pathB));
   if (profiles) {
     const has = (s: typeof a, p: string) => s.systems.some((x) => x.timings.some((t) => t.buildProfile === p));
     if (!has(a, profiles.a))
@@ -83,7 +115,7 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
   const c = report.compareStores(
     a,
     b,
-    { a: pathA, b: pathB as string },
+    { a: pathA, b: pathB },
     {
       threshold,
       resamples,
@@ -96,30 +128,35 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     throw new Error(
       `the comparison does not match its schema: ${checked.errors[0]?.pointer} ${checked.errors[0]?.message}`,
     );
-  if (out) {
-    const page = report.comparisonPage(c);
-    writeFileAtomic(join(out, "compare.json"), `${JSON.stringify(c, null, 2)}\n`);
-    writeFileAtomic(join(out, "compare.md"), report.renderPage(page, "md"));
-    writeFileAtomic(join(out, "compare.html"), report.renderPage(page, "html"));
-  }
-  if (values.json) io.out(JSON.stringify(c, null, 2));
-  else {
-    const notes = report.rowNotes(c);
-    const name = (x: { store: string; profile?: string }) =>
-      `${x.store}${x.profile ? ` (build profile ${x.profile})` : ""}`;
-    const blocks = [
-      `A: ${name(c.a)}\nB: ${name(c.b)}`,
-      report.alignedTable(report.TIMING_HEADERS, report.timingRows(c), [2, 3, 4, 5]) +
-        (notes.length ? `\n${notes.map((n) => `  ${n}`).join("\n")}` : ""),
-    ];
-    if (c.instructions.length) blocks.push(report.alignedTable(report.COUNT_HEADERS, report.countRows(c), [1, 2, 3]));
-    const unmatched = report.unmatchedRows(c);
-    if (unmatched.length) blocks.push(report.alignedTable(["not compared", "kind", "where"], unmatched, []));
-    io.out(blocks.join("\n\n"));
-  }
+  if (out) writeComparison(report, c, out);
+  io.out(args.json ? JSON.stringify(c, null, 2) : comparisonText(report, c));
   io.err(
     `compare: ${report.summaryText(c)}${out ? ` → ${join(out, "compare.{md,html,json}")}` : ""}` +
       (c.regressed ? ` Slower than the ±${(threshold * 100).toFixed(1)} % band: exit 1.` : ""),
   );
   return c.regressed ? EXIT.measuredFailure : EXIT.ok;
+}
+
+/** Writes compare.json, compare.md and compare.html into `out`. */
+function writeComparison(report: Report, c: Comparison, out: string): void {
+  const page = report.comparisonPage(c);
+  writeFileAtomic(join(out, "compare.json"), `${JSON.stringify(c, null, 2)}\n`);
+  writeFileAtomic(join(out, "compare.md"), report.renderPage(page, "md"));
+  writeFileAtomic(join(out, "compare.html"), report.renderPage(page, "html"));
+}
+
+/** The comparison as printed: the two sides, the timing table with its notes, instruction counts, the unmatched. */
+function comparisonText(report: Report, c: Comparison): string {
+  const notes = report.rowNotes(c);
+  const name = (x: { store: string; profile?: string }) =>
+    `${x.store}${x.profile ? ` (build profile ${x.profile})` : ""}`;
+  const blocks = [
+    `A: ${name(c.a)}\nB: ${name(c.b)}`,
+    report.alignedTable(report.TIMING_HEADERS, report.timingRows(c), [2, 3, 4, 5]) +
+      (notes.length ? `\n${notes.map((n) => `  ${n}`).join("\n")}` : ""),
+  ];
+  if (c.instructions.length) blocks.push(report.alignedTable(report.COUNT_HEADERS, report.countRows(c), [1, 2, 3]));
+  const unmatched = report.unmatchedRows(c);
+  if (unmatched.length) blocks.push(report.alignedTable(["not compared", "kind", "where"], unmatched, []));
+  return blocks.join("\n\n");
 }
