@@ -5,10 +5,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { recordPath, validate } from "@ngcc-perf/schema";
+import { validate } from "@ngcc-perf/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderSite } from "./site.ts";
-import { miniStore, writeJson } from "./test-store.ts";
+import { miniStore, stepRecordBase, writeStepRecord } from "./test-store.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-report-ct-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -29,21 +29,7 @@ const finding = (line: number, status: "open" | "accepted") => ({
 });
 
 function record(operation: string, kind: "leak" | "pass" | "tool") {
-  const base = {
-    kind: "constant-time",
-    schemaVersion: 1,
-    provenance: {
-      origin: "measured",
-      tool: { name: "ngcc-perf", version: "0.1.0" },
-      createdAt: "2026-12-01T00:00:00Z",
-    },
-    system: "arm_1",
-    algorithmId: "kem-22",
-    instance: "Mithril-128",
-    implementation: "reference",
-    buildProfile: "guide",
-    operation,
-  };
+  const base = stepRecordBase("constant-time", operation);
   if (kind === "tool")
     return {
       ...base,
@@ -80,14 +66,7 @@ beforeAll(async () => {
   ] as const) {
     const rec = record(op, kind);
     expect(validate("constant-time", rec).errors).toEqual([]);
-    const key = {
-      system: "arm_1",
-      algorithmId: "kem-22",
-      instance: "Mithril-128",
-      buildProfile: "guide",
-      operation: op,
-    };
-    writeJson(recordPath(root, { kind: "constant-time", key }), rec);
+    writeStepRecord(root, rec);
   }
   await renderSite(root, { out, formats: ["md"] });
 });

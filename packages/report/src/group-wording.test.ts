@@ -1,44 +1,31 @@
 // The page's hash/DRNG wording comes from the profiler's groups as the records name them (kind, iccs, label): a
 // submission's own SHA-3 and a plain randombytes get no ICCS words anywhere on the page, the survey never calls
 // them placeholders; groups marked ICCS are worded as the ICCS placeholders and DRNG.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { renderSite } from "./site.ts";
 import {
   algorithmRecordAt,
   editAll,
   entries,
-  miniStore,
+  measuredProvenance,
   type Rec,
   readJson,
   reindex,
+  renderEdited,
+  sectionOf,
   writeJson,
 } from "./test-store.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-report-groups-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const MEASURED = {
-  origin: "measured",
-  tool: { name: "ngcc-perf", version: "0.1.0" },
-  createdAt: "2026-10-01T10:00:00Z",
-};
+const MEASURED = measuredProvenance("2026-10-01T10:00:00Z");
 const INSTANCES = ["Mithril-128", "Mithril-256", "Mithril-512"];
 
 async function render(name: string, edit: (root: string) => void): Promise<string> {
-  const root = miniStore(join(tmp, name), ["kem-22"]);
-  edit(root);
-  const out = join(tmp, `${name}-out`);
-  await renderSite(root, { out, formats: ["md"] });
-  return readFileSync(join(out, "site", "arm_1", "kem-22.md"), "utf8");
-}
-
-function sectionOf(md: string, heading: string): string {
-  const start = md.indexOf(`## ${heading}`);
-  const end = md.indexOf("\n## ", start + 3);
-  return md.slice(start, end < 0 ? undefined : end);
+  return (await renderEdited(join(tmp, name), ["kem-22"], edit))("kem-22");
 }
 
 const SHA3 = ["pqcrystals_kyber_fips202_ref_shake128_squeezeblocks", "pqcrystals_kyber_fips202_ref_shake256"];

@@ -5,11 +5,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { recordPath } from "@ngcc-perf/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatInstructions } from "./sections/instructions.ts";
 import { renderSite } from "./site.ts";
-import { miniStore, writeJson } from "./test-store.ts";
+import { miniStore, stepRecordBase, writeKeygenAndFailedDec } from "./test-store.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-report-instructions-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -18,21 +17,7 @@ const out = join(tmp, "out");
 const page = (rel: string) => readFileSync(join(out, "site", rel), "utf8");
 
 function record(operation: string, ok: boolean) {
-  const base = {
-    kind: "instructions",
-    schemaVersion: 1,
-    provenance: {
-      origin: "measured",
-      tool: { name: "ngcc-perf", version: "0.1.0" },
-      createdAt: "2026-12-01T00:00:00Z",
-    },
-    system: "arm_1",
-    algorithmId: "kem-22",
-    instance: "Mithril-128",
-    implementation: "reference",
-    buildProfile: "guide",
-    operation,
-  };
+  const base = stepRecordBase("instructions", operation);
   return ok
     ? {
         ...base,
@@ -50,19 +35,7 @@ function record(operation: string, ok: boolean) {
 
 beforeAll(async () => {
   miniStore(root, ["kem-22", "kex-06"]);
-  for (const [op, ok] of [
-    ["keygen", true],
-    ["dec", false],
-  ] as const) {
-    const key = {
-      system: "arm_1",
-      algorithmId: "kem-22",
-      instance: "Mithril-128",
-      buildProfile: "guide",
-      operation: op,
-    };
-    writeJson(recordPath(root, { kind: "instructions", key }), record(op, ok));
-  }
+  writeKeygenAndFailedDec(root, record);
   await renderSite(root, { out, formats: ["md"] });
 });
 

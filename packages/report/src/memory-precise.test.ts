@@ -10,10 +10,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { recordPath, validateFile } from "@ngcc-perf/schema";
+import { validateFile } from "@ngcc-perf/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderSite } from "./site.ts";
-import { miniStore, writeJson } from "./test-store.ts";
+import { miniStore, stepRecordBase, writeKeygenAndFailedDec, writeStepRecord } from "./test-store.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-report-memory-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -81,21 +81,7 @@ function withInputs(operation: "keygen" | "enc") {
 }
 
 function record(operation: string, ok: boolean) {
-  const base = {
-    kind: "memory",
-    schemaVersion: 1,
-    provenance: {
-      origin: "measured",
-      tool: { name: "ngcc-perf", version: "0.1.0" },
-      createdAt: "2026-12-01T00:00:00Z",
-    },
-    system: "arm_1",
-    algorithmId: "kem-22",
-    instance: "Mithril-128",
-    implementation: "reference",
-    buildProfile: "guide",
-    operation,
-  };
+  const base = stepRecordBase("memory", operation);
   const build = {
     compiler: "gcc",
     compilerVersion: "gcc 12.2.0",
@@ -133,33 +119,9 @@ function record(operation: string, ok: boolean) {
 
 beforeAll(async () => {
   miniStore(root, ["kem-22", "kex-06"]);
-  for (const [op, ok] of [
-    ["keygen", true],
-    ["dec", false],
-  ] as const) {
-    const key = {
-      system: "arm_1",
-      algorithmId: "kem-22",
-      instance: "Mithril-128",
-      buildProfile: "guide",
-      operation: op,
-    };
-    const file = recordPath(root, { kind: "memory", key });
-    writeJson(file, record(op, ok));
-    expect(validateFile(file).errors).toEqual([]);
-  }
-  for (const op of ["keygen", "enc"] as const) {
-    const key = {
-      system: "arm_1",
-      algorithmId: "kem-22",
-      instance: "Mithril-256",
-      buildProfile: "guide",
-      operation: op,
-    };
-    const file = recordPath(root, { kind: "memory", key });
-    writeJson(file, withInputs(op));
-    expect(validateFile(file).errors).toEqual([]);
-  }
+  for (const file of writeKeygenAndFailedDec(root, record)) expect(validateFile(file).errors).toEqual([]);
+  for (const op of ["keygen", "enc"] as const)
+    expect(validateFile(writeStepRecord(root, withInputs(op))).errors).toEqual([]);
   await renderSite(root, { out });
   miniStore(plainRoot, ["kem-22"]);
   await renderSite(plainRoot, { out: plainOut });

@@ -198,6 +198,39 @@ export function leadCells(alg: AlgorithmView, row: InstanceRow): Cell[] {
   return severalProfiles(alg) ? [instanceCell(row.instance), cell(row.profile ?? DASH)] : [instanceCell(row.instance)];
 }
 
+/** A record of one instance × build profile × operation (a step's record: instructions, constant-time, memory). */
+type OperationRecord = { instance: string; buildProfile: string; operation: string };
+
+/** The record of a table row's operation: the row's instance and build profile (any profile for a row without one). */
+export function recordOfRow<R extends OperationRecord>(
+  records: ReadonlyArray<R>,
+  row: InstanceRow,
+  operation: string,
+): R | undefined {
+  return records.find(
+    (r) =>
+      r.instance === row.instance &&
+      (row.profile === null || r.buildProfile === row.profile) &&
+      r.operation === operation,
+  );
+}
+
+/**
+ * The rows of a table keyed by instance and operation: for every operation of every row of the algorithm, the rows
+ * `cells` makes of it after its lead cells (instance, build profile when there are several, operation).
+ */
+export function operationRows(
+  view: SystemView,
+  alg: AlgorithmView,
+  cells: (lead: Cell[], row: InstanceRow, operation: string) => Cell[][],
+): Cell[][] {
+  return view
+    .rowsOf(alg)
+    .flatMap((row) =>
+      view.operationsOf(alg, row.instance).flatMap((op) => cells([...leadCells(alg, row), cell(op)], row, op)),
+    );
+}
+
 /** A row's name in running text and chart labels: the instance, with its build profile when there are several. */
 export function rowName(alg: AlgorithmView, row: InstanceRow): string {
   return severalProfiles(alg) && row.profile !== null ? `${row.instance} (${row.profile})` : row.instance;

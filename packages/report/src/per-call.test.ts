@@ -14,6 +14,7 @@ import { formatCounter, formatHalfWidth, formatOpsPerSecond, formatTime } from "
 import { renderSite } from "./site.ts";
 import {
   jittered,
+  measuredProvenance,
   miniStore,
   type PerCallOptions,
   perCallRecord,
@@ -22,6 +23,7 @@ import {
   readJson,
   recordAt,
   SEED,
+  sectionOf as sectionText,
   writeJson,
 } from "./test-store.ts";
 
@@ -38,11 +40,7 @@ const INPUTS: Record<string, PerCallOptions["inputs"]> = {
 function measuredEnvironment(root: string): void {
   const file = recordPath(root, { kind: "environment", key: { system: "arm_1" } });
   const env = readJson(file);
-  env.provenance = {
-    origin: "measured",
-    tool: { name: "ngcc-perf", version: "0.1.0" },
-    createdAt: "2026-10-02T09:00:00Z",
-  };
+  env.provenance = measuredProvenance("2026-10-02T09:00:00Z");
   env.processor = { ...env.processor, logicalCpus: 2, pinnedCpu: 1, hypervisor: true };
   env.clock = { fixedFrequencyHz: null, governor: "schedutil", boost: "on", smt: "on" };
   env.counter = { ...env.counter, overhead: 12, description: "test counter" };
@@ -87,12 +85,10 @@ const page = (name: string, rel: string) => {
 };
 const rec = (instance: string, op: string) => records.get(`${instance} ${op}`) as Rec;
 
-/** The text of one section of a Markdown page (from its heading to the next). */
+/** The text of one section of a Markdown page (from its heading to the next), which the page must have. */
 function sectionOf(md: string, heading: string): string {
-  const start = md.indexOf(`## ${heading}`);
-  expect(start, heading).toBeGreaterThanOrEqual(0);
-  const end = md.indexOf("\n## ", start + 3);
-  return md.slice(start, end < 0 ? undefined : end);
+  expect(md.indexOf(`## ${heading}`), heading).toBeGreaterThanOrEqual(0);
+  return sectionText(md, heading);
 }
 
 /** kem-22 measured per call, every operation of every instance. */

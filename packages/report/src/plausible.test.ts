@@ -5,12 +5,11 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { recordPath } from "@ngcc-perf/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTime } from "./format.ts";
 import { NOT_PLAUSIBLE } from "./plausible.ts";
 import { renderSite } from "./site.ts";
-import { miniStore, readJson, recordAt, writeJson } from "./test-store.ts";
+import { miniStore, readJson, recordAt, stepRecordBase, writeJson, writeStepRecord } from "./test-store.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-report-plausible-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -18,26 +17,10 @@ const root = join(tmp, "store");
 const out = join(tmp, "out");
 const page = (rel: string) => readFileSync(join(out, "site", rel), "utf8");
 
-const key = (operation: string) => ({
-  system: "arm_1",
-  algorithmId: "kem-22",
-  instance: "Mithril-128",
-  buildProfile: "guide",
-  operation,
-});
-
 /** An instructions record of Mithril-128 (its seed timing: 271,600 core cycles per keygen). */
 function counted(operation: string, instructionsPerCall: number) {
   return {
-    kind: "instructions",
-    schemaVersion: 1,
-    provenance: {
-      origin: "measured",
-      tool: { name: "ngcc-perf", version: "0.1.0" },
-      createdAt: "2026-12-01T00:00:00Z",
-    },
-    ...key(operation),
-    implementation: "reference",
+    ...stepRecordBase("instructions", operation),
     status: "ok",
     tool: { name: "callgrind", version: "valgrind-3.19.0" },
     calls: 16,
@@ -52,13 +35,10 @@ function counted(operation: string, instructionsPerCall: number) {
 beforeAll(async () => {
   miniStore(root, ["kem-22"]);
   // keygen: 271,600 cycles over 10 million instructions = 0.027 cycles per instruction (flagged at page time).
-  writeJson(recordPath(root, { kind: "instructions", key: key("keygen") }), counted("keygen", 10_000_000));
+  writeStepRecord(root, counted("keygen", 10_000_000));
   // enc: a plausible count.
   const enc = readJson(recordAt(root, "timing", { algorithmId: "kem-22", instance: "Mithril-128", operation: "enc" }));
-  writeJson(
-    recordPath(root, { kind: "instructions", key: key("enc") }),
-    counted("enc", enc.aggregates.meanCounter / 0.5),
-  );
+  writeStepRecord(root, counted("enc", enc.aggregates.meanCounter / 0.5));
   // dec: the record's own cross-check flagged (a worker's samples longer than the runner's clock over it).
   const decPath = recordAt(root, "timing", { algorithmId: "kem-22", instance: "Mithril-128", operation: "dec" });
   const dec = readJson(decPath);

@@ -2,12 +2,15 @@
 // schema's layout module: a copy of some algorithms under another system, records edited or added per build
 // profile. Every edit made through these helpers is a deliberate one, so the system's index.json is rebuilt after it
 // (as `ngcc-perf index` would): the loader refuses a store whose files differ from its index. A test that removes
-// files by hand calls reindex(). Test support only (not exported by the package).
+// files by hand calls reindex(). Also the records of the steps the seeds have none of (instructions, constant-time,
+// memory), the pages rendered from an edited store, and per-call records. Test support only (not exported by the
+// package).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseRecordPath, recordPath, type StoreEntry, storeFiles, systemDirsOf } from "@ngcc-perf/schema";
 import { mean as meanOf, median as medianOf, quantile, sd as sdOf, tQuantile975 } from "@ngcc-perf/stats";
+import { renderSite } from "./site.ts";
 
 export const SEED = fileURLToPath(new URL("../../../fixtures/seed-store/data/arm_1/", import.meta.url));
 
@@ -110,6 +113,68 @@ export function editAll(root: string, system: string, edit: (r: Rec, entry: Stor
   reindex(root);
 }
 
+/** The provenance of a record ngcc-perf (version 0.1.0) measured, made at `createdAt`. */
+export function measuredProvenance(createdAt: string): Rec {
+  return { origin: "measured", tool: { name: "ngcc-perf", version: "0.1.0" }, createdAt };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Records of the steps the seed store has none of (instructions, constant-time, memory), of kem-22 on arm_1 under the
+// guide profile, and the pages rendered from an edited store.
+
+type StepKind = "instructions" | "constant-time" | "memory";
+
+/** What every step record of kem-22 Mithril-128 on arm_1 under the guide profile shares: kind, schema version, a
+ * measured provenance, its key, the implementation. */
+export function stepRecordBase(kind: StepKind, operation: string) {
+  return {
+    kind,
+    schemaVersion: 1,
+    provenance: measuredProvenance("2026-12-01T00:00:00Z"),
+    system: "arm_1",
+    algorithmId: "kem-22",
+    instance: "Mithril-128",
+    implementation: "reference",
+    buildProfile: "guide",
+    operation,
+  };
+}
+
+/** Writes a step record at the layout's path of its own kind and key; returns the file. */
+export function writeStepRecord(root: string, record: Rec): string {
+  const { kind, system, algorithmId, instance, buildProfile, operation } = record;
+  const key = { system, algorithmId, instance, buildProfile, operation };
+  const file = recordPath(root, { kind: kind as StepKind, key });
+  writeJson(file, record);
+  return file;
+}
+
+/** Writes a step's records of an ok keygen and a failed dec, as `record` makes them; returns their files. */
+export function writeKeygenAndFailedDec(root: string, record: (operation: string, ok: boolean) => Rec): string[] {
+  return [writeStepRecord(root, record("keygen", true)), writeStepRecord(root, record("dec", false))];
+}
+
+/** Renders (in Markdown) a store at `dir` of the seeds' `ids` as `edit` left it, into `<dir>-out`; then reads the
+ * page of an algorithm by its id. */
+export async function renderEdited(
+  dir: string,
+  ids: ReadonlyArray<string>,
+  edit: (root: string) => void,
+): Promise<(id: string) => string> {
+  const root = miniStore(dir, ids);
+  edit(root);
+  const out = `${dir}-out`;
+  await renderSite(root, { out, formats: ["md"] });
+  return (id) => readFileSync(join(out, "site", "arm_1", `${id}.md`), "utf8");
+}
+
+/** The text of one section of a Markdown page, from its heading to the next (or to the end). */
+export function sectionOf(md: string, heading: string): string {
+  const start = md.indexOf(`## ${heading}`);
+  const end = md.indexOf("\n## ", start + 3);
+  return md.slice(start, end < 0 ? undefined : end);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Per-call records (method "per-call"), made from a seed record: samples per worker, the distribution and central
 // figure computed from them as the schema defines them, each worker's totals as one trial, the aggregates from
@@ -152,16 +217,50 @@ export const PER_CALL_RATE = 2.71;
 /** A seed timing record rewritten as a measured per-call record. */
 export function perCallRecord(base: Rec, o: PerCallOptions): Rec {
   const batch = o.batch ?? 1;
+  const statistic = o.statistic ?? "median";
+  const target = o.target ?? 0.01;
   const r = structuredClone(base);
-  r.provenance = {
-    origin: "measured",
-    tool: { name: "ngcc-perf", version: "0.1.0" },
-    createdAt: "2026-10-02T10:00:00Z",
-  };
+  r.provenance = measuredProvenance("2026-10-02T10:00:00Z");
   r.counter = { ...r.counter, overhead: 12, description: "test counter" };
   r.calibration = undefined;
   r.method = "per-call";
-  const pooled = o.workersNs.flat();
+  const distribution = distributionOf(o.workersNs, batch, statistic);
+  const central = centralOf(distribution, o.workersNs.length, statistic, target, batch, o.reason);
+  r.sampling = samplingOf(o, batch, target, central.metTarget);
+  r.samples = o.workersNs.map((ns, i) => ({
+    worker: i + 1,
+    counterDeltas: ns.map((x) => Math.round(x * PER_CALL_RATE * batch)),
+  }));
+  r.distribution = distribution;
+  r.central = central;
+  r.trials = o.workersNs.map((ns, i) => ({
+    iterations: ns.length * batch,
+    counterDelta: sum(r.samples[i].counterDeltas),
+    ns: Math.round(sum(ns) * batch),
+  }));
+  r.aggregates = aggregatesOf(r.trials);
+  return r;
+}
+
+/** The record's sampling block: the options given, else the defaults of the test records. */
+function samplingOf(o: PerCallOptions, batch: number, target: number, metTarget: boolean): Rec {
+  return {
+    batch,
+    batchReason: o.batchReason ?? "single calls: a call is ≥ 1000 × the counter overhead",
+    workers: o.workersNs.length,
+    samplesPerWorker: o.workersNs.map((x) => x.length),
+    inputs: o.inputs ?? { keyPairs: 0, pool: 0, messages: "none", description: "fresh randomness per call" },
+    pinnedCpu: o.pinnedCpu === undefined ? 1 : o.pinnedCpu,
+    target: { relativeHalfWidth: target, budgetMs: o.budgetMs ?? 2000, minWorkers: o.minWorkers ?? 3 },
+    stoppedBy: o.stoppedBy ?? (metTarget ? "target" : "budget"),
+    elapsedMs: o.elapsedMs ?? 400,
+    overheadShare: o.overheadShare ?? 0.0002,
+  };
+}
+
+/** The distribution block of every worker's samples pooled (per-call ns), as the schema defines it. */
+function distributionOf(workersNs: number[][], batch: number, statistic: "median" | "mean"): Rec {
+  const pooled = workersNs.flat();
   const sorted = [...pooled].sort((a, b) => a - b);
   const n = sorted.length;
   const median = quantile(sorted, 0.5);
@@ -171,37 +270,10 @@ export function perCallRecord(base: Rec, o: PerCallOptions): Rec {
   const p75 = quantile(sorted, 0.75);
   const iqr = p75 - p25;
   const k = Math.max(0, Math.floor(n / 2 - 0.98 * Math.sqrt(n)));
-  const workerMediansNs = o.workersNs.map(medianOf);
-  const workerMeansNs = o.workersNs.map(meanOf);
-  const statistic = o.statistic ?? "median";
+  const workerMediansNs = workersNs.map(medianOf);
+  const workerMeansNs = workersNs.map(meanOf);
   const figures = statistic === "mean" ? workerMeansNs : workerMediansNs;
-  const valueNs = statistic === "mean" ? mean : median;
-  const medianCi95Ns = { low: sorted[k] as number, high: sorted[n - 1 - k] as number };
-  const meanCi95Ns = { low: mean - (1.96 * sd) / Math.sqrt(n), high: mean + (1.96 * sd) / Math.sqrt(n) };
-  const pooledCi = statistic === "mean" ? meanCi95Ns : medianCi95Ns;
-  const w = o.workersNs.length;
-  const workersHalf = w >= 2 ? (tQuantile975(w - 1) * sdOf(figures)) / Math.sqrt(w) : 0;
-  const half = Math.max(valueNs - pooledCi.low, pooledCi.high - valueNs, workersHalf);
-  const target = o.target ?? 0.01;
-  const relativeHalfWidth = half / valueNs;
-  const mad = medianOf(pooled.map((x) => Math.abs(x - median)));
-  r.sampling = {
-    batch,
-    batchReason: o.batchReason ?? "single calls: a call is ≥ 1000 × the counter overhead",
-    workers: w,
-    samplesPerWorker: o.workersNs.map((x) => x.length),
-    inputs: o.inputs ?? { keyPairs: 0, pool: 0, messages: "none", description: "fresh randomness per call" },
-    pinnedCpu: o.pinnedCpu === undefined ? 1 : o.pinnedCpu,
-    target: { relativeHalfWidth: target, budgetMs: o.budgetMs ?? 2000, minWorkers: o.minWorkers ?? 3 },
-    stoppedBy: o.stoppedBy ?? (relativeHalfWidth <= target ? "target" : "budget"),
-    elapsedMs: o.elapsedMs ?? 400,
-    overheadShare: o.overheadShare ?? 0.0002,
-  };
-  r.samples = o.workersNs.map((ns, i) => ({
-    worker: i + 1,
-    counterDeltas: ns.map((x) => Math.round(x * PER_CALL_RATE * batch)),
-  }));
-  r.distribution = {
+  return {
     n,
     calls: n * batch,
     meanNs: mean,
@@ -214,10 +286,10 @@ export function perCallRecord(base: Rec, o: PerCallOptions): Rec {
     p75Ns: p75,
     p95Ns: quantile(sorted, 0.95),
     p99Ns: quantile(sorted, 0.99),
-    madNs: mad,
+    madNs: medianOf(pooled.map((x) => Math.abs(x - median))),
     sdNs: sd,
-    medianCi95Ns,
-    meanCi95Ns,
+    medianCi95Ns: { low: sorted[k] as number, high: sorted[n - 1 - k] as number },
+    meanCi95Ns: { low: mean - (1.96 * sd) / Math.sqrt(n), high: mean + (1.96 * sd) / Math.sqrt(n) },
     outliers: {
       low: pooled.filter((x) => x < p25 - 1.5 * iqr).length,
       high: pooled.filter((x) => x > p75 + 1.5 * iqr).length,
@@ -229,7 +301,25 @@ export function perCallRecord(base: Rec, o: PerCallOptions): Rec {
     meanCounter: mean * PER_CALL_RATE,
     medianCounter: median * PER_CALL_RATE,
   };
-  r.central = {
+}
+
+/** The central block: the statistic with its 95 % interval, the larger of the pooled interval and the workers'. */
+function centralOf(
+  d: Rec,
+  w: number,
+  statistic: "median" | "mean",
+  target: number,
+  batch: number,
+  reason: string | undefined,
+): Rec {
+  const mean = statistic === "mean";
+  const valueNs: number = mean ? d.meanNs : d.medianNs;
+  const pooledCi = mean ? d.meanCi95Ns : d.medianCi95Ns;
+  const figures = mean ? d.workerMeansNs : d.workerMediansNs;
+  const workersHalf = w >= 2 ? (tQuantile975(w - 1) * sdOf(figures)) / Math.sqrt(w) : 0;
+  const half = Math.max(valueNs - pooledCi.low, pooledCi.high - valueNs, workersHalf);
+  const relativeHalfWidth = half / valueNs;
+  return {
     statistic,
     valueNs,
     valueCounter: valueNs * PER_CALL_RATE,
@@ -237,27 +327,27 @@ export function perCallRecord(base: Rec, o: PerCallOptions): Rec {
     relativeHalfWidth,
     metTarget: relativeHalfWidth <= target,
     reason:
-      o.reason ??
-      `${statistic} of ${n} ${batch === 1 ? "single calls" : `samples of ${batch} calls`} over ${w} worker${w === 1 ? "" : "s"}`,
+      reason ??
+      `${statistic} of ${d.n} ${batch === 1 ? "single calls" : `samples of ${batch} calls`} over ${w} worker${w === 1 ? "" : "s"}`,
   };
-  r.trials = o.workersNs.map((ns, i) => ({
-    iterations: ns.length * batch,
-    counterDelta: sum(r.samples[i].counterDeltas),
-    ns: Math.round(sum(ns) * batch),
-  }));
-  const means = r.trials.map((t: Rec) => t.ns / t.iterations);
+}
+
+/** The aggregates block over the trials (each worker's totals), as the trials method computes it. */
+function aggregatesOf(trials: Array<{ iterations: number; counterDelta: number; ns: number }>): Rec {
+  const w = trials.length;
+  const means = trials.map((t) => t.ns / t.iterations);
   const ms = [...means].sort((a, b) => a - b);
-  const calls = sum(r.trials.map((t: Rec) => t.iterations));
-  const meanNs = sum(r.trials.map((t: Rec) => t.ns)) / calls;
+  const calls = sum(trials.map((t) => t.iterations));
+  const meanNs = sum(trials.map((t) => t.ns)) / calls;
   const avg = meanOf(means);
   const tsd = sdOf(means);
   const th = w > 1 ? (tQuantile975(w - 1) * tsd) / Math.sqrt(w) : 0;
-  const iters = r.trials.map((t: Rec) => t.iterations);
-  r.aggregates = {
+  const iters = trials.map((t) => t.iterations);
+  return {
     n: calls,
     trials: w,
     iterationsPerTrial: iters.every((i: number) => i === iters[0]) ? iters[0] : Math.round(calls / w),
-    meanCounter: sum(r.trials.map((t: Rec) => t.counterDelta)) / calls,
+    meanCounter: sum(trials.map((t) => t.counterDelta)) / calls,
     meanNs,
     opsPerSecond: 1e9 / meanNs,
     medianTrialNs: quantile(ms, 0.5),
@@ -269,10 +359,9 @@ export function perCallRecord(base: Rec, o: PerCallOptions): Rec {
     stddevTrialNs: tsd,
     cv: tsd / avg,
     ci95Ns: { low: avg - th, high: avg + th },
-    unstable: (ms[w - 1] - ms[0]) / quantile(ms, 0.5) > 0.05,
+    unstable: ((ms[w - 1] as number) - (ms[0] as number)) / quantile(ms, 0.5) > 0.05,
     unstableThreshold: 0.05,
   };
-  return r;
 }
 
 /** Samples of one worker: `count` calls around `centerNs` with a relative jitter (uniform ± jitter). */

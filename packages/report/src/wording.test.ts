@@ -7,32 +7,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderSite } from "./site.ts";
-import { algorithmRecordAt, editAll, miniStore, type Rec, readJson, writeJson } from "./test-store.ts";
+import {
+  algorithmRecordAt,
+  editAll,
+  measuredProvenance,
+  miniStore,
+  type Rec,
+  readJson,
+  renderEdited,
+  sectionOf,
+  writeJson,
+} from "./test-store.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-report-wording-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const MEASURED = {
-  origin: "measured",
-  tool: { name: "ngcc-perf", version: "0.1.0" },
-  createdAt: "2026-10-01T10:00:00Z",
-};
-const later = (iso: string) => ({ ...MEASURED, createdAt: iso });
+const MEASURED = measuredProvenance("2026-10-01T10:00:00Z");
 
-async function render(name: string, ids: string[], edit: (root: string) => void): Promise<(id: string) => string> {
-  const root = miniStore(join(tmp, name), ids);
-  edit(root);
-  const out = join(tmp, `${name}-out`);
-  await renderSite(root, { out, formats: ["md"] });
-  return (id) => readFileSync(join(out, "site", "arm_1", `${id}.md`), "utf8");
-}
-
-/** The text of one section of a Markdown page (from its heading to the next). */
-function sectionOf(md: string, heading: string): string {
-  const start = md.indexOf(`## ${heading}`);
-  const end = md.indexOf("\n## ", start + 3);
-  return md.slice(start, end < 0 ? undefined : end);
-}
+const render = (name: string, ids: string[], edit: (root: string) => void) => renderEdited(join(tmp, name), ids, edit);
 
 /** PQClean's groups as the campaign names them: fips202/sha2 and PQCLEAN_randombytes. */
 function pqcleanGroups(r: Rec): void {
@@ -130,7 +122,7 @@ describe("sentences built from the records", () => {
         if (r.kind === "kat" && r.algorithmId === "kex-06") r.provenance = MEASURED;
         // kem-22 was timed after its KAT; one kex-06 timing record predates its KAT record.
         if (r.kind === "timing")
-          r.provenance = later(
+          r.provenance = measuredProvenance(
             r.instance === "MAMBA-NIKE-256" && r.operation === "exchange"
               ? "2026-10-01T09:00:00Z"
               : "2026-10-01T11:00:00Z",

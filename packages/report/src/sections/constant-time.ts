@@ -3,8 +3,8 @@
 // optimisation level, each finding as file:line (function) × count, accepted (with the campaign's reason) or
 // open, and the limits of the method. Shown only when the algorithm has constant-time records.
 import type { ConstantTimeRecord } from "@ngcc-perf/schema";
-import { type Cell, cell, type Inline, text } from "../model.ts";
-import { DASH, failedText, leadCells, leadHeaders, NOT_MEASURED, section } from "../parts.ts";
+import { cell, type Inline, text } from "../model.ts";
+import { DASH, failedText, leadHeaders, NOT_MEASURED, operationRows, recordOfRow, section } from "../parts.ts";
 import type { AlgorithmView, SystemView } from "../view.ts";
 
 type Finding = NonNullable<ConstantTimeRecord["levels"]>[number]["findings"][number];
@@ -27,32 +27,20 @@ const VERDICT: Record<string, string> = { pass: "pass", "leaks found": "LEAKS FO
 export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
   const records = (view.store.constantTime ?? []).filter((r) => r.algorithmId === alg.id);
   if (records.length === 0) return null;
-  const find = (instance: string, profile: string | null, op: string) =>
-    records.find(
-      (r) => r.instance === instance && (profile === null || r.buildProfile === profile) && r.operation === op,
-    );
-  const rows: Cell[][] = [];
-  for (const row of view.rowsOf(alg)) {
-    for (const op of view.operationsOf(alg, row.instance)) {
-      const r = find(row.instance, row.profile, op);
-      const lead = [...leadCells(alg, row), cell(op)];
-      if (!r) {
-        rows.push([...lead, cell(DASH), cell(NOT_MEASURED), cell(DASH)]);
-        continue;
-      }
-      if (r.status !== "ok" || !r.levels) {
-        const verdict = r.verdict === "tool error" ? "TOOL ERROR" : "FAILED";
-        rows.push([...lead, cell(DASH), cell(verdict), cell(failedText(r.failure, r))]);
-        continue;
-      }
-      for (const l of r.levels) {
-        const findings: Inline[] = l.findings.length
-          ? l.findings.flatMap((f, i) => [...(i > 0 ? [text("; ")] : []), text(findingText(f))])
-          : [text("none")];
-        rows.push([...lead, cell(l.level), cell(VERDICT[l.verdict] ?? l.verdict), findings]);
-      }
+  const rows = operationRows(view, alg, (lead, row, op) => {
+    const r = recordOfRow(records, row, op);
+    if (!r) return [[...lead, cell(DASH), cell(NOT_MEASURED), cell(DASH)]];
+    if (r.status !== "ok" || !r.levels) {
+      const verdict = r.verdict === "tool error" ? "TOOL ERROR" : "FAILED";
+      return [[...lead, cell(DASH), cell(verdict), cell(failedText(r.failure, r))]];
     }
-  }
+    return r.levels.map((l) => {
+      const findings: Inline[] = l.findings.length
+        ? l.findings.flatMap((f, i) => [...(i > 0 ? [text("; ")] : []), text(findingText(f))])
+        : [text("none")];
+      return [...lead, cell(l.level), cell(VERDICT[l.verdict] ?? l.verdict), findings];
+    });
+  });
   const ok = records.find((r) => r.status === "ok");
   const version = ok?.tool?.version ? ` (${ok.tool.version})` : "";
   const keys = ok?.calls ? `${ok.calls} calls (one key pair each)` : "a few calls";

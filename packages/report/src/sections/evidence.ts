@@ -94,14 +94,48 @@ function rehashNote(view: SystemView, alg: AlgorithmView): string | null {
 export function evidenceSection(view: SystemView, alg: AlgorithmView) {
   const timings = view.timingsOf(alg.id);
   const profiles = view.hashProfilesOf(alg.id);
-  const rows: Cell[][] = [];
-  const byOp = (a: { operation: string }, b: { operation: string }) => alphabetical(a.operation, b.operation);
   const harness = fromHarness(view, alg, [...timings, ...profiles, ...view.katsOf(alg.id)]);
+  const after: Inline[][] = [];
+  const example = timings[0] ?? profiles[0];
+  const examplePath = example ? view.pathOf(example) : undefined;
+  if (harness && examplePath)
+    after.push([
+      text(
+        `The file names above are the earlier harness's. The links open the records of this store made from its pages, under data/${view.system}/ with the build profile in their paths (e.g. `,
+      ),
+      view.fileLink(examplePath),
+      text(")."),
+    ]);
+  const more = alsoInStore(view, alg);
+  if (more.length) after.push(more);
+  const rehashes = rehashNote(view, alg);
+  if (rehashes) after.push([text(rehashes)]);
+  return section("evidence", "7. Raw evidence index", {
+    notes: [[text(pathsNote(view, harness, timings, profiles))]],
+    tables: [
+      {
+        caption: `Records and logs behind the ${alg.id} page`,
+        headers: [...leadHeaders(alg), "item", "file"],
+        rows: evidenceRows(view, alg, harness),
+        rowHeaders: true,
+      },
+    ],
+    after,
+  });
+}
+
+/** Per row: its KAT log with the log's SHA-256, then its timing and profile records in alphabetical operation order,
+ * each named as the earlier harness named it (records transcribed from it) or by its path, and linked. */
+function evidenceRows(view: SystemView, alg: AlgorithmView, harness: boolean): Cell[][] {
+  const timings = view.timingsOf(alg.id);
+  const profiles = view.hashProfilesOf(alg.id);
+  const byOp = (a: { operation: string }, b: { operation: string }) => alphabetical(a.operation, b.operation);
   const fileCell = (record: TimingRecord | HashProfileRecord): Cell => {
     const rel = view.pathOf(record);
     if (rel === undefined) return cell("not in the store");
     return [view.fileLink(rel, harness ? harnessName(record.kind, record) : rel)];
   };
+  const rows: Cell[][] = [];
   for (const row of view.rowsOf(alg)) {
     const lead = leadCells(alg, row);
     const mine = <T extends { instance: string; buildProfile: string }>(x: T) =>
@@ -120,6 +154,12 @@ export function evidenceSection(view: SystemView, alg: AlgorithmView) {
     for (const p of profiles.filter(mine).sort(byOp))
       rows.push([...lead, cell(`hash profile ${p.operation}`), fileCell(p)]);
   }
+  return rows;
+}
+
+/** `Also in the store: …`: the page's KAT records, size audits and surveys and the environment, each linked; none
+ * when the store holds none of them. */
+function alsoInStore(view: SystemView, alg: AlgorithmView): Inline[] {
   const several = severalProfiles(alg);
   const extra: Array<[string, string | undefined]> = [
     ...view
@@ -148,30 +188,5 @@ export function evidenceSection(view: SystemView, alg: AlgorithmView) {
     more.push(text(more.length ? "; " : "Also in the store: "), text(`${label} `), view.fileLink(rel));
   }
   if (more.length) more.push(text("."));
-  const after: Inline[][] = [];
-  const example = timings[0] ?? profiles[0];
-  const examplePath = example ? view.pathOf(example) : undefined;
-  if (harness && examplePath)
-    after.push([
-      text(
-        `The file names above are the earlier harness's. The links open the records of this store made from its pages, under data/${view.system}/ with the build profile in their paths (e.g. `,
-      ),
-      view.fileLink(examplePath),
-      text(")."),
-    ]);
-  if (more.length) after.push(more);
-  const rehashes = rehashNote(view, alg);
-  if (rehashes) after.push([text(rehashes)]);
-  return section("evidence", "7. Raw evidence index", {
-    notes: [[text(pathsNote(view, harness, timings, profiles))]],
-    tables: [
-      {
-        caption: `Records and logs behind the ${alg.id} page`,
-        headers: [...leadHeaders(alg), "item", "file"],
-        rows,
-        rowHeaders: true,
-      },
-    ],
-    after,
-  });
+  return more;
 }

@@ -1,9 +1,8 @@
 // Section 4's table of instruction counts (the instructions step: valgrind's callgrind, docs/methodology.md):
 // instructions per call of every operation, one row per instance × build profile × operation. Labelled as
 // instructions counted under valgrind, never as cycles.
-import type { InstructionsRecord } from "@ngcc-perf/schema";
-import { type Cell, cell, type Inline, type Table, text } from "../model.ts";
-import { DASH, failedText, leadCells, leadHeaders, NOT_MEASURED } from "../parts.ts";
+import { cell, type Inline, type Table, text } from "../model.ts";
+import { DASH, failedText, leadHeaders, NOT_MEASURED, operationRows, recordOfRow } from "../parts.ts";
 import type { AlgorithmView, SystemView } from "../view.ts";
 
 /** An instruction count per call: the mean, to the whole instruction, digits grouped. */
@@ -15,21 +14,13 @@ export function formatInstructions(value: number): string {
 export function instructionsTable(view: SystemView, alg: AlgorithmView): { table: Table; notes: Inline[][] } | null {
   const records = (view.store.instructions ?? []).filter((r) => r.algorithmId === alg.id);
   if (records.length === 0) return null;
-  const find = (instance: string, profile: string | null, op: string): InstructionsRecord | undefined =>
-    records.find(
-      (r) => r.instance === instance && (profile === null || r.buildProfile === profile) && r.operation === op,
-    );
-  const rows: Cell[][] = [];
-  for (const row of view.rowsOf(alg)) {
-    for (const op of view.operationsOf(alg, row.instance)) {
-      const r = find(row.instance, row.profile, op);
-      const lead = [...leadCells(alg, row), cell(op)];
-      if (!r) rows.push([...lead, cell(NOT_MEASURED), cell(DASH)]);
-      else if (r.status !== "ok" || r.instructionsPerCall === undefined)
-        rows.push([...lead, cell(failedText(r.failure, r)), cell(DASH)]);
-      else rows.push([...lead, cell(formatInstructions(r.instructionsPerCall)), cell(String(r.calls ?? DASH))]);
-    }
-  }
+  const rows = operationRows(view, alg, (lead, row, op) => {
+    const r = recordOfRow(records, row, op);
+    if (!r) return [[...lead, cell(NOT_MEASURED), cell(DASH)]];
+    if (r.status !== "ok" || r.instructionsPerCall === undefined)
+      return [[...lead, cell(failedText(r.failure, r)), cell(DASH)]];
+    return [[...lead, cell(formatInstructions(r.instructionsPerCall)), cell(String(r.calls ?? DASH))]];
+  });
   const ok = records.find((r) => r.status === "ok");
   const version = ok?.tool?.version ? ` (${ok.tool.version})` : "";
   return {

@@ -13,9 +13,9 @@ import {
   EMULATED,
   emulatedSentence,
   failedText,
-  leadCells,
   leadHeaders,
   NOT_MEASURED,
+  operationRows,
   rowName,
   section,
 } from "../parts.ts";
@@ -44,7 +44,7 @@ import {
   warningsText,
 } from "../per-call.ts";
 import { implausibleChecks, implausibleLine, NOT_PLAUSIBLE } from "../plausible.ts";
-import { type AlgorithmView, byOperation, type SystemView } from "../view.ts";
+import { type AlgorithmView, byOperation, type InstanceRow, type SystemView } from "../view.ts";
 import { instructionsTable } from "./instructions.ts";
 
 const COUNTER_COLUMN: Record<string, string> = {
@@ -83,8 +83,32 @@ export function counterColumn(
   return { header: COUNTER_COLUMN[unit] ?? `mean counter (${unit})`, mixed: false, note: notes[unit] ?? null };
 }
 
+type Methods = { perCall: boolean; trials: boolean };
+type Extra = { cycles: boolean; tail: boolean; why: boolean };
+type Aggregates = NonNullable<TimingRecord["aggregates"]>;
+
+/** The shape of section 4's table: its counter column, the methods of its records, batches and extra columns. */
+interface Layout {
+  counter: ReturnType<typeof counterColumn>;
+  methods: Methods;
+  batched: boolean;
+  extra: Extra;
+}
+
+/** What the table's rows found that the lines under it speak of. */
+interface Tally {
+  /** Rows timed in trials whose trial means spread beyond the threshold. */
+  unstable: string[];
+  /** One line per row whose figure failed a cross-check. */
+  implausible: string[];
+  /** How many rows were timed in trials. */
+  trialRows: number;
+  /** The rows measured per call, by name. */
+  perCall: Named[];
+}
+
 /** Which methods the page's measured records use: the table's columns follow (the seeds' columns for trials). */
-function methodsOf(timings: ReadonlyArray<TimingRecord>): { perCall: boolean; trials: boolean } {
+function methodsOf(timings: ReadonlyArray<TimingRecord>): Methods {
   return { perCall: timings.some((t) => perCallOf(t) !== null), trials: timings.some(isTrials) };
 }
 
@@ -93,10 +117,7 @@ function methodsOf(timings: ReadonlyArray<TimingRecord>): { perCall: boolean; tr
  * emulator) and the instruction counts' table when the store holds one (valgrind's refusal there).
  */
 function emulatedPerformance(view: SystemView, alg: AlgorithmView, sentence: string) {
-  const rows: Cell[][] = [];
-  for (const row of view.rowsOf(alg))
-    for (const op of view.operationsOf(alg, row.instance))
-      rows.push([...leadCells(alg, row), cell(op), cell(EMULATED)]);
+  const rows = operationRows(view, alg, (lead) => [[...lead, cell(EMULATED)]]);
   const counted = instructionsTable(view, alg);
   return section("performance", "4. Performance", {
     notes: [[text(sentence)]],
@@ -117,143 +138,155 @@ export function performanceSection(view: SystemView, alg: AlgorithmView) {
   const sentence = emulatedSentence(view.environment);
   if (sentence) return emulatedPerformance(view, alg, sentence);
   const timings = view.timingsOf(alg.id);
-  const counter = counterColumn(timings, view.environment);
-  const methods = methodsOf(timings);
+  const pcs = timings.map(perCallOf).filter((p): p is PerCall => p !== null);
   // The ± column and the per-call cells only when a record of the page was measured per call: the seeds' pages
   // (trials method) keep their columns.
-  const withInterval = methods.perCall;
-  const pcs = timings.map(perCallOf).filter((p): p is PerCall => p !== null);
-  const batched = anyBatched(pcs);
-  const extra = extraColumns(pcs);
-  const rows: Cell[][] = [];
-  const unstable: string[] = [];
-  const implausible: string[] = [];
-  let trialRows = 0;
-  const perCall: Named[] = [];
-  const afterN = [...(extra.tail ? [DASH] : []), ...(extra.why ? [DASH] : [])];
-  for (const row of view.rowsOf(alg)) {
-    for (const op of view.operationsOf(alg, row.instance)) {
-      const t = view.timingOf(alg.id, row, op);
-      const lead = [...leadCells(alg, row), cell(op)];
-      const width = (withInterval ? 5 : 4) + (extra.cycles ? 2 : 0) + afterN.length;
-      const dashes = Array.from({ length: width }, () => cell(DASH));
-      if (!t) {
-        rows.push([...lead, cell(NOT_MEASURED), ...dashes]);
-        continue;
-      }
-      if (t.status !== "ok" || !t.aggregates) {
-        rows.push([...lead, cell(failedText(t.failure, t)), ...dashes]);
-        continue;
-      }
-      const a = t.aggregates;
-      // A figure that failed a cross-check is marked beside it, and why is said under the table.
-      const flagged = implausibleChecks(t, view.store.instructions);
-      const mark = flagged.length ? ` ${NOT_PLAUSIBLE}` : "";
-      if (flagged.length) implausible.push(implausibleLine(`${rowName(alg, row)} ${op}`, flagged));
-      const estimated = counter.estimated ? perCallOf(t)?.distribution.cycles?.meanCycles : undefined;
-      const counterText =
-        estimated !== undefined
-          ? formatCounter(estimated)
-          : formatCounter(a.meanCounter) + (counter.mixed && t.counter ? ` ${t.counter.unit}` : "");
-      const seed = [
-        cell(counterText),
-        cell(`${formatTime(a.meanNs)}${mark}`),
-        cell(formatOpsPerSecond(a.opsPerSecond)),
-      ];
-      const pc = perCallOf(t);
-      if (pc) {
-        perCall.push({ name: `${rowName(alg, row)} ${op}`, operation: op, pc });
-        // Each figure with its own interval: the time's ± after the time, the cycles' ± after the cycles.
-        rows.push([
-          ...lead,
-          ...seed,
-          cell(`${centralCell(pc)}${mark}${contendedMark(t)}`),
-          cell(halfWidthCell(pc)),
-          ...(extra.cycles ? [cell(cyclesCell(pc) ?? DASH), cell(cyclesHalfWidthCell(pc) ?? DASH)] : []),
-          cell(callsCell(pc, batched)),
-          ...(extra.tail ? [cell(inputDependent(pc) ? tailCell(pc) : DASH)] : []),
-          ...(extra.why ? [cell(whyCell(pc))] : []),
-        ]);
-        continue;
-      }
-      // An unstable row is marked in its median-trial cell (§ and the trial means' spread), explained once below.
-      const spread = a.medianTrialNs > 0 ? (a.maxTrialNs - a.minTrialNs) / a.medianTrialNs : 0;
-      if (a.unstable) unstable.push(`${rowName(alg, row)} ${op}`);
-      trialRows++;
-      rows.push([
-        ...lead,
-        ...seed,
-        cell(`${formatTime(a.medianTrialNs)}${a.unstable ? ` § ${formatShare(spread)}` : ""}`),
-        ...(withInterval ? [cell(DASH)] : []),
-        ...(extra.cycles ? [cell(DASH), cell(DASH)] : []),
-        cell(formatN(a.trials, a.iterationsPerTrial)),
-        ...afterN.map((d) => cell(d)),
-      ]);
-    }
-  }
-  const notes: Inline[][] = [];
+  const layout: Layout = {
+    counter: counterColumn(timings, view.environment),
+    methods: methodsOf(timings),
+    batched: anyBatched(pcs),
+    extra: extraColumns(pcs),
+  };
+  const tally: Tally = { unstable: [], implausible: [], trialRows: 0, perCall: [] };
+  const rows = operationRows(view, alg, (lead, row, op) => [timingRow(view, alg, row, op, lead, layout, tally)]);
   const warnings = warningsText(timingWarnings(view.environment, timings));
-  if (warnings) notes.push([text(warnings)]);
-  const after: Inline[][] = [];
-  if (counter.note) after.push([text(counter.note)]);
-  for (const line of [
-    targetLine(perCall),
-    meanNote(perCall),
-    ...missedNotes(perCall),
-    contendedNote(timings),
-    tailLine(perCall, extra.tail),
-    methodLine(perCall),
-  ])
-    if (line) after.push([text(line)]);
-  if (methods.perCall && methods.trials)
-    after.push([
-      text(
-        `Rows with ${DASH} under ± were timed by the trials method: their median is the median of the trial means and n is trials × iterations per trial; the other rows were measured per call: n is the calls timed, workers × ${batched ? "samples × batch" : "calls per worker"}.`,
-      ),
-    ]);
-  if (unstable.length) {
-    const threshold = timings.find((t) => isTrials(t))?.aggregates?.unstableThreshold ?? 0.05;
-    after.push([
-      text(
-        `§ Unstable (${unstable.length} of ${trialRows} rows timed in trials): the trial means spread by more than ${formatShare(threshold)} ((max − min) / median, the share after §); the median trial resists such spikes better than the mean.`,
-      ),
-    ]);
-  }
-  if (implausible.length)
-    after.push([
-      text(
-        `${NOT_PLAUSIBLE} (${implausible.length} ${implausible.length === 1 ? "row" : "rows"}): the figure failed a cross-check against what the measured code cannot touch — the runner's own clock over each worker process, the duration the runner asked for, the driver's own clocks and warm-up estimate, or the cycles per instruction against the instructions counted under valgrind (see the method page, Plausibility). It is shown as the records hold it, not as the code's time, and left out of the charts. ${implausible.join(". ")}.`,
-      ),
-    ]);
   const counted = instructionsTable(view, alg);
-  if (counted) after.push(...counted.notes);
   return section("performance", "4. Performance", {
-    notes,
+    notes: warnings ? [[text(warnings)]] : [],
     tables: [
       {
-        caption: captionOf(alg.id, methods),
+        caption: captionOf(alg.id, layout.methods),
         headers: [
           ...leadHeaders(alg),
           "operation",
-          counter.header,
+          layout.counter.header,
           "mean time",
           "ops/s",
-          ...columnsOf(methods, batched, extra),
+          ...columnsOf(layout.methods, layout.batched, layout.extra),
         ],
         rows,
         rowHeaders: true,
       },
       ...(counted ? [counted.table] : []),
     ],
-    after,
+    after: [...performanceNotes(timings, layout, tally), ...(counted ? counted.notes : [])],
     charts: [timeChart(view, alg), spreadChart(view, alg), workerChart(view, alg)].filter(
       (c): c is Chart => c !== null,
     ),
   });
 }
 
+/** `n` cells of a dash. */
+function dashes(n: number): Cell[] {
+  return Array.from({ length: n }, () => cell(DASH));
+}
+
+/** The row of one operation of one row: not measured, failed, or its figures (per call, or the seeds' trials). */
+function timingRow(
+  view: SystemView,
+  alg: AlgorithmView,
+  row: InstanceRow,
+  op: string,
+  lead: Cell[],
+  layout: Layout,
+  tally: Tally,
+): Cell[] {
+  const t = view.timingOf(alg.id, row, op);
+  const { methods, extra } = layout;
+  const width = (methods.perCall ? 5 : 4) + (extra.cycles ? 2 : 0) + Number(extra.tail) + Number(extra.why);
+  if (!t) return [...lead, cell(NOT_MEASURED), ...dashes(width)];
+  if (t.status !== "ok" || !t.aggregates) return [...lead, cell(failedText(t.failure, t)), ...dashes(width)];
+  const name = `${rowName(alg, row)} ${op}`;
+  // A figure that failed a cross-check is marked beside it, and why is said under the table.
+  const flagged = implausibleChecks(t, view.store.instructions);
+  const mark = flagged.length ? ` ${NOT_PLAUSIBLE}` : "";
+  if (flagged.length) tally.implausible.push(implausibleLine(name, flagged));
+  const seed = seedCells(t, t.aggregates, layout.counter, mark);
+  const pc = perCallOf(t);
+  if (pc) {
+    tally.perCall.push({ name, operation: op, pc });
+    return [...lead, ...seed, ...perCallCells(t, pc, mark, layout)];
+  }
+  return [...lead, ...seed, ...trialsCells(t.aggregates, name, layout, tally)];
+}
+
+/** The cells every measured row has: the counter, the mean time (marked when implausible) and ops/s. */
+function seedCells(t: TimingRecord, a: Aggregates, counter: Layout["counter"], mark: string): Cell[] {
+  const estimated = counter.estimated ? perCallOf(t)?.distribution.cycles?.meanCycles : undefined;
+  const counterText =
+    estimated !== undefined
+      ? formatCounter(estimated)
+      : formatCounter(a.meanCounter) + (counter.mixed && t.counter ? ` ${t.counter.unit}` : "");
+  return [cell(counterText), cell(`${formatTime(a.meanNs)}${mark}`), cell(formatOpsPerSecond(a.opsPerSecond))];
+}
+
+/** A row measured per call, after the seed cells: each figure with its own interval (the time's ± after the time,
+ * the cycles' ± after the cycles), n, and the tail and the statistic's evidence where the table has them. */
+function perCallCells(t: TimingRecord, pc: PerCall, mark: string, { extra, batched }: Layout): Cell[] {
+  return [
+    cell(`${centralCell(pc)}${mark}${contendedMark(t)}`),
+    cell(halfWidthCell(pc)),
+    ...(extra.cycles ? [cell(cyclesCell(pc) ?? DASH), cell(cyclesHalfWidthCell(pc) ?? DASH)] : []),
+    cell(callsCell(pc, batched)),
+    ...(extra.tail ? [cell(inputDependent(pc) ? tailCell(pc) : DASH)] : []),
+    ...(extra.why ? [cell(whyCell(pc))] : []),
+  ];
+}
+
+/** A row timed in trials, after the seed cells: the median trial (an unstable row marked with § and the trial
+ * means' spread, explained once below), dashes for the per-call columns, and trials × iterations. */
+function trialsCells(a: Aggregates, name: string, { methods, extra }: Layout, tally: Tally): Cell[] {
+  const spread = a.medianTrialNs > 0 ? (a.maxTrialNs - a.minTrialNs) / a.medianTrialNs : 0;
+  if (a.unstable) tally.unstable.push(name);
+  tally.trialRows++;
+  return [
+    cell(`${formatTime(a.medianTrialNs)}${a.unstable ? ` § ${formatShare(spread)}` : ""}`),
+    ...(methods.perCall ? [cell(DASH)] : []),
+    ...(extra.cycles ? [cell(DASH), cell(DASH)] : []),
+    cell(formatN(a.trials, a.iterationsPerTrial)),
+    ...dashes(Number(extra.tail) + Number(extra.why)),
+  ];
+}
+
+/** The lines under the table: the counter's unit, the per-call legend, mixed methods, unstable and implausible rows. */
+function performanceNotes(timings: ReadonlyArray<TimingRecord>, layout: Layout, tally: Tally): Inline[][] {
+  const { perCall } = tally;
+  const after: Inline[][] = [];
+  if (layout.counter.note) after.push([text(layout.counter.note)]);
+  for (const line of [
+    targetLine(perCall),
+    meanNote(perCall),
+    ...missedNotes(perCall),
+    contendedNote(timings),
+    tailLine(perCall, layout.extra.tail),
+    methodLine(perCall),
+  ])
+    if (line) after.push([text(line)]);
+  if (layout.methods.perCall && layout.methods.trials)
+    after.push([
+      text(
+        `Rows with ${DASH} under ± were timed by the trials method: their median is the median of the trial means and n is trials × iterations per trial; the other rows were measured per call: n is the calls timed, workers × ${layout.batched ? "samples × batch" : "calls per worker"}.`,
+      ),
+    ]);
+  if (tally.unstable.length) {
+    const threshold = timings.find((t) => isTrials(t))?.aggregates?.unstableThreshold ?? 0.05;
+    after.push([
+      text(
+        `§ Unstable (${tally.unstable.length} of ${tally.trialRows} rows timed in trials): the trial means spread by more than ${formatShare(threshold)} ((max − min) / median, the share after §); the median trial resists such spikes better than the mean.`,
+      ),
+    ]);
+  }
+  if (tally.implausible.length) after.push([text(implausibleNote(tally.implausible))]);
+  return after;
+}
+
+/** The line under the table on the figures that failed a cross-check, each row's reasons after it. */
+function implausibleNote(lines: ReadonlyArray<string>): string {
+  return `${NOT_PLAUSIBLE} (${lines.length} ${lines.length === 1 ? "row" : "rows"}): the figure failed a cross-check against what the measured code cannot touch — the runner's own clock over each worker process, the duration the runner asked for, the driver's own clocks and warm-up estimate, or the cycles per instruction against the instructions counted under valgrind (see the method page, Plausibility). It is shown as the records hold it, not as the code's time, and left out of the charts. ${lines.join(". ")}.`;
+}
+
 /** The table's caption: the seeds' for trials records, the per-call figures' otherwise. */
-function captionOf(id: string, methods: { perCall: boolean; trials: boolean }): string {
+function captionOf(id: string, methods: Methods): string {
   if (!methods.perCall)
     return `Time per operation of each ${id} instance (mean over all iterations; median of the trial means)`;
   const perCall = "the published figure per call (the median, or the mean where marked) and its 95% interval";
@@ -264,7 +297,7 @@ function captionOf(id: string, methods: { perCall: boolean; trials: boolean }): 
 
 /** The per-call columns a table needs beyond the seeds': the estimated cycles with their own ± (records that
  * estimated them), the tail (input-dependent operations), the statistic's evidence (a decision, or a mean). */
-function extraColumns(pcs: ReadonlyArray<PerCall>): { cycles: boolean; tail: boolean; why: boolean } {
+function extraColumns(pcs: ReadonlyArray<PerCall>): Extra {
   return {
     cycles: pcs.some((pc) => pc.central.cycles !== undefined),
     tail: pcs.some(inputDependent),
@@ -290,11 +323,7 @@ function tailLine(items: ReadonlyArray<Named>, shown: boolean): string | null {
 
 /** The columns after ops/s: the seeds' (median trial, n), or with records measured per call the central figure, ±,
  * the cycles and their ±, n, and the tail and the statistic's evidence where rows have them. */
-function columnsOf(
-  methods: { perCall: boolean; trials: boolean },
-  batched: boolean,
-  extra: { cycles: boolean; tail: boolean; why: boolean },
-): string[] {
+function columnsOf(methods: Methods, batched: boolean, extra: Extra): string[] {
   if (!methods.perCall) return ["median trial", "n (trials × iters)"];
   const cycles = extra.cycles ? ["cycles per call (est.)", "± cycles"] : [];
   const after = [

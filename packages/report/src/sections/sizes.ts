@@ -121,6 +121,30 @@ export function sizesSection(view: SystemView, alg: AlgorithmView) {
   const first = audits[0];
   if (!first)
     return section("sizes", HEADING, { notes: [[text("No size audit in the store: sizes were not measured.")]] });
+  const parts = sizesParts(view, alg, audits, first);
+  return alg.category === "kex" ? kexSizes(alg, audits, parts) : tableSizes(alg, parts);
+}
+
+/** What section 6 has whatever the category: the audits shown, their rows' lead cells, the notes and lines. */
+interface SizesParts {
+  /** One audit when every profile's audit shows the same figures, else every audit (each row names its profile). */
+  shown: Audit[];
+  withProfile: boolean;
+  lead: string[];
+  /** The rows of the audits shown: instance, profile (when shown), then `cells` of the audit's instance. */
+  rowsOf: (cells: (i: AuditInstance) => Cell[]) => Cell[][];
+  auditLink: Inline;
+  at: PathsAt;
+  /** The audits' own notes, each once. */
+  notes: Inline[][];
+  /** The sentence that the sizes are the same under every profile, when there are several. */
+  same: Inline[][];
+  /** How many disagreements the audits found, with the link to the size audit; none when there are none. */
+  disagreements: Inline[][];
+}
+
+/** The parts of section 6 every category shares, from the algorithm's audits (`first` among them). */
+function sizesParts(view: SystemView, alg: AlgorithmView, audits: Audit[], first: Audit): SizesParts {
   // Audits of several profiles that show the same figures make one table; otherwise each row names its profile.
   const same = audits.every(
     (a) =>
@@ -129,84 +153,94 @@ export function sizesSection(view: SystemView, alg: AlgorithmView) {
   );
   const shown = same ? [first] : audits;
   const withProfile = shown.length > 1;
-  const rowsOf = (cells: (i: AuditInstance) => Cell[]) =>
-    shown.flatMap((a) =>
-      instancesOf(alg, a.record).map((i) => [
-        instanceCell(i.instance),
-        ...(withProfile ? [cell(a.key.buildProfile)] : []),
-        ...cells(i),
-      ]),
-    );
-  const lead = withProfile ? ["instance", "build profile"] : ["instance"];
   const auditLink: Inline = { text: "size audit", page: "sizes", anchor: alg.id };
-  const at: PathsAt = { system: view.system, algorithmId: alg.id };
-  const notes = [...new Set(audits.flatMap((a) => a.record.notes ?? []))].map((note) => [text(note)]);
   // Disagreements only: an instance not in the catalog, or a row naming no instance, is no disagreement (the notes
   // and the size audit say those apart).
   const findings = new Set(
     audits.flatMap((a) => a.record.findings.filter((f) => isDisagreement(f.kind)).map((f) => JSON.stringify(f))),
   ).size;
-  const after: Inline[][] = [];
-  if (audits.length > 1 && same)
-    after.push([
-      text(`The sizes are the same under build profiles ${listText(audits.map((a) => a.key.buildProfile))}.`),
-    ]);
-  const disagreements = findings
-    ? [[text(`${findings} disagreement(s) between catalog, API and measurement: see the `), auditLink, text(".")]]
-    : [];
+  return {
+    shown,
+    withProfile,
+    lead: withProfile ? ["instance", "build profile"] : ["instance"],
+    rowsOf: (cells) =>
+      shown.flatMap((a) =>
+        instancesOf(alg, a.record).map((i) => [
+          instanceCell(i.instance),
+          ...(withProfile ? [cell(a.key.buildProfile)] : []),
+          ...cells(i),
+        ]),
+      ),
+    auditLink,
+    at: { system: view.system, algorithmId: alg.id },
+    notes: [...new Set(audits.flatMap((a) => a.record.notes ?? []))].map((note) => [text(note)]),
+    same:
+      audits.length > 1 && same
+        ? [[text(`The sizes are the same under build profiles ${listText(audits.map((a) => a.key.buildProfile))}.`)]]
+        : [],
+    disagreements: findings
+      ? [[text(`${findings} disagreement(s) between catalog, API and measurement: see the `), auditLink, text(".")]]
+      : [],
+  };
+}
 
-  if (alg.category === "kex")
-    return section("sizes", HEADING, {
-      notes: [[text(bandwidthSentence(audits))], ...notes],
-      tables: [
-        {
-          caption: `Key-exchange bandwidth of each ${alg.id} instance (bytes)`,
-          headers: [
-            ...lead,
-            "passes",
-            "messages (bytes; raw API)",
-            "protocol-message bytes",
-            "public key A / B",
-            "bandwidth (bytes)",
-            "long-term sk (API cap)",
-            "shared secret",
-          ],
-          rows: rowsOf((i) => kexCells(i, at)),
-          rowHeaders: true,
-        },
-      ],
-      after: [...after, ...disagreements],
-    });
+/** A key exchange's section 6: the bandwidth sentence and the bandwidth table. */
+function kexSizes(alg: AlgorithmView, audits: ReadonlyArray<Audit>, p: SizesParts) {
+  return section("sizes", HEADING, {
+    notes: [[text(bandwidthSentence(audits))], ...p.notes],
+    tables: [
+      {
+        caption: `Key-exchange bandwidth of each ${alg.id} instance (bytes)`,
+        headers: [
+          ...p.lead,
+          "passes",
+          "messages (bytes; raw API)",
+          "protocol-message bytes",
+          "public key A / B",
+          "bandwidth (bytes)",
+          "long-term sk (API cap)",
+          "shared secret",
+        ],
+        rows: p.rowsOf((i) => kexCells(i, p.at)),
+        rowHeaders: true,
+      },
+    ],
+    after: [...p.same, ...p.disagreements],
+  });
+}
 
+/** A KEM's or signature's section 6: where the sizes come from, the sizes table, variable-length signatures. */
+function tableSizes(alg: AlgorithmView, p: SizesParts) {
   const kem = alg.category === "kem";
+  return section("sizes", HEADING, {
+    notes: [catalogSentence(p.shown, kem, p.auditLink), ...p.notes],
+    tables: [
+      {
+        caption: `Sizes of each ${alg.id} instance (bytes)`,
+        headers: kem
+          ? [...p.lead, "public key", "secret key", "ciphertext", "shared secret"]
+          : [...p.lead, "public key", "secret key", "signature"],
+        rows: p.rowsOf((i) => tableCells(i, kem, p.at)),
+        rowHeaders: true,
+      },
+    ],
+    after: [...p.same, ...variableSignatures(p), ...p.disagreements],
+  });
+}
+
+/** A line per instance whose signatures vary in length: the range and mean measured, and the API's cap. */
+function variableSignatures({ shown, withProfile }: SizesParts): Inline[][] {
   const variable = shown.flatMap((a) =>
     a.record.instances
       .filter((i) => i.measured?.signatureBytes && i.measured.signatureBytes.min !== i.measured.signatureBytes.max)
       .map((i) => ({ i, name: withProfile ? `${i.instance} (${a.key.buildProfile})` : i.instance })),
   );
-  return section("sizes", HEADING, {
-    notes: [catalogSentence(shown, kem, auditLink), ...notes],
-    tables: [
-      {
-        caption: `Sizes of each ${alg.id} instance (bytes)`,
-        headers: kem
-          ? [...lead, "public key", "secret key", "ciphertext", "shared secret"]
-          : [...lead, "public key", "secret key", "signature"],
-        rows: rowsOf((i) => tableCells(i, kem, at)),
-        rowHeaders: true,
-      },
-    ],
-    after: [
-      ...after,
-      ...variable.map(({ i, name }) => {
-        const d = i.measured?.signatureBytes as { min: number; mean: number; max: number; samples: number };
-        return [
-          text(
-            `${name}: variable-length signatures, ${d.min}–${d.max} bytes (mean ${formatG(d.mean, 4)}, ${d.samples} signatures measured)${i.api?.signatureBytes ? ` below the API cap of ${i.api.signatureBytes}` : ""}.`,
-          ),
-        ];
-      }),
-      ...disagreements,
-    ],
+  return variable.map(({ i, name }) => {
+    const d = i.measured?.signatureBytes as { min: number; mean: number; max: number; samples: number };
+    return [
+      text(
+        `${name}: variable-length signatures, ${d.min}–${d.max} bytes (mean ${formatG(d.mean, 4)}, ${d.samples} signatures measured)${i.api?.signatureBytes ? ` below the API cap of ${i.api.signatureBytes}` : ""}.`,
+      ),
+    ];
   });
 }

@@ -212,25 +212,58 @@ export function symmetricSection(view: SystemView, alg: AlgorithmView) {
     return section("symmetric", "Symmetric primitives", { notes });
   }
   const found = groupsOf(profiles);
-  const words = wordsOf(found);
+  const ok = profiles.filter((p) => p.status === "ok");
+  const emulatedOnly = ok.length > 0 && ok.every((p) => p.emulated);
+  notes.push([text(shareSentence(profiles, wordsOf(found), emulatedOnly))]);
+  // Only failure records: one column still carries the reason.
+  const groups = found.length ? found : [{ name: "", label: "share", symbols: [] }];
+  const shares = shareRows(view, alg, profiles, groups);
+  const labels = listText(groups.map((g) => g.label));
+  const chart = shareChart(view, alg, groups, labels);
+  return section("symmetric", "Symmetric primitives", {
+    notes,
+    tables: [
+      {
+        caption: `Share of time in each symbol group (${labels}), ${alg.id}`,
+        headers: [...leadHeaders(alg), "operation", ...groups.map((g) => g.label), "calls per operation"],
+        rows: shares.rows,
+        rowHeaders: true,
+      },
+    ],
+    after: shareNotes(shares, emulatedOnly),
+    charts: chart ? [chart] : [],
+  });
+}
+
+/** The sentence above the share table: what it shares out (or, under an emulator, that it counts calls only). */
+function shareSentence(profiles: ReadonlyArray<HashProfileRecord>, words: GroupWords, emulatedOnly: boolean): string {
   const impls = [...new Set(profiles.map((p) => p.implementation))];
   const impl = impls.length ? impls.join(", ") : "measured";
   const ok = profiles.filter((p) => p.status === "ok");
   const sameRun =
     allSynthesized(profiles) || (ok.length > 0 && ok.every((p) => typeof p.unprofiledNsPerOp === "number"));
-  const emulatedOnly = ok.length > 0 && ok.every((p) => p.emulated);
-  notes.push([
-    text(
-      emulatedOnly
-        ? `Calls per operation, counted with link-time wrappers in the ${impl} build under the emulator; ${EMULATED}, so no share of time is given:`
-        : `Share of each operation spent in ${words.phrase || "the profiled symbol groups"} (${impl} build, measured ${sameRun ? "in the same run " : ""}with link-time wrappers):`,
-    ),
-  ]);
-  // Only failure records: one column still carries the reason.
-  const groups = found.length ? found : [{ name: "", label: "share", symbols: [] }];
-  const rows: Cell[][] = [];
-  const blind = new Map<string, string>();
-  const varying = new Set<number>(); // the operations behind each calls figure shown as mean (min–max)
+  return emulatedOnly
+    ? `Calls per operation, counted with link-time wrappers in the ${impl} build under the emulator; ${EMULATED}, so no share of time is given:`
+    : `Share of each operation spent in ${words.phrase || "the profiled symbol groups"} (${impl} build, measured ${sameRun ? "in the same run " : ""}with link-time wrappers):`;
+}
+
+/** The share table's rows, with the blind spots the profiles name and the operation counts behind varying calls. */
+interface ShareRows {
+  rows: Cell[][];
+  /** Each blind spot's symbol with its reason. */
+  blind: Map<string, string>;
+  /** The operations behind each calls figure shown as mean (min–max). */
+  varying: Set<number>;
+}
+
+/** One row per operation profiled of every row (one "not measured" row where none was). */
+function shareRows(
+  view: SystemView,
+  alg: AlgorithmView,
+  profiles: ReadonlyArray<HashProfileRecord>,
+  groups: ReadonlyArray<Group>,
+): ShareRows {
+  const out: ShareRows = { rows: [], blind: new Map(), varying: new Set() };
   for (const row of view.rowsOf(alg)) {
     // The operations profiled (a key exchange may profile the whole exchange only); none: one "not measured" row.
     const ops = profiles
@@ -239,44 +272,48 @@ export function symmetricSection(view: SystemView, alg: AlgorithmView) {
       .sort(byOperation);
     const lead = leadCells(alg, row);
     if (ops.length === 0) {
-      rows.push([...lead, cell(DASH), cell(NOT_MEASURED), ...groups.slice(1).map(() => cell(DASH)), cell(DASH)]);
+      out.rows.push([...lead, cell(DASH), cell(NOT_MEASURED), ...groups.slice(1).map(() => cell(DASH)), cell(DASH)]);
       continue;
     }
     for (const op of ops) {
       const p = view.hashProfileOf(alg.id, row, op) as HashProfileRecord;
-      if (p.status !== "ok" || !p.groups) {
-        rows.push([
-          ...lead,
-          cell(op),
-          ...groups.map((_, i) => cell(i === 0 ? failedText(p.failure, p) : DASH)),
-          cell(DASH),
-        ]);
-        continue;
-      }
-      rows.push([
-        ...lead,
-        cell(op),
-        // Under an emulator the profile holds calls only: no share is a time of the target.
-        ...groups.map((g) =>
-          cell(p.emulated ? EMULATED : formatShare(p.groups?.find((x) => x.name === g.name)?.share ?? 0)),
-        ),
-        cell(
-          formatCalls(
-            (p.calls ?? []).map((c) => ({
-              label: c.label ?? c.symbol,
-              mean: c.meanPerOperation,
-              min: c.callsPerOperation?.min,
-              max: c.callsPerOperation?.max,
-            })),
-          ),
-        ),
-      ]);
+      out.rows.push(shareRow(lead, op, p, groups));
+      if (p.status !== "ok" || !p.groups) continue;
       for (const c of p.calls ?? [])
         if (c.callsPerOperation && c.callsPerOperation.min !== c.callsPerOperation.max && c.meanPerOperation > 0)
-          varying.add(c.callsPerOperation.operations);
-      for (const b of p.blindSpots ?? []) blind.set(b.symbol, b.reason);
+          out.varying.add(c.callsPerOperation.operations);
+      for (const b of p.blindSpots ?? []) out.blind.set(b.symbol, b.reason);
     }
   }
+  return out;
+}
+
+/** An operation's row: its share in each group and its calls per operation, or its failure in the first column. */
+function shareRow(lead: Cell[], op: string, p: HashProfileRecord, groups: ReadonlyArray<Group>): Cell[] {
+  if (p.status !== "ok" || !p.groups)
+    return [...lead, cell(op), ...groups.map((_, i) => cell(i === 0 ? failedText(p.failure, p) : DASH)), cell(DASH)];
+  return [
+    ...lead,
+    cell(op),
+    // Under an emulator the profile holds calls only: no share is a time of the target.
+    ...groups.map((g) =>
+      cell(p.emulated ? EMULATED : formatShare(p.groups?.find((x) => x.name === g.name)?.share ?? 0)),
+    ),
+    cell(
+      formatCalls(
+        (p.calls ?? []).map((c) => ({
+          label: c.label ?? c.symbol,
+          mean: c.meanPerOperation,
+          min: c.callsPerOperation?.min,
+          max: c.callsPerOperation?.max,
+        })),
+      ),
+    ),
+  ];
+}
+
+/** The lines under the share table: what a mean (min–max) of calls is over, and the blind spots. */
+function shareNotes({ varying, blind }: ShareRows, emulatedOnly: boolean): Inline[][] {
   const after: Inline[][] = [];
   if (varying.size) {
     const n = [...varying].sort((a, b) => a - b);
@@ -293,21 +330,7 @@ export function symmetricSection(view: SystemView, alg: AlgorithmView) {
         `Blind spots: ${[...blind].map(([s, r]) => `${s} (${r})`).join(", ")} — calls the link-time wrappers cannot see, so ${emulatedOnly ? "the counts above leave them out" : "the shares above leave them out rather than show them as 0%"}.`,
       ),
     ]);
-  const labels = listText(groups.map((g) => g.label));
-  const chart = shareChart(view, alg, groups, labels);
-  return section("symmetric", "Symmetric primitives", {
-    notes,
-    tables: [
-      {
-        caption: `Share of time in each symbol group (${labels}), ${alg.id}`,
-        headers: [...leadHeaders(alg), "operation", ...groups.map((g) => g.label), "calls per operation"],
-        rows,
-        rowHeaders: true,
-      },
-    ],
-    after,
-    charts: chart ? [chart] : [],
-  });
+  return after;
 }
 
 function shareChart(view: SystemView, alg: AlgorithmView, groups: ReadonlyArray<Group>, labels: string): Chart | null {

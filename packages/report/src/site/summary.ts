@@ -6,7 +6,7 @@
 import { type HashProfileRecord, SCHEMA_VERSION, type SizeAuditRecord, type TimingRecord } from "@ngcc-perf/schema";
 import { fitTimeAxis } from "../charts.ts";
 import { formatBytes, formatCounter, formatHalfWidth, formatRatio, formatShare, formatTime } from "../format.ts";
-import type { Cell, Chart, ChartDatum, Page } from "../model.ts";
+import type { Cell, Chart, ChartDatum, Inline, Page } from "../model.ts";
 import { cell, code, text } from "../model.ts";
 import { DASH, footer, header, NOT_MEASURED, pagePaths, section } from "../parts.ts";
 import {
@@ -285,26 +285,107 @@ function legend(rows: readonly SummaryRow[]): string[] {
   return lines;
 }
 
+/** The summary table's optional columns: build profile, estimated cycles, tail, ratio to the baseline. */
+interface SummaryColumns {
+  several: boolean;
+  cycles: boolean;
+  tail: boolean;
+  baseline: Baseline | null;
+}
+
 export function summaryPage(ctx: SiteContext, view: SystemView, rows: SummaryRow[], baseline: Baseline | null): Page {
-  const several = rows.some((r) => r.buildProfile !== null) && view.algorithms.some((a) => a.profiles.length > 1);
-  const withRatio = baseline !== null;
-  const withCycles = rows.some((r) => r.cycles !== null);
-  const withTail = rows.some((r) => r.inputDependent && r.p99Ns !== null);
-  const table: Cell[][] = rows.map((r) => [
+  const columns: SummaryColumns = {
+    several: rows.some((r) => r.buildProfile !== null) && view.algorithms.some((a) => a.profiles.length > 1),
+    cycles: rows.some((r) => r.cycles !== null),
+    tail: rows.some((r) => r.inputDependent && r.p99Ns !== null),
+    baseline,
+  };
+  const chart = summaryChart(view, rows, columns.several);
+  return {
+    kind: "summary",
+    path: `${view.system}/summary`,
+    header: header(ctx, view, "summary", (other) => `../${other.system}/summary`),
+    title: `Summary of system ${view.system}`,
+    intro: [summaryIntro(view, baseline)],
+    sections: [
+      section("summary", "Every instance and operation", {
+        tables: [
+          {
+            caption: `Published time, sizes and hash/DRNG shares of every instance and operation on ${view.system}`,
+            headers: summaryHeaders(columns),
+            rows: rows.map((r) => summaryCells(r, columns)),
+            rowHeaders: false,
+          },
+        ],
+        after: legend(rows).map((line) => [text(line)]),
+        charts: chart ? [chart] : [],
+      }),
+    ],
+    footer: footer(ctx, view),
+  };
+}
+
+/** What the table holds (the ratio column, or how to get one), with the links to the exports. */
+function summaryIntro(view: SystemView, baseline: Baseline | null): Inline[] {
+  return [
+    text(
+      `Every operation of every instance measured on ${view.system}: the published time (the median per call, or the mean where written; for records timed in trials the mean over all iterations), its 95 % interval, `,
+    ),
+    text(
+      baseline !== null
+        ? `the ratio to ${baselineText(baseline)} for the same operation, `
+        : "no ratio column (no baseline chosen: ngcc-perf report --baseline <algorithm-id>/<instance>), ",
+    ),
+    text(
+      "the transmitted sizes of the size audit (public key; ciphertext or signature) and the shares of the time in the hash functions and in the DRNG from the hash/DRNG profile. The same figures, each with its record paths: ",
+    ),
+    { text: "summary.csv", href: "summary.csv" },
+    text(" · "),
+    { text: "summary.json", href: "summary.json" },
+    text("."),
+  ];
+}
+
+/** The summary table's header row. */
+function summaryHeaders({ several, cycles, tail, baseline }: SummaryColumns): string[] {
+  return [
+    "algorithm",
+    "instance",
+    ...(several ? ["build profile"] : []),
+    "operation",
+    "time",
+    "±",
+    ...(cycles ? ["cycles per call (est.)", "± cycles"] : []),
+    ...(tail ? ["tail per call (p99 · p99.9 · max / calls)"] : []),
+    ...(baseline ? [`ratio to ${baselineText(baseline)}`] : []),
+    "public key",
+    "ciphertext / signature",
+    "hash share",
+    "DRNG share",
+  ];
+}
+
+/** One row of the summary table. */
+function summaryCells(r: SummaryRow, { several, cycles, tail, baseline }: SummaryColumns): Cell[] {
+  return [
     [{ text: r.algorithmId, page: r.algorithmId }],
     [code(r.instance)],
     ...(several ? [cell(r.buildProfile ?? DASH)] : []),
     cell(r.operation),
     cell(timeCell(r)),
     cell(halfWidthCell(r)),
-    ...(withCycles ? [cell(cyclesCell(r)), cell(cyclesHalfWidthCell(r))] : []),
-    ...(withTail ? [cell(tailText(r))] : []),
-    ...(withRatio ? [cell(r.ratioToBaseline === null ? DASH : formatRatio(r.ratioToBaseline))] : []),
+    ...(cycles ? [cell(cyclesCell(r)), cell(cyclesHalfWidthCell(r))] : []),
+    ...(tail ? [cell(tailText(r))] : []),
+    ...(baseline !== null ? [cell(r.ratioToBaseline === null ? DASH : formatRatio(r.ratioToBaseline))] : []),
     cell(bytes(r.publicKeyBytes)),
     cell(bytes(r.ciphertextBytes ?? r.signatureBytes)),
     cell(share(r.hashShare)),
     cell(share(r.drngShare)),
-  ]);
+  ];
+}
+
+/** The time of every operation measured on the system, with its 95 % interval where the record has one. */
+function summaryChart(view: SystemView, rows: readonly SummaryRow[], several: boolean): Chart | null {
   const data: ChartDatum[] = rows
     .filter((r) => r.timeNs !== null && r.timeNs > 0)
     .map((r) => ({
@@ -313,73 +394,17 @@ export function summaryPage(ctx: SiteContext, view: SystemView, rows: SummaryRow
       value: r.timeNs as number,
       ...(r.ci95LowNs !== null && r.ci95HighNs !== null ? { low: r.ci95LowNs, high: r.ci95HighNs } : {}),
     }));
-  const charts: Chart[] = [];
-  if (data.length) {
-    const fitted = fitTimeAxis(data, "time per operation");
-    charts.push({
-      kind: "time",
-      file: "img/summary-time.svg",
-      title: `Time per operation of every instance on ${view.system}${fitted.axis.log ? " (logarithmic axis)" : ""}`,
-      description: `Horizontal bars: the published time of every operation of every instance on ${view.system} (the median per call, or the mean where the table says mean; the mean over all iterations for records timed in trials), with 95 % intervals where the records have them, on a ${fitted.axis.log ? "logarithmic" : "linear"} axis.`,
-      data: fitted.data,
-      rows: [...new Set(data.map((d) => d.row))],
-      series: [...new Set(data.map((d) => d.series))],
-      axis: fitted.axis,
-    });
-  }
+  if (!data.length) return null;
+  const fitted = fitTimeAxis(data, "time per operation");
   return {
-    kind: "summary",
-    path: `${view.system}/summary`,
-    header: header(ctx, view, "summary", (other) => `../${other.system}/summary`),
-    title: `Summary of system ${view.system}`,
-    intro: [
-      [
-        text(
-          `Every operation of every instance measured on ${view.system}: the published time (the median per call, or the mean where written; for records timed in trials the mean over all iterations), its 95 % interval, `,
-        ),
-        text(
-          withRatio
-            ? `the ratio to ${baselineText(baseline)} for the same operation, `
-            : "no ratio column (no baseline chosen: ngcc-perf report --baseline <algorithm-id>/<instance>), ",
-        ),
-        text(
-          "the transmitted sizes of the size audit (public key; ciphertext or signature) and the shares of the time in the hash functions and in the DRNG from the hash/DRNG profile. The same figures, each with its record paths: ",
-        ),
-        { text: "summary.csv", href: "summary.csv" },
-        text(" · "),
-        { text: "summary.json", href: "summary.json" },
-        text("."),
-      ],
-    ],
-    sections: [
-      section("summary", "Every instance and operation", {
-        tables: [
-          {
-            caption: `Published time, sizes and hash/DRNG shares of every instance and operation on ${view.system}`,
-            headers: [
-              "algorithm",
-              "instance",
-              ...(several ? ["build profile"] : []),
-              "operation",
-              "time",
-              "±",
-              ...(withCycles ? ["cycles per call (est.)", "± cycles"] : []),
-              ...(withTail ? ["tail per call (p99 · p99.9 · max / calls)"] : []),
-              ...(withRatio && baseline ? [`ratio to ${baselineText(baseline)}`] : []),
-              "public key",
-              "ciphertext / signature",
-              "hash share",
-              "DRNG share",
-            ],
-            rows: table,
-            rowHeaders: false,
-          },
-        ],
-        after: legend(rows).map((line) => [text(line)]),
-        charts,
-      }),
-    ],
-    footer: footer(ctx, view),
+    kind: "time",
+    file: "img/summary-time.svg",
+    title: `Time per operation of every instance on ${view.system}${fitted.axis.log ? " (logarithmic axis)" : ""}`,
+    description: `Horizontal bars: the published time of every operation of every instance on ${view.system} (the median per call, or the mean where the table says mean; the mean over all iterations for records timed in trials), with 95 % intervals where the records have them, on a ${fitted.axis.log ? "logarithmic" : "linear"} axis.`,
+    data: fitted.data,
+    rows: [...new Set(data.map((d) => d.row))],
+    series: [...new Set(data.map((d) => d.series))],
+    axis: fitted.axis,
   };
 }
 
