@@ -239,6 +239,7 @@ interface Configured {
   targets: Target[];
 }
 
+/** The implementation's CMake project (its own, else the submission's) read into compile sets; null for none. */
 export async function readCMake(ctx: ReadContext, implFolder: string): Promise<BuildReading | null> {
   const lists = join(implFolder, "CMakeLists.txt");
   const top = isFile(lists) ? implFolder : isFile(join(ctx.dir, "CMakeLists.txt")) ? ctx.dir : null;

@@ -249,6 +249,7 @@ interface MakeFolder {
   targets: string[];
 }
 
+/** The implementation's top-most Makefiles read into compile sets; null when none gave anything to say. */
 export async function readMake(ctx: ReadContext, implFolder: string): Promise<BuildReading | null> {
   const dirs = makeDirs(implFolder);
   if (dirs.length === 0) return null;
@@ -386,6 +387,7 @@ function keepDistinct(ctx: ReadContext, seen: Map<string, CompileSet>, s: Compil
   seen.set(key, s);
 }
 
+/** A program `make -n -B` printed as a compile set: its sources, and the flags of those not defining main. */
 function compileSetOf(p: BuiltProgram, folder: string, shown: string, ctx: ReadContext, values: string[]): CompileSet {
   const scheme = p.sources.filter((s) => !definesMain(readSome(s.source)));
   const flagsFrom = scheme.length > 0 ? scheme : p.sources;
