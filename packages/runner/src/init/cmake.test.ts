@@ -2,20 +2,16 @@
 // KAT program's target with the library targets it links, their defines, include folders and flags; a cache
 // variable with a STRINGS property configured once per value. The text-reading init found no parameter set here
 // (api.h in include/ without the sources beside it) or one instance with every file.
-import { rmSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cmakeOptions, katSwitchesOf, macroOptions } from "./buildsystem/cmake.ts";
 import { draftMeta } from "./draft.ts";
-import { GENKAT_C, KEM_C, KEM_DECLS, kemRsp, RB_C, RB_H, writeTree } from "./testkit.ts";
+import { GENKAT_C, KEM_C, KEM_DECLS, kemRsp, RB_C, RB_H, tempTrees } from "./testkit.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tree = tempTrees();
 
 describe("CMake", () => {
   it("one instance per value of a STRINGS cache variable; target sources with its library's", async () => {
-    const dir = writeTree({
+    const dir = tree({
       "CMakeLists.txt": `cmake_minimum_required(VERSION 3.10)
 project(toy C)
 set(LEVEL "1" CACHE STRING "security level")
@@ -43,7 +39,6 @@ ${KEM_DECLS}`,
       "kat/rng.c": RB_C,
       "KAT/Toy3/PQCkemKAT_300.rsp": kemRsp(30, 300, 60),
     });
-    dirs.push(dir);
     const r = await draftMeta(dir, { id: "kem-20" });
     const inst = r.meta.instances as Array<Record<string, unknown>>;
     expect(inst.map((i) => [i.name, i.sources, i.defines, i.includeDirs, i.cflags, i.apiHeader])).toEqual([

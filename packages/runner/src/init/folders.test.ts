@@ -1,19 +1,10 @@
 // init on packages without a build system (the folder fallback) and the API header by compilation: each case is
 // one of issue 24's classes, and each failed with the text-reading init (init.ts before the modules).
-import { rmSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { draftMeta, katSwitchOf } from "./draft.ts";
-import { KEM_C, KEM_DECLS, kemRsp, RB_H, writeTree } from "./testkit.ts";
+import { KEM_C, KEM_DECLS, kemRsp, RB_H, tempTrees } from "./testkit.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-const tree = (files: Record<string, string>) => {
-  const d = writeTree(files);
-  dirs.push(d);
-  return d;
-};
+const tree = tempTrees();
 interface Inst {
   name: string;
   sources: string[];

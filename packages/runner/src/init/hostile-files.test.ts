@@ -11,18 +11,14 @@ import { readReplyJson } from "./buildsystem/cmake.ts";
 import { draftMeta } from "./draft.ts";
 import { initSubmission } from "./index.ts";
 import { manifestText } from "./kat-files.ts";
-import { KEM_C, KEM_DECLS, kemRsp, RB_H, writeTree } from "./testkit.ts";
+import { KEM_C, KEM_DECLS, kemRsp, RB_H, tempTrees } from "./testkit.ts";
 import { isFile, readSome, setSubmissionRoot } from "./util.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  setSubmissionRoot(null);
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tree = tempTrees();
+afterAll(() => setSubmissionRoot(null));
 
 const SECRET = "root:TOP-SECRET-HOST-LINE:19000::::::\n";
-const outside = writeTree({ "shadow.h": SECRET, "secret/key.c": SECRET });
-dirs.push(outside);
+const outside = tree({ "shadow.h": SECRET, "secret/key.c": SECRET });
 
 const API_H = `#define CRYPTO_SECRETKEYBYTES 100
 #define CRYPTO_PUBLICKEYBYTES 10
@@ -32,14 +28,12 @@ ${KEM_DECLS}`;
 
 /** A folder-layout KEM init drafts one instance of (Toy-1), with its KAT file. */
 function toy(): string {
-  const dir = writeTree({
+  return tree({
     "Reference_Implementation/Toy-1/api.h": API_H,
     "Reference_Implementation/Toy-1/kem.c": KEM_C,
     "Reference_Implementation/Toy-1/randombytes.h": RB_H,
     "KAT/Toy-1/PQCkemKAT_100.rsp": kemRsp(10, 100, 20),
   });
-  dirs.push(dir);
-  return dir;
 }
 
 const fifo = (p: string) => execFileSync("mkfifo", [p]);
@@ -138,8 +132,7 @@ describe("init's readers", () => {
   });
 
   it("a CMake file-API reply that is a FIFO, a link out or a path out is named, not read", () => {
-    const reply = writeTree({ "index-1.json": '{"objects":[]}', "bad.json": "not json" });
-    dirs.push(reply);
+    const reply = tree({ "index-1.json": '{"objects":[]}', "bad.json": "not json" });
     fifo(join(reply, "codemodel.json"));
     symlinkSync(join(outside, "shadow.h"), join(reply, "target.json"));
     expect(readReplyJson(reply, "index-1.json")).toEqual({ objects: [] });

@@ -1,22 +1,18 @@
 // init checks an existing kat.sha256 with the harness's own rights: only the submission's own regular files are
 // hashed — a listed ../ path or a link out of the folder (a stand-in for /etc/shadow) is named and not read.
 import { createHash } from "node:crypto";
-import { rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { planManifest, readRsp } from "./kat-files.ts";
-import { kemRsp, writeTree } from "./testkit.ts";
+import { kemRsp, tempTrees } from "./testkit.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tree = tempTrees();
 
 describe("planManifest on an existing kat.sha256", () => {
   it("hashes the listed files inside the submission, and names the ones it will not read", () => {
-    const outside = writeTree({ shadow: "root:SECRET:19000::::::\n" });
-    const dir = writeTree({ "KAT/Toy-1/PQCkemKAT_100.rsp": kemRsp(10, 100, 20) });
-    dirs.push(outside, dir);
+    const outside = tree({ shadow: "root:SECRET:19000::::::\n" });
+    const dir = tree({ "KAT/Toy-1/PQCkemKAT_100.rsp": kemRsp(10, 100, 20) });
     symlinkSync(join(outside, "shadow"), join(dir, "KAT", "linked.rsp"));
     const rsp = join(dir, "KAT/Toy-1/PQCkemKAT_100.rsp");
     const digest = createHash("sha256")

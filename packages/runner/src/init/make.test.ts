@@ -1,21 +1,12 @@
 // init reads what the package's Makefile compiles: make -n -B in the sandbox, once per value of the variables that
 // choose a parameter set; per-target defines; function-like -D flags; libraries from the link line. Each of these
 // drafts was one instance with every variant's files (or none) before init read the build system.
-import { rmSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeVariables } from "./buildsystem/make.ts";
 import { draftMeta } from "./draft.ts";
-import { GENKAT_C, KEM_C, KEM_DECLS, kemRsp, RB_C, RB_H, writeTree } from "./testkit.ts";
+import { GENKAT_C, KEM_C, KEM_DECLS, kemRsp, RB_C, RB_H, tempTrees } from "./testkit.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-const tree = (files: Record<string, string>) => {
-  const d = writeTree(files);
-  dirs.push(d);
-  return d;
-};
+const tree = tempTrees();
 interface Inst {
   name: string;
   sources: string[];

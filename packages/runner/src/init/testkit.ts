@@ -1,7 +1,8 @@
 // Small synthetic packages for init's tests: files written into a temporary folder.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { afterAll } from "vitest";
 
 export function writeTree(files: Record<string, string>, root = mkdtempSync(join(tmpdir(), "ngcc-init-t-"))): string {
   for (const [rel, text] of Object.entries(files)) {
@@ -9,6 +10,19 @@ export function writeTree(files: Record<string, string>, root = mkdtempSync(join
     writeFileSync(join(root, rel), text);
   }
   return root;
+}
+
+/** `writeTree` for one test file: each tree in a temporary folder of its own, all removed after the file's tests. */
+export function tempTrees(): (files: Record<string, string>) => string {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  return (files) => {
+    const d = writeTree(files);
+    dirs.push(d);
+    return d;
+  };
 }
 
 const hex = (n: number) => "AB".repeat(n);

@@ -2,26 +2,23 @@
 // rewritten for the KAT files the instances name. Before it, the only way to refresh the manifest was --force,
 // which discarded the edits.
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { InputError } from "../errors.ts";
 import { initSubmission } from "./index.ts";
-import { KEM_C, KEM_DECLS, kemRsp, RB_H, writeTree } from "./testkit.ts";
+import { KEM_C, KEM_DECLS, kemRsp, RB_H, tempTrees } from "./testkit.ts";
 
 const sha256Of = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tree = tempTrees();
 const sizes = (k: number) =>
   `#define CRYPTO_SECRETKEYBYTES ${100 * k}\n#define CRYPTO_PUBLICKEYBYTES ${10 * k}\n#define CRYPTO_CIPHERTEXTBYTES ${20 * k}\n#define CRYPTO_BYTES 32\n${KEM_DECLS}`;
 
 describe("init --update", () => {
   it("keeps what a person set, adds a new instance and missing fields, rewrites kat.sha256", async () => {
     const kem = KEM_C.replace('#include "randombytes.h"\n', RB_H);
-    const dir = writeTree({
+    const dir = tree({
       "Reference_Implementation/Toy-1/api.h": sizes(1),
       "Reference_Implementation/Toy-1/kem.c": kem,
       "Reference_Implementation/Toy-3/api.h": sizes(3),
@@ -30,7 +27,6 @@ describe("init --update", () => {
       "KAT/Toy-3/PQCkemKAT_300.rsp": kemRsp(30, 300, 60),
       "KAT/kat.sha256": `${"0".repeat(64)}  Toy-1/PQCkemKAT_100.rsp\n`,
     });
-    dirs.push(dir);
     const mine = {
       schemaVersion: 1,
       id: "kem-30",
@@ -77,8 +73,7 @@ describe("init --update", () => {
   }, 60_000);
 
   it("without a meta.json: bad input naming the file", async () => {
-    const dir = writeTree({ "Reference_Implementation/Toy-1/api.h": sizes(1) });
-    dirs.push(dir);
+    const dir = tree({ "Reference_Implementation/Toy-1/api.h": sizes(1) });
     const err = await initSubmission(dir, { update: true }).catch((e) => e);
     expect(err).toBeInstanceOf(InputError);
     expect(err.message).toMatch(/meta\.json: does not exist; --update refreshes an existing meta\.json/);

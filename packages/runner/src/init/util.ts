@@ -139,6 +139,9 @@ export function firstErrorLine(stderr: string): string {
 /** A process's failure in one line: its first error line, else how it ended. */
 export const failureOf = (r: RunResult) => firstErrorLine(r.stderr || r.spawnError || "") || processEnd(r);
 
+/** Is `p` the folder `root` or inside it (both absolute, normalised)? */
+export const isWithin = (root: string, p: string) => p === root || p.startsWith(`${root}/`);
+
 /** A path as meta.json and init's messages write it: relative to the submission folder, "/"-separated. */
 export const relTo = (dir: string) => (p: string) => posix(relative(dir, p)) || ".";
 

@@ -17,12 +17,14 @@ import {
   filesIn,
   foldersUnder,
   isFile,
+  isWithin,
   readSome,
   stripComments,
   unique,
   unscratch,
 } from "../util.ts";
-import { carriedLibraries, sortFlags } from "./flags.ts";
+import { combinations, labelOf } from "./combinations.ts";
+import { carriedLibraries, mergeFlags, sortFlags } from "./flags.ts";
 import type { BuildReading, CompileSet, ReadContext } from "./types.ts";
 
 const CMAKE_TIMEOUT_MS = 180_000;
@@ -165,10 +167,6 @@ function replyTargets(build: string, srcRoot: string): Target[] {
   return out;
 }
 
-/** A combination's label: the values, a bare number with its variable's name (LEVEL3). */
-export const labelOf = (c: Record<string, string>) =>
-  Object.entries(c).map(([k, v]) => (/^\d+$/.test(v) ? `${k}${v}` : v));
-
 const callsApi = (file: string) => /\bcrypto_(kem|sign|kex)\w*\s*\(/.test(stripComments(readSome(file)));
 
 /** The CMake files of a project: every CMakeLists.txt and *.cmake under it (build folders left out). */
@@ -222,7 +220,26 @@ export function katSwitchesOf(cmake: string[]): string[] {
   }
   return out;
 }
+/** A CMake project being read: where it is (and its scratch copy), the KAT switches always ON, the runs so far. */
+interface Project {
+  ctx: ReadContext;
+  top: string;
+  copyTop: string;
+  /** The project's folder as messages show it. */
+  where: string;
+  always: Record<string, string>;
+  /** Configurations run so far (each in a build folder of its own). */
+  runs: number;
+}
 
+/** One configuration's reply: the command as shown, its failure ("" when it configured) and its targets. */
+interface Configured {
+  shown: string;
+  error: string;
+  targets: Target[];
+}
+
+/** The implementation's CMake project (its own, else the submission's) read into compile sets; null for none. */
 export async function readCMake(ctx: ReadContext, implFolder: string): Promise<BuildReading | null> {
   const lists = join(implFolder, "CMakeLists.txt");
   const top = isFile(lists) ? implFolder : isFile(join(ctx.dir, "CMakeLists.txt")) ? ctx.dir : null;
@@ -231,143 +248,161 @@ export async function readCMake(ctx: ReadContext, implFolder: string): Promise<B
   const reading: BuildReading = { system: "cmake", sets: [], decided: [], undecided: [] };
   const copyTop = join(ctx.copy, relative(ctx.dir, top));
   const texts = cmakeTexts(top);
-  const options = cmakeOptions(texts.join("\n"));
-  const sourceTexts = foldersUnder(top, 5, new Set())
-    .flatMap((d) => [...filesIn(d, ".h"), ...filesIn(d, ".c")])
-    .map((f) => readSome(f, 1 << 20));
-  for (const o of macroOptions(texts, sourceTexts)) if (!options.some((x) => x.name === o.name)) options.push(o);
+  const options = parameterOptions(top, texts);
   const switches = katSwitchesOf(texts);
   for (const k of switches) {
     reading.decided.push(`${where}: CMake variable ${k}=ON (its if() block adds the PQCgenKAT program)`);
   }
   const always = Object.fromEntries(switches.map((k) => [k, "ON"]));
-  let runs = 0;
-  const configure = async (assign: Record<string, string>) => {
-    const build = join(ctx.work, `cmake-build-${runs++}`);
-    mkdirSync(join(build, ".cmake", "api", "v1", "query"), { recursive: true });
-    writeFileSync(join(build, ".cmake", "api", "v1", "query", "codemodel-v2"), "");
-    const args = Object.entries({ ...always, ...assign }).map(([k, v]) => `-D${k}=${v}`);
-    const r = await runProcess(
-      [
-        "cmake",
-        "-S",
-        copyTop,
-        "-B",
-        build,
-        "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
-        `-DCMAKE_C_COMPILER=${ctx.cc}`,
-        ...args,
-      ],
-      { timeoutMs: CMAKE_TIMEOUT_MS, cwd: build, writable: [ctx.work], context: HOST_CONTEXT },
-    );
-    const shown = `cmake -S ${where}${args.length ? ` ${args.join(" ")}` : ""}`;
-    if (r.exitCode !== 0) return { shown, error: unscratch(failureOf(r), ctx.copy, ctx.dir), targets: [] as Target[] };
-    const targets = existsSync(join(build, ".cmake", "api", "v1", "reply")) ? replyTargets(build, copyTop) : [];
-    for (const t of targets) {
-      t.sources = t.sources.map((s) => ({ ...s, path: unscratch(s.path, ctx.copy, ctx.dir) }));
-      for (const g of t.groups) g.includes = g.includes.map((i) => unscratch(i, ctx.copy, ctx.dir));
-    }
-    return { shown, error: "", targets };
-  };
+  const project: Project = { ctx, top, copyTop, where, always, runs: 0 };
   const seen = new Map<string, CompileSet>();
-  const collect = (targets: Target[], shown: string, values: string[]) => {
-    const byId = new Map(targets.map((t) => [t.id, t]));
-    const exes = targets.filter((t) => t.type === "EXECUTABLE");
-    const closure = (t: Target): Target[] => {
-      const out: Target[] = [t];
-      for (let i = 0; i < out.length; i++) {
-        for (const d of (out[i] as Target).deps) {
-          const dt = byId.get(d);
-          if (dt && !out.includes(dt) && /LIBRARY/.test(dt.type)) out.push(dt);
-        }
-      }
-      return out;
-    };
-    const kat = exes.filter((t) => /PQCgenKAT/i.test(t.name));
-    const chosen =
-      kat.length > 0 ? kat : exes.filter((t) => closure(t).some((x) => x.sources.some((s) => callsApi(s.path))));
-    for (const t of chosen) {
-      const parts = closure(t);
-      const sources = unique(
-        parts.flatMap((p) =>
-          p.sources.filter((s) => s.group !== undefined && /\.(c|S|s)$/.test(s.path)).map((s) => s.path),
-        ),
-      );
-      const defines: string[] = [];
-      const includeDirs: string[] = [];
-      const cflags: string[] = [];
-      const dropped: string[] = [];
-      const perGroup: string[][] = [];
-      for (const p of parts) {
-        for (const g of p.groups) {
-          const own = sortFlags(g.fragments, top);
-          perGroup.push([...g.defines, ...own.defines, ...own.cflags]);
-          for (const d of g.defines) if (!defines.includes(d)) defines.push(d);
-          for (const d of g.includes)
-            if (!includeDirs.includes(d) && (d === ctx.dir || d.startsWith(`${ctx.dir}/`))) includeDirs.push(d);
-          // The flags fragment holds CMAKE_C_FLAGS: -D and -I there count as the compile group's own.
-          const f = sortFlags(g.fragments, top);
-          for (const x of f.defines) if (!defines.includes(x)) defines.push(x);
-          for (const x of f.includeDirs)
-            if (!includeDirs.includes(x) && (x === ctx.dir || x.startsWith(`${ctx.dir}/`))) includeDirs.push(x);
-          for (const x of f.cflags) if (!cflags.includes(x)) cflags.push(x);
-          for (const x of f.dropped) if (!dropped.includes(x)) dropped.push(x);
-        }
-      }
-      const partial = unique(perGroup.flat()).filter((x) => !perGroup.every((g) => g.includes(x)));
-      const set: CompileSet = {
-        partial,
-        label: values.length > 0 && chosen.length === 1 ? values.join("-") : t.name,
-        from: `${shown} (target ${t.name}${
-          parts.length > 1
-            ? ` with ${parts
-                .slice(1)
-                .map((p) => p.name)
-                .join(", ")}`
-            : ""
-        })`,
-        folder: top,
-        program: t.name,
-        sources,
-        defines,
-        includeDirs,
-        cflags,
-        libraries: carriedLibraries(parts.flatMap((p) => p.libraries)),
-        dropped,
-      };
-      const key = JSON.stringify([[...sources].sort(), defines, includeDirs, cflags]);
-      if (!seen.has(key)) seen.set(key, set);
-    }
-  };
-  const first = await configure({});
+  const first = await configure(project, {});
   if (first.error) {
     reading.undecided.push(`${first.shown} failed: ${first.error}`);
     return reading;
   }
-  collect(first.targets, first.shown, []);
-  const defaultSets = seen.size;
+  collectSets(project, seen, first, []);
   for (const o of options) {
     reading.decided.push(
       `${where}: CMake option ${o.name} (default ${o.value}) chooses a parameter set; values from ${o.why}: ${o.values.join(", ")}`,
     );
   }
-  if (options.length > 0 && defaultSets <= 1) {
+  // Configured once per value when the default configuration does not build every set as its own target.
+  const perValue = options.length > 0 && seen.size <= 1;
+  if (perValue) {
     seen.clear();
-    let combos: Array<Record<string, string>> = [{}];
-    for (const o of options) combos = combos.flatMap((c) => o.values.map((v) => ({ ...c, [o.name]: v })));
-    if (combos.length > MAX_CONFIGURES)
-      reading.undecided.push(
-        `${where}: more than ${MAX_CONFIGURES} option combinations; configured the first ${MAX_CONFIGURES}`,
-      );
-    for (const c of combos.slice(0, MAX_CONFIGURES)) {
-      const r = await configure(c);
-      if (r.error) reading.undecided.push(`${r.shown} failed: ${r.error}`);
-      else collect(r.targets, r.shown, labelOf(c));
-    }
+    await configureEach(project, options, seen, reading);
   }
   reading.sets.push(...seen.values());
   reading.decided.push(
-    `${where}: ${seen.size} compile set(s) from the CMake file API (configured in the sandbox${options.length > 0 && defaultSets <= 1 ? `, once per value of ${options.map((o) => o.name).join(", ")}` : ""})`,
+    `${where}: ${seen.size} compile set(s) from the CMake file API (configured in the sandbox${perValue ? `, once per value of ${options.map((o) => o.name).join(", ")}` : ""})`,
   );
   return reading;
+}
+
+/** The cache variables that choose a parameter set: the CMake files' options, then the macros the sources compare. */
+function parameterOptions(top: string, texts: string[]): CMakeOption[] {
+  const options = cmakeOptions(texts.join("\n"));
+  const sourceTexts = foldersUnder(top, 5, new Set())
+    .flatMap((d) => [...filesIn(d, ".h"), ...filesIn(d, ".c")])
+    .map((f) => readSome(f, 1 << 20));
+  for (const o of macroOptions(texts, sourceTexts)) if (!options.some((x) => x.name === o.name)) options.push(o);
+  return options;
+}
+
+/** The project configured in the sandbox with `assign` (a fresh build folder, a file-API query); paths unscratched. */
+async function configure(project: Project, assign: Record<string, string>): Promise<Configured> {
+  const { ctx } = project;
+  const build = join(ctx.work, `cmake-build-${project.runs++}`);
+  mkdirSync(join(build, ".cmake", "api", "v1", "query"), { recursive: true });
+  writeFileSync(join(build, ".cmake", "api", "v1", "query", "codemodel-v2"), "");
+  const args = Object.entries({ ...project.always, ...assign }).map(([k, v]) => `-D${k}=${v}`);
+  const r = await runProcess(
+    [
+      "cmake",
+      "-S",
+      project.copyTop,
+      "-B",
+      build,
+      "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+      `-DCMAKE_C_COMPILER=${ctx.cc}`,
+      ...args,
+    ],
+    { timeoutMs: CMAKE_TIMEOUT_MS, cwd: build, writable: [ctx.work], context: HOST_CONTEXT },
+  );
+  const shown = `cmake -S ${project.where}${args.length ? ` ${args.join(" ")}` : ""}`;
+  if (r.exitCode !== 0) return { shown, error: unscratch(failureOf(r), ctx.copy, ctx.dir), targets: [] };
+  const targets = existsSync(join(build, ".cmake", "api", "v1", "reply")) ? replyTargets(build, project.copyTop) : [];
+  for (const t of targets) {
+    t.sources = t.sources.map((s) => ({ ...s, path: unscratch(s.path, ctx.copy, ctx.dir) }));
+    for (const g of t.groups) g.includes = g.includes.map((i) => unscratch(i, ctx.copy, ctx.dir));
+  }
+  return { shown, error: "", targets };
+}
+
+/** The project configured once per combination of the options' values (at most MAX_CONFIGURES), sets collected. */
+async function configureEach(
+  project: Project,
+  options: CMakeOption[],
+  seen: Map<string, CompileSet>,
+  reading: BuildReading,
+): Promise<void> {
+  const { combos, capped } = combinations(options, MAX_CONFIGURES);
+  if (capped)
+    reading.undecided.push(
+      `${project.where}: more than ${MAX_CONFIGURES} option combinations; configured the first ${MAX_CONFIGURES}`,
+    );
+  for (const c of combos) {
+    const r = await configure(project, c);
+    if (r.error) reading.undecided.push(`${r.shown} failed: ${r.error}`);
+    else collectSets(project, seen, r, labelOf(c));
+  }
+}
+
+/**
+ * The compile sets of a configuration: one per KAT program target (else per executable that links the NIST API),
+ * with the library targets it depends on; each distinct set kept once in `seen`. `values` label a lone set.
+ */
+function collectSets(project: Project, seen: Map<string, CompileSet>, configured: Configured, values: string[]) {
+  const { targets } = configured;
+  const byId = new Map(targets.map((t) => [t.id, t]));
+  const exes = targets.filter((t) => t.type === "EXECUTABLE");
+  const closure = (t: Target): Target[] => {
+    const out: Target[] = [t];
+    for (let i = 0; i < out.length; i++) {
+      for (const d of (out[i] as Target).deps) {
+        const dt = byId.get(d);
+        if (dt && !out.includes(dt) && /LIBRARY/.test(dt.type)) out.push(dt);
+      }
+    }
+    return out;
+  };
+  const kat = exes.filter((t) => /PQCgenKAT/i.test(t.name));
+  const chosen =
+    kat.length > 0 ? kat : exes.filter((t) => closure(t).some((x) => x.sources.some((s) => callsApi(s.path))));
+  for (const t of chosen) {
+    const label = values.length > 0 && chosen.length === 1 ? values.join("-") : t.name;
+    const set = targetSet(project, closure(t), configured.shown, label);
+    const key = JSON.stringify([[...set.sources].sort(), set.defines, set.includeDirs, set.cflags]);
+    if (!seen.has(key)) seen.set(key, set);
+  }
+}
+
+/** The compile set of an executable target and the library targets it depends on (`parts`, the target first). */
+function targetSet(project: Project, parts: Target[], shown: string, label: string): CompileSet {
+  const { ctx, top } = project;
+  const t = parts[0] as Target;
+  const sources = unique(
+    parts.flatMap((p) =>
+      p.sources.filter((s) => s.group !== undefined && /\.(c|S|s)$/.test(s.path)).map((s) => s.path),
+    ),
+  );
+  // The flags fragment holds CMAKE_C_FLAGS: -D and -I there count as the compile group's own.
+  const groups = parts.flatMap((p) =>
+    p.groups.map((g) => {
+      const own = sortFlags(g.fragments, top);
+      return { ...own, defines: [...g.defines, ...own.defines], includeDirs: [...g.includes, ...own.includeDirs] };
+    }),
+  );
+  const { partial, defines, includeDirs, cflags, dropped } = mergeFlags(groups);
+  return {
+    partial,
+    label,
+    from: `${shown} (target ${t.name}${
+      parts.length > 1
+        ? ` with ${parts
+            .slice(1)
+            .map((p) => p.name)
+            .join(", ")}`
+        : ""
+    })`,
+    folder: top,
+    program: t.name,
+    sources,
+    defines,
+    includeDirs: includeDirs.filter((d) => isWithin(ctx.dir, d)),
+    cflags,
+    libraries: carriedLibraries(parts.flatMap((p) => p.libraries)),
+    dropped,
+  };
 }

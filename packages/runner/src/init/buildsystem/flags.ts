@@ -3,6 +3,7 @@
 // (-std=…, -m<feature>, -f…), and the flags not carried (optimisation, debugging, warnings, -march=native: build
 // profiles choose those), said by the caller.
 import { isAbsolute, join, normalize } from "node:path";
+import { unique } from "../util.ts";
 
 export interface SortedFlags {
   defines: string[];
@@ -58,4 +59,22 @@ export function sortFlags(flags: readonly string[], cwd: string): SortedFlags {
 /** Libraries of a link line as meta.json's `libraries`: `m` is always linked and left out. */
 export function carriedLibraries(libs: readonly string[]): string[] {
   return [...new Set(libs.filter((l) => l !== "m" && /^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(l)))];
+}
+
+/** A compile set's flags merged from its compile lines' (or groups'), and `partial`: those not on all of them. */
+export interface MergedFlags extends SortedFlags {
+  /** Defines and cflags on some of the lines only (carried for all: the union). */
+  partial: string[];
+}
+
+/** The flags of several compile lines as one compile set carries them: each kind's union, in the order first seen. */
+export function mergeFlags(lines: readonly SortedFlags[]): MergedFlags {
+  const out: SortedFlags = { defines: [], includeDirs: [], cflags: [], dropped: [] };
+  const perLine: string[][] = [];
+  for (const f of lines) {
+    perLine.push([...f.defines, ...f.cflags]);
+    for (const kind of ["defines", "includeDirs", "cflags", "dropped"] as const)
+      for (const x of f[kind]) if (!out[kind].includes(x)) out[kind].push(x);
+  }
+  return { ...out, partial: unique(perLine.flat()).filter((x) => !perLine.every((g) => g.includes(x))) };
 }

@@ -5,6 +5,7 @@
 import { basename, dirname, join, relative } from "node:path";
 import { runProcess } from "../../proc.ts";
 import { HOST_CONTEXT } from "../../run-context.ts";
+import { definesMain } from "../sources.ts";
 import {
   entries,
   failureOf,
@@ -12,14 +13,15 @@ import {
   foldersUnder,
   isDir,
   isFile,
+  isWithin,
   readSome,
   stripComments,
   unique,
   unscratch,
 } from "../util.ts";
-import { labelOf } from "./cmake.ts";
+import { combinations, labelOf } from "./combinations.ts";
 import { type BuiltProgram, commandsOfMakeOutput, programsOf } from "./commands.ts";
-import { carriedLibraries, sortFlags } from "./flags.ts";
+import { carriedLibraries, mergeFlags, sortFlags } from "./flags.ts";
 import type { BuildReading, CompileSet, ReadContext } from "./types.ts";
 
 const MAKEFILES = ["GNUmakefile", "makefile", "Makefile"];
@@ -196,16 +198,6 @@ function treeValues(tree: string, value: string): { values: string[]; why: strin
   return { values: [], why: "" };
 }
 
-/** The cross product of the variables' values, default first, at most `cap` combinations. */
-export function combinations(
-  vars: MakeVariable[],
-  cap = MAX_MAKE_RUNS,
-): { combos: Array<Record<string, string>>; capped: boolean } {
-  let combos: Array<Record<string, string>> = [{}];
-  for (const v of vars) combos = combos.flatMap((c) => v.values.map((x) => ({ ...c, [v.name]: x })));
-  return { combos: combos.slice(0, cap), capped: combos.length > cap };
-}
-
 /** Targets that build nothing to measure. */
 const NON_BUILD =
   /^(all|clean|distclean|mrproper|install|uninstall|format|lint|help|check|run|bench|speed|doc|docs|dist|tags|depend)$/;
@@ -243,155 +235,174 @@ function callsApi(p: BuiltProgram): boolean {
 }
 
 const schemeOf = (s: CompileSet) =>
-  s.sources.filter((x) => !definesMain(x) && !/^(randombytes|rng)\.c$/i.test(basename(x))).sort();
+  s.sources.filter((x) => !definesMain(readSome(x)) && !/^(randombytes|rng)\.c$/i.test(basename(x))).sort();
 
-const definesMain = (file: string) => /\bint\s+main\s*\([^;{)]*\)\s*\{/.test(stripComments(readSome(file)));
+/** A Makefile's folder being read: where it is (and its scratch copy), and the goals make is asked for. */
+interface MakeFolder {
+  real: string;
+  copyDir: string;
+  /** The folder as messages show it. */
+  where: string;
+  /** The KAT programs the Makefile has rules for. */
+  kats: string[];
+  /** The goals asked for: the KAT programs, else every program target, in the Makefile's order. */
+  targets: string[];
+}
 
+/** The implementation's top-most Makefiles read into compile sets; null when none gave anything to say. */
 export async function readMake(ctx: ReadContext, implFolder: string): Promise<BuildReading | null> {
   const dirs = makeDirs(implFolder);
   if (dirs.length === 0) return null;
   const reading: BuildReading = { system: "make", sets: [], decided: [], undecided: [] };
-  for (const real of dirs) {
-    const makefile = makefileIn(real) as string;
-    const copyDir = join(ctx.copy, relative(ctx.dir, real));
-    const where = ctx.rel(real);
-    const run = async (args: string[]) => {
-      const r = await runProcess(["make", "-C", copyDir, ...args], {
-        context: HOST_CONTEXT,
-        timeoutMs: MAKE_TIMEOUT_MS,
-        cwd: copyDir,
-        writable: [ctx.work],
-        env: { MAKEFLAGS: "", MFLAGS: "", MAKELEVEL: "", CC: ctx.cc },
-      });
-      return r;
-    };
-    // The KAT programs the Makefile has rules for (its database, printed without running anything).
-    const db = await run(["-p", "-q", "-n", "-r"]);
-    const explicit = databaseTargets(db.stdout);
-    const kats = explicit.filter(isKat);
-    // The KAT programs when there are any; else every program target (test_kyber512, speed …: grouped below).
-    const text = readSome(makefile);
-    const at = (t: string) => {
-      const i = text.indexOf(t);
-      return i < 0 ? text.length : i;
-    };
-    // The default goal too (its prerequisites the database may not list as targets: `all: test_kyber512 …`).
-    const defaultGoal = /^\.DEFAULT_GOAL :?= (\S+)$/m.exec(db.stdout)?.[1];
-    const targets = (kats.length > 0 ? kats : explicit.filter((t) => !NON_BUILD.test(t) || t === defaultGoal)).sort(
-      (a, b) => at(a) - at(b),
-    );
-    const vars = makeVariables(text, ctx.copy);
-    const { combos, capped } = combinations(vars);
-    for (const v of vars) {
-      reading.decided.push(
-        `${where}: make variable ${v.name} (default ${v.value || "unset"}) chooses what is compiled; values: ${v.sources.join("; ") || v.values.join(", ")}`,
-      );
-    }
-    if (capped) {
-      reading.undecided.push(
-        `${where}: the variables' values make more than ${MAX_MAKE_RUNS} combinations; read the first ${MAX_MAKE_RUNS} only`,
-      );
-    }
-    const seen = new Map<string, CompileSet>();
-    const noScheme: string[] = [];
-    let firstFailure = "";
-    for (const combo of combos) {
-      const assigns = Object.entries(combo)
-        .filter(([, v]) => v !== "")
-        .map(([k, v]) => `${k}=${v}`);
-      const goals = targets.length > 0 ? targets : [];
-      const r = await run(["-n", "-B", "-k", "-w", ...goals, ...assigns]);
-      const shown = `make -n -B ${[...assigns, ...(kats.length > 0 ? goals : [])].join(" ")}`.trim();
-      if (r.exitCode !== 0) {
-        firstFailure ||= `${shown} in ${where} failed: ${unscratch(failureOf(r), ctx.copy, ctx.dir)}`;
-        if (!r.stdout.trim()) continue;
-      }
-      const commands = commandsOfMakeOutput(r.stdout, copyDir).map((c) => ({
-        argv: c.argv.map((a) => unscratch(a, ctx.copy, ctx.dir)),
-        cwd: unscratch(c.cwd, ctx.copy, ctx.dir),
-      }));
-      const programs = programsOf(commands, ctx.cc);
-      const kat = programs.filter((p) => isKat(p.path));
-      const chosen = kat.length > 0 ? kat : programs.filter(callsApi);
-      const own = (p: BuiltProgram) => {
-        const goal = goals.find((g) => join(real, g) === p.path);
-        return goal && goals.length > 1 && kats.length > 0 ? `make -n -B ${[...assigns, goal].join(" ")}` : shown;
-      };
-      const sets = chosen.map((p) =>
-        compileSetOf(
-          p,
-          real,
-          own(p),
-          ctx,
-          labelOf(Object.fromEntries(Object.entries(combo).filter(([, v]) => v !== ""))),
-        ),
-      );
-      // Among programs of the same defines (test_kyber512, test_speed512 …), the one with the fewest extra files.
-      sets.sort((a, b) => a.sources.length - b.sources.length);
-      // One instance per distinct compile set: the program's sources without the file defining main and the
-      // submitter's randombytes; of programs with the same flags, the one whose sources the others contain
-      // (test_kyber512 rather than test_speed512 with its cpucycles.c).
-      for (const s of sets) {
-        const scheme = schemeOf(s);
-        if (scheme.length === 0) {
-          noScheme.push(`${ctx.rel(s.program)} (${s.from}) links no source of the scheme`);
-          continue;
-        }
-        const flags = JSON.stringify([s.defines, s.includeDirs, s.cflags]);
-        const key = JSON.stringify([scheme, flags]);
-        if (seen.has(key)) continue;
-        const same = [...seen.entries()].filter(
-          ([, o]) => JSON.stringify([o.defines, o.includeDirs, o.cflags]) === flags,
-        );
-        if (same.some(([, o]) => schemeOf(o).every((x) => scheme.includes(x)))) continue;
-        for (const [k, o] of same) if (scheme.every((x) => schemeOf(o).includes(x))) seen.delete(k);
-        seen.set(key, s);
-      }
-    }
-    if (seen.size === 0) {
-      reading.undecided.push(
-        firstFailure ||
-          `${where}: make -n -B printed no program that links the NIST API${noScheme.length > 0 ? `: ${noScheme.join("; ")}` : ""}`,
-      );
-      continue;
-    }
-    if (firstFailure) reading.undecided.push(firstFailure);
-    reading.sets.push(...seen.values());
-    reading.decided.push(
-      `${where}: ${seen.size} compile set(s) from ${kats.length > 0 ? `make -n -B ${kats.join(" ")}` : `make -n -B of its program targets (${targets.join(" ") || "the default goal"})`}${combos.length > 1 ? `, once per value of ${vars.map((v) => v.name).join(", ")}` : ""}`,
-    );
-  }
+  for (const real of dirs) await readMakeFolder(ctx, real, reading);
   return reading.sets.length > 0 || reading.undecided.length > 0 ? reading : null;
 }
 
-function compileSetOf(p: BuiltProgram, folder: string, shown: string, ctx: ReadContext, values: string[]): CompileSet {
-  const scheme = p.sources.filter((s) => !definesMain(s.source));
-  const flagsFrom = scheme.length > 0 ? scheme : p.sources;
-  const defines: string[] = [];
-  const includeDirs: string[] = [];
-  const cflags: string[] = [];
-  const dropped: string[] = [];
-  const perSource: string[][] = [];
-  for (const s of flagsFrom) {
-    const f = sortFlags(s.flags, s.cwd);
-    perSource.push([...f.defines, ...f.cflags]);
-    for (const [to, from] of [
-      [defines, f.defines],
-      [includeDirs, f.includeDirs],
-      [cflags, f.cflags],
-      [dropped, f.dropped],
-    ] as const)
-      for (const x of from) if (!to.includes(x)) to.push(x);
+/** `make -C <the folder's copy> …` in the sandbox, the make flags of init's own environment cleared. */
+function runMake(ctx: ReadContext, copyDir: string, args: string[]) {
+  return runProcess(["make", "-C", copyDir, ...args], {
+    context: HOST_CONTEXT,
+    timeoutMs: MAKE_TIMEOUT_MS,
+    cwd: copyDir,
+    writable: [ctx.work],
+    env: { MAKEFLAGS: "", MFLAGS: "", MAKELEVEL: "", CC: ctx.cc },
+  });
+}
+
+/** One Makefile's compile sets, `make -n -B` once per combination of its variables' values, added to `reading`. */
+async function readMakeFolder(ctx: ReadContext, real: string, reading: BuildReading): Promise<void> {
+  const copyDir = join(ctx.copy, relative(ctx.dir, real));
+  const where = ctx.rel(real);
+  const text = readSome(makefileIn(real) as string);
+  const folder: MakeFolder = { real, copyDir, where, ...(await makeGoals(ctx, copyDir, text)) };
+  const vars = makeVariables(text, ctx.copy);
+  const { combos, capped } = combinations(vars, MAX_MAKE_RUNS);
+  for (const v of vars) {
+    reading.decided.push(
+      `${where}: make variable ${v.name} (default ${v.value || "unset"}) chooses what is compiled; values: ${v.sources.join("; ") || v.values.join(", ")}`,
+    );
   }
+  if (capped) {
+    reading.undecided.push(
+      `${where}: the variables' values make more than ${MAX_MAKE_RUNS} combinations; read the first ${MAX_MAKE_RUNS} only`,
+    );
+  }
+  const seen = new Map<string, CompileSet>();
+  const noScheme: string[] = [];
+  let firstFailure = "";
+  for (const combo of combos) {
+    const run = await comboSets(ctx, folder, combo);
+    firstFailure ||= run.failure;
+    for (const s of run.sets) keepDistinct(ctx, seen, s, noScheme);
+  }
+  if (seen.size === 0) {
+    reading.undecided.push(
+      firstFailure ||
+        `${where}: make -n -B printed no program that links the NIST API${noScheme.length > 0 ? `: ${noScheme.join("; ")}` : ""}`,
+    );
+    return;
+  }
+  if (firstFailure) reading.undecided.push(firstFailure);
+  reading.sets.push(...seen.values());
+  const { kats, targets } = folder;
+  reading.decided.push(
+    `${where}: ${seen.size} compile set(s) from ${kats.length > 0 ? `make -n -B ${kats.join(" ")}` : `make -n -B of its program targets (${targets.join(" ") || "the default goal"})`}${combos.length > 1 ? `, once per value of ${vars.map((v) => v.name).join(", ")}` : ""}`,
+  );
+}
+
+/** The goals, from make's database (`make -p -q -n -r`, nothing run): the KAT programs, else every program target. */
+async function makeGoals(ctx: ReadContext, copyDir: string, text: string) {
+  // The KAT programs the Makefile has rules for (its database, printed without running anything).
+  const db = await runMake(ctx, copyDir, ["-p", "-q", "-n", "-r"]);
+  const explicit = databaseTargets(db.stdout);
+  const kats = explicit.filter(isKat);
+  // The KAT programs when there are any; else every program target (test_kyber512, speed …: grouped below).
+  const at = (t: string) => {
+    const i = text.indexOf(t);
+    return i < 0 ? text.length : i;
+  };
+  // The default goal too (its prerequisites the database may not list as targets: `all: test_kyber512 …`).
+  const defaultGoal = /^\.DEFAULT_GOAL :?= (\S+)$/m.exec(db.stdout)?.[1];
+  const targets = (kats.length > 0 ? kats : explicit.filter((t) => !NON_BUILD.test(t) || t === defaultGoal)).sort(
+    (a, b) => at(a) - at(b),
+  );
+  return { kats, targets };
+}
+
+/**
+ * One combination's `make -n -B`: the compile sets of the KAT programs it prints (else of the programs linking
+ * the NIST API), fewest sources first, and its failure ("" when it ran; a failure that printed commands is read).
+ */
+async function comboSets(
+  ctx: ReadContext,
+  folder: MakeFolder,
+  combo: Record<string, string>,
+): Promise<{ failure: string; sets: CompileSet[] }> {
+  const { real, kats, targets: goals } = folder;
+  const assigns = Object.entries(combo)
+    .filter(([, v]) => v !== "")
+    .map(([k, v]) => `${k}=${v}`);
+  const r = await runMake(ctx, folder.copyDir, ["-n", "-B", "-k", "-w", ...goals, ...assigns]);
+  const shown = `make -n -B ${[...assigns, ...(kats.length > 0 ? goals : [])].join(" ")}`.trim();
+  let failure = "";
+  if (r.exitCode !== 0) {
+    failure = `${shown} in ${folder.where} failed: ${unscratch(failureOf(r), ctx.copy, ctx.dir)}`;
+    if (!r.stdout.trim()) return { failure, sets: [] };
+  }
+  const commands = commandsOfMakeOutput(r.stdout, folder.copyDir).map((c) => ({
+    argv: c.argv.map((a) => unscratch(a, ctx.copy, ctx.dir)),
+    cwd: unscratch(c.cwd, ctx.copy, ctx.dir),
+  }));
+  const programs = programsOf(commands, ctx.cc);
+  const kat = programs.filter((p) => isKat(p.path));
+  const chosen = kat.length > 0 ? kat : programs.filter(callsApi);
+  const own = (p: BuiltProgram) => {
+    const goal = goals.find((g) => join(real, g) === p.path);
+    return goal && goals.length > 1 && kats.length > 0 ? `make -n -B ${[...assigns, goal].join(" ")}` : shown;
+  };
+  const values = labelOf(Object.fromEntries(Object.entries(combo).filter(([, v]) => v !== "")));
+  const sets = chosen.map((p) => compileSetOf(p, real, own(p), ctx, values));
+  // Among programs of the same defines (test_kyber512, test_speed512 …), the one with the fewest extra files.
+  sets.sort((a, b) => a.sources.length - b.sources.length);
+  return { failure, sets };
+}
+
+/**
+ * One instance per distinct compile set: the program's sources without the file defining main and the
+ * submitter's randombytes; of programs with the same flags, the one whose sources the others contain
+ * (test_kyber512 rather than test_speed512 with its cpucycles.c). A program linking none is noted in `noScheme`.
+ */
+function keepDistinct(ctx: ReadContext, seen: Map<string, CompileSet>, s: CompileSet, noScheme: string[]): void {
+  const scheme = schemeOf(s);
+  if (scheme.length === 0) {
+    noScheme.push(`${ctx.rel(s.program)} (${s.from}) links no source of the scheme`);
+    return;
+  }
+  const flags = JSON.stringify([s.defines, s.includeDirs, s.cflags]);
+  const key = JSON.stringify([scheme, flags]);
+  if (seen.has(key)) return;
+  const same = [...seen.entries()].filter(([, o]) => JSON.stringify([o.defines, o.includeDirs, o.cflags]) === flags);
+  if (same.some(([, o]) => schemeOf(o).every((x) => scheme.includes(x)))) return;
+  for (const [k, o] of same) if (scheme.every((x) => schemeOf(o).includes(x))) seen.delete(k);
+  seen.set(key, s);
+}
+
+/** A program `make -n -B` printed as a compile set: its sources, and the flags of those not defining main. */
+function compileSetOf(p: BuiltProgram, folder: string, shown: string, ctx: ReadContext, values: string[]): CompileSet {
+  const scheme = p.sources.filter((s) => !definesMain(readSome(s.source)));
+  const flagsFrom = scheme.length > 0 ? scheme : p.sources;
+  const { partial, defines, includeDirs, cflags, dropped } = mergeFlags(
+    flagsFrom.map((s) => sortFlags(s.flags, s.cwd)),
+  );
   // Include folders outside the submission (the system's) are not the package's.
-  const inside = includeDirs.filter((d) => d === ctx.dir || d.startsWith(`${ctx.dir}/`));
+  const inside = includeDirs.filter((d) => isWithin(ctx.dir, d));
   for (const s of p.sources) {
     const d = dirname(s.source);
     if (!inside.includes(d) && isDir(d) && filesIn(d, ".h").length > 0 && s.cwd === d) inside.push(d);
   }
   const name = basename(p.path).replace(/\.(exe|out)$/, "");
   return {
-    partial: unique(perSource.flat()).filter((x) => !perSource.every((g) => g.includes(x))),
+    partial,
     label: values.length > 0 ? values.join("-") : name,
     ...(p.archive ? { archive: true } : {}),
     from: `${shown.replace(/^make -n -B$/, "make -n -B")} (program ${ctx.rel(p.path)})`,
