@@ -26,7 +26,8 @@ function halfWidthText(fraction: number): string {
  * The figure a job's record publishes, for its progress line: a timing's central figure per call with the
  * half-width of the interval the page shows (`41.2 µs ±0.6 %`, `mean 1.2 ms ±0.9 %`; the estimated cycles' when the
  * precision target was on them, marked `cycles`); a timing of the trials method its mean; an instruction count's
- * instructions per call; a memory record's stack and heap peak; a constant-time record's verdict (with its open
+ * instructions per call; a memory record's stack and heap peak; a code-size record's text and data bytes; a
+ * constant-time record's verdict (with its open
  * findings). null for other records, failures and steps.
  */
 export function figureOf(record: unknown): string | null {
@@ -44,6 +45,7 @@ export function figureOf(record: unknown): string | null {
     instructionsPerCall?: number;
     stackBytes?: number;
     heapPeakBytes?: number;
+    sections?: { textBytes: number; rodataBytes: number; dataBytes: number; bssBytes: number };
     verdict?: string;
     levels?: Array<{ findings?: Array<{ status?: string }> }>;
   } | null;
@@ -65,6 +67,10 @@ export function figureOf(record: unknown): string | null {
       ...(r.stackBytes !== undefined ? [`stack ${r.stackBytes} B`] : []),
       ...(r.heapPeakBytes !== undefined ? [`heap ${r.heapPeakBytes} B`] : []),
     ].join(", ");
+  if (r.kind === "code-size" && r.sections) {
+    const s = r.sections;
+    return `text ${s.textBytes} B, data ${s.rodataBytes + s.dataBytes + s.bssBytes} B`;
+  }
   if (r.kind === "constant-time" && r.verdict) {
     const open = (r.levels ?? []).flatMap((l) => l.findings ?? []).filter((f) => f.status === "open").length;
     return r.verdict === "leaks found" ? `LEAKS FOUND (${open} open finding(s) over the levels)` : r.verdict;

@@ -1,5 +1,5 @@
 // The pipeline's steps as the command line offers them: one table of the steps in the order they run — the
-// runner's build, time, memory, instructions and constant-time, the KAT verifier, the hash/DRNG profiler, the
+// runner's build, time, memory, code-size, instructions and constant-time, the KAT verifier, the hash/DRNG profiler, the
 // size auditor and the report. Each row is the step's pipeline object: its name, whether the KAT gates it, and
 // how it runs. Wiring only; each step's logic lives in its package.
 import { resolve } from "node:path";
@@ -7,6 +7,7 @@ import { profileStep } from "@ngcc-perf/hashprof";
 import { katStep } from "@ngcc-perf/kat";
 import {
   buildStep,
+  codeSizeStep,
   constantTimeStep,
   emptySummary,
   instructionsStep,
@@ -39,6 +40,7 @@ export const STEPS: readonly PipelineStep[] = [
   katStep,
   timeStep,
   memoryStep,
+  codeSizeStep,
   instructionsStep,
   constantTimeStep,
   profileStep,

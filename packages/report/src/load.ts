@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import {
   type AlgorithmKey,
+  type CodeSizeRecord,
   type ConstantTimeRecord,
   checkSystemIntegrity,
   type EnvironmentRecord,
@@ -59,6 +60,8 @@ export interface SystemStore {
   memory?: MemoryRecord[];
   /** Constant-time smoke tests (the constant-time step); absent in stores built by hand before it. */
   constantTime?: ConstantTimeRecord[];
+  /** Code and data size by section (the code-size step); absent in stores built by hand before it. */
+  codeSize?: CodeSizeRecord[];
   /** Every file of the folder the site may link to (records and KAT logs), relative to dir with / separators. */
   files: Set<string>;
   /** Where each loaded record lives, relative to dir. */
@@ -140,6 +143,7 @@ function loadSystem(dir: string, system: string): SystemStore {
     instructions: [],
     memory: [],
     constantTime: [],
+    codeSize: [],
     files: new Set(),
     pathOf: new Map(),
   };
@@ -179,6 +183,9 @@ function loadSystem(dir: string, system: string): SystemStore {
         break;
       case "constant-time":
         store.constantTime?.push(record as unknown as ConstantTimeRecord);
+        break;
+      case "code-size":
+        store.codeSize?.push(record as unknown as CodeSizeRecord);
         break;
       case "survey":
         store.surveys.push({ key: entry.key, record: record as unknown as SurveyRecord });

@@ -6,14 +6,15 @@
 // three proxy columns only and says nothing of them (seed-cells.test.ts holds the seed pages' cells). Records with
 // inputs, distributions and section sizes (the memory step over the KAT-seed inputs) add the spread over the
 // inputs, the footprint sentence per operation (with the budgets it fits, and the part not counted where a record
-// has no figure) and the table of section sizes.
+// has no figure) and the table of section sizes, from a code-size record (Mithril-128) or, in records written before
+// that kind, from the memory records (Mithril-256), beside the shared library's loadable image.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { validateFile } from "@ngcc-perf/schema";
+import { recordPath, validateFile } from "@ngcc-perf/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderSite } from "./site.ts";
-import { miniStore, stepRecordBase, writeKeygenAndFailedDec, writeStepRecord } from "./test-store.ts";
+import { miniStore, stepRecordBase, writeJson, writeKeygenAndFailedDec, writeStepRecord } from "./test-store.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-report-memory-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -80,16 +81,17 @@ function withInputs(operation: "keygen" | "enc") {
   };
 }
 
+const build = {
+  compiler: "gcc",
+  compilerVersion: "gcc 12.2.0",
+  flags: ["-O3"],
+  sourcesSha256: "0".repeat(64),
+  artifact: "ngcc-driver-memory",
+  linkage: "static-objects",
+};
+
 function record(operation: string, ok: boolean) {
   const base = stepRecordBase("memory", operation);
-  const build = {
-    compiler: "gcc",
-    compilerVersion: "gcc 12.2.0",
-    flags: ["-O3"],
-    sourcesSha256: "0".repeat(64),
-    artifact: "ngcc-driver-memory",
-    linkage: "static-objects",
-  };
   return ok
     ? {
         ...base,
@@ -117,8 +119,25 @@ function record(operation: string, ok: boolean) {
       };
 }
 
+/** The code-size record of Mithril-128 (the code-size step): its sections beside the shared library's image. */
+function codeSizeRecord(): string {
+  const { operation: _op, ...header } = stepRecordBase("memory", "keygen");
+  const key = { system: "arm_1", algorithmId: "kem-22", instance: "Mithril-128", buildProfile: "guide" };
+  const file = recordPath(root, { kind: "code-size", key });
+  writeJson(file, {
+    ...header,
+    kind: "code-size",
+    status: "ok",
+    build: { ...build, artifact: "/build/libinstance.so" },
+    sections: sections(20000),
+    image: { elfImageBytes: 31337, file: "/build/libinstance.so" },
+  });
+  return file;
+}
+
 beforeAll(async () => {
   miniStore(root, ["kem-22", "kex-06"]);
+  expect(validateFile(codeSizeRecord()).errors).toEqual([]);
   for (const file of writeKeygenAndFailedDec(root, record)) expect(validateFile(file).errors).toEqual([]);
   for (const op of ["keygen", "enc"] as const)
     expect(validateFile(writeStepRecord(root, withInputs(op))).errors).toEqual([]);
@@ -160,12 +179,16 @@ describe("section 5 with the memory step's records", () => {
     expect(s).toMatch(
       /Mithril-256.*\| enc \|.*\| 60000 \(every one of 3 inputs\) \| not measured \| code \+ data \+ stack = 78\.2 KiB \(fits 128 \/ 256 KiB, not 64 KiB\): code 16\.7 \+ data 3\.0 \+ stack 58\.6; heap not counted/,
     );
-    // The old record (no sections): no footprint.
+    // Mithril-128's sections are its code-size record's (Mithril-256's, in records written before that kind, its
+    // memory records'): 20000 + 3000 + 15272 + 208 = 38480 bytes = 37.58 KiB, rounded up.
     expect(s).toMatch(
-      /Mithril-128.*\| keygen \|.*\| 15272 \| 208 \(17 allocations\) \| no section sizes in the record \|/,
+      /Mithril-128.*\| keygen \|.*\| 15272 \| 208 \(17 allocations\) \| code \+ data \+ stack \+ heap = 37\.6 KiB \(fits 64 \/ 128 \/ 256 KiB\): code 19\.6 \+ data 3\.0 \+ stack 15\.0 \+ heap 0\.3 \|/,
     );
-    expect(s).toContain("| .text | .rodata | .data | .bss | .eh_frame (not counted) | objects |");
-    expect(s).toMatch(/Mithril-256.*\| 17000 \| 2900 \| 64 \| 36 \| 1200 \| kem\.o, fips202\.o \|/);
+    expect(s).toContain(
+      "| .text | .rodata | .data | .bss | .eh_frame (not counted) | objects | shared library as loaded (PT_LOAD) |",
+    );
+    expect(s).toMatch(/Mithril-128.*\| 20000 \| 2900 \| 64 \| 36 \| 1200 \| kem\.o, fips202\.o \| 31337 \|/);
+    expect(s).toMatch(/Mithril-256.*\| 17000 \| 2900 \| 64 \| 36 \| 1200 \| kem\.o, fips202\.o \| — \|/);
     expect(s).toContain("Stack and heap are the highest of 3 calls per operation, one per input");
     expect(s).toContain("allocations inside linked libraries (such as -lcrypto) and the C library are not counted");
   });

@@ -6,8 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { instanceSections } from "./code-size.ts";
 import { ElfError, elfSectionSizes, elfSymbols, pulledObjects, sectionKind } from "./elf-sections.ts";
-import { instanceSections, memoryDistribution } from "./memory.ts";
+import { memoryDistribution } from "./memory.ts";
 
 const work = mkdtempSync(join(tmpdir(), "ngcc-elf-sections-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

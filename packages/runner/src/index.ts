@@ -36,6 +36,7 @@ export {
   pqcleanRoot,
   shippedKatPaths,
 } from "./campaign.ts";
+export { codeSizeCampaign, codeSizeMeasurement, instanceSections, SECTIONS_METHOD } from "./code-size.ts";
 export {
   type ConstantTimeSettings,
   CT_RANDOMNESS,
@@ -111,7 +112,6 @@ export { katGate, katVerdict } from "./kat-gate.ts";
 export {
   HEAP_TECHNIQUE,
   inputsDescription,
-  instanceSections,
   MEMORY_INPUTS,
   type MemorySettings,
   memoryArgs,
@@ -121,13 +121,13 @@ export {
   memoryMeasurement,
   memorySettings,
   memoryTimeLimitNs,
-  SECTIONS_METHOD,
   STACK_ENTRY,
 } from "./memory.ts";
 export { type MergeResult, mergeStores } from "./merge.ts";
 export { nativeDir } from "./native.ts";
 export {
   buildStep,
+  codeSizeStep,
   constantTimeStep,
   instructionsStep,
   memoryStep,
@@ -171,8 +171,11 @@ export { type PathRoot, rootsOf, shownPaths } from "./shown-paths.ts";
 export * from "./signapi.ts";
 export { type Aggregates, aggregate, type Trial } from "./stats.ts";
 export {
+  type BuiltWithFacts,
   buildFacts,
   buildOrDriverFailure,
+  buildUnit,
+  buildWithFacts,
   defineMeasurement,
   type InstanceWork,
   instanceStep,

@@ -1,20 +1,16 @@
-// The memory step: stack and heap high-water of every operation over many inputs, and the code and data size of
-// the instance's own objects (docs/methodology.md, "Memory"). For every instance × build profile: the build's
+// The memory step: stack and heap high-water of every operation over many inputs (docs/methodology.md, "Memory";
+// the code and data size of the instance's objects are the code-size step's). For every instance × build profile: the build's
 // memory executable (ngcc-driver-memory: the driver, the KAT DRBG in place of the system randomness and copies of
 // the instance's objects whose allocation calls are renamed to counting wrappers) runs `memory --measure highwater
 // --inputs 100` once per operation in a fresh process: for each input i, randombytes seeded with KAT count i's
 // seed, the operation's inputs made from it, then the call on a painted stack, heap counting on around it. The
 // record keeps the maxima, every input's figures and which input gave the maximum. The seeds' RSS proxies stay
 // with the time step (its run says --measure rss).
-import { readFileSync } from "node:fs";
-import { basename } from "node:path";
 import type { MemoryRecord } from "@ngcc-perf/schema";
 import { quantile, sortedCopy } from "@ngcc-perf/stats";
-import { HEAP_FUNCTIONS, RANDOMNESS_SOURCE_NAMES } from "./build.ts";
+import { HEAP_FUNCTIONS } from "./build.ts";
 import type { Campaign } from "./campaign.ts";
 import { type DriverMemory, driverRun } from "./driver.ts";
-import { addSectionSizes, ElfError, elfSectionSizes, elfSymbols, pulledObjects } from "./elf-sections.ts";
-import type { InstanceSpec } from "./instances.ts";
 import { checkMemoryOutput } from "./plausibility.ts";
 import { commandOf } from "./proc.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
@@ -84,46 +80,6 @@ export function memoryDistribution(values: readonly number[]) {
   };
 }
 
-export const SECTIONS_METHOD =
-  "the ELF section headers of the objects read by ngcc-perf (allocated sections by flags: executable = text, no bits = bss, writable = data, the rest rodata, .eh_frame apart as unwind; COMMON symbols as bss); the objects: those of the instance's sources, and of its support files (shared code such as PQClean's common/) those a static link would pull in as from an archive (defining a symbol the others reference)";
-
-/**
- * Code and data size by section of the instance's own objects: the build's objects of its sources, and those of
- * its support code that a static link pulls in (pulledObjects), never the randomness source the harness provides
- * (RANDOMNESS_SOURCE_NAMES). The error (a limit of the record) when an object cannot be read as ELF.
- */
-export function instanceSections(
-  spec: Pick<InstanceSpec, "sources" | "support">,
-  staticObjects: readonly string[],
-): { sections: NonNullable<MemoryRecord["sections"]> } | { error: string } {
-  const sources = [...spec.sources, ...spec.support];
-  const candidates = staticObjects.flatMap((o, k) =>
-    RANDOMNESS_SOURCE_NAMES.has(basename(sources[k] ?? "")) ? [] : [{ object: o, own: k < spec.sources.length }],
-  );
-  try {
-    const bufs = candidates.map((c) => readFileSync(c.object));
-    const taken = pulledObjects(
-      bufs.map((b) => elfSymbols(b)),
-      candidates.flatMap((c, k) => (c.own ? [k] : [])),
-    );
-    const sums = addSectionSizes(taken.map((k) => elfSectionSizes(bufs[k] as Buffer)));
-    return {
-      sections: {
-        textBytes: sums.textBytes,
-        rodataBytes: sums.rodataBytes,
-        dataBytes: sums.dataBytes,
-        bssBytes: sums.bssBytes,
-        unwindBytes: sums.unwindBytes,
-        objects: taken.map((k) => basename((candidates[k] as { object: string }).object)),
-        method: SECTIONS_METHOD,
-      },
-    };
-  } catch (err) {
-    if (err instanceof ElfError) return { error: `no section sizes: ${err.message}` };
-    throw err;
-  }
-}
-
 /** How the stack figure is obtained (native/driver/ngcc_hw.c). */
 export const STACK_ENTRY = "makecontext / swapcontext onto an mmap'ed stack, a PROT_NONE guard page below it";
 export const HEAP_TECHNIQUE =
@@ -159,13 +115,11 @@ export function memoryRecordOf(
   extra: {
     messageBytes?: number;
     commands: NonNullable<MemoryRecord["commands"]>;
-    sections?: ReturnType<typeof instanceSections>;
   },
 ): Partial<MemoryRecord> {
   const stack = value.stackBytes !== undefined;
   const heap = value.heapPeakBytes !== undefined;
   const limits = memoryLimits(facts?.flags ?? [], stack, heap);
-  if (extra.sections && "error" in extra.sections) limits.push(extra.sections.error);
   const inputs = value.inputs;
   if (inputs?.limitedBy === "time-limit")
     limits.push(
@@ -199,7 +153,6 @@ export function memoryRecordOf(
           },
         }
       : {}),
-    ...(extra.sections && "sections" in extra.sections ? { sections: extra.sections.sections } : {}),
     method: {
       ...(stack
         ? {
@@ -222,7 +175,6 @@ export function memoryRecordOf(
 interface MemoryBuild {
   facts: NonNullable<MemoryRecord["build"]>;
   driver: string;
-  sections: ReturnType<typeof instanceSections>;
 }
 
 /**
@@ -235,17 +187,14 @@ export const memoryMeasurement: Measurement<undefined, MemoryBuild> = {
   inputs: ({ campaign }, _spec, _profile, op) => ({
     operation: op,
     args: memoryArgs(op, campaign.timing.messageBytes, campaign.timeouts.operationMs),
-    sections: SECTIONS_METHOD,
   }),
   build: async (env, unit) => {
-    const { spec } = unit.work;
     const built = await buildUnit(env, unit);
     const facts = { ...buildFacts(env.campaign, env.tc, unit.profile, built), artifact: built.memoryDriver };
     return {
       cached: built.cached,
       facts,
       driver: built.memoryDriver,
-      sections: instanceSections(spec, built.staticObjects),
     };
   },
   failureFields: (_env, built) => ({ build: built.facts }),
@@ -263,7 +212,6 @@ export const memoryMeasurement: Measurement<undefined, MemoryBuild> = {
     return memoryRecordOf(mem.value, built.facts, {
       ...(spec.category === "sign" ? { messageBytes: campaign.timing.messageBytes } : {}),
       commands: [commandOf(mem.result)],
-      sections: built.sections,
     });
   },
 };

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { type EnvironmentRecord, recordPath, systemDir } from "@ngcc-perf/schema";
 import { buildMeasurement } from "./build-step.ts";
 import type { Campaign } from "./campaign.ts";
+import { codeSizeMeasurement } from "./code-size.ts";
 import { constantTimeMeasurement } from "./constant-time.ts";
 import { captureEnvironment } from "./env.ts";
 import { checkOnly } from "./instances.ts";
@@ -27,6 +28,8 @@ export const buildStep = instanceStep(buildMeasurement);
 export const timeStep = instanceStep(timeMeasurement);
 /** The stack and heap high-water: run when asked (named in --steps) or when the campaign sets `memory: { enabled: true }`. */
 export const memoryStep = instanceStep(memoryMeasurement);
+/** The code and data size by ELF section: when the memory step runs (the footprint adds them), or when asked. */
+export const codeSizeStep = instanceStep(codeSizeMeasurement);
 /** The instruction counts under valgrind: when asked or when the campaign sets `instructions: { enabled: true }`. */
 export const instructionsStep = instanceStep(instructionsMeasurement);
 /** The constant-time smoke test under memcheck: when asked or when the campaign sets `constantTime: { enabled: true }`. */

@@ -325,7 +325,6 @@ function spawnAndWait(
   });
 }
 
-/** The last `n` characters of a text, for messages and records. */
 /** A run answered by the context's replay (tests): nothing is started. */
 async function replayed(argv: readonly string[], options: RunOptions, replay: Replay): Promise<RunResult> {
   const r = await replay(argv, options.cwd);
@@ -343,6 +342,7 @@ async function replayed(argv: readonly string[], options: RunOptions, replay: Re
   };
 }
 
+/** The last `n` characters of a text, for messages and records. */
 export function tail(text: string, n = 2000): string {
   return text.length <= n ? text : `…${text.slice(text.length - n)}`;
 }

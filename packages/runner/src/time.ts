@@ -27,8 +27,8 @@ import type { ResolvedCampaign } from "./resolved.ts";
 import type { CentralDecision } from "./samples.ts";
 import { aggregate } from "./stats.ts";
 import {
-  buildFacts,
-  buildUnit,
+  type BuiltWithFacts,
+  buildWithFacts,
   type InstanceWork,
   type MeasureEnv,
   type Measurement,
@@ -87,13 +87,11 @@ function statisticBy(d: CentralDecision | undefined): string | null {
 export const EMULATED_NOT_TIMED =
   "emulated — not a timing: the build passed its functional check under the emulator; nothing is timed";
 
-type TimeBuild = BuiltInstance & { facts: ReturnType<typeof buildFacts> };
-
 /**
  * The time step: KAT-gated in the pipeline; env.prepared decides each operation's statistic (decideCentral, which
  * counts the reference profiles' instructions first), undefined for the trials method.
  */
-export const timeMeasurement: Measurement<DecideCentral | undefined, TimeBuild> = {
+export const timeMeasurement: Measurement<DecideCentral | undefined, BuiltWithFacts> = {
   name: "time",
   kind: "timing",
   katGate: true,
@@ -106,10 +104,7 @@ export const timeMeasurement: Measurement<DecideCentral | undefined, TimeBuild> 
     // What decides the statistic, not its evidence: a recount with the same outcome keeps the record.
     ...(decide ? { statisticBy: statisticBy(decide(spec, op)) } : {}),
   }),
-  build: async (env, unit) => {
-    const built = await buildUnit(env, unit);
-    return { ...built, facts: buildFacts(env.campaign, env.tc, unit.profile, built) };
-  },
+  build: buildWithFacts,
   failureFields: (_env, built) => ({ build: built.facts }),
   measureAll: timeUnit,
 };
@@ -122,7 +117,7 @@ export const timeCampaign = (campaign: ResolvedCampaign, options: MeasurementOpt
 async function timeUnit(
   env: MeasureEnv<DecideCentral | undefined>,
   unit: Unit<InstanceWork>,
-  built: TimeBuild,
+  built: BuiltWithFacts,
   pending: Job[],
   out: MeasureOutput,
 ): Promise<void> {
@@ -193,7 +188,7 @@ interface Measured {
   out: MeasureOutput;
   unit: Unit<InstanceWork>;
   built: BuiltInstance;
-  build: ReturnType<typeof buildFacts>;
+  build: BuiltWithFacts["facts"];
   counter: CounterKind;
   elfImageBytes: number;
 }

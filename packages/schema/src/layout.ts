@@ -8,6 +8,7 @@
 //   <out>/data/<system>/instructions/<algorithm>/<profile>/<instance>__<operation>.json instruction counts
 //   <out>/data/<system>/memory/<algorithm>/<profile>/<instance>__<operation>.json   stack and heap high-water
 //   <out>/data/<system>/constant-time/<algorithm>/<profile>/<instance>__<operation>.json constant-time smoke test
+//   <out>/data/<system>/code-size/<algorithm>/<profile>/<instance>.json              code and data size by section
 //   <out>/data/<system>/kat/<algorithm>/<profile>/<instance>.json                    KAT record
 //   <out>/data/<system>/kat/<algorithm>/<profile>/<instance>.log                     KAT log
 //   <out>/data/<system>/sizes/<algorithm>/<profile>.json                             size audit
@@ -40,6 +41,7 @@ export type StoreFileKind =
   | "instructions"
   | "memory"
   | "constant-time"
+  | "code-size"
   | "kat"
   | "kat-log"
   | "size-audit"
@@ -49,7 +51,7 @@ export type StoreFileKind =
 export type StoreEntry =
   | { kind: "environment" | "store-index"; key: { system: string } }
   | { kind: "timing" | "hash-profile" | "instructions" | "memory" | "constant-time"; key: RecordKey }
-  | { kind: "kat" | "kat-log"; key: InstanceKey }
+  | { kind: "kat" | "kat-log" | "code-size"; key: InstanceKey }
   | { kind: "size-audit" | "survey"; key: AlgorithmKey };
 
 /**
@@ -82,6 +84,7 @@ const FOLDER: Record<Exclude<StoreFileKind, "environment" | "store-index">, stri
   instructions: "instructions",
   memory: "memory",
   "constant-time": "constant-time",
+  "code-size": "code-size",
   kat: "kat",
   "kat-log": "kat",
   "size-audit": "sizes",
@@ -111,10 +114,11 @@ export function relativeRecordPath(entry: StoreEntry): string {
       return `${FOLDER[entry.kind]}/${k.algorithmId}/${k.buildProfile}/${k.instance}__${k.operation}.json`;
     }
     case "kat":
-    case "kat-log": {
+    case "kat-log":
+    case "code-size": {
       const k = entry.key;
       checkKey(k, ["system", "algorithmId", "buildProfile", "instance"]);
-      return `kat/${k.algorithmId}/${k.buildProfile}/${k.instance}.${entry.kind === "kat" ? "json" : "log"}`;
+      return `${FOLDER[entry.kind]}/${k.algorithmId}/${k.buildProfile}/${k.instance}.${entry.kind === "kat-log" ? "log" : "json"}`;
     }
     case "size-audit":
     case "survey": {
@@ -182,6 +186,13 @@ const PATTERNS: Array<[RegExp, (m: string[], system: string) => StoreEntry]> = [
     new RegExp(`^kat/${NAME}/${NAME}/${NAME}\\.(json|log)$`),
     (m, system) => ({
       kind: m[4] === "json" ? "kat" : "kat-log",
+      key: { system, algorithmId: m[1] as string, buildProfile: m[2] as string, instance: m[3] as string },
+    }),
+  ],
+  [
+    new RegExp(`^code-size/${NAME}/${NAME}/${NAME}\\.json$`),
+    (m, system) => ({
+      kind: "code-size",
       key: { system, algorithmId: m[1] as string, buildProfile: m[2] as string, instance: m[3] as string },
     }),
   ],

@@ -22,6 +22,7 @@ export const RECORD_KINDS = [
   "instructions",
   "constant-time",
   "memory",
+  "code-size",
   "meta",
   "comparison",
   "summary",
@@ -40,6 +41,7 @@ export const STORE_KINDS: ReadonlyArray<RecordKind> = [
   "instructions",
   "constant-time",
   "memory",
+  "code-size",
 ];
 
 export interface ValidationError {
@@ -80,6 +82,7 @@ const validators: Record<RecordKind, CompiledValidator> = {
   "store-index": compiled.store_index as CompiledValidator,
   instructions: compiled.instructions as CompiledValidator,
   "constant-time": compiled.constant_time as CompiledValidator,
+  "code-size": compiled.code_size as CompiledValidator,
   memory: compiled.memory as CompiledValidator,
   meta: compiled.meta as CompiledValidator,
   comparison: compiled.comparison as CompiledValidator,

@@ -333,7 +333,7 @@ const commandCases: BadInputCase[] = [
     setup: (d) => void writeCampaign(d, campaignText()),
     argv: (d) => run(d, "--steps", "build,bake"),
     message:
-      /--steps takes a comma-separated list of build, kat, time, memory, instructions, constant-time, profile, sizes, report; not bake/,
+      /--steps takes a comma-separated list of build, kat, time, memory, code-size, instructions, constant-time, profile, sizes, report; not bake/,
     check: nothingWritten,
   },
   {

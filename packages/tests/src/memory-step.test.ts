@@ -7,7 +7,7 @@
 import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadCampaign, memoryCampaign, memoryLimits, resolveCampaign } from "@ngcc-perf/runner";
-import { type MemoryRecord, recordPath, type TimingRecord, validateFile } from "@ngcc-perf/schema";
+import { type CodeSizeRecord, type MemoryRecord, recordPath, type TimingRecord, validateFile } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { iccsDir, makeTempDir, runCliAsync, submissionsDir } from "./fixture-tools.ts";
 
@@ -89,14 +89,12 @@ describe("the memory step", () => {
         "--msg-bytes",
         "32",
       ]);
-      // Over the 100 KAT-seed inputs, each input's figures kept; the section sizes of Puffin's own objects (the
-      // ICCS DRNG stand-in, replaced by the KAT DRBG, not among them).
+      // Over the 100 KAT-seed inputs, each input's figures kept (the section sizes are the code-size record's).
       expect(rec.inputs).toMatchObject({ count: 100, asked: 100, limitedBy: "inputs", source: "kat-seeds" });
       expect(rec.distribution?.stackBytes?.values).toHaveLength(100);
       expect(rec.distribution?.stackBytes?.max).toBe(rec.stackBytes);
       expect(rec.distribution?.heapPeakBytes?.max).toBe(rec.heapPeakBytes);
-      expect(rec.sections?.textBytes).toBeGreaterThan(0);
-      expect(rec.sections?.objects).not.toContain("drng.o");
+      expect(rec.sections).toBeUndefined();
     }
     const enc = recs[1] as MemoryRecord;
     expect({ peak: enc.heapPeakBytes, allocations: enc.heapAllocations }).toEqual({ peak: 5000, allocations: 3 });
@@ -122,6 +120,23 @@ describe("the memory step", () => {
       expect(argv.slice(1, 5)).toEqual(["memory", "--op", op, "--measure"]);
       expect(argv[5]).toBe("rss");
     }
+    // The code-size step: one record of the instance, the section sizes of Puffin's own objects (the ICCS DRNG
+    // stand-in, replaced by the KAT DRBG, not among them) beside the timed shared library's loadable image.
+    const sized = await run(file, out, "code-size");
+    expect(sized.code, sized.stderr).toBe(0);
+    expect(sized.stderr).toMatch(/code-size: 1 done, 0 failed, 0 skipped \(of 1\)/);
+    const { operation: _op, ...instanceKey } = keyOf("keygen");
+    const sizeFile = recordPath(out, { kind: "code-size", key: instanceKey });
+    expect(validateFile(sizeFile).errors).toEqual([]);
+    const size = JSON.parse(readFileSync(sizeFile, "utf8")) as CodeSizeRecord;
+    expect(size).toMatchObject({ kind: "code-size", status: "ok", instance: "Puffin-128", buildProfile: "p" });
+    expect(size).not.toHaveProperty("operation");
+    expect(size.sections?.textBytes).toBeGreaterThan(0);
+    expect(size.sections?.objects).not.toContain("drng.o");
+    expect(size.image?.elfImageBytes).toBe(read<TimingRecord>(out, "timing", "keygen").memory?.elfImageBytes);
+    expect(size.build?.artifact).toMatch(/libinstance\.so$/);
+    const resumed = await run(file, out, "code-size", ["--resume"]);
+    expect(resumed.stderr).toMatch(/code-size: 0 done, 0 failed, 1 skipped \(of 1\)/);
   }, 300_000);
 
   it("a call that overruns the painted stack becomes a failure record (crash), the step exits 1", async () => {

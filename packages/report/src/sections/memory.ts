@@ -1,12 +1,16 @@
 // Section 5 of the algorithm page: the seeds' proxies of the timing records (ELF image, baseline and peak RSS)
 // and, when the memory step ran, the stack and heap high-water of its memory records beside them (the maxima over
 // the records' inputs), the footprint sentence "code + data + stack + heap = N KiB (fits 64 / 128 / 256 KiB)" per
-// instance and operation, and the code and data size by section of each instance's own objects.
-import type { MemoryRecord, TimingRecord } from "@ngcc-perf/schema";
+// instance and operation, and the code and data size by section of each instance's own objects (its code-size
+// record; a memory record's sections in stores written before that record kind) beside its shared library's
+// loadable image.
+import type { CodeSizeRecord, MemoryRecord, TimingRecord } from "@ngcc-perf/schema";
 import { formatBytes, formatKiB } from "../format.ts";
 import { type Cell, cell, type Inline, text } from "../model.ts";
 import { DASH, EMULATED, failedText, leadCells, leadHeaders, NOT_MEASURED, section } from "../parts.ts";
 import type { AlgorithmView, SystemView } from "../view.ts";
+
+type SectionSizes = NonNullable<CodeSizeRecord["sections"]>;
 
 /** The seeds' proxies of the timing record. */
 function proxyCells(t: TimingRecord | undefined): Cell[] {
@@ -59,8 +63,7 @@ function highWaterCells(m: MemoryRecord | undefined): Cell[] {
  * code the instance's .text, data its .rodata + .data + .bss, stack and heap the maxima over the inputs; a part
  * the record has no figure for is named as not counted, never taken as 0. Null without section sizes.
  */
-export function footprintText(m: MemoryRecord): string | null {
-  const sec = m.sections;
+export function footprintText(m: MemoryRecord, sec: SectionSizes | undefined): string | null {
   if (m.status !== "ok" || !sec) return null;
   const parts: [string, number][] = [
     ["code", sec.textBytes],
@@ -83,13 +86,13 @@ export function footprintText(m: MemoryRecord): string | null {
   return `${parts.map(([n]) => n).join(" + ")} = ${kibUp(total)} KiB (${verdict}): ${sums}${missing.length ? `; ${missing.join(" and ")} not counted (no figure in this build, see the limits below)` : ""}`;
 }
 
-function footprintCell(m: MemoryRecord | undefined): Cell {
+function footprintCell(m: MemoryRecord | undefined, sec: SectionSizes | undefined): Cell {
   if (m?.status !== "ok") return cell(DASH);
-  return cell(footprintText(m) ?? "no section sizes in the record");
+  return cell(footprintText(m, sec) ?? "no section sizes in the store");
 }
 
 /** How the memory records' figures were measured, in words taken from the records' method. */
-function highWaterNotes(records: readonly MemoryRecord[]): Inline[][] {
+function highWaterNotes(records: readonly MemoryRecord[], withSections: boolean): Inline[][] {
   const ok = records.filter((r) => r.status === "ok");
   const notes: Inline[][] = [];
   const stack = ok.find((r) => r.method?.stack)?.method?.stack;
@@ -119,7 +122,7 @@ function highWaterNotes(records: readonly MemoryRecord[]): Inline[][] {
         "A heap peak above 0 is memory the instance's own code asked for during the call: PQClean's common fips202.c, sha2.c and aes.c, for one, keep each hash, XOF and AES key-schedule state in a malloc'ed context that is freed after use.",
       ),
     ]);
-  if (ok.some((r) => r.sections))
+  if (withSections)
     notes.push([
       text(
         `Footprint: code + data + stack + heap, in KiB rounded up, against budgets of ${FOOTPRINT_BUDGETS_KIB.join(" / ")} KiB. Code is the .text and data the .rodata, .data and .bss of the instance's own objects (those of its sources, and of its support code those a static link pulls in), read from their ELF section headers before the link: no alignment padding, no C library, no driver; unwind tables (.eh_frame), which embedded builds usually leave out, are not counted. Stack and heap are the maxima over the inputs.`,
@@ -130,43 +133,80 @@ function highWaterNotes(records: readonly MemoryRecord[]): Inline[][] {
   return notes;
 }
 
-export function memorySection(view: SystemView, alg: AlgorithmView) {
-  const rows: Cell[][] = [];
+/** What section 5 reads of an algorithm: its memory records and the section sizes of each instance × profile. */
+interface MemoryView {
+  highWater: MemoryRecord[];
+  find(instance: string, profile: string | null, op: string): MemoryRecord | undefined;
+  /** The code-size record's sections (or, in stores written before it, a memory record's). */
+  sectionsOf(instance: string, profile: string | null): SectionSizes | undefined;
+  /** The code-size record of an instance × profile. */
+  codeSizeOf(instance: string, profile: string | null): CodeSizeRecord | undefined;
+  withSections: boolean;
+}
+
+function memoryView(view: SystemView, alg: AlgorithmView): MemoryView {
   const highWater = (view.store.memory ?? []).filter((r) => r.algorithmId === alg.id);
-  const precise = highWater.length > 0;
-  const find = (instance: string, profile: string | null, op: string): MemoryRecord | undefined =>
-    highWater.find(
-      (r) => r.instance === instance && (profile === null || r.buildProfile === profile) && r.operation === op,
-    );
-  const withSections = highWater.some((r) => r.sections);
+  const codeSize = (view.store.codeSize ?? []).filter((r) => r.algorithmId === alg.id);
+  const at = (instance: string, profile: string | null) => (r: { instance: string; buildProfile: string }) =>
+    r.instance === instance && (profile === null || r.buildProfile === profile);
+  const codeSizeOf = (instance: string, profile: string | null) => codeSize.find(at(instance, profile));
+  const sectionsOf = (instance: string, profile: string | null) =>
+    codeSizeOf(instance, profile)?.sections ?? highWater.find((r) => at(instance, profile)(r) && r.sections)?.sections;
+  return {
+    highWater,
+    find: (instance, profile, op) => highWater.find((r) => at(instance, profile)(r) && r.operation === op),
+    sectionsOf,
+    codeSizeOf,
+    withSections: codeSize.some((r) => r.sections) || highWater.some((r) => r.sections),
+  };
+}
+
+/** A row of the section table: the sizes by section, the objects, and the shared library's loadable image. */
+function sectionCells(sec: SectionSizes | undefined, c: CodeSizeRecord | undefined): Cell[] {
+  const image = c?.image ? cell(formatBytes(c.image.elfImageBytes)) : cell(DASH);
+  if (!sec)
+    return [
+      cell(c?.status === "failed" ? failedText(c.failure, c) : NOT_MEASURED),
+      ...Array(5).fill(cell(DASH)),
+      image,
+    ];
+  return [
+    cell(formatBytes(sec.textBytes)),
+    cell(formatBytes(sec.rodataBytes)),
+    cell(formatBytes(sec.dataBytes)),
+    cell(formatBytes(sec.bssBytes)),
+    cell(formatBytes(sec.unwindBytes ?? 0)),
+    cell(sec.objects.join(", ")),
+    image,
+  ];
+}
+
+/** The rows of the memory table (one per instance × operation) and of the section table (one per instance). */
+function memoryRows(view: SystemView, alg: AlgorithmView, mv: MemoryView) {
+  const precise = mv.highWater.length > 0;
+  const rows: Cell[][] = [];
   const sectionRows: Cell[][] = [];
   for (const row of view.rowsOf(alg)) {
+    const sec = mv.sectionsOf(row.instance, row.profile);
     for (const op of view.operationsOf(alg, row.instance))
       rows.push([
         ...leadCells(alg, row),
         cell(op),
         ...proxyCells(view.timingOf(alg.id, row, op)),
-        ...(precise ? highWaterCells(find(row.instance, row.profile, op)) : []),
-        ...(withSections ? [footprintCell(find(row.instance, row.profile, op))] : []),
+        ...(precise ? highWaterCells(mv.find(row.instance, row.profile, op)) : []),
+        ...(mv.withSections ? [footprintCell(mv.find(row.instance, row.profile, op), sec)] : []),
       ]);
-    const sec = highWater.find(
-      (r) => r.instance === row.instance && (row.profile === null || r.buildProfile === row.profile) && r.sections,
-    )?.sections;
-    if (withSections)
-      sectionRows.push([
-        ...leadCells(alg, row),
-        ...(sec
-          ? [
-              cell(formatBytes(sec.textBytes)),
-              cell(formatBytes(sec.rodataBytes)),
-              cell(formatBytes(sec.dataBytes)),
-              cell(formatBytes(sec.bssBytes)),
-              cell(formatBytes(sec.unwindBytes ?? 0)),
-              cell(sec.objects.join(", ")),
-            ]
-          : [cell(NOT_MEASURED), cell(DASH), cell(DASH), cell(DASH), cell(DASH), cell(DASH)]),
-      ]);
+    if (mv.withSections)
+      sectionRows.push([...leadCells(alg, row), ...sectionCells(sec, mv.codeSizeOf(row.instance, row.profile))]);
   }
+  return { rows, sectionRows };
+}
+
+export function memorySection(view: SystemView, alg: AlgorithmView) {
+  const mv = memoryView(view, alg);
+  const { highWater, withSections } = mv;
+  const precise = highWater.length > 0;
+  const { rows, sectionRows } = memoryRows(view, alg, mv);
   const measured = view.timingsOf(alg.id).some((t) => t.memory);
   return section("resources", "5. Resource consumption", {
     // What the schema defines the figures to be (timing record, memory): said only when a record holds them.
@@ -190,7 +230,7 @@ export function memorySection(view: SystemView, alg: AlgorithmView) {
               ),
             ],
           ]),
-      ...(precise ? highWaterNotes(highWater) : []),
+      ...(precise ? highWaterNotes(highWater, withSections) : []),
       // A store whose memory step ran on other algorithms only: this one's stack and heap were not measured.
       ...(!precise && (view.store.memory ?? []).length > 0
         ? [
@@ -221,7 +261,16 @@ export function memorySection(view: SystemView, alg: AlgorithmView) {
         ? [
             {
               caption: `Code and data size by section of each ${alg.id} instance's own objects (bytes)`,
-              headers: [...leadHeaders(alg), ".text", ".rodata", ".data", ".bss", ".eh_frame (not counted)", "objects"],
+              headers: [
+                ...leadHeaders(alg),
+                ".text",
+                ".rodata",
+                ".data",
+                ".bss",
+                ".eh_frame (not counted)",
+                "objects",
+                "shared library as loaded (PT_LOAD)",
+              ],
               rows: sectionRows,
               rowHeaders: true,
             },

@@ -89,10 +89,13 @@ export interface Measurement<P = undefined, B = BuiltInstance> {
   katGate?: boolean;
   /** Runs under valgrind: not on an emulated campaign, nor on flags valgrind cannot decode. */
   valgrind?: { doing: string; refused: string };
+  /**
+   * One record per instance × build profile, keyed without an operation (its one job is named after the
+   * measurement); default: one per operation.
+   */
+  perInstance?: boolean;
   /** The operations of an instance (default: its category's, a key exchange's pass2 when api.h has two passes). */
   operations?(env: MeasureEnv<P>, spec: InstanceSpec): Promise<string[]>;
-  /** The store entry of a job (default: a record of the measurement's kind keyed by the operation). */
-  entry?(key: InstanceKey, operation: string): StoreEntry | null;
   /** What a job's record depends on beside the build; the inputs hash is of both (absent: the build's alone). */
   inputs?(env: MeasureEnv<P>, spec: InstanceSpec, profile: BuildProfile, operation: string): object;
   /** Whether a planned unit is measured at all (a campaign setting naming instances). */
@@ -127,6 +130,15 @@ export function buildFacts(campaign: Campaign, tc: Toolchain, profile: BuildProf
 export function buildUnit(env: MeasureEnv<unknown>, unit: Unit<InstanceWork>): Promise<BuiltInstance> {
   const { campaign, tc, out } = env;
   return buildInstance(unit.work.spec, unit.profile, tc, buildPath(out, unit.key), campaign.timeouts.buildMs);
+}
+
+/** A build with the facts its records carry. */
+export type BuiltWithFacts = BuiltInstance & { facts: ReturnType<typeof buildFacts> };
+
+/** buildUnit, with the build facts its records carry. */
+export async function buildWithFacts(env: MeasureEnv<unknown>, unit: Unit<InstanceWork>): Promise<BuiltWithFacts> {
+  const built = await buildUnit(env, unit);
+  return { ...built, facts: buildFacts(env.campaign, env.tc, unit.profile, built) };
 }
 
 /** Known failures of building and running an instance; anything else is an internal error. */
@@ -171,8 +183,11 @@ export async function instanceUnits<W>(
   return units;
 }
 
-/** The header every record of a measurement starts with: kind, schema version, provenance and identity. */
-export function recordHeader(kind: string, campaign: Campaign, spec: InstanceSpec, profile: string, op: string) {
+/**
+ * The header every record of a measurement starts with: kind, schema version, provenance and identity (the
+ * operation's name unless op is null: a record of the whole instance).
+ */
+export function recordHeader(kind: string, campaign: Campaign, spec: InstanceSpec, profile: string, op: string | null) {
   return {
     kind,
     schemaVersion: 1 as const,
@@ -182,9 +197,12 @@ export function recordHeader(kind: string, campaign: Campaign, spec: InstanceSpe
     instance: spec.instance,
     implementation: spec.implementation,
     buildProfile: profile,
-    operation: op,
+    ...(op === null ? {} : { operation: op }),
   };
 }
+
+/** The operation a job's record names: null for a record of the whole instance. */
+const headerOperation = (m: { perInstance?: boolean }, job: Job) => (m.perInstance ? null : job.operation);
 
 /** Why a unit is not measured under valgrind here, or null. */
 function valgrindGate(campaign: Campaign, v: { doing: string; refused: string }, unit: Unit<unknown>) {
@@ -208,7 +226,7 @@ function measureOutput<P, B>(
   ctx: UnitContext,
 ): MeasureOutput {
   const header = (job: Job) =>
-    recordHeader(m.kind ?? m.name, env.campaign, unit.work.spec, unit.key.buildProfile, job.operation);
+    recordHeader(m.kind ?? m.name, env.campaign, unit.work.spec, unit.key.buildProfile, headerOperation(m, job));
   const fields = built !== undefined ? (m.failureFields?.(env, built) ?? {}) : {};
   const compose = (job: Job, body: object) => ({
     ...header(job),
@@ -256,17 +274,22 @@ async function runInstanceUnit<P, B>(
 /** A measurement as the runner's step definition over a campaign. */
 export function defineMeasurement<P, B>(m: Measurement<P, B>, env: MeasureEnv<P>): StepDefinition<InstanceWork> {
   const { campaign, tc } = env;
-  const entry = m.entry ?? ((key, op) => (m.kind ? { kind: m.kind, key: { ...key, operation: op } } : null));
+  const entry = (key: InstanceKey, op: string) =>
+    m.kind === null ? null : m.perInstance ? { kind: m.kind, key } : { kind: m.kind, key: { ...key, operation: op } };
   const jobOf = (spec: InstanceSpec, profile: BuildProfile, op: string, key: InstanceKey): Job => {
     const build = buildInputsHash(spec, profile, tc);
     const inputs = m.inputs?.(env, spec, profile, op);
     const inputsHash = inputs ? sha256(JSON.stringify({ build, ...inputs })) : build;
     return { operation: op, entry: entry(key, op) as StoreEntry | null, inputsHash };
   };
-  const operations = (spec: InstanceSpec) =>
-    m.operations ? m.operations(env, spec) : plannedOperations(spec, tc, campaign.timeouts.buildMs);
+  const operations = async (spec: InstanceSpec) =>
+    m.perInstance
+      ? [m.name]
+      : m.operations
+        ? m.operations(env, spec)
+        : plannedOperations(spec, tc, campaign.timeouts.buildMs);
   const header = (unit: Unit<InstanceWork>, job: Job) =>
-    recordHeader(m.kind ?? m.name, campaign, unit.work.spec, unit.key.buildProfile, job.operation);
+    recordHeader(m.kind ?? m.name, campaign, unit.work.spec, unit.key.buildProfile, headerOperation(m, job));
   return {
     name: m.name,
     plan: async () => {

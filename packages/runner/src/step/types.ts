@@ -7,6 +7,7 @@ export type StepName =
   | "kat"
   | "time"
   | "memory"
+  | "code-size"
   | "instructions"
   | "constant-time"
   | "profile"

@@ -3574,6 +3574,7 @@ export interface StoreIndexRecord {
       | "size-audit"
       | "instructions"
       | "memory"
+      | "code-size"
       | "constant-time";
     /**
      * SHA-256 of the file.
@@ -4030,7 +4031,7 @@ export interface InstructionsRecord_Command {
 
 // ---- memory
 /**
- * Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; and the code and data size by section of the instance's own objects (sections). Exact and repeatable; the seeds' RSS proxies stay in the timing record.
+ * Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; (the code and data size by section of the instance's objects are the code-size record's). Exact and repeatable; the seeds' RSS proxies stay in the timing record.
  */
 export type MemoryRecord = {
   [k: string]: unknown;
@@ -4128,7 +4129,7 @@ export type MemoryRecord = {
     heapAllocations?: MemoryRecord_MemoryDistribution2;
   };
   /**
-   * Code and data size of the instance's own objects (its sources and support code as compiled for this build profile, without the randomness source the harness replaces, the driver and the C library): the sums of the sizes of their allocated ELF sections by kind, read from the section headers. Before the link: alignment padding, linker garbage collection and the C library's code are not in it.
+   * Code and data size of the instance's own objects, in records written before the code-size step had records of its own (now in the code-size record).
    */
   sections?: {
     /**
@@ -4422,6 +4423,201 @@ export interface MemoryRecord_Command {
    * True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox.
    */
   sandboxed?: boolean;
+}
+
+// ---- code-size
+/**
+ * Code and data size of one instance under one build profile: its own objects' allocated ELF sections by kind (text, rodata, data, bss, unwind), read from their section headers, and the loadable image (PT_LOAD segments) of the instance's shared library. Exact and repeatable: no process is run.
+ */
+export type CodeSizeRecord = {
+  [k: string]: unknown;
+} & {
+  /**
+   * Record kind; always "code-size" for this schema.
+   */
+  kind: "code-size";
+  /**
+   * Version of this schema the record was written against (see docs/record-schema.md).
+   */
+  schemaVersion: 1;
+  provenance: CodeSizeRecord_Provenance;
+  /**
+   * System (machine class) the measurement ran on, e.g. x86_1 or arm_1.
+   */
+  system: string;
+  /**
+   * Algorithm (submission) id, e.g. kem-20.
+   */
+  algorithmId: string;
+  /**
+   * Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.
+   */
+  instance: string;
+  /**
+   * Implementation version the instance belongs to, e.g. reference.
+   */
+  implementation: string;
+  /**
+   * CodeSizeRecord_Build profile (named compiler flag set) the instance was built with, e.g. guide.
+   */
+  buildProfile: string;
+  /**
+   * ok: measured; failed: the job failed, see failure.
+   */
+  status: "ok" | "failed";
+  /**
+   * SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.
+   */
+  inputsHash?: string;
+  failure?: CodeSizeRecord_Failure;
+  build?: CodeSizeRecord_Build;
+  /**
+   * Code and data size of the instance's own objects (its sources and support code as compiled for this build profile, without the randomness source the harness replaces, the driver and the C library): the sums of the sizes of their allocated ELF sections by kind, read from the section headers. Before the link: alignment padding, linker garbage collection and the C library's code are not in it.
+   */
+  sections?: {
+    /**
+     * Executable sections (.text*): code.
+     */
+    textBytes: number;
+    /**
+     * Read-only data sections (.rodata*, constants), unwind tables (.eh_frame) left out.
+     */
+    rodataBytes: number;
+    /**
+     * Writable initialised data sections (.data*, .data.rel.ro*).
+     */
+    dataBytes: number;
+    /**
+     * Zero-initialised data sections (.bss*, .tbss, COMMON symbols).
+     */
+    bssBytes: number;
+    /**
+     * The objects summed (file names in the build's obj/ folder).
+     */
+    objects: string[];
+    /**
+     * How, e.g. the ELF section headers read in TypeScript.
+     */
+    method: string;
+    /**
+     * Unwind tables (.eh_frame*), not in rodataBytes: embedded builds usually leave them out.
+     */
+    unwindBytes?: number;
+  };
+  /**
+   * The instance's shared library as loaded.
+   */
+  image?: {
+    /**
+     * The sum of the memory sizes of its PT_LOAD segments (the timing record's memory.elfImageBytes): the instance's code and data after the link, with the support code linked into it, alignment and the dynamic-linking tables.
+     */
+    elfImageBytes: number;
+    /**
+     * The shared library read (its path in the build cache).
+     */
+    file: string;
+  };
+  /**
+   * What could not be read, and why (an object that is not ELF).
+   */
+  limits?: string[];
+};
+
+/**
+ * Where this record came from.
+ */
+export interface CodeSizeRecord_Provenance {
+  /**
+   * measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person.
+   */
+  origin: "measured" | "synthesized" | "curated";
+  /**
+   * The program that wrote the record.
+   */
+  tool: {
+    /**
+     * Program name, e.g. ngcc-perf.
+     */
+    name: string;
+    /**
+     * Program version.
+     */
+    version: string;
+  };
+  /**
+   * When the record was written (UTC, RFC 3339).
+   */
+  createdAt: string;
+  /**
+   * What the record was derived from when not measured (e.g. the seed page's file name).
+   */
+  source?: string;
+  /**
+   * Free-text remark on the record's origin.
+   */
+  note?: string;
+}
+/**
+ * Why the job failed.
+ */
+export interface CodeSizeRecord_Failure {
+  /**
+   * compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else.
+   */
+  reason: "compile-error" | "crash" | "timeout" | "canary" | "check-failed" | "kat-failed" | "driver-output" | "error";
+  /**
+   * Human-readable explanation.
+   */
+  message: string;
+  /**
+   * Signal name, e.g. SIGSEGV.
+   */
+  signal?: string | null;
+  /**
+   * Exit status of the failing process.
+   */
+  exitCode?: number | null;
+  /**
+   * Last part of the failing process's standard error (bounded).
+   */
+  stderrTail?: string;
+}
+/**
+ * How the measured objects were built (the timing build; build.artifact its shared library).
+ */
+export interface CodeSizeRecord_Build {
+  /**
+   * Compiler command used, e.g. gcc.
+   */
+  compiler: string;
+  /**
+   * First line of the compiler's --version output.
+   */
+  compilerVersion: string;
+  /**
+   * Compiler flags of the build profile, in order.
+   */
+  flags: string[];
+  /**
+   * Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).
+   */
+  defines?: string[];
+  /**
+   * Linker flags.
+   */
+  ldflags?: string[];
+  /**
+   * SHA-256 over the instance's source files (sorted by path).
+   */
+  sourcesSha256?: string;
+  /**
+   * Path of the built artifact (shared object or executable) in the build cache.
+   */
+  artifact?: string;
+  /**
+   * How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method).
+   */
+  linkage?: "static-objects" | "shared-object";
 }
 
 // ---- constant-time

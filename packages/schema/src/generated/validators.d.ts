@@ -10,6 +10,7 @@ export declare const size_audit: unknown;
 export declare const store_index: unknown;
 export declare const instructions: unknown;
 export declare const memory: unknown;
+export declare const code_size: unknown;
 export declare const constant_time: unknown;
 export declare const meta: unknown;
 export declare const comparison: unknown;

@@ -26232,7 +26232,7 @@ return errors === 0;
 validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const store_index = validate28;
-const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/store-index.schema.json","title":"ngcc-perf store index","description":"Index of one system's folder of a record store: the algorithms measured (section 1 facts) and every file with its hash.","type":"object","properties":{"kind":{"const":"store-index","description":"Record kind; always \"store-index\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithms":{"type":"array","description":"Algorithms in the store.","items":{"type":"object","description":"One algorithm.","properties":{"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"name":{"type":"string","description":"Algorithm name, e.g. MAMBA-Frost.","minLength":1},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"implementations":{"type":"array","description":"Implementation versions measured.","items":{"type":"string"},"minItems":1},"instances":{"type":"array","description":"Instances (parameter sets), in page order.","items":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"minItems":1},"operations":{"type":"array","description":"Operations measured, in page order (e.g. exchange, init_a, init_b, pass1, derive_a, derive_b).","items":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"minItems":1},"links":{"type":"object","description":"Section 1 links.","properties":{"security":{"type":"object","description":"A link shown in section 1 of a page.","properties":{"label":{"type":"string","description":"Link text, e.g. kem-20 report."},"href":{"description":"Target URL or relative path; null when only the label is known.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"method":{"type":"object","description":"A link shown in section 1 of a page.","properties":{"label":{"type":"string","description":"Link text, e.g. kem-20 report."},"href":{"description":"Target URL or relative path; null when only the label is known.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"submission":{"type":"object","description":"A link shown in section 1 of a page.","properties":{"label":{"type":"string","description":"Link text, e.g. kem-20 report."},"href":{"description":"Target URL or relative path; null when only the label is known.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["label"],"additionalProperties":false}},"additionalProperties":false},"katManifest":{"type":"string","description":"The submission's KAT manifest as named on the page: the algorithm id, then its path inside the submission, e.g. kem-20/KAT/kat.sha256."}},"required":["id","name","category","implementations","instances"],"additionalProperties":false}},"files":{"type":"array","description":"Every record and log of the system's folder.","items":{"type":"object","description":"One file.","properties":{"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"kind":{"type":"string","enum":["environment","timing","kat","kat-log","hash-profile","survey","size-audit","instructions","memory","constant-time"],"description":"Record kind, or kat-log."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the file."},"bytes":{"type":"integer","description":"File size in bytes.","minimum":0}},"required":["path","kind"],"additionalProperties":false}},"systems":{"type":"array","description":"Every system the published site covers, for the system switcher.","items":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"minItems":1},"campaign":{"type":"object","description":"The campaign that produced the store.","properties":{"name":{"type":"string","description":"Campaign name."},"path":{"type":"string","description":"Campaign file."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the campaign file."}},"required":["name"],"additionalProperties":false},"buildProfiles":{"type":"array","description":"The build profiles the store's records were made under, as the campaign defines them, in campaign order: the pages show each one's description beside its name.","items":{"type":"object","description":"One build profile.","properties":{"name":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"cflags":{"type":"array","description":"Compiler flags.","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"description":{"type":"string","description":"What the profile is for."}},"required":["name","cflags"],"additionalProperties":false}},"evidenceRoot":{"type":"string","description":"How section 7 names the folder the paths are relative to, e.g. performance/data/arm_1/."},"reindexed":{"type":"array","description":"Every deliberate re-hash of this index by ngcc-perf index, oldest first: a run never re-hashes a store (it refuses one whose files differ from its index), so each time files were accepted as they are on disk is recorded here and kept by later runs and merges.","items":{"type":"object","description":"One re-hash.","properties":{"at":{"type":"string","description":"When the index was rebuilt (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"command":{"type":"string","description":"The command that rebuilt it, e.g. ngcc-perf index.","minLength":1},"tool":{"type":"object","description":"The program that rebuilt it.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"previousIndex":{"description":"SHA-256 of the index.json it replaced, or null when there was none.","anyOf":[{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"null"}]},"changed":{"type":"array","description":"Files whose SHA-256 or size differed from the previous index.","items":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"added":{"type":"array","description":"Files the previous index did not list.","items":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"removed":{"type":"array","description":"Files the previous index listed that were gone.","items":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"by":{"type":"string","description":"Who ran it: the user name and host name (user@host).","minLength":1},"dropped":{"type":"array","description":"Entries of the previous index that could not be checked, with why.","items":{"type":"string"}}},"required":["at","command","tool","previousIndex","changed","added","removed"],"additionalProperties":false}}},"required":["kind","schemaVersion","provenance","system","algorithms","files"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"}}};
+const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/store-index.schema.json","title":"ngcc-perf store index","description":"Index of one system's folder of a record store: the algorithms measured (section 1 facts) and every file with its hash.","type":"object","properties":{"kind":{"const":"store-index","description":"Record kind; always \"store-index\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithms":{"type":"array","description":"Algorithms in the store.","items":{"type":"object","description":"One algorithm.","properties":{"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"name":{"type":"string","description":"Algorithm name, e.g. MAMBA-Frost.","minLength":1},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"implementations":{"type":"array","description":"Implementation versions measured.","items":{"type":"string"},"minItems":1},"instances":{"type":"array","description":"Instances (parameter sets), in page order.","items":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"minItems":1},"operations":{"type":"array","description":"Operations measured, in page order (e.g. exchange, init_a, init_b, pass1, derive_a, derive_b).","items":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"minItems":1},"links":{"type":"object","description":"Section 1 links.","properties":{"security":{"type":"object","description":"A link shown in section 1 of a page.","properties":{"label":{"type":"string","description":"Link text, e.g. kem-20 report."},"href":{"description":"Target URL or relative path; null when only the label is known.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"method":{"type":"object","description":"A link shown in section 1 of a page.","properties":{"label":{"type":"string","description":"Link text, e.g. kem-20 report."},"href":{"description":"Target URL or relative path; null when only the label is known.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["label"],"additionalProperties":false},"submission":{"type":"object","description":"A link shown in section 1 of a page.","properties":{"label":{"type":"string","description":"Link text, e.g. kem-20 report."},"href":{"description":"Target URL or relative path; null when only the label is known.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["label"],"additionalProperties":false}},"additionalProperties":false},"katManifest":{"type":"string","description":"The submission's KAT manifest as named on the page: the algorithm id, then its path inside the submission, e.g. kem-20/KAT/kat.sha256."}},"required":["id","name","category","implementations","instances"],"additionalProperties":false}},"files":{"type":"array","description":"Every record and log of the system's folder.","items":{"type":"object","description":"One file.","properties":{"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"kind":{"type":"string","enum":["environment","timing","kat","kat-log","hash-profile","survey","size-audit","instructions","memory","code-size","constant-time"],"description":"Record kind, or kat-log."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the file."},"bytes":{"type":"integer","description":"File size in bytes.","minimum":0}},"required":["path","kind"],"additionalProperties":false}},"systems":{"type":"array","description":"Every system the published site covers, for the system switcher.","items":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"minItems":1},"campaign":{"type":"object","description":"The campaign that produced the store.","properties":{"name":{"type":"string","description":"Campaign name."},"path":{"type":"string","description":"Campaign file."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the campaign file."}},"required":["name"],"additionalProperties":false},"buildProfiles":{"type":"array","description":"The build profiles the store's records were made under, as the campaign defines them, in campaign order: the pages show each one's description beside its name.","items":{"type":"object","description":"One build profile.","properties":{"name":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"cflags":{"type":"array","description":"Compiler flags.","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"description":{"type":"string","description":"What the profile is for."}},"required":["name","cflags"],"additionalProperties":false}},"evidenceRoot":{"type":"string","description":"How section 7 names the folder the paths are relative to, e.g. performance/data/arm_1/."},"reindexed":{"type":"array","description":"Every deliberate re-hash of this index by ngcc-perf index, oldest first: a run never re-hashes a store (it refuses one whose files differ from its index), so each time files were accepted as they are on disk is recorded here and kept by later runs and merges.","items":{"type":"object","description":"One re-hash.","properties":{"at":{"type":"string","description":"When the index was rebuilt (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"command":{"type":"string","description":"The command that rebuilt it, e.g. ngcc-perf index.","minLength":1},"tool":{"type":"object","description":"The program that rebuilt it.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"previousIndex":{"description":"SHA-256 of the index.json it replaced, or null when there was none.","anyOf":[{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"null"}]},"changed":{"type":"array","description":"Files whose SHA-256 or size differed from the previous index.","items":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"added":{"type":"array","description":"Files the previous index did not list.","items":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"removed":{"type":"array","description":"Files the previous index listed that were gone.","items":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"by":{"type":"string","description":"Who ran it: the user name and host name (user@host).","minLength":1},"dropped":{"type":"array","description":"Entries of the previous index that could not be checked, with why.","items":{"type":"string"}}},"required":["at","command","tool","previousIndex","changed","added","removed"],"additionalProperties":false}}},"required":["kind","schemaVersion","provenance","system","algorithms","files"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"}}};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/store-index.schema.json" */;
@@ -27317,7 +27317,7 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(!((((((((((data36 === "environment") || (data36 === "timing")) || (data36 === "kat")) || (data36 === "kat-log")) || (data36 === "hash-profile")) || (data36 === "survey")) || (data36 === "size-audit")) || (data36 === "instructions")) || (data36 === "memory")) || (data36 === "constant-time"))){
+if(!(((((((((((data36 === "environment") || (data36 === "timing")) || (data36 === "kat")) || (data36 === "kat-log")) || (data36 === "hash-profile")) || (data36 === "survey")) || (data36 === "size-audit")) || (data36 === "instructions")) || (data36 === "memory")) || (data36 === "code-size")) || (data36 === "constant-time"))){
 const err85 = {instancePath:instancePath+"/files/" + i4+"/kind",schemaPath:"#/properties/files/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema77.properties.files.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err85];
@@ -30544,7 +30544,7 @@ return errors === 0;
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const memory = validate30;
-const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/memory.schema.json","title":"ngcc-perf memory record","description":"Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; and the code and data size by section of the instance's own objects (sections). Exact and repeatable; the seeds' RSS proxies stay in the timing record.","type":"object","properties":{"kind":{"const":"memory","description":"Record kind; always \"memory\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured program (the memory executable, build.artifact) was built."},"inputs":{"type":"object","description":"The inputs the operation ran on (one call each, in one process): input i is made, as the KAT generator makes count i's, after randombytes was seeded with KAT count i's 48-byte seed (the NIST AES-256 CTR_DRBG seeded with 0x00..0x2F yields the seeds).","properties":{"count":{"type":"integer","description":"Inputs run (calls measured); the figures are the maxima over them.","minimum":1},"asked":{"type":"integer","description":"Inputs asked for.","minimum":1},"limitedBy":{"type":"string","enum":["inputs","time-limit"],"description":"inputs: every input asked for ran; time-limit: the run stopped after count inputs to stay within the operation timeout."},"source":{"type":"string","enum":["kat-seeds","build-randomness"],"description":"kat-seeds: the KAT DRBG behind randombytes, reseeded per input (input i = KAT count i); build-randomness: the build's own randomness (no randomness source to replace: one input)."},"description":{"type":"string","description":"The inputs in words."}},"required":["count","asked","limitedBy","source","description"],"additionalProperties":false},"stackBytes":{"type":"integer","description":"Stack high-water in bytes, exact to the 8-byte word: the maximum over the inputs of the deepest overwritten word of the painted stack, minus stackBaselineBytes; absent when the stack could not be painted (AddressSanitizer builds, see limits).","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.","minimum":0},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes (as requested, not the allocator's rounding) of the instance's own allocation calls (method.heap.functions) during one call, less what it freed, the maximum over the inputs; absent when the calls could not be renamed (-flto, see limits). Allocations inside linked libraries (-lcrypto, the C library's own) are not counted.","minimum":0},"heapAllocations":{"type":"integer","description":"Allocations (successful calls of the allocating functions among method.heap.functions; a realloc counts as one) of the instance's code during one call, the maximum over the inputs.","minimum":0},"distribution":{"type":"object","description":"Every input's figures (present with inputs): stack bytes, heap peak bytes and allocations per call.","properties":{"stackBytes":{"$ref":"#/$defs/memoryDistribution","description":"Stack high-water per input (present when stackBytes is)."},"heapPeakBytes":{"$ref":"#/$defs/memoryDistribution","description":"Heap peak per input (present when heapPeakBytes is)."},"heapAllocations":{"$ref":"#/$defs/memoryDistribution","description":"Allocations per input (present when heapAllocations is)."}},"additionalProperties":false},"sections":{"type":"object","description":"Code and data size of the instance's own objects (its sources and support code as compiled for this build profile, without the randomness source the harness replaces, the driver and the C library): the sums of the sizes of their allocated ELF sections by kind, read from the section headers. Before the link: alignment padding, linker garbage collection and the C library's code are not in it.","properties":{"textBytes":{"type":"integer","description":"Executable sections (.text*): code.","minimum":0},"rodataBytes":{"type":"integer","description":"Read-only data sections (.rodata*, constants), unwind tables (.eh_frame) left out.","minimum":0},"dataBytes":{"type":"integer","description":"Writable initialised data sections (.data*, .data.rel.ro*).","minimum":0},"bssBytes":{"type":"integer","description":"Zero-initialised data sections (.bss*, .tbss, COMMON symbols).","minimum":0},"objects":{"type":"array","description":"The objects summed (file names in the build's obj/ folder).","items":{"type":"string"}},"method":{"type":"string","description":"How, e.g. the ELF section headers read in TypeScript."},"unwindBytes":{"type":"integer","description":"Unwind tables (.eh_frame*), not in rodataBytes: embedded builds usually leave them out.","minimum":0}},"required":["textBytes","rodataBytes","dataBytes","bssBytes","objects","method"],"additionalProperties":false},"method":{"type":"object","description":"How the figures were measured.","properties":{"stack":{"type":"object","description":"The painted stack (present when stackBytes is).","properties":{"regionBytes":{"type":"integer","description":"Size of the painted stack the call ran on, in bytes (mmap'ed, a PROT_NONE guard page below).","minimum":1},"pattern":{"type":"string","description":"The 64-bit word every 8-byte word of it was painted with, in hex, e.g. 0x6e6763635f73746b."},"entry":{"type":"string","description":"How the call was put on that stack, e.g. makecontext / swapcontext."}},"required":["regionBytes","pattern","entry"],"additionalProperties":false},"heap":{"type":"object","description":"The interposed allocation calls (present when heapPeakBytes is).","properties":{"functions":{"type":"array","description":"The C library functions whose calls in the instance's objects were renamed to counting wrappers.","items":{"type":"string"}},"technique":{"type":"string","description":"How, e.g. objcopy --redefine-sym on copies of the instance's objects."}},"required":["functions","technique"],"additionalProperties":false}},"additionalProperties":false},"limits":{"type":"array","description":"What this build could not give, or gave differently, and why (e.g. no heap figure under -flto; the stack of an AddressSanitizer build).","items":{"type":"string"}},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["build","method","commands"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false},"memoryDistribution":{"type":"object","description":"One figure over the inputs.","properties":{"min":{"type":"integer","description":"Smallest value.","minimum":0},"median":{"type":"number","description":"Median (the mean of the two middle values for an even count).","minimum":0},"max":{"type":"integer","description":"Largest value (the record's figure).","minimum":0},"maxInput":{"type":"integer","description":"The input (KAT count) that gave the largest value first.","minimum":0},"values":{"type":"array","description":"Every input's value, input 0 first.","items":{"type":"integer","description":"One input's value.","minimum":0}}},"required":["min","median","max","maxInput","values"],"additionalProperties":false}}};
+const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/memory.schema.json","title":"ngcc-perf memory record","description":"Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; (the code and data size by section of the instance's objects are the code-size record's). Exact and repeatable; the seeds' RSS proxies stay in the timing record.","type":"object","properties":{"kind":{"const":"memory","description":"Record kind; always \"memory\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured program (the memory executable, build.artifact) was built."},"inputs":{"type":"object","description":"The inputs the operation ran on (one call each, in one process): input i is made, as the KAT generator makes count i's, after randombytes was seeded with KAT count i's 48-byte seed (the NIST AES-256 CTR_DRBG seeded with 0x00..0x2F yields the seeds).","properties":{"count":{"type":"integer","description":"Inputs run (calls measured); the figures are the maxima over them.","minimum":1},"asked":{"type":"integer","description":"Inputs asked for.","minimum":1},"limitedBy":{"type":"string","enum":["inputs","time-limit"],"description":"inputs: every input asked for ran; time-limit: the run stopped after count inputs to stay within the operation timeout."},"source":{"type":"string","enum":["kat-seeds","build-randomness"],"description":"kat-seeds: the KAT DRBG behind randombytes, reseeded per input (input i = KAT count i); build-randomness: the build's own randomness (no randomness source to replace: one input)."},"description":{"type":"string","description":"The inputs in words."}},"required":["count","asked","limitedBy","source","description"],"additionalProperties":false},"stackBytes":{"type":"integer","description":"Stack high-water in bytes, exact to the 8-byte word: the maximum over the inputs of the deepest overwritten word of the painted stack, minus stackBaselineBytes; absent when the stack could not be painted (AddressSanitizer builds, see limits).","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own part of that figure (the same stack switch with a no-op call), in bytes; already subtracted from stackBytes.","minimum":0},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes (as requested, not the allocator's rounding) of the instance's own allocation calls (method.heap.functions) during one call, less what it freed, the maximum over the inputs; absent when the calls could not be renamed (-flto, see limits). Allocations inside linked libraries (-lcrypto, the C library's own) are not counted.","minimum":0},"heapAllocations":{"type":"integer","description":"Allocations (successful calls of the allocating functions among method.heap.functions; a realloc counts as one) of the instance's code during one call, the maximum over the inputs.","minimum":0},"distribution":{"type":"object","description":"Every input's figures (present with inputs): stack bytes, heap peak bytes and allocations per call.","properties":{"stackBytes":{"$ref":"#/$defs/memoryDistribution","description":"Stack high-water per input (present when stackBytes is)."},"heapPeakBytes":{"$ref":"#/$defs/memoryDistribution","description":"Heap peak per input (present when heapPeakBytes is)."},"heapAllocations":{"$ref":"#/$defs/memoryDistribution","description":"Allocations per input (present when heapAllocations is)."}},"additionalProperties":false},"sections":{"type":"object","description":"Code and data size of the instance's own objects, in records written before the code-size step had records of its own (now in the code-size record).","properties":{"textBytes":{"type":"integer","description":"Executable sections (.text*): code.","minimum":0},"rodataBytes":{"type":"integer","description":"Read-only data sections (.rodata*, constants), unwind tables (.eh_frame) left out.","minimum":0},"dataBytes":{"type":"integer","description":"Writable initialised data sections (.data*, .data.rel.ro*).","minimum":0},"bssBytes":{"type":"integer","description":"Zero-initialised data sections (.bss*, .tbss, COMMON symbols).","minimum":0},"objects":{"type":"array","description":"The objects summed (file names in the build's obj/ folder).","items":{"type":"string"}},"method":{"type":"string","description":"How, e.g. the ELF section headers read in TypeScript."},"unwindBytes":{"type":"integer","description":"Unwind tables (.eh_frame*), not in rodataBytes: embedded builds usually leave them out.","minimum":0}},"required":["textBytes","rodataBytes","dataBytes","bssBytes","objects","method"],"additionalProperties":false},"method":{"type":"object","description":"How the figures were measured.","properties":{"stack":{"type":"object","description":"The painted stack (present when stackBytes is).","properties":{"regionBytes":{"type":"integer","description":"Size of the painted stack the call ran on, in bytes (mmap'ed, a PROT_NONE guard page below).","minimum":1},"pattern":{"type":"string","description":"The 64-bit word every 8-byte word of it was painted with, in hex, e.g. 0x6e6763635f73746b."},"entry":{"type":"string","description":"How the call was put on that stack, e.g. makecontext / swapcontext."}},"required":["regionBytes","pattern","entry"],"additionalProperties":false},"heap":{"type":"object","description":"The interposed allocation calls (present when heapPeakBytes is).","properties":{"functions":{"type":"array","description":"The C library functions whose calls in the instance's objects were renamed to counting wrappers.","items":{"type":"string"}},"technique":{"type":"string","description":"How, e.g. objcopy --redefine-sym on copies of the instance's objects."}},"required":["functions","technique"],"additionalProperties":false}},"additionalProperties":false},"limits":{"type":"array","description":"What this build could not give, or gave differently, and why (e.g. no heap figure under -flto; the stack of an AddressSanitizer build).","items":{"type":"string"}},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["build","method","commands"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false},"memoryDistribution":{"type":"object","description":"One figure over the inputs.","properties":{"min":{"type":"integer","description":"Smallest value.","minimum":0},"median":{"type":"number","description":"Median (the mean of the two middle values for an even count).","minimum":0},"max":{"type":"integer","description":"Largest value (the record's figure).","minimum":0},"maxInput":{"type":"integer","description":"The input (KAT count) that gave the largest value first.","minimum":0},"values":{"type":"array","description":"Every input's value, input 0 first.","items":{"type":"integer","description":"One input's value.","minimum":0}}},"required":["min","median","max","maxInput","values"],"additionalProperties":false}}};
 const schema90 = {"type":"object","description":"One figure over the inputs.","properties":{"min":{"type":"integer","description":"Smallest value.","minimum":0},"median":{"type":"number","description":"Median (the mean of the two middle values for an even count).","minimum":0},"max":{"type":"integer","description":"Largest value (the record's figure).","minimum":0},"maxInput":{"type":"integer","description":"The input (KAT count) that gave the largest value first.","minimum":0},"values":{"type":"array","description":"Every input's value, input 0 first.","items":{"type":"integer","description":"One input's value.","minimum":0}}},"required":["min","median","max","maxInput","values"],"additionalProperties":false};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -33536,14 +33536,1501 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const constant_time = validate31;
-const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/constant-time.schema.json","title":"ngcc-perf constant-time record","description":"One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see (variable-latency instructions such as division).","type":"object","properties":{"kind":{"const":"constant-time","description":"Record kind; always \"constant-time\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: run at every level; failed: the tool or the build failed, see failure."},"verdict":{"type":"string","enum":["pass","leaks found","tool error"],"description":"pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed)."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the tested program was built (the flags of the first level; each level's in levels)."},"tool":{"type":"object","description":"The tool.","properties":{"name":{"type":"string","enum":["memcheck"],"description":"The tool."},"version":{"type":"string","description":"First line of `valgrind --version`, e.g. valgrind-3.19.0."},"options":{"type":"array","description":"valgrind options used (the XML file added per run).","items":{"type":"string"}}},"required":["name","version"],"additionalProperties":false},"randomness":{"type":"string","description":"Where the instance's randombytes came from, and that its output was marked undefined."},"secret":{"type":"array","description":"What was marked undefined (secret) for the call.","items":{"type":"string"}},"declassified":{"type":"array","description":"What was marked defined (public) right after the call.","items":{"type":"string"}},"note":{"type":"string","description":"What the program said about this operation (e.g. verify takes no secret input)."},"calls":{"type":"integer","description":"Calls tested at each level (one per key pair).","minimum":1},"randomBytesMarked":{"type":"integer","description":"Bytes of randomness marked undefined over the calls of one level.","minimum":0},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"levels":{"type":"array","description":"One run per optimisation level, in the campaign's order.","items":{"type":"object","description":"The run at one optimisation level.","properties":{"level":{"type":"string","description":"The optimisation flag, e.g. -O2, which replaced the profile's -O flag."},"flags":{"type":"array","description":"Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.","items":{"type":"string"}},"verdict":{"type":"string","enum":["pass","leaks found"],"description":"pass: no open finding; leaks found: at least one."},"errorsReported":{"type":"integer","description":"Errors memcheck reported in all (its errorcounts summed), accepted or open.","minimum":0},"findings":{"type":"array","description":"The findings, open ones first.","items":{"type":"object","description":"One finding: memcheck's errors of one kind at one place, summed.","properties":{"kind":{"type":"string","description":"memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …"},"what":{"type":"string","description":"memcheck's description of the first of these errors."},"count":{"type":"integer","description":"How many times memcheck saw it (its errorcounts, summed over the errors grouped here).","minimum":1},"contexts":{"type":"integer","description":"Distinct call stacks memcheck reported for it (grouped here).","minimum":1},"top":{"type":"object","description":"The innermost stack frame (where the error happened).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"status":{"type":"string","enum":["open","accepted"],"description":"open: a leak not triaged; accepted: the campaign's triage accepts it (reason)."},"location":{"type":"object","description":"The first (innermost) stack frame inside the submission's own sources: what triage matches and the page shows. Absent when no frame is (e.g. only library code).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"reason":{"type":"string","description":"Why the campaign's triage accepts it (accepted only)."}},"required":["kind","what","count","contexts","top","status"],"additionalProperties":false}},"command":{"$ref":"#/$defs/command","description":"The valgrind process."}},"required":["level","flags","verdict","errorsReported","findings","command"],"additionalProperties":false},"minItems":1},"triage":{"type":"array","description":"The campaign's triage entries (constantTime.triage) in force.","items":{"type":"object","description":"One triage entry.","properties":{"file":{"type":"string","description":"File relative to the submission folder."},"reason":{"type":"string","description":"Why it is accepted."},"line":{"type":"integer","description":"Line.","minimum":1},"function":{"type":"string","description":"Function."}},"required":["file","reason"],"additionalProperties":false}},"commands":{"type":"array","description":"Child processes run (the valgrind runs).","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"],"properties":{"verdict":{"const":"tool error","description":"A failure record says tool error."}}}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["verdict","tool","levels","secret","declassified"],"properties":{"verdict":{"enum":["pass","leaks found"],"description":"A record run at every level passes or finds leaks."}}}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+export const code_size = validate31;
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/code-size.schema.json","title":"ngcc-perf code-size record","description":"Code and data size of one instance under one build profile: its own objects' allocated ELF sections by kind (text, rodata, data, bss, unwind), read from their section headers, and the loadable image (PT_LOAD segments) of the instance's shared library. Exact and repeatable: no process is run.","type":"object","properties":{"kind":{"const":"code-size","description":"Record kind; always \"code-size\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured objects were built (the timing build; build.artifact its shared library)."},"sections":{"type":"object","description":"Code and data size of the instance's own objects (its sources and support code as compiled for this build profile, without the randomness source the harness replaces, the driver and the C library): the sums of the sizes of their allocated ELF sections by kind, read from the section headers. Before the link: alignment padding, linker garbage collection and the C library's code are not in it.","properties":{"textBytes":{"type":"integer","description":"Executable sections (.text*): code.","minimum":0},"rodataBytes":{"type":"integer","description":"Read-only data sections (.rodata*, constants), unwind tables (.eh_frame) left out.","minimum":0},"dataBytes":{"type":"integer","description":"Writable initialised data sections (.data*, .data.rel.ro*).","minimum":0},"bssBytes":{"type":"integer","description":"Zero-initialised data sections (.bss*, .tbss, COMMON symbols).","minimum":0},"objects":{"type":"array","description":"The objects summed (file names in the build's obj/ folder).","items":{"type":"string"}},"method":{"type":"string","description":"How, e.g. the ELF section headers read in TypeScript."},"unwindBytes":{"type":"integer","description":"Unwind tables (.eh_frame*), not in rodataBytes: embedded builds usually leave them out.","minimum":0}},"required":["textBytes","rodataBytes","dataBytes","bssBytes","objects","method"],"additionalProperties":false},"image":{"type":"object","description":"The instance's shared library as loaded.","properties":{"elfImageBytes":{"type":"integer","description":"The sum of the memory sizes of its PT_LOAD segments (the timing record's memory.elfImageBytes): the instance's code and data after the link, with the support code linked into it, alignment and the dynamic-linking tables.","minimum":0},"file":{"type":"string","description":"The shared library read (its path in the build cache)."}},"required":["elfImageBytes","file"],"additionalProperties":false},"limits":{"type":"array","description":"What could not be read, and why (an object that is not ELF).","items":{"type":"string"}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["build","image"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false}}};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://ngcc-perf.dev/schemas/v1/constant-time.schema.json" */;
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/code-size.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate31.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs2 = errors;
+let valid1 = true;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.status === undefined) && (missing0 = "status")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.status !== undefined){
+if("failed" !== data.status){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs3 === errors;
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.failure === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: "failure"},message:"must have required property '"+"failure"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs5 === errors;
+valid1 = _valid0;
+}
+if(!valid1){
+const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const _errs7 = errors;
+let valid3 = true;
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.status === undefined) && (missing1 = "status")){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data.status !== undefined){
+if("ok" !== data.status){
+const err5 = {};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs8 === errors;
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs10 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.build === undefined){
+const err6 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "build"},message:"must have required property '"+"build"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.image === undefined){
+const err7 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "image"},message:"must have required property '"+"image"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs10 === errors;
+valid3 = _valid1;
+}
+if(!valid3){
+const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.schemaVersion === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"},message:"must have required property '"+"schemaVersion"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.provenance === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provenance"},message:"must have required property '"+"provenance"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.system === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.algorithmId === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.instance === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.implementation === undefined){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "implementation"},message:"must have required property '"+"implementation"+"'"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.buildProfile === undefined){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data.status === undefined){
+const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema94.properties, key0))){
+const err18 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+if("code-size" !== data.kind){
+const err19 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "code-size"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined){
+if(1 !== data.schemaVersion){
+const err20 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.provenance !== undefined){
+let data4 = data.provenance;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.origin === undefined){
+const err21 = {instancePath:instancePath+"/provenance",schemaPath:"#/$defs/provenance/required",keyword:"required",params:{missingProperty: "origin"},message:"must have required property '"+"origin"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data4.tool === undefined){
+const err22 = {instancePath:instancePath+"/provenance",schemaPath:"#/$defs/provenance/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data4.createdAt === undefined){
+const err23 = {instancePath:instancePath+"/provenance",schemaPath:"#/$defs/provenance/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+for(const key1 in data4){
+if(!(((((key1 === "origin") || (key1 === "tool")) || (key1 === "createdAt")) || (key1 === "source")) || (key1 === "note"))){
+const err24 = {instancePath:instancePath+"/provenance",schemaPath:"#/$defs/provenance/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data4.origin !== undefined){
+let data5 = data4.origin;
+if(typeof data5 !== "string"){
+const err25 = {instancePath:instancePath+"/provenance/origin",schemaPath:"#/$defs/provenance/properties/origin/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(!(((data5 === "measured") || (data5 === "synthesized")) || (data5 === "curated"))){
+const err26 = {instancePath:instancePath+"/provenance/origin",schemaPath:"#/$defs/provenance/properties/origin/enum",keyword:"enum",params:{allowedValues: schema33.properties.origin.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data4.tool !== undefined){
+let data6 = data4.tool;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.name === undefined){
+const err27 = {instancePath:instancePath+"/provenance/tool",schemaPath:"#/$defs/provenance/properties/tool/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data6.version === undefined){
+const err28 = {instancePath:instancePath+"/provenance/tool",schemaPath:"#/$defs/provenance/properties/tool/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+for(const key2 in data6){
+if(!((key2 === "name") || (key2 === "version"))){
+const err29 = {instancePath:instancePath+"/provenance/tool",schemaPath:"#/$defs/provenance/properties/tool/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data6.name !== undefined){
+let data7 = data6.name;
+if(typeof data7 === "string"){
+if(func2(data7) < 1){
+const err30 = {instancePath:instancePath+"/provenance/tool/name",schemaPath:"#/$defs/provenance/properties/tool/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/provenance/tool/name",schemaPath:"#/$defs/provenance/properties/tool/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data6.version !== undefined){
+let data8 = data6.version;
+if(typeof data8 === "string"){
+if(func2(data8) < 1){
+const err32 = {instancePath:instancePath+"/provenance/tool/version",schemaPath:"#/$defs/provenance/properties/tool/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/provenance/tool/version",schemaPath:"#/$defs/provenance/properties/tool/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/provenance/tool",schemaPath:"#/$defs/provenance/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data4.createdAt !== undefined){
+let data9 = data4.createdAt;
+if(typeof data9 === "string"){
+if(!pattern20.test(data9)){
+const err35 = {instancePath:instancePath+"/provenance/createdAt",schemaPath:"#/$defs/provenance/properties/createdAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/provenance/createdAt",schemaPath:"#/$defs/provenance/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data4.source !== undefined){
+if(typeof data4.source !== "string"){
+const err37 = {instancePath:instancePath+"/provenance/source",schemaPath:"#/$defs/provenance/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data4.note !== undefined){
+if(typeof data4.note !== "string"){
+const err38 = {instancePath:instancePath+"/provenance/note",schemaPath:"#/$defs/provenance/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/provenance",schemaPath:"#/$defs/provenance/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.system !== undefined){
+let data12 = data.system;
+if(typeof data12 === "string"){
+if(!pattern4.test(data12)){
+const err40 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.algorithmId !== undefined){
+let data13 = data.algorithmId;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+const err42 = {instancePath:instancePath+"/algorithmId",schemaPath:"#/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/algorithmId",schemaPath:"#/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.instance !== undefined){
+let data14 = data.instance;
+if(typeof data14 === "string"){
+if(!pattern4.test(data14)){
+const err44 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/instance",schemaPath:"#/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.implementation !== undefined){
+let data15 = data.implementation;
+if(typeof data15 === "string"){
+if(func2(data15) < 1){
+const err46 = {instancePath:instancePath+"/implementation",schemaPath:"#/properties/implementation/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/implementation",schemaPath:"#/properties/implementation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.buildProfile !== undefined){
+let data16 = data.buildProfile;
+if(typeof data16 === "string"){
+if(!pattern4.test(data16)){
+const err48 = {instancePath:instancePath+"/buildProfile",schemaPath:"#/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/buildProfile",schemaPath:"#/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data17 = data.status;
+if(typeof data17 !== "string"){
+const err50 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(!((data17 === "ok") || (data17 === "failed"))){
+const err51 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema94.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.inputsHash !== undefined){
+let data18 = data.inputsHash;
+if(typeof data18 === "string"){
+if(!pattern30.test(data18)){
+const err52 = {instancePath:instancePath+"/inputsHash",schemaPath:"#/properties/inputsHash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/inputsHash",schemaPath:"#/properties/inputsHash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.failure !== undefined){
+let data19 = data.failure;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.reason === undefined){
+const err54 = {instancePath:instancePath+"/failure",schemaPath:"#/$defs/failure/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data19.message === undefined){
+const err55 = {instancePath:instancePath+"/failure",schemaPath:"#/$defs/failure/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+for(const key3 in data19){
+if(!(((((key3 === "reason") || (key3 === "message")) || (key3 === "signal")) || (key3 === "exitCode")) || (key3 === "stderrTail"))){
+const err56 = {instancePath:instancePath+"/failure",schemaPath:"#/$defs/failure/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data19.reason !== undefined){
+let data20 = data19.reason;
+if(typeof data20 !== "string"){
+const err57 = {instancePath:instancePath+"/failure/reason",schemaPath:"#/$defs/failure/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(!((((((((data20 === "compile-error") || (data20 === "crash")) || (data20 === "timeout")) || (data20 === "canary")) || (data20 === "check-failed")) || (data20 === "kat-failed")) || (data20 === "driver-output")) || (data20 === "error"))){
+const err58 = {instancePath:instancePath+"/failure/reason",schemaPath:"#/$defs/failure/properties/reason/enum",keyword:"enum",params:{allowedValues: schema37.properties.reason.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data19.message !== undefined){
+if(typeof data19.message !== "string"){
+const err59 = {instancePath:instancePath+"/failure/message",schemaPath:"#/$defs/failure/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data19.signal !== undefined){
+let data22 = data19.signal;
+const _errs56 = errors;
+let valid11 = false;
+const _errs57 = errors;
+if(typeof data22 !== "string"){
+const err60 = {instancePath:instancePath+"/failure/signal",schemaPath:"#/$defs/failure/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+var _valid2 = _errs57 === errors;
+valid11 = valid11 || _valid2;
+const _errs59 = errors;
+if(data22 !== null){
+const err61 = {instancePath:instancePath+"/failure/signal",schemaPath:"#/$defs/failure/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+var _valid2 = _errs59 === errors;
+valid11 = valid11 || _valid2;
+if(!valid11){
+const err62 = {instancePath:instancePath+"/failure/signal",schemaPath:"#/$defs/failure/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+else {
+errors = _errs56;
+if(vErrors !== null){
+if(_errs56){
+vErrors.length = _errs56;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data19.exitCode !== undefined){
+let data23 = data19.exitCode;
+const _errs62 = errors;
+let valid12 = false;
+const _errs63 = errors;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err63 = {instancePath:instancePath+"/failure/exitCode",schemaPath:"#/$defs/failure/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+var _valid3 = _errs63 === errors;
+valid12 = valid12 || _valid3;
+const _errs65 = errors;
+if(data23 !== null){
+const err64 = {instancePath:instancePath+"/failure/exitCode",schemaPath:"#/$defs/failure/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+var _valid3 = _errs65 === errors;
+valid12 = valid12 || _valid3;
+if(!valid12){
+const err65 = {instancePath:instancePath+"/failure/exitCode",schemaPath:"#/$defs/failure/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+else {
+errors = _errs62;
+if(vErrors !== null){
+if(_errs62){
+vErrors.length = _errs62;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data19.stderrTail !== undefined){
+if(typeof data19.stderrTail !== "string"){
+const err66 = {instancePath:instancePath+"/failure/stderrTail",schemaPath:"#/$defs/failure/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/failure",schemaPath:"#/$defs/failure/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.build !== undefined){
+let data25 = data.build;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.compiler === undefined){
+const err68 = {instancePath:instancePath+"/build",schemaPath:"#/$defs/build/required",keyword:"required",params:{missingProperty: "compiler"},message:"must have required property '"+"compiler"+"'"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(data25.compilerVersion === undefined){
+const err69 = {instancePath:instancePath+"/build",schemaPath:"#/$defs/build/required",keyword:"required",params:{missingProperty: "compilerVersion"},message:"must have required property '"+"compilerVersion"+"'"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(data25.flags === undefined){
+const err70 = {instancePath:instancePath+"/build",schemaPath:"#/$defs/build/required",keyword:"required",params:{missingProperty: "flags"},message:"must have required property '"+"flags"+"'"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+for(const key4 in data25){
+if(!((((((((key4 === "compiler") || (key4 === "compilerVersion")) || (key4 === "flags")) || (key4 === "defines")) || (key4 === "ldflags")) || (key4 === "sourcesSha256")) || (key4 === "artifact")) || (key4 === "linkage"))){
+const err71 = {instancePath:instancePath+"/build",schemaPath:"#/$defs/build/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data25.compiler !== undefined){
+if(typeof data25.compiler !== "string"){
+const err72 = {instancePath:instancePath+"/build/compiler",schemaPath:"#/$defs/build/properties/compiler/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data25.compilerVersion !== undefined){
+if(typeof data25.compilerVersion !== "string"){
+const err73 = {instancePath:instancePath+"/build/compilerVersion",schemaPath:"#/$defs/build/properties/compilerVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data25.flags !== undefined){
+let data28 = data25.flags;
+if(Array.isArray(data28)){
+const len0 = data28.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data28[i0] !== "string"){
+const err74 = {instancePath:instancePath+"/build/flags/" + i0,schemaPath:"#/$defs/build/properties/flags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/build/flags",schemaPath:"#/$defs/build/properties/flags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data25.defines !== undefined){
+let data30 = data25.defines;
+if(Array.isArray(data30)){
+const len1 = data30.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data30[i1] !== "string"){
+const err76 = {instancePath:instancePath+"/build/defines/" + i1,schemaPath:"#/$defs/build/properties/defines/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/build/defines",schemaPath:"#/$defs/build/properties/defines/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data25.ldflags !== undefined){
+let data32 = data25.ldflags;
+if(Array.isArray(data32)){
+const len2 = data32.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data32[i2] !== "string"){
+const err78 = {instancePath:instancePath+"/build/ldflags/" + i2,schemaPath:"#/$defs/build/properties/ldflags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/build/ldflags",schemaPath:"#/$defs/build/properties/ldflags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data25.sourcesSha256 !== undefined){
+let data34 = data25.sourcesSha256;
+if(typeof data34 === "string"){
+if(!pattern30.test(data34)){
+const err80 = {instancePath:instancePath+"/build/sourcesSha256",schemaPath:"#/$defs/build/properties/sourcesSha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/build/sourcesSha256",schemaPath:"#/$defs/build/properties/sourcesSha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data25.artifact !== undefined){
+if(typeof data25.artifact !== "string"){
+const err82 = {instancePath:instancePath+"/build/artifact",schemaPath:"#/$defs/build/properties/artifact/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data25.linkage !== undefined){
+let data36 = data25.linkage;
+if(typeof data36 !== "string"){
+const err83 = {instancePath:instancePath+"/build/linkage",schemaPath:"#/$defs/build/properties/linkage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(!((data36 === "static-objects") || (data36 === "shared-object"))){
+const err84 = {instancePath:instancePath+"/build/linkage",schemaPath:"#/$defs/build/properties/linkage/enum",keyword:"enum",params:{allowedValues: schema38.properties.linkage.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/build",schemaPath:"#/$defs/build/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data.sections !== undefined){
+let data37 = data.sections;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.textBytes === undefined){
+const err86 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/required",keyword:"required",params:{missingProperty: "textBytes"},message:"must have required property '"+"textBytes"+"'"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(data37.rodataBytes === undefined){
+const err87 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/required",keyword:"required",params:{missingProperty: "rodataBytes"},message:"must have required property '"+"rodataBytes"+"'"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if(data37.dataBytes === undefined){
+const err88 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/required",keyword:"required",params:{missingProperty: "dataBytes"},message:"must have required property '"+"dataBytes"+"'"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if(data37.bssBytes === undefined){
+const err89 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/required",keyword:"required",params:{missingProperty: "bssBytes"},message:"must have required property '"+"bssBytes"+"'"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+if(data37.objects === undefined){
+const err90 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(data37.method === undefined){
+const err91 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+for(const key5 in data37){
+if(!(((((((key5 === "textBytes") || (key5 === "rodataBytes")) || (key5 === "dataBytes")) || (key5 === "bssBytes")) || (key5 === "objects")) || (key5 === "method")) || (key5 === "unwindBytes"))){
+const err92 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data37.textBytes !== undefined){
+let data38 = data37.textBytes;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err93 = {instancePath:instancePath+"/sections/textBytes",schemaPath:"#/properties/sections/properties/textBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 0 || isNaN(data38)){
+const err94 = {instancePath:instancePath+"/sections/textBytes",schemaPath:"#/properties/sections/properties/textBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+if(data37.rodataBytes !== undefined){
+let data39 = data37.rodataBytes;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err95 = {instancePath:instancePath+"/sections/rodataBytes",schemaPath:"#/properties/sections/properties/rodataBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 0 || isNaN(data39)){
+const err96 = {instancePath:instancePath+"/sections/rodataBytes",schemaPath:"#/properties/sections/properties/rodataBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+if(data37.dataBytes !== undefined){
+let data40 = data37.dataBytes;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err97 = {instancePath:instancePath+"/sections/dataBytes",schemaPath:"#/properties/sections/properties/dataBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 0 || isNaN(data40)){
+const err98 = {instancePath:instancePath+"/sections/dataBytes",schemaPath:"#/properties/sections/properties/dataBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+if(data37.bssBytes !== undefined){
+let data41 = data37.bssBytes;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err99 = {instancePath:instancePath+"/sections/bssBytes",schemaPath:"#/properties/sections/properties/bssBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 0 || isNaN(data41)){
+const err100 = {instancePath:instancePath+"/sections/bssBytes",schemaPath:"#/properties/sections/properties/bssBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+if(data37.objects !== undefined){
+let data42 = data37.objects;
+if(Array.isArray(data42)){
+const len3 = data42.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data42[i3] !== "string"){
+const err101 = {instancePath:instancePath+"/sections/objects/" + i3,schemaPath:"#/properties/sections/properties/objects/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/sections/objects",schemaPath:"#/properties/sections/properties/objects/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+if(data37.method !== undefined){
+if(typeof data37.method !== "string"){
+const err103 = {instancePath:instancePath+"/sections/method",schemaPath:"#/properties/sections/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+if(data37.unwindBytes !== undefined){
+let data45 = data37.unwindBytes;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err104 = {instancePath:instancePath+"/sections/unwindBytes",schemaPath:"#/properties/sections/properties/unwindBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 0 || isNaN(data45)){
+const err105 = {instancePath:instancePath+"/sections/unwindBytes",schemaPath:"#/properties/sections/properties/unwindBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/sections",schemaPath:"#/properties/sections/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data.image !== undefined){
+let data46 = data.image;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.elfImageBytes === undefined){
+const err107 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/required",keyword:"required",params:{missingProperty: "elfImageBytes"},message:"must have required property '"+"elfImageBytes"+"'"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if(data46.file === undefined){
+const err108 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+for(const key6 in data46){
+if(!((key6 === "elfImageBytes") || (key6 === "file"))){
+const err109 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data46.elfImageBytes !== undefined){
+let data47 = data46.elfImageBytes;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err110 = {instancePath:instancePath+"/image/elfImageBytes",schemaPath:"#/properties/image/properties/elfImageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 0 || isNaN(data47)){
+const err111 = {instancePath:instancePath+"/image/elfImageBytes",schemaPath:"#/properties/image/properties/elfImageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+if(data46.file !== undefined){
+if(typeof data46.file !== "string"){
+const err112 = {instancePath:instancePath+"/image/file",schemaPath:"#/properties/image/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+else {
+const err113 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+if(data.limits !== undefined){
+let data49 = data.limits;
+if(Array.isArray(data49)){
+const len4 = data49.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data49[i4] !== "string"){
+const err114 = {instancePath:instancePath+"/limits/" + i4,schemaPath:"#/properties/limits/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+else {
+const err116 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const constant_time = validate32;
+const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/constant-time.schema.json","title":"ngcc-perf constant-time record","description":"One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see (variable-latency instructions such as division).","type":"object","properties":{"kind":{"const":"constant-time","description":"Record kind; always \"constant-time\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: run at every level; failed: the tool or the build failed, see failure."},"verdict":{"type":"string","enum":["pass","leaks found","tool error"],"description":"pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed)."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the tested program was built (the flags of the first level; each level's in levels)."},"tool":{"type":"object","description":"The tool.","properties":{"name":{"type":"string","enum":["memcheck"],"description":"The tool."},"version":{"type":"string","description":"First line of `valgrind --version`, e.g. valgrind-3.19.0."},"options":{"type":"array","description":"valgrind options used (the XML file added per run).","items":{"type":"string"}}},"required":["name","version"],"additionalProperties":false},"randomness":{"type":"string","description":"Where the instance's randombytes came from, and that its output was marked undefined."},"secret":{"type":"array","description":"What was marked undefined (secret) for the call.","items":{"type":"string"}},"declassified":{"type":"array","description":"What was marked defined (public) right after the call.","items":{"type":"string"}},"note":{"type":"string","description":"What the program said about this operation (e.g. verify takes no secret input)."},"calls":{"type":"integer","description":"Calls tested at each level (one per key pair).","minimum":1},"randomBytesMarked":{"type":"integer","description":"Bytes of randomness marked undefined over the calls of one level.","minimum":0},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"levels":{"type":"array","description":"One run per optimisation level, in the campaign's order.","items":{"type":"object","description":"The run at one optimisation level.","properties":{"level":{"type":"string","description":"The optimisation flag, e.g. -O2, which replaced the profile's -O flag."},"flags":{"type":"array","description":"Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.","items":{"type":"string"}},"verdict":{"type":"string","enum":["pass","leaks found"],"description":"pass: no open finding; leaks found: at least one."},"errorsReported":{"type":"integer","description":"Errors memcheck reported in all (its errorcounts summed), accepted or open.","minimum":0},"findings":{"type":"array","description":"The findings, open ones first.","items":{"type":"object","description":"One finding: memcheck's errors of one kind at one place, summed.","properties":{"kind":{"type":"string","description":"memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …"},"what":{"type":"string","description":"memcheck's description of the first of these errors."},"count":{"type":"integer","description":"How many times memcheck saw it (its errorcounts, summed over the errors grouped here).","minimum":1},"contexts":{"type":"integer","description":"Distinct call stacks memcheck reported for it (grouped here).","minimum":1},"top":{"type":"object","description":"The innermost stack frame (where the error happened).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"status":{"type":"string","enum":["open","accepted"],"description":"open: a leak not triaged; accepted: the campaign's triage accepts it (reason)."},"location":{"type":"object","description":"The first (innermost) stack frame inside the submission's own sources: what triage matches and the page shows. Absent when no frame is (e.g. only library code).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"reason":{"type":"string","description":"Why the campaign's triage accepts it (accepted only)."}},"required":["kind","what","count","contexts","top","status"],"additionalProperties":false}},"command":{"$ref":"#/$defs/command","description":"The valgrind process."}},"required":["level","flags","verdict","errorsReported","findings","command"],"additionalProperties":false},"minItems":1},"triage":{"type":"array","description":"The campaign's triage entries (constantTime.triage) in force.","items":{"type":"object","description":"One triage entry.","properties":{"file":{"type":"string","description":"File relative to the submission folder."},"reason":{"type":"string","description":"Why it is accepted."},"line":{"type":"integer","description":"Line.","minimum":1},"function":{"type":"string","description":"Function."}},"required":["file","reason"],"additionalProperties":false}},"commands":{"type":"array","description":"Child processes run (the valgrind runs).","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"],"properties":{"verdict":{"const":"tool error","description":"A failure record says tool error."}}}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["verdict","tool","levels","secret","declassified"],"properties":{"verdict":{"enum":["pass","leaks found"],"description":"A record run at every level passes or finds leaks."}}}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/constant-time.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -33730,7 +35217,7 @@ errors++;
 if(data.verdict !== undefined){
 let data3 = data.verdict;
 if(!((data3 === "pass") || (data3 === "leaks found"))){
-const err12 = {instancePath:instancePath+"/verdict",schemaPath:"#/allOf/1/then/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema94.allOf[1].then.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/verdict",schemaPath:"#/allOf/1/then/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.allOf[1].then.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -33870,7 +35357,7 @@ vErrors.push(err23);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema94.properties, key0))){
+if(!(func1.call(schema98.properties, key0))){
 const err24 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err24];
@@ -34294,7 +35781,7 @@ vErrors.push(err58);
 errors++;
 }
 if(!((data20 === "ok") || (data20 === "failed"))){
-const err59 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema94.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err59 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema98.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -34317,7 +35804,7 @@ vErrors.push(err60);
 errors++;
 }
 if(!(((data21 === "pass") || (data21 === "leaks found")) || (data21 === "tool error"))){
-const err61 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema94.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err61 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -34823,7 +36310,7 @@ vErrors.push(err99);
 errors++;
 }
 if(!(data42 === "memcheck")){
-const err100 = {instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/enum",keyword:"enum",params:{allowedValues: schema94.properties.tool.properties.name.enum},message:"must be equal to one of the allowed values"};
+const err100 = {instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/enum",keyword:"enum",params:{allowedValues: schema98.properties.tool.properties.name.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -35182,7 +36669,7 @@ vErrors.push(err128);
 errors++;
 }
 if(!((data60 === "pass") || (data60 === "leaks found"))){
-const err129 = {instancePath:instancePath+"/levels/" + i6+"/verdict",schemaPath:"#/properties/levels/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema94.properties.levels.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err129 = {instancePath:instancePath+"/levels/" + i6+"/verdict",schemaPath:"#/properties/levels/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema98.properties.levels.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -35471,7 +36958,7 @@ vErrors.push(err152);
 errors++;
 }
 if(!((data73 === "open") || (data73 === "accepted"))){
-const err153 = {instancePath:instancePath+"/levels/" + i6+"/findings/" + i8+"/status",schemaPath:"#/properties/levels/items/properties/findings/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema94.properties.levels.items.properties.findings.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err153 = {instancePath:instancePath+"/levels/" + i6+"/findings/" + i8+"/status",schemaPath:"#/properties/levels/items/properties/findings/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema98.properties.levels.items.properties.findings.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -36414,22 +37901,22 @@ vErrors.push(err225);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const meta = validate32;
-const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/meta.schema.json","title":"ngcc-perf submission metadata (meta.json)","description":"Submission metadata.","type":"object","properties":{"name":{"type":"string","description":"Algorithm name, e.g. Puffin.","minLength":1},"instances":{"type":"array","description":"The instances, in page order. Their names are unique, also ignoring case (each names a folder of the store and of the site; readMeta and validate refuse a repeated name).","items":{"type":"object","description":"One instance: one parameter set of one implementation, compiled from exactly the sources listed.","properties":{"name":{"type":"string","description":"Instance name (part of store paths), e.g. MyKEM-128; unique among the instances, ignoring case.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$","maxLength":128},"sources":{"type":"array","description":"Exactly the C files to compile for the instance.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"implementation":{"type":"string","description":"The implementation (implementations[].name) the instance belongs to; default reference.","minLength":1},"parameterSet":{"type":"string","description":"The parameter set (one of parameterSets).","minLength":1},"folder":{"type":"string","description":"Folder of the instance (holding its API header). Relative to the submission folder, inside it.","minLength":1},"apiHeader":{"type":"string","description":"The API header file (any name: api.h, kem.h, sign.h …) with the CRYPTO_* size macros. Relative to the submission folder, inside it.","minLength":1},"api":{"type":"object","description":"The API the instance's header declares.","properties":{"style":{"type":"string","enum":["nist","fips204"],"description":"Signature API: nist (default), the round-3 crypto_sign(sm, smlen, m, mlen, sk) / crypto_sign_open(m, mlen, sm, smlen, pk); fips204, the FIPS 204 context API crypto_sign(sm, smlen, m, mlen, ctx, ctxlen, sk) / crypto_sign_open(m, mlen, sm, smlen, ctx, ctxlen, pk) (plus crypto_sign_signature_ctx / crypto_sign_verify_ctx where present)."},"prefix":{"type":"string","description":"Namespace prefix of every API name, e.g. PQCLEAN_MLDSA44_CLEAN_; default: detected from the header (the prefix of its CRYPTO_SECRETKEYBYTES macro).","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"context":{"type":"string","description":"FIPS 204 context string as hex (at most 255 bytes); default empty, or the campaign's signContext.","pattern":"^([0-9a-fA-F]{2}){0,255}$"},"randombytes":{"type":"string","description":"The symbol the instance's code calls for randomness when a macro renames randombytes (e.g. PQCLEAN_randombytes): linked to ngcc-perf's randombytes (the KAT DRBG or the system RNG); default randombytes.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"additionalProperties":false},"includeDirs":{"type":"array","description":"Include folders (-I), in order.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"defines":{"type":"array","description":"Macros for every build of the instance, without -D.","items":{"type":"string","description":"A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).","pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"}},"cflags":{"type":"array","description":"Compiler flags the package's own build passes besides -D and -I (-std=c11, -mavx2 …), after the build profile's flags in every compile of the instance.","items":{"type":"string","description":"One flag: -std=…, -m<feature> (not -march=native or -mtune), -f<option> (not -fPIC, -fsanitize, -flto, -fprofile…, -fplugin…) or -pthread; the harness's own code (driver, KAT generator, printparams) gets none of the -f options.","pattern":"^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$"}},"libraries":{"type":"array","description":"System libraries the instance links (its build's -l flags, e.g. crypto), linked after the objects on every link line.","items":{"type":"string","description":"A library name as -l takes it, e.g. crypto for -lcrypto (libm is always linked).","pattern":"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the timing builds draw randomness. randombytes: calls randombytes; self: draws its own randomness (never randombytes)."},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c when it is not among sources; it is always left out of builds (ngcc-perf provides randombytes). Relative to the submission folder, inside it.","minLength":1},"kat":{"type":"object","description":"The KAT build and its expected file.","properties":{"file":{"type":"string","description":"The NIST .rsp file, e.g. KAT/MyKEM-128/PQCkemKAT_1632.rsp. Relative to the submission folder, inside it.","minLength":1},"defines":{"type":"array","description":"Macros of the KAT build, without -D; they replace defines.","items":{"type":"string","description":"A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).","pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the KAT build draws randomness (the KAT DRBG is linked as randombytes). randombytes: calls randombytes; self: draws its own randomness (never randombytes)."}},"additionalProperties":false},"notes":{"type":"string","description":"Free text about the instance."}},"required":["name","sources"],"additionalProperties":false},"minItems":1},"$schema":{"type":"string","description":"URL or path of this schema, for editors; ignored."},"schemaVersion":{"const":1,"description":"Version of this schema the file was written against."},"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"summary":{"type":"string","description":"One sentence about the submission."},"interface":{"type":"string","description":"The interface the code implements when it is not the NIST API, e.g. ngcc_kex.h."},"implementations":{"type":"array","description":"Implementation versions.","items":{"type":"object","description":"One implementation.","properties":{"name":{"type":"string","description":"Implementation name, e.g. reference.","minLength":1},"folder":{"type":"string","description":"Its folder, e.g. Reference_Implementation. Relative to the submission folder, inside it.","minLength":1}},"required":["name"],"additionalProperties":false}},"parameterSets":{"type":"array","description":"Parameter set names, in order.","items":{"type":"string","minLength":1}},"iccs":{"description":"The ICCS functions the code calls; absent or null: it calls none (nothing of ICCS is linked or included).","anyOf":[{"type":"object","properties":{"header":{"type":"string","description":"The ICCS header the code includes, e.g. iccs.h."},"hash":{"type":"array","description":"ICCS hash functions called, e.g. pseudohash, pseudoXOF, sm3hash.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}},"drng":{"type":"array","description":"ICCS DRNG functions called, e.g. randombytes.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}}},"additionalProperties":false},{"type":"null"}]},"ownPrimitives":{"type":"array","description":"Symmetric primitives the submission brings itself.","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Its name, e.g. SHAKE128 (own Keccak-f[1600]).","minLength":1},"source":{"type":"string","description":"The file implementing it. Relative to the submission folder, inside it.","minLength":1},"instances":{"type":"array","description":"The instances that use it.","items":{"type":"string"}},"use":{"type":"string","description":"What it is used for, e.g. matrix A."}},"required":["name"],"additionalProperties":false}},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c for every instance (an instance's randombytesSource names one for itself); always left out of builds. Relative to the submission folder, inside it.","minLength":1},"katManifest":{"type":"string","description":"The KAT manifest in sha256sum format, e.g. KAT/kat.sha256. Relative to the submission folder, inside it.","minLength":1},"profiler":{"type":"object","description":"This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or with replaceCampaignGroups instead of them.","properties":{"groups":{"type":"object","description":"Group name → its symbols; added to the campaign's groups, a group of the same name overriding the campaign's.","propertyNames":{"pattern":"^[a-z][a-z0-9_]*$"},"additionalProperties":{"type":"object","description":"One symbol group.","properties":{"symbols":{"type":"array","description":"Linker symbols wrapped with -Wl,--wrap.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"minItems":1},"label":{"type":"string","description":"Column label in the report, e.g. pseudohash/XOF/sm3 or SHA-3/SHAKE."},"symbolLabels":{"type":"object","description":"Symbol → name shown in the calls column (e.g. randombytes → drng); by default a symbol is shown without the prefix all of its group's symbols share.","additionalProperties":{"type":"string"}},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash."},"iccs":{"type":"boolean","description":"true: the group is ICCS placeholder functions (worded so on the page); default: true only when every symbol is an ICCS function the submission's meta.json iccs lists or iccs.h declares."}},"required":["symbols"],"additionalProperties":false}},"replaceCampaignGroups":{"type":"boolean","description":"true: these groups instead of the campaign's (or the defaults); default false."}},"required":["groups"],"additionalProperties":false},"links":{"type":"object","description":"Links about the submission.","properties":{"description":{"type":"string","description":"Where the submission is described (relative path or URL)."},"source":{"type":"string","description":"Where its source is (relative path or URL)."}},"additionalProperties":false}},"required":["name","instances"],"additionalProperties":false};
-const pattern122 = new RegExp("^([0-9a-fA-F]{2}){0,255}$", "u");
-const pattern124 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$", "u");
-const pattern125 = new RegExp("^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$", "u");
+export const meta = validate33;
+const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/meta.schema.json","title":"ngcc-perf submission metadata (meta.json)","description":"Submission metadata.","type":"object","properties":{"name":{"type":"string","description":"Algorithm name, e.g. Puffin.","minLength":1},"instances":{"type":"array","description":"The instances, in page order. Their names are unique, also ignoring case (each names a folder of the store and of the site; readMeta and validate refuse a repeated name).","items":{"type":"object","description":"One instance: one parameter set of one implementation, compiled from exactly the sources listed.","properties":{"name":{"type":"string","description":"Instance name (part of store paths), e.g. MyKEM-128; unique among the instances, ignoring case.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$","maxLength":128},"sources":{"type":"array","description":"Exactly the C files to compile for the instance.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"implementation":{"type":"string","description":"The implementation (implementations[].name) the instance belongs to; default reference.","minLength":1},"parameterSet":{"type":"string","description":"The parameter set (one of parameterSets).","minLength":1},"folder":{"type":"string","description":"Folder of the instance (holding its API header). Relative to the submission folder, inside it.","minLength":1},"apiHeader":{"type":"string","description":"The API header file (any name: api.h, kem.h, sign.h …) with the CRYPTO_* size macros. Relative to the submission folder, inside it.","minLength":1},"api":{"type":"object","description":"The API the instance's header declares.","properties":{"style":{"type":"string","enum":["nist","fips204"],"description":"Signature API: nist (default), the round-3 crypto_sign(sm, smlen, m, mlen, sk) / crypto_sign_open(m, mlen, sm, smlen, pk); fips204, the FIPS 204 context API crypto_sign(sm, smlen, m, mlen, ctx, ctxlen, sk) / crypto_sign_open(m, mlen, sm, smlen, ctx, ctxlen, pk) (plus crypto_sign_signature_ctx / crypto_sign_verify_ctx where present)."},"prefix":{"type":"string","description":"Namespace prefix of every API name, e.g. PQCLEAN_MLDSA44_CLEAN_; default: detected from the header (the prefix of its CRYPTO_SECRETKEYBYTES macro).","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"context":{"type":"string","description":"FIPS 204 context string as hex (at most 255 bytes); default empty, or the campaign's signContext.","pattern":"^([0-9a-fA-F]{2}){0,255}$"},"randombytes":{"type":"string","description":"The symbol the instance's code calls for randomness when a macro renames randombytes (e.g. PQCLEAN_randombytes): linked to ngcc-perf's randombytes (the KAT DRBG or the system RNG); default randombytes.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"additionalProperties":false},"includeDirs":{"type":"array","description":"Include folders (-I), in order.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"defines":{"type":"array","description":"Macros for every build of the instance, without -D.","items":{"type":"string","description":"A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).","pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"}},"cflags":{"type":"array","description":"Compiler flags the package's own build passes besides -D and -I (-std=c11, -mavx2 …), after the build profile's flags in every compile of the instance.","items":{"type":"string","description":"One flag: -std=…, -m<feature> (not -march=native or -mtune), -f<option> (not -fPIC, -fsanitize, -flto, -fprofile…, -fplugin…) or -pthread; the harness's own code (driver, KAT generator, printparams) gets none of the -f options.","pattern":"^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$"}},"libraries":{"type":"array","description":"System libraries the instance links (its build's -l flags, e.g. crypto), linked after the objects on every link line.","items":{"type":"string","description":"A library name as -l takes it, e.g. crypto for -lcrypto (libm is always linked).","pattern":"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the timing builds draw randomness. randombytes: calls randombytes; self: draws its own randomness (never randombytes)."},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c when it is not among sources; it is always left out of builds (ngcc-perf provides randombytes). Relative to the submission folder, inside it.","minLength":1},"kat":{"type":"object","description":"The KAT build and its expected file.","properties":{"file":{"type":"string","description":"The NIST .rsp file, e.g. KAT/MyKEM-128/PQCkemKAT_1632.rsp. Relative to the submission folder, inside it.","minLength":1},"defines":{"type":"array","description":"Macros of the KAT build, without -D; they replace defines.","items":{"type":"string","description":"A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).","pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the KAT build draws randomness (the KAT DRBG is linked as randombytes). randombytes: calls randombytes; self: draws its own randomness (never randombytes)."}},"additionalProperties":false},"notes":{"type":"string","description":"Free text about the instance."}},"required":["name","sources"],"additionalProperties":false},"minItems":1},"$schema":{"type":"string","description":"URL or path of this schema, for editors; ignored."},"schemaVersion":{"const":1,"description":"Version of this schema the file was written against."},"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"summary":{"type":"string","description":"One sentence about the submission."},"interface":{"type":"string","description":"The interface the code implements when it is not the NIST API, e.g. ngcc_kex.h."},"implementations":{"type":"array","description":"Implementation versions.","items":{"type":"object","description":"One implementation.","properties":{"name":{"type":"string","description":"Implementation name, e.g. reference.","minLength":1},"folder":{"type":"string","description":"Its folder, e.g. Reference_Implementation. Relative to the submission folder, inside it.","minLength":1}},"required":["name"],"additionalProperties":false}},"parameterSets":{"type":"array","description":"Parameter set names, in order.","items":{"type":"string","minLength":1}},"iccs":{"description":"The ICCS functions the code calls; absent or null: it calls none (nothing of ICCS is linked or included).","anyOf":[{"type":"object","properties":{"header":{"type":"string","description":"The ICCS header the code includes, e.g. iccs.h."},"hash":{"type":"array","description":"ICCS hash functions called, e.g. pseudohash, pseudoXOF, sm3hash.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}},"drng":{"type":"array","description":"ICCS DRNG functions called, e.g. randombytes.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}}},"additionalProperties":false},{"type":"null"}]},"ownPrimitives":{"type":"array","description":"Symmetric primitives the submission brings itself.","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Its name, e.g. SHAKE128 (own Keccak-f[1600]).","minLength":1},"source":{"type":"string","description":"The file implementing it. Relative to the submission folder, inside it.","minLength":1},"instances":{"type":"array","description":"The instances that use it.","items":{"type":"string"}},"use":{"type":"string","description":"What it is used for, e.g. matrix A."}},"required":["name"],"additionalProperties":false}},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c for every instance (an instance's randombytesSource names one for itself); always left out of builds. Relative to the submission folder, inside it.","minLength":1},"katManifest":{"type":"string","description":"The KAT manifest in sha256sum format, e.g. KAT/kat.sha256. Relative to the submission folder, inside it.","minLength":1},"profiler":{"type":"object","description":"This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or with replaceCampaignGroups instead of them.","properties":{"groups":{"type":"object","description":"Group name → its symbols; added to the campaign's groups, a group of the same name overriding the campaign's.","propertyNames":{"pattern":"^[a-z][a-z0-9_]*$"},"additionalProperties":{"type":"object","description":"One symbol group.","properties":{"symbols":{"type":"array","description":"Linker symbols wrapped with -Wl,--wrap.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"minItems":1},"label":{"type":"string","description":"Column label in the report, e.g. pseudohash/XOF/sm3 or SHA-3/SHAKE."},"symbolLabels":{"type":"object","description":"Symbol → name shown in the calls column (e.g. randombytes → drng); by default a symbol is shown without the prefix all of its group's symbols share.","additionalProperties":{"type":"string"}},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash."},"iccs":{"type":"boolean","description":"true: the group is ICCS placeholder functions (worded so on the page); default: true only when every symbol is an ICCS function the submission's meta.json iccs lists or iccs.h declares."}},"required":["symbols"],"additionalProperties":false}},"replaceCampaignGroups":{"type":"boolean","description":"true: these groups instead of the campaign's (or the defaults); default false."}},"required":["groups"],"additionalProperties":false},"links":{"type":"object","description":"Links about the submission.","properties":{"description":{"type":"string","description":"Where the submission is described (relative path or URL)."},"source":{"type":"string","description":"Where its source is (relative path or URL)."}},"additionalProperties":false}},"required":["name","instances"],"additionalProperties":false};
+const pattern129 = new RegExp("^([0-9a-fA-F]{2}){0,255}$", "u");
+const pattern131 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$", "u");
+const pattern132 = new RegExp("^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$", "u");
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/meta.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -36458,7 +37945,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema100.properties, key0))){
+if(!(func1.call(schema104.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -36532,7 +38019,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key1 in data2){
-if(!(func1.call(schema100.properties.instances.items.properties, key1))){
+if(!(func1.call(schema104.properties.instances.items.properties, key1))){
 const err8 = {instancePath:instancePath+"/instances/" + i0,schemaPath:"#/properties/instances/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -36747,7 +38234,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((data11 === "nist") || (data11 === "fips204"))){
-const err25 = {instancePath:instancePath+"/instances/" + i0+"/api/style",schemaPath:"#/properties/instances/items/properties/api/properties/style/enum",keyword:"enum",params:{allowedValues: schema100.properties.instances.items.properties.api.properties.style.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/instances/" + i0+"/api/style",schemaPath:"#/properties/instances/items/properties/api/properties/style/enum",keyword:"enum",params:{allowedValues: schema104.properties.instances.items.properties.api.properties.style.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -36785,7 +38272,7 @@ errors++;
 if(data10.context !== undefined){
 let data13 = data10.context;
 if(typeof data13 === "string"){
-if(!pattern122.test(data13)){
+if(!pattern129.test(data13)){
 const err28 = {instancePath:instancePath+"/instances/" + i0+"/api/context",schemaPath:"#/properties/instances/items/properties/api/properties/context/pattern",keyword:"pattern",params:{pattern: "^([0-9a-fA-F]{2}){0,255}$"},message:"must match pattern \""+"^([0-9a-fA-F]{2}){0,255}$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
@@ -36892,7 +38379,7 @@ const len3 = data17.length;
 for(let i3=0; i3<len3; i3++){
 let data18 = data17[i3];
 if(typeof data18 === "string"){
-if(!pattern124.test(data18)){
+if(!pattern131.test(data18)){
 const err36 = {instancePath:instancePath+"/instances/" + i0+"/defines/" + i3,schemaPath:"#/properties/instances/items/properties/defines/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -36933,7 +38420,7 @@ const len4 = data19.length;
 for(let i4=0; i4<len4; i4++){
 let data20 = data19[i4];
 if(typeof data20 === "string"){
-if(!pattern125.test(data20)){
+if(!pattern132.test(data20)){
 const err39 = {instancePath:instancePath+"/instances/" + i0+"/cflags/" + i4,schemaPath:"#/properties/instances/items/properties/cflags/items/pattern",keyword:"pattern",params:{pattern: "^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$"},message:"must match pattern \""+"^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$"+"\""};
 if(vErrors === null){
 vErrors = [err39];
@@ -37021,7 +38508,7 @@ vErrors.push(err45);
 errors++;
 }
 if(!((data23 === "randombytes") || (data23 === "self"))){
-const err46 = {instancePath:instancePath+"/instances/" + i0+"/randomness",schemaPath:"#/properties/instances/items/properties/randomness/enum",keyword:"enum",params:{allowedValues: schema100.properties.instances.items.properties.randomness.enum},message:"must be equal to one of the allowed values"};
+const err46 = {instancePath:instancePath+"/instances/" + i0+"/randomness",schemaPath:"#/properties/instances/items/properties/randomness/enum",keyword:"enum",params:{allowedValues: schema104.properties.instances.items.properties.randomness.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -37103,7 +38590,7 @@ const len6 = data27.length;
 for(let i6=0; i6<len6; i6++){
 let data28 = data27[i6];
 if(typeof data28 === "string"){
-if(!pattern124.test(data28)){
+if(!pattern131.test(data28)){
 const err52 = {instancePath:instancePath+"/instances/" + i0+"/kat/defines/" + i6,schemaPath:"#/properties/instances/items/properties/kat/properties/defines/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err52];
@@ -37150,7 +38637,7 @@ vErrors.push(err55);
 errors++;
 }
 if(!((data29 === "randombytes") || (data29 === "self"))){
-const err56 = {instancePath:instancePath+"/instances/" + i0+"/kat/randomness",schemaPath:"#/properties/instances/items/properties/kat/properties/randomness/enum",keyword:"enum",params:{allowedValues: schema100.properties.instances.items.properties.kat.properties.randomness.enum},message:"must be equal to one of the allowed values"};
+const err56 = {instancePath:instancePath+"/instances/" + i0+"/kat/randomness",schemaPath:"#/properties/instances/items/properties/kat/properties/randomness/enum",keyword:"enum",params:{allowedValues: schema104.properties.instances.items.properties.kat.properties.randomness.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -37270,7 +38757,7 @@ vErrors.push(err65);
 errors++;
 }
 if(!(((data34 === "kem") || (data34 === "sign")) || (data34 === "kex"))){
-const err66 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema100.properties.category.enum},message:"must be equal to one of the allowed values"};
+const err66 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema104.properties.category.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -37983,7 +39470,7 @@ vErrors.push(err119);
 errors++;
 }
 if(!(((data66 === "hash") || (data66 === "drng")) || (data66 === "other"))){
-const err120 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/kind/enum",keyword:"enum",params:{allowedValues: schema100.properties.profiler.properties.groups.additionalProperties.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err120 = {instancePath:instancePath+"/profiler/groups/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/kind",schemaPath:"#/properties/profiler/properties/groups/additionalProperties/properties/kind/enum",keyword:"enum",params:{allowedValues: schema104.properties.profiler.properties.groups.additionalProperties.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -38115,19 +39602,19 @@ vErrors.push(err130);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const comparison = validate33;
-const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/comparison.schema.json","title":"ngcc-perf comparison of two record stores","description":"Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.","type":"object","properties":{"kind":{"const":"comparison","description":"Record kind; always \"comparison\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"a":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"b":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"threshold":{"type":"number","description":"The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.","minimum":0,"maximum":1},"method":{"type":"object","description":"How the intervals were computed.","properties":{"resamples":{"type":"integer","description":"Bootstrap resamples.","minimum":1},"seed":{"type":"integer","description":"Base seed of the generator (each measurement's seed is derived from it and the key).","minimum":0},"interval":{"type":"string","description":"The interval, in words."}},"required":["resamples","seed","interval"],"additionalProperties":false},"timings":{"type":"array","description":"Timings present in both, status ok on both sides, in key order.","items":{"type":"object","description":"One timing compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"figure":{"type":"object","description":"The figure compared.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"The published statistic (the mean of both when the sides publish different ones)."},"unit":{"type":"string","enum":["cycles","ns"],"description":"cycles: estimated core cycles per call (both records targeted them); ns: time per call."}},"required":["statistic","unit"],"additionalProperties":false},"a":{"type":"number","description":"A's figure, in figure.unit.","minimum":0},"b":{"type":"number","description":"B's figure, in figure.unit.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95":{"type":"object","description":"2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.","properties":{"low":{"description":"Lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"high":{"description":"Upper bound.","anyOf":[{"type":"number"},{"type":"null"}]}},"required":["low","high"],"additionalProperties":false},"verdict":{"type":"string","enum":["faster","slower","same","not-comparable"],"description":"slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states and one has fewer than 2 uncontended workers to compare over (no verdict)."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false},"oneWorker":{"type":"boolean","description":"A side was sampled by one worker: the interval holds no process-to-process noise."},"timeRatio":{"type":"number","description":"The time ratio B/A, when the figure is the estimated cycles.","minimum":0},"note":{"type":"string","description":"Why the figure is not each side's published one, why the interval is narrower than it should be, or why there is no verdict."},"aRelativeHalfWidth":{"type":"number","description":"A's own 95 % interval of the figure as a fraction of it (the record's), when the figure is A's published one.","minimum":0},"bRelativeHalfWidth":{"type":"number","description":"B's own 95 % interval of the figure as a fraction of it (the record's), when the figure is B's published one.","minimum":0},"contention":{"type":"object","description":"The contention state each side's figure was published in (null: the record has no probe).","properties":{"a":{"description":"A's state.","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]},"b":{"description":"B's state.","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]}},"required":["a","b"],"additionalProperties":false},"uncontendedWorkers":{"type":"object","description":"The sides' figures were published in different contention states, so both were compared over their uncontended workers only (at least 2 on each side): how many on each side. a and b are then those workers' figures, not the published ones.","properties":{"a":{"type":"integer","description":"A's uncontended workers compared.","minimum":2},"b":{"type":"integer","description":"B's uncontended workers compared.","minimum":2}},"required":["a","b"],"additionalProperties":false}},"required":["key","figure","a","b","ratio","ci95","verdict","records"],"additionalProperties":false}},"instructions":{"type":"array","description":"Instruction counts present in both, status ok on both sides.","items":{"type":"object","description":"One count compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"a":{"type":"number","description":"A's instructions per call.","minimum":0},"b":{"type":"number","description":"B's instructions per call.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"verdict":{"type":"string","enum":["fewer","more","same"],"description":"Exact: same only when equal."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false}},"required":["key","a","b","ratio","verdict","records"],"additionalProperties":false}},"unmatched":{"type":"array","description":"Measurements not compared: on one side only, or failed on a side.","items":{"type":"object","description":"One measurement not compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"kind":{"type":"string","enum":["timing","instructions"],"description":"The record kind."},"where":{"type":"string","enum":["only-a","only-b","failed-a","failed-b","failed-both"],"description":"Where it is."},"record":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["key","kind","where","record"],"additionalProperties":false}},"counts":{"type":"object","description":"Verdicts counted.","properties":{"same":{"type":"integer","description":"Timings same.","minimum":0},"faster":{"type":"integer","description":"Timings faster.","minimum":0},"slower":{"type":"integer","description":"Timings slower.","minimum":0},"instructionsSame":{"type":"integer","description":"Instruction counts equal.","minimum":0},"instructionsDiffer":{"type":"integer","description":"Instruction counts different.","minimum":0},"oneWorker":{"type":"integer","description":"Timings with oneWorker.","minimum":0},"notComparable":{"type":"integer","description":"Timings not comparable (different contention states).","minimum":0}},"required":["same","faster","slower","instructionsSame","instructionsDiffer","oneWorker"],"additionalProperties":false},"regressed":{"type":"boolean","description":"Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."}},"required":["kind","schemaVersion","a","b","threshold","method","timings","instructions","unmatched","counts","regressed"],"additionalProperties":false,"$defs":{}};
+export const comparison = validate34;
+const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/comparison.schema.json","title":"ngcc-perf comparison of two record stores","description":"Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.","type":"object","properties":{"kind":{"const":"comparison","description":"Record kind; always \"comparison\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"a":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"b":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"threshold":{"type":"number","description":"The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.","minimum":0,"maximum":1},"method":{"type":"object","description":"How the intervals were computed.","properties":{"resamples":{"type":"integer","description":"Bootstrap resamples.","minimum":1},"seed":{"type":"integer","description":"Base seed of the generator (each measurement's seed is derived from it and the key).","minimum":0},"interval":{"type":"string","description":"The interval, in words."}},"required":["resamples","seed","interval"],"additionalProperties":false},"timings":{"type":"array","description":"Timings present in both, status ok on both sides, in key order.","items":{"type":"object","description":"One timing compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"figure":{"type":"object","description":"The figure compared.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"The published statistic (the mean of both when the sides publish different ones)."},"unit":{"type":"string","enum":["cycles","ns"],"description":"cycles: estimated core cycles per call (both records targeted them); ns: time per call."}},"required":["statistic","unit"],"additionalProperties":false},"a":{"type":"number","description":"A's figure, in figure.unit.","minimum":0},"b":{"type":"number","description":"B's figure, in figure.unit.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95":{"type":"object","description":"2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.","properties":{"low":{"description":"Lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"high":{"description":"Upper bound.","anyOf":[{"type":"number"},{"type":"null"}]}},"required":["low","high"],"additionalProperties":false},"verdict":{"type":"string","enum":["faster","slower","same","not-comparable"],"description":"slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states and one has fewer than 2 uncontended workers to compare over (no verdict)."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false},"oneWorker":{"type":"boolean","description":"A side was sampled by one worker: the interval holds no process-to-process noise."},"timeRatio":{"type":"number","description":"The time ratio B/A, when the figure is the estimated cycles.","minimum":0},"note":{"type":"string","description":"Why the figure is not each side's published one, why the interval is narrower than it should be, or why there is no verdict."},"aRelativeHalfWidth":{"type":"number","description":"A's own 95 % interval of the figure as a fraction of it (the record's), when the figure is A's published one.","minimum":0},"bRelativeHalfWidth":{"type":"number","description":"B's own 95 % interval of the figure as a fraction of it (the record's), when the figure is B's published one.","minimum":0},"contention":{"type":"object","description":"The contention state each side's figure was published in (null: the record has no probe).","properties":{"a":{"description":"A's state.","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]},"b":{"description":"B's state.","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]}},"required":["a","b"],"additionalProperties":false},"uncontendedWorkers":{"type":"object","description":"The sides' figures were published in different contention states, so both were compared over their uncontended workers only (at least 2 on each side): how many on each side. a and b are then those workers' figures, not the published ones.","properties":{"a":{"type":"integer","description":"A's uncontended workers compared.","minimum":2},"b":{"type":"integer","description":"B's uncontended workers compared.","minimum":2}},"required":["a","b"],"additionalProperties":false}},"required":["key","figure","a","b","ratio","ci95","verdict","records"],"additionalProperties":false}},"instructions":{"type":"array","description":"Instruction counts present in both, status ok on both sides.","items":{"type":"object","description":"One count compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"a":{"type":"number","description":"A's instructions per call.","minimum":0},"b":{"type":"number","description":"B's instructions per call.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"verdict":{"type":"string","enum":["fewer","more","same"],"description":"Exact: same only when equal."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false}},"required":["key","a","b","ratio","verdict","records"],"additionalProperties":false}},"unmatched":{"type":"array","description":"Measurements not compared: on one side only, or failed on a side.","items":{"type":"object","description":"One measurement not compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"kind":{"type":"string","enum":["timing","instructions"],"description":"The record kind."},"where":{"type":"string","enum":["only-a","only-b","failed-a","failed-b","failed-both"],"description":"Where it is."},"record":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["key","kind","where","record"],"additionalProperties":false}},"counts":{"type":"object","description":"Verdicts counted.","properties":{"same":{"type":"integer","description":"Timings same.","minimum":0},"faster":{"type":"integer","description":"Timings faster.","minimum":0},"slower":{"type":"integer","description":"Timings slower.","minimum":0},"instructionsSame":{"type":"integer","description":"Instruction counts equal.","minimum":0},"instructionsDiffer":{"type":"integer","description":"Instruction counts different.","minimum":0},"oneWorker":{"type":"integer","description":"Timings with oneWorker.","minimum":0},"notComparable":{"type":"integer","description":"Timings not comparable (different contention states).","minimum":0}},"required":["same","faster","slower","instructionsSame","instructionsDiffer","oneWorker"],"additionalProperties":false},"regressed":{"type":"boolean","description":"Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."}},"required":["kind","schemaVersion","a","b","threshold","method","timings","instructions","unmatched","counts","regressed"],"additionalProperties":false,"$defs":{}};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/comparison.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate34.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -38246,7 +39733,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema101.properties, key0))){
+if(!(func1.call(schema105.properties, key0))){
 const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
@@ -38671,7 +40158,7 @@ vErrors.push(err46);
 errors++;
 }
 for(const key4 in data14){
-if(!(func1.call(schema101.properties.timings.items.properties, key4))){
+if(!(func1.call(schema105.properties.timings.items.properties, key4))){
 const err47 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
@@ -38932,7 +40419,7 @@ vErrors.push(err68);
 errors++;
 }
 if(!((data22 === "median") || (data22 === "mean"))){
-const err69 = {instancePath:instancePath+"/timings/" + i0+"/figure/statistic",schemaPath:"#/properties/timings/items/properties/figure/properties/statistic/enum",keyword:"enum",params:{allowedValues: schema101.properties.timings.items.properties.figure.properties.statistic.enum},message:"must be equal to one of the allowed values"};
+const err69 = {instancePath:instancePath+"/timings/" + i0+"/figure/statistic",schemaPath:"#/properties/timings/items/properties/figure/properties/statistic/enum",keyword:"enum",params:{allowedValues: schema105.properties.timings.items.properties.figure.properties.statistic.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -38955,7 +40442,7 @@ vErrors.push(err70);
 errors++;
 }
 if(!((data23 === "cycles") || (data23 === "ns"))){
-const err71 = {instancePath:instancePath+"/timings/" + i0+"/figure/unit",schemaPath:"#/properties/timings/items/properties/figure/properties/unit/enum",keyword:"enum",params:{allowedValues: schema101.properties.timings.items.properties.figure.properties.unit.enum},message:"must be equal to one of the allowed values"};
+const err71 = {instancePath:instancePath+"/timings/" + i0+"/figure/unit",schemaPath:"#/properties/timings/items/properties/figure/properties/unit/enum",keyword:"enum",params:{allowedValues: schema105.properties.timings.items.properties.figure.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -39255,7 +40742,7 @@ vErrors.push(err91);
 errors++;
 }
 if(!((((data30 === "faster") || (data30 === "slower")) || (data30 === "same")) || (data30 === "not-comparable"))){
-const err92 = {instancePath:instancePath+"/timings/" + i0+"/verdict",schemaPath:"#/properties/timings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema101.properties.timings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err92 = {instancePath:instancePath+"/timings/" + i0+"/verdict",schemaPath:"#/properties/timings/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema105.properties.timings.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -39512,7 +40999,7 @@ vErrors.push(err112);
 errors++;
 }
 if(!(((data40 === "uncontended") || (data40 === "contended")) || (data40 === "mixed"))){
-const err113 = {instancePath:instancePath+"/timings/" + i0+"/contention/a",schemaPath:"#/properties/timings/items/properties/contention/properties/a/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema101.properties.timings.items.properties.contention.properties.a.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err113 = {instancePath:instancePath+"/timings/" + i0+"/contention/a",schemaPath:"#/properties/timings/items/properties/contention/properties/a/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema105.properties.timings.items.properties.contention.properties.a.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -39574,7 +41061,7 @@ vErrors.push(err116);
 errors++;
 }
 if(!(((data41 === "uncontended") || (data41 === "contended")) || (data41 === "mixed"))){
-const err117 = {instancePath:instancePath+"/timings/" + i0+"/contention/b",schemaPath:"#/properties/timings/items/properties/contention/properties/b/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema101.properties.timings.items.properties.contention.properties.b.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err117 = {instancePath:instancePath+"/timings/" + i0+"/contention/b",schemaPath:"#/properties/timings/items/properties/contention/properties/b/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema105.properties.timings.items.properties.contention.properties.b.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -40161,7 +41648,7 @@ vErrors.push(err163);
 errors++;
 }
 if(!(((data56 === "fewer") || (data56 === "more")) || (data56 === "same"))){
-const err164 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema101.properties.instructions.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err164 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema105.properties.instructions.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -40566,7 +42053,7 @@ vErrors.push(err197);
 errors++;
 }
 if(!((data68 === "timing") || (data68 === "instructions"))){
-const err198 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema101.properties.unmatched.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err198 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema105.properties.unmatched.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -40589,7 +42076,7 @@ vErrors.push(err199);
 errors++;
 }
 if(!(((((data69 === "only-a") || (data69 === "only-b")) || (data69 === "failed-a")) || (data69 === "failed-b")) || (data69 === "failed-both"))){
-const err200 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/enum",keyword:"enum",params:{allowedValues: schema101.properties.unmatched.items.properties.where.enum},message:"must be equal to one of the allowed values"};
+const err200 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/enum",keyword:"enum",params:{allowedValues: schema105.properties.unmatched.items.properties.where.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -40933,19 +42420,19 @@ vErrors.push(err228);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const summary = validate34;
-const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/summary.schema.json","title":"ngcc-perf summary of a system","description":"Every operation of every instance measured on one system, as the summary page shows it: the published time and estimated cycles each with its own 95 % interval, the tail, how the statistic was chosen, the contention state, sizes and hash/DRNG shares, with the paths of the records.","type":"object","properties":{"kind":{"const":"summary","description":"Record kind; always \"summary\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"baseline":{"description":"The baseline the ratios are relative to (<algorithm-id>/<instance>[@<profile>]).","anyOf":[{"type":"string"},{"type":"null"}]},"recordPathsRelativeTo":{"type":"string","description":"Where the record paths start, in words."},"rows":{"type":"array","description":"The rows, in page order.","items":{"type":"object","description":"One operation of one instance under one build profile.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmName":{"description":"The algorithm's name, as its survey gives it.","anyOf":[{"type":"string"},{"type":"null"}]},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},{"type":"null"}]},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed","not measured"],"description":"ok: measured; failed: the timing record is a failure; not measured: no timing record."},"statistic":{"description":"median or mean per call (method per-call), or the mean over all iterations (trials).","anyOf":[{"type":"string","enum":["median","mean"]},{"type":"null"}]},"method":{"description":"How the record was timed.","anyOf":[{"type":"string","enum":["per-call","trials"]},{"type":"null"}]},"timeNs":{"description":"The published time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95LowNs":{"description":"The time's 95 % interval, lower bound, ns (per call only).","anyOf":[{"type":"number"},{"type":"null"}]},"ci95HighNs":{"description":"The time's 95 % interval, upper bound, ns (per call only).","anyOf":[{"type":"number"},{"type":"null"}]},"timeRelativeHalfWidth":{"description":"The time's 95 % interval's half-width as a fraction of timeNs (the record's central.relativeHalfWidth).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cycles":{"description":"The published statistic in estimated core cycles per call (central.cycles.value).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cyclesCi95Low":{"description":"The estimated cycles' own 95 % interval, lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"cyclesCi95High":{"description":"The estimated cycles' own 95 % interval, upper bound.","anyOf":[{"type":"number"},{"type":"null"}]},"cyclesRelativeHalfWidth":{"description":"The estimated cycles' interval's half-width as a fraction of cycles.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"targetFigure":{"description":"The figure the precision target applied to (sampling stopped on its interval).","anyOf":[{"type":"string","enum":["time","cycles"]},{"type":"null"}]},"inputDependent":{"description":"Whether the operation's work depends on its input: the instructions decision, else whether the mean is published.","anyOf":[{"type":"boolean"},{"type":"null"}]},"decidedBy":{"description":"How the statistic was chosen (null: the record does not say).","anyOf":[{"type":"string","enum":["instructions","distribution"]},{"type":"null"}]},"instructionsPerCallMin":{"description":"Fewest instructions per call over the inputs counted (instructions decision).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"instructionsPerCallMax":{"description":"Most instructions per call over the inputs counted (instructions decision).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"p99Ns":{"description":"99th percentile of the time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"p999Ns":{"description":"99.9th percentile of the time per call, ns (null when the record lacks it).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"maxNs":{"description":"Largest time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"calls":{"description":"Calls timed: the count behind the tail.","anyOf":[{"type":"integer","minimum":1},{"type":"null"}]},"contentionState":{"description":"The contention probe's state over the workers (null: no probe).","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]},"publishedFrom":{"description":"The workers the figure was published from: the uncontended ones, or all.","anyOf":[{"type":"string","enum":["uncontended","all"]},{"type":"null"}]},"ratioToBaseline":{"description":"timeNs ÷ the baseline's timeNs for the same operation.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"publicKeyBytes":{"description":"Public key, bytes (size audit).","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"ciphertextBytes":{"description":"Ciphertext, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"signatureBytes":{"description":"Signature, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"hashShare":{"description":"Share of the time in the hash groups (hash/DRNG profile).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"drngShare":{"description":"Share of the time in the DRNG.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"failure":{"description":"The failure's first line, when status is failed.","anyOf":[{"type":"string"},{"type":"null"}]},"records":{"type":"object","description":"The records the row comes from, relative to this file's folder.","properties":{"timing":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]},"profile":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]},"sizes":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["timing","profile","sizes"],"additionalProperties":false},"notPlausible":{"const":true,"description":"Present when the figure failed a cross-check (shown marked)."}},"required":["system","algorithmId","algorithmName","category","instance","buildProfile","operation","status","statistic","method","timeNs","ci95LowNs","ci95HighNs","timeRelativeHalfWidth","cycles","cyclesCi95Low","cyclesCi95High","cyclesRelativeHalfWidth","targetFigure","inputDependent","decidedBy","instructionsPerCallMin","instructionsPerCallMax","p99Ns","p999Ns","maxNs","calls","contentionState","publishedFrom","ratioToBaseline","publicKeyBytes","ciphertextBytes","signatureBytes","hashShare","drngShare","failure","records"],"additionalProperties":false}}},"required":["kind","schemaVersion","system","baseline","recordPathsRelativeTo","rows"],"additionalProperties":false,"$defs":{}};
+export const summary = validate35;
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/summary.schema.json","title":"ngcc-perf summary of a system","description":"Every operation of every instance measured on one system, as the summary page shows it: the published time and estimated cycles each with its own 95 % interval, the tail, how the statistic was chosen, the contention state, sizes and hash/DRNG shares, with the paths of the records.","type":"object","properties":{"kind":{"const":"summary","description":"Record kind; always \"summary\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"baseline":{"description":"The baseline the ratios are relative to (<algorithm-id>/<instance>[@<profile>]).","anyOf":[{"type":"string"},{"type":"null"}]},"recordPathsRelativeTo":{"type":"string","description":"Where the record paths start, in words."},"rows":{"type":"array","description":"The rows, in page order.","items":{"type":"object","description":"One operation of one instance under one build profile.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmName":{"description":"The algorithm's name, as its survey gives it.","anyOf":[{"type":"string"},{"type":"null"}]},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","anyOf":[{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},{"type":"null"}]},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed","not measured"],"description":"ok: measured; failed: the timing record is a failure; not measured: no timing record."},"statistic":{"description":"median or mean per call (method per-call), or the mean over all iterations (trials).","anyOf":[{"type":"string","enum":["median","mean"]},{"type":"null"}]},"method":{"description":"How the record was timed.","anyOf":[{"type":"string","enum":["per-call","trials"]},{"type":"null"}]},"timeNs":{"description":"The published time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95LowNs":{"description":"The time's 95 % interval, lower bound, ns (per call only).","anyOf":[{"type":"number"},{"type":"null"}]},"ci95HighNs":{"description":"The time's 95 % interval, upper bound, ns (per call only).","anyOf":[{"type":"number"},{"type":"null"}]},"timeRelativeHalfWidth":{"description":"The time's 95 % interval's half-width as a fraction of timeNs (the record's central.relativeHalfWidth).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cycles":{"description":"The published statistic in estimated core cycles per call (central.cycles.value).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"cyclesCi95Low":{"description":"The estimated cycles' own 95 % interval, lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"cyclesCi95High":{"description":"The estimated cycles' own 95 % interval, upper bound.","anyOf":[{"type":"number"},{"type":"null"}]},"cyclesRelativeHalfWidth":{"description":"The estimated cycles' interval's half-width as a fraction of cycles.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"targetFigure":{"description":"The figure the precision target applied to (sampling stopped on its interval).","anyOf":[{"type":"string","enum":["time","cycles"]},{"type":"null"}]},"inputDependent":{"description":"Whether the operation's work depends on its input: the instructions decision, else whether the mean is published.","anyOf":[{"type":"boolean"},{"type":"null"}]},"decidedBy":{"description":"How the statistic was chosen (null: the record does not say).","anyOf":[{"type":"string","enum":["instructions","distribution"]},{"type":"null"}]},"instructionsPerCallMin":{"description":"Fewest instructions per call over the inputs counted (instructions decision).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"instructionsPerCallMax":{"description":"Most instructions per call over the inputs counted (instructions decision).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"p99Ns":{"description":"99th percentile of the time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"p999Ns":{"description":"99.9th percentile of the time per call, ns (null when the record lacks it).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"maxNs":{"description":"Largest time per call, ns.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"calls":{"description":"Calls timed: the count behind the tail.","anyOf":[{"type":"integer","minimum":1},{"type":"null"}]},"contentionState":{"description":"The contention probe's state over the workers (null: no probe).","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]},"publishedFrom":{"description":"The workers the figure was published from: the uncontended ones, or all.","anyOf":[{"type":"string","enum":["uncontended","all"]},{"type":"null"}]},"ratioToBaseline":{"description":"timeNs ÷ the baseline's timeNs for the same operation.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"publicKeyBytes":{"description":"Public key, bytes (size audit).","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"ciphertextBytes":{"description":"Ciphertext, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"signatureBytes":{"description":"Signature, bytes.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"hashShare":{"description":"Share of the time in the hash groups (hash/DRNG profile).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"drngShare":{"description":"Share of the time in the DRNG.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"failure":{"description":"The failure's first line, when status is failed.","anyOf":[{"type":"string"},{"type":"null"}]},"records":{"type":"object","description":"The records the row comes from, relative to this file's folder.","properties":{"timing":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]},"profile":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]},"sizes":{"description":"Path of the record relative to this file's folder, with / separators.","anyOf":[{"type":"string"},{"type":"null"}]}},"required":["timing","profile","sizes"],"additionalProperties":false},"notPlausible":{"const":true,"description":"Present when the figure failed a cross-check (shown marked)."}},"required":["system","algorithmId","algorithmName","category","instance","buildProfile","operation","status","statistic","method","timeNs","ci95LowNs","ci95HighNs","timeRelativeHalfWidth","cycles","cyclesCi95Low","cyclesCi95High","cyclesRelativeHalfWidth","targetFigure","inputDependent","decidedBy","instructionsPerCallMin","instructionsPerCallMax","p99Ns","p999Ns","maxNs","calls","contentionState","publishedFrom","ratioToBaseline","publicKeyBytes","ciphertextBytes","signatureBytes","hashShare","drngShare","failure","records"],"additionalProperties":false}}},"required":["kind","schemaVersion","system","baseline","recordPathsRelativeTo","rows"],"additionalProperties":false,"$defs":{}};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/summary.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41516,7 +43003,7 @@ vErrors.push(err51);
 errors++;
 }
 for(const key1 in data6){
-if(!(func1.call(schema102.properties.rows.items.properties, key1))){
+if(!(func1.call(schema106.properties.rows.items.properties, key1))){
 const err52 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err52];
@@ -41642,7 +43129,7 @@ vErrors.push(err60);
 errors++;
 }
 if(!(((data10 === "kem") || (data10 === "sign")) || (data10 === "kex"))){
-const err61 = {instancePath:instancePath+"/rows/" + i0+"/category",schemaPath:"#/properties/rows/items/properties/category/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.category.enum},message:"must be equal to one of the allowed values"};
+const err61 = {instancePath:instancePath+"/rows/" + i0+"/category",schemaPath:"#/properties/rows/items/properties/category/enum",keyword:"enum",params:{allowedValues: schema106.properties.rows.items.properties.category.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -41779,7 +43266,7 @@ vErrors.push(err70);
 errors++;
 }
 if(!(((data14 === "ok") || (data14 === "failed")) || (data14 === "not measured"))){
-const err71 = {instancePath:instancePath+"/rows/" + i0+"/status",schemaPath:"#/properties/rows/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err71 = {instancePath:instancePath+"/rows/" + i0+"/status",schemaPath:"#/properties/rows/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema106.properties.rows.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -41805,7 +43292,7 @@ vErrors.push(err72);
 errors++;
 }
 if(!((data15 === "median") || (data15 === "mean"))){
-const err73 = {instancePath:instancePath+"/rows/" + i0+"/statistic",schemaPath:"#/properties/rows/items/properties/statistic/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.statistic.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err73 = {instancePath:instancePath+"/rows/" + i0+"/statistic",schemaPath:"#/properties/rows/items/properties/statistic/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema106.properties.rows.items.properties.statistic.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -41867,7 +43354,7 @@ vErrors.push(err76);
 errors++;
 }
 if(!((data16 === "per-call") || (data16 === "trials"))){
-const err77 = {instancePath:instancePath+"/rows/" + i0+"/method",schemaPath:"#/properties/rows/items/properties/method/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.method.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err77 = {instancePath:instancePath+"/rows/" + i0+"/method",schemaPath:"#/properties/rows/items/properties/method/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema106.properties.rows.items.properties.method.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -42393,7 +43880,7 @@ vErrors.push(err108);
 errors++;
 }
 if(!((data25 === "time") || (data25 === "cycles"))){
-const err109 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.targetFigure.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err109 = {instancePath:instancePath+"/rows/" + i0+"/targetFigure",schemaPath:"#/properties/rows/items/properties/targetFigure/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema106.properties.rows.items.properties.targetFigure.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -42507,7 +43994,7 @@ vErrors.push(err115);
 errors++;
 }
 if(!((data27 === "instructions") || (data27 === "distribution"))){
-const err116 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.decidedBy.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err116 = {instancePath:instancePath+"/rows/" + i0+"/decidedBy",schemaPath:"#/properties/rows/items/properties/decidedBy/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema106.properties.rows.items.properties.decidedBy.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -42953,7 +44440,7 @@ vErrors.push(err143);
 errors++;
 }
 if(!(((data34 === "uncontended") || (data34 === "contended")) || (data34 === "mixed"))){
-const err144 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.contentionState.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err144 = {instancePath:instancePath+"/rows/" + i0+"/contentionState",schemaPath:"#/properties/rows/items/properties/contentionState/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema106.properties.rows.items.properties.contentionState.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -43015,7 +44502,7 @@ vErrors.push(err147);
 errors++;
 }
 if(!((data35 === "uncontended") || (data35 === "all"))){
-const err148 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.properties.rows.items.properties.publishedFrom.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err148 = {instancePath:instancePath+"/rows/" + i0+"/publishedFrom",schemaPath:"#/properties/rows/items/properties/publishedFrom/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema106.properties.rows.items.properties.publishedFrom.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -43757,20 +45244,20 @@ vErrors.push(err195);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_info = validate35;
-const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-info.schema.json","title":"ngcc-driver info output","type":"object","description":"The instance's category, API sizes and the counters usable here (ngcc-driver info).","properties":{"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"algname":{"description":"CRYPTO_ALGNAME, or null when absent.","anyOf":[{"type":"string"},{"type":"null"}]},"namespace":{"description":"-DNGCC_NAMESPACE, or null.","anyOf":[{"type":"string"},{"type":"null"}]},"sizes":{"type":"object","description":"The API macros by name (publicKeyBytes, …), in bytes.","propertyNames":{"pattern":"^[a-z][A-Za-z0-9]{0,63}$"},"maxProperties":32,"additionalProperties":{"type":"integer","description":"Bytes.","minimum":0}},"counters":{"type":"array","description":"The counter kinds usable here.","items":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"minItems":1,"uniqueItems":true},"defaultCounter":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."}},"required":["category","algname","namespace","sizes","counters","defaultCounter"],"additionalProperties":false};
-const pattern161 = new RegExp("^[a-z][A-Za-z0-9]{0,63}$", "u");
+export const driver_info = validate36;
+const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-info.schema.json","title":"ngcc-driver info output","type":"object","description":"The instance's category, API sizes and the counters usable here (ngcc-driver info).","properties":{"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"algname":{"description":"CRYPTO_ALGNAME, or null when absent.","anyOf":[{"type":"string"},{"type":"null"}]},"namespace":{"description":"-DNGCC_NAMESPACE, or null.","anyOf":[{"type":"string"},{"type":"null"}]},"sizes":{"type":"object","description":"The API macros by name (publicKeyBytes, …), in bytes.","propertyNames":{"pattern":"^[a-z][A-Za-z0-9]{0,63}$"},"maxProperties":32,"additionalProperties":{"type":"integer","description":"Bytes.","minimum":0}},"counters":{"type":"array","description":"The counter kinds usable here.","items":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"minItems":1,"uniqueItems":true},"defaultCounter":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."}},"required":["category","algname","namespace","sizes","counters","defaultCounter"],"additionalProperties":false};
+const pattern168 = new RegExp("^[a-z][A-Za-z0-9]{0,63}$", "u");
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-info.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43863,7 +45350,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(((data0 === "kem") || (data0 === "sign")) || (data0 === "kex"))){
-const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema103.properties.category.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema107.properties.category.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -43993,7 +45480,7 @@ errors++;
 for(const key1 in data3){
 const _errs18 = errors;
 if(typeof key1 === "string"){
-if(!pattern161.test(key1)){
+if(!pattern168.test(key1)){
 const err16 = {instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][A-Za-z0-9]{0,63}$"},message:"must match pattern \""+"^[a-z][A-Za-z0-9]{0,63}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err16];
@@ -44080,7 +45567,7 @@ vErrors.push(err22);
 errors++;
 }
 if(!((((((data6 === "rdtsc") || (data6 === "perf-cycles")) || (data6 === "perf-instructions")) || (data6 === "cntvct")) || (data6 === "clock_gettime")) || (data6 === "fixed-clock"))){
-const err23 = {instancePath:instancePath+"/counters/" + i0,schemaPath:"#/properties/counters/items/enum",keyword:"enum",params:{allowedValues: schema103.properties.counters.items.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/counters/" + i0,schemaPath:"#/properties/counters/items/enum",keyword:"enum",params:{allowedValues: schema107.properties.counters.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -44139,7 +45626,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((((((data7 === "rdtsc") || (data7 === "perf-cycles")) || (data7 === "perf-instructions")) || (data7 === "cntvct")) || (data7 === "clock_gettime")) || (data7 === "fixed-clock"))){
-const err27 = {instancePath:instancePath+"/defaultCounter",schemaPath:"#/properties/defaultCounter/enum",keyword:"enum",params:{allowedValues: schema103.properties.defaultCounter.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/defaultCounter",schemaPath:"#/properties/defaultCounter/enum",keyword:"enum",params:{allowedValues: schema107.properties.defaultCounter.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -44160,19 +45647,19 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_check = validate36;
-const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-check.schema.json","title":"ngcc-driver check output","type":"object","description":"The functional check passed (ngcc-driver check): round trips and a tampered case.","properties":{"ok":{"const":true,"description":"Always true: a failed check exits 3 with nothing printed."},"iterations":{"type":"integer","description":"Round trips made (--iterations).","minimum":1},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false}},"required":["ok","iterations","messageBytes","lengths"],"additionalProperties":false};
+export const driver_check = validate37;
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-check.schema.json","title":"ngcc-driver check output","type":"object","description":"The functional check passed (ngcc-driver check): round trips and a tampered case.","properties":{"ok":{"const":true,"description":"Always true: a failed check exits 3 with nothing printed."},"iterations":{"type":"integer","description":"Round trips made (--iterations).","minimum":1},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false}},"required":["ok","iterations","messageBytes","lengths"],"additionalProperties":false};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-check.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate37.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44509,19 +45996,19 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_time = validate37;
-const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-time.schema.json","title":"ngcc-driver time output","type":"object","description":"Trials of one operation (ngcc-driver time): one counter delta and one CLOCK_MONOTONIC delta per trial.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"warmupIterations":{"type":"integer","description":"Iterations of the warm-up.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations in every trial.","minimum":1},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetNs":{"type":"integer","description":"--target-ns.","minimum":0},"warmupNs":{"type":"integer","description":"--warmup-ns.","minimum":0},"minIterations":{"type":"integer","description":"--min-iterations.","minimum":1},"maxIterations":{"type":"integer","description":"--max-iterations.","minimum":1},"estimateNs":{"type":"number","description":"The warm-up's estimate of one iteration, ns.","exclusiveMinimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"The rule that fixed iterationsPerTrial."}},"required":["targetNs","warmupNs","minIterations","maxIterations","estimateNs","limitedBy"],"additionalProperties":false},"trials":{"type":"array","description":"The trials, in order.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Iterations.","minimum":1},"counterDelta":{"type":"number","description":"Counter delta over the trial, in the counter's unit.","minimum":0},"ns":{"type":"number","description":"CLOCK_MONOTONIC ns over the trial.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"minItems":1,"maxItems":100000},"pinnedCpu":{"description":"The CPU the process was pinned to (--pin), or null.","anyOf":[{"type":"integer","minimum":0,"maximum":1023},{"type":"null"}]},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false},"profile":{"type":"object","description":"What the hash/DRNG profiler's wrappers counted during the trials (-DNGCC_PROFILE only).","properties":{"clock":{"type":"string","enum":["rdtsc","cntvct","clock_gettime"],"description":"The wrappers' clock."},"totalTicks":{"type":"integer","description":"Ticks over the trials.","minimum":0},"groups":{"type":"array","description":"Per group.","items":{"type":"object","description":"One group.","properties":{"name":{"type":"string","description":"The group."},"ticks":{"type":"integer","description":"Ticks.","minimum":0},"outer":{"type":"integer","description":"Outermost calls.","minimum":0}},"required":["name","ticks","outer"],"additionalProperties":false}},"symbols":{"type":"array","description":"Per wrapped symbol.","items":{"type":"object","description":"One wrapped symbol.","properties":{"name":{"type":"string","description":"The symbol."},"group":{"type":"string","description":"Its group."},"outer":{"type":"integer","description":"Outermost calls.","minimum":0},"nested":{"type":"integer","description":"Calls made inside another wrapped call.","minimum":0},"ticks":{"type":"integer","description":"Ticks inside its outermost calls.","minimum":0},"perOperation":{"description":"Outermost calls per operation (null: the histogram was lost).","anyOf":[{"type":"object","properties":{"operations":{"type":"integer","description":"Operations counted.","minimum":0},"min":{"type":"integer","description":"Fewest calls in one operation.","minimum":0},"max":{"type":"integer","description":"Most calls in one operation.","minimum":0},"median":{"type":"number","description":"Median calls per operation (a half at most).","minimum":0,"multipleOf":0.5},"sum":{"type":"integer","description":"Calls over all operations.","minimum":0},"distinct":{"type":"integer","description":"Distinct call counts.","minimum":0},"histogram":{"type":"array","description":"[calls, operations] per distinct count, in increasing calls.","items":{"type":"array","description":"[calls, operations].","items":{"type":"integer","description":"A count.","minimum":0},"minItems":2,"maxItems":2},"maxItems":64}},"required":["operations","min","max","median","sum","distinct"],"additionalProperties":false},{"type":"null"}]}},"required":["name","group","outer","nested","ticks"],"additionalProperties":false}}},"required":["clock","totalTicks","groups","symbols"],"additionalProperties":false}},"required":["op","counter","warmupIterations","iterationsPerTrial","calibration","trials","pinnedCpu","messageBytes"],"additionalProperties":false};
+export const driver_time = validate38;
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-time.schema.json","title":"ngcc-driver time output","type":"object","description":"Trials of one operation (ngcc-driver time): one counter delta and one CLOCK_MONOTONIC delta per trial.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"warmupIterations":{"type":"integer","description":"Iterations of the warm-up.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations in every trial.","minimum":1},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetNs":{"type":"integer","description":"--target-ns.","minimum":0},"warmupNs":{"type":"integer","description":"--warmup-ns.","minimum":0},"minIterations":{"type":"integer","description":"--min-iterations.","minimum":1},"maxIterations":{"type":"integer","description":"--max-iterations.","minimum":1},"estimateNs":{"type":"number","description":"The warm-up's estimate of one iteration, ns.","exclusiveMinimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"The rule that fixed iterationsPerTrial."}},"required":["targetNs","warmupNs","minIterations","maxIterations","estimateNs","limitedBy"],"additionalProperties":false},"trials":{"type":"array","description":"The trials, in order.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Iterations.","minimum":1},"counterDelta":{"type":"number","description":"Counter delta over the trial, in the counter's unit.","minimum":0},"ns":{"type":"number","description":"CLOCK_MONOTONIC ns over the trial.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"minItems":1,"maxItems":100000},"pinnedCpu":{"description":"The CPU the process was pinned to (--pin), or null.","anyOf":[{"type":"integer","minimum":0,"maximum":1023},{"type":"null"}]},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false},"profile":{"type":"object","description":"What the hash/DRNG profiler's wrappers counted during the trials (-DNGCC_PROFILE only).","properties":{"clock":{"type":"string","enum":["rdtsc","cntvct","clock_gettime"],"description":"The wrappers' clock."},"totalTicks":{"type":"integer","description":"Ticks over the trials.","minimum":0},"groups":{"type":"array","description":"Per group.","items":{"type":"object","description":"One group.","properties":{"name":{"type":"string","description":"The group."},"ticks":{"type":"integer","description":"Ticks.","minimum":0},"outer":{"type":"integer","description":"Outermost calls.","minimum":0}},"required":["name","ticks","outer"],"additionalProperties":false}},"symbols":{"type":"array","description":"Per wrapped symbol.","items":{"type":"object","description":"One wrapped symbol.","properties":{"name":{"type":"string","description":"The symbol."},"group":{"type":"string","description":"Its group."},"outer":{"type":"integer","description":"Outermost calls.","minimum":0},"nested":{"type":"integer","description":"Calls made inside another wrapped call.","minimum":0},"ticks":{"type":"integer","description":"Ticks inside its outermost calls.","minimum":0},"perOperation":{"description":"Outermost calls per operation (null: the histogram was lost).","anyOf":[{"type":"object","properties":{"operations":{"type":"integer","description":"Operations counted.","minimum":0},"min":{"type":"integer","description":"Fewest calls in one operation.","minimum":0},"max":{"type":"integer","description":"Most calls in one operation.","minimum":0},"median":{"type":"number","description":"Median calls per operation (a half at most).","minimum":0,"multipleOf":0.5},"sum":{"type":"integer","description":"Calls over all operations.","minimum":0},"distinct":{"type":"integer","description":"Distinct call counts.","minimum":0},"histogram":{"type":"array","description":"[calls, operations] per distinct count, in increasing calls.","items":{"type":"array","description":"[calls, operations].","items":{"type":"integer","description":"A count.","minimum":0},"minItems":2,"maxItems":2},"maxItems":64}},"required":["operations","min","max","median","sum","distinct"],"additionalProperties":false},{"type":"null"}]}},"required":["name","group","outer","nested","ticks"],"additionalProperties":false}}},"required":["clock","totalTicks","groups","symbols"],"additionalProperties":false}},"required":["op","counter","warmupIterations","iterationsPerTrial","calibration","trials","pinnedCpu","messageBytes"],"additionalProperties":false};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-time.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -44610,7 +46097,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema105.properties, key0))){
+if(!(func1.call(schema109.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -44744,7 +46231,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((((((data2 === "rdtsc") || (data2 === "perf-cycles")) || (data2 === "perf-instructions")) || (data2 === "cntvct")) || (data2 === "clock_gettime")) || (data2 === "fixed-clock"))){
-const err20 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema105.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema109.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -44767,7 +46254,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!(((((data3 === "tsc-ticks") || (data3 === "core-cycles")) || (data3 === "instructions")) || (data3 === "timer-ticks")) || (data3 === "ns"))){
-const err22 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema105.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema109.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -45204,7 +46691,7 @@ vErrors.push(err55);
 errors++;
 }
 if(!((((data16 === "min-iterations") || (data16 === "target-ns")) || (data16 === "counter-overhead")) || (data16 === "max-iterations"))){
-const err56 = {instancePath:instancePath+"/calibration/limitedBy",schemaPath:"#/properties/calibration/properties/limitedBy/enum",keyword:"enum",params:{allowedValues: schema105.properties.calibration.properties.limitedBy.enum},message:"must be equal to one of the allowed values"};
+const err56 = {instancePath:instancePath+"/calibration/limitedBy",schemaPath:"#/properties/calibration/properties/limitedBy/enum",keyword:"enum",params:{allowedValues: schema109.properties.calibration.properties.limitedBy.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -45765,7 +47252,7 @@ vErrors.push(err101);
 errors++;
 }
 if(!(((data31 === "rdtsc") || (data31 === "cntvct")) || (data31 === "clock_gettime"))){
-const err102 = {instancePath:instancePath+"/profile/clock",schemaPath:"#/properties/profile/properties/clock/enum",keyword:"enum",params:{allowedValues: schema105.properties.profile.properties.clock.enum},message:"must be equal to one of the allowed values"};
+const err102 = {instancePath:instancePath+"/profile/clock",schemaPath:"#/properties/profile/properties/clock/enum",keyword:"enum",params:{allowedValues: schema109.properties.profile.properties.clock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -46524,19 +48011,19 @@ vErrors.push(err163);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_sample = validate38;
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-sample.schema.json","title":"ngcc-driver sample output","type":"object","description":"Per-call samples of one operation (ngcc-driver sample): one counter delta per sample of batch calls.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"estimateNs":{"type":"number","description":"The warm-up's estimate of one call, ns.","exclusiveMinimum":0},"warmupCalls":{"type":"integer","description":"Calls the warm-up made.","minimum":1},"batch":{"type":"integer","description":"Calls per sample.","minimum":1,"maximum":1000000000},"batchReason":{"type":"string","description":"Why this batch, in words."},"samplesLimitedBy":{"type":"string","enum":["sample-ns","min-samples","max-samples"],"description":"The rule that fixed the sample count."},"settings":{"type":"object","description":"The settings, echoed.","properties":{"sampleNs":{"type":"integer","description":"--sample-ns.","minimum":0},"warmupNs":{"type":"integer","description":"--warmup-ns.","minimum":0},"minSamples":{"type":"integer","description":"--min-samples.","minimum":1,"maximum":10000000},"maxSamples":{"type":"integer","description":"--max-samples.","minimum":1,"maximum":10000000},"batch":{"description":"--batch: auto or a count.","anyOf":[{"const":"auto"},{"type":"integer","description":"A count.","minimum":1,"maximum":1000000000}]},"keys":{"type":"integer","description":"--keys.","minimum":1,"maximum":4096},"pool":{"type":"integer","description":"--pool.","minimum":1,"maximum":65536},"seed":{"type":"integer","description":"--seed.","minimum":0}},"required":["sampleNs","warmupNs","minSamples","maxSamples","batch","keys","pool","seed"],"additionalProperties":false},"inputs":{"type":"object","description":"How the inputs varied from call to call (the timing record's sampling.inputs).","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0,"maximum":4096},"pool":{"type":"integer","description":"Pool entries in rotation (0 when none).","minimum":0,"maximum":65536},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a fresh message per call; pool: from the pool; none."},"description":{"type":"string","description":"The same in words."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"The CPU the process was pinned to (--pin), or null.","anyOf":[{"type":"integer","minimum":0,"maximum":1023},{"type":"null"}]},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"elapsedNs":{"type":"object","description":"CLOCK_MONOTONIC ns of the warm-up's timed calls and of the sampling loop.","properties":{"warmup":{"type":"number","description":"Warm-up, ns.","minimum":0},"sampling":{"type":"number","description":"Sampling loop, ns.","minimum":0}},"required":["warmup","sampling"],"additionalProperties":false},"samples":{"type":"array","description":"One counter delta per sample, in the order taken.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000},"switchedOut":{"type":"array","description":"The samples (0-based, ascending, each once) during which the process was switched out; absent when none.","items":{"type":"integer","description":"A sample index (below the sample count).","minimum":0,"maximum":9999999},"minItems":1,"maxItems":10000000,"uniqueItems":true},"clockChain":{"type":"object","description":"The core-clock probe after every sample.","properties":{"adds":{"type":"integer","description":"Adds of the dependent chain.","minimum":8,"maximum":100000000},"deltas":{"type":"array","description":"One probe per sample.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000}},"required":["adds","deltas"],"additionalProperties":false},"throughputChain":{"type":"object","description":"The contention probe after every sample.","properties":{"adds":{"type":"integer","description":"Adds over all chains.","minimum":32,"maximum":100000000},"chains":{"type":"integer","description":"Independent chains.","minimum":1,"maximum":64},"deltas":{"type":"array","description":"One probe per sample.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000}},"required":["adds","chains","deltas"],"additionalProperties":false},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false}},"required":["op","counter","estimateNs","warmupCalls","batch","batchReason","samplesLimitedBy","settings","inputs","pinnedCpu","messageBytes","elapsedNs","samples"],"additionalProperties":false};
+export const driver_sample = validate39;
+const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-sample.schema.json","title":"ngcc-driver sample output","type":"object","description":"Per-call samples of one operation (ngcc-driver sample): one counter delta per sample of batch calls.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"estimateNs":{"type":"number","description":"The warm-up's estimate of one call, ns.","exclusiveMinimum":0},"warmupCalls":{"type":"integer","description":"Calls the warm-up made.","minimum":1},"batch":{"type":"integer","description":"Calls per sample.","minimum":1,"maximum":1000000000},"batchReason":{"type":"string","description":"Why this batch, in words."},"samplesLimitedBy":{"type":"string","enum":["sample-ns","min-samples","max-samples"],"description":"The rule that fixed the sample count."},"settings":{"type":"object","description":"The settings, echoed.","properties":{"sampleNs":{"type":"integer","description":"--sample-ns.","minimum":0},"warmupNs":{"type":"integer","description":"--warmup-ns.","minimum":0},"minSamples":{"type":"integer","description":"--min-samples.","minimum":1,"maximum":10000000},"maxSamples":{"type":"integer","description":"--max-samples.","minimum":1,"maximum":10000000},"batch":{"description":"--batch: auto or a count.","anyOf":[{"const":"auto"},{"type":"integer","description":"A count.","minimum":1,"maximum":1000000000}]},"keys":{"type":"integer","description":"--keys.","minimum":1,"maximum":4096},"pool":{"type":"integer","description":"--pool.","minimum":1,"maximum":65536},"seed":{"type":"integer","description":"--seed.","minimum":0}},"required":["sampleNs","warmupNs","minSamples","maxSamples","batch","keys","pool","seed"],"additionalProperties":false},"inputs":{"type":"object","description":"How the inputs varied from call to call (the timing record's sampling.inputs).","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0,"maximum":4096},"pool":{"type":"integer","description":"Pool entries in rotation (0 when none).","minimum":0,"maximum":65536},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a fresh message per call; pool: from the pool; none."},"description":{"type":"string","description":"The same in words."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"The CPU the process was pinned to (--pin), or null.","anyOf":[{"type":"integer","minimum":0,"maximum":1023},{"type":"null"}]},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"elapsedNs":{"type":"object","description":"CLOCK_MONOTONIC ns of the warm-up's timed calls and of the sampling loop.","properties":{"warmup":{"type":"number","description":"Warm-up, ns.","minimum":0},"sampling":{"type":"number","description":"Sampling loop, ns.","minimum":0}},"required":["warmup","sampling"],"additionalProperties":false},"samples":{"type":"array","description":"One counter delta per sample, in the order taken.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000},"switchedOut":{"type":"array","description":"The samples (0-based, ascending, each once) during which the process was switched out; absent when none.","items":{"type":"integer","description":"A sample index (below the sample count).","minimum":0,"maximum":9999999},"minItems":1,"maxItems":10000000,"uniqueItems":true},"clockChain":{"type":"object","description":"The core-clock probe after every sample.","properties":{"adds":{"type":"integer","description":"Adds of the dependent chain.","minimum":8,"maximum":100000000},"deltas":{"type":"array","description":"One probe per sample.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000}},"required":["adds","deltas"],"additionalProperties":false},"throughputChain":{"type":"object","description":"The contention probe after every sample.","properties":{"adds":{"type":"integer","description":"Adds over all chains.","minimum":32,"maximum":100000000},"chains":{"type":"integer","description":"Independent chains.","minimum":1,"maximum":64},"deltas":{"type":"array","description":"One probe per sample.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000}},"required":["adds","chains","deltas"],"additionalProperties":false},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false}},"required":["op","counter","estimateNs","warmupCalls","batch","batchReason","samplesLimitedBy","settings","inputs","pinnedCpu","messageBytes","elapsedNs","samples"],"additionalProperties":false};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-sample.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46675,7 +48162,7 @@ vErrors.push(err12);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema106.properties, key0))){
+if(!(func1.call(schema110.properties, key0))){
 const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err13];
@@ -46809,7 +48296,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((((((data2 === "rdtsc") || (data2 === "perf-cycles")) || (data2 === "perf-instructions")) || (data2 === "cntvct")) || (data2 === "clock_gettime")) || (data2 === "fixed-clock"))){
-const err25 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema106.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema110.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -46832,7 +48319,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(((((data3 === "tsc-ticks") || (data3 === "core-cycles")) || (data3 === "instructions")) || (data3 === "timer-ticks")) || (data3 === "ns"))){
-const err27 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema106.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema110.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -47116,7 +48603,7 @@ vErrors.push(err47);
 errors++;
 }
 if(!(((data12 === "sample-ns") || (data12 === "min-samples")) || (data12 === "max-samples"))){
-const err48 = {instancePath:instancePath+"/samplesLimitedBy",schemaPath:"#/properties/samplesLimitedBy/enum",keyword:"enum",params:{allowedValues: schema106.properties.samplesLimitedBy.enum},message:"must be equal to one of the allowed values"};
+const err48 = {instancePath:instancePath+"/samplesLimitedBy",schemaPath:"#/properties/samplesLimitedBy/enum",keyword:"enum",params:{allowedValues: schema110.properties.samplesLimitedBy.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -47660,7 +49147,7 @@ vErrors.push(err93);
 errors++;
 }
 if(!(((data25 === "fresh") || (data25 === "pool")) || (data25 === "none"))){
-const err94 = {instancePath:instancePath+"/inputs/messages",schemaPath:"#/properties/inputs/properties/messages/enum",keyword:"enum",params:{allowedValues: schema106.properties.inputs.properties.messages.enum},message:"must be equal to one of the allowed values"};
+const err94 = {instancePath:instancePath+"/inputs/messages",schemaPath:"#/properties/inputs/properties/messages/enum",keyword:"enum",params:{allowedValues: schema110.properties.inputs.properties.messages.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -48592,20 +50079,20 @@ vErrors.push(err169);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_memory = validate39;
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-memory.schema.json","title":"ngcc-driver memory output","type":"object","description":"RSS proxies and the stack and heap high-water of one operation (ngcc-driver memory).","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"baselineRssKiB":{"type":"integer","description":"VmRSS before the call, KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"VmHWM after the call, KiB.","minimum":0},"hwmReset":{"type":"boolean","description":"Whether the high-water mark was reset before the call."},"hwmResetError":{"type":"string","description":"Why the reset failed."},"inputs":{"type":"object","description":"The high-water run's inputs.","properties":{"count":{"type":"integer","description":"Inputs run.","minimum":1,"maximum":100},"asked":{"type":"integer","description":"Inputs asked for (--inputs).","minimum":1,"maximum":100},"limitedBy":{"type":"string","enum":["inputs","time-limit"],"description":"Why it stopped."},"source":{"type":"string","enum":["kat-seeds","build-randomness"],"description":"Where the inputs came from."}},"required":["count","asked","limitedBy","source"],"additionalProperties":false},"stackBytes":{"type":"integer","description":"Stack high-water, bytes (the baseline subtracted).","minimum":0},"stackMaxInput":{"type":"integer","description":"The first input that gave it (below the input count).","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own stack, bytes.","minimum":0},"stackRegionBytes":{"type":"integer","description":"The painted stack's size, bytes.","minimum":0},"stackPattern":{"type":"string","description":"The paint.","pattern":"^0x[0-9a-f]{16}$"},"stackBytesPerInput":{"type":"array","description":"Stack high-water per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes.","minimum":0},"heapMaxInput":{"type":"integer","description":"The first input that gave it (below the input count).","minimum":0},"heapAllocations":{"type":"integer","description":"Most allocations of one call.","minimum":0},"heapPeakBytesPerInput":{"type":"array","description":"Peak live heap bytes per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100},"heapAllocationsPerInput":{"type":"array","description":"Allocations per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100}},"required":["op","messageBytes"],"additionalProperties":false};
-const pattern162 = new RegExp("^0x[0-9a-f]{16}$", "u");
+export const driver_memory = validate40;
+const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-memory.schema.json","title":"ngcc-driver memory output","type":"object","description":"RSS proxies and the stack and heap high-water of one operation (ngcc-driver memory).","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"baselineRssKiB":{"type":"integer","description":"VmRSS before the call, KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"VmHWM after the call, KiB.","minimum":0},"hwmReset":{"type":"boolean","description":"Whether the high-water mark was reset before the call."},"hwmResetError":{"type":"string","description":"Why the reset failed."},"inputs":{"type":"object","description":"The high-water run's inputs.","properties":{"count":{"type":"integer","description":"Inputs run.","minimum":1,"maximum":100},"asked":{"type":"integer","description":"Inputs asked for (--inputs).","minimum":1,"maximum":100},"limitedBy":{"type":"string","enum":["inputs","time-limit"],"description":"Why it stopped."},"source":{"type":"string","enum":["kat-seeds","build-randomness"],"description":"Where the inputs came from."}},"required":["count","asked","limitedBy","source"],"additionalProperties":false},"stackBytes":{"type":"integer","description":"Stack high-water, bytes (the baseline subtracted).","minimum":0},"stackMaxInput":{"type":"integer","description":"The first input that gave it (below the input count).","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own stack, bytes.","minimum":0},"stackRegionBytes":{"type":"integer","description":"The painted stack's size, bytes.","minimum":0},"stackPattern":{"type":"string","description":"The paint.","pattern":"^0x[0-9a-f]{16}$"},"stackBytesPerInput":{"type":"array","description":"Stack high-water per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes.","minimum":0},"heapMaxInput":{"type":"integer","description":"The first input that gave it (below the input count).","minimum":0},"heapAllocations":{"type":"integer","description":"Most allocations of one call.","minimum":0},"heapPeakBytesPerInput":{"type":"array","description":"Peak live heap bytes per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100},"heapAllocationsPerInput":{"type":"array","description":"Allocations per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100}},"required":["op","messageBytes"],"additionalProperties":false};
+const pattern169 = new RegExp("^0x[0-9a-f]{16}$", "u");
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-memory.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48634,7 +50121,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema107.properties, key0))){
+if(!(func1.call(schema111.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -48927,7 +50414,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((data9 === "inputs") || (data9 === "time-limit"))){
-const err27 = {instancePath:instancePath+"/inputs/limitedBy",schemaPath:"#/properties/inputs/properties/limitedBy/enum",keyword:"enum",params:{allowedValues: schema107.properties.inputs.properties.limitedBy.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/inputs/limitedBy",schemaPath:"#/properties/inputs/properties/limitedBy/enum",keyword:"enum",params:{allowedValues: schema111.properties.inputs.properties.limitedBy.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -48950,7 +50437,7 @@ vErrors.push(err28);
 errors++;
 }
 if(!((data10 === "kat-seeds") || (data10 === "build-randomness"))){
-const err29 = {instancePath:instancePath+"/inputs/source",schemaPath:"#/properties/inputs/properties/source/enum",keyword:"enum",params:{allowedValues: schema107.properties.inputs.properties.source.enum},message:"must be equal to one of the allowed values"};
+const err29 = {instancePath:instancePath+"/inputs/source",schemaPath:"#/properties/inputs/properties/source/enum",keyword:"enum",params:{allowedValues: schema111.properties.inputs.properties.source.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -49075,7 +50562,7 @@ errors++;
 if(data.stackPattern !== undefined){
 let data15 = data.stackPattern;
 if(typeof data15 === "string"){
-if(!pattern162.test(data15)){
+if(!pattern169.test(data15)){
 const err39 = {instancePath:instancePath+"/stackPattern",schemaPath:"#/properties/stackPattern/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{16}$"},message:"must match pattern \""+"^0x[0-9a-f]{16}$"+"\""};
 if(vErrors === null){
 vErrors = [err39];
@@ -49366,19 +50853,19 @@ vErrors.push(err62);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_overhead = validate40;
-const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-overhead.schema.json","title":"ngcc-driver overhead output","type":"object","description":"The counter (ngcc-driver overhead).","properties":{"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false}},"required":["counter"],"additionalProperties":false};
+export const driver_overhead = validate41;
+const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-overhead.schema.json","title":"ngcc-driver overhead output","type":"object","description":"The counter (ngcc-driver overhead).","properties":{"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false}},"required":["counter"],"additionalProperties":false};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-overhead.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49496,7 +50983,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((((data1 === "rdtsc") || (data1 === "perf-cycles")) || (data1 === "perf-instructions")) || (data1 === "cntvct")) || (data1 === "clock_gettime")) || (data1 === "fixed-clock"))){
-const err10 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema108.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema112.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -49519,7 +51006,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((((data2 === "tsc-ticks") || (data2 === "core-cycles")) || (data2 === "instructions")) || (data2 === "timer-ticks")) || (data2 === "ns"))){
-const err12 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema108.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema112.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -49704,19 +51191,19 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_probe = validate41;
-const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-probe.schema.json","title":"ngcc-probe output","type":"object","description":"The counters this machine offers, and one counter's rate and overhead (ngcc-probe, for ngcc-perf env).","properties":{"available":{"type":"array","description":"The counter kinds usable here (fixed-clock aside).","items":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"uniqueItems":true},"default":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"contention":{"description":"--contention ROUNDS: the two probes, 5 ms apart (null: the counter has no chain).","anyOf":[{"type":"object","properties":{"adds":{"type":"integer","description":"Adds of the dependent chain.","minimum":8},"throughputAdds":{"type":"integer","description":"Adds of the contention probe, over all chains.","minimum":1},"chains":{"type":"integer","description":"Its chains.","minimum":1,"maximum":64},"clockDeltas":{"type":"array","description":"Core-clock probe deltas.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000},"throughputDeltas":{"type":"array","description":"Contention probe deltas.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000}},"required":["adds","throughputAdds","chains","clockDeltas","throughputDeltas"],"additionalProperties":false},{"type":"null"}]}},"required":["available","default","counter"],"additionalProperties":false};
+export const driver_probe = validate42;
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-probe.schema.json","title":"ngcc-probe output","type":"object","description":"The counters this machine offers, and one counter's rate and overhead (ngcc-probe, for ngcc-perf env).","properties":{"available":{"type":"array","description":"The counter kinds usable here (fixed-clock aside).","items":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"uniqueItems":true},"default":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"contention":{"description":"--contention ROUNDS: the two probes, 5 ms apart (null: the counter has no chain).","anyOf":[{"type":"object","properties":{"adds":{"type":"integer","description":"Adds of the dependent chain.","minimum":8},"throughputAdds":{"type":"integer","description":"Adds of the contention probe, over all chains.","minimum":1},"chains":{"type":"integer","description":"Its chains.","minimum":1,"maximum":64},"clockDeltas":{"type":"array","description":"Core-clock probe deltas.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000},"throughputDeltas":{"type":"array","description":"Contention probe deltas.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000}},"required":["adds","throughputAdds","chains","clockDeltas","throughputDeltas"],"additionalProperties":false},{"type":"null"}]}},"required":["available","default","counter"],"additionalProperties":false};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-probe.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -49783,7 +51270,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((((data1 === "rdtsc") || (data1 === "perf-cycles")) || (data1 === "perf-instructions")) || (data1 === "cntvct")) || (data1 === "clock_gettime")) || (data1 === "fixed-clock"))){
-const err5 = {instancePath:instancePath+"/available/" + i0,schemaPath:"#/properties/available/items/enum",keyword:"enum",params:{allowedValues: schema109.properties.available.items.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/available/" + i0,schemaPath:"#/properties/available/items/enum",keyword:"enum",params:{allowedValues: schema113.properties.available.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -49842,7 +51329,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((((data2 === "rdtsc") || (data2 === "perf-cycles")) || (data2 === "perf-instructions")) || (data2 === "cntvct")) || (data2 === "clock_gettime")) || (data2 === "fixed-clock"))){
-const err9 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/enum",keyword:"enum",params:{allowedValues: schema109.properties.default.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/enum",keyword:"enum",params:{allowedValues: schema113.properties.default.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -49940,7 +51427,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((((((data4 === "rdtsc") || (data4 === "perf-cycles")) || (data4 === "perf-instructions")) || (data4 === "cntvct")) || (data4 === "clock_gettime")) || (data4 === "fixed-clock"))){
-const err18 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema109.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema113.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -49963,7 +51450,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!(((((data5 === "tsc-ticks") || (data5 === "core-cycles")) || (data5 === "instructions")) || (data5 === "timer-ticks")) || (data5 === "ns"))){
-const err20 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema109.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema113.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -50471,19 +51958,19 @@ vErrors.push(err58);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_icount = validate42;
-const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-icount.schema.json","title":"ngcc-icount output","type":"object","description":"The counted calls of one operation (ngcc-icount, under callgrind); the counts themselves are callgrind's dumps.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"calls":{"type":"integer","description":"Calls counted (--calls).","minimum":1,"maximum":100000},"warmupCalls":{"type":"integer","description":"Calls run before, not counted.","minimum":0,"maximum":1},"chunks":{"type":"integer","description":"Chunks the calls were staged in.","minimum":1},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"seed":{"type":"integer","description":"--seed.","minimum":0},"inputs":{"type":"object","description":"How the inputs varied from call to call (the timing record's sampling.inputs).","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0,"maximum":4096},"pool":{"type":"integer","description":"Pool entries in rotation (0 when none).","minimum":0,"maximum":65536},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a fresh message per call; pool: from the pool; none."},"description":{"type":"string","description":"The same in words."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"randombytes":{"type":"object","description":"The randombytes requests of each counted call (one entry per call).","properties":{"calls":{"type":"array","description":"Requests per call.","items":{"type":"integer","description":"One call's figure.","minimum":0},"minItems":1,"maxItems":100000},"bytes":{"type":"array","description":"Bytes asked for per call.","items":{"type":"integer","description":"One call's figure.","minimum":0},"minItems":1,"maxItems":100000}},"required":["calls","bytes"],"additionalProperties":false},"onValgrind":{"type":"boolean","description":"Whether the program ran under valgrind."}},"required":["op","calls","warmupCalls","chunks","messageBytes","seed","inputs","randombytes","onValgrind"],"additionalProperties":false};
+export const driver_icount = validate43;
+const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-icount.schema.json","title":"ngcc-icount output","type":"object","description":"The counted calls of one operation (ngcc-icount, under callgrind); the counts themselves are callgrind's dumps.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"calls":{"type":"integer","description":"Calls counted (--calls).","minimum":1,"maximum":100000},"warmupCalls":{"type":"integer","description":"Calls run before, not counted.","minimum":0,"maximum":1},"chunks":{"type":"integer","description":"Chunks the calls were staged in.","minimum":1},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"seed":{"type":"integer","description":"--seed.","minimum":0},"inputs":{"type":"object","description":"How the inputs varied from call to call (the timing record's sampling.inputs).","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0,"maximum":4096},"pool":{"type":"integer","description":"Pool entries in rotation (0 when none).","minimum":0,"maximum":65536},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a fresh message per call; pool: from the pool; none."},"description":{"type":"string","description":"The same in words."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"randombytes":{"type":"object","description":"The randombytes requests of each counted call (one entry per call).","properties":{"calls":{"type":"array","description":"Requests per call.","items":{"type":"integer","description":"One call's figure.","minimum":0},"minItems":1,"maxItems":100000},"bytes":{"type":"array","description":"Bytes asked for per call.","items":{"type":"integer","description":"One call's figure.","minimum":0},"minItems":1,"maxItems":100000}},"required":["calls","bytes"],"additionalProperties":false},"onValgrind":{"type":"boolean","description":"Whether the program ran under valgrind."}},"required":["op","calls","warmupCalls","chunks","messageBytes","seed","inputs","randombytes","onValgrind"],"additionalProperties":false};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-icount.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50582,7 +52069,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema110.properties, key0))){
+if(!(func1.call(schema114.properties, key0))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
@@ -50921,7 +52408,7 @@ vErrors.push(err37);
 errors++;
 }
 if(!(((data9 === "fresh") || (data9 === "pool")) || (data9 === "none"))){
-const err38 = {instancePath:instancePath+"/inputs/messages",schemaPath:"#/properties/inputs/properties/messages/enum",keyword:"enum",params:{allowedValues: schema110.properties.inputs.properties.messages.enum},message:"must be equal to one of the allowed values"};
+const err38 = {instancePath:instancePath+"/inputs/messages",schemaPath:"#/properties/inputs/properties/messages/enum",keyword:"enum",params:{allowedValues: schema114.properties.inputs.properties.messages.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -51147,19 +52634,19 @@ vErrors.push(err56);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_ct = validate43;
-const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-ct.schema.json","title":"ngcc-ct output","type":"object","description":"What the constant-time test marked for one operation (ngcc-ct, under memcheck); the findings are memcheck's.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"calls":{"type":"integer","description":"Tested calls.","minimum":1,"maximum":64},"keyPairs":{"type":"integer","description":"Key pairs (--keys).","minimum":1,"maximum":64},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"secret":{"type":"array","description":"What was marked secret.","items":{"type":"string","description":"What was marked."},"minItems":1},"declassified":{"type":"array","description":"What was declassified.","items":{"type":"string","description":"What was marked."},"minItems":1},"randomBytesMarked":{"type":"integer","description":"Randomness marked undefined, bytes.","minimum":0},"onValgrind":{"type":"boolean","description":"Whether the program ran under valgrind."},"note":{"type":"string","description":"A note on the marking."}},"required":["op","category","calls","keyPairs","messageBytes","secret","declassified","randomBytesMarked","onValgrind"],"additionalProperties":false};
+export const driver_ct = validate44;
+const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-ct.schema.json","title":"ngcc-ct output","type":"object","description":"What the constant-time test marked for one operation (ngcc-ct, under memcheck); the findings are memcheck's.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"calls":{"type":"integer","description":"Tested calls.","minimum":1,"maximum":64},"keyPairs":{"type":"integer","description":"Key pairs (--keys).","minimum":1,"maximum":64},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"secret":{"type":"array","description":"What was marked secret.","items":{"type":"string","description":"What was marked."},"minItems":1},"declassified":{"type":"array","description":"What was declassified.","items":{"type":"string","description":"What was marked."},"minItems":1},"randomBytesMarked":{"type":"integer","description":"Randomness marked undefined, bytes.","minimum":0},"onValgrind":{"type":"boolean","description":"Whether the program ran under valgrind."},"note":{"type":"string","description":"A note on the marking."}},"required":["op","category","calls","keyPairs","messageBytes","secret","declassified","randomBytesMarked","onValgrind"],"additionalProperties":false};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-ct.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51258,7 +52745,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema111.properties, key0))){
+if(!(func1.call(schema115.properties, key0))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
@@ -51317,7 +52804,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!(((data1 === "kem") || (data1 === "sign")) || (data1 === "kex"))){
-const err14 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema111.properties.category.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema115.properties.category.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -51568,8 +53055,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

@@ -2,6 +2,7 @@
 // share), a submission's meta.json, the exports (the comparison of two stores, a system's summary) and what the
 // native programs print (driver-output.ts).
 import { campaign } from "./campaign.ts";
+import { codeSize } from "./code-size.ts";
 import { comparison } from "./comparison.ts";
 import { constantTime } from "./constant-time.ts";
 import { driverOutputs } from "./driver-output.ts";
@@ -31,6 +32,7 @@ export const schemas = {
   "store-index": storeIndex,
   instructions,
   memory,
+  "code-size": codeSize,
   "constant-time": constantTime,
   meta,
   comparison,

@@ -83,3 +83,16 @@ export function operationRecord(r: OperationRecord): JsonSchema {
     statusRules(r.ok, r.failed),
   );
 }
+
+/** A record of one instance under one build profile with a job status (no operation): its fields under the status rules. */
+export function instanceRecord(r: OperationRecord): JsonSchema {
+  return recordSchema(
+    r.kind,
+    r.title,
+    r.description,
+    { ...instanceHeader, status: r.status ?? jobStatus() },
+    r.fields,
+    r.defs,
+    statusRules(r.ok, r.failed),
+  );
+}

@@ -3,12 +3,13 @@
 import { ref } from "./builders.ts";
 import { arr, int, nat, nonneg, obj, oneOfEnum, pickDefs, str } from "./common.ts";
 import { jobFields, operationRecord } from "./header.ts";
+import { sectionSizes } from "./section-sizes.ts";
 
 export const memory = operationRecord({
   kind: "memory",
   title: "ngcc-perf memory record",
   description:
-    "Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; and the code and data size by section of the instance's own objects (sections). Exact and repeatable; the seeds' RSS proxies stay in the timing record.",
+    "Stack and heap high-water of one operation, the maximum over many inputs (inputs: KAT count i's seed behind randombytes for input i, at most 100): each call run on a painted stack of its own (the deepest overwritten 8-byte word, the harness's no-op baseline subtracted) with the instance's allocation calls renamed to counting wrappers (peak live bytes requested, allocations), every input's figures in distribution; (the code and data size by section of the instance's objects are the code-size record's). Exact and repeatable; the seeds' RSS proxies stay in the timing record.",
   fields: {
     ...jobFields("How the measured program (the memory executable, build.artifact) was built."),
     inputs: obj(
@@ -48,19 +49,8 @@ export const memory = operationRecord({
         heapAllocations: ref("memoryDistribution", "Allocations per input (present when heapAllocations is)."),
       },
     ),
-    sections: obj(
-      "Code and data size of the instance's own objects (its sources and support code as compiled for this build profile, without the randomness source the harness replaces, the driver and the C library): the sums of the sizes of their allocated ELF sections by kind, read from the section headers. Before the link: alignment padding, linker garbage collection and the C library's code are not in it.",
-      {
-        textBytes: nat("Executable sections (.text*): code."),
-        rodataBytes: nat("Read-only data sections (.rodata*, constants), unwind tables (.eh_frame) left out."),
-        dataBytes: nat("Writable initialised data sections (.data*, .data.rel.ro*)."),
-        bssBytes: nat("Zero-initialised data sections (.bss*, .tbss, COMMON symbols)."),
-        objects: arr("The objects summed (file names in the build's obj/ folder).", { type: "string" }),
-        method: str("How, e.g. the ELF section headers read in TypeScript."),
-      },
-      {
-        unwindBytes: nat("Unwind tables (.eh_frame*), not in rodataBytes: embedded builds usually leave them out."),
-      },
+    sections: sectionSizes(
+      "Code and data size of the instance's own objects, in records written before the code-size step had records of its own (now in the code-size record).",
     ),
     method: obj(
       "How the figures were measured.",

@@ -67,6 +67,7 @@ export const storeIndex = recordSchema(
             "size-audit",
             "instructions",
             "memory",
+            "code-size",
             "constant-time",
           ]),
         },
