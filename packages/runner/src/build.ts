@@ -412,177 +412,18 @@ export async function buildInstance(
   root: string,
   timeoutMs: number,
 ): Promise<BuiltInstance> {
-  const { cc } = tc;
   const what = `${spec.algorithmId}/${spec.instance}`;
-  if (!existsSync(apiHeaderPath(spec))) {
-    throw new InputError(
-      spec.apiHeader
-        ? `${what}: its API header ${spec.apiHeader} does not exist`
-        : `${what}: no api.h in ${spec.apiDir}; name the API header file in meta.json's apiHeader (any name: api.h, kem.h, sign.h …)`,
-    );
-  }
-  for (const s of [...spec.sources, ...spec.support]) {
-    if (!existsSync(s)) throw new InputError(`${what}: source ${s} does not exist`);
-  }
+  checkInstanceInputs(spec, what);
   const inputsHash = buildInputsHash(spec, profile, tc);
   const flags = [...profile.cflags];
   const defines = defineFlags(spec.defines);
-  const includes = instanceFlags(spec);
-  const harness = harnessFlags(spec);
-  const nd = nativeDir();
   const build = await cachedBuild(
     tc.context,
     root,
     `${spec.instance}-${profile.name}`,
     inputsHash,
     timeoutMs,
-    async (work, run) => {
-      const sources = [...spec.sources, ...spec.support];
-      const instanceFlags = [...flags, ...defines, ...includes];
-      const staticObjects = await compileSources(run, work, {
-        cc,
-        sources,
-        flags: instanceFlags,
-        what,
-        subdir: "obj",
-        pic: false,
-      });
-      const picObjects = await compileSources(run, work, {
-        cc,
-        sources,
-        flags: instanceFlags,
-        what: `${what}, -fPIC`,
-        subdir: "obj-pic",
-      });
-      const objects = sharedObjectObjects(sources, picObjects);
-      await run(
-        [
-          cc,
-          "-shared",
-          ...flags,
-          ...profile.ldflags,
-          "-Wl,-soname,libinstance.so",
-          "-o",
-          join(work, "libinstance.so"),
-          ...objects.map((o) => join(work, o)),
-          ...linkLibraries(spec, { shared: true }),
-        ],
-        `linking ${what}`,
-      );
-      // The driver's own code: -O2 whatever the profile, as before; its sources have distinct names.
-      mkdirSync(join(work, "obj-driver"), { recursive: true });
-      const driverObjects: string[] = [];
-      const compileDriver = (src: string, rel: string, extra: string[] = []) =>
-        run(
-          [
-            cc,
-            "-std=c99",
-            "-O2",
-            "-D_GNU_SOURCE",
-            `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
-            ...defines,
-            ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
-            ...signApiFlags(spec.signApi),
-            ...harness,
-            "-I",
-            join(nd, "include"),
-            "-I",
-            join(nd, "driver"),
-            ...extra,
-            "-c",
-            src,
-            "-o",
-            join(work, rel),
-          ],
-          `building the driver for ${what}`,
-        );
-      for (const src of driverSources()) {
-        const rel = join("obj-driver", `${basename(src, ".c")}.o`);
-        await compileDriver(src, rel);
-        driverObjects.push(rel);
-      }
-      // One executable per code layout: the driver's objects, the padding object, the instance's objects. The
-      // profile's flags at the link too (-flto, -fsanitize=… need them there), as for libinstance.so.
-      mkdirSync(join(work, "obj-layout"), { recursive: true });
-      for (const pad of LAYOUT_PAD_BYTES) {
-        const asm = join(work, "obj-layout", `pad-${pad}.s`);
-        const padObject = join("obj-layout", `pad-${pad}.o`);
-        writeFileSync(asm, layoutPadAssembly(pad));
-        await run([cc, "-c", asm, "-o", join(work, padObject)], `assembling the layout pad of ${pad} bytes`);
-        await run(
-          [
-            cc,
-            ...flags,
-            ...profile.ldflags,
-            "-o",
-            join(work, layoutDriverName(pad)),
-            ...[...driverObjects, padObject, ...staticObjects].map((o) => join(work, o)),
-            ...linkLibraries(spec),
-          ],
-          `linking the driver for ${what}${pad > 0 ? ` (code layout +${pad} bytes)` : ""}`,
-        );
-      }
-      // The memory executable (never timed): copies of the instance's objects whose allocation calls are renamed
-      // to the driver's counting wrappers (ngcc_hw.c, compiled again to say so), linked as layout 0 is. Objects
-      // of -flto hold the compiler's IR, which objcopy cannot rename: that build gets no heap figures. The
-      // system randomness (RANDOMNESS_SOURCE_NAMES) is replaced by the KAT DRBG, so that the memory command's
-      // input i is KAT count i's (ngcc_hw.c with -DNGCC_HW_KAT=1); an instance without such a source keeps its
-      // own randomness and gets one input.
-      mkdirSync(join(work, "obj-memory"), { recursive: true });
-      const interposed = !lto(flags, profile.ldflags);
-      const isRandomness = (k: number) => RANDOMNESS_SOURCE_NAMES.has(basename(sources[k] ?? ""));
-      const kat = staticObjects.some((_o, k) => isRandomness(k));
-      const memoryObjects: string[] = [];
-      for (const [k, o] of staticObjects.entries()) {
-        if (kat && isRandomness(k)) continue;
-        const rel = join("obj-memory", `${memoryObjects.length}-${basename(o)}`);
-        await run(
-          [
-            targetTool("objcopy", tc.context.target),
-            ...(interposed ? HEAP_FUNCTIONS.map((f) => `--redefine-sym=${f}=ngcc_heap_${f}`) : []),
-            join(work, o),
-            join(work, rel),
-          ],
-          `renaming the allocation calls of ${what}`,
-        );
-        memoryObjects.push(rel);
-      }
-      const katObjects: string[] = [];
-      if (kat) {
-        for (const src of katDrbgSources()) {
-          const rel = join("obj-memory", `kat-${basename(src, ".c")}.o`);
-          await run(
-            [cc, "-std=c99", "-O2", "-I", join(nd, "katgen"), "-c", src, "-o", join(work, rel)],
-            `compiling the KAT DRBG for the memory driver of ${what}`,
-          );
-          katObjects.push(rel);
-        }
-      }
-      const hwObject = join("obj-memory", "ngcc_hw.o");
-      await compileDriver(join(nd, "driver", "ngcc_hw.c"), hwObject, [
-        `-DNGCC_HEAP_INTERPOSED=${interposed ? 1 : 0}`,
-        ...(kat ? ["-DNGCC_HW_KAT=1", "-I", join(nd, "katgen")] : []),
-      ]);
-      await run(
-        [
-          cc,
-          ...flags,
-          ...profile.ldflags,
-          "-o",
-          join(work, MEMORY_DRIVER),
-          ...[
-            ...driverObjects.filter((o) => basename(o) !== "ngcc_hw.o"),
-            hwObject,
-            ...katObjects,
-            ...memoryObjects,
-          ].map((o) => join(work, o)),
-          ...linkLibraries(spec),
-        ],
-        `linking the memory driver for ${what}`,
-      );
-      // The build's own record (.build.json) says what was left out, as the console does.
-      return { objects, staticObjects, notes: spec.notes ?? [] };
-    },
+    (work, run) => instanceBuildSteps({ spec, profile, tc, what, flags, defines, work, run }),
   );
   return {
     dir: build.dir,
@@ -600,6 +441,232 @@ export async function buildInstance(
     cached: build.cached,
     notes: spec.notes ?? [],
   };
+}
+
+/** Refuses an instance whose API header or one of whose sources does not exist. */
+function checkInstanceInputs(spec: InstanceSpec, what: string): void {
+  if (!existsSync(apiHeaderPath(spec))) {
+    throw new InputError(
+      spec.apiHeader
+        ? `${what}: its API header ${spec.apiHeader} does not exist`
+        : `${what}: no api.h in ${spec.apiDir}; name the API header file in meta.json's apiHeader (any name: api.h, kem.h, sign.h …)`,
+    );
+  }
+  for (const s of [...spec.sources, ...spec.support]) {
+    if (!existsSync(s)) throw new InputError(`${what}: source ${s} does not exist`);
+  }
+}
+
+/** One instance build in its temporary folder: what every step of it needs. */
+interface InstanceBuild {
+  spec: InstanceSpec;
+  profile: BuildProfile;
+  tc: Toolchain;
+  /** algorithm/instance, for the build's messages. */
+  what: string;
+  /** The profile's cflags. */
+  flags: string[];
+  defines: string[];
+  work: string;
+  run: BuildRun;
+}
+
+/** The objects a build records (relative to its folder), and its notes. */
+interface InstanceBuildResult {
+  objects: string[];
+  staticObjects: string[];
+  notes: string[];
+}
+
+/**
+ * The build's steps in order: the instance's objects (without and with -fPIC), libinstance.so, the driver's
+ * objects, the driver in every code layout, and the memory executable.
+ */
+async function instanceBuildSteps(b: InstanceBuild): Promise<InstanceBuildResult> {
+  const { spec, tc, what, work, run } = b;
+  const sources = [...spec.sources, ...spec.support];
+  const flags = [...b.flags, ...b.defines, ...instanceFlags(spec)];
+  const compile = { cc: tc.cc, sources, flags, what };
+  const staticObjects = await compileSources(run, work, { ...compile, subdir: "obj", pic: false });
+  const picObjects = await compileSources(run, work, { ...compile, what: `${what}, -fPIC`, subdir: "obj-pic" });
+  const objects = sharedObjectObjects(sources, picObjects);
+  await linkSharedObject(b, objects);
+  const driverObjects = await compileDriverObjects(b);
+  await linkLayoutDrivers(b, driverObjects, staticObjects);
+  await buildMemoryDriver(b, sources, driverObjects, staticObjects);
+  // The build's own record (.build.json) says what was left out, as the console does.
+  return { objects, staticObjects, notes: spec.notes ?? [] };
+}
+
+/** Links libinstance.so from the -fPIC objects, with the profile's flags. */
+async function linkSharedObject(b: InstanceBuild, objects: readonly string[]): Promise<void> {
+  const { work } = b;
+  await b.run(
+    [
+      b.tc.cc,
+      "-shared",
+      ...b.flags,
+      ...b.profile.ldflags,
+      "-Wl,-soname,libinstance.so",
+      "-o",
+      join(work, "libinstance.so"),
+      ...objects.map((o) => join(work, o)),
+      ...linkLibraries(b.spec, { shared: true }),
+    ],
+    `linking ${b.what}`,
+  );
+}
+
+/** Compiles one of the driver's sources into <work>/<rel> for this instance (its category, API, namespace). */
+function compileDriverSource(b: InstanceBuild, src: string, rel: string, extra: string[] = []): Promise<RunResult> {
+  const { spec } = b;
+  const nd = nativeDir();
+  return b.run(
+    [
+      b.tc.cc,
+      "-std=c99",
+      "-O2",
+      "-D_GNU_SOURCE",
+      `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
+      ...b.defines,
+      ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
+      ...signApiFlags(spec.signApi),
+      ...harnessFlags(spec),
+      "-I",
+      join(nd, "include"),
+      "-I",
+      join(nd, "driver"),
+      ...extra,
+      "-c",
+      src,
+      "-o",
+      join(b.work, rel),
+    ],
+    `building the driver for ${b.what}`,
+  );
+}
+
+/** The driver's own code into obj-driver/: -O2 whatever the profile, as before; its sources have distinct names. */
+async function compileDriverObjects(b: InstanceBuild): Promise<string[]> {
+  mkdirSync(join(b.work, "obj-driver"), { recursive: true });
+  const driverObjects: string[] = [];
+  for (const src of driverSources()) {
+    const rel = join("obj-driver", `${basename(src, ".c")}.o`);
+    await compileDriverSource(b, src, rel);
+    driverObjects.push(rel);
+  }
+  return driverObjects;
+}
+
+/**
+ * One executable per code layout: the driver's objects, the padding object, the instance's objects. The
+ * profile's flags at the link too (-flto, -fsanitize=… need them there), as for libinstance.so.
+ */
+async function linkLayoutDrivers(
+  b: InstanceBuild,
+  driverObjects: readonly string[],
+  staticObjects: readonly string[],
+): Promise<void> {
+  const { tc, work, run } = b;
+  mkdirSync(join(work, "obj-layout"), { recursive: true });
+  for (const pad of LAYOUT_PAD_BYTES) {
+    const asm = join(work, "obj-layout", `pad-${pad}.s`);
+    const padObject = join("obj-layout", `pad-${pad}.o`);
+    writeFileSync(asm, layoutPadAssembly(pad));
+    await run([tc.cc, "-c", asm, "-o", join(work, padObject)], `assembling the layout pad of ${pad} bytes`);
+    await run(
+      [
+        tc.cc,
+        ...b.flags,
+        ...b.profile.ldflags,
+        "-o",
+        join(work, layoutDriverName(pad)),
+        ...[...driverObjects, padObject, ...staticObjects].map((o) => join(work, o)),
+        ...linkLibraries(b.spec),
+      ],
+      `linking the driver for ${b.what}${pad > 0 ? ` (code layout +${pad} bytes)` : ""}`,
+    );
+  }
+}
+
+/**
+ * The memory executable (never timed): copies of the instance's objects whose allocation calls are renamed to
+ * the driver's counting wrappers (ngcc_hw.c, compiled again to say so), linked as layout 0 is. Objects of -flto
+ * hold the compiler's IR, which objcopy cannot rename: that build gets no heap figures. The system randomness
+ * (RANDOMNESS_SOURCE_NAMES) is replaced by the KAT DRBG, so that the memory command's input i is KAT count i's
+ * (ngcc_hw.c with -DNGCC_HW_KAT=1); an instance without such a source keeps its own randomness and gets one input.
+ */
+async function buildMemoryDriver(
+  b: InstanceBuild,
+  sources: readonly string[],
+  driverObjects: readonly string[],
+  staticObjects: readonly string[],
+): Promise<void> {
+  const { tc, work } = b;
+  const nd = nativeDir();
+  mkdirSync(join(work, "obj-memory"), { recursive: true });
+  const interposed = !lto(b.flags, b.profile.ldflags);
+  const isRandomness = (k: number) => RANDOMNESS_SOURCE_NAMES.has(basename(sources[k] ?? ""));
+  const kat = staticObjects.some((_o, k) => isRandomness(k));
+  const kept = staticObjects.filter((_o, k) => !(kat && isRandomness(k)));
+  const memoryObjects = await interposedObjects(b, kept, interposed);
+  const katObjects = kat ? await katDrbgObjects(b) : [];
+  const hwObject = join("obj-memory", "ngcc_hw.o");
+  await compileDriverSource(b, join(nd, "driver", "ngcc_hw.c"), hwObject, [
+    `-DNGCC_HEAP_INTERPOSED=${interposed ? 1 : 0}`,
+    ...(kat ? ["-DNGCC_HW_KAT=1", "-I", join(nd, "katgen")] : []),
+  ]);
+  const linked = [
+    ...driverObjects.filter((o) => basename(o) !== "ngcc_hw.o"),
+    hwObject,
+    ...katObjects,
+    ...memoryObjects,
+  ];
+  await b.run(
+    [
+      tc.cc,
+      ...b.flags,
+      ...b.profile.ldflags,
+      "-o",
+      join(work, MEMORY_DRIVER),
+      ...linked.map((o) => join(work, o)),
+      ...linkLibraries(b.spec),
+    ],
+    `linking the memory driver for ${b.what}`,
+  );
+}
+
+/** Copies of objects into obj-memory/ (numbered in order), their allocation calls renamed when `interposed`. */
+async function interposedObjects(b: InstanceBuild, objects: readonly string[], interposed: boolean): Promise<string[]> {
+  const memoryObjects: string[] = [];
+  for (const o of objects) {
+    const rel = join("obj-memory", `${memoryObjects.length}-${basename(o)}`);
+    await b.run(
+      [
+        targetTool("objcopy", b.tc.context.target),
+        ...(interposed ? HEAP_FUNCTIONS.map((f) => `--redefine-sym=${f}=ngcc_heap_${f}`) : []),
+        join(b.work, o),
+        join(b.work, rel),
+      ],
+      `renaming the allocation calls of ${b.what}`,
+    );
+    memoryObjects.push(rel);
+  }
+  return memoryObjects;
+}
+
+/** The KAT DRBG compiled into obj-memory/, for the memory executable in place of the randomness. */
+async function katDrbgObjects(b: InstanceBuild): Promise<string[]> {
+  const katObjects: string[] = [];
+  for (const src of katDrbgSources()) {
+    const rel = join("obj-memory", `kat-${basename(src, ".c")}.o`);
+    await b.run(
+      [b.tc.cc, "-std=c99", "-O2", "-I", join(nativeDir(), "katgen"), "-c", src, "-o", join(b.work, rel)],
+      `compiling the KAT DRBG for the memory driver of ${b.what}`,
+    );
+    katObjects.push(rel);
+  }
+  return katObjects;
 }
 
 /**

@@ -115,6 +115,54 @@ export const DEFAULT_PROFILES: Record<string, BuildProfile> = {
 
 export function loadCampaign(file: string): Campaign {
   const path = resolve(file);
+  const { text, config } = readCampaignConfig(file, path);
+  const dir = dirname(path);
+  const profiles = profilesOf(config);
+  const defaultProfile = config.defaultProfile ?? Object.keys(profiles)[0] ?? "guide";
+  if (!profiles[defaultProfile]) {
+    throw new InputError(
+      `${file}: defaultProfile "${defaultProfile}" is not one of the buildProfiles (${Object.keys(profiles).join(", ")})`,
+    );
+  }
+  checkNames(config, profiles, file);
+  const counterKind = config.counter?.kind ?? "auto";
+  if (counterKind === "fixed-clock" && !config.counter?.fixedClockHz) {
+    throw new InputError(`${file}: counter.kind fixed-clock needs counter.fixedClockHz`);
+  }
+  const target = targetOf(config, dir, file);
+  const campaign: Campaign = {
+    file: path,
+    dir,
+    text,
+    config,
+    name: config.name,
+    system: config.system,
+    systems: config.systems ?? [config.system],
+    profiles,
+    defaultProfile,
+    cc: target.cc,
+    target,
+    counter: {
+      kind: counterKind,
+      ...(config.counter?.fixedClockHz ? { fixedClockHz: config.counter.fixedClockHz } : {}),
+    },
+    timing: timingOf(config.timing ?? {}),
+    timeouts: {
+      buildMs: (config.timeouts?.buildSeconds ?? 300) * 1000,
+      operationMs: (config.timeouts?.operationSeconds ?? 120) * 1000,
+      katMs: (config.timeouts?.katSeconds ?? 600) * 1000,
+    },
+    iccsDir: config.iccs ? resolve(dir, config.iccs.dir) : null,
+    sandbox: { enabled: true, limits: DEFAULT_SANDBOX_LIMITS, readable: [] },
+    context: HOST_CONTEXT,
+  };
+  campaign.sandbox = sandboxOf(campaign, file);
+  campaign.context = runContextOf(campaign);
+  return campaign;
+}
+
+/** The campaign's text and configuration, read and validated as `validate` does (errors with file:line:col). */
+function readCampaignConfig(file: string, path: string): { text: string; config: CampaignConfig } {
   // Read as validate reads it: a binary file, invalid UTF-8 or a file above the campaigns' limit is refused alike.
   const read = readTextFile(path, MAX_CAMPAIGN_BYTES, "campaigns");
   if (read.error !== undefined)
@@ -125,8 +173,11 @@ export function loadCampaign(file: string): Campaign {
     const lines = result.errors.map((e) => formatFileProblem(file, e));
     throw new InputError(`invalid campaign:\n${lines.join("\n")}`);
   }
-  const config = result.value as CampaignConfig;
-  const dir = dirname(path);
+  return { text, config: result.value as CampaignConfig };
+}
+
+/** The campaign's build profiles by name; DEFAULT_PROFILES when it defines none. */
+function profilesOf(config: CampaignConfig): Record<string, BuildProfile> {
   const profiles: Record<string, BuildProfile> = {};
   for (const [name, p] of Object.entries(config.buildProfiles ?? {})) {
     profiles[name] = {
@@ -137,12 +188,14 @@ export function loadCampaign(file: string): Campaign {
     };
   }
   if (Object.keys(profiles).length === 0) Object.assign(profiles, DEFAULT_PROFILES);
-  const defaultProfile = config.defaultProfile ?? Object.keys(profiles)[0] ?? "guide";
-  if (!profiles[defaultProfile]) {
-    throw new InputError(
-      `${file}: defaultProfile "${defaultProfile}" is not one of the buildProfiles (${Object.keys(profiles).join(", ")})`,
-    );
-  }
+  return profiles;
+}
+
+/**
+ * Refuses a system, profile or algorithm id that is not a safe name, an algorithm id given twice (or differing
+ * from another only in case), and an algorithm's build profile that is not defined.
+ */
+function checkNames(config: CampaignConfig, profiles: Record<string, BuildProfile>, file: string): void {
   checkName(config.system, `${file}: /system`);
   for (const p of Object.keys(profiles)) checkName(p, `${file}: /buildProfiles`);
   // One store folder per id: ids that differ only in case would share one on a case-insensitive file system.
@@ -162,61 +215,31 @@ export function loadCampaign(file: string): Campaign {
         throw new InputError(`${file}: algorithm ${a.id} names build profile "${p}", which is not defined`);
     }
   }
-  const counterKind = config.counter?.kind ?? "auto";
-  if (counterKind === "fixed-clock" && !config.counter?.fixedClockHz) {
-    throw new InputError(`${file}: counter.kind fixed-clock needs counter.fixedClockHz`);
-  }
-  const target = targetOf(config, dir, file);
-  const t = config.timing ?? {};
-  const campaign: Campaign = {
-    file: path,
-    dir,
-    text,
-    config,
-    name: config.name,
-    system: config.system,
-    systems: config.systems ?? [config.system],
-    profiles,
-    defaultProfile,
-    cc: target.cc,
-    target,
-    counter: {
-      kind: counterKind,
-      ...(config.counter?.fixedClockHz ? { fixedClockHz: config.counter.fixedClockHz } : {}),
-    },
-    timing: {
-      trials: t.trials ?? 5,
-      minIterations: t.minIterations ?? 20,
-      maxIterations: t.maxIterations ?? 1_000_000,
-      targetTrialNs: (t.targetTrialMs ?? 100) * 1e6,
-      warmupNs: (t.warmupMs ?? 50) * 1e6,
-      unstableThreshold: t.unstableThreshold ?? 0.05,
-      pinCpu: t.pinCpu === undefined || t.pinCpu === "auto" ? lastAllowedCpu() : t.pinCpu,
-      messageBytes: t.messageBytes ?? 32,
-      method: t.method ?? "per-call",
-      target: t.target ?? 0.01,
-      budgetNs: (t.budgetMs ?? 2000) * 1e6,
-      meanBudgetNs: (t.meanBudgetMs ?? 4 * (t.budgetMs ?? 2000)) * 1e6,
-      contendedBudgetNs: t.contendedBudgetMs === undefined ? null : t.contendedBudgetMs * 1e6,
-      workerNs: (t.workerMs ?? 100) * 1e6,
-      minWorkers: t.minWorkers ?? 4,
-      keyPairs: t.keyPairs ?? 4,
-      inputPool: t.inputPool ?? 64,
-      clockProbe: t.clockProbe ?? true,
-      central: t.central ?? {},
-    },
-    timeouts: {
-      buildMs: (config.timeouts?.buildSeconds ?? 300) * 1000,
-      operationMs: (config.timeouts?.operationSeconds ?? 120) * 1000,
-      katMs: (config.timeouts?.katSeconds ?? 600) * 1000,
-    },
-    iccsDir: config.iccs ? resolve(dir, config.iccs.dir) : null,
-    sandbox: { enabled: true, limits: DEFAULT_SANDBOX_LIMITS, readable: [] },
-    context: HOST_CONTEXT,
+}
+
+/** The campaign's timing settings over the defaults, in nanoseconds where it gives milliseconds. */
+function timingOf(t: NonNullable<CampaignConfig["timing"]>): Campaign["timing"] {
+  return {
+    trials: t.trials ?? 5,
+    minIterations: t.minIterations ?? 20,
+    maxIterations: t.maxIterations ?? 1_000_000,
+    targetTrialNs: (t.targetTrialMs ?? 100) * 1e6,
+    warmupNs: (t.warmupMs ?? 50) * 1e6,
+    unstableThreshold: t.unstableThreshold ?? 0.05,
+    pinCpu: t.pinCpu === undefined || t.pinCpu === "auto" ? lastAllowedCpu() : t.pinCpu,
+    messageBytes: t.messageBytes ?? 32,
+    method: t.method ?? "per-call",
+    target: t.target ?? 0.01,
+    budgetNs: (t.budgetMs ?? 2000) * 1e6,
+    meanBudgetNs: (t.meanBudgetMs ?? 4 * (t.budgetMs ?? 2000)) * 1e6,
+    contendedBudgetNs: t.contendedBudgetMs === undefined ? null : t.contendedBudgetMs * 1e6,
+    workerNs: (t.workerMs ?? 100) * 1e6,
+    minWorkers: t.minWorkers ?? 4,
+    keyPairs: t.keyPairs ?? 4,
+    inputPool: t.inputPool ?? 64,
+    clockProbe: t.clockProbe ?? true,
+    central: t.central ?? {},
   };
-  campaign.sandbox = sandboxOf(campaign, file);
-  campaign.context = runContextOf(campaign);
-  return campaign;
 }
 
 /** The campaign's toolchain from `compiler:`; the emulator must be installed (else bad input, exit 2). */
@@ -332,100 +355,40 @@ const MAX_KAT_SCAN = 20_000;
  * cannot be read (no meta.json, bad JSON) masks what it can; resolving the algorithm reports the error.
  */
 export function shippedKatPaths(dir: string): string[] {
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return null;
-    }
-  };
-  const top = real(dir);
-  if (top === null) return [];
-  const inside = (p: string, root: string) => {
-    const back = relative(root, p);
-    return back === "" || (!isAbsolute(back) && back !== ".." && !back.startsWith(`..${sep}`));
-  };
-  /** The path below the submission (resolved lexically and really), or null. */
-  const own = (p: unknown, base = dir): string | null => {
-    if (typeof p !== "string" || p === "" || p.includes("\0")) return null;
-    const abs = resolve(base, p);
-    const r = real(abs);
-    return inside(abs, resolve(dir)) && r !== null && inside(r, top) ? abs : null;
-  };
-  const text = (p: string) => {
-    const r = readSubmissionText(dir, p, MAX_KAT_LIST_BYTES);
-    return r.error === undefined ? r.text : null;
-  };
-  let meta: Record<string, unknown> = {};
-  try {
-    const t = text(join(dir, "meta.json"));
-    const v: unknown = t === null ? null : JSON.parse(t);
-    if (v && typeof v === "object" && !Array.isArray(v)) meta = v as Record<string, unknown>;
-  } catch {
-    // not JSON: readMeta says so when the algorithm is resolved
-  }
+  const sub = submissionFolder(dir);
+  if (sub === null) return [];
+  const meta = looseMeta(sub);
   const instances = (Array.isArray(meta.instances) ? meta.instances : []) as Array<Record<string, unknown>>;
   const files = new Set<string>();
   const add = (p: string | null) => p && files.add(p);
-  const katFiles = instances.map((i) => own((i?.kat as Record<string, unknown> | undefined)?.file));
-  const manifests = [own(meta.katManifest), own("KAT/kat.sha256")];
+  const katFiles = instances.map((i) => sub.own((i?.kat as Record<string, unknown> | undefined)?.file));
+  const manifests = [sub.own(meta.katManifest), sub.own("KAT/kat.sha256")];
   for (const m of manifests) {
     if (!m || !statSafe(m)?.isFile()) continue;
     add(m);
-    for (const line of (text(m) ?? "").split("\n")) {
+    for (const line of (sub.text(m) ?? "").split("\n")) {
       const listed = /^[0-9a-fA-F]{64} [ *](.+?)\r?$/.exec(line)?.[1];
-      add(own(listed, dirname(m)));
+      add(sub.own(listed, dirname(m)));
     }
   }
   for (const k of katFiles) add(k);
-  // The code of every instance: a folder holding any of it is never masked whole.
-  const code = instances.flatMap((i) =>
-    [
-      ...(Array.isArray(i?.sources) ? i.sources : []),
-      ...(Array.isArray(i?.includeDirs) ? i.includeDirs : []),
-      i?.apiHeader,
-      i?.folder,
-      i?.randombytesSource,
-    ].map((p) => (typeof p === "string" ? resolve(dir, p) : null)),
-  );
-  let scanned = 0;
-  /** A folder's files (recursively; null when it holds code or too much to look at). */
-  const katOnly = (folder: string): string[] | null => {
-    const out: string[] = [];
-    const walk = (d: string): boolean => {
-      let entries: Dirent[];
-      try {
-        entries = readdirSync(d, { withFileTypes: true });
-      } catch {
-        return false;
-      }
-      for (const e of entries) {
-        if (++scanned > MAX_KAT_SCAN) return false;
-        const p = join(d, e.name);
-        if (e.isDirectory()) {
-          if (!walk(p)) return false;
-        } else if (CODE_FILE.test(e.name)) return false;
-        else out.push(p);
-      }
-      return true;
-    };
-    return walk(folder) ? out : null;
-  };
+  const code = instanceCodePaths(dir, instances);
   const folders = new Set(
-    [own("KAT"), ...[...katFiles, ...manifests].map((f) => (f ? own(dirname(f)) : null))].filter(
+    [sub.own("KAT"), ...[...katFiles, ...manifests].map((f) => (f ? sub.own(dirname(f)) : null))].filter(
       (f): f is string => f !== null && f !== resolve(dir),
     ),
   );
   const masked: string[] = [];
+  const scan = { entries: 0 };
   for (const f of folders) {
     if (!statSafe(f)?.isDirectory()) continue;
     const holdsCode = code.some((c) => c !== null && inside(c, f));
-    const all = holdsCode ? null : katOnly(f);
-    if (all !== null) masked.push(f);
+    if (!holdsCode && katOnlyFolder(f, scan)) masked.push(f);
     else {
       // Sources beside the KAT files: the KAT files themselves, not the folder.
       try {
-        for (const e of readdirSync(f, { withFileTypes: true })) if (KAT_FILE.test(e.name)) add(own(join(f, e.name)));
+        for (const e of readdirSync(f, { withFileTypes: true }))
+          if (KAT_FILE.test(e.name)) add(sub.own(join(f, e.name)));
       } catch {
         // unreadable: nothing to mask
       }
@@ -434,6 +397,94 @@ export function shippedKatPaths(dir: string): string[] {
   // A folder inside a masked one is gone already (and could not be mounted over inside a read-only one).
   const outer = masked.filter((f) => !masked.some((m) => m !== f && inside(f, m)));
   return [...outer, ...[...files].filter((p) => !outer.some((m) => inside(p, m)))];
+}
+
+/** A submission folder as shippedKatPaths reads it. */
+interface SubmissionFolder {
+  dir: string;
+  /** The path below the submission (resolved lexically and really), or null. */
+  own(p: unknown, base?: string): string | null;
+  /** A file's text (read as submissions are, within MAX_KAT_LIST_BYTES), or null. */
+  text(p: string): string | null;
+}
+
+/** A submission folder's own paths and texts; null when the folder is not there. */
+function submissionFolder(dir: string): SubmissionFolder | null {
+  const top = realOrNull(dir);
+  if (top === null) return null;
+  return {
+    dir,
+    own: (p, base = dir) => {
+      if (typeof p !== "string" || p === "" || p.includes("\0")) return null;
+      const abs = resolve(base, p);
+      const r = realOrNull(abs);
+      return inside(abs, resolve(dir)) && r !== null && inside(r, top) ? abs : null;
+    },
+    text: (p) => {
+      const r = readSubmissionText(dir, p, MAX_KAT_LIST_BYTES);
+      return r.error === undefined ? r.text : null;
+    },
+  };
+}
+
+/** A path's real path, or null when it does not resolve. */
+function realOrNull(p: string): string | null {
+  try {
+    return realpathSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `p` is `root` or below it (lexically). */
+function inside(p: string, root: string): boolean {
+  const back = relative(root, p);
+  return back === "" || (!isAbsolute(back) && back !== ".." && !back.startsWith(`..${sep}`));
+}
+
+/** The submission's meta.json as an object; empty when it is missing, too large or not a JSON object. */
+function looseMeta(sub: SubmissionFolder): Record<string, unknown> {
+  try {
+    const t = sub.text(join(sub.dir, "meta.json"));
+    const v: unknown = t === null ? null : JSON.parse(t);
+    if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // not JSON: readMeta says so when the algorithm is resolved
+  }
+  return {};
+}
+
+/** The code of every instance (its sources, include folders, API header, folder): no folder holding it is masked whole. */
+function instanceCodePaths(dir: string, instances: ReadonlyArray<Record<string, unknown>>): (string | null)[] {
+  return instances.flatMap((i) =>
+    [
+      ...(Array.isArray(i?.sources) ? i.sources : []),
+      ...(Array.isArray(i?.includeDirs) ? i.includeDirs : []),
+      i?.apiHeader,
+      i?.folder,
+      i?.randombytesSource,
+    ].map((p) => (typeof p === "string" ? resolve(dir, p) : null)),
+  );
+}
+
+/**
+ * Whether a folder holds KAT files only (recursively): false when it holds code, cannot be read or holds more than
+ * the submission's scan budget (MAX_KAT_SCAN entries, counted in `scan` over all its folders) lets it look at.
+ */
+function katOnlyFolder(folder: string, scan: { entries: number }): boolean {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  for (const e of entries) {
+    if (++scan.entries > MAX_KAT_SCAN) return false;
+    if (e.isDirectory()) {
+      if (!katOnlyFolder(join(folder, e.name), scan)) return false;
+    } else if (CODE_FILE.test(e.name)) return false;
+  }
+  return true;
 }
 
 function statSafe(p: string) {

@@ -71,12 +71,66 @@ function firstDifference(a: unknown, b: unknown, path = ""): string | null {
   return `${path || "/"}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
 }
 
+/** One input store's copy of a file. */
+interface Copy {
+  store: string;
+  data: Buffer;
+}
+
+/** What was read from the input stores: every file's copies by path, and what is wrong with them. */
+interface StoresRead {
+  byPath: Map<string, Copy[]>;
+  invalid: string[];
+  unmatched: string[];
+}
+
+/** The merged files by path, each system's input indexes, and what could not be combined. */
+interface Combined {
+  merged: Map<string, Buffer | string>;
+  indexes: Map<string, StoreIndexRecord[]>;
+  duplicates: number;
+  conflicts: string[];
+}
+
 export function mergeStores(stores: readonly string[], out: string): MergeResult {
   const outDir = resolve(out);
   const inputs = stores.map((s) => resolve(s));
   if (existsSync(join(outDir, "data")) && !inputs.includes(outDir)) inputs.push(outDir);
   // 1. Check every store against its index, read and validate everything.
-  const byPath = new Map<string, Array<{ store: string; data: Buffer }>>();
+  const { byPath, invalid, unmatched } = readStores(inputs);
+  if (invalid.length > 0) refuse(unmatched, [["invalid records, nothing merged", invalid]]);
+  // 2. Combine: environments per system, indexes rebuilt, everything else must be identical.
+  const { merged, indexes, duplicates, conflicts } = combine(byPath);
+  if (conflicts.length > 0 || unmatched.length > 0) {
+    refuse(unmatched, [
+      ["conflicting duplicates, nothing merged (measure each job once, e.g. with --shard K/N)", conflicts],
+    ]);
+  }
+  const systems = [...new Set([...merged.keys()].map((r) => r.split("/")[1] as string))].sort();
+  const unindexed = systems.filter((s) => (indexes.get(s) ?? []).every((i) => i.algorithms.length === 0));
+  if (unindexed.length > 0) {
+    throw new InputError(
+      `no index.json for system(s) ${unindexed.join(", ")} in any input store, so their algorithms are unknown; nothing merged`,
+    );
+  }
+  // 3. Write the files, then each system's index.
+  for (const [rel, data] of merged) writeFileAtomic(insideOut(outDir, rel), data);
+  for (const system of systems) {
+    const index = mergedIndex(outDir, system, indexes.get(system) ?? [], inputs.length);
+    writeJsonAtomic(recordPath(outDir, { kind: "store-index", key: { system } }), index);
+  }
+  return { out: outDir, systems, files: merged.size, duplicates };
+}
+
+/** The system folder and the path within it of a file's store-relative path (data/<system>/…). */
+function systemAndRest(rel: string): { system: string; rest: string } {
+  const [, system = "", ...rest] = rel.split("/");
+  return { system, rest: rest.join("/") };
+}
+
+/** Every file of the stores by its path in the store, each system checked against its index, every record validated. */
+function readStores(inputs: readonly string[]): StoresRead {
+  const byPath = new Map<string, Copy[]>();
   const invalid: string[] = [];
   const unmatched: string[] = [];
   for (const store of inputs) {
@@ -90,8 +144,8 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
     }
     for (const file of filesBelow(data)) {
       const rel = relative(store, file).split(sep).join("/");
-      const [, system = "", ...rest] = rel.split("/");
-      if (!parseRecordPath(system, rest.join("/"))) {
+      const { system, rest } = systemAndRest(rel);
+      if (!parseRecordPath(system, rest)) {
         invalid.push(`${file}: not a file of the store layout (see docs/record-schema.md)`);
         continue;
       }
@@ -104,110 +158,116 @@ export function mergeStores(stores: readonly string[], out: string): MergeResult
       byPath.set(rel, list);
     }
   }
-  // A store that does not match its index is reported with whatever else is wrong (invalid records, conflicts).
-  const refuse = (sections: Array<[string, string[]]>): never => {
-    const all: Array<[string, string[]]> = [
-      [
-        `stores that do not match their index, nothing merged (if the records were edited on purpose, check them and rebuild the store's index with "ngcc-perf index <store>" first)`,
-        unmatched,
-      ],
-      ...sections,
-    ];
-    throw new InputError(
-      all
-        .filter(([, lines]) => lines.length > 0)
-        .map(([title, lines]) => `${title}:\n${lines.join("\n")}`)
-        .join("\n"),
-    );
-  };
-  if (invalid.length > 0) refuse([["invalid records, nothing merged", invalid]]);
-  // 2. Combine: environments per system, indexes rebuilt, everything else must be identical.
-  const conflicts: string[] = [];
-  const merged = new Map<string, Buffer | string>();
-  const indexes = new Map<string, StoreIndexRecord[]>();
-  let duplicates = 0;
+  return { byPath, invalid, unmatched };
+}
+
+/** Refuses the merge: a store that does not match its index is reported with whatever else is wrong. */
+function refuse(unmatched: readonly string[], sections: Array<[string, string[]]>): never {
+  const all: Array<[string, readonly string[]]> = [
+    [
+      `stores that do not match their index, nothing merged (if the records were edited on purpose, check them and rebuild the store's index with "ngcc-perf index <store>" first)`,
+      unmatched,
+    ],
+    ...sections,
+  ];
+  throw new InputError(
+    all
+      .filter(([, lines]) => lines.length > 0)
+      .map(([title, lines]) => `${title}:\n${lines.join("\n")}`)
+      .join("\n"),
+  );
+}
+
+/** The copies of every path combined: indexes set aside, environments merged, anything else kept once when identical. */
+function combine(byPath: ReadonlyMap<string, Copy[]>): Combined {
+  const c: Combined = { merged: new Map(), indexes: new Map(), duplicates: 0, conflicts: [] };
   for (const [rel, copies] of [...byPath.entries()].sort()) {
-    const [, system = "", ...rest] = rel.split("/");
-    const kind = parseRecordPath(system, rest.join("/"))?.kind;
+    const { system, rest } = systemAndRest(rel);
+    const kind = parseRecordPath(system, rest)?.kind;
     if (kind === "store-index") {
-      indexes.set(system, [...(indexes.get(system) ?? []), ...copies.map((c) => JSON.parse(c.data.toString("utf8")))]);
+      c.indexes.set(system, [
+        ...(c.indexes.get(system) ?? []),
+        ...copies.map((copy) => JSON.parse(copy.data.toString("utf8"))),
+      ]);
       continue;
     }
     if (kind === "environment" && copies.length > 1) {
-      const envs = copies.map((c) => JSON.parse(c.data.toString("utf8")) as EnvironmentRecord);
-      const first = envs[0] as EnvironmentRecord;
-      let ok = true;
-      envs.slice(1).forEach((e, i) => {
-        const d = firstDifference(machineFacts(first), machineFacts(e));
-        if (d) {
-          ok = false;
-          conflicts.push(
-            `${rel}: the machines differ between ${copies[0]?.store} and ${copies[i + 1]?.store} (${d}); a store holds one system`,
-          );
-        }
-      });
-      if (ok) {
-        const starts = envs.map((e) => e.campaign.start).sort();
-        const ends = envs.map((e) => e.campaign.end);
-        const end = ends.includes(null) ? null : ([...ends].sort().pop() ?? null);
-        const env: EnvironmentRecord = { ...first, campaign: { ...first.campaign, start: starts[0] as string, end } };
-        merged.set(rel, `${JSON.stringify(env, null, 2)}\n`);
-        duplicates += copies.length - 1;
+      const env = mergedEnvironment(rel, copies, c.conflicts);
+      if (env !== null) {
+        c.merged.set(rel, env);
+        c.duplicates += copies.length - 1;
       }
       continue;
     }
-    const first = copies[0] as { store: string; data: Buffer };
-    const other = copies.find((c) => !c.data.equals(first.data));
+    const first = copies[0] as Copy;
+    const other = copies.find((copy) => !copy.data.equals(first.data));
     if (other) {
-      conflicts.push(`${rel}: differs between ${first.store} and ${other.store}`);
+      c.conflicts.push(`${rel}: differs between ${first.store} and ${other.store}`);
       continue;
     }
-    duplicates += copies.length - 1;
-    merged.set(rel, first.data);
+    c.duplicates += copies.length - 1;
+    c.merged.set(rel, first.data);
   }
-  if (conflicts.length > 0 || unmatched.length > 0) {
-    refuse([["conflicting duplicates, nothing merged (measure each job once, e.g. with --shard K/N)", conflicts]]);
-  }
-  const systems = [...new Set([...merged.keys()].map((r) => r.split("/")[1] as string))].sort();
-  const unindexed = systems.filter((s) => (indexes.get(s) ?? []).every((i) => i.algorithms.length === 0));
-  if (unindexed.length > 0) {
-    throw new InputError(
-      `no index.json for system(s) ${unindexed.join(", ")} in any input store, so their algorithms are unknown; nothing merged`,
-    );
-  }
-  // 3. Write the files, then each system's index.
-  for (const [rel, data] of merged) writeFileAtomic(insideOut(outDir, rel), data);
-  for (const system of systems) {
-    const olds = indexes.get(system) ?? [];
-    const algorithms = new Map<string, StoreIndexRecord["algorithms"][number]>();
-    for (const idx of olds) for (const a of idx.algorithms) algorithms.set(a.id, a);
-    const allSystems = [...new Set(olds.flatMap((i) => i.systems ?? [system]))];
-    const campaign = olds.find((i) => i.campaign)?.campaign;
-    // Every deliberate re-hash of an input store's files stays on record, once, oldest first.
-    const seen = new Set<string>();
-    const reindexed = olds
-      .flatMap((i) => i.reindexed ?? [])
-      .filter((r) => !seen.has(JSON.stringify(r)) && seen.add(JSON.stringify(r)))
-      .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-    const index: StoreIndexRecord = {
-      kind: "store-index",
-      schemaVersion: 1,
-      provenance: {
-        origin:
-          olds.every((i) => i.provenance.origin === "synthesized") && olds.length > 0 ? "synthesized" : "measured",
-        tool: TOOL,
-        createdAt: new Date().toISOString(),
-        note: `merged from ${inputs.length} store(s) by ngcc-perf merge`,
-      },
-      system,
-      algorithms: [...algorithms.values()],
-      files: listStoreFiles(systemDir(outDir, system)),
-      ...(allSystems.length > 0 ? { systems: allSystems.includes(system) ? allSystems : [...allSystems, system] } : {}),
-      ...(campaign ? { campaign } : {}),
-      ...mergedProfiles(olds),
-      ...(reindexed.length > 0 ? { reindexed } : {}),
-    };
-    writeJsonAtomic(recordPath(outDir, { kind: "store-index", key: { system } }), index);
-  }
-  return { out: outDir, systems, files: merged.size, duplicates };
+  return c;
+}
+
+/**
+ * One system's environment from several stores: the first, its campaign from the earliest start to the latest end
+ * (none while one is open); null, with the conflicts noted, when the machines differ.
+ */
+function mergedEnvironment(rel: string, copies: readonly Copy[], conflicts: string[]): string | null {
+  const envs = copies.map((c) => JSON.parse(c.data.toString("utf8")) as EnvironmentRecord);
+  const first = envs[0] as EnvironmentRecord;
+  let ok = true;
+  envs.slice(1).forEach((e, i) => {
+    const d = firstDifference(machineFacts(first), machineFacts(e));
+    if (d) {
+      ok = false;
+      conflicts.push(
+        `${rel}: the machines differ between ${copies[0]?.store} and ${copies[i + 1]?.store} (${d}); a store holds one system`,
+      );
+    }
+  });
+  if (!ok) return null;
+  const starts = envs.map((e) => e.campaign.start).sort();
+  const ends = envs.map((e) => e.campaign.end);
+  const end = ends.includes(null) ? null : ([...ends].sort().pop() ?? null);
+  const env: EnvironmentRecord = { ...first, campaign: { ...first.campaign, start: starts[0] as string, end } };
+  return `${JSON.stringify(env, null, 2)}\n`;
+}
+
+/** A system's index in the merged store: the input indexes' algorithms, systems and re-hashes, its files listed anew. */
+function mergedIndex(
+  outDir: string,
+  system: string,
+  olds: readonly StoreIndexRecord[],
+  inputs: number,
+): StoreIndexRecord {
+  const algorithms = new Map<string, StoreIndexRecord["algorithms"][number]>();
+  for (const idx of olds) for (const a of idx.algorithms) algorithms.set(a.id, a);
+  const allSystems = [...new Set(olds.flatMap((i) => i.systems ?? [system]))];
+  const campaign = olds.find((i) => i.campaign)?.campaign;
+  // Every deliberate re-hash of an input store's files stays on record, once, oldest first.
+  const seen = new Set<string>();
+  const reindexed = olds
+    .flatMap((i) => i.reindexed ?? [])
+    .filter((r) => !seen.has(JSON.stringify(r)) && seen.add(JSON.stringify(r)))
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return {
+    kind: "store-index",
+    schemaVersion: 1,
+    provenance: {
+      origin: olds.every((i) => i.provenance.origin === "synthesized") && olds.length > 0 ? "synthesized" : "measured",
+      tool: TOOL,
+      createdAt: new Date().toISOString(),
+      note: `merged from ${inputs} store(s) by ngcc-perf merge`,
+    },
+    system,
+    algorithms: [...algorithms.values()],
+    files: listStoreFiles(systemDir(outDir, system)),
+    ...(allSystems.length > 0 ? { systems: allSystems.includes(system) ? allSystems : [...allSystems, system] } : {}),
+    ...(campaign ? { campaign } : {}),
+    ...mergedProfiles(olds),
+    ...(reindexed.length > 0 ? { reindexed } : {}),
+  };
 }

@@ -115,16 +115,25 @@ class Shape {
 }
 
 /**
+ * What a check of a timed output (`sample`, `time`) starts with: its shape, its arguments (numbers by their
+ * `defaults` when not given), and the document, an object whose op and counter are the ones it was run with.
+ */
+function timedDocument(value: unknown, args: readonly string[], what: string, defaults: Record<string, number>) {
+  const s = new Shape(what);
+  const o = optionsOf(args);
+  const num = (name: string) => numberOption(o, name, defaults);
+  const v = s.object(value, "(the document)");
+  s.equal(v.op, "/op", o.get("--op"));
+  s.counter(v.counter, o.get("--counter") ?? "");
+  return { s, o, num, v };
+}
+
+/**
  * A `sample` output checked against the arguments it was run with (driverSampleArgs): what the driver prints, or
  * DriverOutputError naming the first field that is not.
  */
 export function checkSampleOutput(value: unknown, args: readonly string[], what: string): DriverSample {
-  const s = new Shape(what);
-  const o = optionsOf(args);
-  const num = (name: string) => numberOption(o, name, SAMPLE_DEFAULTS);
-  const v = s.object(value, "(the document)");
-  s.equal(v.op, "/op", o.get("--op"));
-  s.counter(v.counter, o.get("--counter") ?? "");
+  const { s, o, num, v } = timedDocument(value, args, what, SAMPLE_DEFAULTS);
   s.number(v.estimateNs, "/estimateNs", { positive: true });
   s.number(v.warmupCalls, "/warmupCalls", { integer: true, min: 1 });
   const batch = s.number(v.batch, "/batch", { integer: true, min: 1 });
@@ -196,12 +205,7 @@ export function checkSampleOutput(value: unknown, args: readonly string[], what:
 
 /** A `time` output checked against the arguments it was run with (driverTimeArgs). */
 export function checkTimeOutput(value: unknown, args: readonly string[], what: string): DriverTime {
-  const s = new Shape(what);
-  const o = optionsOf(args);
-  const num = (name: string) => numberOption(o, name, TIME_DEFAULTS);
-  const v = s.object(value, "(the document)");
-  s.equal(v.op, "/op", o.get("--op"));
-  s.counter(v.counter, o.get("--counter") ?? "");
+  const { s, o, num, v } = timedDocument(value, args, what, TIME_DEFAULTS);
   s.number(v.warmupIterations, "/warmupIterations", { integer: true, min: 1 });
   const perTrial = s.number(v.iterationsPerTrial, "/iterationsPerTrial", { integer: true, min: 1 });
   const minIterations = num("--min-iterations");

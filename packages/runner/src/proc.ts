@@ -3,7 +3,7 @@
 // docs/security.md) unless the campaign set `sandbox: { enabled: false }` or the caller says the
 // process runs no submission code (`sandbox: false`: `cc --version`, `uname -m`). Arguments are arrays, never
 // a shell string; every process has a time limit and bounded captured output.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 import { resolve } from "node:path";
@@ -173,6 +173,7 @@ function notStarted(argv: readonly string[], options: RunOptions, spawnError: st
   };
 }
 
+/** Runs `command` (argv, or bwrap around it) to its end or its time limit; the result records `argv`. */
 function spawnAndWait(
   argv: readonly string[],
   command: string[],
@@ -180,144 +181,40 @@ function spawnAndWait(
   sandboxed: boolean,
   seccompFd: number | null = null,
   cgroup: PidsCgroup | null = null,
-  watch: { dirs: string[]; limit: number } | null = null,
+  watch: FolderWatch | null = null,
 ): Promise<RunResult> {
   const [file, ...args] = command as [string, ...string[]];
-  const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
-  const maxErr = Math.min(max, options.maxStderrBytes ?? max);
   const started = process.hrtime.bigint();
   return new Promise((resolvePromise, reject) => {
-    const out: Buffer[] = [];
-    let outBytes = 0;
-    // The tail of stderr: chunks kept while the newer ones hold fewer than `max` bytes (linear in the output,
-    // however much a process writes).
-    const err: Buffer[] = [];
-    let errBytes = 0;
-    let status = "";
-    let cgroupFailed = false;
+    const child = spawnChild(file, args, options, sandboxed, seccompFd, cgroup);
+    const status = followStatus(child, cgroup);
+    const quota = watchQuota(child, watch);
     let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child);
+    }, options.timeoutMs);
+    const output = captureOutput(child, options);
     let settled = false;
-    const child = spawn(file, args, {
-      // Sandboxed, bwrap itself gets no more than a PATH: it is the sandbox's process 1, and its environment is
-      // readable inside (/proc/1/environ) — the caller's variables (tokens, keys) must not be there. The program's
-      // own environment is set by bwrap (--clearenv, --setenv).
-      ...(sandboxed ? { env: { PATH: sandboxPath() } } : { cwd: options.cwd, env: options.env ?? process.env }),
-      stdio: sandboxed
-        ? ["pipe", "pipe", "pipe", "pipe", seccompFd ?? "ignore", cgroup ? "pipe" : "ignore"]
-        : ["pipe", "pipe", "pipe"],
-      detached: true,
-    });
-    // With a pids cgroup, bwrap's first process waits on BLOCK_FD until it is in the cgroup (so all it forks is
-    // counted); it is let go once moved (or at once when bwrap reports no child: its own error then shows).
-    const block = cgroup ? ((child.stdio as unknown[])[BLOCK_FD] as NodeJS.WritableStream | null | undefined) : null;
-    let released = false;
-    const release = () => {
-      if (released || !block) return;
-      released = true;
-      block.on?.("error", () => {});
-      block.end("go");
-    };
-    // Above the sandbox's writableBytes the process group is killed, and its stderr says why.
-    let overQuota: number | null = null;
-    const stopWatching = watch
-      ? watchFolders(watch.dirs, watch.limit, (added) => {
-          overQuota = added;
-          try {
-            if (child.pid) process.kill(-child.pid, "SIGKILL");
-          } catch {
-            child.kill("SIGKILL");
-          }
-        })
-      : () => {};
     const finish = (code: number | null, signal: string | null, spawnError?: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      stopWatching();
-      release();
+      quota.stop();
+      status.release();
       cgroup?.remove();
-      if (overQuota !== null && watch) {
-        const said = `\nngcc-perf: stopped: the process added ${overQuota} bytes to its writable folders, more than the sandbox allows (limits.writableBytes: ${watch.limit})\n`;
-        err.push(Buffer.from(said));
+      const added = quota.added();
+      if (added !== null && watch) {
+        output.note(
+          `\nngcc-perf: stopped: the process added ${added} bytes to its writable folders, more than the sandbox allows (limits.writableBytes: ${watch.limit})\n`,
+        );
       }
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const errAll = Buffer.concat(err);
-      const stderr = errAll.subarray(Math.max(0, errAll.length - maxErr)).toString("utf8");
-      let exitCode = code;
-      let sig = signal;
-      if (cgroupFailed) {
-        reject(new Error(`the sandbox of ${argv[0]} could not be placed in its pids cgroup (${cgroup?.dir})`));
-        return;
-      }
-      if (sandboxed && !spawnError && !timedOut) {
-        // bwrap reports the child's end as an exit status (128 + n for signal n); before the child ran
-        // (no child-pid in its status), a failure is the sandbox's, not the program's.
-        if (!/"child-pid"/.test(status)) {
-          reject(
-            new InputError(
-              `the sandbox could not start ${argv[0]}: ${stderr.trim().split("\n").slice(-3).join(" | ") || `bwrap exited with ${code ?? signal}`}` +
-                " (bubblewrap needs namespaces; see docs/security.md — or set sandbox: { enabled: false } in the campaign)",
-            ),
-          );
-          return;
-        }
-        const named = signalOfStatus(code, constants.signals as unknown as Record<string, number>);
-        if (named) {
-          exitCode = null;
-          sig = named;
-        }
-      }
-      resolvePromise({
-        argv: [...argv],
-        ...(options.cwd ? { cwd: options.cwd } : {}),
-        exitCode,
-        signal: sig,
-        timedOut,
-        durationMs,
-        timeLimitMs: options.timeoutMs,
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr,
-        ...(spawnError ? { spawnError } : {}),
-        sandboxed,
-      });
+      const ending = { code, signal, ...(spawnError ? { spawnError } : {}), timedOut, durationMs };
+      const result = resultOf(argv, options, sandboxed, ending, output, status, cgroup);
+      if (result instanceof Error) reject(result);
+      else resolvePromise(result);
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    }, options.timeoutMs);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      if (outBytes >= max) return;
-      const part = chunk.subarray(0, max - outBytes);
-      out.push(part);
-      outBytes += part.length;
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      err.push(chunk);
-      errBytes += chunk.length;
-      while (err.length > 1 && errBytes - (err[0] as Buffer).length >= maxErr)
-        errBytes -= (err.shift() as Buffer).length;
-    });
-    const statusStream = child.stdio[STATUS_FD] as Readable | null | undefined;
-    statusStream?.on("data", (chunk: Buffer) => {
-      if (status.length < 4096) status += chunk.toString("utf8");
-      const pid = /"child-pid"\s*:\s*(\d+)/.exec(status)?.[1];
-      if (cgroup && pid && !released) {
-        if (!cgroup.enter(Number(pid))) {
-          // Not let go uncounted: the sandbox ends here, reported as the sandbox's failure.
-          cgroupFailed = true;
-          try {
-            if (child.pid) process.kill(-child.pid, "SIGKILL");
-          } catch {
-            child.kill("SIGKILL");
-          }
-        }
-        release();
-      }
-    });
     child.on("error", (err: NodeJS.ErrnoException) => finish(null, null, `${err.code ?? "error"}: ${err.message}`));
     child.on("close", (code, signal) => finish(code, signal));
     child.stdin?.on("error", () => {});
@@ -339,6 +236,192 @@ async function replayed(argv: readonly string[], options: RunOptions, replay: Re
     stdout: r.stdout,
     stderr: r.stderr ?? "",
     sandboxed: false,
+  };
+}
+
+/** The folders a sandboxed process may write and the bytes it may add to them (folder-quota.ts). */
+interface FolderWatch {
+  dirs: string[];
+  limit: number;
+}
+
+/** Kills a child's whole process group (the child alone when that fails). */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+
+/** Starts the program, or bwrap around it with the status, seccomp and cgroup descriptors; in its own group. */
+function spawnChild(
+  file: string,
+  args: string[],
+  options: RunOptions,
+  sandboxed: boolean,
+  seccompFd: number | null,
+  cgroup: PidsCgroup | null,
+): ChildProcess {
+  return spawn(file, args, {
+    // Sandboxed, bwrap itself gets no more than a PATH: it is the sandbox's process 1, and its environment is
+    // readable inside (/proc/1/environ) — the caller's variables (tokens, keys) must not be there. The program's
+    // own environment is set by bwrap (--clearenv, --setenv).
+    ...(sandboxed ? { env: { PATH: sandboxPath() } } : { cwd: options.cwd, env: options.env ?? process.env }),
+    stdio: sandboxed
+      ? ["pipe", "pipe", "pipe", "pipe", seccompFd ?? "ignore", cgroup ? "pipe" : "ignore"]
+      : ["pipe", "pipe", "pipe"],
+    detached: true,
+  });
+}
+
+/** A process's captured output, within the limits of its options. */
+interface Captured {
+  /** Adds ngcc-perf's own words to the end of stderr. */
+  note(text: string): void;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Captures the head of stdout (maxOutputBytes) and the tail of stderr (maxStderrBytes, at most as much). */
+function captureOutput(child: ChildProcess, options: RunOptions): Captured {
+  const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  const maxErr = Math.min(max, options.maxStderrBytes ?? max);
+  const out: Buffer[] = [];
+  let outBytes = 0;
+  // The tail of stderr: chunks kept while the newer ones hold fewer than `maxErr` bytes (linear in the output,
+  // however much a process writes).
+  const err: Buffer[] = [];
+  let errBytes = 0;
+  child.stdout?.on("data", (chunk: Buffer) => {
+    if (outBytes >= max) return;
+    const part = chunk.subarray(0, max - outBytes);
+    out.push(part);
+    outBytes += part.length;
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    err.push(chunk);
+    errBytes += chunk.length;
+    while (err.length > 1 && errBytes - (err[0] as Buffer).length >= maxErr) errBytes -= (err.shift() as Buffer).length;
+  });
+  return {
+    note: (text) => {
+      err.push(Buffer.from(text));
+    },
+    stdout: () => Buffer.concat(out).toString("utf8"),
+    stderr: () => {
+      const errAll = Buffer.concat(err);
+      return errAll.subarray(Math.max(0, errAll.length - maxErr)).toString("utf8");
+    },
+  };
+}
+
+/** What bwrap says of the sandbox (its JSON status), and the pids cgroup its first process waits to be put in. */
+interface SandboxStatus {
+  /** The status so far (its first 4 KiB and a chunk). */
+  text(): string;
+  /** Whether the child could not be moved into its cgroup (the sandbox was killed then). */
+  cgroupFailed(): boolean;
+  /** Lets bwrap's first process go on (once; nothing without a cgroup). */
+  release(): void;
+}
+
+/**
+ * Reads bwrap's status: with a pids cgroup, bwrap's first process waits on BLOCK_FD until it is in the cgroup (so
+ * all it forks is counted); it is let go once moved (or at once when bwrap reports no child: its own error then
+ * shows), and the sandbox is killed when it cannot be moved.
+ */
+function followStatus(child: ChildProcess, cgroup: PidsCgroup | null): SandboxStatus {
+  const block = cgroup ? ((child.stdio as unknown[])[BLOCK_FD] as NodeJS.WritableStream | null | undefined) : null;
+  let released = false;
+  const release = () => {
+    if (released || !block) return;
+    released = true;
+    block.on?.("error", () => {});
+    block.end("go");
+  };
+  let status = "";
+  let cgroupFailed = false;
+  const statusStream = child.stdio[STATUS_FD] as Readable | null | undefined;
+  statusStream?.on("data", (chunk: Buffer) => {
+    if (status.length < 4096) status += chunk.toString("utf8");
+    const pid = /"child-pid"\s*:\s*(\d+)/.exec(status)?.[1];
+    if (cgroup && pid && !released) {
+      if (!cgroup.enter(Number(pid))) {
+        // Not let go uncounted: the sandbox ends here, reported as the sandbox's failure.
+        cgroupFailed = true;
+        killGroup(child);
+      }
+      release();
+    }
+  });
+  return { text: () => status, cgroupFailed: () => cgroupFailed, release };
+}
+
+/** Above the sandbox's writableBytes the process group is killed (and its stderr says why: `added`). */
+function watchQuota(child: ChildProcess, watch: FolderWatch | null): { stop: () => void; added: () => number | null } {
+  let overQuota: number | null = null;
+  const stop = watch
+    ? watchFolders(watch.dirs, watch.limit, (added) => {
+        overQuota = added;
+        killGroup(child);
+      })
+    : () => {};
+  return { stop, added: () => overQuota };
+}
+
+/** How a process ended, as its close or error event says. */
+interface Ending {
+  code: number | null;
+  signal: string | null;
+  spawnError?: string;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+/** The run's result, or the error of a sandbox that could not start the program or count its processes. */
+function resultOf(
+  argv: readonly string[],
+  options: RunOptions,
+  sandboxed: boolean,
+  end: Ending,
+  output: Captured,
+  status: SandboxStatus,
+  cgroup: PidsCgroup | null,
+): RunResult | Error {
+  const stderr = output.stderr();
+  if (status.cgroupFailed()) {
+    return new Error(`the sandbox of ${argv[0]} could not be placed in its pids cgroup (${cgroup?.dir})`);
+  }
+  let exitCode = end.code;
+  let signal = end.signal;
+  if (sandboxed && !end.spawnError && !end.timedOut) {
+    // bwrap reports the child's end as an exit status (128 + n for signal n); before the child ran
+    // (no child-pid in its status), a failure is the sandbox's, not the program's.
+    if (!/"child-pid"/.test(status.text())) {
+      return new InputError(
+        `the sandbox could not start ${argv[0]}: ${stderr.trim().split("\n").slice(-3).join(" | ") || `bwrap exited with ${end.code ?? end.signal}`}` +
+          " (bubblewrap needs namespaces; see docs/security.md — or set sandbox: { enabled: false } in the campaign)",
+      );
+    }
+    const named = signalOfStatus(end.code, constants.signals as unknown as Record<string, number>);
+    if (named) {
+      exitCode = null;
+      signal = named;
+    }
+  }
+  return {
+    argv: [...argv],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    exitCode,
+    signal,
+    timedOut: end.timedOut,
+    durationMs: end.durationMs,
+    timeLimitMs: options.timeoutMs,
+    stdout: output.stdout(),
+    stderr,
+    ...(end.spawnError ? { spawnError: end.spawnError } : {}),
+    sandboxed,
   };
 }
 

@@ -44,6 +44,20 @@ function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+/** How centralOf (and summarizeSamples) chooses the central figure and its interval. */
+export interface CentralOptions {
+  statistic: CentralRule;
+  target: number;
+  groups?: readonly number[];
+  /** The distribution the auto rule judges, when not this one (the estimated core cycles': clock changes between
+   * workers do not widen it). */
+  shapeFrom?: Shape;
+  interval?: IntervalRule;
+  /** For the auto rule: the decision by instruction counts (it then decides), or why there is none (the
+   * distribution decides). Recorded as central.decision. */
+  decision?: CentralDecision;
+}
+
 /**
  * The record's `central` block: the median, or the mean when forced or (auto) when the pooled 5th percentile lies
  * more than 10 % below the median (an input-dependent, discrete and wide distribution such as rejection sampling).
@@ -58,18 +72,7 @@ function plural(count: number, one: string, many: string): string {
 export function centralOf(
   dist: SampleDistribution,
   workersNs: readonly (readonly number[])[],
-  options: {
-    statistic: CentralRule;
-    target: number;
-    groups?: readonly number[];
-    /** The distribution the auto rule judges, when not this one (the estimated core cycles': clock changes between
-     * workers do not widen it). */
-    shapeFrom?: Shape;
-    interval?: IntervalRule;
-    /** For the auto rule: the decision by instruction counts (it then decides), or why there is none (the
-     * distribution decides). Recorded as central.decision. */
-    decision?: CentralDecision;
-  },
+  options: CentralOptions,
 ): CentralFigure {
   if (workersNs.length === 0) throw new Error("centralOf: no workers");
   if (workersNs.length !== dist.workerMediansNs.length) {
@@ -341,14 +344,7 @@ export function summarizeSamples(
   workersNs: readonly (readonly number[])[],
   workersCounter: readonly (readonly number[])[],
   batch: number,
-  options: {
-    statistic: CentralRule;
-    target: number;
-    groups?: readonly number[];
-    shapeFrom?: Shape;
-    interval?: IntervalRule;
-    decision?: CentralDecision;
-  },
+  options: CentralOptions,
 ): { distribution: SampleDistribution; central: CentralFigure } {
   const distribution = distributionOf(workersNs, workersCounter, batch);
   const central = centralOf(distribution, workersNs, options);

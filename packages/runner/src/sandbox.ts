@@ -320,36 +320,68 @@ export interface SandboxRequest {
   blockFd?: number;
 }
 
+/** A folder bound into the sandbox: writable, or read-only. */
+interface Mount {
+  path: string;
+  rw: boolean;
+}
+
+/** The system folders bound read-only, and whether a path is visible through them already. */
+interface SystemView {
+  args: string[];
+  visible: (p: string) => boolean;
+}
+
 /** bwrap's command line for one process: the sandbox of the run's settings (RunContext) around `argv`. */
 export function sandboxArgv(req: SandboxRequest, s: SandboxSettings, t: Tools = sandboxTools()): string[] {
-  const limits = s.limits;
-  const system = systemMounts();
-  const systemReal = system.dirs.map(realOrSelf);
-  const visibleAlready = (p: string) => systemReal.some((d) => within(p, d)) || system.dirs.some((d) => within(p, d));
-
+  const system = systemView();
   // Folders to bind: the job's writable ones, and read-only what the process is given (its program, its path
   // arguments' folders, its cwd) and what the campaign's sources need.
   const writable = [...new Set(req.writable.map((w) => resolve(req.cwd, w)))];
-  const wanted = new Set<string>();
-  const addReadable = (p: string) => {
-    const abs = resolve(p);
-    let st: ReturnType<typeof statSync> | null = null;
-    try {
-      st = statSync(abs);
-    } catch {
-      return;
-    }
-    // Folders and regular files only (their folder): never a device, socket or pipe.
-    if (!st.isDirectory() && !st.isFile()) return;
-    const dir = st.isDirectory() ? abs : dirname(abs);
-    if (SANDBOX_MOUNTS.some((m) => within(dir, m) && m !== "/tmp")) return;
-    wanted.add(dir);
-    const real = realOrSelf(dir);
-    if (real !== dir) wanted.add(real);
+  const kept = boundFolders(writable, readableFolders(req, s, t), system);
+  const args: string[] = [
+    ...namespaceArgs(),
+    ...system.args,
+    ...kernelAndTmpArgs(s.limits),
+    ...openParents(kept, req.cwd, system).flatMap((d) => ["--perms", "0755", "--dir", d]),
+    ...kept.flatMap((m) => [m.rw ? "--bind" : "--ro-bind", m.path, m.path]),
+    // After the binds, so a mask covers what a bound folder holds; a masked path outside them is absent anyway.
+    ...hide(maskedPaths(req, s, kept, writable)),
+    "--chdir",
+    req.cwd,
+    "--remount-ro",
+    "/",
+    ...environmentArgs(req.env),
+    "--json-status-fd",
+    String(req.statusFd),
+    ...(req.seccompFd === undefined ? [] : ["--seccomp", String(req.seccompFd)]),
+    ...(req.blockFd === undefined ? [] : ["--block-fd", String(req.blockFd)]),
+    "--",
+  ];
+  return [t.bwrap, ...args, t.prlimit, ...rlimitArgs(s.limits, req.timeoutMs), "--", ...req.argv];
+}
+
+/** The system folders' mounts, and a test for paths they show already (by their own or their real path). */
+function systemView(): SystemView {
+  const system = systemMounts();
+  const systemReal = system.dirs.map(realOrSelf);
+  return {
+    args: system.args,
+    visible: (p) => systemReal.some((d) => within(p, d)) || system.dirs.some((d) => within(p, d)),
   };
-  for (const r of s.readable) addReadable(r);
+}
+
+/**
+ * The folders a process may read: the campaign's readable ones and native/, its cwd, its program (and the one an
+ * emulator runs), prlimit, and — without a campaign — its command line's paths; never a protected one
+ * ($HOME, /root, /var, /run …) outside the campaign's folders.
+ */
+function readableFolders(req: SandboxRequest, s: SandboxSettings, t: Tools): Set<string> {
+  const wanted = new Set<string>();
+  const add = (p: string) => addReadable(wanted, p);
+  for (const r of s.readable) add(r);
   try {
-    addReadable(nativeDir());
+    add(nativeDir());
   } catch {
     // an installation without native/ builds nothing
   }
@@ -360,51 +392,85 @@ export function sandboxArgv(req: SandboxRequest, s: SandboxSettings, t: Tools = 
     const real = realOrSelf(p);
     return !guarded.some((g) => within(real, g)) || roots.some((r) => within(real, r));
   };
-  if (req.cwdGiven && allowed(req.cwd)) addReadable(req.cwd);
+  if (req.cwdGiven && allowed(req.cwd)) add(req.cwd);
   // The program itself (the harness names it); the other paths of the command line only without a campaign.
   const [program, ...rest] = req.argv;
-  if (program?.includes("/")) addReadable(resolve(req.cwd, program));
-  if (req.emulatedProgram?.includes("/")) addReadable(resolve(req.cwd, req.emulatedProgram));
-  addReadable(t.prlimit);
+  if (program?.includes("/")) add(resolve(req.cwd, program));
+  if (req.emulatedProgram?.includes("/")) add(resolve(req.cwd, req.emulatedProgram));
+  add(t.prlimit);
   if (s.argvPaths) {
     for (const arg of rest) {
       const p = pathInArgument(arg, req.cwd);
-      if (p && allowed(p)) addReadable(p);
+      if (p && allowed(p)) add(p);
     }
   }
-  const mounts: { path: string; rw: boolean }[] = [];
+  return wanted;
+}
+
+/** Adds to `wanted` the folder a path names or holds (and its real path), if it exists and is not the sandbox's own. */
+function addReadable(wanted: Set<string>, p: string): void {
+  const abs = resolve(p);
+  let st: ReturnType<typeof statSync> | null = null;
+  try {
+    st = statSync(abs);
+  } catch {
+    return;
+  }
+  // Folders and regular files only (their folder): never a device, socket or pipe.
+  if (!st.isDirectory() && !st.isFile()) return;
+  const dir = st.isDirectory() ? abs : dirname(abs);
+  if (SANDBOX_MOUNTS.some((m) => within(dir, m) && m !== "/tmp")) return;
+  wanted.add(dir);
+  const real = realOrSelf(dir);
+  if (real !== dir) wanted.add(real);
+}
+
+/** The binds, parents before children: every writable folder, and each readable one not visible already. */
+function boundFolders(writable: readonly string[], wanted: ReadonlySet<string>, system: SystemView): Mount[] {
+  const mounts: Mount[] = [];
   for (const w of writable) mounts.push({ path: w, rw: true });
   for (const r of wanted) {
-    if (r === "/" || visibleAlready(r) || writable.some((w) => within(r, w))) continue;
+    if (r === "/" || system.visible(r) || writable.some((w) => within(r, w))) continue;
     mounts.push({ path: r, rw: false });
   }
   // Parents before children; a read-only folder inside another read-only one is already visible.
-  mounts.sort((a, b) => a.path.split(sep).length - b.path.split(sep).length || a.path.localeCompare(b.path));
-  const kept: { path: string; rw: boolean }[] = [];
+  mounts.sort((a, b) => depthThenName(a.path, b.path));
+  const kept: Mount[] = [];
   for (const m of mounts) {
     if (!m.rw && kept.some((k) => within(m.path, k.path))) continue;
     if (kept.some((k) => k.path === m.path)) continue;
     kept.push(m);
   }
+  return kept;
+}
 
-  // bwrap makes the missing parents of a mount point private (0700); made here first, open (0755), so the
-  // sandbox's user can reach what is mounted below them.
+/** Orders paths by depth, then by name: parents before their children. */
+function depthThenName(a: string, b: string): number {
+  return a.split(sep).length - b.split(sep).length || a.localeCompare(b);
+}
+
+/**
+ * The folders made (open, 0755) before the binds: bwrap makes the missing parents of a mount point private (0700),
+ * so the sandbox's user could not reach what is mounted below them. The cwd too when nothing shows it.
+ */
+function openParents(kept: readonly Mount[], cwd: string, system: SystemView): string[] {
   const parents = new Set<string>();
-  for (const target of [...kept.map((m) => m.path), req.cwd]) {
+  for (const target of [...kept.map((m) => m.path), cwd]) {
     const parts = target.split(sep).filter(Boolean);
     for (let i = 1; i < parts.length; i++) {
       const p = `/${parts.slice(0, i).join("/")}`;
-      if (SANDBOX_MOUNTS.includes(p) || visibleAlready(p) || kept.some((k) => within(p, k.path))) continue;
+      if (SANDBOX_MOUNTS.includes(p) || system.visible(p) || kept.some((k) => within(p, k.path))) continue;
       parents.add(p);
     }
   }
-  const cwdVisible = kept.some((m) => within(req.cwd, m.path)) || visibleAlready(req.cwd);
-  if (!cwdVisible) parents.add(req.cwd);
-  const dirs = [...parents].sort((a, b) => a.split(sep).length - b.split(sep).length || a.localeCompare(b));
-  const secrets = secretPaths();
-  const path = sandboxPath();
-  const args: string[] = [
-    // A user namespace of its own even as root: no capabilities anywhere, no new user namespaces inside.
+  const cwdVisible = kept.some((m) => within(cwd, m.path)) || system.visible(cwd);
+  if (!cwdVisible) parents.add(cwd);
+  return [...parents].sort(depthThenName);
+}
+
+/** A user namespace of its own even as root: no capabilities anywhere, no new user namespaces inside. */
+function namespaceArgs(): string[] {
+  return [
     "--unshare-all",
     "--unshare-user",
     "--disable-userns",
@@ -414,7 +480,13 @@ export function sandboxArgv(req: SandboxRequest, s: SandboxSettings, t: Tools = 
     "--new-session",
     "--hostname",
     "ngcc-sandbox",
-    ...system.args,
+  ];
+}
+
+/** /etc's and /opt's secrets masked, /proc (sysctls read-only, revealing parts hidden), /dev, a private /tmp and /dev/shm. */
+function kernelAndTmpArgs(limits: SandboxLimits): string[] {
+  const secrets = secretPaths();
+  return [
     ...secrets.files.flatMap((f) => ["--ro-bind", "/dev/null", f]),
     ...secrets.dirs.flatMap((d) => ["--tmpfs", d, "--remount-ro", d]),
     "--proc",
@@ -423,41 +495,32 @@ export function sandboxArgv(req: SandboxRequest, s: SandboxSettings, t: Tools = 
     ...hide(HIDDEN_KERNEL_PATHS),
     "--dev",
     "/dev",
-    "--perms",
-    "1777",
-    "--size",
-    String(limits.tmpBytes),
-    "--tmpfs",
-    "/tmp",
-    "--perms",
-    "1777",
-    "--size",
-    String(limits.tmpBytes),
-    "--tmpfs",
-    "/dev/shm",
+    ...["/tmp", "/dev/shm"].flatMap((d) => ["--perms", "1777", "--size", String(limits.tmpBytes), "--tmpfs", d]),
     "--remount-ro",
     "/dev",
-    ...dirs.flatMap((d) => ["--perms", "0755", "--dir", d]),
-    ...kept.flatMap((m) => [m.rw ? "--bind" : "--ro-bind", m.path, m.path]),
-    // After the binds, so a mask covers what a bound folder holds; a masked path outside them is absent anyway.
-    ...hide(
-      [
-        ...new Set(
-          [...(s.hidden ?? []), ...(req.hidden ?? []).map((p) => resolve(req.cwd, p))].flatMap((p) => [
-            p,
-            realOrSelf(p),
-          ]),
-        ),
-      ].filter((p) => kept.some((k) => within(p, k.path)) && !writable.some((w) => within(p, w))),
-    ),
-    "--chdir",
-    req.cwd,
-    "--remount-ro",
-    "/",
+  ];
+}
+
+/** The settings' and the request's masked paths (and their real paths) inside a read-only bind. */
+function maskedPaths(
+  req: SandboxRequest,
+  s: SandboxSettings,
+  kept: readonly Mount[],
+  writable: readonly string[],
+): string[] {
+  const given = [...(s.hidden ?? []), ...(req.hidden ?? []).map((p) => resolve(req.cwd, p))];
+  return [...new Set(given.flatMap((p) => [p, realOrSelf(p)]))].filter(
+    (p) => kept.some((k) => within(p, k.path)) && !writable.some((w) => within(p, w)),
+  );
+}
+
+/** A clean environment: the sandbox's PATH, LANG, HOME and TMPDIR, and the caller's variables. */
+function environmentArgs(env: NodeJS.ProcessEnv | undefined): string[] {
+  return [
     "--clearenv",
     "--setenv",
     "PATH",
-    path,
+    sandboxPath(),
     "--setenv",
     "LANG",
     "C.UTF-8",
@@ -467,25 +530,24 @@ export function sandboxArgv(req: SandboxRequest, s: SandboxSettings, t: Tools = 
     "--setenv",
     "TMPDIR",
     "/tmp",
-    ...Object.entries(req.env ?? {}).flatMap(([k, v]) => (v === undefined ? [] : ["--setenv", k, v])),
-    "--json-status-fd",
-    String(req.statusFd),
-    ...(req.seccompFd === undefined ? [] : ["--seccomp", String(req.seccompFd)]),
-    ...(req.blockFd === undefined ? [] : ["--block-fd", String(req.blockFd)]),
-    "--",
+    ...Object.entries(env ?? {}).flatMap(([k, v]) => (v === undefined ? [] : ["--setenv", k, v])),
   ];
-  const cpu = limits.cpuSeconds === undefined ? Math.max(1, Math.ceil((2 * req.timeoutMs) / 1000)) : limits.cpuSeconds;
-  const rlimits = [
+}
+
+/** prlimit's arguments: the sandbox's resource limits, and no core files. */
+function rlimitArgs(limits: SandboxLimits, timeoutMs: number): string[] {
+  const cpu = limits.cpuSeconds === undefined ? Math.max(1, Math.ceil((2 * timeoutMs) / 1000)) : limits.cpuSeconds;
+  const fsize = fileSizeLimit(limits);
+  return [
     ...(limits.addressSpaceBytes === null ? [] : [`--as=${limits.addressSpaceBytes}`]),
     // SIGXCPU at the soft limit (a clear cause in the record), SIGKILL a second later.
     ...(cpu === null ? [] : [`--cpu=${cpu}:${cpu + 1}`]),
     // No one file larger than all the process may add to its folders (writableBytes is checked between polls).
-    ...(fileSizeLimit(limits) === null ? [] : [`--fsize=${fileSizeLimit(limits)}`]),
+    ...(fsize === null ? [] : [`--fsize=${fsize}`]),
     ...(limits.processes === null ? [] : [`--nproc=${limits.processes}`]),
     ...(limits.openFiles === null ? [] : [`--nofile=${limits.openFiles}`]),
     "--core=0",
   ];
-  return [t.bwrap, ...args, t.prlimit, ...rlimits, "--", ...req.argv];
 }
 
 /** RLIMIT_FSIZE: the file size limit, or writableBytes where that is lower (or the only one). */

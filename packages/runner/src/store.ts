@@ -42,9 +42,14 @@ function journalOf(path: string): { file: string; rel: string } | null {
 
 /** Appends one line to a journal and flushes it to disk before returning. */
 function appendLine(file: string, line: JournalWrite): void {
-  const fd = openSync(file, "a");
+  writeJsonLine(file, "a", line);
+}
+
+/** Writes a value as one JSON line to a file opened with `flags` ("a": appended, "w": the whole file), flushed to disk. */
+function writeJsonLine(file: string, flags: "a" | "w", value: unknown): void {
+  const fd = openSync(file, flags);
   try {
-    writeSync(fd, `${JSON.stringify(line)}\n`);
+    writeSync(fd, `${JSON.stringify(value)}\n`);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -92,13 +97,7 @@ export function openWriteJournal(
       by: o.by,
     };
     const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    const fd = openSync(tmp, "w");
-    try {
-      writeSync(fd, `${JSON.stringify(header)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeJsonLine(tmp, "w", header);
     renameSync(tmp, file);
   }
   journals.set(abs, file);
