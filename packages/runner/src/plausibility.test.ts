@@ -110,7 +110,20 @@ describe("the cross-checks of sampled workers", () => {
       "requested-duration",
       "counter-vs-clock",
       "warm-up-estimate",
+      "core-clock",
     ]);
+  });
+
+  it("flag a core clock no processor has: an add chain the core folded (a fifth of the ticks reads ~19 GHz)", () => {
+    const w = workers();
+    const second = w[1] as SampledWorker;
+    const chain = second.output.clockChain as NonNullable<DriverSample["clockChain"]>;
+    second.output.clockChain = { ...chain, deltas: chain.deltas.map((d) => Math.round(d / 5)) };
+    const checks = sampleChecks(w);
+    expect(flagged(checks)).toEqual(["core-clock"]);
+    expect(checks.find((c) => c.check === "core-clock")?.message).toMatch(
+      /^worker 2: its core-clock probe reads \d+(\.\d+)? GHz, outside 0\.2–7 GHz: the add chain did not run one add per cycle/,
+    );
   });
 
   it("flag samples divided by 20 (the issue's forgery): faster than the warm-up's own estimate", () => {

@@ -7,6 +7,7 @@
 import { type PlausibilityCheck, plausibilityOf, type TimingRecord } from "@ngcc-perf/schema";
 import { median, perCallNs } from "@ngcc-perf/stats";
 import { type DriverMemory, DriverOutputError, type DriverSample, type DriverTime } from "./driver.ts";
+import { coreClockHz } from "./samples.ts";
 
 /** The driver's defaults (ngcc_driver.c, ngcc_parse) for options the runner may leave out. */
 const SAMPLE_DEFAULTS = { "--warmup-ns": 20e6, "--min-samples": 31, "--max-samples": 50000, "--keys": 4, "--pool": 64 };
@@ -27,6 +28,12 @@ export const REQUESTED_SHARE = 0.1;
  * in the samples; a core clock that rose after the warm-up (boost) makes calls faster by its ratio, 2–4 at most.
  */
 export const ESTIMATE_SHARE = 1 / 8;
+/**
+ * The core clocks a probe can read: no processor these campaigns run on clocks below 0.2 GHz or above 7 GHz. A
+ * reading outside means the dependent add chain did not run one add per cycle — a core that folds or eliminates
+ * the adds (as Golden Cove-class Intel cores do with `add $imm`), or a forged output — so its "cycles" are not.
+ */
+export const CORE_CLOCK_HZ = { min: 0.2e9, max: 7e9 } as const;
 /** Slack of the upper bounds (the counter's rate is the driver's own estimate): 5 %. */
 const SLACK = 1.05;
 
@@ -295,7 +302,14 @@ export interface SampledWorker {
   durationMs: number;
 }
 
-type WorkerCheck = "runner-clock" | "requested-duration" | "counter-vs-clock" | "warm-up-estimate";
+type WorkerCheck = "runner-clock" | "requested-duration" | "counter-vs-clock" | "warm-up-estimate" | "core-clock";
+
+/** What is wrong with a worker's core-clock reading (null when it has none, or a plausible one). */
+function clockFinding(out: DriverSample): string | null {
+  const hz = out.clockChain ? coreClockHz(out.clockChain, out.counter) : null;
+  if (hz === null || (hz >= CORE_CLOCK_HZ.min && hz <= CORE_CLOCK_HZ.max)) return null;
+  return `its core-clock probe reads ${(hz / 1e9).toPrecision(3)} GHz, outside ${CORE_CLOCK_HZ.min / 1e9}–${CORE_CLOCK_HZ.max / 1e9} GHz: the add chain did not run one add per cycle, so its estimated cycles are not cycles`;
+}
 
 /** Per worker, what is wrong with its figures (null when nothing is), for each check. */
 function workerFindings(w: SampledWorker): Record<WorkerCheck, string | null> {
@@ -332,6 +346,7 @@ function workerFindings(w: SampledWorker): Record<WorkerCheck, string | null> {
     "requested-duration": requested,
     "counter-vs-clock": clocks,
     "warm-up-estimate": fast,
+    "core-clock": clockFinding(out),
   };
 }
 
@@ -341,6 +356,7 @@ const PASS_MESSAGES = {
     "every worker's samples add up to at least a tenth of the duration the runner asked for (or reach the cap on their count)",
   "counter-vs-clock": "every worker's samples fit in its sampling loop as CLOCK_MONOTONIC timed it",
   "warm-up-estimate": "every worker's median call is at least an 8th of its warm-up's estimate",
+  "core-clock": "every worker's core-clock probe reads 0.2–7 GHz (or the counter gives no clock)",
   "trials-warm-up-estimate": "the median trial's time per iteration is at least an 8th of the warm-up's estimate",
   "trials-runner-clock": "the trials add up to no more than the runner's clock over the process",
   "trials-requested-duration":
@@ -351,7 +367,8 @@ const PASS_MESSAGES = {
 /** The cross-checks of an operation sampled per call, one per check over all its workers. */
 export function sampleChecks(workers: readonly SampledWorker[]): PlausibilityCheck[] {
   const findings = workers.map(workerFindings);
-  return (["runner-clock", "requested-duration", "counter-vs-clock", "warm-up-estimate"] as const).map((check) => {
+  const checks = ["runner-clock", "requested-duration", "counter-vs-clock", "warm-up-estimate", "core-clock"] as const;
+  return checks.map((check) => {
     const bad = findings.flatMap((f, i) => (f[check] ? [`worker ${i + 1}: ${f[check]}`] : []));
     return bad.length
       ? {

@@ -279,6 +279,7 @@ describe("forged timings are held", () => {
         "requested-duration",
         "counter-vs-clock",
         "warm-up-estimate",
+        "core-clock",
       ]);
       expect(pageRow("honest", op)).not.toContain("not plausible");
     }

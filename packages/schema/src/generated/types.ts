@@ -1505,9 +1505,15 @@ export type TimingRecord = {
      */
     checks: {
       /**
-       * runner-clock: the samples (or trials) of a worker add up to no more than the runner's own clock over its process (durationMs); requested-duration: they add up to at least a tenth of the duration the runner asked for, unless the count is at its cap; counter-vs-clock: the counter's figures agree with the driver's CLOCK_MONOTONIC; warm-up-estimate: the median call is no faster than an 8th of the driver's own warm-up estimate; cycles-per-instruction: cycles per call ÷ the instructions counted per call lies within 0.1–8.
+       * runner-clock: the samples (or trials) of a worker add up to no more than the runner's own clock over its process (durationMs); requested-duration: they add up to at least a tenth of the duration the runner asked for, unless the count is at its cap; counter-vs-clock: the counter's figures agree with the driver's CLOCK_MONOTONIC; warm-up-estimate: the median call is no faster than an 8th of the driver's own warm-up estimate; core-clock: each worker's core-clock probe (the dependent add chain) reads 0.2–7 GHz; cycles-per-instruction: cycles per call ÷ the instructions counted per call lies within 0.1–8.
        */
-      check: "runner-clock" | "requested-duration" | "counter-vs-clock" | "warm-up-estimate" | "cycles-per-instruction";
+      check:
+        | "runner-clock"
+        | "requested-duration"
+        | "counter-vs-clock"
+        | "warm-up-estimate"
+        | "core-clock"
+        | "cycles-per-instruction";
       /**
        * pass or flagged.
        */
