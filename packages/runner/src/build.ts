@@ -340,6 +340,37 @@ export function harnessFlags(spec: InstanceSpec): string[] {
   return [...spec.cflags.filter((f) => !f.startsWith("-f")), ...headerFlags(spec)];
 }
 
+/**
+ * The command that compiles one of ngcc-perf's harness sources (the driver's, the instruction counter's, the
+ * constant-time test's) for an instance: C99 at `opt`, its category, defines, namespace, API style and headers,
+ * then `more` (include folders, extra flags) before `-c src -o out`.
+ */
+export function harnessCompileArgv(
+  cc: string,
+  spec: InstanceSpec,
+  opt: readonly string[],
+  more: readonly string[],
+  src: string,
+  out: string,
+): string[] {
+  return [
+    cc,
+    "-std=c99",
+    ...opt,
+    "-D_GNU_SOURCE",
+    `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
+    ...defineFlags(spec.defines),
+    ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
+    ...signApiFlags(spec.signApi),
+    ...harnessFlags(spec),
+    ...more,
+    "-c",
+    src,
+    "-o",
+    out,
+  ];
+}
+
 function headerFlags(spec: InstanceSpec): string[] {
   return [
     ...[spec.apiDir, ...spec.includeDirs].flatMap((d) => ["-I", d]),
@@ -521,27 +552,9 @@ async function linkSharedObject(b: InstanceBuild, objects: readonly string[]): P
 function compileDriverSource(b: InstanceBuild, src: string, rel: string, extra: string[] = []): Promise<RunResult> {
   const { spec } = b;
   const nd = nativeDir();
+  const more = ["-I", join(nd, "include"), "-I", join(nd, "driver"), ...extra];
   return b.run(
-    [
-      b.tc.cc,
-      "-std=c99",
-      "-O2",
-      "-D_GNU_SOURCE",
-      `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
-      ...b.defines,
-      ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
-      ...signApiFlags(spec.signApi),
-      ...harnessFlags(spec),
-      "-I",
-      join(nd, "include"),
-      "-I",
-      join(nd, "driver"),
-      ...extra,
-      "-c",
-      src,
-      "-o",
-      join(b.work, rel),
-    ],
+    harnessCompileArgv(b.tc.cc, spec, ["-O2"], more, src, join(b.work, rel)),
     `building the driver for ${b.what}`,
   );
 }

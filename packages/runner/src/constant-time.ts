@@ -5,7 +5,7 @@
 // output — like the secret inputs — the program marks undefined while the tested call runs. Run once per operation
 // under `valgrind --tool=memcheck --xml=yes`; each error memcheck reports (secret data in a branch, an address …)
 // becomes a finding at its first source line inside the submission, accepted by the campaign's triage or open.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { buildPath, type ConstantTimeRecord, type DriverCtOutput, type InstanceKey } from "@ngcc-perf/schema";
 import {
@@ -16,7 +16,7 @@ import {
   commonSources,
   compileSources,
   defineFlags,
-  harnessFlags,
+  harnessCompileArgv,
   instanceFlags,
   linkLibraries,
   RANDOMNESS_SOURCE_NAMES,
@@ -26,10 +26,9 @@ import type { Campaign } from "./campaign.ts";
 import { DriverError, interpret } from "./driver.ts";
 import { type InstanceSpec, matchesAny } from "./instances.ts";
 import { nativeDir } from "./native.ts";
-import { commandOf, runProcess } from "./proc.ts";
+import { commandOf } from "./proc.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
 import type { RunContext } from "./run-context.ts";
-import { signApiFlags } from "./signapi.ts";
 import {
   type InstanceWork,
   type MeasureEnv,
@@ -40,7 +39,7 @@ import {
 } from "./step/measurement.ts";
 import type { Job, Unit } from "./step/run.ts";
 import { sha256 } from "./store.ts";
-import { requireValgrind } from "./valgrind.ts";
+import { underValgrind, valgrindMeasurement } from "./valgrind.ts";
 
 export const CT_RANDOMNESS =
   "the KAT generator's AES-256 CTR_DRBG (native/katgen/ngcc_rng.c) seeded with 0x00..0x2F, its output marked undefined (secret) while the tested call runs";
@@ -286,24 +285,9 @@ async function buildCt(
         subdir: "obj",
         pic: false,
       });
+      const includes = ["-I", join(nd, "include"), "-I", join(nd, "driver")];
       await run(
-        [
-          cc,
-          "-std=c99",
-          "-O2",
-          "-g",
-          "-D_GNU_SOURCE",
-          `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
-          ...defineFlags(spec.defines),
-          ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
-          ...signApiFlags(spec.signApi),
-          ...harnessFlags(spec),
-          ...["-I", join(nd, "include"), "-I", join(nd, "driver")],
-          "-c",
-          main,
-          "-o",
-          join(work, "ngcc_ct.o"),
-        ],
+        harnessCompileArgv(cc, spec, ["-O2", "-g"], includes, main, join(work, "ngcc_ct.o")),
         `compiling ${what}`,
       );
       await compileHelpers(run, work, cc, { rng, common }, what);
@@ -342,30 +326,23 @@ async function testOperation(
   timeoutMs: number,
   what: string,
 ) {
-  rmSync(scratch, { recursive: true, force: true });
-  mkdirSync(scratch, { recursive: true });
-  try {
-    // The program is copied into the scratch folder, the one folder the sandboxed run sees of the store.
-    const copy = join(scratch, basename(program));
-    copyFileSync(program, copy);
-    const xml = join(scratch, "memcheck.xml");
-    const argv = [
-      "valgrind",
-      ...MEMCHECK_OPTIONS,
-      `--xml-file=${xml}`,
-      copy,
-      ...["--op", op, "--keys", String(keys), "--msg-bytes", String(messageBytes)],
-    ];
-    const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch], context });
-    const value = interpret<CtOutput>(result, what, "driver-ct");
-    const text = existsSync(xml) ? readFileSync(xml, "utf8") : "";
-    if (!value.onValgrind || !memcheckXmlComplete(text)) {
-      throw new DriverError("error", `${what}: valgrind wrote no complete XML report`, result);
-    }
-    return { value, findings: parseMemcheckXml(text, submissionDir), command: commandOf(result) };
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  return underValgrind({
+    context,
+    program,
+    scratch,
+    options: (dir) => [...MEMCHECK_OPTIONS, `--xml-file=${join(dir, "memcheck.xml")}`],
+    args: ["--op", op, "--keys", String(keys), "--msg-bytes", String(messageBytes)],
+    timeoutMs,
+    read: (result, dir) => {
+      const value = interpret<CtOutput>(result, what, "driver-ct");
+      const xml = join(dir, "memcheck.xml");
+      const text = existsSync(xml) ? readFileSync(xml, "utf8") : "";
+      if (!value.onValgrind || !memcheckXmlComplete(text)) {
+        throw new DriverError("error", `${what}: valgrind wrote no complete XML report`, result);
+      }
+      return { value, findings: parseMemcheckXml(text, submissionDir), command: commandOf(result) };
+    },
+  });
 }
 
 type Level = NonNullable<ConstantTimeRecord["levels"]>[number];
@@ -477,6 +454,19 @@ async function testLevels(env: MeasureEnv<string>, unit: Unit<InstanceWork>, bui
   };
 }
 
+/** What a constant-time record depends on beside the build: the test's sources, valgrind, its options and settings. */
+function ctInputs({ campaign, prepared }: MeasureEnv<string>, op: string) {
+  const s = constantTimeSettings(campaign);
+  return {
+    ct: ctFilesHash(),
+    valgrind: prepared,
+    options: MEMCHECK_OPTIONS,
+    operation: op,
+    settings: { levels: s.levels, keys: s.keys, triage: s.triage },
+    messageBytes: campaign.timing.messageBytes,
+  };
+}
+
 /**
  * The constant-time step: refuses (InputError, exit 2) when valgrind is missing. Off unless asked for
  * (`--steps constant-time`) or the campaign sets `constantTime: { enabled: true }`. env.prepared: valgrind's version.
@@ -485,19 +475,8 @@ export const constantTimeMeasurement: Measurement<string, CtBuild> = {
   name: "constant-time",
   kind: "constant-time",
   enabled: (campaign) => constantTimeSettings(campaign).enabled,
-  prepare: () => requireValgrind("constant-time", "memcheck"),
-  valgrind: { doing: "run the constant-time test", refused: "not tested" },
-  inputs: ({ campaign, prepared }, _spec, _profile, op) => {
-    const s = constantTimeSettings(campaign);
-    return {
-      ct: ctFilesHash(),
-      valgrind: prepared,
-      options: MEMCHECK_OPTIONS,
-      operation: op,
-      settings: { levels: s.levels, keys: s.keys, triage: s.triage },
-      messageBytes: campaign.timing.messageBytes,
-    };
-  },
+  ...valgrindMeasurement("constant-time", "memcheck", "run the constant-time test", "not tested"),
+  inputs: (env, _spec, _profile, op) => ctInputs(env, op),
   select: ({ campaign }, unit) => {
     const only = constantTimeSettings(campaign).only;
     return only === null || unit.names.some((n) => matchesAny(n, only));

@@ -3,7 +3,7 @@
 // instance × build profile: the timing build's instance objects linked with native/icount/ngcc_icount.c and
 // the KAT DRBG (seeded, so every run makes the same inputs), run once per operation under
 // `valgrind --tool=callgrind --collect-atstart=no`, which collects only between the program's client requests.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import {
   buildPath,
@@ -13,22 +13,14 @@ import {
   recordPath,
 } from "@ngcc-perf/schema";
 import { median } from "@ngcc-perf/stats";
-import {
-  type Command,
-  cachedBuild,
-  defineFlags,
-  harnessFlags,
-  linkLibraries,
-  RANDOMNESS_SOURCE_NAMES,
-} from "./build.ts";
+import { type Command, cachedBuild, harnessCompileArgv, linkLibraries, RANDOMNESS_SOURCE_NAMES } from "./build.ts";
 import type { Campaign } from "./campaign.ts";
 import { DriverError, interpret } from "./driver.ts";
 import type { InstanceSpec } from "./instances.ts";
 import { nativeDir } from "./native.ts";
-import { commandOf, runProcess } from "./proc.ts";
+import { commandOf } from "./proc.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
 import type { RunContext } from "./run-context.ts";
-import { signApiFlags } from "./signapi.ts";
 import {
   buildFacts,
   buildUnit,
@@ -40,7 +32,7 @@ import {
 } from "./step/measurement.ts";
 import type { Job } from "./step/run.ts";
 import { sha256 } from "./store.ts";
-import { requireValgrind } from "./valgrind.ts";
+import { underValgrind, valgrindMeasurement } from "./valgrind.ts";
 
 export const ICOUNT_RANDOMNESS =
   "the KAT generator's AES-256 CTR_DRBG (native/katgen/ngcc_rng.c) seeded with 0x00..0x2F; its instructions are not in the operation's count (collection is off inside randombytes during a counted call) and are reported beside it (randombytes)";
@@ -211,23 +203,9 @@ async function buildIcount(
         copyFileSync(o, join(work, to));
         return join(work, to);
       });
+      const includes = ["-I", join(nd, "include"), "-I", join(nd, "driver"), "-I", join(nd, "katgen")];
       await run(
-        [
-          cc,
-          "-std=c99",
-          "-O2",
-          "-D_GNU_SOURCE",
-          `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
-          ...defineFlags(spec.defines),
-          ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
-          ...signApiFlags(spec.signApi),
-          ...harnessFlags(spec),
-          ...["-I", join(nd, "include"), "-I", join(nd, "driver"), "-I", join(nd, "katgen")],
-          "-c",
-          main,
-          "-o",
-          join(work, "ngcc_icount.o"),
-        ],
+        harnessCompileArgv(cc, spec, ["-O2"], includes, main, join(work, "ngcc_icount.o")),
         `compiling ${what}`,
       );
       // The DRBG under another name: ngcc_icount.c's randombytes wraps it (collection off inside it).
@@ -270,40 +248,47 @@ async function countOperation(
   timeoutMs: number,
   what: string,
 ) {
-  rmSync(scratch, { recursive: true, force: true });
-  mkdirSync(scratch, { recursive: true });
-  try {
-    // The program is copied into the scratch folder, the one folder the sandboxed run sees of the store.
-    const copy = join(scratch, basename(program));
-    copyFileSync(program, copy);
-    const argv = [
-      "valgrind",
-      ...CALLGRIND_OPTIONS,
-      `--callgrind-out-file=${join(scratch, "callgrind.out")}`,
-      copy,
+  return underValgrind({
+    context,
+    program,
+    scratch,
+    options: (dir) => [...CALLGRIND_OPTIONS, `--callgrind-out-file=${join(dir, "callgrind.out")}`],
+    args: [
       ...["--op", op, "--calls", String(s.calls), "--keys", String(s.keys), "--pool", String(s.pool)],
       ...["--msg-bytes", String(messageBytes)],
-    ];
-    const result = await runProcess(argv, { timeoutMs, cwd: scratch, writable: [scratch], context });
-    const value = interpret<IcountOutput>(result, what, "driver-icount");
-    const dumps = readCallgrindDumps(scratch, "callgrind.out");
-    let counted: CountedCalls;
-    try {
-      if (!value.onValgrind) throw new Error("the program did not run under valgrind");
-      counted = countedCalls(dumps, value.randombytes, value.calls);
-    } catch (err) {
-      throw new DriverError("error", `${what}: callgrind's dumps are incomplete (${(err as Error).message})`, result);
-    }
-    return { value, counted, command: commandOf(result) };
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+    ],
+    timeoutMs,
+    read: (result, dir) => {
+      const value = interpret<IcountOutput>(result, what, "driver-icount");
+      const dumps = readCallgrindDumps(dir, "callgrind.out");
+      let counted: CountedCalls;
+      try {
+        if (!value.onValgrind) throw new Error("the program did not run under valgrind");
+        counted = countedCalls(dumps, value.randombytes, value.calls);
+      } catch (err) {
+        throw new DriverError("error", `${what}: callgrind's dumps are incomplete (${(err as Error).message})`, result);
+      }
+      return { value, counted, command: commandOf(result) };
+    },
+  });
 }
 
 /** The built counter and what its records say of the build. */
 interface IcountBuild {
   facts: NonNullable<InstructionsRecord["build"]>;
   program: string;
+}
+
+/** What an instructions record depends on beside the build: the counter's sources, valgrind and its settings. */
+function icountInputs({ campaign, prepared }: MeasureEnv<string>, op: string) {
+  const s = instructionsSettings(campaign);
+  return {
+    icount: icountFilesHash(),
+    valgrind: prepared,
+    operation: op,
+    settings: { calls: s.calls, keys: s.keys, pool: s.pool },
+    messageBytes: campaign.timing.messageBytes,
+  };
 }
 
 /**
@@ -314,18 +299,8 @@ export const instructionsMeasurement: Measurement<string, IcountBuild> = {
   name: "instructions",
   kind: "instructions",
   enabled: (campaign) => instructionsSettings(campaign).enabled,
-  prepare: () => requireValgrind("instructions", "callgrind"),
-  valgrind: { doing: "count instructions", refused: "not counted" },
-  inputs: ({ campaign, prepared }, _spec, _profile, op) => {
-    const s = instructionsSettings(campaign);
-    return {
-      icount: icountFilesHash(),
-      valgrind: prepared,
-      operation: op,
-      settings: { calls: s.calls, keys: s.keys, pool: s.pool },
-      messageBytes: campaign.timing.messageBytes,
-    };
-  },
+  ...valgrindMeasurement("instructions", "callgrind", "count instructions", "not counted"),
+  inputs: (env, _spec, _profile, op) => icountInputs(env, op),
   // What the time step's pre-pass counted in this run is not counted again.
   alreadyDone: ({ out }, job) => countedEarlier(out, job),
   build: async (env, unit) => {

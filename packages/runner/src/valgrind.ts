@@ -1,10 +1,11 @@
 // What valgrind can run here: programs of this host's architecture, x86-64 code up to AVX2 (x86-64-v3). The
 // instructions and constant-time measurements gate on it (step/measurement.ts) and the time step's decision of
 // the published statistic asks it which profile to count (time-campaign.ts).
-import { readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import { InputError } from "./errors.ts";
-import { runProcess } from "./proc.ts";
-import { HOST_CONTEXT } from "./run-context.ts";
+import { type RunResult, runProcess } from "./proc.ts";
+import { HOST_CONTEXT, type RunContext } from "./run-context.ts";
 
 /** -march values whose code uses AVX-512 (valgrind decodes up to AVX2: x86-64-v3). */
 const AVX512_MARCH =
@@ -47,4 +48,47 @@ export async function requireValgrind(step: string, tool: string): Promise<strin
     );
   }
   return valgrind;
+}
+
+/**
+ * What a measurement run under valgrind shares: valgrind's version before planning (env.prepared; InputError, exit
+ * 2, without it) and its gates (no emulated campaign, no flags valgrind cannot decode).
+ */
+export function valgrindMeasurement(step: string, tool: string, doing: string, refused: string) {
+  return { prepare: () => requireValgrind(step, tool), valgrind: { doing, refused } };
+}
+
+/** One run of a built program under valgrind. */
+export interface ValgrindRun<T> {
+  context: RunContext;
+  program: string;
+  /** A folder of the run's own (made empty, removed after): the one folder the sandboxed run sees of the store. */
+  scratch: string;
+  /** valgrind's options, given the scratch folder (where its output file goes). */
+  options(scratch: string): string[];
+  /** The program's arguments. */
+  args: string[];
+  timeoutMs: number;
+  /** Reads what the run printed and what valgrind wrote into the scratch folder, before the folder is removed. */
+  read(result: RunResult, scratch: string): T;
+}
+
+/** Runs a program under valgrind, the program copied into the scratch folder; what `read` makes of it. */
+export async function underValgrind<T>(r: ValgrindRun<T>): Promise<T> {
+  rmSync(r.scratch, { recursive: true, force: true });
+  mkdirSync(r.scratch, { recursive: true });
+  try {
+    const copy = join(r.scratch, basename(r.program));
+    copyFileSync(r.program, copy);
+    const argv = ["valgrind", ...r.options(r.scratch), copy, ...r.args];
+    const result = await runProcess(argv, {
+      timeoutMs: r.timeoutMs,
+      cwd: r.scratch,
+      writable: [r.scratch],
+      context: r.context,
+    });
+    return r.read(result, r.scratch);
+  } finally {
+    rmSync(r.scratch, { recursive: true, force: true });
+  }
 }
