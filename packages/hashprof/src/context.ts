@@ -1,10 +1,10 @@
 // What the profile step's units share: the campaign, the toolchain, the store, and the profiling builds that
 // failed in this run (so that the survey leaves them out instead of building them a second time).
 import {
-  type AlgorithmSpec,
   BuildError,
   type BuildProfile,
   type InstanceSpec,
+  type MeasureEnv,
   type ResolvedCampaign,
   type Toolchain,
 } from "@ngcc-perf/runner";
@@ -12,7 +12,7 @@ import { buildPath, type InstanceKey, unitName } from "@ngcc-perf/schema";
 import { buildProfiled, type ProfileBuild } from "./build.ts";
 import { ProfilingBuildError } from "./errors.ts";
 import { groupsFor } from "./groups.ts";
-import type { GroupSpec } from "./objects.ts";
+import type { SurveyNote } from "./survey.ts";
 
 export interface ProfileContext {
   campaign: ResolvedCampaign;
@@ -22,21 +22,20 @@ export interface ProfileContext {
   failedBuilds: Set<string>;
 }
 
-/** An instance under one build profile: a job per operation. */
-export interface InstanceWork {
-  kind: "instance";
-  spec: InstanceSpec;
-  groups: GroupSpec[];
+/** What the profile step prepares before planning: the curated notes, and what one run remembers. */
+export interface ProfilePrepared {
+  notes: Map<string, SurveyNote>;
+  failedBuilds: Set<string>;
+  /** The input hashes of an instance's profiling build and committed KAT file, by "<alg>/<instance>/<profile>". */
+  hashes: Map<string, { profilingBuild: string; kat: string | null }>;
 }
 
-/** An algorithm under one build profile: one survey job over the instances named. */
-export interface SurveyWork {
-  kind: "survey";
-  algorithm: Pick<AlgorithmSpec, "id">;
-  specs: InstanceSpec[];
-}
+export type ProfileEnv = MeasureEnv<ProfilePrepared>;
 
-export type ProfileWork = InstanceWork | SurveyWork;
+/** The profile context of a measurement's environment. */
+export function contextOf(env: ProfileEnv): ProfileContext {
+  return { campaign: env.campaign, tc: env.tc, out: env.out, failedBuilds: env.prepared.failedBuilds };
+}
 
 export function instanceKey(campaign: ResolvedCampaign, spec: InstanceSpec, profile: BuildProfile): InstanceKey {
   return {

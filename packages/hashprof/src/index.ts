@@ -49,10 +49,10 @@ export {
   parseObjdumpEdges,
 } from "./objects.ts";
 export {
-  defineProfile,
   type ProfileOptions,
   type ProfileSummary,
   profileCampaign,
+  profileMeasurement,
   profileStep,
 } from "./profile.ts";
 export {

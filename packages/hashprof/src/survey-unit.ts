@@ -1,10 +1,17 @@
 // One algorithm under one build profile: the survey record from its instances' profiling builds under that
 // profile (cached by the instance units before it; built here for instances another shard profiles). An
 // instance whose build failed is left out; with none left there is nothing to survey, and the job fails.
-import type { BuildProfile, InstanceSpec, Job, Unit, UnitContext } from "@ngcc-perf/runner";
+import type { AlgorithmWork, BuildProfile, InstanceSpec, Job, Unit, UnitContext } from "@ngcc-perf/runner";
 import { type AlgorithmKey, unitName } from "@ngcc-perf/schema";
 import type { ProfileBuild } from "./build.ts";
-import { instanceKey, isBuildFailure, type ProfileContext, profilingBuild, type SurveyWork } from "./context.ts";
+import {
+  contextOf,
+  instanceKey,
+  isBuildFailure,
+  type ProfileContext,
+  type ProfileEnv,
+  profilingBuild,
+} from "./context.ts";
 import { surveyAlgorithm } from "./survey.ts";
 
 /** The profiling build of an instance for the survey, or null when it failed (in this run or now). */
@@ -19,25 +26,18 @@ async function builtForSurvey(pc: ProfileContext, spec: InstanceSpec, profile: B
   }
 }
 
-export async function runSurveyUnit(
-  pc: ProfileContext,
-  unit: Unit<SurveyWork>,
-  pending: Job[],
-  ctx: UnitContext,
-): Promise<void> {
+export async function runSurveyUnit(env: ProfileEnv, unit: Unit<AlgorithmWork>, job: Job, ctx: UnitContext) {
+  const pc = contextOf(env);
   const key = unit.key as AlgorithmKey;
   const built: Array<{ spec: InstanceSpec; build: ProfileBuild }> = [];
   for (const spec of unit.work.specs) {
     const build = await builtForSurvey(pc, spec, unit.profile);
     if (build) built.push({ spec, build });
   }
-  for (const job of pending) {
-    if (built.length > 0) {
-      const record = surveyAlgorithm(pc.campaign, unit.work.algorithm, built, key.buildProfile);
-      ctx.write(job, job.inputsHash ? { ...record, inputsHash: job.inputsHash } : record);
-    } else {
-      const message = `no instance of ${key.algorithmId} could be built under ${key.buildProfile}: nothing to survey`;
-      ctx.done(job, "failed", { reason: "compile-error", message });
-    }
+  if (built.length === 0) {
+    const message = `no instance of ${key.algorithmId} could be built under ${key.buildProfile}: nothing to survey`;
+    return ctx.done(job, "failed", { reason: "compile-error", message });
   }
+  const record = surveyAlgorithm(pc.campaign, { id: unit.work.algorithmId }, built, key.buildProfile);
+  ctx.write(job, job.inputsHash ? { ...record, inputsHash: job.inputsHash } : record);
 }

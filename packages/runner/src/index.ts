@@ -171,6 +171,7 @@ export { type PathRoot, rootsOf, shownPaths } from "./shown-paths.ts";
 export * from "./signapi.ts";
 export { type Aggregates, aggregate, type Trial } from "./stats.ts";
 export {
+  type AlgorithmWork,
   type BuiltWithFacts,
   buildFacts,
   buildOrDriverFailure,
@@ -185,6 +186,7 @@ export {
   type Measurement,
   type MeasurementOptions,
   type MeasureOutput,
+  type PerAlgorithm,
   plannedOperations,
   recordHeader,
   runMeasurement,

@@ -18,7 +18,7 @@ import type { InstanceSpec } from "./instances.ts";
 import { defineInstructions, markCountedByPrepass } from "./instructions.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
 import type { CentralDecision } from "./samples.ts";
-import type { MeasurementOptions } from "./step/measurement.ts";
+import type { InstanceWork, MeasurementOptions } from "./step/measurement.ts";
 import { runStep, type Unit } from "./step/run.ts";
 import { inShard, type Shard } from "./step/types.ts";
 import { emulated } from "./target.ts";
@@ -129,7 +129,7 @@ export async function decideCentral(
       const plan = step.plan;
       let units: Array<Unit<{ spec: InstanceSpec }>> = [];
       step.plan = async () => {
-        units = (await plan())
+        units = ((await plan()) as Array<Unit<InstanceWork>>)
           .filter(
             (u) =>
               u.key.buildProfile === referenceProfile(u.work.spec, avx512) &&

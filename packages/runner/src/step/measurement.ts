@@ -32,6 +32,7 @@ import {
   type Job,
   runStep,
   type StepDefinition,
+  selectUnits,
   type Unit,
   type UnitContext,
 } from "./run.ts";
@@ -60,6 +61,25 @@ export interface InstanceWork {
   spec: InstanceSpec;
 }
 
+/** The work of an algorithm unit: the algorithm's measured instances under the unit's build profile. */
+export interface AlgorithmWork {
+  algorithmId: string;
+  specs: InstanceSpec[];
+}
+
+/**
+ * A record per algorithm × build profile over the instances measured there (the profile step's survey): planned
+ * right after the algorithm's instance units, over the instances --only chose.
+ */
+export interface PerAlgorithm<P> {
+  /** The kind of its records; its job is named after it. */
+  kind: StoreEntry["kind"];
+  /** What its record depends on: the job's inputs hash is of this. */
+  inputs(env: MeasureEnv<P>, algorithmId: string, profile: BuildProfile, specs: readonly InstanceSpec[]): object;
+  /** Writes the unit's one record (or its failure) through ctx. */
+  run(env: MeasureEnv<P>, unit: Unit<AlgorithmWork>, job: Job, ctx: UnitContext): Promise<void>;
+}
+
 /** A failure a measurement reports itself, with the fields its failure record carries (commands run so far). */
 export class MeasureError extends Error {
   constructor(readonly failure: Failure) {
@@ -85,6 +105,8 @@ export interface Measurement<P = undefined, B = BuiltInstance> {
   enabled?(campaign: Campaign): boolean;
   /** What it needs before planning (a tool's version; throws InputError when missing); handed on as env.prepared. */
   prepare?(campaign: ResolvedCampaign, options: MeasurementOptions): Promise<P>;
+  /** Checks its own input (a notes file) before the pipeline writes anything (throws InputError). */
+  check?(campaign: ResolvedCampaign): void;
   /** Gated by the instance's KAT when the pipeline asks (requireKatPass). */
   katGate?: boolean;
   /** Runs under valgrind: not on an emulated campaign, nor on flags valgrind cannot decode. */
@@ -110,6 +132,10 @@ export interface Measurement<P = undefined, B = BuiltInstance> {
   measure?(env: MeasureEnv<P>, unit: Unit<InstanceWork>, built: B, job: Job): Promise<object>;
   /** Measures all the pending operations of a unit at once, writing through out. */
   measureAll?(env: MeasureEnv<P>, unit: Unit<InstanceWork>, built: B, jobs: Job[], out: MeasureOutput): Promise<void>;
+  /** The failure an ok record still reports (a profiled build that did not reproduce the KAT), or null. */
+  recordFailure?(record: unknown): { reason: string; message: string } | null;
+  /** A record per algorithm × build profile besides the instances' (absent: none). */
+  perAlgorithm?: PerAlgorithm<P>;
 }
 
 /** The build facts a record carries. */
@@ -271,8 +297,68 @@ async function runInstanceUnit<P, B>(
   }
 }
 
+const isAlgorithmUnit = (u: Unit<InstanceWork | AlgorithmWork>): u is Unit<AlgorithmWork> => "specs" in u.work;
+
+/** The per-algorithm units of one algorithm: one per build profile of its chosen instance units. */
+function algorithmUnits<P>(
+  env: MeasureEnv<P>,
+  pa: PerAlgorithm<P>,
+  algorithmId: string,
+  chosen: ReadonlyArray<Unit<InstanceWork>>,
+): Array<Unit<AlgorithmWork>> {
+  const profiles = [...new Set(chosen.map((u) => u.profile))];
+  return profiles.map((profile) => {
+    const specs = chosen.filter((u) => u.profile === profile).map((u) => u.work.spec);
+    const key = { system: env.campaign.system, algorithmId, buildProfile: profile.name };
+    const inputsHash = sha256(JSON.stringify(pa.inputs(env, algorithmId, profile, specs)));
+    return {
+      key,
+      profile,
+      names: [algorithmId, ...specs.flatMap((s) => instanceNames(algorithmId, s.instance))],
+      jobs: [{ operation: pa.kind, entry: { kind: pa.kind, key } as StoreEntry, inputsHash }],
+      work: { algorithmId, specs },
+    };
+  });
+}
+
+/** Every unit of a measurement: per algorithm its instance units, then its per-algorithm units. */
+async function planMeasurement<P, B>(
+  m: Measurement<P, B>,
+  env: MeasureEnv<P>,
+  jobOf: (spec: InstanceSpec, profile: BuildProfile, op: string, key: InstanceKey) => Job,
+  operations: (spec: InstanceSpec) => Promise<string[]>,
+): Promise<Array<Unit<InstanceWork | AlgorithmWork>>> {
+  const all = await instanceUnits(env.campaign, jobOf, operations, (spec) => ({ spec }));
+  const units = m.select ? all.filter((u) => m.select?.(env, u)) : all;
+  const pa = m.perAlgorithm;
+  if (!pa) return units;
+  const only = env.options.only;
+  const chosen = selectUnits(units, { out: env.out, ...(only ? { only } : {}) });
+  const ids = [...new Set(units.map((u) => u.key.algorithmId))];
+  return ids.flatMap((id) => [
+    ...units.filter((u) => u.key.algorithmId === id),
+    ...algorithmUnits(
+      env,
+      pa,
+      id,
+      chosen.filter((u) => u.key.algorithmId === id),
+    ),
+  ]);
+}
+
+/** A written record's failure: status not ok, or what the measurement finds in an ok record; null for a success. */
+function outcomeOf<P, B>(m: Measurement<P, B>, r: unknown): { reason: string; message: string } | null {
+  const rec = r as { kind?: string; status?: string; failure?: { reason?: string; message?: string } };
+  if (m.perAlgorithm && rec.kind === m.perAlgorithm.kind) return null; // a per-algorithm record has no failure form
+  if (rec.status !== "ok") return { reason: rec.failure?.reason ?? "error", message: rec.failure?.message ?? "" };
+  return m.recordFailure?.(r) ?? null;
+}
+
 /** A measurement as the runner's step definition over a campaign. */
-export function defineMeasurement<P, B>(m: Measurement<P, B>, env: MeasureEnv<P>): StepDefinition<InstanceWork> {
+export function defineMeasurement<P, B>(
+  m: Measurement<P, B>,
+  env: MeasureEnv<P>,
+): StepDefinition<InstanceWork | AlgorithmWork> {
   const { campaign, tc } = env;
   const entry = (key: InstanceKey, op: string) =>
     m.kind === null ? null : m.perInstance ? { kind: m.kind, key } : { kind: m.kind, key: { ...key, operation: op } };
@@ -292,23 +378,39 @@ export function defineMeasurement<P, B>(m: Measurement<P, B>, env: MeasureEnv<P>
     recordHeader(m.kind ?? m.name, campaign, unit.work.spec, unit.key.buildProfile, headerOperation(m, job));
   return {
     name: m.name,
-    plan: async () => {
-      const units = await instanceUnits(campaign, jobOf, operations, (spec) => ({ spec }));
-      return m.select ? units.filter((u) => m.select?.(env, u)) : units;
-    },
+    plan: () => planMeasurement(m, env, jobOf, operations),
     gate: (unit) =>
-      (m.katGate && env.options.requireKatPass ? katGate(env.out, unit.key as InstanceKey) : null) ??
-      (m.valgrind ? valgrindGate(campaign, m.valgrind, unit) : null),
+      (m.katGate && env.options.requireKatPass && !isAlgorithmUnit(unit)
+        ? katGate(env.out, unit.key as InstanceKey)
+        : null) ?? (m.valgrind ? valgrindGate(campaign, m.valgrind, unit) : null),
     failureOf: buildOrDriverFailure,
-    outcomeOf: (r) => {
-      const rec = r as { status?: string; failure?: { reason?: string; message?: string } };
-      return rec.status === "ok"
-        ? null
-        : { reason: rec.failure?.reason ?? "error", message: rec.failure?.message ?? "" };
+    outcomeOf: (r) => outcomeOf(m, r),
+    // On --resume a record stands when its inputs are the same and it reports no failure.
+    isCurrent: (r, job) =>
+      r !== null &&
+      job.inputsHash !== null &&
+      (r as { inputsHash?: string }).inputsHash === job.inputsHash &&
+      outcomeOf(m, r) === null,
+    failureRecord: (unit, job, f) => {
+      if (isAlgorithmUnit(unit))
+        throw new Error(`${m.name}: the ${job.operation} of ${unit.key.algorithmId} has no failure form`);
+      return m.kind ? failedRecord(header(unit as Unit<InstanceWork>, job), job, f) : null;
     },
-    failureRecord: (unit, job, f) => (m.kind ? failedRecord(header(unit, job), job, f) : null),
-    run: (unit, pending, ctx) => runInstanceUnit(m, env, unit, pending, ctx),
+    run: (unit, pending, ctx) =>
+      isAlgorithmUnit(unit)
+        ? runAlgorithmUnit(m, env, unit, pending, ctx)
+        : runInstanceUnit(m, env, unit as Unit<InstanceWork>, pending, ctx),
   };
+}
+
+async function runAlgorithmUnit<P, B>(
+  m: Measurement<P, B>,
+  env: MeasureEnv<P>,
+  unit: Unit<AlgorithmWork>,
+  jobs: Job[],
+  ctx: UnitContext,
+): Promise<void> {
+  for (const job of jobs) await m.perAlgorithm?.run(env, unit, job, ctx);
 }
 
 /** Runs a measurement over a campaign: "off in this campaign" unless on or asked, then prepared, planned, run. */
@@ -327,5 +429,10 @@ export async function runMeasurement<P, B>(
 
 /** The pipeline's step of a measurement. */
 export function instanceStep<P, B>(m: Measurement<P, B>): PipelineStep {
-  return { name: m.name, ...(m.katGate ? { katGate: true } : {}), run: (c, o) => runMeasurement(m, c, o) };
+  return {
+    name: m.name,
+    ...(m.katGate ? { katGate: true } : {}),
+    ...(m.check ? { prepare: m.check } : {}),
+    run: (c, o) => runMeasurement(m, c, o),
+  };
 }
