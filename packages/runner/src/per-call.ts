@@ -177,7 +177,9 @@ async function worker(
   // Worker n runs the driver of code layout (n − 1) mod L, so that the workers of an operation cover the layouts.
   const layouts = built.layouts.length > 0 ? built.layouts : [{ padBytes: 0, driver: built.driver }];
   const layout = layouts[(n - 1) % layouts.length] as (typeof layouts)[number];
-  const t0 = Date.now();
+  // The budget is spent on the runner's clock over each worker's process (RunResult.durationMs), the clock the
+  // plausibility checks hold the samples against: what a replayed run states is what its stop rule sees.
+  let spent = 0;
   try {
     const r = await driverRun<DriverSample>(
       campaign.context,
@@ -192,12 +194,13 @@ async function worker(
     o.workers.push(r.value);
     o.workerPadBytes.push(layout.padBytes);
     o.workerRuns.push({ args, durationMs: r.result.durationMs });
+    spent = r.result.durationMs;
   } catch (err) {
     if (!(err instanceof DriverError)) throw err;
     o.commands.push(commandOf(err.result));
     o.failure = err;
+    spent = err.result.durationMs;
   }
-  const spent = Date.now() - t0;
   o.elapsedMs += spent;
   if (!o.failure) o.workerElapsedMs.push(spent);
   if (!o.failure) evaluate(campaign, built, o, quick);

@@ -231,7 +231,7 @@ async function replayed(argv: readonly string[], options: RunOptions, replay: Re
     exitCode: r.exitCode,
     signal: r.signal ?? null,
     timedOut: false,
-    durationMs: 0,
+    durationMs: r.durationMs ?? 0,
     timeLimitMs: options.timeoutMs,
     stdout: r.stdout,
     stderr: r.stderr ?? "",

@@ -23,6 +23,8 @@ export interface ReplayedRun {
   stderr?: string;
   exitCode: number | null;
   signal?: string | null;
+  /** The runner's clock over the process, as the real run would have read it (default 0). */
+  durationMs?: number;
 }
 
 /** Answers a command (its argv and folder) with what it printed; may write the files the real program writes. */

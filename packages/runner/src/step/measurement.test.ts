@@ -7,18 +7,14 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { recordPath, validate } from "@ngcc-perf/schema";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadCampaign } from "../campaign.ts";
 import { memoryMeasurement } from "../memory.ts";
-import { resolveCampaign } from "../resolved.ts";
 import type { Replay } from "../run-context.ts";
-import { defineMeasurement, type MeasureEnv } from "./measurement.ts";
-import { runStep } from "./run.ts";
+import { recordedFacts as facts, recordedOutput, replayedEnv, runReplayed } from "./replay-kit.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-measurement-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const demo = new URL("../../../../fixtures/campaigns/demo.yaml", import.meta.url).pathname;
-const recorded = JSON.parse(readFileSync(new URL("../driver-output.recorded.json", import.meta.url), "utf8"));
+const recorded = recordedOutput("driver-output");
 
 /** The memory executable as it printed once, for the operation and input count the command asks for. */
 const memoryReplay =
@@ -33,35 +29,21 @@ const memoryReplay =
     return { stdout: `${JSON.stringify(forge(arg("--op"), out))}\n`, exitCode: 0 };
   };
 
-const facts = {
-  compiler: "gcc",
-  compilerVersion: "gcc (recorded) 12.2.0",
-  flags: ["-O2"],
-  sourcesSha256: "0".repeat(64),
-  artifact: "/recorded/ngcc-driver-memory",
-  linkage: "static-objects" as const,
-};
-
 /** The memory step over sig-91 of the demo campaign, every process replayed, the build a recorded one. */
 async function run(name: string, replay: Replay, kat?: string) {
   const out = join(tmp, name);
-  const loaded = resolveCampaign(loadCampaign(demo));
-  const campaign = { ...loaded, context: { ...loaded.context, replay } };
-  const options = { out, only: ["sig-91"], requireKatPass: kat !== undefined };
-  const env: MeasureEnv<undefined> = {
-    campaign,
-    tc: { cc: "gcc", context: campaign.context, version: facts.compilerVersion },
-    options,
-    out,
-    prepared: undefined,
-  };
-  const m = {
-    ...memoryMeasurement,
-    katGate: true,
-    build: async () => ({ cached: true, facts, driver: facts.artifact }),
-  };
-  const step = defineMeasurement(m, env);
-  const units = (await step.plan()).filter((u) => u.names.includes("sig-91"));
+  const env = replayedEnv(out, replay, undefined, ["sig-91"], kat !== undefined);
+  const r = await runReplayed(
+    { ...memoryMeasurement, katGate: true },
+    env,
+    async () =>
+      ({
+        cached: true,
+        facts,
+        driver: facts.artifact,
+      }) as never,
+  );
+  const { units } = r;
   if (kat) {
     for (const u of units) {
       const path = recordPath(out, { kind: "kat", key: u.key as never });
@@ -69,7 +51,7 @@ async function run(name: string, replay: Replay, kat?: string) {
       writeFileSync(path, JSON.stringify({ verdict: kat, outcome: "output-differs" }));
     }
   }
-  const summary = await runStep(step, options);
+  const summary = await r.run();
   const read = (profile: string, operation: string) => {
     const key = { ...(units[0]?.key as object), buildProfile: profile, operation } as never;
     return JSON.parse(readFileSync(recordPath(out, { kind: "memory", key }), "utf8"));
