@@ -100,7 +100,7 @@ describe("a measurement on recorded driver output", () => {
   it("gates on the KAT: a failed KAT is a failure record of every operation, nothing run", async () => {
     let ran = 0;
     const counting: Replay = async (argv, cwd) => {
-      if (argv[0] === facts.artifact) ran++; // planning asks the compiler which headers the sources include
+      if (argv[0] === facts.artifact) ran++;
       return memoryReplay()(argv, cwd);
     };
     const r = await run("gated", counting, "FAIL");
