@@ -28,7 +28,6 @@ import { type InstanceSpec, matchesAny } from "./instances.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf } from "./proc.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
-import type { RunContext } from "./run-context.ts";
 import {
   type InstanceWork,
   type MeasureEnv,
@@ -39,7 +38,7 @@ import {
 } from "./step/measurement.ts";
 import type { Job, Unit } from "./step/run.ts";
 import { sha256 } from "./store.ts";
-import { underValgrind, valgrindMeasurement } from "./valgrind.ts";
+import { underValgrind, type ValgrindOperation, valgrindMeasurement, valgrindOperation } from "./valgrind.ts";
 
 export const CT_RANDOMNESS =
   "the KAT generator's AES-256 CTR_DRBG (native/katgen/ngcc_rng.c) seeded with 0x00..0x2F, its output marked undefined (secret) while the tested call runs";
@@ -315,24 +314,11 @@ async function buildCt(
 type CtOutput = DriverCtOutput;
 
 /** One operation at one level: the program under memcheck in a scratch folder, its XML report read. */
-async function testOperation(
-  context: RunContext,
-  program: string,
-  scratch: string,
-  op: string,
-  keys: number,
-  messageBytes: number,
-  submissionDir: string,
-  timeoutMs: number,
-  what: string,
-) {
+async function testOperation(at: ValgrindOperation, keys: number, submissionDir: string, what: string) {
   return underValgrind({
-    context,
-    program,
-    scratch,
+    ...at,
     options: (dir) => [...MEMCHECK_OPTIONS, `--xml-file=${join(dir, "memcheck.xml")}`],
-    args: ["--op", op, "--keys", String(keys), "--msg-bytes", String(messageBytes)],
-    timeoutMs,
+    args: ["--keys", String(keys)],
     read: (result, dir) => {
       const value = interpret<CtOutput>(result, what, "driver-ct");
       const xml = join(dir, "memcheck.xml");
@@ -409,17 +395,13 @@ async function testLevels(env: MeasureEnv<string>, unit: Unit<InstanceWork>, bui
     const what = `${spec.instance} ${job.operation} (${b.level}): constant-time test`;
     let t: Awaited<ReturnType<typeof testOperation>>;
     try {
-      t = await testOperation(
-        campaign.context,
+      const at = valgrindOperation(
+        campaign,
+        { out, key: unit.key as InstanceKey, name: "ct" },
         b.program,
-        buildPath(out, unit.key, `ct-run-${process.pid}`),
         job.operation,
-        s.keys,
-        campaign.timing.messageBytes,
-        spec.submissionDir,
-        campaign.timeouts.operationMs * 20,
-        what,
       );
+      t = await testOperation(at, s.keys, spec.submissionDir, what);
     } catch (err) {
       if (!(err instanceof DriverError)) throw err;
       const extra = { commands: [...commands, commandOf(err.result)] };
@@ -454,29 +436,16 @@ async function testLevels(env: MeasureEnv<string>, unit: Unit<InstanceWork>, bui
   };
 }
 
-/** What a constant-time record depends on beside the build: the test's sources, valgrind, its options and settings. */
-function ctInputs({ campaign, prepared }: MeasureEnv<string>, op: string) {
-  const s = constantTimeSettings(campaign);
-  return {
-    ct: ctFilesHash(),
-    valgrind: prepared,
-    options: MEMCHECK_OPTIONS,
-    operation: op,
-    settings: { levels: s.levels, keys: s.keys, triage: s.triage },
-    messageBytes: campaign.timing.messageBytes,
-  };
-}
-
 /**
  * The constant-time step: refuses (InputError, exit 2) when valgrind is missing. Off unless asked for
  * (`--steps constant-time`) or the campaign sets `constantTime: { enabled: true }`. env.prepared: valgrind's version.
  */
 export const constantTimeMeasurement: Measurement<string, CtBuild> = {
-  name: "constant-time",
-  kind: "constant-time",
-  enabled: (campaign) => constantTimeSettings(campaign).enabled,
-  ...valgrindMeasurement("constant-time", "memcheck", "run the constant-time test", "not tested"),
-  inputs: (env, _spec, _profile, op) => ctInputs(env, op),
+  ...valgrindMeasurement("constant-time", constantTimeSettings, (s: ConstantTimeSettings) => ({
+    ct: ctFilesHash(),
+    options: MEMCHECK_OPTIONS,
+    settings: { levels: s.levels, keys: s.keys, triage: s.triage },
+  })),
   select: ({ campaign }, unit) => {
     const only = constantTimeSettings(campaign).only;
     return only === null || unit.names.some((n) => matchesAny(n, only));

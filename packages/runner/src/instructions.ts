@@ -20,7 +20,6 @@ import type { InstanceSpec } from "./instances.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf } from "./proc.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
-import type { RunContext } from "./run-context.ts";
 import {
   buildFacts,
   buildUnit,
@@ -32,7 +31,7 @@ import {
 } from "./step/measurement.ts";
 import type { Job } from "./step/run.ts";
 import { sha256 } from "./store.ts";
-import { underValgrind, valgrindMeasurement } from "./valgrind.ts";
+import { underValgrind, type ValgrindOperation, valgrindMeasurement, valgrindOperation } from "./valgrind.ts";
 
 export const ICOUNT_RANDOMNESS =
   "the KAT generator's AES-256 CTR_DRBG (native/katgen/ngcc_rng.c) seeded with 0x00..0x2F; its instructions are not in the operation's count (collection is off inside randombytes during a counted call) and are reported beside it (randombytes)";
@@ -238,26 +237,11 @@ async function buildIcount(
 }
 
 /** One operation counted: the program under callgrind in a scratch folder, its two dumps read. */
-async function countOperation(
-  context: RunContext,
-  program: string,
-  scratch: string,
-  op: string,
-  s: InstructionsSettings,
-  messageBytes: number,
-  timeoutMs: number,
-  what: string,
-) {
+async function countOperation(at: ValgrindOperation, s: InstructionsSettings, what: string) {
   return underValgrind({
-    context,
-    program,
-    scratch,
+    ...at,
     options: (dir) => [...CALLGRIND_OPTIONS, `--callgrind-out-file=${join(dir, "callgrind.out")}`],
-    args: [
-      ...["--op", op, "--calls", String(s.calls), "--keys", String(s.keys), "--pool", String(s.pool)],
-      ...["--msg-bytes", String(messageBytes)],
-    ],
-    timeoutMs,
+    args: ["--calls", String(s.calls), "--keys", String(s.keys), "--pool", String(s.pool)],
     read: (result, dir) => {
       const value = interpret<IcountOutput>(result, what, "driver-icount");
       const dumps = readCallgrindDumps(dir, "callgrind.out");
@@ -279,28 +263,15 @@ interface IcountBuild {
   program: string;
 }
 
-/** What an instructions record depends on beside the build: the counter's sources, valgrind and its settings. */
-function icountInputs({ campaign, prepared }: MeasureEnv<string>, op: string) {
-  const s = instructionsSettings(campaign);
-  return {
-    icount: icountFilesHash(),
-    valgrind: prepared,
-    operation: op,
-    settings: { calls: s.calls, keys: s.keys, pool: s.pool },
-    messageBytes: campaign.timing.messageBytes,
-  };
-}
-
 /**
  * The instructions step: refuses (InputError, exit 2) when valgrind is missing. Off unless asked for
  * (`--steps instructions`) or the campaign sets `instructions: { enabled: true }`. env.prepared: valgrind's version.
  */
 export const instructionsMeasurement: Measurement<string, IcountBuild> = {
-  name: "instructions",
-  kind: "instructions",
-  enabled: (campaign) => instructionsSettings(campaign).enabled,
-  ...valgrindMeasurement("instructions", "callgrind", "count instructions", "not counted"),
-  inputs: (env, _spec, _profile, op) => icountInputs(env, op),
+  ...valgrindMeasurement("instructions", instructionsSettings, (s: InstructionsSettings) => ({
+    icount: icountFilesHash(),
+    settings: { calls: s.calls, keys: s.keys, pool: s.pool },
+  })),
   // What the time step's pre-pass counted in this run is not counted again.
   alreadyDone: ({ out }, job) => countedEarlier(out, job),
   build: async (env, unit) => {
@@ -320,14 +291,15 @@ export const instructionsMeasurement: Measurement<string, IcountBuild> = {
   failureFields: (_env, built) => ({ build: built.facts }),
   measure: async ({ campaign, prepared, out }, unit, built, job) => {
     const { spec } = unit.work;
-    const c = await countOperation(
-      campaign.context,
+    const at = valgrindOperation(
+      campaign,
+      { out, key: unit.key as InstanceKey, name: "icount" },
       built.program,
-      buildPath(out, unit.key, `icount-run-${process.pid}`),
       job.operation,
+    );
+    const c = await countOperation(
+      at,
       instructionsSettings(campaign),
-      campaign.timing.messageBytes,
-      campaign.timeouts.operationMs * 20,
       `${spec.instance} ${job.operation}: instructions`,
     );
     return {

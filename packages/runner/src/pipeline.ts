@@ -1,8 +1,3 @@
-// runPipeline: the whole campaign — build, KAT, time and memory, hash/DRNG profile, sizes, report — each step
-// reading the records of the steps before it from the store. The steps of other packages (kat, hashprof, sizes,
-// report) are handed in, so this package depends on none of them; the order, the KAT gate, the environment,
-// the index and the campaign's start and end are owned here.
-import { existsSync, readFileSync } from "node:fs";
 import { type EnvironmentRecord, recordPath, systemDir } from "@ngcc-perf/schema";
 import { buildMeasurement } from "./build-step.ts";
 import type { Campaign } from "./campaign.ts";
@@ -17,7 +12,7 @@ import { resolveCampaign } from "./resolved.ts";
 import { instanceStep } from "./step/measurement.ts";
 import type { PipelineStep, PipelineStepOptions, PipelineStepResult } from "./step/pipeline-step.ts";
 import type { StepName, StepOptions } from "./step/types.ts";
-import { closeWriteJournal, openWriteJournal, removeStaleTemps, writeJsonAtomic } from "./store.ts";
+import { closeWriteJournal, openWriteJournal, readJsonOrNull, removeStaleTemps, writeJsonAtomic } from "./store.ts";
 import { verifyStore, writeStoreIndex } from "./store-index.ts";
 import { timeMeasurement } from "./time.ts";
 
@@ -59,15 +54,6 @@ export interface PipelineResult {
   /** Temporary files of an interrupted run that were removed first. */
   staleRemoved: number;
   seconds: number;
-}
-
-function readEnvironment(path: string): EnvironmentRecord | null {
-  if (!existsSync(path)) return null;
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as EnvironmentRecord;
-  } catch {
-    return null;
-  }
 }
 
 /** Writes the system's environment record with the campaign's start and end (end null while running). */
@@ -117,7 +103,7 @@ export async function runPipeline(loaded: Campaign, options: PipelineOptions): P
   const verified = measuring.length > 0 ? verifyStore(out, campaign.system, "before") : null;
   const staleRemoved = removeStaleTemps(out);
   const envPath = recordPath(out, { kind: "environment", key: { system: campaign.system } });
-  const previous = options.resume ? readEnvironment(envPath) : null;
+  const previous = options.resume ? readJsonOrNull<EnvironmentRecord>(envPath) : null;
   const start = previous?.campaign.start ?? new Date(t0).toISOString();
   const result: PipelineResult = {
     out,

@@ -114,6 +114,16 @@ export function writeJsonAtomic(path: string, value: unknown): void {
   writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** A JSON file of the store as written, or null when it is absent or unreadable (the validator reports those). */
+export function readJsonOrNull<T>(path: string): T | null {
+  if (!existsSync(path)) return null;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as T;
+  } catch {
+    return null;
+  }
+}
+
 export function sha256(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }

@@ -8,7 +8,7 @@
 // installed, an emulated campaign, AVX-512 flags in every profile, the count failed) the timing distribution
 // decides, as the record and the page say.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type InstanceKey, type InstructionsRecord, inputDependence, recordPath, unitName } from "@ngcc-perf/schema";
@@ -21,6 +21,7 @@ import type { CentralDecision } from "./samples.ts";
 import type { InstanceWork, MeasurementOptions } from "./step/measurement.ts";
 import { runStep, type Unit } from "./step/run.ts";
 import { inShard, type Shard } from "./step/types.ts";
+import { readJsonOrNull } from "./store.ts";
 import { emulated } from "./target.ts";
 import { cpuHasAvx512, valgrindRefusal, valgrindVersion } from "./valgrind.ts";
 
@@ -36,15 +37,6 @@ export function referenceProfile(spec: InstanceSpec, avx512: boolean): string | 
 function inThisRun(system: string, spec: InstanceSpec, shard: Shard | undefined): boolean {
   const { algorithmId, instance } = spec;
   return spec.profiles.some((p) => inShard(unitName({ system, algorithmId, instance, buildProfile: p.name }), shard));
-}
-
-function readRecord(path: string): InstructionsRecord | null {
-  if (!existsSync(path)) return null;
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as InstructionsRecord;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -75,7 +67,7 @@ export function decisionFromStore(
     instance: spec.instance,
     buildProfile: reference,
   };
-  const rec = readRecord(recordPath(out, { kind: "instructions", key: { ...key, operation } }));
+  const rec = readJsonOrNull<InstructionsRecord>(recordPath(out, { kind: "instructions", key: { ...key, operation } }));
   const d = rec ? inputDependence(rec) : null;
   if (!rec || !d) {
     const why =

@@ -1,6 +1,5 @@
 // The time step: for every instance × build profile × operation, a timing record with its raw trials,
 // aggregates and memory figures, or a failure record. The campaign goes on after a failure.
-import { existsSync, readFileSync } from "node:fs";
 import {
   cyclesPerInstructionCheck,
   type InstanceKey,
@@ -37,6 +36,7 @@ import {
   runMeasurement,
 } from "./step/measurement.ts";
 import type { Job, Unit } from "./step/run.ts";
+import { readJsonOrNull } from "./store.ts";
 import { emulated } from "./target.ts";
 import { type DecideCentral, decideCentral } from "./time-campaign.ts";
 
@@ -244,13 +244,8 @@ function driverFailure(m: Measured, job: Job, err: DriverError, commands: Comman
  */
 function withPlausibility(m: Measured, record: TimingRecord, checks: ReturnType<typeof trialChecks>): TimingRecord {
   const key = { ...(m.unit.key as InstanceKey), operation: record.operation };
-  let counted: InstructionsRecord | undefined;
-  try {
-    const path = recordPath(m.store, { kind: "instructions", key });
-    if (existsSync(path)) counted = JSON.parse(readFileSync(path, "utf8")) as InstructionsRecord;
-  } catch {
-    counted = undefined; // an unreadable record is the validator's to report, not a timing figure's
-  }
+  // An unreadable record is the validator's to report, not a timing figure's.
+  const counted = readJsonOrNull<InstructionsRecord>(recordPath(m.store, { kind: "instructions", key })) ?? undefined;
   return { ...record, plausibility: recordPlausibility(checks, cyclesPerInstructionCheck(record, counted)) };
 }
 

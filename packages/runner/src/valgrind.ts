@@ -3,6 +3,8 @@
 // the published statistic asks it which profile to count (time-campaign.ts).
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
+import { buildPath, type InstanceKey } from "@ngcc-perf/schema";
+import type { Campaign } from "./campaign.ts";
 import { InputError } from "./errors.ts";
 import { type RunResult, runProcess } from "./proc.ts";
 import { HOST_CONTEXT, type RunContext } from "./run-context.ts";
@@ -50,25 +52,73 @@ export async function requireValgrind(step: string, tool: string): Promise<strin
   return valgrind;
 }
 
+/** The measurements run under valgrind: the tool each runs, what it does and what a unit it refuses is. */
+const UNDER_VALGRIND = {
+  instructions: { tool: "callgrind", doing: "count instructions", refused: "not counted" },
+  "constant-time": { tool: "memcheck", doing: "run the constant-time test", refused: "not tested" },
+} as const;
+
 /**
- * What a measurement run under valgrind shares: valgrind's version before planning (env.prepared; InputError, exit
- * 2, without it) and its gates (no emulated campaign, no flags valgrind cannot decode).
+ * What a measurement run under valgrind shares: its name and record kind, off unless its settings enable it,
+ * valgrind's version before planning (env.prepared; InputError, exit 2, without it), its gates (no emulated
+ * campaign, no flags valgrind cannot decode) and the inputs of its records: valgrind's version, the operation,
+ * the message length and what `own` gives of its settings (its sources' hash with them).
  */
-export function valgrindMeasurement(step: string, tool: string, doing: string, refused: string) {
-  return { prepare: () => requireValgrind(step, tool), valgrind: { doing, refused } };
+export function valgrindMeasurement<C extends { timing: { messageBytes: number } }, S extends { enabled: boolean }>(
+  name: keyof typeof UNDER_VALGRIND,
+  settings: (campaign: C) => S,
+  own: (s: S) => object,
+) {
+  const { tool, doing, refused } = UNDER_VALGRIND[name];
+  return {
+    name,
+    kind: name,
+    enabled: (campaign: C) => settings(campaign).enabled,
+    prepare: () => requireValgrind(name, tool),
+    valgrind: { doing, refused },
+    inputs: (env: { campaign: C; prepared: string }, _spec: unknown, _profile: unknown, operation: string) => ({
+      ...own(settings(env.campaign)),
+      valgrind: env.prepared,
+      operation,
+      messageBytes: env.campaign.timing.messageBytes,
+    }),
+  };
 }
 
-/** One run of a built program under valgrind. */
-export interface ValgrindRun<T> {
+/** Where and for how long one operation of a measurement runs under valgrind. */
+export interface ValgrindOperation {
   context: RunContext;
   program: string;
   /** A folder of the run's own (made empty, removed after): the one folder the sandboxed run sees of the store. */
   scratch: string;
+  operation: string;
+  messageBytes: number;
+  timeoutMs: number;
+}
+
+/** One operation of a unit's program under valgrind: a scratch folder in the unit's build folder, 20 × the timeout. */
+export function valgrindOperation(
+  campaign: Pick<Campaign, "context" | "timing" | "timeouts">,
+  at: { out: string; key: InstanceKey; name: string },
+  program: string,
+  operation: string,
+): ValgrindOperation {
+  return {
+    context: campaign.context,
+    program,
+    scratch: buildPath(at.out, at.key, `${at.name}-run-${process.pid}`),
+    operation,
+    messageBytes: campaign.timing.messageBytes,
+    timeoutMs: campaign.timeouts.operationMs * 20,
+  };
+}
+
+/** One run of a built program under valgrind. */
+export interface ValgrindRun<T> extends ValgrindOperation {
   /** valgrind's options, given the scratch folder (where its output file goes). */
   options(scratch: string): string[];
-  /** The program's arguments. */
+  /** The program's own arguments, between --op and --msg-bytes. */
   args: string[];
-  timeoutMs: number;
   /** Reads what the run printed and what valgrind wrote into the scratch folder, before the folder is removed. */
   read(result: RunResult, scratch: string): T;
 }
@@ -80,7 +130,8 @@ export async function underValgrind<T>(r: ValgrindRun<T>): Promise<T> {
   try {
     const copy = join(r.scratch, basename(r.program));
     copyFileSync(r.program, copy);
-    const argv = ["valgrind", ...r.options(r.scratch), copy, ...r.args];
+    const args = ["--op", r.operation, ...r.args, "--msg-bytes", String(r.messageBytes)];
+    const argv = ["valgrind", ...r.options(r.scratch), copy, ...args];
     const result = await runProcess(argv, {
       timeoutMs: r.timeoutMs,
       cwd: r.scratch,

@@ -396,21 +396,11 @@ export function defineMeasurement<P, B>(
         throw new Error(`${m.name}: the ${job.operation} of ${unit.key.algorithmId} has no failure form`);
       return m.kind ? failedRecord(header(unit as Unit<InstanceWork>, job), job, f) : null;
     },
-    run: (unit, pending, ctx) =>
-      isAlgorithmUnit(unit)
-        ? runAlgorithmUnit(m, env, unit, pending, ctx)
-        : runInstanceUnit(m, env, unit as Unit<InstanceWork>, pending, ctx),
+    run: async (unit, pending, ctx) => {
+      if (!isAlgorithmUnit(unit)) return runInstanceUnit(m, env, unit as Unit<InstanceWork>, pending, ctx);
+      for (const job of pending) await m.perAlgorithm?.run(env, unit, job, ctx);
+    },
   };
-}
-
-async function runAlgorithmUnit<P, B>(
-  m: Measurement<P, B>,
-  env: MeasureEnv<P>,
-  unit: Unit<AlgorithmWork>,
-  jobs: Job[],
-  ctx: UnitContext,
-): Promise<void> {
-  for (const job of jobs) await m.perAlgorithm?.run(env, unit, job, ctx);
 }
 
 /** Runs a measurement over a campaign: "off in this campaign" unless on or asked, then prepared, planned, run. */

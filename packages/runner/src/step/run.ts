@@ -1,10 +1,7 @@
-// The one step runner. A step supplies its units (planned before the first job, so totals are known) and
-// small per-unit functions; selection, shards, resume, failure records, progress and the summary are owned here.
-import { existsSync, readFileSync } from "node:fs";
 import { type AlgorithmKey, type InstanceKey, recordPath, type StoreEntry, unitName } from "@ngcc-perf/schema";
 import type { BuildProfile } from "../campaign.ts";
 import { matchesAny } from "../instances.ts";
-import { writeFileAtomic, writeJsonAtomic } from "../store.ts";
+import { readJsonOrNull, writeFileAtomic, writeJsonAtomic } from "../store.ts";
 import { emptySummary, inShard, type StepName, type StepOptions, type StepSummary } from "./types.ts";
 
 /** One record a step writes (or, for the build step, one build). */
@@ -85,15 +82,6 @@ export interface StepDefinition<W> {
   isCurrent?(record: unknown, job: Job): boolean;
   /** Units run at once (default 1: timing must not share the machine with itself). */
   concurrency?: number;
-}
-
-function readJson(path: string): unknown {
-  if (!existsSync(path)) return null;
-  try {
-    return JSON.parse(readFileSync(path, "utf8"));
-  } catch {
-    return null;
-  }
 }
 
 function defaultCurrent(record: unknown, job: Job): boolean {
@@ -180,7 +168,10 @@ async function runUnit<W>(r: StepRun<W>, unit: Unit<W>): Promise<void> {
   // The gate first: a record that is current for its inputs no longer stands once its KAT fails.
   const gated = step.gate?.(unit) ?? null;
   const current = (job: Job) =>
-    !gated && options.resume && job.entry !== null && isCurrent(readJson(recordPath(options.out, job.entry)), job);
+    !gated &&
+    options.resume &&
+    job.entry !== null &&
+    isCurrent(readJsonOrNull(recordPath(options.out, job.entry)), job);
   const pending = unit.jobs.filter((j) => !current(j));
   const finished = new Set<Job>();
   const ctx = unitContext(r, unit, new Set(pending), finished) as UnitContext & {
