@@ -14,6 +14,7 @@ import {
   compileSources,
   defineFlags,
   driverSources,
+  harnessCompileFlags,
   harnessFlags,
   headersIn,
   type InstanceSpec,
@@ -316,17 +317,8 @@ async function link(b: BuildContext, output: string, inputs: readonly string[], 
 async function profilingDriverObjects(b: BuildContext): Promise<string[]> {
   const nd = nativeDir();
   const { spec } = b;
-  const flags = [
-    "-O2",
-    "-D_GNU_SOURCE",
-    "-DNGCC_PROFILE",
-    `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
-    ...defineFlags(spec.defines),
-    ...(spec.namespace ? [`-DNGCC_NAMESPACE=${spec.namespace}`] : []),
-    ...signApiFlags(spec.signApi),
-    ...harnessFlags(spec),
-    ...["include", "driver", "hashprof"].flatMap((d) => ["-I", join(nd, d)]),
-  ];
+  const includes = ["include", "driver", "hashprof"].flatMap((d) => ["-I", join(nd, d)]);
+  const flags = harnessCompileFlags(spec, ["-O2"], ["-DNGCC_PROFILE", ...includes]);
   const rels = await compileSources(b.run, b.work, {
     cc: b.cc,
     sources: driverSources(),

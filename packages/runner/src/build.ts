@@ -341,21 +341,12 @@ export function harnessFlags(spec: InstanceSpec): string[] {
 }
 
 /**
- * The command that compiles one of ngcc-perf's harness sources (the driver's, the instruction counter's, the
- * constant-time test's) for an instance: C99 at `opt`, its category, defines, namespace, API style and headers,
- * then `more` (include folders, extra flags) before `-c src -o out`.
+ * The flags that compile one of ngcc-perf's harness sources (the driver's, the profiling driver's, the instruction
+ * counter's, the constant-time test's) for an instance: `opt`, its category, defines, namespace, API style and
+ * headers, then `more` (include folders, extra flags).
  */
-export function harnessCompileArgv(
-  cc: string,
-  spec: InstanceSpec,
-  opt: readonly string[],
-  more: readonly string[],
-  src: string,
-  out: string,
-): string[] {
+export function harnessCompileFlags(spec: InstanceSpec, opt: readonly string[], more: readonly string[]): string[] {
   return [
-    cc,
-    "-std=c99",
     ...opt,
     "-D_GNU_SOURCE",
     `-DNGCC_CATEGORY_${spec.category.toUpperCase()}`,
@@ -364,11 +355,19 @@ export function harnessCompileArgv(
     ...signApiFlags(spec.signApi),
     ...harnessFlags(spec),
     ...more,
-    "-c",
-    src,
-    "-o",
-    out,
   ];
+}
+
+/** The command that compiles one harness source for an instance: C99, harnessCompileFlags, `-c src -o out`. */
+export function harnessCompileArgv(
+  cc: string,
+  spec: InstanceSpec,
+  opt: readonly string[],
+  more: readonly string[],
+  src: string,
+  out: string,
+): string[] {
+  return [cc, "-std=c99", ...harnessCompileFlags(spec, opt, more), "-c", src, "-o", out];
 }
 
 function headerFlags(spec: InstanceSpec): string[] {

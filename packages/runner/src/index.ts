@@ -17,6 +17,7 @@ export {
   driverSources,
   elfLoadSize,
   firstCompilerError,
+  harnessCompileFlags,
   harnessFlags,
   headersIn,
   inputsHashOf,
