@@ -20,6 +20,7 @@ import {
 import { InputError } from "./errors.ts";
 import { writeFileAtomic, writeJsonAtomic } from "./store.ts";
 import { indexProfiles, listStoreFiles } from "./store-index.ts";
+import { TOOL } from "./tool.ts";
 
 /** The build profiles of the input stores' indexes of one system, by name (none: no field). */
 function mergedProfiles(olds: readonly StoreIndexRecord[]): Pick<StoreIndexRecord, "buildProfiles"> {
@@ -29,8 +30,6 @@ function mergedProfiles(olds: readonly StoreIndexRecord[]): Pick<StoreIndexRecor
   );
   return buildProfiles.length > 0 ? { buildProfiles } : {};
 }
-
-import { TOOL } from "./tool.ts";
 
 export interface MergeResult {
   out: string;

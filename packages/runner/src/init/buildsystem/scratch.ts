@@ -1,6 +1,7 @@
 // A copy of the submission in init's scratch folder, for build systems that write while they are read (CMake's
 // build folder, a Makefile's `$(shell mkdir …)`): regular files and folders only (a symlink is copied as its
-// target when that stays inside the submission, else left behind), KAT response files and version-control folders left behind, at most MAX_COPY bytes.
+// target when that stays inside the submission, else left behind), KAT response files and version-control
+// folders left behind, at most MAX_COPY bytes.
 import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../../errors.ts";
