@@ -2,6 +2,7 @@
 // of fresh worker processes — one per operation still open, in turn, so that drift touches every operation alike —
 // each taking per-call samples over varied inputs, until the published figure's 95 % interval is within the
 // target or the operation's budget is spent.
+import { readFileSync } from "node:fs";
 import { keptSamples, SWITCHED_OUT_CAP, type TimingRecord } from "@ngcc-perf/schema";
 import { perCallCounter, perCallNs, shapeOf } from "@ngcc-perf/stats";
 import type { BuiltInstance, Command } from "./build.ts";
@@ -11,6 +12,7 @@ import { checkSampleOutput, type SampledWorker, sampleChecks } from "./plausibil
 import { commandOf } from "./proc.ts";
 import {
   addsPerCycle,
+  aloneFloor,
   type CentralDecision,
   type Contention,
   type CyclesFigures,
@@ -20,7 +22,6 @@ import {
   publishedWorkers,
   stopDecision,
   summarizeSamples,
-  X86_64_ALONE_ADDS_PER_CYCLE,
 } from "./samples.ts";
 import type { Trial } from "./stats.ts";
 
@@ -54,9 +55,25 @@ export interface OpSampling {
   decision?: CentralDecision;
 }
 
+/** This machine's processor vendor (/proc/cpuinfo's vendor_id), read once; null when it says none. */
+let vendor: string | null | undefined;
+function cpuVendor(campaign: Campaign): string | null {
+  if (campaign.context.hostVendor !== undefined) return campaign.context.hostVendor;
+  if (vendor === undefined) {
+    let text = "";
+    try {
+      text = readFileSync("/proc/cpuinfo", "utf8");
+    } catch {
+      text = "";
+    }
+    vendor = /^vendor_id\s*:\s*(\S+)/m.exec(text)?.[1] ?? null;
+  }
+  return vendor;
+}
+
 /**
  * The contention block of an operation's workers, when every one ran the contention probe (else undefined). The
- * x86-64 floor applies when the code runs natively on x86-64 (no emulator).
+ * vendor's floor (aloneFloor) applies when the code runs natively on x86-64 (no emulator).
  */
 function contentionOfWorkers(campaign: Campaign, o: OpSampling, minWorkers: number): Contention | undefined {
   const probes = o.workers.map((w) =>
@@ -66,7 +83,7 @@ function contentionOfWorkers(campaign: Campaign, o: OpSampling, minWorkers: numb
   if (chains === undefined || probes.some((p) => p === null)) return undefined;
   const t = campaign.target;
   const x86 = t.emulator.length === 0 && (t.arch === null ? process.arch === "x64" : t.arch === "x86_64");
-  return contentionOf(probes, chains, minWorkers, { floor: x86 ? X86_64_ALONE_ADDS_PER_CYCLE : 0 });
+  return contentionOf(probes, chains, minWorkers, { floor: x86 ? aloneFloor(cpuVendor(campaign)) : 0 });
 }
 
 /**

@@ -15,6 +15,12 @@ export interface RunContext {
    * measurement's record building is tested on recorded driver output without compiling C.
    */
   replay?: Replay;
+  /**
+   * The processor vendor of the machine the processes run on, as /proc/cpuinfo's vendor_id says (absent: read from
+   * this machine): a replay states the recorded machine's, so that what depends on it (the contention floor) is
+   * the recorded run's.
+   */
+  hostVendor?: string | null;
 }
 
 /** What a replayed process printed and how it ended. */

@@ -222,12 +222,23 @@ export function addsPerCycle(
 export const CONTENDED_SHARE = 0.95;
 
 /**
- * The least reference on x86-64 run natively: every x86-64 core since 2013 (Intel Haswell, AMD Zen) has four
- * integer ALUs, and the four interleaved chains read 3.75–3.9 on a core alone (the issue's VM: 3.85; this project's
- * VM: 3.78–3.80 in its fast workers). The reference is at least this, so that a run whose every worker shared its
- * core is seen as contended too. None elsewhere (ARM cores have 2–4 ALUs; emulation reads nothing of the core).
+ * The least reference on an AMD x86-64 core run natively: the four interleaved chains read 3.75–3.9 on a Zen core
+ * alone (the issue's VM: 3.85; this project's AMD EPYC VM: 3.78–3.80 in its fast workers). The reference is at least
+ * this there, so that a run whose every worker shared its core is seen as contended too.
  */
 export const X86_64_ALONE_ADDS_PER_CYCLE = 3.75;
+
+/**
+ * The floor of the reference for a processor vendor (/proc/cpuinfo's vendor_id), code run natively on x86-64:
+ * X86_64_ALONE_ADDS_PER_CYCLE on AMD; none on Intel, whose cores alone do not share one figure — an Intel Xeon VM
+ * (Golden Cove class: an 8-chain control (bench/adds-per-cycle.c) reads 4.27–4.68 adds per cycle, so five integer ALUs, not shared) read
+ * 3.26–3.43 on the four chains with the guest idle (load 0.00) and the same with its other vCPU busy: the loop
+ * pass's scheduling on that core, not a sibling. There, as on ARM, the best worker is the reference and a run whose
+ * every worker shared its core cannot be told (methodology.md).
+ */
+export function aloneFloor(vendor: string | null): number {
+  return vendor === "AuthenticAMD" ? X86_64_ALONE_ADDS_PER_CYCLE : 0;
+}
 
 /** The timing record's `contention` block. */
 export type Contention = NonNullable<TimingRecord["contention"]>;

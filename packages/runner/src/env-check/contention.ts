@@ -1,6 +1,6 @@
 // Is the core shared with a busy sibling thread? The contention probe's adds per cycle, window by window.
 import type { ContentionProbe } from "../probe.ts";
-import { addsPerCycle, CONTENDED_SHARE, X86_64_ALONE_ADDS_PER_CYCLE } from "../samples.ts";
+import { addsPerCycle, aloneFloor, CONTENDED_SHARE } from "../samples.ts";
 import { check, type EnvCheck, type Machine } from "./types.ts";
 
 /** Consecutive rounds judged together by the shared-core check: one round alone is too noisy (an interrupt). */
@@ -43,9 +43,9 @@ function probeFigures(probe: ContentionProbe): ProbeFigures {
   return { rounds, all, windows };
 }
 
-/** x86-64 has an absolute figure for a core alone: below its share, a window is a shared core. */
-function x86Verdict(windows: number[], all: number, finding: (verdict: string) => string): EnvCheck {
-  const threshold = CONTENDED_SHARE * X86_64_ALONE_ADDS_PER_CYCLE;
+/** Where a core alone has an absolute figure (AMD x86-64): below its share, a window is a shared core. */
+function floorVerdict(windows: number[], all: number, floor: number, finding: (verdict: string) => string): EnvCheck {
+  const threshold = CONTENDED_SHARE * floor;
   const below = windows.filter((w) => w < threshold).length;
   if (all < threshold)
     return check(ID, TITLE, "unfit", finding(`below ${threshold.toFixed(2)}: the core is shared throughout`), ADVICE);
@@ -66,7 +66,7 @@ function x86Verdict(windows: number[], all: number, finding: (verdict: string) =
   );
 }
 
-/** Elsewhere only the change between windows tells: windows apart by more than the share warn. */
+/** Elsewhere (Intel, ARM) only the change between windows tells: windows apart by more than the share warn. */
 function relativeVerdict(lo: number, hi: number, finding: (verdict: string) => string): EnvCheck {
   if (lo < CONTENDED_SHARE * hi)
     return check(
@@ -83,7 +83,7 @@ function relativeVerdict(lo: number, hi: number, finding: (verdict: string) => s
     TITLE,
     "unknown",
     finding(
-      "steady, but this architecture has no fixed figure for a core alone, so a sibling busy throughout cannot be told",
+      "steady, but no fixed figure for a core alone is known here (Intel x86-64, ARM), so a sibling busy throughout cannot be told",
     ),
     "Compare with `lscpu` (Thread(s) per core) and the host's core assignment.",
   );
@@ -91,12 +91,12 @@ function relativeVerdict(lo: number, hi: number, finding: (verdict: string) => s
 
 /**
  * Is the core shared with a busy sibling thread? The contention probe's adds per cycle (independent chains over
- * the dependent chain, the figure the time step records per worker) over windows of consecutive rounds. On x86-64
- * (four ALUs) a window below CONTENDED_SHARE × X86_64_ALONE_ADDS_PER_CYCLE is a shared core: unfit when the whole
- * probe is (the sibling is busy throughout), warn when only some windows are (it comes and goes). Elsewhere there is
- * no absolute figure: windows that differ by more than the share warn, steady ones are unknown.
+ * the dependent chain, the figure the time step records per worker) over windows of consecutive rounds. On AMD
+ * x86-64 (aloneFloor) a window below CONTENDED_SHARE × the floor is a shared core: unfit when the whole probe is
+ * (the sibling is busy throughout), warn when only some windows are (it comes and goes). Elsewhere there is no
+ * absolute figure: windows that differ by more than the share warn, steady ones are unknown.
  */
-export function contentionCheck(_m: Machine, probe: ContentionProbe | null | undefined): EnvCheck {
+export function contentionCheck(m: Machine, probe: ContentionProbe | null | undefined): EnvCheck {
   if (!probe) {
     return check(
       ID,
@@ -121,5 +121,7 @@ export function contentionCheck(_m: Machine, probe: ContentionProbe | null | und
   const finding = (verdict: string) =>
     `${all.toFixed(2)} adds per cycle on ${probe.chains} independent chains over ${rounds} rounds ` +
     `(windows of ${CONTENTION_WINDOW}: ${lo.toFixed(2)}–${hi.toFixed(2)}; ${probe.arch}): ${verdict}`;
-  return probe.arch === "x86_64" ? x86Verdict(windows, all, finding) : relativeVerdict(lo, hi, finding);
+  const vendor = /^vendor_id\s*:\s*(\S+)/m.exec(m.cpuinfo?.text ?? "")?.[1] ?? null;
+  const floor = probe.arch === "x86_64" ? aloneFloor(vendor) : 0;
+  return floor > 0 ? floorVerdict(windows, all, floor, finding) : relativeVerdict(lo, hi, finding);
 }

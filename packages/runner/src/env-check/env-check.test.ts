@@ -60,7 +60,7 @@ function tunedMachine(): Record<string, string> {
     "/proc/meminfo": "MemTotal:       32768000 kB\nMemFree:        20000000 kB\nMemAvailable:   30000000 kB\n",
     "/proc/pressure/memory":
       "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
-    "/proc/cpuinfo": `processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Core(TM) i7\nflags\t\t: ${X86_FLAGS}\n`,
+    "/proc/cpuinfo": `processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7763 64-Core Processor\nflags\t\t: ${X86_FLAGS}\n`,
     "/sys/class/dmi/id/product_name": "PowerEdge R650\n",
     "/sys/class/dmi/id/sys_vendor": "Dell Inc.\n",
     "/proc/stat": procStat(100_000, 0),
@@ -509,6 +509,20 @@ describe("env --check: a core shared with a busy sibling thread (the contention 
     expect(now.finding).toMatch(/2 of 10 windows below 3\.56: a sibling thread comes and goes/);
     // One slow round in a window is an interrupt, not a sibling: the window's median stays.
     expect(check(probeAt((i) => (i % 10 === 3 ? 2 : 3.85))).status).toBe("ok");
+  });
+
+  it("on Intel x86-64, whose cores alone read no one figure, judges only the change between windows", () => {
+    const intel = edit({
+      "/proc/cpuinfo": `processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) Processor\nflags\t\t: ${X86_FLAGS}\n`,
+    });
+    const onIntel = (contention: ContentionProbe) => byId(run(intel, { contention }), "shared-core");
+    // An Intel Xeon VM alone read 3.26–3.43 on the four chains: steady there is not a shared core.
+    const steady = onIntel(probeAt(() => 3.32));
+    expect(steady.status).toBe("unknown");
+    expect(steady.finding).toMatch(
+      /^3\.32 adds per cycle .*steady, but no fixed figure for a core alone is known here/,
+    );
+    expect(onIntel(probeAt((i) => (i >= 30 && i < 50 ? 2.4 : 3.32))).status).toBe("warn");
   });
 
   it("off x86-64 judges only the change between windows", () => {

@@ -1348,7 +1348,7 @@ export type TimingRecord = {
      */
     share: number;
     /**
-     * The least reference, adds per cycle: 3.75 on x86-64 run natively (four integer ALUs), 0 elsewhere.
+     * The least reference, adds per cycle: 3.75 on an AMD x86-64 core run natively, 0 elsewhere (Intel x86-64 cores alone read no one figure; ARM; emulation).
      */
     floor: number;
     /**

@@ -271,7 +271,7 @@ export const timing = operationRecord({
         chains: int("Independent chains of the probe.", { minimum: 1 }),
         share: fraction("A worker is contended below share × reference adds per cycle."),
         floor: nonneg(
-          "The least reference, adds per cycle: 3.75 on x86-64 run natively (four integer ALUs), 0 elsewhere.",
+          "The least reference, adds per cycle: 3.75 on an AMD x86-64 core run natively, 0 elsewhere (Intel x86-64 cores alone read no one figure; ARM; emulation).",
         ),
         reference: nonneg("The larger of the best worker's adds per cycle and floor."),
         threshold: nonneg("share × reference: adds per cycle below which a worker is contended."),
