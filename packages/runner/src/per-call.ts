@@ -18,6 +18,7 @@ import {
   type CyclesFigures,
   contentionOf,
   coreClockHz,
+  cpuVendorOf,
   cyclesFigures,
   publishedWorkers,
   stopDecision,
@@ -66,7 +67,7 @@ function cpuVendor(campaign: Campaign): string | null {
     } catch {
       text = "";
     }
-    vendor = /^vendor_id\s*:\s*(\S+)/m.exec(text)?.[1] ?? null;
+    vendor = cpuVendorOf(text);
   }
   return vendor;
 }

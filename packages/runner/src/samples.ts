@@ -240,6 +240,11 @@ export function aloneFloor(vendor: string | null): number {
   return vendor === "AuthenticAMD" ? X86_64_ALONE_ADDS_PER_CYCLE : 0;
 }
 
+/** The processor vendor a /proc/cpuinfo text names (its vendor_id), or null. */
+export function cpuVendorOf(cpuinfo: string): string | null {
+  return /^vendor_id\s*:\s*(\S+)/m.exec(cpuinfo)?.[1] ?? null;
+}
+
 /** The timing record's `contention` block. */
 export type Contention = NonNullable<TimingRecord["contention"]>;
 

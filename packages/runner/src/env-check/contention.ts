@@ -1,6 +1,6 @@
 // Is the core shared with a busy sibling thread? The contention probe's adds per cycle, window by window.
 import type { ContentionProbe } from "../probe.ts";
-import { addsPerCycle, aloneFloor, CONTENDED_SHARE } from "../samples.ts";
+import { addsPerCycle, aloneFloor, CONTENDED_SHARE, cpuVendorOf } from "../samples.ts";
 import { check, type EnvCheck, type Machine } from "./types.ts";
 
 /** Consecutive rounds judged together by the shared-core check: one round alone is too noisy (an interrupt). */
@@ -121,7 +121,6 @@ export function contentionCheck(m: Machine, probe: ContentionProbe | null | unde
   const finding = (verdict: string) =>
     `${all.toFixed(2)} adds per cycle on ${probe.chains} independent chains over ${rounds} rounds ` +
     `(windows of ${CONTENTION_WINDOW}: ${lo.toFixed(2)}–${hi.toFixed(2)}; ${probe.arch}): ${verdict}`;
-  const vendor = /^vendor_id\s*:\s*(\S+)/m.exec(m.cpuinfo?.text ?? "")?.[1] ?? null;
-  const floor = probe.arch === "x86_64" ? aloneFloor(vendor) : 0;
+  const floor = probe.arch === "x86_64" ? aloneFloor(cpuVendorOf(m.cpuinfo?.text ?? "")) : 0;
   return floor > 0 ? floorVerdict(windows, all, floor, finding) : relativeVerdict(lo, hi, finding);
 }
