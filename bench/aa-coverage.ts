@@ -21,7 +21,13 @@
 // counts it over every two runs (not only the pairs) that both published from their uncontended workers
 // (publishedFrom uncontended). Every run's figures follow, one line per run.
 //
-// Options: --pairs N (10); --budget-ms MS (timing.budgetMs, default 1000); --worker-ms MS (timing.workerMs, 40);
+// With --calibrate N (or --between-run FILE), the machine's between-run component is measured first by
+// `ngcc-perf calibrate <campaign> --sessions N` (A/A sessions of the time step) and every run is made with
+// `--between-run` that file: a third rule, "published", is then the record's own interval (the within-run
+// prediction interval with the between-run component added), and its coverage is printed beside the other two.
+//
+// Options: --calibrate N (sessions; none by default); --gap-s S (calibrate's idle seconds between sessions, 0);
+// --between-run FILE (an earlier calibration instead); --pairs N (10); --budget-ms MS (timing.budgetMs, default 1000); --worker-ms MS (timing.workerMs, 40);
 // --min-workers N (timing.minWorkers, 4); --campaign FILE (another campaign: every per-call record is used); --cli
 // FILE (the ngcc-perf entry point); --json FILE (every run's figures); --from FILE (no runs: the figures of an earlier
 // --json FILE, printed again); --keep (keep the temporary folder).
@@ -58,6 +64,9 @@ const cli = resolve(option("--cli") ?? join(root, "packages/cli/bin.js"));
 const keep = args.includes("--keep");
 const jsonOut = option("--json");
 const from = option("--from");
+const calibrateSessions = option("--calibrate") === undefined ? null : intOption("--calibrate", 8);
+const gapS = option("--gap-s") ?? "0";
+let betweenRunFile = option("--between-run") === undefined ? null : resolve(option("--between-run") as string);
 
 const tmp = mkdtempSync(join(tmpdir(), "ngcc-aa-"));
 const campaignFile =
@@ -94,9 +103,13 @@ interface Interval {
   low: number;
   high: number;
 }
+/** The two rules recomputed from the samples, and the record's own interval as published (with --between-run: the
+ * between-run component added). */
+type Rule = IntervalRule | "published";
+const RULES = ["prediction", "confidence", "published"] as const;
 interface Figures {
-  time: Record<IntervalRule, Interval>;
-  cycles: Record<IntervalRule, Interval> | null;
+  time: Record<Rule, Interval>;
+  cycles: Record<Rule, Interval> | null;
   /** Largest relative difference between the record's interval ends and the new rule recomputed from the samples. */
   recomputeError: number;
   contention: string;
@@ -116,8 +129,8 @@ function figuresOf(r: TimingRecord): Figures {
   const groups = pads ? chosen.map((i) => pads[i] as number) : undefined;
   const statistic = central.statistic;
   const target = sampling.target.relativeHalfWidth;
-  const time = {} as Record<IntervalRule, Interval>;
-  let cycles: Record<IntervalRule, Interval> | null = null;
+  const time = {} as Record<Rule, Interval>;
+  let cycles: Record<Rule, Interval> | null = null;
   const adds = r.distribution?.coreClock?.adds;
   const hz =
     adds !== undefined
@@ -134,21 +147,23 @@ function figuresOf(r: TimingRecord): Figures {
     time[interval] = { value: c.valueNs, low: c.ci95Ns.low, high: c.ci95Ns.high };
     if (adds !== undefined && hz?.every((h): h is number => h !== null) && central.cycles) {
       const y = cyclesFigures(ns, hz, adds, statistic, target, groups, interval).central;
-      cycles ??= {} as Record<IntervalRule, Interval>;
+      cycles ??= {} as Record<Rule, Interval>;
       cycles[interval] = { value: y.value, low: y.ci95.low, high: y.ci95.high };
     }
   }
   const rel = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-12);
-  let recomputeError = Math.max(
-    rel(time.prediction.low, central.ci95Ns.low),
-    rel(time.prediction.high, central.ci95Ns.high),
-  );
+  // The recomputed new rule is the record's within-run interval: its ci95 unless a between-run component was added.
+  const withinOf = (value: number, ci: { low: number; high: number }, b?: { withinRelativeHalfWidth: number }) =>
+    b
+      ? { low: value * (1 - b.withinRelativeHalfWidth), high: value * (1 + b.withinRelativeHalfWidth) }
+      : { low: ci.low, high: ci.high };
+  const tw = withinOf(central.valueNs, central.ci95Ns, central.betweenRun);
+  time.published = { value: central.valueNs, low: central.ci95Ns.low, high: central.ci95Ns.high };
+  let recomputeError = Math.max(rel(time.prediction.low, tw.low), rel(time.prediction.high, tw.high));
   if (cycles && central.cycles) {
-    recomputeError = Math.max(
-      recomputeError,
-      rel(cycles.prediction.low, central.cycles.ci95.low),
-      rel(cycles.prediction.high, central.cycles.ci95.high),
-    );
+    const cw = withinOf(central.cycles.value, central.cycles.ci95, central.cycles.betweenRun);
+    cycles.published = { value: central.cycles.value, low: central.cycles.ci95.low, high: central.cycles.ci95.high };
+    recomputeError = Math.max(recomputeError, rel(cycles.prediction.low, cw.low), rel(cycles.prediction.high, cw.high));
   }
   return {
     time,
@@ -171,10 +186,25 @@ if (from !== undefined) {
       .map((x) => x.toFixed(1))
       .join(" ")})\n`,
   );
+if (from === undefined && calibrateSessions !== null) {
+  betweenRunFile = join(tmp, "between-run.json");
+  const t0 = Date.now();
+  const args = [cli, "calibrate", campaignFile, "--out", betweenRunFile, "--sessions", String(calibrateSessions)];
+  const r = spawnSync(process.execPath, [...args, "--gap-s", gapS], { cwd: root, encoding: "utf8" });
+  if (r.status !== 0) {
+    process.stderr.write(`aa-coverage: calibrate exited ${r.status}:\n${r.stderr}\n`);
+    process.exit(1);
+  }
+  const lines = r.stderr.split("\n").filter((l) => /^(time|estimated cycles): (between-run sd|not probed)/.test(l));
+  process.stderr.write(`  calibrate: ${calibrateSessions} sessions, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+  for (const l of lines) console.log(`calibrate: ${l}`);
+}
+const withBetweenRun = betweenRunFile !== null ? ["--between-run", betweenRunFile] : [];
 for (let i = 0; from === undefined && i < 2 * pairs; i++) {
   const out = join(tmp, `run-${i + 1}`);
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [cli, "run", campaignFile, "--out", out, "--steps", "build,time"], {
+  const runArgs = [cli, "run", campaignFile, "--out", out, "--steps", "build,time", ...withBetweenRun];
+  const r = spawnSync(process.execPath, runArgs, {
     cwd: root,
     encoding: "utf8",
   });
@@ -214,11 +244,11 @@ const summary: Record<string, unknown> = {};
 let worstRecompute = 0;
 for (const op of ops) {
   for (const figure of ["time", "cycles"] as const) {
-    const cover: Record<IntervalRule, number> = { prediction: 0, confidence: 0 };
-    const same: Record<IntervalRule, number> = { prediction: 0, confidence: 0 };
+    const cover: Record<Rule, number> = { prediction: 0, confidence: 0, published: 0 };
+    const same: Record<Rule, number> = { prediction: 0, confidence: 0, published: 0 };
     let checks = 0;
     let sameChecks = 0;
-    const halves: Record<IntervalRule, number[]> = { prediction: [], confidence: [] };
+    const halves: Record<Rule, number[]> = { prediction: [], confidence: [], published: [] };
     const values: number[] = [];
     for (let k = 0; k < npairs; k++) {
       const a = runs[2 * k]?.get(op);
@@ -230,7 +260,8 @@ for (const op of ops) {
       checks += 2;
       const alike = a.contention === b.contention;
       if (alike) sameChecks += 2;
-      for (const rule of ["prediction", "confidence"] as const) {
+      for (const rule of RULES) {
+        if (!fa[rule] || !fb[rule]) continue;
         const hits = Number(inside(fa[rule].value, fb[rule])) + Number(inside(fb[rule].value, fa[rule]));
         cover[rule] += hits;
         if (alike) same[rule] += hits;
@@ -252,11 +283,20 @@ for (const op of ops) {
       `${cover.prediction}/${checks} (${pct(cover.prediction / checks)})`,
       `±${pct(median(halves.confidence))}`,
       `±${pct(median(halves.prediction))}`,
+      ...(betweenRunFile !== null
+        ? [`${cover.published}/${checks} (${pct(cover.published / checks)})`, `±${pct(median(halves.published))}`]
+        : []),
       pct(spread),
       [...states].map(([s, n]) => `${s} ×${n}`).join(", "),
     ]);
     const of = (n: number, d: number) => (d > 0 ? `${n}/${d} (${pct(n / d)})` : "—");
-    sameRows.push([op, figure, of(same.confidence, sameChecks), of(same.prediction, sameChecks)]);
+    sameRows.push([
+      op,
+      figure,
+      of(same.confidence, sameChecks),
+      of(same.prediction, sameChecks),
+      ...(betweenRunFile !== null ? [of(same.published, sameChecks)] : []),
+    ]);
     summary[`${op} ${figure}`] = {
       sameStateChecks: sameChecks,
       sameStateOld: sameChecks > 0 ? same.confidence / sameChecks : null,
@@ -266,6 +306,9 @@ for (const op of ops) {
       new: cover.prediction / checks,
       medianHalfOld: median(halves.confidence),
       medianHalfNew: median(halves.prediction),
+      ...(betweenRunFile !== null
+        ? { published: cover.published / checks, medianHalfPublished: median(halves.published) }
+        : {}),
       spread,
     };
   }
@@ -278,6 +321,7 @@ const head = [
   "new: inside the other's",
   "old ± (median)",
   "new ± (median)",
+  ...(betweenRunFile !== null ? ["published: inside the other's", "published ± (median)"] : []),
   "run-to-run spread",
   "contention (runs)",
 ];
@@ -296,31 +340,59 @@ console.log(
 );
 table(head, rows);
 console.log("\nthe same over the pairs whose two runs were in the same contention state (state/publishedFrom):");
-table(["operation", "figure", "old: inside the other's", "new: inside the other's"], sameRows);
+table(
+  [
+    "operation",
+    "figure",
+    "old: inside the other's",
+    "new: inside the other's",
+    ...(betweenRunFile !== null ? ["published: inside the other's"] : []),
+  ],
+  sameRows,
+);
 const freeRows: string[][] = [];
 for (const op of ops) {
   for (const figure of ["time", "cycles"] as const) {
     const free = runs.flatMap((m) => {
       const f = m.get(op);
-      return f?.[figure] && f.contention.endsWith("/uncontended") ? [f[figure] as Record<IntervalRule, Interval>] : [];
+      return f?.[figure] && f.contention.endsWith("/uncontended") ? [f[figure] as Record<Rule, Interval>] : [];
     });
     let checks = 0;
-    const hits: Record<IntervalRule, number> = { prediction: 0, confidence: 0 };
+    const hits: Record<Rule, number> = { prediction: 0, confidence: 0, published: 0 };
     for (let i = 0; i < free.length; i++) {
       for (let j = i + 1; j < free.length; j++) {
-        const a = free[i] as Record<IntervalRule, Interval>;
-        const b = free[j] as Record<IntervalRule, Interval>;
+        const a = free[i] as Record<Rule, Interval>;
+        const b = free[j] as Record<Rule, Interval>;
         checks += 2;
-        for (const rule of ["prediction", "confidence"] as const)
+        for (const rule of RULES) {
+          if (!a[rule] || !b[rule]) continue; // an earlier --json without the published interval
           hits[rule] += Number(inside(a[rule].value, b[rule])) + Number(inside(b[rule].value, a[rule]));
+        }
       }
     }
     const of = (n: number) => (checks > 0 ? `${n}/${checks} (${pct(n / checks)})` : "—");
-    freeRows.push([op, figure, String(free.length), of(hits.confidence), of(hits.prediction)]);
+    freeRows.push([
+      op,
+      figure,
+      String(free.length),
+      of(hits.confidence),
+      of(hits.prediction),
+      ...(betweenRunFile !== null ? [of(hits.published)] : []),
+    ]);
   }
 }
 console.log("\nthe same over every two runs that both published from their uncontended workers:");
-table(["operation", "figure", "runs", "old: inside the other's", "new: inside the other's"], freeRows);
+table(
+  [
+    "operation",
+    "figure",
+    "runs",
+    "old: inside the other's",
+    "new: inside the other's",
+    ...(betweenRunFile !== null ? ["published: inside the other's"] : []),
+  ],
+  freeRows,
+);
 console.log("\nevery run: figure (µs, estimated kcycles) ± new rule, contention state/publishedFrom");
 runs.forEach((m, i) => {
   const cells = [...m.entries()]

@@ -1,6 +1,7 @@
 // The ngcc-perf command: argument handling, exit codes and output only; the work lives in the packages.
 
 import { InputError } from "@ngcc-perf/schema";
+import { calibrateCommand, usage as calibrateUsage } from "./commands/calibrate/index.ts";
 import { compareCommand, usage as compareUsage } from "./commands/compare/index.ts";
 import { envCommand, usage as envUsage } from "./commands/env/index.ts";
 import { indexCommand, usage as indexUsage } from "./commands/index-store/index.ts";
@@ -23,6 +24,11 @@ type Command = (argv: string[], io: Io) => number | Promise<number>;
 const commands: Record<string, { run: Command; summary: string; usage: string }> = {
   run: { run: runCommand, summary: "the whole pipeline: build, KAT, time, profile, sizes, report", usage: runUsage },
   time: { run: timeCommand, summary: "build, check and time every operation; memory; environment", usage: timeUsage },
+  calibrate: {
+    run: calibrateCommand,
+    summary: "this machine's between-run component (A/A sessions of the time step) for run --between-run",
+    usage: calibrateUsage,
+  },
   env: {
     run: envCommand,
     summary: "this machine's environment record and counters; --check: is it fit to publish timings?",

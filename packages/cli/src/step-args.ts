@@ -8,6 +8,7 @@ import {
   type PipelineResult,
   type PipelineStepResult,
   parseShard,
+  readBetweenRun,
   runPipeline,
   type StepName,
   type StepOptions,
@@ -29,6 +30,7 @@ export const SELECTOR_OPTIONS = {
   json: { type: "boolean", default: false },
   debug: { type: "boolean", default: false },
   quick: { type: "boolean", default: false },
+  "between-run": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const satisfies Options;
 
@@ -38,6 +40,9 @@ export const SELECTOR_USAGE = `  --out DIR     record store (default ./ngcc-perf
   --resume      skip jobs whose record exists for identical inputs
   --shard K/N   only the K-th of N deterministic parts of the units (an instance × build profile each)
   --quick       time: a smoke run (one short worker per operation, no precision target; the records say so)
+  --between-run FILE
+                time: add this machine's between-run component (ngcc-perf calibrate) to every per-call 95 %
+                interval, so that it holds for the next run's figure, not only this run's workers
   --json        print a summary as JSON on stdout
   --debug       print the stack of an internal error`;
 
@@ -48,6 +53,7 @@ export interface SelectorValues {
   shard?: string;
   json?: boolean;
   quick?: boolean;
+  "between-run"?: string;
 }
 
 export interface PreparedStep {
@@ -75,6 +81,8 @@ export function prepareStep(values: SelectorValues, positionals: string[], io: I
   }
   const out = checkOutDir(values.out ?? "ngcc-perf-out", values.out === undefined ? "the default --out" : "--out");
   const campaign = loadCampaign(positionals[0] as string);
+  const file = values["between-run"];
+  if (file !== undefined) campaign.timing.betweenRun = readBetweenRun(file, campaign, values.quick ?? false);
   return {
     campaign,
     out,

@@ -12,6 +12,7 @@ import {
   readTextFile,
   validateText,
 } from "@ngcc-perf/schema";
+import type { BetweenRunGiven } from "./between-run.ts";
 import { InputError } from "./errors.ts";
 import { HOST_CONTEXT, type RunContext, runContextOf } from "./run-context.ts";
 import { DEFAULT_SANDBOX_LIMITS, findOnPath, type SandboxSettings, sandboxTools } from "./sandbox.ts";
@@ -68,6 +69,9 @@ export interface Campaign {
     clockProbe: boolean;
     /** Published statistic per operation name ("auto" when not named). */
     central: Record<string, "auto" | "median" | "mean">;
+    /** The machine's between-run component (ngcc-perf calibrate), added to every per-call interval; absent: none
+     * (the intervals are within-run). Set by `run --between-run FILE` (between-run.ts). */
+    betweenRun?: BetweenRunGiven;
   };
   timeouts: { buildMs: number; operationMs: number; katMs: number };
   iccsDir: string | null;

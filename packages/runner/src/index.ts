@@ -1,4 +1,6 @@
 // @ngcc-perf/runner: builds instances, times every operation, measures memory, captures the environment.
+
+export { type BetweenRunGiven, hostOf, readBetweenRun, withBetweenRunComponent } from "./between-run.ts";
 export {
   apiHeaderPath,
   BUILD_RECIPE,
@@ -28,6 +30,7 @@ export {
   toolchain,
 } from "./build.ts";
 export { buildCampaign, buildMeasurement } from "./build-step.ts";
+export { type CalibrateOptions, calibrateBetweenRun, writeBetweenRun } from "./calibrate.ts";
 export {
   type BuildProfile,
   type Campaign,

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { keptSamples, SWITCHED_OUT_CAP, type TimingRecord } from "@ngcc-perf/schema";
 import { perCallCounter, perCallNs, shapeOf } from "@ngcc-perf/stats";
+import { withBetweenRunComponent } from "./between-run.ts";
 import type { BuiltInstance, Command } from "./build.ts";
 import type { Campaign, CounterKind } from "./campaign.ts";
 import { DriverError, type DriverSample, driverRun, driverSampleArgs } from "./driver.ts";
@@ -336,7 +337,12 @@ export function perCallFields(campaign: Campaign, o: OpSampling, quick: boolean)
     distribution: o.cycles
       ? { ...o.distribution, cycles: o.cycles.distribution, coreClock: o.cycles.coreClock }
       : o.distribution,
-    central: o.cycles ? { ...o.central, cycles: o.cycles.central } : o.central,
+    // The machine's between-run component, when the run was given one, widens the published intervals (the stop
+    // rule above judged the within-run interval: what more sampling can narrow).
+    central: withBetweenRunComponent(
+      o.cycles ? { ...o.central, cycles: o.cycles.central } : o.central,
+      campaign.timing.betweenRun,
+    ),
     ...(o.contention ? { contention: o.contention } : {}),
   };
 }

@@ -26,6 +26,7 @@ export const RECORD_KINDS = [
   "meta",
   "comparison",
   "summary",
+  "between-run",
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
@@ -87,6 +88,7 @@ const validators: Record<RecordKind, CompiledValidator> = {
   meta: compiled.meta as CompiledValidator,
   comparison: compiled.comparison as CompiledValidator,
   summary: compiled.summary as CompiledValidator,
+  "between-run": compiled.between_run as CompiledValidator,
 };
 
 export function isRecordKind(value: unknown): value is RecordKind {

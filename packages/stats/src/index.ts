@@ -1,4 +1,10 @@
 // @ngcc-perf/stats: the statistics of ngcc-perf, each in one place — pure functions over numbers, no I/O.
+export {
+  type BetweenRunComponent,
+  betweenRunComponent,
+  type SessionFigure,
+  withBetweenRun,
+} from "./between-run.ts";
 export { ratioInterval, type Side, sideOf, sideStatistic } from "./bootstrap.ts";
 export {
   chooseStatistic,

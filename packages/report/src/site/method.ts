@@ -461,9 +461,24 @@ function inputRows(records: ReadonlyArray<PerCallTiming>): string[][] {
     .map((i) => [i.operation, i.description, String(i.records)]);
 }
 
+/** Whether the intervals include a between-run component of the machine (run --between-run), in words. */
+function betweenRunNote(records: ReadonlyArray<PerCallTiming>): string {
+  const given = records.flatMap((r) => (r.pc.central.betweenRun ? [r.pc.central.betweenRun] : []));
+  if (given.length === 0) {
+    return ". These intervals are within-run: they hold for a repeat run only while the machine stays in the state this run's workers saw; no between-run component of this machine was given (ngcc-perf calibrate measures one, run --between-run adds it)";
+  }
+  const sds = [
+    ...new Set(
+      given.map((b) => `${formatPercent(b.relativeSd)} (${b.sessions} A/A sessions, ${b.df} df; ${b.measured})`),
+    ),
+  ];
+  const all = given.length === records.length ? "every interval" : `${given.length} of ${records.length} intervals`;
+  return `, and ${all} also includes this machine's between-run component — the relative sd by which a run's figure moved beyond its own interval over repeated A/A sessions of the time step (ngcc-perf calibrate): for the time ${sds.join("; ")}, the estimated cycles' own in each record (central.cycles.betweenRun) — added as √(within² + (t(df) · √2 · sd · figure)²), with the lower end at 0 at most (the records keep the within-run half-width the target judged)`;
+}
+
 /** What the published figure per call and its 95 % interval are, and what else the records hold. */
 function perCallStatisticsNote(records: ReadonlyArray<PerCallTiming>): string {
-  return `The published figure (the median column of section 4) is the median per call over every worker's samples pooled, or the mean per call for an operation whose work depends on its input — decided once per instance and operation for every profile from the per-call instruction counts of its reference profile (more than 10 % spread: the mean), or from the timing distribution where valgrind could not count; each record says which and why (${counted(records.map((r) => r.pc.central.statistic))}). Its 95% interval is one for the figure a repeat run on the same machine publishes: the larger of √2 × the distribution-free interval of the median from order statistics (for the mean, √2 × the 95% interval of the mean) and the Student-t prediction interval over the workers' own figures, t · sd · √(2/W); each figure is shown with its own interval: the ± column is the time's half-width relative to the time, the ± cycles column the estimated cycles' own (widened the same way), and † marks the one the target applied to where it missed. Records also hold ${records.every((r) => r.t.samples?.length) ? "every raw sample, " : ""}the mean, median, minimum, maximum, p1, p5, p25, p75, p95, p99 (p99.9 in newer records), MAD and standard deviation per call, Tukey's outliers (counted, never dropped) and each worker's median and mean.`;
+  return `The published figure (the median column of section 4) is the median per call over every worker's samples pooled, or the mean per call for an operation whose work depends on its input — decided once per instance and operation for every profile from the per-call instruction counts of its reference profile (more than 10 % spread: the mean), or from the timing distribution where valgrind could not count; each record says which and why (${counted(records.map((r) => r.pc.central.statistic))}). Its 95% interval is one for the figure a repeat run on the same machine publishes: the larger of √2 × the distribution-free interval of the median from order statistics (for the mean, √2 × the 95% interval of the mean) and the Student-t prediction interval over the workers' own figures, t · sd · √(2/W)${betweenRunNote(records)}; each figure is shown with its own interval: the ± column is the time's half-width relative to the time, the ± cycles column the estimated cycles' own (widened the same way), and † marks the one the target applied to where it missed. Records also hold ${records.every((r) => r.t.samples?.length) ? "every raw sample, " : ""}the mean, median, minimum, maximum, p1, p5, p25, p75, p95, p99 (p99.9 in newer records), MAD and standard deviation per call, Tukey's outliers (counted, never dropped) and each worker's median and mean.`;
 }
 
 /** The paragraphs on the operations that publish the mean and on those whose target was not reached. */

@@ -1257,7 +1257,7 @@ export type TimingRecord = {
      */
     relativeHalfWidth: number;
     /**
-     * Whether relativeHalfWidth ≤ the target.
+     * Whether the within-run half-width ≤ the target: relativeHalfWidth, or betweenRun.withinRelativeHalfWidth when a between-run component was added (sampling cannot narrow that part).
      */
     metTarget: boolean;
     /**
@@ -1326,9 +1326,67 @@ export type TimingRecord = {
        */
       relativeHalfWidth: number;
       /**
-       * Whether relativeHalfWidth ≤ the target.
+       * Whether the within-run half-width ≤ the target: relativeHalfWidth, or betweenRun.withinRelativeHalfWidth when a between-run component was added (sampling cannot narrow that part).
        */
       metTarget: boolean;
+      /**
+       * The between-run component of this machine added to ci95 (ngcc-perf calibrate; ngcc-perf run --between-run FILE): ci95's half-width is √(within² + (t(df) · √2 · relativeSd · figure)²). Absent when none was given: the interval is then the within-run prediction interval, which does not hold across a change of the machine's state that no worker of the run saw.
+       */
+      betweenRun?: {
+        /**
+         * The component: sd of a run's figure beyond its within-run noise, a fraction of the figure.
+         */
+        relativeSd: number;
+        /**
+         * Its degrees of freedom (sessions − 1).
+         */
+        df: number;
+        /**
+         * A/A sessions behind it.
+         */
+        sessions: number;
+        /**
+         * The within-run prediction interval's half-width, a fraction of the figure: what the run's own workers give (the precision target judges it).
+         */
+        withinRelativeHalfWidth: number;
+        /**
+         * SHA-256 of the between-run file.
+         */
+        sha256: string;
+        /**
+         * When and where it was measured: the file's system, host and end time.
+         */
+        measured: string;
+      };
+    };
+    /**
+     * The between-run component of this machine added to ci95Ns (ngcc-perf calibrate; ngcc-perf run --between-run FILE): ci95Ns's half-width is √(within² + (t(df) · √2 · relativeSd · figure)²). Absent when none was given: the interval is then the within-run prediction interval, which does not hold across a change of the machine's state that no worker of the run saw.
+     */
+    betweenRun?: {
+      /**
+       * The component: sd of a run's figure beyond its within-run noise, a fraction of the figure.
+       */
+      relativeSd: number;
+      /**
+       * Its degrees of freedom (sessions − 1).
+       */
+      df: number;
+      /**
+       * A/A sessions behind it.
+       */
+      sessions: number;
+      /**
+       * The within-run prediction interval's half-width, a fraction of the figure: what the run's own workers give (the precision target judges it).
+       */
+      withinRelativeHalfWidth: number;
+      /**
+       * SHA-256 of the between-run file.
+       */
+      sha256: string;
+      /**
+       * When and where it was measured: the file's system, host and end time.
+       */
+      measured: string;
     };
   };
   /**
@@ -5807,6 +5865,161 @@ export interface SummaryRecord {
      */
     notPlausible?: true;
   }[];
+}
+
+// ---- between-run
+/**
+ * The time step of a campaign repeated as A/A sessions on one machine (`ngcc-perf calibrate`): each operation's published figure and within-run half-width per session, and the between-run component of the time and of the estimated cycles that `ngcc-perf run --between-run FILE` adds to every per-call 95 % interval.
+ */
+export interface BetweenRunRecord {
+  /**
+   * Record kind; always "between-run" for this schema.
+   */
+  kind: "between-run";
+  /**
+   * Version of this schema the record was written against (see docs/record-schema.md).
+   */
+  schemaVersion: 1;
+  /**
+   * System (machine class) the measurement ran on, e.g. x86_1 or arm_1.
+   */
+  system: string;
+  /**
+   * The campaign's name.
+   */
+  campaign: string;
+  /**
+   * The machine the sessions ran on.
+   */
+  host: {
+    /**
+     * os.hostname().
+     */
+    hostname: string;
+    /**
+     * The first 'model name' of /proc/cpuinfo (or os.cpus()[0].model).
+     */
+    cpuModel: string;
+    /**
+     * Logical CPUs.
+     */
+    cpus: number;
+    /**
+     * os.release().
+     */
+    kernel: string;
+  };
+  /**
+   * When the first session started.
+   */
+  start: string;
+  /**
+   * When the last session ended.
+   */
+  end: string;
+  /**
+   * Idle seconds between sessions.
+   */
+  gapSeconds: number;
+  /**
+   * Whether the sessions were --quick smoke runs (one short worker each: a test of the command, not a calibration).
+   */
+  quick: boolean;
+  /**
+   * Every operation timed in every session.
+   */
+  operations: {
+    /**
+     * Algorithm (submission) id, e.g. kem-20.
+     */
+    algorithmId: string;
+    /**
+     * Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.
+     */
+    instance: string;
+    /**
+     * Build profile (named compiler flag set) the instance was built with, e.g. guide.
+     */
+    buildProfile: string;
+    /**
+     * Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).
+     */
+    operation: string;
+    /**
+     * The time per session, ns per call, in session order.
+     */
+    time: {
+      /**
+       * The published figure (ns per call, or estimated core cycles per call).
+       */
+      value: number;
+      /**
+       * Half-width of the session's own (within-run) 95 % prediction interval, same unit.
+       */
+      halfWidth: number;
+    }[];
+    /**
+     * The estimated core cycles per session (null: the core clock was not probed).
+     */
+    cycles:
+      | {
+          /**
+           * The published figure (ns per call, or estimated core cycles per call).
+           */
+          value: number;
+          /**
+           * Half-width of the session's own (within-run) 95 % prediction interval, same unit.
+           */
+          halfWidth: number;
+        }[]
+      | null;
+    /**
+     * Each session's contention state and the workers it published from (state/publishedFrom; none: no probe).
+     */
+    contention: string[];
+  }[];
+  /**
+   * The between-run component of one figure (betweenRunComponent in @ngcc-perf/stats).
+   */
+  time: {
+    /**
+     * sd of a run's figure beyond its within-run noise, as a fraction of the figure: the variance of the sessions' figures (relative to their mean) less the within-run variance, floored at 0, averaged over the operations.
+     */
+    relativeSd: number;
+    /**
+     * Degrees of freedom: sessions − 1 (the operations of one session share its host state).
+     */
+    df: number;
+    /**
+     * Sessions behind it.
+     */
+    sessions: number;
+    /**
+     * Operations pooled.
+     */
+    operations: number;
+  };
+  /**
+   * The between-run component of one figure (betweenRunComponent in @ngcc-perf/stats).
+   */
+  cycles: {
+    /**
+     * sd of a run's figure beyond its within-run noise, as a fraction of the figure: the variance of the sessions' figures (relative to their mean) less the within-run variance, floored at 0, averaged over the operations.
+     */
+    relativeSd: number;
+    /**
+     * Degrees of freedom: sessions − 1 (the operations of one session share its host state).
+     */
+    df: number;
+    /**
+     * Sessions behind it.
+     */
+    sessions: number;
+    /**
+     * Operations pooled.
+     */
+    operations: number;
+  } | null;
 }
 
 // ---- driver-info

@@ -15,6 +15,7 @@ export declare const constant_time: unknown;
 export declare const meta: unknown;
 export declare const comparison: unknown;
 export declare const summary: unknown;
+export declare const between_run: unknown;
 export declare const driver_info: unknown;
 export declare const driver_check: unknown;
 export declare const driver_time: unknown;

@@ -6071,7 +6071,7 @@ return errors === 0;
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const timing = validate22;
-const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1},"maxIterations":{"type":"integer","description":"Maximum iterations per trial.","minimum":1},"warmupNs":{"type":"number","description":"Minimum duration of the untimed warm-up, in ns.","minimum":0},"estimateNs":{"type":"number","description":"The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).","minimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either."}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"method":{"type":"string","enum":["per-call","trials"],"description":"per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials."},"sampling":{"type":"object","description":"How the per-call samples were taken.","properties":{"batch":{"type":"integer","description":"Calls per sample: 1 = every call timed alone.","minimum":1},"batchReason":{"type":"string","description":"Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so."},"workers":{"type":"integer","description":"Fresh driver processes that sampled this operation.","minimum":1},"samplesPerWorker":{"type":"array","description":"Samples each worker took, in the order they ran.","items":{"type":"integer","minimum":1}},"inputs":{"type":"object","description":"How inputs varied from call to call.","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0},"pool":{"type":"integer","description":"Inputs in the pool the calls rotate over (0 when none).","minimum":0},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a new message every call; pool: messages from the pool; none: the operation takes no message."},"description":{"type":"string","description":"The same in words, as the page shows it."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"CPU every worker was pinned to, or null.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"target":{"type":"object","description":"The precision target.","properties":{"relativeHalfWidth":{"type":"number","description":"Target half-width of the 95 % interval, as a fraction of the figure.","minimum":0,"maximum":1},"budgetMs":{"type":"number","description":"Sampling budget of the operation, in ms.","minimum":0},"minWorkers":{"type":"integer","description":"Workers at least.","minimum":1},"contendedBudgetMs":{"type":"number","description":"Sampling time the operation could spend on contended workers on top of budgetMs (the budget counts the uncontended workers' time only), in ms.","minimum":0},"figure":{"type":"string","enum":["cycles","time"],"description":"The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time."}},"required":["relativeHalfWidth","budgetMs","minWorkers"],"additionalProperties":false},"stoppedBy":{"type":"string","enum":["target","budget","quick"],"description":"target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target)."},"elapsedMs":{"type":"number","description":"Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).","minimum":0},"overheadShare":{"type":"number","description":"Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).","minimum":0},"switchedOut":{"type":"object","description":"Samples during which a worker was switched out (samples[].switchedOut), when any was: they are left out of the figures, except in a worker where more than cap of its samples were (it keeps them all).","properties":{"listed":{"type":"integer","description":"Samples listed as switched out, over all workers.","minimum":1},"dropped":{"type":"integer","description":"Of them, left out of the figures.","minimum":0},"workersOverCap":{"type":"integer","description":"Workers switched out in more than cap of their samples, which kept them all.","minimum":0},"cap":{"type":"number","description":"The largest share of a worker's samples left out.","minimum":0,"maximum":1},"keptPerWorker":{"type":"array","description":"Samples each worker's figures used, in worker order.","items":{"type":"integer","minimum":0}}},"required":["listed","dropped","workersOverCap","cap","keptPerWorker"],"additionalProperties":false},"contendedMs":{"type":"number","description":"Of elapsedMs, the time of the workers judged contended (the contention block), which the budget did not count, in ms.","minimum":0},"layouts":{"type":"object","description":"The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.","properties":{"padBytes":{"type":"array","description":"The layouts the workers used, as padding bytes before the instance's code.","items":{"type":"integer","minimum":0}},"workerPadBytes":{"type":"array","description":"Each worker's layout, in worker order.","items":{"type":"integer","minimum":0}}},"required":["padBytes","workerPadBytes"],"additionalProperties":false}},"required":["batch","batchReason","workers","samplesPerWorker","inputs","pinnedCpu","target","stoppedBy","elapsedMs","overheadShare"],"additionalProperties":false},"samples":{"type":"array","description":"Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.","items":{"type":"object","description":"One worker's samples.","properties":{"worker":{"type":"integer","description":"Worker number, from 1, in the order the workers ran.","minimum":1},"counterDeltas":{"type":"array","description":"Counter deltas, one per sample.","items":{"type":"number","minimum":0},"minItems":1},"clockDeltas":{"type":"array","description":"Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.","items":{"type":"number","minimum":0}},"throughputDeltas":{"type":"array","description":"Counter delta of the contention probe after each sample (contention.adds one-cycle adds on contention.chains independent chains), overhead not subtracted.","items":{"type":"number","minimum":0}},"switchedOut":{"type":"array","description":"The samples (0-based, ascending) during which the worker's process was switched out (its context switches changed): they hold another task's time too, and are left out of distribution, central and trials unless more than sampling.switchedOut.cap of the worker's samples are (then all are kept). Absent when none.","items":{"type":"integer","minimum":0},"minItems":1}},"required":["worker","counterDeltas"],"additionalProperties":false}},"distribution":{"type":"object","description":"Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).","properties":{"n":{"type":"integer","description":"Samples pooled (those a worker was switched out in left out: sampling.switchedOut).","minimum":1},"calls":{"type":"integer","description":"Calls timed: samples × batch (of the samples pooled).","minimum":1},"meanNs":{"type":"number","description":"Mean, ns.","minimum":0},"medianNs":{"type":"number","description":"Median, ns.","minimum":0},"minNs":{"type":"number","description":"Smallest, ns.","minimum":0},"maxNs":{"type":"number","description":"Largest, ns.","minimum":0},"p1Ns":{"type":"number","description":"1st percentile (type 7), ns.","minimum":0},"p5Ns":{"type":"number","description":"5th percentile, ns.","minimum":0},"p25Ns":{"type":"number","description":"25th percentile, ns.","minimum":0},"p75Ns":{"type":"number","description":"75th percentile, ns.","minimum":0},"p95Ns":{"type":"number","description":"95th percentile, ns.","minimum":0},"p99Ns":{"type":"number","description":"99th percentile, ns.","minimum":0},"madNs":{"type":"number","description":"Median absolute deviation from the median (unscaled), ns.","minimum":0},"sdNs":{"type":"number","description":"Sample standard deviation, ns.","minimum":0},"medianCi95Ns":{"$ref":"#/$defs/interval","description":"Distribution-free 95 % interval of the median from order statistics, ns."},"meanCi95Ns":{"$ref":"#/$defs/interval","description":"95 % interval of the mean, ns."},"outliers":{"type":"object","description":"Tukey's fences (1.5 × IQR beyond the quartiles): samples counted, never dropped.","properties":{"low":{"type":"integer","description":"Samples below the lower fence.","minimum":0},"high":{"type":"integer","description":"Samples above the upper fence.","minimum":0},"fences":{"$ref":"#/$defs/interval","description":"The fences, ns."}},"required":["low","high","fences"],"additionalProperties":false},"workerMediansNs":{"type":"array","description":"Each worker's median, ns, in worker order.","items":{"type":"number","minimum":0}},"workerMeansNs":{"type":"array","description":"Each worker's mean, ns, in worker order.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"The run's own noise floor: (max − min) / median of the workers' central figures, a fraction.","minimum":0},"meanCounter":{"type":"number","description":"Mean per call in the counter's unit.","minimum":0},"medianCounter":{"type":"number","description":"Median per call in the counter's unit.","minimum":0},"p999Ns":{"type":"number","description":"99.9th percentile (type 7), ns: with p99Ns and maxNs the tail of the `calls` calls behind them (a sample's delta ÷ batch, so with batch > 1 a per-call mean of each sample).","minimum":0},"coreClock":{"type":"object","description":"The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.","properties":{"method":{"type":"string","enum":["add-chain"],"description":"add-chain: a dependent chain of one-cycle integer adds timed with the counter."},"adds":{"type":"integer","description":"Adds per probe.","minimum":1},"workerHz":{"type":"array","description":"Each worker's core clock, Hz, in worker order.","items":{"type":"number","minimum":0}},"minHz":{"type":"number","description":"Slowest worker's core clock, Hz.","minimum":0},"maxHz":{"type":"number","description":"Fastest worker's core clock, Hz.","minimum":0}},"required":["method","adds","workerHz","minHz","maxHz"],"additionalProperties":false},"cycles":{"type":"object","description":"Estimated core cycles per call (a sample's ns × its worker's core clock), pooled.","properties":{"meanCycles":{"type":"number","description":"Mean, estimated core cycles.","minimum":0},"medianCycles":{"type":"number","description":"Median, estimated core cycles.","minimum":0},"p5Cycles":{"type":"number","description":"5th percentile.","minimum":0},"p25Cycles":{"type":"number","description":"25th percentile.","minimum":0},"p75Cycles":{"type":"number","description":"75th percentile.","minimum":0},"p95Cycles":{"type":"number","description":"95th percentile.","minimum":0},"workerMediansCycles":{"type":"array","description":"Each worker's median.","items":{"type":"number","minimum":0}},"workerMeansCycles":{"type":"array","description":"Each worker's mean.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"(max − min) / median of the workers' figures of the published statistic, a fraction.","minimum":0}},"required":["meanCycles","medianCycles","p5Cycles","p25Cycles","p75Cycles","p95Cycles","workerMediansCycles","workerMeansCycles","workerSpread"],"additionalProperties":false}},"required":["n","calls","meanNs","medianNs","minNs","maxNs","p1Ns","p5Ns","p25Ns","p75Ns","p95Ns","p99Ns","madNs","sdNs","medianCi95Ns","meanCi95Ns","outliers","workerMediansNs","workerMeansNs","workerSpread"],"additionalProperties":false},"central":{"type":"object","description":"The published central figure and its interval.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"median, or mean for an operation whose time depends on its input."},"valueNs":{"type":"number","description":"The figure, ns per call.","minimum":0},"valueCounter":{"type":"number","description":"The figure in the counter's unit.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95 % prediction interval of the figure a repeat run on the same machine publishes (as many workers, same campaign): valueNs ± the larger of √2 × the pooled interval's half-width and t · sd(worker figures) · √(1/W + 1/W), so that of two such runs each run's figure lies inside the other's interval about 95 % of the time (docs/methodology.md); ns."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95Ns (the prediction interval of a repeat run's figure) as a fraction of valueNs.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."},"reason":{"type":"string","description":"Why this statistic, in words (shown on the page)."},"decision":{"description":"How the statistic was decided when the campaign does not set it: from the per-call instruction counts of the instance's reference profile (one decision per instance × operation for the whole campaign: mean when input-dependent, else median), or, where valgrind could not count, from this record's per-call distribution (the fallback rule). Absent in older records.","oneOf":[{"type":"object","description":"Decided by the instruction counts (inputDependence in @ngcc-perf/schema).","properties":{"by":{"const":"instructions","description":"Decided from instruction counts."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"calls":{"type":"integer","description":"Calls counted.","minimum":1},"minInstructions":{"type":"number","description":"The fewest instructions of a counted call.","minimum":0},"maxInstructions":{"type":"number","description":"The most instructions of a counted call.","minimum":0},"relativeSpread":{"type":"number","description":"(max − min) / median of the per-call counts.","minimum":0},"threshold":{"type":"number","description":"The spread above which the operation is input-dependent (INPUT_DEPENDENCE_THRESHOLD).","minimum":0},"inputDependent":{"type":"boolean","description":"relativeSpread > threshold: the mean is published, else the median."}},"required":["by","profile","calls","minInstructions","maxInstructions","relativeSpread","threshold","inputDependent"],"additionalProperties":false},{"type":"object","description":"Decided by this record's per-call distribution (the fallback rule).","properties":{"by":{"const":"distribution","description":"Decided from the timing distribution."},"why":{"type":"string","description":"Why the instruction counts could not decide (not installed, emulation, AVX-512, the count failed)."}},"required":["by","why"],"additionalProperties":false}]},"cycles":{"type":"object","description":"The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).","properties":{"value":{"type":"number","description":"The figure, estimated core cycles per call.","minimum":0},"ci95":{"$ref":"#/$defs/interval","description":"95 % prediction interval of a repeat run's estimated core cycles, the rule of ci95Ns over the workers' cycle figures."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95 (the prediction interval) as a fraction of value.","minimum":0},"metTarget":{"type":"boolean","description":"Whether relativeHalfWidth ≤ the target."}},"required":["value","ci95","relativeHalfWidth","metTarget"],"additionalProperties":false}},"required":["statistic","valueNs","valueCounter","ci95Ns","relativeHalfWidth","metTarget","reason"],"additionalProperties":false},"contention":{"type":"object","description":"Whether each worker's core was shared with a busy sibling hyperthread, from the contention probe after every sample (independent add chains: a shared core issues fewer adds per cycle; the dependent chain of the core-clock probe gives the cycles), and which workers distribution and central were computed from. Absent without the probes (--clock-chain none, counters that count cycles or instructions).","properties":{"probe":{"type":"string","enum":["add-throughput"],"description":"add-throughput: one-cycle adds on `chains` independent interleaved chains."},"chains":{"type":"integer","description":"Independent chains of the probe.","minimum":1},"share":{"type":"number","description":"A worker is contended below share × reference adds per cycle.","minimum":0,"maximum":1},"floor":{"type":"number","description":"The least reference, adds per cycle: 3.75 on an AMD x86-64 core run natively, 0 elsewhere (Intel x86-64 cores alone read no one figure; ARM; emulation).","minimum":0},"reference":{"type":"number","description":"The larger of the best worker's adds per cycle and floor.","minimum":0},"threshold":{"type":"number","description":"share × reference: adds per cycle below which a worker is contended.","minimum":0},"workers":{"type":"array","description":"Every worker, in worker order (as in samples).","items":{"type":"object","description":"One worker's contention state.","properties":{"worker":{"type":"integer","description":"Worker number, from 1.","minimum":1},"addsPerCycle":{"type":"number","description":"Adds per core cycle on the independent chains: the probe's adds ÷ its median delta, over the core-clock probe's adds ÷ its median delta (overhead subtracted from both).","minimum":0},"contended":{"type":"boolean","description":"addsPerCycle < threshold."}},"required":["worker","addsPerCycle","contended"],"additionalProperties":false}},"state":{"type":"string","enum":["uncontended","contended","mixed"],"description":"uncontended: no worker contended; contended: every worker; mixed: some."},"publishedFrom":{"type":"string","enum":["uncontended","all"],"description":"uncontended: distribution and central (their worker lists included) are of the uncontended workers only, at least the campaign's minWorkers of them; all: of every worker (too few uncontended ones; state says whether any was contended). samples and sampling list every worker."}},"required":["probe","chains","share","floor","reference","threshold","workers","state","publishedFrom"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}},"plausibility":{"type":"object","description":"Cross-checks of the published figures against what the measured code cannot touch (docs/methodology.md, Plausibility): the runner's own clock over every worker process, the duration the runner asked for, the driver's two clocks, and the cycles per instruction against the instructions step's count when that record was in the store. A flagged record's figure is shown marked as not plausible.","properties":{"verdict":{"type":"string","enum":["plausible","flagged"],"description":"flagged when any check is; else plausible."},"checks":{"type":"array","description":"Every check made, passed or flagged.","items":{"type":"object","description":"One check.","properties":{"check":{"type":"string","enum":["runner-clock","requested-duration","counter-vs-clock","warm-up-estimate","core-clock","cycles-per-instruction"],"description":"runner-clock: the samples (or trials) of a worker add up to no more than the runner's own clock over its process (durationMs); requested-duration: they add up to at least a tenth of the duration the runner asked for, unless the count is at its cap; counter-vs-clock: the counter's figures agree with the driver's CLOCK_MONOTONIC; warm-up-estimate: the median call is no faster than an 8th of the driver's own warm-up estimate; core-clock: each worker's core-clock probe (the dependent add chain) reads 0.2–7 GHz; cycles-per-instruction: cycles per call ÷ the instructions counted per call lies within 0.1–8."},"outcome":{"type":"string","enum":["pass","flagged"],"description":"pass or flagged."},"message":{"type":"string","description":"What was compared, with the figures; for a flagged check, which worker and by how much."}},"required":["check","outcome","message"],"additionalProperties":false}}},"required":["verdict","checks"],"additionalProperties":false}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/timing.schema.json","title":"ngcc-perf timing and memory record","description":"Timing and memory of one operation of one instance under one build profile (sections 4 and 5), with the raw trials behind the aggregates.","type":"object","properties":{"kind":{"const":"timing","description":"Record kind; always \"timing\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: measured; failed: the job failed, see failure."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the measured library was built."},"counter":{"$ref":"#/$defs/counter","description":"The counter that produced counterDelta and meanCounter."},"messageBytes":{"type":"integer","description":"Message length for sign/verify, in bytes.","minimum":0},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetTrialNs":{"type":"number","description":"Target minimum duration of one trial, in ns.","minimum":0},"warmupIterations":{"type":"integer","description":"Untimed iterations run before the trials.","minimum":0},"minIterations":{"type":"integer","description":"Minimum iterations per trial.","minimum":1},"maxIterations":{"type":"integer","description":"Maximum iterations per trial.","minimum":1},"warmupNs":{"type":"number","description":"Minimum duration of the untimed warm-up, in ns.","minimum":0},"estimateNs":{"type":"number","description":"The driver's estimate of one call, in ns: the smallest batch mean of the warm-up (interference only adds time).","minimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"What decided the iterations per trial: the minimum, the target trial duration (target ÷ estimate), 1000 × the counter overhead ÷ estimate, or the maximum capping either."}},"required":["targetTrialNs","warmupIterations"],"additionalProperties":false},"method":{"type":"string","enum":["per-call","trials"],"description":"per-call: every call (or a fixed small batch) timed alone in several fresh worker processes (sampling, samples, distribution, central); trials: trials × calibrated iterations, the seed pages' method. Absent: trials."},"sampling":{"type":"object","description":"How the per-call samples were taken.","properties":{"batch":{"type":"integer","description":"Calls per sample: 1 = every call timed alone.","minimum":1},"batchReason":{"type":"string","description":"Why this batch: single calls are ≥ 1000 × the counter overhead, or the batch that makes a sample so."},"workers":{"type":"integer","description":"Fresh driver processes that sampled this operation.","minimum":1},"samplesPerWorker":{"type":"array","description":"Samples each worker took, in the order they ran.","items":{"type":"integer","minimum":1}},"inputs":{"type":"object","description":"How inputs varied from call to call.","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0},"pool":{"type":"integer","description":"Inputs in the pool the calls rotate over (0 when none).","minimum":0},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a new message every call; pool: messages from the pool; none: the operation takes no message."},"description":{"type":"string","description":"The same in words, as the page shows it."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"CPU every worker was pinned to, or null.","anyOf":[{"type":"integer","minimum":0},{"type":"null"}]},"target":{"type":"object","description":"The precision target.","properties":{"relativeHalfWidth":{"type":"number","description":"Target half-width of the 95 % interval, as a fraction of the figure.","minimum":0,"maximum":1},"budgetMs":{"type":"number","description":"Sampling budget of the operation, in ms.","minimum":0},"minWorkers":{"type":"integer","description":"Workers at least.","minimum":1},"contendedBudgetMs":{"type":"number","description":"Sampling time the operation could spend on contended workers on top of budgetMs (the budget counts the uncontended workers' time only), in ms.","minimum":0},"figure":{"type":"string","enum":["cycles","time"],"description":"The figure the target applies to: cycles (the estimated core cycles, when the core clock was probed) or time. Absent: time."}},"required":["relativeHalfWidth","budgetMs","minWorkers"],"additionalProperties":false},"stoppedBy":{"type":"string","enum":["target","budget","quick"],"description":"target: the interval reached the target; budget: the budget was spent first; quick: a --quick smoke run (no target)."},"elapsedMs":{"type":"number","description":"Sampling time spent on this operation over all workers, in ms (warm-up and process start-up included).","minimum":0},"overheadShare":{"type":"number","description":"Counter read overhead as a fraction of the median sample (shown negligible when ≤ 0.001).","minimum":0},"switchedOut":{"type":"object","description":"Samples during which a worker was switched out (samples[].switchedOut), when any was: they are left out of the figures, except in a worker where more than cap of its samples were (it keeps them all).","properties":{"listed":{"type":"integer","description":"Samples listed as switched out, over all workers.","minimum":1},"dropped":{"type":"integer","description":"Of them, left out of the figures.","minimum":0},"workersOverCap":{"type":"integer","description":"Workers switched out in more than cap of their samples, which kept them all.","minimum":0},"cap":{"type":"number","description":"The largest share of a worker's samples left out.","minimum":0,"maximum":1},"keptPerWorker":{"type":"array","description":"Samples each worker's figures used, in worker order.","items":{"type":"integer","minimum":0}}},"required":["listed","dropped","workersOverCap","cap","keptPerWorker"],"additionalProperties":false},"contendedMs":{"type":"number","description":"Of elapsedMs, the time of the workers judged contended (the contention block), which the budget did not count, in ms.","minimum":0},"layouts":{"type":"object","description":"The code layouts the workers ran: driver executables linked with the instance's code starting at these byte offsets past a 64-byte boundary (the time of the same code depends on where the linker places it); worker i ran layout i mod their number.","properties":{"padBytes":{"type":"array","description":"The layouts the workers used, as padding bytes before the instance's code.","items":{"type":"integer","minimum":0}},"workerPadBytes":{"type":"array","description":"Each worker's layout, in worker order.","items":{"type":"integer","minimum":0}}},"required":["padBytes","workerPadBytes"],"additionalProperties":false}},"required":["batch","batchReason","workers","samplesPerWorker","inputs","pinnedCpu","target","stoppedBy","elapsedMs","overheadShare"],"additionalProperties":false},"samples":{"type":"array","description":"Raw samples per worker: the counter delta of each sample (batch calls), in the counter's unit, in the order taken.","items":{"type":"object","description":"One worker's samples.","properties":{"worker":{"type":"integer","description":"Worker number, from 1, in the order the workers ran.","minimum":1},"counterDeltas":{"type":"array","description":"Counter deltas, one per sample.","items":{"type":"number","minimum":0},"minItems":1},"clockDeltas":{"type":"array","description":"Counter delta of the core-clock probe after each sample (distribution.coreClock.adds one-cycle adds), overhead not subtracted.","items":{"type":"number","minimum":0}},"throughputDeltas":{"type":"array","description":"Counter delta of the contention probe after each sample (contention.adds one-cycle adds on contention.chains independent chains), overhead not subtracted.","items":{"type":"number","minimum":0}},"switchedOut":{"type":"array","description":"The samples (0-based, ascending) during which the worker's process was switched out (its context switches changed): they hold another task's time too, and are left out of distribution, central and trials unless more than sampling.switchedOut.cap of the worker's samples are (then all are kept). Absent when none.","items":{"type":"integer","minimum":0},"minItems":1}},"required":["worker","counterDeltas"],"additionalProperties":false}},"distribution":{"type":"object","description":"Per-call statistics over every worker's samples pooled (per call: a sample's delta ÷ batch), in ns; over the uncontended workers' only when contention.publishedFrom is uncontended (the worker lists below are then of those workers, in worker order).","properties":{"n":{"type":"integer","description":"Samples pooled (those a worker was switched out in left out: sampling.switchedOut).","minimum":1},"calls":{"type":"integer","description":"Calls timed: samples × batch (of the samples pooled).","minimum":1},"meanNs":{"type":"number","description":"Mean, ns.","minimum":0},"medianNs":{"type":"number","description":"Median, ns.","minimum":0},"minNs":{"type":"number","description":"Smallest, ns.","minimum":0},"maxNs":{"type":"number","description":"Largest, ns.","minimum":0},"p1Ns":{"type":"number","description":"1st percentile (type 7), ns.","minimum":0},"p5Ns":{"type":"number","description":"5th percentile, ns.","minimum":0},"p25Ns":{"type":"number","description":"25th percentile, ns.","minimum":0},"p75Ns":{"type":"number","description":"75th percentile, ns.","minimum":0},"p95Ns":{"type":"number","description":"95th percentile, ns.","minimum":0},"p99Ns":{"type":"number","description":"99th percentile, ns.","minimum":0},"madNs":{"type":"number","description":"Median absolute deviation from the median (unscaled), ns.","minimum":0},"sdNs":{"type":"number","description":"Sample standard deviation, ns.","minimum":0},"medianCi95Ns":{"$ref":"#/$defs/interval","description":"Distribution-free 95 % interval of the median from order statistics, ns."},"meanCi95Ns":{"$ref":"#/$defs/interval","description":"95 % interval of the mean, ns."},"outliers":{"type":"object","description":"Tukey's fences (1.5 × IQR beyond the quartiles): samples counted, never dropped.","properties":{"low":{"type":"integer","description":"Samples below the lower fence.","minimum":0},"high":{"type":"integer","description":"Samples above the upper fence.","minimum":0},"fences":{"$ref":"#/$defs/interval","description":"The fences, ns."}},"required":["low","high","fences"],"additionalProperties":false},"workerMediansNs":{"type":"array","description":"Each worker's median, ns, in worker order.","items":{"type":"number","minimum":0}},"workerMeansNs":{"type":"array","description":"Each worker's mean, ns, in worker order.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"The run's own noise floor: (max − min) / median of the workers' central figures, a fraction.","minimum":0},"meanCounter":{"type":"number","description":"Mean per call in the counter's unit.","minimum":0},"medianCounter":{"type":"number","description":"Median per call in the counter's unit.","minimum":0},"p999Ns":{"type":"number","description":"99.9th percentile (type 7), ns: with p99Ns and maxNs the tail of the `calls` calls behind them (a sample's delta ÷ batch, so with batch > 1 a per-call mean of each sample).","minimum":0},"coreClock":{"type":"object","description":"The core clock during sampling, from the probes: per worker, adds ÷ (median probe − counter overhead) × the counter's rate.","properties":{"method":{"type":"string","enum":["add-chain"],"description":"add-chain: a dependent chain of one-cycle integer adds timed with the counter."},"adds":{"type":"integer","description":"Adds per probe.","minimum":1},"workerHz":{"type":"array","description":"Each worker's core clock, Hz, in worker order.","items":{"type":"number","minimum":0}},"minHz":{"type":"number","description":"Slowest worker's core clock, Hz.","minimum":0},"maxHz":{"type":"number","description":"Fastest worker's core clock, Hz.","minimum":0}},"required":["method","adds","workerHz","minHz","maxHz"],"additionalProperties":false},"cycles":{"type":"object","description":"Estimated core cycles per call (a sample's ns × its worker's core clock), pooled.","properties":{"meanCycles":{"type":"number","description":"Mean, estimated core cycles.","minimum":0},"medianCycles":{"type":"number","description":"Median, estimated core cycles.","minimum":0},"p5Cycles":{"type":"number","description":"5th percentile.","minimum":0},"p25Cycles":{"type":"number","description":"25th percentile.","minimum":0},"p75Cycles":{"type":"number","description":"75th percentile.","minimum":0},"p95Cycles":{"type":"number","description":"95th percentile.","minimum":0},"workerMediansCycles":{"type":"array","description":"Each worker's median.","items":{"type":"number","minimum":0}},"workerMeansCycles":{"type":"array","description":"Each worker's mean.","items":{"type":"number","minimum":0}},"workerSpread":{"type":"number","description":"(max − min) / median of the workers' figures of the published statistic, a fraction.","minimum":0}},"required":["meanCycles","medianCycles","p5Cycles","p25Cycles","p75Cycles","p95Cycles","workerMediansCycles","workerMeansCycles","workerSpread"],"additionalProperties":false}},"required":["n","calls","meanNs","medianNs","minNs","maxNs","p1Ns","p5Ns","p25Ns","p75Ns","p95Ns","p99Ns","madNs","sdNs","medianCi95Ns","meanCi95Ns","outliers","workerMediansNs","workerMeansNs","workerSpread"],"additionalProperties":false},"central":{"type":"object","description":"The published central figure and its interval.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"median, or mean for an operation whose time depends on its input."},"valueNs":{"type":"number","description":"The figure, ns per call.","minimum":0},"valueCounter":{"type":"number","description":"The figure in the counter's unit.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95 % prediction interval of the figure a repeat run on the same machine publishes (as many workers, same campaign): valueNs ± the larger of √2 × the pooled interval's half-width and t · sd(worker figures) · √(1/W + 1/W), so that of two such runs each run's figure lies inside the other's interval about 95 % of the time (docs/methodology.md); ns."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95Ns (the prediction interval of a repeat run's figure) as a fraction of valueNs.","minimum":0},"metTarget":{"type":"boolean","description":"Whether the within-run half-width ≤ the target: relativeHalfWidth, or betweenRun.withinRelativeHalfWidth when a between-run component was added (sampling cannot narrow that part)."},"reason":{"type":"string","description":"Why this statistic, in words (shown on the page)."},"decision":{"description":"How the statistic was decided when the campaign does not set it: from the per-call instruction counts of the instance's reference profile (one decision per instance × operation for the whole campaign: mean when input-dependent, else median), or, where valgrind could not count, from this record's per-call distribution (the fallback rule). Absent in older records.","oneOf":[{"type":"object","description":"Decided by the instruction counts (inputDependence in @ngcc-perf/schema).","properties":{"by":{"const":"instructions","description":"Decided from instruction counts."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"calls":{"type":"integer","description":"Calls counted.","minimum":1},"minInstructions":{"type":"number","description":"The fewest instructions of a counted call.","minimum":0},"maxInstructions":{"type":"number","description":"The most instructions of a counted call.","minimum":0},"relativeSpread":{"type":"number","description":"(max − min) / median of the per-call counts.","minimum":0},"threshold":{"type":"number","description":"The spread above which the operation is input-dependent (INPUT_DEPENDENCE_THRESHOLD).","minimum":0},"inputDependent":{"type":"boolean","description":"relativeSpread > threshold: the mean is published, else the median."}},"required":["by","profile","calls","minInstructions","maxInstructions","relativeSpread","threshold","inputDependent"],"additionalProperties":false},{"type":"object","description":"Decided by this record's per-call distribution (the fallback rule).","properties":{"by":{"const":"distribution","description":"Decided from the timing distribution."},"why":{"type":"string","description":"Why the instruction counts could not decide (not installed, emulation, AVX-512, the count failed)."}},"required":["by","why"],"additionalProperties":false}]},"cycles":{"type":"object","description":"The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).","properties":{"value":{"type":"number","description":"The figure, estimated core cycles per call.","minimum":0},"ci95":{"$ref":"#/$defs/interval","description":"95 % prediction interval of a repeat run's estimated core cycles, the rule of ci95Ns over the workers' cycle figures."},"relativeHalfWidth":{"type":"number","description":"Half-width of ci95 (the prediction interval) as a fraction of value.","minimum":0},"metTarget":{"type":"boolean","description":"Whether the within-run half-width ≤ the target: relativeHalfWidth, or betweenRun.withinRelativeHalfWidth when a between-run component was added (sampling cannot narrow that part)."},"betweenRun":{"type":"object","description":"The between-run component of this machine added to ci95 (ngcc-perf calibrate; ngcc-perf run --between-run FILE): ci95's half-width is √(within² + (t(df) · √2 · relativeSd · figure)²). Absent when none was given: the interval is then the within-run prediction interval, which does not hold across a change of the machine's state that no worker of the run saw.","properties":{"relativeSd":{"type":"number","description":"The component: sd of a run's figure beyond its within-run noise, a fraction of the figure.","minimum":0},"df":{"type":"integer","description":"Its degrees of freedom (sessions − 1).","minimum":1},"sessions":{"type":"integer","description":"A/A sessions behind it.","minimum":2},"withinRelativeHalfWidth":{"type":"number","description":"The within-run prediction interval's half-width, a fraction of the figure: what the run's own workers give (the precision target judges it).","minimum":0},"sha256":{"type":"string","description":"SHA-256 of the between-run file.","pattern":"^[0-9a-f]{64}$"},"measured":{"type":"string","description":"When and where it was measured: the file's system, host and end time."}},"required":["relativeSd","df","sessions","withinRelativeHalfWidth","sha256","measured"],"additionalProperties":false}},"required":["value","ci95","relativeHalfWidth","metTarget"],"additionalProperties":false},"betweenRun":{"type":"object","description":"The between-run component of this machine added to ci95Ns (ngcc-perf calibrate; ngcc-perf run --between-run FILE): ci95Ns's half-width is √(within² + (t(df) · √2 · relativeSd · figure)²). Absent when none was given: the interval is then the within-run prediction interval, which does not hold across a change of the machine's state that no worker of the run saw.","properties":{"relativeSd":{"type":"number","description":"The component: sd of a run's figure beyond its within-run noise, a fraction of the figure.","minimum":0},"df":{"type":"integer","description":"Its degrees of freedom (sessions − 1).","minimum":1},"sessions":{"type":"integer","description":"A/A sessions behind it.","minimum":2},"withinRelativeHalfWidth":{"type":"number","description":"The within-run prediction interval's half-width, a fraction of the figure: what the run's own workers give (the precision target judges it).","minimum":0},"sha256":{"type":"string","description":"SHA-256 of the between-run file.","pattern":"^[0-9a-f]{64}$"},"measured":{"type":"string","description":"When and where it was measured: the file's system, host and end time."}},"required":["relativeSd","df","sessions","withinRelativeHalfWidth","sha256","measured"],"additionalProperties":false}},"required":["statistic","valueNs","valueCounter","ci95Ns","relativeHalfWidth","metTarget","reason"],"additionalProperties":false},"contention":{"type":"object","description":"Whether each worker's core was shared with a busy sibling hyperthread, from the contention probe after every sample (independent add chains: a shared core issues fewer adds per cycle; the dependent chain of the core-clock probe gives the cycles), and which workers distribution and central were computed from. Absent without the probes (--clock-chain none, counters that count cycles or instructions).","properties":{"probe":{"type":"string","enum":["add-throughput"],"description":"add-throughput: one-cycle adds on `chains` independent interleaved chains."},"chains":{"type":"integer","description":"Independent chains of the probe.","minimum":1},"share":{"type":"number","description":"A worker is contended below share × reference adds per cycle.","minimum":0,"maximum":1},"floor":{"type":"number","description":"The least reference, adds per cycle: 3.75 on an AMD x86-64 core run natively, 0 elsewhere (Intel x86-64 cores alone read no one figure; ARM; emulation).","minimum":0},"reference":{"type":"number","description":"The larger of the best worker's adds per cycle and floor.","minimum":0},"threshold":{"type":"number","description":"share × reference: adds per cycle below which a worker is contended.","minimum":0},"workers":{"type":"array","description":"Every worker, in worker order (as in samples).","items":{"type":"object","description":"One worker's contention state.","properties":{"worker":{"type":"integer","description":"Worker number, from 1.","minimum":1},"addsPerCycle":{"type":"number","description":"Adds per core cycle on the independent chains: the probe's adds ÷ its median delta, over the core-clock probe's adds ÷ its median delta (overhead subtracted from both).","minimum":0},"contended":{"type":"boolean","description":"addsPerCycle < threshold."}},"required":["worker","addsPerCycle","contended"],"additionalProperties":false}},"state":{"type":"string","enum":["uncontended","contended","mixed"],"description":"uncontended: no worker contended; contended: every worker; mixed: some."},"publishedFrom":{"type":"string","enum":["uncontended","all"],"description":"uncontended: distribution and central (their worker lists included) are of the uncontended workers only, at least the campaign's minWorkers of them; all: of every worker (too few uncontended ones; state says whether any was contended). samples and sampling list every worker."}},"required":["probe","chains","share","floor","reference","threshold","workers","state","publishedFrom"],"additionalProperties":false},"trials":{"type":"array","description":"Raw trials, in the order they ran.","items":{"$ref":"#/$defs/trial","description":"One trial."},"minItems":1},"aggregates":{"type":"object","description":"Statistics over the trials. Per-operation figures divide a trial's totals by its iterations.","properties":{"n":{"type":"integer","description":"Operations timed in all: trials × iterations per trial.","minimum":1},"trials":{"type":"integer","description":"Number of trials.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations per trial.","minimum":1},"meanCounter":{"type":"number","description":"Mean per operation over all iterations, in the counter's unit (mean cycles when the unit is core-cycles).","minimum":0},"meanNs":{"type":"number","description":"Mean time per operation over all iterations, in ns.","minimum":0},"opsPerSecond":{"type":"number","description":"Operations per second: 1e9 / meanNs.","minimum":0},"medianTrialNs":{"type":"number","description":"Median of the trials' per-operation means, in ns.","minimum":0},"minTrialNs":{"type":"number","description":"Smallest trial mean per operation, in ns.","minimum":0},"maxTrialNs":{"type":"number","description":"Largest trial mean per operation, in ns.","minimum":0},"q1TrialNs":{"type":"number","description":"First quartile of the trial means, in ns.","minimum":0},"q3TrialNs":{"type":"number","description":"Third quartile of the trial means, in ns.","minimum":0},"stddevTrialNs":{"type":"number","description":"Sample standard deviation of the trial means, in ns.","minimum":0},"cv":{"type":"number","description":"Coefficient of variation of the trial means (stddev / mean), a fraction.","minimum":0},"ci95Ns":{"$ref":"#/$defs/interval","description":"95% confidence interval of the mean per-operation time (Student t over trial means), in ns."},"unstable":{"type":"boolean","description":"True when the trial spread exceeds unstableThreshold."},"unstableThreshold":{"type":"number","description":"Threshold on the relative spread ((max − min) / median of trial means) used for unstable.","minimum":0,"maximum":1},"medianTrialCounter":{"type":"number","description":"Median of the trials' per-operation counter means, in the counter's unit.","minimum":0}},"required":["n","trials","iterationsPerTrial","meanCounter","meanNs","opsPerSecond","medianTrialNs","minTrialNs","maxTrialNs","q1TrialNs","q3TrialNs","stddevTrialNs","cv","ci95Ns","unstable","unstableThreshold"],"additionalProperties":false},"memory":{"$ref":"#/$defs/memory","description":"Memory of this operation."},"lengths":{"type":"object","description":"Output lengths seen while timing (variable-length outputs such as Falcon signatures).","properties":{"signatureBytes":{"type":"object","description":"Signature length (signed message length minus message length) over every sign call.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Signatures measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"commands":{"type":"array","description":"Child processes run to produce this record.","items":{"$ref":"#/$defs/command","description":"One process."}},"plausibility":{"type":"object","description":"Cross-checks of the published figures against what the measured code cannot touch (docs/methodology.md, Plausibility): the runner's own clock over every worker process, the duration the runner asked for, the driver's two clocks, and the cycles per instruction against the instructions step's count when that record was in the store. A flagged record's figure is shown marked as not plausible.","properties":{"verdict":{"type":"string","enum":["plausible","flagged"],"description":"flagged when any check is; else plausible."},"checks":{"type":"array","description":"Every check made, passed or flagged.","items":{"type":"object","description":"One check.","properties":{"check":{"type":"string","enum":["runner-clock","requested-duration","counter-vs-clock","warm-up-estimate","core-clock","cycles-per-instruction"],"description":"runner-clock: the samples (or trials) of a worker add up to no more than the runner's own clock over its process (durationMs); requested-duration: they add up to at least a tenth of the duration the runner asked for, unless the count is at its cap; counter-vs-clock: the counter's figures agree with the driver's CLOCK_MONOTONIC; warm-up-estimate: the median call is no faster than an 8th of the driver's own warm-up estimate; core-clock: each worker's core-clock probe (the dependent add chain) reads 0.2–7 GHz; cycles-per-instruction: cycles per call ÷ the instructions counted per call lies within 0.1–8."},"outcome":{"type":"string","enum":["pass","flagged"],"description":"pass or flagged."},"message":{"type":"string","description":"What was compared, with the figures; for a flagged check, which worker and by how much."}},"required":["check","outcome","message"],"additionalProperties":false}}},"required":["verdict","checks"],"additionalProperties":false}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"]}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["counter","trials","aggregates"]}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"counter":{"type":"object","description":"The counter that produced the record's counter figures.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz): the measured TSC rate, the timer frequency, or the fixed clock.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit: interquartile mean of back-to-back read differences, measured at start; null when not known (records made from published pages).","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions (e.g. lfence; rdtsc / rdtscp; lfence)."},"description":{"type":"string","description":"Free-text description of the counter."}},"required":["kind","unit","rateHz","overhead"],"additionalProperties":false},"trial":{"type":"object","description":"One timed batch of iterations.","properties":{"iterations":{"type":"integer","description":"Iterations (operations) timed in this trial.","minimum":1},"counterDelta":{"type":"number","description":"Counter difference over the whole trial, in the counter's unit (see counter.unit).","minimum":0},"ns":{"type":"number","description":"Wall-clock nanoseconds over the whole trial (ns), from CLOCK_MONOTONIC.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"interval":{"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false},"memory":{"type":"object","description":"Memory figures of one operation, each from a fresh process.","properties":{"elfImageBytes":{"type":"integer","description":"Static memory proxy: sum of the memory sizes of the PT_LOAD segments of the instance's shared object, in bytes.","minimum":0},"baselineRssKiB":{"type":"integer","description":"Resident set size (VmRSS) just before the operation, in KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"Process high-water mark (VmHWM) after the operation, in KiB; includes driver and libc.","minimum":0}},"required":["elfImageBytes","baselineRssKiB","peakRssKiB"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 const schema37 = {"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false};
 const schema38 = {"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false};
 const schema40 = {"type":"object","description":"A two-sided interval.","properties":{"low":{"type":"number","description":"Lower bound."},"high":{"type":"number","description":"Upper bound."}},"required":["low","high"],"additionalProperties":false};
@@ -11519,7 +11519,7 @@ vErrors.push(err441);
 errors++;
 }
 for(const key24 in data175){
-if(!((((key24 === "value") || (key24 === "ci95")) || (key24 === "relativeHalfWidth")) || (key24 === "metTarget"))){
+if(!(((((key24 === "value") || (key24 === "ci95")) || (key24 === "relativeHalfWidth")) || (key24 === "metTarget")) || (key24 === "betweenRun"))){
 const err442 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err442];
@@ -11665,9 +11665,11 @@ vErrors.push(err453);
 errors++;
 }
 }
-}
-else {
-const err454 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data175.betweenRun !== undefined){
+let data182 = data175.betweenRun;
+if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
+if(data182.relativeSd === undefined){
+const err454 = {instancePath:instancePath+"/central/cycles/betweenRun",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/required",keyword:"required",params:{missingProperty: "relativeSd"},message:"must have required property '"+"relativeSd"+"'"};
 if(vErrors === null){
 vErrors = [err454];
 }
@@ -11676,10 +11678,8 @@ vErrors.push(err454);
 }
 errors++;
 }
-}
-}
-else {
-const err455 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data182.df === undefined){
+const err455 = {instancePath:instancePath+"/central/cycles/betweenRun",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/required",keyword:"required",params:{missingProperty: "df"},message:"must have required property '"+"df"+"'"};
 if(vErrors === null){
 vErrors = [err455];
 }
@@ -11688,12 +11688,8 @@ vErrors.push(err455);
 }
 errors++;
 }
-}
-if(data.contention !== undefined){
-let data182 = data.contention;
-if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
-if(data182.probe === undefined){
-const err456 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "probe"},message:"must have required property '"+"probe"+"'"};
+if(data182.sessions === undefined){
+const err456 = {instancePath:instancePath+"/central/cycles/betweenRun",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/required",keyword:"required",params:{missingProperty: "sessions"},message:"must have required property '"+"sessions"+"'"};
 if(vErrors === null){
 vErrors = [err456];
 }
@@ -11702,8 +11698,8 @@ vErrors.push(err456);
 }
 errors++;
 }
-if(data182.chains === undefined){
-const err457 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "chains"},message:"must have required property '"+"chains"+"'"};
+if(data182.withinRelativeHalfWidth === undefined){
+const err457 = {instancePath:instancePath+"/central/cycles/betweenRun",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/required",keyword:"required",params:{missingProperty: "withinRelativeHalfWidth"},message:"must have required property '"+"withinRelativeHalfWidth"+"'"};
 if(vErrors === null){
 vErrors = [err457];
 }
@@ -11712,8 +11708,8 @@ vErrors.push(err457);
 }
 errors++;
 }
-if(data182.share === undefined){
-const err458 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "share"},message:"must have required property '"+"share"+"'"};
+if(data182.sha256 === undefined){
+const err458 = {instancePath:instancePath+"/central/cycles/betweenRun",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
 if(vErrors === null){
 vErrors = [err458];
 }
@@ -11722,8 +11718,8 @@ vErrors.push(err458);
 }
 errors++;
 }
-if(data182.floor === undefined){
-const err459 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "floor"},message:"must have required property '"+"floor"+"'"};
+if(data182.measured === undefined){
+const err459 = {instancePath:instancePath+"/central/cycles/betweenRun",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/required",keyword:"required",params:{missingProperty: "measured"},message:"must have required property '"+"measured"+"'"};
 if(vErrors === null){
 vErrors = [err459];
 }
@@ -11732,8 +11728,9 @@ vErrors.push(err459);
 }
 errors++;
 }
-if(data182.reference === undefined){
-const err460 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "reference"},message:"must have required property '"+"reference"+"'"};
+for(const key26 in data182){
+if(!((((((key26 === "relativeSd") || (key26 === "df")) || (key26 === "sessions")) || (key26 === "withinRelativeHalfWidth")) || (key26 === "sha256")) || (key26 === "measured"))){
+const err460 = {instancePath:instancePath+"/central/cycles/betweenRun",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err460];
 }
@@ -11742,8 +11739,12 @@ vErrors.push(err460);
 }
 errors++;
 }
-if(data182.threshold === undefined){
-const err461 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+}
+if(data182.relativeSd !== undefined){
+let data183 = data182.relativeSd;
+if((typeof data183 == "number") && (isFinite(data183))){
+if(data183 < 0 || isNaN(data183)){
+const err461 = {instancePath:instancePath+"/central/cycles/betweenRun/relativeSd",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/properties/relativeSd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err461];
 }
@@ -11752,8 +11753,9 @@ vErrors.push(err461);
 }
 errors++;
 }
-if(data182.workers === undefined){
-const err462 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "workers"},message:"must have required property '"+"workers"+"'"};
+}
+else {
+const err462 = {instancePath:instancePath+"/central/cycles/betweenRun/relativeSd",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/properties/relativeSd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err462];
 }
@@ -11762,8 +11764,11 @@ vErrors.push(err462);
 }
 errors++;
 }
-if(data182.state === undefined){
-const err463 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+}
+if(data182.df !== undefined){
+let data184 = data182.df;
+if(!(((typeof data184 == "number") && (!(data184 % 1) && !isNaN(data184))) && (isFinite(data184)))){
+const err463 = {instancePath:instancePath+"/central/cycles/betweenRun/df",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/properties/df/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err463];
 }
@@ -11772,8 +11777,9 @@ vErrors.push(err463);
 }
 errors++;
 }
-if(data182.publishedFrom === undefined){
-const err464 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "publishedFrom"},message:"must have required property '"+"publishedFrom"+"'"};
+if((typeof data184 == "number") && (isFinite(data184))){
+if(data184 < 1 || isNaN(data184)){
+const err464 = {instancePath:instancePath+"/central/cycles/betweenRun/df",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/properties/df/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err464];
 }
@@ -11782,9 +11788,12 @@ vErrors.push(err464);
 }
 errors++;
 }
-for(const key26 in data182){
-if(!(func1.call(schema35.properties.contention.properties, key26))){
-const err465 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties"};
+}
+}
+if(data182.sessions !== undefined){
+let data185 = data182.sessions;
+if(!(((typeof data185 == "number") && (!(data185 % 1) && !isNaN(data185))) && (isFinite(data185)))){
+const err465 = {instancePath:instancePath+"/central/cycles/betweenRun/sessions",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/properties/sessions/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err465];
 }
@@ -11793,11 +11802,9 @@ vErrors.push(err465);
 }
 errors++;
 }
-}
-if(data182.probe !== undefined){
-let data183 = data182.probe;
-if(typeof data183 !== "string"){
-const err466 = {instancePath:instancePath+"/contention/probe",schemaPath:"#/properties/contention/properties/probe/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data185 == "number") && (isFinite(data185))){
+if(data185 < 2 || isNaN(data185)){
+const err466 = {instancePath:instancePath+"/central/cycles/betweenRun/sessions",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/properties/sessions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
 if(vErrors === null){
 vErrors = [err466];
 }
@@ -11806,8 +11813,13 @@ vErrors.push(err466);
 }
 errors++;
 }
-if(!(data183 === "add-throughput")){
-const err467 = {instancePath:instancePath+"/contention/probe",schemaPath:"#/properties/contention/properties/probe/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.probe.enum},message:"must be equal to one of the allowed values"};
+}
+}
+if(data182.withinRelativeHalfWidth !== undefined){
+let data186 = data182.withinRelativeHalfWidth;
+if((typeof data186 == "number") && (isFinite(data186))){
+if(data186 < 0 || isNaN(data186)){
+const err467 = {instancePath:instancePath+"/central/cycles/betweenRun/withinRelativeHalfWidth",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/properties/withinRelativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err467];
 }
@@ -11817,10 +11829,8 @@ vErrors.push(err467);
 errors++;
 }
 }
-if(data182.chains !== undefined){
-let data184 = data182.chains;
-if(!(((typeof data184 == "number") && (!(data184 % 1) && !isNaN(data184))) && (isFinite(data184)))){
-const err468 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/properties/chains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err468 = {instancePath:instancePath+"/central/cycles/betweenRun/withinRelativeHalfWidth",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/properties/withinRelativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err468];
 }
@@ -11829,9 +11839,12 @@ vErrors.push(err468);
 }
 errors++;
 }
-if((typeof data184 == "number") && (isFinite(data184))){
-if(data184 < 1 || isNaN(data184)){
-const err469 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/properties/chains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data182.sha256 !== undefined){
+let data187 = data182.sha256;
+if(typeof data187 === "string"){
+if(!pattern30.test(data187)){
+const err469 = {instancePath:instancePath+"/central/cycles/betweenRun/sha256",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err469];
 }
@@ -11841,12 +11854,8 @@ vErrors.push(err469);
 errors++;
 }
 }
-}
-if(data182.share !== undefined){
-let data185 = data182.share;
-if((typeof data185 == "number") && (isFinite(data185))){
-if(data185 > 1 || isNaN(data185)){
-const err470 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+else {
+const err470 = {instancePath:instancePath+"/central/cycles/betweenRun/sha256",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err470];
 }
@@ -11855,8 +11864,10 @@ vErrors.push(err470);
 }
 errors++;
 }
-if(data185 < 0 || isNaN(data185)){
-const err471 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data182.measured !== undefined){
+if(typeof data182.measured !== "string"){
+const err471 = {instancePath:instancePath+"/central/cycles/betweenRun/measured",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/properties/measured/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err471];
 }
@@ -11866,8 +11877,9 @@ vErrors.push(err471);
 errors++;
 }
 }
+}
 else {
-const err472 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err472 = {instancePath:instancePath+"/central/cycles/betweenRun",schemaPath:"#/properties/central/properties/cycles/properties/betweenRun/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err472];
 }
@@ -11877,11 +11889,9 @@ vErrors.push(err472);
 errors++;
 }
 }
-if(data182.floor !== undefined){
-let data186 = data182.floor;
-if((typeof data186 == "number") && (isFinite(data186))){
-if(data186 < 0 || isNaN(data186)){
-const err473 = {instancePath:instancePath+"/contention/floor",schemaPath:"#/properties/contention/properties/floor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err473 = {instancePath:instancePath+"/central/cycles",schemaPath:"#/properties/central/properties/cycles/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err473];
 }
@@ -11891,8 +11901,11 @@ vErrors.push(err473);
 errors++;
 }
 }
-else {
-const err474 = {instancePath:instancePath+"/contention/floor",schemaPath:"#/properties/contention/properties/floor/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data154.betweenRun !== undefined){
+let data189 = data154.betweenRun;
+if(data189 && typeof data189 == "object" && !Array.isArray(data189)){
+if(data189.relativeSd === undefined){
+const err474 = {instancePath:instancePath+"/central/betweenRun",schemaPath:"#/properties/central/properties/betweenRun/required",keyword:"required",params:{missingProperty: "relativeSd"},message:"must have required property '"+"relativeSd"+"'"};
 if(vErrors === null){
 vErrors = [err474];
 }
@@ -11901,12 +11914,8 @@ vErrors.push(err474);
 }
 errors++;
 }
-}
-if(data182.reference !== undefined){
-let data187 = data182.reference;
-if((typeof data187 == "number") && (isFinite(data187))){
-if(data187 < 0 || isNaN(data187)){
-const err475 = {instancePath:instancePath+"/contention/reference",schemaPath:"#/properties/contention/properties/reference/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data189.df === undefined){
+const err475 = {instancePath:instancePath+"/central/betweenRun",schemaPath:"#/properties/central/properties/betweenRun/required",keyword:"required",params:{missingProperty: "df"},message:"must have required property '"+"df"+"'"};
 if(vErrors === null){
 vErrors = [err475];
 }
@@ -11915,9 +11924,8 @@ vErrors.push(err475);
 }
 errors++;
 }
-}
-else {
-const err476 = {instancePath:instancePath+"/contention/reference",schemaPath:"#/properties/contention/properties/reference/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data189.sessions === undefined){
+const err476 = {instancePath:instancePath+"/central/betweenRun",schemaPath:"#/properties/central/properties/betweenRun/required",keyword:"required",params:{missingProperty: "sessions"},message:"must have required property '"+"sessions"+"'"};
 if(vErrors === null){
 vErrors = [err476];
 }
@@ -11926,12 +11934,8 @@ vErrors.push(err476);
 }
 errors++;
 }
-}
-if(data182.threshold !== undefined){
-let data188 = data182.threshold;
-if((typeof data188 == "number") && (isFinite(data188))){
-if(data188 < 0 || isNaN(data188)){
-const err477 = {instancePath:instancePath+"/contention/threshold",schemaPath:"#/properties/contention/properties/threshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data189.withinRelativeHalfWidth === undefined){
+const err477 = {instancePath:instancePath+"/central/betweenRun",schemaPath:"#/properties/central/properties/betweenRun/required",keyword:"required",params:{missingProperty: "withinRelativeHalfWidth"},message:"must have required property '"+"withinRelativeHalfWidth"+"'"};
 if(vErrors === null){
 vErrors = [err477];
 }
@@ -11940,9 +11944,8 @@ vErrors.push(err477);
 }
 errors++;
 }
-}
-else {
-const err478 = {instancePath:instancePath+"/contention/threshold",schemaPath:"#/properties/contention/properties/threshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data189.sha256 === undefined){
+const err478 = {instancePath:instancePath+"/central/betweenRun",schemaPath:"#/properties/central/properties/betweenRun/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
 if(vErrors === null){
 vErrors = [err478];
 }
@@ -11951,16 +11954,8 @@ vErrors.push(err478);
 }
 errors++;
 }
-}
-if(data182.workers !== undefined){
-let data189 = data182.workers;
-if(Array.isArray(data189)){
-const len17 = data189.length;
-for(let i17=0; i17<len17; i17++){
-let data190 = data189[i17];
-if(data190 && typeof data190 == "object" && !Array.isArray(data190)){
-if(data190.worker === undefined){
-const err479 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "worker"},message:"must have required property '"+"worker"+"'"};
+if(data189.measured === undefined){
+const err479 = {instancePath:instancePath+"/central/betweenRun",schemaPath:"#/properties/central/properties/betweenRun/required",keyword:"required",params:{missingProperty: "measured"},message:"must have required property '"+"measured"+"'"};
 if(vErrors === null){
 vErrors = [err479];
 }
@@ -11969,8 +11964,9 @@ vErrors.push(err479);
 }
 errors++;
 }
-if(data190.addsPerCycle === undefined){
-const err480 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "addsPerCycle"},message:"must have required property '"+"addsPerCycle"+"'"};
+for(const key27 in data189){
+if(!((((((key27 === "relativeSd") || (key27 === "df")) || (key27 === "sessions")) || (key27 === "withinRelativeHalfWidth")) || (key27 === "sha256")) || (key27 === "measured"))){
+const err480 = {instancePath:instancePath+"/central/betweenRun",schemaPath:"#/properties/central/properties/betweenRun/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err480];
 }
@@ -11979,8 +11975,12 @@ vErrors.push(err480);
 }
 errors++;
 }
-if(data190.contended === undefined){
-const err481 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "contended"},message:"must have required property '"+"contended"+"'"};
+}
+if(data189.relativeSd !== undefined){
+let data190 = data189.relativeSd;
+if((typeof data190 == "number") && (isFinite(data190))){
+if(data190 < 0 || isNaN(data190)){
+const err481 = {instancePath:instancePath+"/central/betweenRun/relativeSd",schemaPath:"#/properties/central/properties/betweenRun/properties/relativeSd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err481];
 }
@@ -11989,9 +11989,9 @@ vErrors.push(err481);
 }
 errors++;
 }
-for(const key27 in data190){
-if(!(((key27 === "worker") || (key27 === "addsPerCycle")) || (key27 === "contended"))){
-const err482 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties"};
+}
+else {
+const err482 = {instancePath:instancePath+"/central/betweenRun/relativeSd",schemaPath:"#/properties/central/properties/betweenRun/properties/relativeSd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err482];
 }
@@ -12001,10 +12001,10 @@ vErrors.push(err482);
 errors++;
 }
 }
-if(data190.worker !== undefined){
-let data191 = data190.worker;
+if(data189.df !== undefined){
+let data191 = data189.df;
 if(!(((typeof data191 == "number") && (!(data191 % 1) && !isNaN(data191))) && (isFinite(data191)))){
-const err483 = {instancePath:instancePath+"/contention/workers/" + i17+"/worker",schemaPath:"#/properties/contention/properties/workers/items/properties/worker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err483 = {instancePath:instancePath+"/central/betweenRun/df",schemaPath:"#/properties/central/properties/betweenRun/properties/df/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err483];
 }
@@ -12015,7 +12015,7 @@ errors++;
 }
 if((typeof data191 == "number") && (isFinite(data191))){
 if(data191 < 1 || isNaN(data191)){
-const err484 = {instancePath:instancePath+"/contention/workers/" + i17+"/worker",schemaPath:"#/properties/contention/properties/workers/items/properties/worker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err484 = {instancePath:instancePath+"/central/betweenRun/df",schemaPath:"#/properties/central/properties/betweenRun/properties/df/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err484];
 }
@@ -12026,11 +12026,10 @@ errors++;
 }
 }
 }
-if(data190.addsPerCycle !== undefined){
-let data192 = data190.addsPerCycle;
-if((typeof data192 == "number") && (isFinite(data192))){
-if(data192 < 0 || isNaN(data192)){
-const err485 = {instancePath:instancePath+"/contention/workers/" + i17+"/addsPerCycle",schemaPath:"#/properties/contention/properties/workers/items/properties/addsPerCycle/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data189.sessions !== undefined){
+let data192 = data189.sessions;
+if(!(((typeof data192 == "number") && (!(data192 % 1) && !isNaN(data192))) && (isFinite(data192)))){
+const err485 = {instancePath:instancePath+"/central/betweenRun/sessions",schemaPath:"#/properties/central/properties/betweenRun/properties/sessions/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err485];
 }
@@ -12039,9 +12038,9 @@ vErrors.push(err485);
 }
 errors++;
 }
-}
-else {
-const err486 = {instancePath:instancePath+"/contention/workers/" + i17+"/addsPerCycle",schemaPath:"#/properties/contention/properties/workers/items/properties/addsPerCycle/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data192 == "number") && (isFinite(data192))){
+if(data192 < 2 || isNaN(data192)){
+const err486 = {instancePath:instancePath+"/central/betweenRun/sessions",schemaPath:"#/properties/central/properties/betweenRun/properties/sessions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
 if(vErrors === null){
 vErrors = [err486];
 }
@@ -12051,9 +12050,12 @@ vErrors.push(err486);
 errors++;
 }
 }
-if(data190.contended !== undefined){
-if(typeof data190.contended !== "boolean"){
-const err487 = {instancePath:instancePath+"/contention/workers/" + i17+"/contended",schemaPath:"#/properties/contention/properties/workers/items/properties/contended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data189.withinRelativeHalfWidth !== undefined){
+let data193 = data189.withinRelativeHalfWidth;
+if((typeof data193 == "number") && (isFinite(data193))){
+if(data193 < 0 || isNaN(data193)){
+const err487 = {instancePath:instancePath+"/central/betweenRun/withinRelativeHalfWidth",schemaPath:"#/properties/central/properties/betweenRun/properties/withinRelativeHalfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err487];
 }
@@ -12063,9 +12065,8 @@ vErrors.push(err487);
 errors++;
 }
 }
-}
 else {
-const err488 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err488 = {instancePath:instancePath+"/central/betweenRun/withinRelativeHalfWidth",schemaPath:"#/properties/central/properties/betweenRun/properties/withinRelativeHalfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err488];
 }
@@ -12075,9 +12076,11 @@ vErrors.push(err488);
 errors++;
 }
 }
-}
-else {
-const err489 = {instancePath:instancePath+"/contention/workers",schemaPath:"#/properties/contention/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data189.sha256 !== undefined){
+let data194 = data189.sha256;
+if(typeof data194 === "string"){
+if(!pattern30.test(data194)){
+const err489 = {instancePath:instancePath+"/central/betweenRun/sha256",schemaPath:"#/properties/central/properties/betweenRun/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err489];
 }
@@ -12087,10 +12090,8 @@ vErrors.push(err489);
 errors++;
 }
 }
-if(data182.state !== undefined){
-let data194 = data182.state;
-if(typeof data194 !== "string"){
-const err490 = {instancePath:instancePath+"/contention/state",schemaPath:"#/properties/contention/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err490 = {instancePath:instancePath+"/central/betweenRun/sha256",schemaPath:"#/properties/central/properties/betweenRun/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err490];
 }
@@ -12099,8 +12100,10 @@ vErrors.push(err490);
 }
 errors++;
 }
-if(!(((data194 === "uncontended") || (data194 === "contended")) || (data194 === "mixed"))){
-const err491 = {instancePath:instancePath+"/contention/state",schemaPath:"#/properties/contention/properties/state/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.state.enum},message:"must be equal to one of the allowed values"};
+}
+if(data189.measured !== undefined){
+if(typeof data189.measured !== "string"){
+const err491 = {instancePath:instancePath+"/central/betweenRun/measured",schemaPath:"#/properties/central/properties/betweenRun/properties/measured/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err491];
 }
@@ -12110,10 +12113,9 @@ vErrors.push(err491);
 errors++;
 }
 }
-if(data182.publishedFrom !== undefined){
-let data195 = data182.publishedFrom;
-if(typeof data195 !== "string"){
-const err492 = {instancePath:instancePath+"/contention/publishedFrom",schemaPath:"#/properties/contention/properties/publishedFrom/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err492 = {instancePath:instancePath+"/central/betweenRun",schemaPath:"#/properties/central/properties/betweenRun/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err492];
 }
@@ -12122,8 +12124,10 @@ vErrors.push(err492);
 }
 errors++;
 }
-if(!((data195 === "uncontended") || (data195 === "all"))){
-const err493 = {instancePath:instancePath+"/contention/publishedFrom",schemaPath:"#/properties/contention/properties/publishedFrom/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.publishedFrom.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err493 = {instancePath:instancePath+"/central",schemaPath:"#/properties/central/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err493];
 }
@@ -12133,9 +12137,11 @@ vErrors.push(err493);
 errors++;
 }
 }
-}
-else {
-const err494 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.contention !== undefined){
+let data196 = data.contention;
+if(data196 && typeof data196 == "object" && !Array.isArray(data196)){
+if(data196.probe === undefined){
+const err494 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "probe"},message:"must have required property '"+"probe"+"'"};
 if(vErrors === null){
 vErrors = [err494];
 }
@@ -12144,12 +12150,8 @@ vErrors.push(err494);
 }
 errors++;
 }
-}
-if(data.trials !== undefined){
-let data196 = data.trials;
-if(Array.isArray(data196)){
-if(data196.length < 1){
-const err495 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data196.chains === undefined){
+const err495 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "chains"},message:"must have required property '"+"chains"+"'"};
 if(vErrors === null){
 vErrors = [err495];
 }
@@ -12158,12 +12160,8 @@ vErrors.push(err495);
 }
 errors++;
 }
-const len18 = data196.length;
-for(let i18=0; i18<len18; i18++){
-let data197 = data196[i18];
-if(data197 && typeof data197 == "object" && !Array.isArray(data197)){
-if(data197.iterations === undefined){
-const err496 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "iterations"},message:"must have required property '"+"iterations"+"'"};
+if(data196.share === undefined){
+const err496 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "share"},message:"must have required property '"+"share"+"'"};
 if(vErrors === null){
 vErrors = [err496];
 }
@@ -12172,8 +12170,8 @@ vErrors.push(err496);
 }
 errors++;
 }
-if(data197.counterDelta === undefined){
-const err497 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "counterDelta"},message:"must have required property '"+"counterDelta"+"'"};
+if(data196.floor === undefined){
+const err497 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "floor"},message:"must have required property '"+"floor"+"'"};
 if(vErrors === null){
 vErrors = [err497];
 }
@@ -12182,8 +12180,8 @@ vErrors.push(err497);
 }
 errors++;
 }
-if(data197.ns === undefined){
-const err498 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "ns"},message:"must have required property '"+"ns"+"'"};
+if(data196.reference === undefined){
+const err498 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "reference"},message:"must have required property '"+"reference"+"'"};
 if(vErrors === null){
 vErrors = [err498];
 }
@@ -12192,9 +12190,8 @@ vErrors.push(err498);
 }
 errors++;
 }
-for(const key28 in data197){
-if(!(((key28 === "iterations") || (key28 === "counterDelta")) || (key28 === "ns"))){
-const err499 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
+if(data196.threshold === undefined){
+const err499 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
 if(vErrors === null){
 vErrors = [err499];
 }
@@ -12203,11 +12200,8 @@ vErrors.push(err499);
 }
 errors++;
 }
-}
-if(data197.iterations !== undefined){
-let data198 = data197.iterations;
-if(!(((typeof data198 == "number") && (!(data198 % 1) && !isNaN(data198))) && (isFinite(data198)))){
-const err500 = {instancePath:instancePath+"/trials/" + i18+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data196.workers === undefined){
+const err500 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "workers"},message:"must have required property '"+"workers"+"'"};
 if(vErrors === null){
 vErrors = [err500];
 }
@@ -12216,9 +12210,8 @@ vErrors.push(err500);
 }
 errors++;
 }
-if((typeof data198 == "number") && (isFinite(data198))){
-if(data198 < 1 || isNaN(data198)){
-const err501 = {instancePath:instancePath+"/trials/" + i18+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data196.state === undefined){
+const err501 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
 if(vErrors === null){
 vErrors = [err501];
 }
@@ -12227,13 +12220,8 @@ vErrors.push(err501);
 }
 errors++;
 }
-}
-}
-if(data197.counterDelta !== undefined){
-let data199 = data197.counterDelta;
-if((typeof data199 == "number") && (isFinite(data199))){
-if(data199 < 0 || isNaN(data199)){
-const err502 = {instancePath:instancePath+"/trials/" + i18+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data196.publishedFrom === undefined){
+const err502 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/required",keyword:"required",params:{missingProperty: "publishedFrom"},message:"must have required property '"+"publishedFrom"+"'"};
 if(vErrors === null){
 vErrors = [err502];
 }
@@ -12242,9 +12230,9 @@ vErrors.push(err502);
 }
 errors++;
 }
-}
-else {
-const err503 = {instancePath:instancePath+"/trials/" + i18+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key28 in data196){
+if(!(func1.call(schema35.properties.contention.properties, key28))){
+const err503 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err503];
 }
@@ -12254,11 +12242,10 @@ vErrors.push(err503);
 errors++;
 }
 }
-if(data197.ns !== undefined){
-let data200 = data197.ns;
-if((typeof data200 == "number") && (isFinite(data200))){
-if(data200 < 0 || isNaN(data200)){
-const err504 = {instancePath:instancePath+"/trials/" + i18+"/ns",schemaPath:"#/$defs/trial/properties/ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data196.probe !== undefined){
+let data197 = data196.probe;
+if(typeof data197 !== "string"){
+const err504 = {instancePath:instancePath+"/contention/probe",schemaPath:"#/properties/contention/properties/probe/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err504];
 }
@@ -12267,9 +12254,8 @@ vErrors.push(err504);
 }
 errors++;
 }
-}
-else {
-const err505 = {instancePath:instancePath+"/trials/" + i18+"/ns",schemaPath:"#/$defs/trial/properties/ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(!(data197 === "add-throughput")){
+const err505 = {instancePath:instancePath+"/contention/probe",schemaPath:"#/properties/contention/properties/probe/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.probe.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err505];
 }
@@ -12279,9 +12265,10 @@ vErrors.push(err505);
 errors++;
 }
 }
-}
-else {
-const err506 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data196.chains !== undefined){
+let data198 = data196.chains;
+if(!(((typeof data198 == "number") && (!(data198 % 1) && !isNaN(data198))) && (isFinite(data198)))){
+const err506 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/properties/chains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err506];
 }
@@ -12290,10 +12277,9 @@ vErrors.push(err506);
 }
 errors++;
 }
-}
-}
-else {
-const err507 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data198 == "number") && (isFinite(data198))){
+if(data198 < 1 || isNaN(data198)){
+const err507 = {instancePath:instancePath+"/contention/chains",schemaPath:"#/properties/contention/properties/chains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err507];
 }
@@ -12303,11 +12289,12 @@ vErrors.push(err507);
 errors++;
 }
 }
-if(data.aggregates !== undefined){
-let data201 = data.aggregates;
-if(data201 && typeof data201 == "object" && !Array.isArray(data201)){
-if(data201.n === undefined){
-const err508 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "n"},message:"must have required property '"+"n"+"'"};
+}
+if(data196.share !== undefined){
+let data199 = data196.share;
+if((typeof data199 == "number") && (isFinite(data199))){
+if(data199 > 1 || isNaN(data199)){
+const err508 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err508];
 }
@@ -12316,8 +12303,8 @@ vErrors.push(err508);
 }
 errors++;
 }
-if(data201.trials === undefined){
-const err509 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "trials"},message:"must have required property '"+"trials"+"'"};
+if(data199 < 0 || isNaN(data199)){
+const err509 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err509];
 }
@@ -12326,8 +12313,9 @@ vErrors.push(err509);
 }
 errors++;
 }
-if(data201.iterationsPerTrial === undefined){
-const err510 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "iterationsPerTrial"},message:"must have required property '"+"iterationsPerTrial"+"'"};
+}
+else {
+const err510 = {instancePath:instancePath+"/contention/share",schemaPath:"#/properties/contention/properties/share/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err510];
 }
@@ -12336,8 +12324,12 @@ vErrors.push(err510);
 }
 errors++;
 }
-if(data201.meanCounter === undefined){
-const err511 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanCounter"},message:"must have required property '"+"meanCounter"+"'"};
+}
+if(data196.floor !== undefined){
+let data200 = data196.floor;
+if((typeof data200 == "number") && (isFinite(data200))){
+if(data200 < 0 || isNaN(data200)){
+const err511 = {instancePath:instancePath+"/contention/floor",schemaPath:"#/properties/contention/properties/floor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err511];
 }
@@ -12346,8 +12338,9 @@ vErrors.push(err511);
 }
 errors++;
 }
-if(data201.meanNs === undefined){
-const err512 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanNs"},message:"must have required property '"+"meanNs"+"'"};
+}
+else {
+const err512 = {instancePath:instancePath+"/contention/floor",schemaPath:"#/properties/contention/properties/floor/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err512];
 }
@@ -12356,8 +12349,12 @@ vErrors.push(err512);
 }
 errors++;
 }
-if(data201.opsPerSecond === undefined){
-const err513 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "opsPerSecond"},message:"must have required property '"+"opsPerSecond"+"'"};
+}
+if(data196.reference !== undefined){
+let data201 = data196.reference;
+if((typeof data201 == "number") && (isFinite(data201))){
+if(data201 < 0 || isNaN(data201)){
+const err513 = {instancePath:instancePath+"/contention/reference",schemaPath:"#/properties/contention/properties/reference/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err513];
 }
@@ -12366,8 +12363,9 @@ vErrors.push(err513);
 }
 errors++;
 }
-if(data201.medianTrialNs === undefined){
-const err514 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "medianTrialNs"},message:"must have required property '"+"medianTrialNs"+"'"};
+}
+else {
+const err514 = {instancePath:instancePath+"/contention/reference",schemaPath:"#/properties/contention/properties/reference/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err514];
 }
@@ -12376,8 +12374,12 @@ vErrors.push(err514);
 }
 errors++;
 }
-if(data201.minTrialNs === undefined){
-const err515 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "minTrialNs"},message:"must have required property '"+"minTrialNs"+"'"};
+}
+if(data196.threshold !== undefined){
+let data202 = data196.threshold;
+if((typeof data202 == "number") && (isFinite(data202))){
+if(data202 < 0 || isNaN(data202)){
+const err515 = {instancePath:instancePath+"/contention/threshold",schemaPath:"#/properties/contention/properties/threshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err515];
 }
@@ -12386,8 +12388,9 @@ vErrors.push(err515);
 }
 errors++;
 }
-if(data201.maxTrialNs === undefined){
-const err516 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "maxTrialNs"},message:"must have required property '"+"maxTrialNs"+"'"};
+}
+else {
+const err516 = {instancePath:instancePath+"/contention/threshold",schemaPath:"#/properties/contention/properties/threshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err516];
 }
@@ -12396,8 +12399,16 @@ vErrors.push(err516);
 }
 errors++;
 }
-if(data201.q1TrialNs === undefined){
-const err517 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q1TrialNs"},message:"must have required property '"+"q1TrialNs"+"'"};
+}
+if(data196.workers !== undefined){
+let data203 = data196.workers;
+if(Array.isArray(data203)){
+const len17 = data203.length;
+for(let i17=0; i17<len17; i17++){
+let data204 = data203[i17];
+if(data204 && typeof data204 == "object" && !Array.isArray(data204)){
+if(data204.worker === undefined){
+const err517 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "worker"},message:"must have required property '"+"worker"+"'"};
 if(vErrors === null){
 vErrors = [err517];
 }
@@ -12406,8 +12417,8 @@ vErrors.push(err517);
 }
 errors++;
 }
-if(data201.q3TrialNs === undefined){
-const err518 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q3TrialNs"},message:"must have required property '"+"q3TrialNs"+"'"};
+if(data204.addsPerCycle === undefined){
+const err518 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "addsPerCycle"},message:"must have required property '"+"addsPerCycle"+"'"};
 if(vErrors === null){
 vErrors = [err518];
 }
@@ -12416,8 +12427,8 @@ vErrors.push(err518);
 }
 errors++;
 }
-if(data201.stddevTrialNs === undefined){
-const err519 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "stddevTrialNs"},message:"must have required property '"+"stddevTrialNs"+"'"};
+if(data204.contended === undefined){
+const err519 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/required",keyword:"required",params:{missingProperty: "contended"},message:"must have required property '"+"contended"+"'"};
 if(vErrors === null){
 vErrors = [err519];
 }
@@ -12426,8 +12437,9 @@ vErrors.push(err519);
 }
 errors++;
 }
-if(data201.cv === undefined){
-const err520 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "cv"},message:"must have required property '"+"cv"+"'"};
+for(const key29 in data204){
+if(!(((key29 === "worker") || (key29 === "addsPerCycle")) || (key29 === "contended"))){
+const err520 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err520];
 }
@@ -12436,8 +12448,11 @@ vErrors.push(err520);
 }
 errors++;
 }
-if(data201.ci95Ns === undefined){
-const err521 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "ci95Ns"},message:"must have required property '"+"ci95Ns"+"'"};
+}
+if(data204.worker !== undefined){
+let data205 = data204.worker;
+if(!(((typeof data205 == "number") && (!(data205 % 1) && !isNaN(data205))) && (isFinite(data205)))){
+const err521 = {instancePath:instancePath+"/contention/workers/" + i17+"/worker",schemaPath:"#/properties/contention/properties/workers/items/properties/worker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err521];
 }
@@ -12446,8 +12461,9 @@ vErrors.push(err521);
 }
 errors++;
 }
-if(data201.unstable === undefined){
-const err522 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstable"},message:"must have required property '"+"unstable"+"'"};
+if((typeof data205 == "number") && (isFinite(data205))){
+if(data205 < 1 || isNaN(data205)){
+const err522 = {instancePath:instancePath+"/contention/workers/" + i17+"/worker",schemaPath:"#/properties/contention/properties/workers/items/properties/worker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err522];
 }
@@ -12456,8 +12472,13 @@ vErrors.push(err522);
 }
 errors++;
 }
-if(data201.unstableThreshold === undefined){
-const err523 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstableThreshold"},message:"must have required property '"+"unstableThreshold"+"'"};
+}
+}
+if(data204.addsPerCycle !== undefined){
+let data206 = data204.addsPerCycle;
+if((typeof data206 == "number") && (isFinite(data206))){
+if(data206 < 0 || isNaN(data206)){
+const err523 = {instancePath:instancePath+"/contention/workers/" + i17+"/addsPerCycle",schemaPath:"#/properties/contention/properties/workers/items/properties/addsPerCycle/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err523];
 }
@@ -12466,9 +12487,9 @@ vErrors.push(err523);
 }
 errors++;
 }
-for(const key29 in data201){
-if(!(func1.call(schema35.properties.aggregates.properties, key29))){
-const err524 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties"};
+}
+else {
+const err524 = {instancePath:instancePath+"/contention/workers/" + i17+"/addsPerCycle",schemaPath:"#/properties/contention/properties/workers/items/properties/addsPerCycle/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err524];
 }
@@ -12478,10 +12499,9 @@ vErrors.push(err524);
 errors++;
 }
 }
-if(data201.n !== undefined){
-let data202 = data201.n;
-if(!(((typeof data202 == "number") && (!(data202 % 1) && !isNaN(data202))) && (isFinite(data202)))){
-const err525 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data204.contended !== undefined){
+if(typeof data204.contended !== "boolean"){
+const err525 = {instancePath:instancePath+"/contention/workers/" + i17+"/contended",schemaPath:"#/properties/contention/properties/workers/items/properties/contended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err525];
 }
@@ -12490,9 +12510,10 @@ vErrors.push(err525);
 }
 errors++;
 }
-if((typeof data202 == "number") && (isFinite(data202))){
-if(data202 < 1 || isNaN(data202)){
-const err526 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err526 = {instancePath:instancePath+"/contention/workers/" + i17,schemaPath:"#/properties/contention/properties/workers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err526];
 }
@@ -12503,10 +12524,8 @@ errors++;
 }
 }
 }
-if(data201.trials !== undefined){
-let data203 = data201.trials;
-if(!(((typeof data203 == "number") && (!(data203 % 1) && !isNaN(data203))) && (isFinite(data203)))){
-const err527 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err527 = {instancePath:instancePath+"/contention/workers",schemaPath:"#/properties/contention/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err527];
 }
@@ -12515,9 +12534,11 @@ vErrors.push(err527);
 }
 errors++;
 }
-if((typeof data203 == "number") && (isFinite(data203))){
-if(data203 < 1 || isNaN(data203)){
-const err528 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data196.state !== undefined){
+let data208 = data196.state;
+if(typeof data208 !== "string"){
+const err528 = {instancePath:instancePath+"/contention/state",schemaPath:"#/properties/contention/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err528];
 }
@@ -12526,12 +12547,8 @@ vErrors.push(err528);
 }
 errors++;
 }
-}
-}
-if(data201.iterationsPerTrial !== undefined){
-let data204 = data201.iterationsPerTrial;
-if(!(((typeof data204 == "number") && (!(data204 % 1) && !isNaN(data204))) && (isFinite(data204)))){
-const err529 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!(((data208 === "uncontended") || (data208 === "contended")) || (data208 === "mixed"))){
+const err529 = {instancePath:instancePath+"/contention/state",schemaPath:"#/properties/contention/properties/state/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err529];
 }
@@ -12540,9 +12557,11 @@ vErrors.push(err529);
 }
 errors++;
 }
-if((typeof data204 == "number") && (isFinite(data204))){
-if(data204 < 1 || isNaN(data204)){
-const err530 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data196.publishedFrom !== undefined){
+let data209 = data196.publishedFrom;
+if(typeof data209 !== "string"){
+const err530 = {instancePath:instancePath+"/contention/publishedFrom",schemaPath:"#/properties/contention/properties/publishedFrom/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err530];
 }
@@ -12551,13 +12570,8 @@ vErrors.push(err530);
 }
 errors++;
 }
-}
-}
-if(data201.meanCounter !== undefined){
-let data205 = data201.meanCounter;
-if((typeof data205 == "number") && (isFinite(data205))){
-if(data205 < 0 || isNaN(data205)){
-const err531 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!((data209 === "uncontended") || (data209 === "all"))){
+const err531 = {instancePath:instancePath+"/contention/publishedFrom",schemaPath:"#/properties/contention/properties/publishedFrom/enum",keyword:"enum",params:{allowedValues: schema35.properties.contention.properties.publishedFrom.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err531];
 }
@@ -12567,8 +12581,9 @@ vErrors.push(err531);
 errors++;
 }
 }
+}
 else {
-const err532 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err532 = {instancePath:instancePath+"/contention",schemaPath:"#/properties/contention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err532];
 }
@@ -12578,11 +12593,11 @@ vErrors.push(err532);
 errors++;
 }
 }
-if(data201.meanNs !== undefined){
-let data206 = data201.meanNs;
-if((typeof data206 == "number") && (isFinite(data206))){
-if(data206 < 0 || isNaN(data206)){
-const err533 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data.trials !== undefined){
+let data210 = data.trials;
+if(Array.isArray(data210)){
+if(data210.length < 1){
+const err533 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err533];
 }
@@ -12591,9 +12606,12 @@ vErrors.push(err533);
 }
 errors++;
 }
-}
-else {
-const err534 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const len18 = data210.length;
+for(let i18=0; i18<len18; i18++){
+let data211 = data210[i18];
+if(data211 && typeof data211 == "object" && !Array.isArray(data211)){
+if(data211.iterations === undefined){
+const err534 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "iterations"},message:"must have required property '"+"iterations"+"'"};
 if(vErrors === null){
 vErrors = [err534];
 }
@@ -12602,12 +12620,8 @@ vErrors.push(err534);
 }
 errors++;
 }
-}
-if(data201.opsPerSecond !== undefined){
-let data207 = data201.opsPerSecond;
-if((typeof data207 == "number") && (isFinite(data207))){
-if(data207 < 0 || isNaN(data207)){
-const err535 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data211.counterDelta === undefined){
+const err535 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "counterDelta"},message:"must have required property '"+"counterDelta"+"'"};
 if(vErrors === null){
 vErrors = [err535];
 }
@@ -12616,9 +12630,8 @@ vErrors.push(err535);
 }
 errors++;
 }
-}
-else {
-const err536 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data211.ns === undefined){
+const err536 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/required",keyword:"required",params:{missingProperty: "ns"},message:"must have required property '"+"ns"+"'"};
 if(vErrors === null){
 vErrors = [err536];
 }
@@ -12627,12 +12640,9 @@ vErrors.push(err536);
 }
 errors++;
 }
-}
-if(data201.medianTrialNs !== undefined){
-let data208 = data201.medianTrialNs;
-if((typeof data208 == "number") && (isFinite(data208))){
-if(data208 < 0 || isNaN(data208)){
-const err537 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key30 in data211){
+if(!(((key30 === "iterations") || (key30 === "counterDelta")) || (key30 === "ns"))){
+const err537 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err537];
 }
@@ -12642,8 +12652,10 @@ vErrors.push(err537);
 errors++;
 }
 }
-else {
-const err538 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data211.iterations !== undefined){
+let data212 = data211.iterations;
+if(!(((typeof data212 == "number") && (!(data212 % 1) && !isNaN(data212))) && (isFinite(data212)))){
+const err538 = {instancePath:instancePath+"/trials/" + i18+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err538];
 }
@@ -12652,12 +12664,9 @@ vErrors.push(err538);
 }
 errors++;
 }
-}
-if(data201.minTrialNs !== undefined){
-let data209 = data201.minTrialNs;
-if((typeof data209 == "number") && (isFinite(data209))){
-if(data209 < 0 || isNaN(data209)){
-const err539 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data212 == "number") && (isFinite(data212))){
+if(data212 < 1 || isNaN(data212)){
+const err539 = {instancePath:instancePath+"/trials/" + i18+"/iterations",schemaPath:"#/$defs/trial/properties/iterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err539];
 }
@@ -12667,8 +12676,12 @@ vErrors.push(err539);
 errors++;
 }
 }
-else {
-const err540 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data211.counterDelta !== undefined){
+let data213 = data211.counterDelta;
+if((typeof data213 == "number") && (isFinite(data213))){
+if(data213 < 0 || isNaN(data213)){
+const err540 = {instancePath:instancePath+"/trials/" + i18+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err540];
 }
@@ -12678,11 +12691,8 @@ vErrors.push(err540);
 errors++;
 }
 }
-if(data201.maxTrialNs !== undefined){
-let data210 = data201.maxTrialNs;
-if((typeof data210 == "number") && (isFinite(data210))){
-if(data210 < 0 || isNaN(data210)){
-const err541 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err541 = {instancePath:instancePath+"/trials/" + i18+"/counterDelta",schemaPath:"#/$defs/trial/properties/counterDelta/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err541];
 }
@@ -12692,8 +12702,11 @@ vErrors.push(err541);
 errors++;
 }
 }
-else {
-const err542 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data211.ns !== undefined){
+let data214 = data211.ns;
+if((typeof data214 == "number") && (isFinite(data214))){
+if(data214 < 0 || isNaN(data214)){
+const err542 = {instancePath:instancePath+"/trials/" + i18+"/ns",schemaPath:"#/$defs/trial/properties/ns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err542];
 }
@@ -12703,11 +12716,8 @@ vErrors.push(err542);
 errors++;
 }
 }
-if(data201.q1TrialNs !== undefined){
-let data211 = data201.q1TrialNs;
-if((typeof data211 == "number") && (isFinite(data211))){
-if(data211 < 0 || isNaN(data211)){
-const err543 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err543 = {instancePath:instancePath+"/trials/" + i18+"/ns",schemaPath:"#/$defs/trial/properties/ns/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err543];
 }
@@ -12717,8 +12727,9 @@ vErrors.push(err543);
 errors++;
 }
 }
+}
 else {
-const err544 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err544 = {instancePath:instancePath+"/trials/" + i18,schemaPath:"#/$defs/trial/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err544];
 }
@@ -12728,11 +12739,9 @@ vErrors.push(err544);
 errors++;
 }
 }
-if(data201.q3TrialNs !== undefined){
-let data212 = data201.q3TrialNs;
-if((typeof data212 == "number") && (isFinite(data212))){
-if(data212 < 0 || isNaN(data212)){
-const err545 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err545 = {instancePath:instancePath+"/trials",schemaPath:"#/properties/trials/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err545];
 }
@@ -12742,8 +12751,11 @@ vErrors.push(err545);
 errors++;
 }
 }
-else {
-const err546 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.aggregates !== undefined){
+let data215 = data.aggregates;
+if(data215 && typeof data215 == "object" && !Array.isArray(data215)){
+if(data215.n === undefined){
+const err546 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "n"},message:"must have required property '"+"n"+"'"};
 if(vErrors === null){
 vErrors = [err546];
 }
@@ -12752,12 +12764,8 @@ vErrors.push(err546);
 }
 errors++;
 }
-}
-if(data201.stddevTrialNs !== undefined){
-let data213 = data201.stddevTrialNs;
-if((typeof data213 == "number") && (isFinite(data213))){
-if(data213 < 0 || isNaN(data213)){
-const err547 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data215.trials === undefined){
+const err547 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "trials"},message:"must have required property '"+"trials"+"'"};
 if(vErrors === null){
 vErrors = [err547];
 }
@@ -12766,9 +12774,8 @@ vErrors.push(err547);
 }
 errors++;
 }
-}
-else {
-const err548 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data215.iterationsPerTrial === undefined){
+const err548 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "iterationsPerTrial"},message:"must have required property '"+"iterationsPerTrial"+"'"};
 if(vErrors === null){
 vErrors = [err548];
 }
@@ -12777,12 +12784,8 @@ vErrors.push(err548);
 }
 errors++;
 }
-}
-if(data201.cv !== undefined){
-let data214 = data201.cv;
-if((typeof data214 == "number") && (isFinite(data214))){
-if(data214 < 0 || isNaN(data214)){
-const err549 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data215.meanCounter === undefined){
+const err549 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanCounter"},message:"must have required property '"+"meanCounter"+"'"};
 if(vErrors === null){
 vErrors = [err549];
 }
@@ -12791,9 +12794,8 @@ vErrors.push(err549);
 }
 errors++;
 }
-}
-else {
-const err550 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data215.meanNs === undefined){
+const err550 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "meanNs"},message:"must have required property '"+"meanNs"+"'"};
 if(vErrors === null){
 vErrors = [err550];
 }
@@ -12802,12 +12804,8 @@ vErrors.push(err550);
 }
 errors++;
 }
-}
-if(data201.ci95Ns !== undefined){
-let data215 = data201.ci95Ns;
-if(data215 && typeof data215 == "object" && !Array.isArray(data215)){
-if(data215.low === undefined){
-const err551 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
+if(data215.opsPerSecond === undefined){
+const err551 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "opsPerSecond"},message:"must have required property '"+"opsPerSecond"+"'"};
 if(vErrors === null){
 vErrors = [err551];
 }
@@ -12816,8 +12814,8 @@ vErrors.push(err551);
 }
 errors++;
 }
-if(data215.high === undefined){
-const err552 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
+if(data215.medianTrialNs === undefined){
+const err552 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "medianTrialNs"},message:"must have required property '"+"medianTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err552];
 }
@@ -12826,9 +12824,8 @@ vErrors.push(err552);
 }
 errors++;
 }
-for(const key30 in data215){
-if(!((key30 === "low") || (key30 === "high"))){
-const err553 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"};
+if(data215.minTrialNs === undefined){
+const err553 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "minTrialNs"},message:"must have required property '"+"minTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err553];
 }
@@ -12837,11 +12834,8 @@ vErrors.push(err553);
 }
 errors++;
 }
-}
-if(data215.low !== undefined){
-let data216 = data215.low;
-if(!((typeof data216 == "number") && (isFinite(data216)))){
-const err554 = {instancePath:instancePath+"/aggregates/ci95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data215.maxTrialNs === undefined){
+const err554 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "maxTrialNs"},message:"must have required property '"+"maxTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err554];
 }
@@ -12850,11 +12844,8 @@ vErrors.push(err554);
 }
 errors++;
 }
-}
-if(data215.high !== undefined){
-let data217 = data215.high;
-if(!((typeof data217 == "number") && (isFinite(data217)))){
-const err555 = {instancePath:instancePath+"/aggregates/ci95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data215.q1TrialNs === undefined){
+const err555 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q1TrialNs"},message:"must have required property '"+"q1TrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err555];
 }
@@ -12863,10 +12854,8 @@ vErrors.push(err555);
 }
 errors++;
 }
-}
-}
-else {
-const err556 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data215.q3TrialNs === undefined){
+const err556 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "q3TrialNs"},message:"must have required property '"+"q3TrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err556];
 }
@@ -12875,10 +12864,8 @@ vErrors.push(err556);
 }
 errors++;
 }
-}
-if(data201.unstable !== undefined){
-if(typeof data201.unstable !== "boolean"){
-const err557 = {instancePath:instancePath+"/aggregates/unstable",schemaPath:"#/properties/aggregates/properties/unstable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data215.stddevTrialNs === undefined){
+const err557 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "stddevTrialNs"},message:"must have required property '"+"stddevTrialNs"+"'"};
 if(vErrors === null){
 vErrors = [err557];
 }
@@ -12887,12 +12874,8 @@ vErrors.push(err557);
 }
 errors++;
 }
-}
-if(data201.unstableThreshold !== undefined){
-let data219 = data201.unstableThreshold;
-if((typeof data219 == "number") && (isFinite(data219))){
-if(data219 > 1 || isNaN(data219)){
-const err558 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
+if(data215.cv === undefined){
+const err558 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "cv"},message:"must have required property '"+"cv"+"'"};
 if(vErrors === null){
 vErrors = [err558];
 }
@@ -12901,8 +12884,8 @@ vErrors.push(err558);
 }
 errors++;
 }
-if(data219 < 0 || isNaN(data219)){
-const err559 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data215.ci95Ns === undefined){
+const err559 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "ci95Ns"},message:"must have required property '"+"ci95Ns"+"'"};
 if(vErrors === null){
 vErrors = [err559];
 }
@@ -12911,9 +12894,8 @@ vErrors.push(err559);
 }
 errors++;
 }
-}
-else {
-const err560 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data215.unstable === undefined){
+const err560 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstable"},message:"must have required property '"+"unstable"+"'"};
 if(vErrors === null){
 vErrors = [err560];
 }
@@ -12922,12 +12904,8 @@ vErrors.push(err560);
 }
 errors++;
 }
-}
-if(data201.medianTrialCounter !== undefined){
-let data220 = data201.medianTrialCounter;
-if((typeof data220 == "number") && (isFinite(data220))){
-if(data220 < 0 || isNaN(data220)){
-const err561 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data215.unstableThreshold === undefined){
+const err561 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/required",keyword:"required",params:{missingProperty: "unstableThreshold"},message:"must have required property '"+"unstableThreshold"+"'"};
 if(vErrors === null){
 vErrors = [err561];
 }
@@ -12936,9 +12914,9 @@ vErrors.push(err561);
 }
 errors++;
 }
-}
-else {
-const err562 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key31 in data215){
+if(!(func1.call(schema35.properties.aggregates.properties, key31))){
+const err562 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err562];
 }
@@ -12948,9 +12926,10 @@ vErrors.push(err562);
 errors++;
 }
 }
-}
-else {
-const err563 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data215.n !== undefined){
+let data216 = data215.n;
+if(!(((typeof data216 == "number") && (!(data216 % 1) && !isNaN(data216))) && (isFinite(data216)))){
+const err563 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err563];
 }
@@ -12959,12 +12938,9 @@ vErrors.push(err563);
 }
 errors++;
 }
-}
-if(data.memory !== undefined){
-let data221 = data.memory;
-if(data221 && typeof data221 == "object" && !Array.isArray(data221)){
-if(data221.elfImageBytes === undefined){
-const err564 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "elfImageBytes"},message:"must have required property '"+"elfImageBytes"+"'"};
+if((typeof data216 == "number") && (isFinite(data216))){
+if(data216 < 1 || isNaN(data216)){
+const err564 = {instancePath:instancePath+"/aggregates/n",schemaPath:"#/properties/aggregates/properties/n/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err564];
 }
@@ -12973,8 +12949,12 @@ vErrors.push(err564);
 }
 errors++;
 }
-if(data221.baselineRssKiB === undefined){
-const err565 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "baselineRssKiB"},message:"must have required property '"+"baselineRssKiB"+"'"};
+}
+}
+if(data215.trials !== undefined){
+let data217 = data215.trials;
+if(!(((typeof data217 == "number") && (!(data217 % 1) && !isNaN(data217))) && (isFinite(data217)))){
+const err565 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err565];
 }
@@ -12983,8 +12963,9 @@ vErrors.push(err565);
 }
 errors++;
 }
-if(data221.peakRssKiB === undefined){
-const err566 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "peakRssKiB"},message:"must have required property '"+"peakRssKiB"+"'"};
+if((typeof data217 == "number") && (isFinite(data217))){
+if(data217 < 1 || isNaN(data217)){
+const err566 = {instancePath:instancePath+"/aggregates/trials",schemaPath:"#/properties/aggregates/properties/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err566];
 }
@@ -12993,9 +12974,12 @@ vErrors.push(err566);
 }
 errors++;
 }
-for(const key31 in data221){
-if(!(((key31 === "elfImageBytes") || (key31 === "baselineRssKiB")) || (key31 === "peakRssKiB"))){
-const err567 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"};
+}
+}
+if(data215.iterationsPerTrial !== undefined){
+let data218 = data215.iterationsPerTrial;
+if(!(((typeof data218 == "number") && (!(data218 % 1) && !isNaN(data218))) && (isFinite(data218)))){
+const err567 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err567];
 }
@@ -13004,11 +12988,9 @@ vErrors.push(err567);
 }
 errors++;
 }
-}
-if(data221.elfImageBytes !== undefined){
-let data222 = data221.elfImageBytes;
-if(!(((typeof data222 == "number") && (!(data222 % 1) && !isNaN(data222))) && (isFinite(data222)))){
-const err568 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data218 == "number") && (isFinite(data218))){
+if(data218 < 1 || isNaN(data218)){
+const err568 = {instancePath:instancePath+"/aggregates/iterationsPerTrial",schemaPath:"#/properties/aggregates/properties/iterationsPerTrial/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err568];
 }
@@ -13017,9 +12999,13 @@ vErrors.push(err568);
 }
 errors++;
 }
-if((typeof data222 == "number") && (isFinite(data222))){
-if(data222 < 0 || isNaN(data222)){
-const err569 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data215.meanCounter !== undefined){
+let data219 = data215.meanCounter;
+if((typeof data219 == "number") && (isFinite(data219))){
+if(data219 < 0 || isNaN(data219)){
+const err569 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err569];
 }
@@ -13029,11 +13015,8 @@ vErrors.push(err569);
 errors++;
 }
 }
-}
-if(data221.baselineRssKiB !== undefined){
-let data223 = data221.baselineRssKiB;
-if(!(((typeof data223 == "number") && (!(data223 % 1) && !isNaN(data223))) && (isFinite(data223)))){
-const err570 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err570 = {instancePath:instancePath+"/aggregates/meanCounter",schemaPath:"#/properties/aggregates/properties/meanCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err570];
 }
@@ -13042,9 +13025,12 @@ vErrors.push(err570);
 }
 errors++;
 }
-if((typeof data223 == "number") && (isFinite(data223))){
-if(data223 < 0 || isNaN(data223)){
-const err571 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data215.meanNs !== undefined){
+let data220 = data215.meanNs;
+if((typeof data220 == "number") && (isFinite(data220))){
+if(data220 < 0 || isNaN(data220)){
+const err571 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err571];
 }
@@ -13054,11 +13040,8 @@ vErrors.push(err571);
 errors++;
 }
 }
-}
-if(data221.peakRssKiB !== undefined){
-let data224 = data221.peakRssKiB;
-if(!(((typeof data224 == "number") && (!(data224 % 1) && !isNaN(data224))) && (isFinite(data224)))){
-const err572 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err572 = {instancePath:instancePath+"/aggregates/meanNs",schemaPath:"#/properties/aggregates/properties/meanNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err572];
 }
@@ -13067,9 +13050,12 @@ vErrors.push(err572);
 }
 errors++;
 }
-if((typeof data224 == "number") && (isFinite(data224))){
-if(data224 < 0 || isNaN(data224)){
-const err573 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data215.opsPerSecond !== undefined){
+let data221 = data215.opsPerSecond;
+if((typeof data221 == "number") && (isFinite(data221))){
+if(data221 < 0 || isNaN(data221)){
+const err573 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err573];
 }
@@ -13079,10 +13065,8 @@ vErrors.push(err573);
 errors++;
 }
 }
-}
-}
 else {
-const err574 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err574 = {instancePath:instancePath+"/aggregates/opsPerSecond",schemaPath:"#/properties/aggregates/properties/opsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err574];
 }
@@ -13092,12 +13076,11 @@ vErrors.push(err574);
 errors++;
 }
 }
-if(data.lengths !== undefined){
-let data225 = data.lengths;
-if(data225 && typeof data225 == "object" && !Array.isArray(data225)){
-for(const key32 in data225){
-if(!(key32 === "signatureBytes")){
-const err575 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
+if(data215.medianTrialNs !== undefined){
+let data222 = data215.medianTrialNs;
+if((typeof data222 == "number") && (isFinite(data222))){
+if(data222 < 0 || isNaN(data222)){
+const err575 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err575];
 }
@@ -13107,11 +13090,8 @@ vErrors.push(err575);
 errors++;
 }
 }
-if(data225.signatureBytes !== undefined){
-let data226 = data225.signatureBytes;
-if(data226 && typeof data226 == "object" && !Array.isArray(data226)){
-if(data226.min === undefined){
-const err576 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+else {
+const err576 = {instancePath:instancePath+"/aggregates/medianTrialNs",schemaPath:"#/properties/aggregates/properties/medianTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err576];
 }
@@ -13120,8 +13100,12 @@ vErrors.push(err576);
 }
 errors++;
 }
-if(data226.mean === undefined){
-const err577 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
+}
+if(data215.minTrialNs !== undefined){
+let data223 = data215.minTrialNs;
+if((typeof data223 == "number") && (isFinite(data223))){
+if(data223 < 0 || isNaN(data223)){
+const err577 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err577];
 }
@@ -13130,8 +13114,9 @@ vErrors.push(err577);
 }
 errors++;
 }
-if(data226.max === undefined){
-const err578 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+}
+else {
+const err578 = {instancePath:instancePath+"/aggregates/minTrialNs",schemaPath:"#/properties/aggregates/properties/minTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err578];
 }
@@ -13140,8 +13125,12 @@ vErrors.push(err578);
 }
 errors++;
 }
-if(data226.samples === undefined){
-const err579 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
+}
+if(data215.maxTrialNs !== undefined){
+let data224 = data215.maxTrialNs;
+if((typeof data224 == "number") && (isFinite(data224))){
+if(data224 < 0 || isNaN(data224)){
+const err579 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err579];
 }
@@ -13150,9 +13139,9 @@ vErrors.push(err579);
 }
 errors++;
 }
-for(const key33 in data226){
-if(!((((key33 === "min") || (key33 === "mean")) || (key33 === "max")) || (key33 === "samples"))){
-const err580 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
+}
+else {
+const err580 = {instancePath:instancePath+"/aggregates/maxTrialNs",schemaPath:"#/properties/aggregates/properties/maxTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err580];
 }
@@ -13162,10 +13151,11 @@ vErrors.push(err580);
 errors++;
 }
 }
-if(data226.min !== undefined){
-let data227 = data226.min;
-if(!(((typeof data227 == "number") && (!(data227 % 1) && !isNaN(data227))) && (isFinite(data227)))){
-const err581 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data215.q1TrialNs !== undefined){
+let data225 = data215.q1TrialNs;
+if((typeof data225 == "number") && (isFinite(data225))){
+if(data225 < 0 || isNaN(data225)){
+const err581 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err581];
 }
@@ -13174,9 +13164,9 @@ vErrors.push(err581);
 }
 errors++;
 }
-if((typeof data227 == "number") && (isFinite(data227))){
-if(data227 < 0 || isNaN(data227)){
-const err582 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err582 = {instancePath:instancePath+"/aggregates/q1TrialNs",schemaPath:"#/properties/aggregates/properties/q1TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err582];
 }
@@ -13186,12 +13176,11 @@ vErrors.push(err582);
 errors++;
 }
 }
-}
-if(data226.mean !== undefined){
-let data228 = data226.mean;
-if((typeof data228 == "number") && (isFinite(data228))){
-if(data228 < 0 || isNaN(data228)){
-const err583 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data215.q3TrialNs !== undefined){
+let data226 = data215.q3TrialNs;
+if((typeof data226 == "number") && (isFinite(data226))){
+if(data226 < 0 || isNaN(data226)){
+const err583 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err583];
 }
@@ -13202,7 +13191,7 @@ errors++;
 }
 }
 else {
-const err584 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err584 = {instancePath:instancePath+"/aggregates/q3TrialNs",schemaPath:"#/properties/aggregates/properties/q3TrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err584];
 }
@@ -13212,10 +13201,11 @@ vErrors.push(err584);
 errors++;
 }
 }
-if(data226.max !== undefined){
-let data229 = data226.max;
-if(!(((typeof data229 == "number") && (!(data229 % 1) && !isNaN(data229))) && (isFinite(data229)))){
-const err585 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data215.stddevTrialNs !== undefined){
+let data227 = data215.stddevTrialNs;
+if((typeof data227 == "number") && (isFinite(data227))){
+if(data227 < 0 || isNaN(data227)){
+const err585 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err585];
 }
@@ -13224,9 +13214,9 @@ vErrors.push(err585);
 }
 errors++;
 }
-if((typeof data229 == "number") && (isFinite(data229))){
-if(data229 < 0 || isNaN(data229)){
-const err586 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err586 = {instancePath:instancePath+"/aggregates/stddevTrialNs",schemaPath:"#/properties/aggregates/properties/stddevTrialNs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err586];
 }
@@ -13236,11 +13226,11 @@ vErrors.push(err586);
 errors++;
 }
 }
-}
-if(data226.samples !== undefined){
-let data230 = data226.samples;
-if(!(((typeof data230 == "number") && (!(data230 % 1) && !isNaN(data230))) && (isFinite(data230)))){
-const err587 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data215.cv !== undefined){
+let data228 = data215.cv;
+if((typeof data228 == "number") && (isFinite(data228))){
+if(data228 < 0 || isNaN(data228)){
+const err587 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err587];
 }
@@ -13249,9 +13239,9 @@ vErrors.push(err587);
 }
 errors++;
 }
-if((typeof data230 == "number") && (isFinite(data230))){
-if(data230 < 1 || isNaN(data230)){
-const err588 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err588 = {instancePath:instancePath+"/aggregates/cv",schemaPath:"#/properties/aggregates/properties/cv/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err588];
 }
@@ -13261,10 +13251,11 @@ vErrors.push(err588);
 errors++;
 }
 }
-}
-}
-else {
-const err589 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data215.ci95Ns !== undefined){
+let data229 = data215.ci95Ns;
+if(data229 && typeof data229 == "object" && !Array.isArray(data229)){
+if(data229.low === undefined){
+const err589 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "low"},message:"must have required property '"+"low"+"'"};
 if(vErrors === null){
 vErrors = [err589];
 }
@@ -13273,10 +13264,8 @@ vErrors.push(err589);
 }
 errors++;
 }
-}
-}
-else {
-const err590 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data229.high === undefined){
+const err590 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/required",keyword:"required",params:{missingProperty: "high"},message:"must have required property '"+"high"+"'"};
 if(vErrors === null){
 vErrors = [err590];
 }
@@ -13285,16 +13274,9 @@ vErrors.push(err590);
 }
 errors++;
 }
-}
-if(data.commands !== undefined){
-let data231 = data.commands;
-if(Array.isArray(data231)){
-const len19 = data231.length;
-for(let i19=0; i19<len19; i19++){
-let data232 = data231[i19];
-if(data232 && typeof data232 == "object" && !Array.isArray(data232)){
-if(data232.argv === undefined){
-const err591 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+for(const key32 in data229){
+if(!((key32 === "low") || (key32 === "high"))){
+const err591 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err591];
 }
@@ -13303,8 +13285,11 @@ vErrors.push(err591);
 }
 errors++;
 }
-if(data232.exitCode === undefined){
-const err592 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+}
+if(data229.low !== undefined){
+let data230 = data229.low;
+if(!((typeof data230 == "number") && (isFinite(data230)))){
+const err592 = {instancePath:instancePath+"/aggregates/ci95Ns/low",schemaPath:"#/$defs/interval/properties/low/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err592];
 }
@@ -13313,8 +13298,11 @@ vErrors.push(err592);
 }
 errors++;
 }
-if(data232.signal === undefined){
-const err593 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+}
+if(data229.high !== undefined){
+let data231 = data229.high;
+if(!((typeof data231 == "number") && (isFinite(data231)))){
+const err593 = {instancePath:instancePath+"/aggregates/ci95Ns/high",schemaPath:"#/$defs/interval/properties/high/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err593];
 }
@@ -13323,8 +13311,10 @@ vErrors.push(err593);
 }
 errors++;
 }
-if(data232.durationMs === undefined){
-const err594 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+}
+}
+else {
+const err594 = {instancePath:instancePath+"/aggregates/ci95Ns",schemaPath:"#/$defs/interval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err594];
 }
@@ -13333,8 +13323,10 @@ vErrors.push(err594);
 }
 errors++;
 }
-if(data232.timedOut === undefined){
-const err595 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+}
+if(data215.unstable !== undefined){
+if(typeof data215.unstable !== "boolean"){
+const err595 = {instancePath:instancePath+"/aggregates/unstable",schemaPath:"#/properties/aggregates/properties/unstable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err595];
 }
@@ -13343,9 +13335,12 @@ vErrors.push(err595);
 }
 errors++;
 }
-for(const key34 in data232){
-if(!(func1.call(schema48.properties, key34))){
-const err596 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
+}
+if(data215.unstableThreshold !== undefined){
+let data233 = data215.unstableThreshold;
+if((typeof data233 == "number") && (isFinite(data233))){
+if(data233 > 1 || isNaN(data233)){
+const err596 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1"};
 if(vErrors === null){
 vErrors = [err596];
 }
@@ -13354,12 +13349,8 @@ vErrors.push(err596);
 }
 errors++;
 }
-}
-if(data232.argv !== undefined){
-let data233 = data232.argv;
-if(Array.isArray(data233)){
-if(data233.length < 1){
-const err597 = {instancePath:instancePath+"/commands/" + i19+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data233 < 0 || isNaN(data233)){
+const err597 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err597];
 }
@@ -13368,10 +13359,9 @@ vErrors.push(err597);
 }
 errors++;
 }
-const len20 = data233.length;
-for(let i20=0; i20<len20; i20++){
-if(typeof data233[i20] !== "string"){
-const err598 = {instancePath:instancePath+"/commands/" + i19+"/argv/" + i20,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err598 = {instancePath:instancePath+"/aggregates/unstableThreshold",schemaPath:"#/properties/aggregates/properties/unstableThreshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err598];
 }
@@ -13381,9 +13371,11 @@ vErrors.push(err598);
 errors++;
 }
 }
-}
-else {
-const err599 = {instancePath:instancePath+"/commands/" + i19+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data215.medianTrialCounter !== undefined){
+let data234 = data215.medianTrialCounter;
+if((typeof data234 == "number") && (isFinite(data234))){
+if(data234 < 0 || isNaN(data234)){
+const err599 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err599];
 }
@@ -13393,13 +13385,8 @@ vErrors.push(err599);
 errors++;
 }
 }
-if(data232.exitCode !== undefined){
-let data235 = data232.exitCode;
-const _errs546 = errors;
-let valid101 = false;
-const _errs547 = errors;
-if(!(((typeof data235 == "number") && (!(data235 % 1) && !isNaN(data235))) && (isFinite(data235)))){
-const err600 = {instancePath:instancePath+"/commands/" + i19+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err600 = {instancePath:instancePath+"/aggregates/medianTrialCounter",schemaPath:"#/properties/aggregates/properties/medianTrialCounter/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err600];
 }
@@ -13408,11 +13395,10 @@ vErrors.push(err600);
 }
 errors++;
 }
-var _valid8 = _errs547 === errors;
-valid101 = valid101 || _valid8;
-const _errs549 = errors;
-if(data235 !== null){
-const err601 = {instancePath:instancePath+"/commands/" + i19+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+}
+else {
+const err601 = {instancePath:instancePath+"/aggregates",schemaPath:"#/properties/aggregates/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err601];
 }
@@ -13421,10 +13407,12 @@ vErrors.push(err601);
 }
 errors++;
 }
-var _valid8 = _errs549 === errors;
-valid101 = valid101 || _valid8;
-if(!valid101){
-const err602 = {instancePath:instancePath+"/commands/" + i19+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data.memory !== undefined){
+let data235 = data.memory;
+if(data235 && typeof data235 == "object" && !Array.isArray(data235)){
+if(data235.elfImageBytes === undefined){
+const err602 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "elfImageBytes"},message:"must have required property '"+"elfImageBytes"+"'"};
 if(vErrors === null){
 vErrors = [err602];
 }
@@ -13433,25 +13421,8 @@ vErrors.push(err602);
 }
 errors++;
 }
-else {
-errors = _errs546;
-if(vErrors !== null){
-if(_errs546){
-vErrors.length = _errs546;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data232.signal !== undefined){
-let data236 = data232.signal;
-const _errs552 = errors;
-let valid102 = false;
-const _errs553 = errors;
-if(typeof data236 !== "string"){
-const err603 = {instancePath:instancePath+"/commands/" + i19+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data235.baselineRssKiB === undefined){
+const err603 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "baselineRssKiB"},message:"must have required property '"+"baselineRssKiB"+"'"};
 if(vErrors === null){
 vErrors = [err603];
 }
@@ -13460,11 +13431,8 @@ vErrors.push(err603);
 }
 errors++;
 }
-var _valid9 = _errs553 === errors;
-valid102 = valid102 || _valid9;
-const _errs555 = errors;
-if(data236 !== null){
-const err604 = {instancePath:instancePath+"/commands/" + i19+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data235.peakRssKiB === undefined){
+const err604 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/required",keyword:"required",params:{missingProperty: "peakRssKiB"},message:"must have required property '"+"peakRssKiB"+"'"};
 if(vErrors === null){
 vErrors = [err604];
 }
@@ -13473,10 +13441,9 @@ vErrors.push(err604);
 }
 errors++;
 }
-var _valid9 = _errs555 === errors;
-valid102 = valid102 || _valid9;
-if(!valid102){
-const err605 = {instancePath:instancePath+"/commands/" + i19+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+for(const key33 in data235){
+if(!(((key33 === "elfImageBytes") || (key33 === "baselineRssKiB")) || (key33 === "peakRssKiB"))){
+const err605 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err605];
 }
@@ -13485,23 +13452,11 @@ vErrors.push(err605);
 }
 errors++;
 }
-else {
-errors = _errs552;
-if(vErrors !== null){
-if(_errs552){
-vErrors.length = _errs552;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data232.durationMs !== undefined){
-let data237 = data232.durationMs;
-if((typeof data237 == "number") && (isFinite(data237))){
-if(data237 < 0 || isNaN(data237)){
-const err606 = {instancePath:instancePath+"/commands/" + i19+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data235.elfImageBytes !== undefined){
+let data236 = data235.elfImageBytes;
+if(!(((typeof data236 == "number") && (!(data236 % 1) && !isNaN(data236))) && (isFinite(data236)))){
+const err606 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err606];
 }
@@ -13510,9 +13465,9 @@ vErrors.push(err606);
 }
 errors++;
 }
-}
-else {
-const err607 = {instancePath:instancePath+"/commands/" + i19+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data236 == "number") && (isFinite(data236))){
+if(data236 < 0 || isNaN(data236)){
+const err607 = {instancePath:instancePath+"/memory/elfImageBytes",schemaPath:"#/$defs/memory/properties/elfImageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err607];
 }
@@ -13522,9 +13477,11 @@ vErrors.push(err607);
 errors++;
 }
 }
-if(data232.timedOut !== undefined){
-if(typeof data232.timedOut !== "boolean"){
-const err608 = {instancePath:instancePath+"/commands/" + i19+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data235.baselineRssKiB !== undefined){
+let data237 = data235.baselineRssKiB;
+if(!(((typeof data237 == "number") && (!(data237 % 1) && !isNaN(data237))) && (isFinite(data237)))){
+const err608 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err608];
 }
@@ -13533,10 +13490,9 @@ vErrors.push(err608);
 }
 errors++;
 }
-}
-if(data232.cwd !== undefined){
-if(typeof data232.cwd !== "string"){
-const err609 = {instancePath:instancePath+"/commands/" + i19+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data237 == "number") && (isFinite(data237))){
+if(data237 < 0 || isNaN(data237)){
+const err609 = {instancePath:instancePath+"/memory/baselineRssKiB",schemaPath:"#/$defs/memory/properties/baselineRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err609];
 }
@@ -13546,11 +13502,11 @@ vErrors.push(err609);
 errors++;
 }
 }
-if(data232.timeLimitMs !== undefined){
-let data240 = data232.timeLimitMs;
-if((typeof data240 == "number") && (isFinite(data240))){
-if(data240 < 0 || isNaN(data240)){
-const err610 = {instancePath:instancePath+"/commands/" + i19+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data235.peakRssKiB !== undefined){
+let data238 = data235.peakRssKiB;
+if(!(((typeof data238 == "number") && (!(data238 % 1) && !isNaN(data238))) && (isFinite(data238)))){
+const err610 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err610];
 }
@@ -13559,9 +13515,9 @@ vErrors.push(err610);
 }
 errors++;
 }
-}
-else {
-const err611 = {instancePath:instancePath+"/commands/" + i19+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data238 == "number") && (isFinite(data238))){
+if(data238 < 0 || isNaN(data238)){
+const err611 = {instancePath:instancePath+"/memory/peakRssKiB",schemaPath:"#/$defs/memory/properties/peakRssKiB/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err611];
 }
@@ -13571,9 +13527,10 @@ vErrors.push(err611);
 errors++;
 }
 }
-if(data232.stderrTail !== undefined){
-if(typeof data232.stderrTail !== "string"){
-const err612 = {instancePath:instancePath+"/commands/" + i19+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err612 = {instancePath:instancePath+"/memory",schemaPath:"#/$defs/memory/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err612];
 }
@@ -13583,9 +13540,12 @@ vErrors.push(err612);
 errors++;
 }
 }
-if(data232.sandboxed !== undefined){
-if(typeof data232.sandboxed !== "boolean"){
-const err613 = {instancePath:instancePath+"/commands/" + i19+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.lengths !== undefined){
+let data239 = data.lengths;
+if(data239 && typeof data239 == "object" && !Array.isArray(data239)){
+for(const key34 in data239){
+if(!(key34 === "signatureBytes")){
+const err613 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err613];
 }
@@ -13595,9 +13555,11 @@ vErrors.push(err613);
 errors++;
 }
 }
-}
-else {
-const err614 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data239.signatureBytes !== undefined){
+let data240 = data239.signatureBytes;
+if(data240 && typeof data240 == "object" && !Array.isArray(data240)){
+if(data240.min === undefined){
+const err614 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
 vErrors = [err614];
 }
@@ -13606,10 +13568,8 @@ vErrors.push(err614);
 }
 errors++;
 }
-}
-}
-else {
-const err615 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data240.mean === undefined){
+const err615 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "mean"},message:"must have required property '"+"mean"+"'"};
 if(vErrors === null){
 vErrors = [err615];
 }
@@ -13618,12 +13578,8 @@ vErrors.push(err615);
 }
 errors++;
 }
-}
-if(data.plausibility !== undefined){
-let data243 = data.plausibility;
-if(data243 && typeof data243 == "object" && !Array.isArray(data243)){
-if(data243.verdict === undefined){
-const err616 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+if(data240.max === undefined){
+const err616 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err616];
 }
@@ -13632,8 +13588,8 @@ vErrors.push(err616);
 }
 errors++;
 }
-if(data243.checks === undefined){
-const err617 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+if(data240.samples === undefined){
+const err617 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/required",keyword:"required",params:{missingProperty: "samples"},message:"must have required property '"+"samples"+"'"};
 if(vErrors === null){
 vErrors = [err617];
 }
@@ -13642,9 +13598,9 @@ vErrors.push(err617);
 }
 errors++;
 }
-for(const key35 in data243){
-if(!((key35 === "verdict") || (key35 === "checks"))){
-const err618 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
+for(const key35 in data240){
+if(!((((key35 === "min") || (key35 === "mean")) || (key35 === "max")) || (key35 === "samples"))){
+const err618 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err618];
 }
@@ -13654,10 +13610,10 @@ vErrors.push(err618);
 errors++;
 }
 }
-if(data243.verdict !== undefined){
-let data244 = data243.verdict;
-if(typeof data244 !== "string"){
-const err619 = {instancePath:instancePath+"/plausibility/verdict",schemaPath:"#/properties/plausibility/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data240.min !== undefined){
+let data241 = data240.min;
+if(!(((typeof data241 == "number") && (!(data241 % 1) && !isNaN(data241))) && (isFinite(data241)))){
+const err619 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err619];
 }
@@ -13666,8 +13622,9 @@ vErrors.push(err619);
 }
 errors++;
 }
-if(!((data244 === "plausible") || (data244 === "flagged"))){
-const err620 = {instancePath:instancePath+"/plausibility/verdict",schemaPath:"#/properties/plausibility/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+if((typeof data241 == "number") && (isFinite(data241))){
+if(data241 < 0 || isNaN(data241)){
+const err620 = {instancePath:instancePath+"/lengths/signatureBytes/min",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err620];
 }
@@ -13677,15 +13634,12 @@ vErrors.push(err620);
 errors++;
 }
 }
-if(data243.checks !== undefined){
-let data245 = data243.checks;
-if(Array.isArray(data245)){
-const len21 = data245.length;
-for(let i21=0; i21<len21; i21++){
-let data246 = data245[i21];
-if(data246 && typeof data246 == "object" && !Array.isArray(data246)){
-if(data246.check === undefined){
-const err621 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'"};
+}
+if(data240.mean !== undefined){
+let data242 = data240.mean;
+if((typeof data242 == "number") && (isFinite(data242))){
+if(data242 < 0 || isNaN(data242)){
+const err621 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err621];
 }
@@ -13694,8 +13648,9 @@ vErrors.push(err621);
 }
 errors++;
 }
-if(data246.outcome === undefined){
-const err622 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
+}
+else {
+const err622 = {instancePath:instancePath+"/lengths/signatureBytes/mean",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/mean/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err622];
 }
@@ -13704,8 +13659,11 @@ vErrors.push(err622);
 }
 errors++;
 }
-if(data246.message === undefined){
-const err623 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+if(data240.max !== undefined){
+let data243 = data240.max;
+if(!(((typeof data243 == "number") && (!(data243 % 1) && !isNaN(data243))) && (isFinite(data243)))){
+const err623 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err623];
 }
@@ -13714,9 +13672,9 @@ vErrors.push(err623);
 }
 errors++;
 }
-for(const key36 in data246){
-if(!(((key36 === "check") || (key36 === "outcome")) || (key36 === "message"))){
-const err624 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
+if((typeof data243 == "number") && (isFinite(data243))){
+if(data243 < 0 || isNaN(data243)){
+const err624 = {instancePath:instancePath+"/lengths/signatureBytes/max",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err624];
 }
@@ -13726,10 +13684,11 @@ vErrors.push(err624);
 errors++;
 }
 }
-if(data246.check !== undefined){
-let data247 = data246.check;
-if(typeof data247 !== "string"){
-const err625 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/check",schemaPath:"#/properties/plausibility/properties/checks/items/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data240.samples !== undefined){
+let data244 = data240.samples;
+if(!(((typeof data244 == "number") && (!(data244 % 1) && !isNaN(data244))) && (isFinite(data244)))){
+const err625 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err625];
 }
@@ -13738,8 +13697,9 @@ vErrors.push(err625);
 }
 errors++;
 }
-if(!((((((data247 === "runner-clock") || (data247 === "requested-duration")) || (data247 === "counter-vs-clock")) || (data247 === "warm-up-estimate")) || (data247 === "core-clock")) || (data247 === "cycles-per-instruction"))){
-const err626 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/check",schemaPath:"#/properties/plausibility/properties/checks/items/properties/check/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.checks.items.properties.check.enum},message:"must be equal to one of the allowed values"};
+if((typeof data244 == "number") && (isFinite(data244))){
+if(data244 < 1 || isNaN(data244)){
+const err626 = {instancePath:instancePath+"/lengths/signatureBytes/samples",schemaPath:"#/properties/lengths/properties/signatureBytes/properties/samples/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err626];
 }
@@ -13749,10 +13709,10 @@ vErrors.push(err626);
 errors++;
 }
 }
-if(data246.outcome !== undefined){
-let data248 = data246.outcome;
-if(typeof data248 !== "string"){
-const err627 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/outcome",schemaPath:"#/properties/plausibility/properties/checks/items/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err627 = {instancePath:instancePath+"/lengths/signatureBytes",schemaPath:"#/properties/lengths/properties/signatureBytes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err627];
 }
@@ -13761,8 +13721,10 @@ vErrors.push(err627);
 }
 errors++;
 }
-if(!((data248 === "pass") || (data248 === "flagged"))){
-const err628 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/outcome",schemaPath:"#/properties/plausibility/properties/checks/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.checks.items.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err628 = {instancePath:instancePath+"/lengths",schemaPath:"#/properties/lengths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err628];
 }
@@ -13772,9 +13734,15 @@ vErrors.push(err628);
 errors++;
 }
 }
-if(data246.message !== undefined){
-if(typeof data246.message !== "string"){
-const err629 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/message",schemaPath:"#/properties/plausibility/properties/checks/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.commands !== undefined){
+let data245 = data.commands;
+if(Array.isArray(data245)){
+const len19 = data245.length;
+for(let i19=0; i19<len19; i19++){
+let data246 = data245[i19];
+if(data246 && typeof data246 == "object" && !Array.isArray(data246)){
+if(data246.argv === undefined){
+const err629 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
 if(vErrors === null){
 vErrors = [err629];
 }
@@ -13783,10 +13751,8 @@ vErrors.push(err629);
 }
 errors++;
 }
-}
-}
-else {
-const err630 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data246.exitCode === undefined){
+const err630 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
 if(vErrors === null){
 vErrors = [err630];
 }
@@ -13795,10 +13761,8 @@ vErrors.push(err630);
 }
 errors++;
 }
-}
-}
-else {
-const err631 = {instancePath:instancePath+"/plausibility/checks",schemaPath:"#/properties/plausibility/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data246.signal === undefined){
+const err631 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
 if(vErrors === null){
 vErrors = [err631];
 }
@@ -13807,10 +13771,8 @@ vErrors.push(err631);
 }
 errors++;
 }
-}
-}
-else {
-const err632 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data246.durationMs === undefined){
+const err632 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err632];
 }
@@ -13819,15 +13781,501 @@ vErrors.push(err632);
 }
 errors++;
 }
-}
-}
-else {
-const err633 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data246.timedOut === undefined){
+const err633 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
 if(vErrors === null){
 vErrors = [err633];
 }
 else {
 vErrors.push(err633);
+}
+errors++;
+}
+for(const key36 in data246){
+if(!(func1.call(schema48.properties, key36))){
+const err634 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err634];
+}
+else {
+vErrors.push(err634);
+}
+errors++;
+}
+}
+if(data246.argv !== undefined){
+let data247 = data246.argv;
+if(Array.isArray(data247)){
+if(data247.length < 1){
+const err635 = {instancePath:instancePath+"/commands/" + i19+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err635];
+}
+else {
+vErrors.push(err635);
+}
+errors++;
+}
+const len20 = data247.length;
+for(let i20=0; i20<len20; i20++){
+if(typeof data247[i20] !== "string"){
+const err636 = {instancePath:instancePath+"/commands/" + i19+"/argv/" + i20,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err636];
+}
+else {
+vErrors.push(err636);
+}
+errors++;
+}
+}
+}
+else {
+const err637 = {instancePath:instancePath+"/commands/" + i19+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err637];
+}
+else {
+vErrors.push(err637);
+}
+errors++;
+}
+}
+if(data246.exitCode !== undefined){
+let data249 = data246.exitCode;
+const _errs576 = errors;
+let valid103 = false;
+const _errs577 = errors;
+if(!(((typeof data249 == "number") && (!(data249 % 1) && !isNaN(data249))) && (isFinite(data249)))){
+const err638 = {instancePath:instancePath+"/commands/" + i19+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err638];
+}
+else {
+vErrors.push(err638);
+}
+errors++;
+}
+var _valid8 = _errs577 === errors;
+valid103 = valid103 || _valid8;
+const _errs579 = errors;
+if(data249 !== null){
+const err639 = {instancePath:instancePath+"/commands/" + i19+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err639];
+}
+else {
+vErrors.push(err639);
+}
+errors++;
+}
+var _valid8 = _errs579 === errors;
+valid103 = valid103 || _valid8;
+if(!valid103){
+const err640 = {instancePath:instancePath+"/commands/" + i19+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err640];
+}
+else {
+vErrors.push(err640);
+}
+errors++;
+}
+else {
+errors = _errs576;
+if(vErrors !== null){
+if(_errs576){
+vErrors.length = _errs576;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data246.signal !== undefined){
+let data250 = data246.signal;
+const _errs582 = errors;
+let valid104 = false;
+const _errs583 = errors;
+if(typeof data250 !== "string"){
+const err641 = {instancePath:instancePath+"/commands/" + i19+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err641];
+}
+else {
+vErrors.push(err641);
+}
+errors++;
+}
+var _valid9 = _errs583 === errors;
+valid104 = valid104 || _valid9;
+const _errs585 = errors;
+if(data250 !== null){
+const err642 = {instancePath:instancePath+"/commands/" + i19+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err642];
+}
+else {
+vErrors.push(err642);
+}
+errors++;
+}
+var _valid9 = _errs585 === errors;
+valid104 = valid104 || _valid9;
+if(!valid104){
+const err643 = {instancePath:instancePath+"/commands/" + i19+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err643];
+}
+else {
+vErrors.push(err643);
+}
+errors++;
+}
+else {
+errors = _errs582;
+if(vErrors !== null){
+if(_errs582){
+vErrors.length = _errs582;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data246.durationMs !== undefined){
+let data251 = data246.durationMs;
+if((typeof data251 == "number") && (isFinite(data251))){
+if(data251 < 0 || isNaN(data251)){
+const err644 = {instancePath:instancePath+"/commands/" + i19+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err644];
+}
+else {
+vErrors.push(err644);
+}
+errors++;
+}
+}
+else {
+const err645 = {instancePath:instancePath+"/commands/" + i19+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err645];
+}
+else {
+vErrors.push(err645);
+}
+errors++;
+}
+}
+if(data246.timedOut !== undefined){
+if(typeof data246.timedOut !== "boolean"){
+const err646 = {instancePath:instancePath+"/commands/" + i19+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err646];
+}
+else {
+vErrors.push(err646);
+}
+errors++;
+}
+}
+if(data246.cwd !== undefined){
+if(typeof data246.cwd !== "string"){
+const err647 = {instancePath:instancePath+"/commands/" + i19+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err647];
+}
+else {
+vErrors.push(err647);
+}
+errors++;
+}
+}
+if(data246.timeLimitMs !== undefined){
+let data254 = data246.timeLimitMs;
+if((typeof data254 == "number") && (isFinite(data254))){
+if(data254 < 0 || isNaN(data254)){
+const err648 = {instancePath:instancePath+"/commands/" + i19+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err648];
+}
+else {
+vErrors.push(err648);
+}
+errors++;
+}
+}
+else {
+const err649 = {instancePath:instancePath+"/commands/" + i19+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err649];
+}
+else {
+vErrors.push(err649);
+}
+errors++;
+}
+}
+if(data246.stderrTail !== undefined){
+if(typeof data246.stderrTail !== "string"){
+const err650 = {instancePath:instancePath+"/commands/" + i19+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err650];
+}
+else {
+vErrors.push(err650);
+}
+errors++;
+}
+}
+if(data246.sandboxed !== undefined){
+if(typeof data246.sandboxed !== "boolean"){
+const err651 = {instancePath:instancePath+"/commands/" + i19+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err651];
+}
+else {
+vErrors.push(err651);
+}
+errors++;
+}
+}
+}
+else {
+const err652 = {instancePath:instancePath+"/commands/" + i19,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err652];
+}
+else {
+vErrors.push(err652);
+}
+errors++;
+}
+}
+}
+else {
+const err653 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err653];
+}
+else {
+vErrors.push(err653);
+}
+errors++;
+}
+}
+if(data.plausibility !== undefined){
+let data257 = data.plausibility;
+if(data257 && typeof data257 == "object" && !Array.isArray(data257)){
+if(data257.verdict === undefined){
+const err654 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+if(vErrors === null){
+vErrors = [err654];
+}
+else {
+vErrors.push(err654);
+}
+errors++;
+}
+if(data257.checks === undefined){
+const err655 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+if(vErrors === null){
+vErrors = [err655];
+}
+else {
+vErrors.push(err655);
+}
+errors++;
+}
+for(const key37 in data257){
+if(!((key37 === "verdict") || (key37 === "checks"))){
+const err656 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key37},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err656];
+}
+else {
+vErrors.push(err656);
+}
+errors++;
+}
+}
+if(data257.verdict !== undefined){
+let data258 = data257.verdict;
+if(typeof data258 !== "string"){
+const err657 = {instancePath:instancePath+"/plausibility/verdict",schemaPath:"#/properties/plausibility/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err657];
+}
+else {
+vErrors.push(err657);
+}
+errors++;
+}
+if(!((data258 === "plausible") || (data258 === "flagged"))){
+const err658 = {instancePath:instancePath+"/plausibility/verdict",schemaPath:"#/properties/plausibility/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err658];
+}
+else {
+vErrors.push(err658);
+}
+errors++;
+}
+}
+if(data257.checks !== undefined){
+let data259 = data257.checks;
+if(Array.isArray(data259)){
+const len21 = data259.length;
+for(let i21=0; i21<len21; i21++){
+let data260 = data259[i21];
+if(data260 && typeof data260 == "object" && !Array.isArray(data260)){
+if(data260.check === undefined){
+const err659 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "check"},message:"must have required property '"+"check"+"'"};
+if(vErrors === null){
+vErrors = [err659];
+}
+else {
+vErrors.push(err659);
+}
+errors++;
+}
+if(data260.outcome === undefined){
+const err660 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
+if(vErrors === null){
+vErrors = [err660];
+}
+else {
+vErrors.push(err660);
+}
+errors++;
+}
+if(data260.message === undefined){
+const err661 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err661];
+}
+else {
+vErrors.push(err661);
+}
+errors++;
+}
+for(const key38 in data260){
+if(!(((key38 === "check") || (key38 === "outcome")) || (key38 === "message"))){
+const err662 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err662];
+}
+else {
+vErrors.push(err662);
+}
+errors++;
+}
+}
+if(data260.check !== undefined){
+let data261 = data260.check;
+if(typeof data261 !== "string"){
+const err663 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/check",schemaPath:"#/properties/plausibility/properties/checks/items/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err663];
+}
+else {
+vErrors.push(err663);
+}
+errors++;
+}
+if(!((((((data261 === "runner-clock") || (data261 === "requested-duration")) || (data261 === "counter-vs-clock")) || (data261 === "warm-up-estimate")) || (data261 === "core-clock")) || (data261 === "cycles-per-instruction"))){
+const err664 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/check",schemaPath:"#/properties/plausibility/properties/checks/items/properties/check/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.checks.items.properties.check.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err664];
+}
+else {
+vErrors.push(err664);
+}
+errors++;
+}
+}
+if(data260.outcome !== undefined){
+let data262 = data260.outcome;
+if(typeof data262 !== "string"){
+const err665 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/outcome",schemaPath:"#/properties/plausibility/properties/checks/items/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err665];
+}
+else {
+vErrors.push(err665);
+}
+errors++;
+}
+if(!((data262 === "pass") || (data262 === "flagged"))){
+const err666 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/outcome",schemaPath:"#/properties/plausibility/properties/checks/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema35.properties.plausibility.properties.checks.items.properties.outcome.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err666];
+}
+else {
+vErrors.push(err666);
+}
+errors++;
+}
+}
+if(data260.message !== undefined){
+if(typeof data260.message !== "string"){
+const err667 = {instancePath:instancePath+"/plausibility/checks/" + i21+"/message",schemaPath:"#/properties/plausibility/properties/checks/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err667];
+}
+else {
+vErrors.push(err667);
+}
+errors++;
+}
+}
+}
+else {
+const err668 = {instancePath:instancePath+"/plausibility/checks/" + i21,schemaPath:"#/properties/plausibility/properties/checks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err668];
+}
+else {
+vErrors.push(err668);
+}
+errors++;
+}
+}
+}
+else {
+const err669 = {instancePath:instancePath+"/plausibility/checks",schemaPath:"#/properties/plausibility/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err669];
+}
+else {
+vErrors.push(err669);
+}
+errors++;
+}
+}
+}
+else {
+const err670 = {instancePath:instancePath+"/plausibility",schemaPath:"#/properties/plausibility/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err670];
+}
+else {
+vErrors.push(err670);
+}
+errors++;
+}
+}
+}
+else {
+const err671 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err671];
+}
+else {
+vErrors.push(err671);
 }
 errors++;
 }
@@ -13839,8 +14287,8 @@ validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 export const kat = validate23;
 const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/kat.schema.json","title":"ngcc-perf KAT record","description":"Known-Answer-Test verification of one instance under one build profile (section 3), pointing at its log.","type":"object","properties":{"kind":{"const":"kat","description":"Record kind; always \"kat\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"verdict":{"type":"string","enum":["PASS","FAIL","ERROR"],"description":"PASS: every entry line of the generated output equals the expected .rsp's byte for byte (CRLF line endings, comment lines, empty lines and the final newline may differ, each named in warnings), or the output hashes to the expected hash; FAIL: an entry differs or the KAT file is corrupt; ERROR: generation failed (crash, timeout, build error)."},"log":{"type":"object","description":"The KAT log, evidence listed in section 7.","properties":{"path":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the log file."},"sha256Prefix":{"type":"string","description":"Leading hex digits of the log's SHA-256 when only a prefix is known (synthesized records made from published pages).","pattern":"^[0-9a-f]{8,63}$"}},"required":["path"],"additionalProperties":false,"oneOf":[{"required":["sha256"]},{"required":["sha256Prefix"]}]},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"build":{"$ref":"#/$defs/build","description":"How the KAT generator was built."},"manifest":{"type":"object","description":"Check of the submission's kat.sha256 manifest against its .rsp files.","properties":{"path":{"type":"string","description":"Manifest path as shown in the report: the algorithm id, then its path in the submission, e.g. kem-20/KAT/kat.sha256."},"status":{"type":"string","enum":["ok","mismatch","missing","not-applicable"],"description":"ok: every listed file matches; mismatch: a file's hash differs (corrupt or altered KAT file); missing: no manifest; not-applicable: an expected hash is given instead of files."},"mismatches":{"type":"array","description":"Files whose hash differs from the manifest.","items":{"type":"object","description":"One mismatch.","properties":{"file":{"type":"string","description":"File named in the manifest."},"expected":{"$ref":"#/$defs/sha256","description":"Hash in the manifest."},"actual":{"description":"Hash of the file as found, or null when missing.","anyOf":[{"$ref":"#/$defs/sha256"},{"type":"null"}]}},"required":["file","expected"],"additionalProperties":false}}},"required":["path","status"],"additionalProperties":false},"expected":{"type":"object","description":"What the generated output was compared with.","properties":{"source":{"type":"string","enum":["rsp-file","sha256"],"description":"rsp-file: a NIST .rsp file; sha256: an expected hash (PQClean-style)."},"path":{"type":"string","description":"Path of the expected .rsp file."},"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the expected output."},"form":{"type":"string","enum":["rsp","single","all"],"description":"Which output the hash covers: rsp (the whole .rsp), single (entry 0, PQClean nistkat-sha256), all (N entries, liboqs)."},"entries":{"type":"integer","description":"Entries the expected output covers.","minimum":1},"note":{"type":"string","description":"Where an expected hash comes from."}},"required":["source"],"additionalProperties":false},"generated":{"type":"object","description":"The output generated with the instance.","properties":{"sha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the generated output."},"entries":{"type":"integer","description":"Entries generated.","minimum":0},"bytes":{"type":"integer","description":"Size of the generated output in bytes.","minimum":0},"forms":{"type":"object","description":"SHA-256 of every form made from the one run.","properties":{"rsp":{"$ref":"#/$defs/sha256","description":"The whole .rsp (header, entries each followed by an empty line)."},"single":{"$ref":"#/$defs/sha256","description":"Entry 0 without header or empty lines (PQClean nistkat-sha256)."},"all":{"$ref":"#/$defs/sha256","description":"All generated entries, no header, an empty line between entries (liboqs all)."}},"additionalProperties":false}},"required":["sha256"],"additionalProperties":false},"diagnosis":{"type":"object","description":"On FAIL: where the output first differs.","properties":{"differingEntries":{"type":"integer","description":"How many entries differ.","minimum":0},"firstCount":{"type":"integer","description":"count of the first differing entry.","minimum":0},"field":{"type":"string","description":"First differing field of that entry (seed, pk, sk, ct, ss, mlen, msg, smlen, sm, …)."},"expected":{"type":"string","description":"Value abbreviated for display (first and last bytes in hex)."},"actual":{"type":"string","description":"Value abbreviated for display (first and last bytes in hex)."}},"required":["differingEntries"],"additionalProperties":false},"error":{"$ref":"#/$defs/failure","description":"On ERROR: what went wrong; on a FAIL output-differs without a diagnosis: why the generator's output was not compared (its forms disagree with each other: tampered or inconsistent output)."},"corruption":{"type":"array","description":"With outcome corrupt-kat: every problem found in the shipped .rsp or its manifest (the submission's fault, not the implementation's).","items":{"type":"object","description":"One problem.","properties":{"file":{"type":"string","description":"The file, relative to the store's view of the submission (e.g. kem-90/KAT/kat.sha256)."},"message":{"type":"string","description":"What is wrong and what was expected."},"line":{"type":"integer","description":"1-based line of the file, when the problem has one.","minimum":1}},"required":["file","message"],"additionalProperties":false}},"outcome":{"type":"string","enum":["match","output-differs","corrupt-kat","no-expected-kat","error"],"description":"Why the verdict is what it is: match (PASS); output-differs (FAIL: the implementation's output differs from the expected KAT, see diagnosis — or the generator's output forms disagree with each other, tampered or inconsistent, see error); corrupt-kat (FAIL: the shipped .rsp is malformed, missing or disagrees with its manifest, or the manifest is malformed: a corrupt or altered KAT file, reported apart from implementation failures, see corruption); no-expected-kat (ERROR: nothing to compare with); error (ERROR: build, crash, timeout or a failed check, see error)."},"rng":{"type":"string","enum":["nist-ctr-drbg","hqc-shake256"],"description":"KAT randomness: nist-ctr-drbg (AES-256 CTR_DRBG of NIST's rng.c) or hqc-shake256 (HQC's SHAKE256 KAT RNG)."},"checks":{"type":"array","description":"Every comparison made (one per expected .rsp file or expected hash).","items":{"type":"object","description":"One comparison.","properties":{"form":{"type":"string","enum":["rsp","single","all"],"description":"Output form compared: rsp, single or all."},"entries":{"type":"integer","description":"Entries the form covers.","minimum":1},"expectedSha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the expected output (LF line endings)."},"generatedSha256":{"$ref":"#/$defs/sha256","description":"SHA-256 of the generated output."},"match":{"type":"boolean","description":"True when the generated output equals the expected one: for a .rsp every entry line byte for byte (expectedSha256 then differs from generatedSha256 when only comments, empty lines or the final newline differ; see warnings)."},"source":{"type":"string","description":"Where the expectation comes from: the .rsp path or the origin of the hash."}},"required":["form","entries","expectedSha256","generatedSha256","match"],"additionalProperties":false}},"lengths":{"type":"object","description":"Output lengths seen while generating the KAT (for the size audit; signatures: signed message length minus message length).","properties":{"publicKeyBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"ciphertextBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false},"signatureBytes":{"type":"object","description":"A length distribution over the KAT entries.","properties":{"min":{"type":"integer","description":"Shortest, bytes.","minimum":0},"mean":{"type":"number","description":"Mean, bytes.","minimum":0},"max":{"type":"integer","description":"Longest, bytes.","minimum":0},"samples":{"type":"integer","description":"Outputs measured.","minimum":1}},"required":["min","mean","max","samples"],"additionalProperties":false}},"additionalProperties":false},"warnings":{"type":"array","description":"Non-fatal findings: CRLF line endings; a .rsp differing from the generated output only outside its entries (each line, expected and generated); .rsp files the manifest lists that no instance uses; a missing manifest.","items":{"type":"string"}},"commands":{"type":"array","description":"Child processes run.","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","verdict","log"],"additionalProperties":false,"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"sha256":{"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 const schema51 = {"type":"string","description":"SHA-256 digest, 64 lower-case hex digits.","pattern":"^[0-9a-f]{64}$"};
-const pattern38 = new RegExp("^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$", "u");
-const pattern40 = new RegExp("^[0-9a-f]{8,63}$", "u");
+const pattern40 = new RegExp("^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$", "u");
+const pattern42 = new RegExp("^[0-9a-f]{8,63}$", "u");
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/kat.schema.json" */;
@@ -14458,7 +14906,7 @@ errors++;
 if(data16.path !== undefined){
 let data17 = data16.path;
 if(typeof data17 === "string"){
-if(!pattern38.test(data17)){
+if(!pattern40.test(data17)){
 const err49 = {instancePath:instancePath+"/log/path",schemaPath:"#/properties/log/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err49];
@@ -14508,7 +14956,7 @@ errors++;
 if(data16.sha256Prefix !== undefined){
 let data19 = data16.sha256Prefix;
 if(typeof data19 === "string"){
-if(!pattern40.test(data19)){
+if(!pattern42.test(data19)){
 const err53 = {instancePath:instancePath+"/log/sha256Prefix",schemaPath:"#/properties/log/properties/sha256Prefix/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8,63}$"},message:"must match pattern \""+"^[0-9a-f]{8,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err53];
@@ -23551,7 +23999,7 @@ errors++;
 if(data50.path !== undefined){
 let data52 = data50.path;
 if(typeof data52 === "string"){
-if(!pattern38.test(data52)){
+if(!pattern40.test(data52)){
 const err129 = {instancePath:instancePath+"/instances/" + i0+"/measured/publicKeyBytes/sources/" + i2+"/path",schemaPath:"#/properties/instances/items/properties/measured/properties/publicKeyBytes/properties/sources/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err129];
@@ -23979,7 +24427,7 @@ errors++;
 if(data63.path !== undefined){
 let data65 = data63.path;
 if(typeof data65 === "string"){
-if(!pattern38.test(data65)){
+if(!pattern40.test(data65)){
 const err165 = {instancePath:instancePath+"/instances/" + i0+"/measured/ciphertextBytes/sources/" + i3+"/path",schemaPath:"#/properties/instances/items/properties/measured/properties/ciphertextBytes/properties/sources/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err165];
@@ -24407,7 +24855,7 @@ errors++;
 if(data76.path !== undefined){
 let data78 = data76.path;
 if(typeof data78 === "string"){
-if(!pattern38.test(data78)){
+if(!pattern40.test(data78)){
 const err201 = {instancePath:instancePath+"/instances/" + i0+"/measured/signatureBytes/sources/" + i4+"/path",schemaPath:"#/properties/instances/items/properties/measured/properties/signatureBytes/properties/sources/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err201];
@@ -27283,7 +27731,7 @@ errors++;
 if(data34.path !== undefined){
 let data35 = data34.path;
 if(typeof data35 === "string"){
-if(!pattern38.test(data35)){
+if(!pattern40.test(data35)){
 const err82 = {instancePath:instancePath+"/files/" + i4+"/path",schemaPath:"#/properties/files/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err82];
@@ -28014,7 +28462,7 @@ const len10 = data62.length;
 for(let i10=0; i10<len10; i10++){
 let data63 = data62[i10];
 if(typeof data63 === "string"){
-if(!pattern38.test(data63)){
+if(!pattern40.test(data63)){
 const err140 = {instancePath:instancePath+"/reindexed/" + i9+"/changed/" + i10,schemaPath:"#/properties/reindexed/items/properties/changed/items/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err140];
@@ -28055,7 +28503,7 @@ const len11 = data64.length;
 for(let i11=0; i11<len11; i11++){
 let data65 = data64[i11];
 if(typeof data65 === "string"){
-if(!pattern38.test(data65)){
+if(!pattern40.test(data65)){
 const err143 = {instancePath:instancePath+"/reindexed/" + i9+"/added/" + i11,schemaPath:"#/properties/reindexed/items/properties/added/items/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err143];
@@ -28096,7 +28544,7 @@ const len12 = data66.length;
 for(let i12=0; i12<len12; i12++){
 let data67 = data66[i12];
 if(typeof data67 === "string"){
-if(!pattern38.test(data67)){
+if(!pattern40.test(data67)){
 const err146 = {instancePath:instancePath+"/reindexed/" + i9+"/removed/" + i12,schemaPath:"#/properties/reindexed/items/properties/removed/items/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err146];
@@ -37908,9 +38356,9 @@ validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const meta = validate33;
 const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/meta.schema.json","title":"ngcc-perf submission metadata (meta.json)","description":"Submission metadata.","type":"object","properties":{"name":{"type":"string","description":"Algorithm name, e.g. Puffin.","minLength":1},"instances":{"type":"array","description":"The instances, in page order. Their names are unique, also ignoring case (each names a folder of the store and of the site; readMeta and validate refuse a repeated name).","items":{"type":"object","description":"One instance: one parameter set of one implementation, compiled from exactly the sources listed.","properties":{"name":{"type":"string","description":"Instance name (part of store paths), e.g. MyKEM-128; unique among the instances, ignoring case.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$","maxLength":128},"sources":{"type":"array","description":"Exactly the C files to compile for the instance.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"implementation":{"type":"string","description":"The implementation (implementations[].name) the instance belongs to; default reference.","minLength":1},"parameterSet":{"type":"string","description":"The parameter set (one of parameterSets).","minLength":1},"folder":{"type":"string","description":"Folder of the instance (holding its API header). Relative to the submission folder, inside it.","minLength":1},"apiHeader":{"type":"string","description":"The API header file (any name: api.h, kem.h, sign.h …) with the CRYPTO_* size macros. Relative to the submission folder, inside it.","minLength":1},"api":{"type":"object","description":"The API the instance's header declares.","properties":{"style":{"type":"string","enum":["nist","fips204"],"description":"Signature API: nist (default), the round-3 crypto_sign(sm, smlen, m, mlen, sk) / crypto_sign_open(m, mlen, sm, smlen, pk); fips204, the FIPS 204 context API crypto_sign(sm, smlen, m, mlen, ctx, ctxlen, sk) / crypto_sign_open(m, mlen, sm, smlen, ctx, ctxlen, pk) (plus crypto_sign_signature_ctx / crypto_sign_verify_ctx where present)."},"prefix":{"type":"string","description":"Namespace prefix of every API name, e.g. PQCLEAN_MLDSA44_CLEAN_; default: detected from the header (the prefix of its CRYPTO_SECRETKEYBYTES macro).","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"context":{"type":"string","description":"FIPS 204 context string as hex (at most 255 bytes); default empty, or the campaign's signContext.","pattern":"^([0-9a-fA-F]{2}){0,255}$"},"randombytes":{"type":"string","description":"The symbol the instance's code calls for randomness when a macro renames randombytes (e.g. PQCLEAN_randombytes): linked to ngcc-perf's randombytes (the KAT DRBG or the system RNG); default randombytes.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"additionalProperties":false},"includeDirs":{"type":"array","description":"Include folders (-I), in order.","items":{"type":"string","description":"One path. Relative to the submission folder, inside it.","minLength":1}},"defines":{"type":"array","description":"Macros for every build of the instance, without -D.","items":{"type":"string","description":"A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).","pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"}},"cflags":{"type":"array","description":"Compiler flags the package's own build passes besides -D and -I (-std=c11, -mavx2 …), after the build profile's flags in every compile of the instance.","items":{"type":"string","description":"One flag: -std=…, -m<feature> (not -march=native or -mtune), -f<option> (not -fPIC, -fsanitize, -flto, -fprofile…, -fplugin…) or -pthread; the harness's own code (driver, KAT generator, printparams) gets none of the -f options.","pattern":"^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$"}},"libraries":{"type":"array","description":"System libraries the instance links (its build's -l flags, e.g. crypto), linked after the objects on every link line.","items":{"type":"string","description":"A library name as -l takes it, e.g. crypto for -lcrypto (libm is always linked).","pattern":"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the timing builds draw randomness. randombytes: calls randombytes; self: draws its own randomness (never randombytes)."},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c when it is not among sources; it is always left out of builds (ngcc-perf provides randombytes). Relative to the submission folder, inside it.","minLength":1},"kat":{"type":"object","description":"The KAT build and its expected file.","properties":{"file":{"type":"string","description":"The NIST .rsp file, e.g. KAT/MyKEM-128/PQCkemKAT_1632.rsp. Relative to the submission folder, inside it.","minLength":1},"defines":{"type":"array","description":"Macros of the KAT build, without -D; they replace defines.","items":{"type":"string","description":"A macro without -D: NAME, NAME=VALUE, or a function-like macro NAME(a,b)=VALUE as a package's build passes it (CRYPTO_NAMESPACE(s)=mykem_##s).","pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"}},"randomness":{"type":"string","enum":["randombytes","self"],"description":"How the KAT build draws randomness (the KAT DRBG is linked as randombytes). randombytes: calls randombytes; self: draws its own randomness (never randombytes)."}},"additionalProperties":false},"notes":{"type":"string","description":"Free text about the instance."}},"required":["name","sources"],"additionalProperties":false},"minItems":1},"$schema":{"type":"string","description":"URL or path of this schema, for editors; ignored."},"schemaVersion":{"const":1,"description":"Version of this schema the file was written against."},"id":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"category":{"type":"string","enum":["kem","sign","kex"],"description":"Algorithm category: key encapsulation, signature or key exchange."},"summary":{"type":"string","description":"One sentence about the submission."},"interface":{"type":"string","description":"The interface the code implements when it is not the NIST API, e.g. ngcc_kex.h."},"implementations":{"type":"array","description":"Implementation versions.","items":{"type":"object","description":"One implementation.","properties":{"name":{"type":"string","description":"Implementation name, e.g. reference.","minLength":1},"folder":{"type":"string","description":"Its folder, e.g. Reference_Implementation. Relative to the submission folder, inside it.","minLength":1}},"required":["name"],"additionalProperties":false}},"parameterSets":{"type":"array","description":"Parameter set names, in order.","items":{"type":"string","minLength":1}},"iccs":{"description":"The ICCS functions the code calls; absent or null: it calls none (nothing of ICCS is linked or included).","anyOf":[{"type":"object","properties":{"header":{"type":"string","description":"The ICCS header the code includes, e.g. iccs.h."},"hash":{"type":"array","description":"ICCS hash functions called, e.g. pseudohash, pseudoXOF, sm3hash.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}},"drng":{"type":"array","description":"ICCS DRNG functions called, e.g. randombytes.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"A C symbol name."}}},"additionalProperties":false},{"type":"null"}]},"ownPrimitives":{"type":"array","description":"Symmetric primitives the submission brings itself.","items":{"type":"object","description":"One primitive.","properties":{"name":{"type":"string","description":"Its name, e.g. SHAKE128 (own Keccak-f[1600]).","minLength":1},"source":{"type":"string","description":"The file implementing it. Relative to the submission folder, inside it.","minLength":1},"instances":{"type":"array","description":"The instances that use it.","items":{"type":"string"}},"use":{"type":"string","description":"What it is used for, e.g. matrix A."}},"required":["name"],"additionalProperties":false}},"randombytesSource":{"type":"string","description":"The submitter's own randombytes.c for every instance (an instance's randombytesSource names one for itself); always left out of builds. Relative to the submission folder, inside it.","minLength":1},"katManifest":{"type":"string","description":"The KAT manifest in sha256sum format, e.g. KAT/kat.sha256. Relative to the submission folder, inside it.","minLength":1},"profiler":{"type":"object","description":"This algorithm's profiler symbol groups: added to the campaign's (a group of the same name overrides the campaign's), or with replaceCampaignGroups instead of them.","properties":{"groups":{"type":"object","description":"Group name → its symbols; added to the campaign's groups, a group of the same name overriding the campaign's.","propertyNames":{"pattern":"^[a-z][a-z0-9_]*$"},"additionalProperties":{"type":"object","description":"One symbol group.","properties":{"symbols":{"type":"array","description":"Linker symbols wrapped with -Wl,--wrap.","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"minItems":1},"label":{"type":"string","description":"Column label in the report, e.g. pseudohash/XOF/sm3 or SHA-3/SHAKE."},"symbolLabels":{"type":"object","description":"Symbol → name shown in the calls column (e.g. randombytes → drng); by default a symbol is shown without the prefix all of its group's symbols share.","additionalProperties":{"type":"string"}},"kind":{"type":"string","enum":["hash","drng","other"],"description":"What the group holds: hash (hash/XOF functions), drng (the randomness source) or other; default drng for a group named drng or holding randombytes, else hash."},"iccs":{"type":"boolean","description":"true: the group is ICCS placeholder functions (worded so on the page); default: true only when every symbol is an ICCS function the submission's meta.json iccs lists or iccs.h declares."}},"required":["symbols"],"additionalProperties":false}},"replaceCampaignGroups":{"type":"boolean","description":"true: these groups instead of the campaign's (or the defaults); default false."}},"required":["groups"],"additionalProperties":false},"links":{"type":"object","description":"Links about the submission.","properties":{"description":{"type":"string","description":"Where the submission is described (relative path or URL)."},"source":{"type":"string","description":"Where its source is (relative path or URL)."}},"additionalProperties":false}},"required":["name","instances"],"additionalProperties":false};
-const pattern129 = new RegExp("^([0-9a-fA-F]{2}){0,255}$", "u");
-const pattern131 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$", "u");
-const pattern132 = new RegExp("^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$", "u");
+const pattern131 = new RegExp("^([0-9a-fA-F]{2}){0,255}$", "u");
+const pattern133 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$", "u");
+const pattern134 = new RegExp("^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$", "u");
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/meta.schema.json" */;
@@ -38272,7 +38720,7 @@ errors++;
 if(data10.context !== undefined){
 let data13 = data10.context;
 if(typeof data13 === "string"){
-if(!pattern129.test(data13)){
+if(!pattern131.test(data13)){
 const err28 = {instancePath:instancePath+"/instances/" + i0+"/api/context",schemaPath:"#/properties/instances/items/properties/api/properties/context/pattern",keyword:"pattern",params:{pattern: "^([0-9a-fA-F]{2}){0,255}$"},message:"must match pattern \""+"^([0-9a-fA-F]{2}){0,255}$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
@@ -38379,7 +38827,7 @@ const len3 = data17.length;
 for(let i3=0; i3<len3; i3++){
 let data18 = data17[i3];
 if(typeof data18 === "string"){
-if(!pattern131.test(data18)){
+if(!pattern133.test(data18)){
 const err36 = {instancePath:instancePath+"/instances/" + i0+"/defines/" + i3,schemaPath:"#/properties/instances/items/properties/defines/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -38420,7 +38868,7 @@ const len4 = data19.length;
 for(let i4=0; i4<len4; i4++){
 let data20 = data19[i4];
 if(typeof data20 === "string"){
-if(!pattern132.test(data20)){
+if(!pattern134.test(data20)){
 const err39 = {instancePath:instancePath+"/instances/" + i0+"/cflags/" + i4,schemaPath:"#/properties/instances/items/properties/cflags/items/pattern",keyword:"pattern",params:{pattern: "^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$"},message:"must match pattern \""+"^(-std=[A-Za-z0-9+]+|-m(?!arch=native|tune=|tune$)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-f(?!PIC|pic|PIE|pie|sanitize|lto|profile|plugin)[A-Za-z0-9][A-Za-z0-9=.,+_-]*|-pthread)$"+"\""};
 if(vErrors === null){
 vErrors = [err39];
@@ -38590,7 +39038,7 @@ const len6 = data27.length;
 for(let i6=0; i6<len6; i6++){
 let data28 = data27[i6];
 if(typeof data28 === "string"){
-if(!pattern131.test(data28)){
+if(!pattern133.test(data28)){
 const err52 = {instancePath:instancePath+"/instances/" + i0+"/kat/defines/" + i6,schemaPath:"#/properties/instances/items/properties/kat/properties/defines/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*(\\([A-Za-z0-9_, ]*\\))?(=[^\\n\\r]*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err52];
@@ -40790,7 +41238,7 @@ errors++;
 if(data31.a !== undefined){
 let data32 = data31.a;
 if(typeof data32 === "string"){
-if(!pattern38.test(data32)){
+if(!pattern40.test(data32)){
 const err96 = {instancePath:instancePath+"/timings/" + i0+"/records/a",schemaPath:"#/properties/timings/items/properties/records/properties/a/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err96];
@@ -40815,7 +41263,7 @@ errors++;
 if(data31.b !== undefined){
 let data33 = data31.b;
 if(typeof data33 === "string"){
-if(!pattern38.test(data33)){
+if(!pattern40.test(data33)){
 const err98 = {instancePath:instancePath+"/timings/" + i0+"/records/b",schemaPath:"#/properties/timings/items/properties/records/properties/b/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err98];
@@ -41696,7 +42144,7 @@ errors++;
 if(data57.a !== undefined){
 let data58 = data57.a;
 if(typeof data58 === "string"){
-if(!pattern38.test(data58)){
+if(!pattern40.test(data58)){
 const err168 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err168];
@@ -41721,7 +42169,7 @@ errors++;
 if(data57.b !== undefined){
 let data59 = data57.b;
 if(typeof data59 === "string"){
-if(!pattern38.test(data59)){
+if(!pattern40.test(data59)){
 const err170 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err170];
@@ -42089,7 +42537,7 @@ errors++;
 if(data61.record !== undefined){
 let data70 = data61.record;
 if(typeof data70 === "string"){
-if(!pattern38.test(data70)){
+if(!pattern40.test(data70)){
 const err201 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err201];
@@ -45249,15 +45697,1333 @@ return errors === 0;
 }
 validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_info = validate36;
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-info.schema.json","title":"ngcc-driver info output","type":"object","description":"The instance's category, API sizes and the counters usable here (ngcc-driver info).","properties":{"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"algname":{"description":"CRYPTO_ALGNAME, or null when absent.","anyOf":[{"type":"string"},{"type":"null"}]},"namespace":{"description":"-DNGCC_NAMESPACE, or null.","anyOf":[{"type":"string"},{"type":"null"}]},"sizes":{"type":"object","description":"The API macros by name (publicKeyBytes, …), in bytes.","propertyNames":{"pattern":"^[a-z][A-Za-z0-9]{0,63}$"},"maxProperties":32,"additionalProperties":{"type":"integer","description":"Bytes.","minimum":0}},"counters":{"type":"array","description":"The counter kinds usable here.","items":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"minItems":1,"uniqueItems":true},"defaultCounter":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."}},"required":["category","algname","namespace","sizes","counters","defaultCounter"],"additionalProperties":false};
-const pattern168 = new RegExp("^[a-z][A-Za-z0-9]{0,63}$", "u");
+export const between_run = validate36;
+const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/between-run.schema.json","title":"ngcc-perf between-run component of a machine","description":"The time step of a campaign repeated as A/A sessions on one machine (`ngcc-perf calibrate`): each operation's published figure and within-run half-width per session, and the between-run component of the time and of the estimated cycles that `ngcc-perf run --between-run FILE` adds to every per-call 95 % interval.","type":"object","properties":{"kind":{"const":"between-run","description":"Record kind; always \"between-run\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"campaign":{"type":"string","description":"The campaign's name."},"host":{"type":"object","description":"The machine the sessions ran on.","properties":{"hostname":{"type":"string","description":"os.hostname()."},"cpuModel":{"type":"string","description":"The first 'model name' of /proc/cpuinfo (or os.cpus()[0].model)."},"cpus":{"type":"integer","description":"Logical CPUs.","minimum":1},"kernel":{"type":"string","description":"os.release()."}},"required":["hostname","cpuModel","cpus","kernel"],"additionalProperties":false},"start":{"type":"string","description":"When the first session started.","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"end":{"type":"string","description":"When the last session ended.","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"gapSeconds":{"type":"number","description":"Idle seconds between sessions.","minimum":0},"quick":{"type":"boolean","description":"Whether the sessions were --quick smoke runs (one short worker each: a test of the command, not a calibration)."},"operations":{"type":"array","description":"Every operation timed in every session.","items":{"type":"object","description":"One operation of one instance under one build profile, over the sessions.","properties":{"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"time":{"type":"array","description":"The time per session, ns per call, in session order.","items":{"type":"object","description":"One session's published figure.","properties":{"value":{"type":"number","description":"The published figure (ns per call, or estimated core cycles per call).","minimum":0},"halfWidth":{"type":"number","description":"Half-width of the session's own (within-run) 95 % prediction interval, same unit.","minimum":0}},"required":["value","halfWidth"],"additionalProperties":false}},"cycles":{"description":"The estimated core cycles per session (null: the core clock was not probed).","anyOf":[{"type":"array","items":{"type":"object","description":"One session's published figure.","properties":{"value":{"type":"number","description":"The published figure (ns per call, or estimated core cycles per call).","minimum":0},"halfWidth":{"type":"number","description":"Half-width of the session's own (within-run) 95 % prediction interval, same unit.","minimum":0}},"required":["value","halfWidth"],"additionalProperties":false}},{"type":"null"}]},"contention":{"type":"array","description":"Each session's contention state and the workers it published from (state/publishedFrom; none: no probe).","items":{"type":"string","description":"state/publishedFrom, e.g. uncontended/uncontended, or none."}}},"required":["algorithmId","instance","buildProfile","operation","time","cycles","contention"],"additionalProperties":false}},"time":{"type":"object","description":"The between-run component of one figure (betweenRunComponent in @ngcc-perf/stats).","properties":{"relativeSd":{"type":"number","description":"sd of a run's figure beyond its within-run noise, as a fraction of the figure: the variance of the sessions' figures (relative to their mean) less the within-run variance, floored at 0, averaged over the operations.","minimum":0},"df":{"type":"integer","description":"Degrees of freedom: sessions − 1 (the operations of one session share its host state).","minimum":1},"sessions":{"type":"integer","description":"Sessions behind it.","minimum":2},"operations":{"type":"integer","description":"Operations pooled.","minimum":1}},"required":["relativeSd","df","sessions","operations"],"additionalProperties":false},"cycles":{"description":"The between-run component of one figure (betweenRunComponent in @ngcc-perf/stats).","anyOf":[{"type":"object","properties":{"relativeSd":{"type":"number","description":"sd of a run's figure beyond its within-run noise, as a fraction of the figure: the variance of the sessions' figures (relative to their mean) less the within-run variance, floored at 0, averaged over the operations.","minimum":0},"df":{"type":"integer","description":"Degrees of freedom: sessions − 1 (the operations of one session share its host state).","minimum":1},"sessions":{"type":"integer","description":"Sessions behind it.","minimum":2},"operations":{"type":"integer","description":"Operations pooled.","minimum":1}},"required":["relativeSd","df","sessions","operations"],"additionalProperties":false},{"type":"null"}]}},"required":["kind","schemaVersion","system","campaign","host","start","end","gapSeconds","quick","operations","time","cycles"],"additionalProperties":false,"$defs":{}};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-info.schema.json" */;
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/between-run.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.schemaVersion === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"},message:"must have required property '"+"schemaVersion"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.system === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.campaign === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "campaign"},message:"must have required property '"+"campaign"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.host === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.start === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "start"},message:"must have required property '"+"start"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.end === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "end"},message:"must have required property '"+"end"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.gapSeconds === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "gapSeconds"},message:"must have required property '"+"gapSeconds"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.quick === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quick"},message:"must have required property '"+"quick"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.operations === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operations"},message:"must have required property '"+"operations"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.time === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.cycles === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cycles"},message:"must have required property '"+"cycles"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema107.properties, key0))){
+const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+if("between-run" !== data.kind){
+const err13 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "between-run"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined){
+if(1 !== data.schemaVersion){
+const err14 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.system !== undefined){
+let data2 = data.system;
+if(typeof data2 === "string"){
+if(!pattern4.test(data2)){
+const err15 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/system",schemaPath:"#/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.campaign !== undefined){
+if(typeof data.campaign !== "string"){
+const err17 = {instancePath:instancePath+"/campaign",schemaPath:"#/properties/campaign/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.host !== undefined){
+let data4 = data.host;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.hostname === undefined){
+const err18 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/required",keyword:"required",params:{missingProperty: "hostname"},message:"must have required property '"+"hostname"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data4.cpuModel === undefined){
+const err19 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/required",keyword:"required",params:{missingProperty: "cpuModel"},message:"must have required property '"+"cpuModel"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data4.cpus === undefined){
+const err20 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/required",keyword:"required",params:{missingProperty: "cpus"},message:"must have required property '"+"cpus"+"'"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data4.kernel === undefined){
+const err21 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/required",keyword:"required",params:{missingProperty: "kernel"},message:"must have required property '"+"kernel"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key1 in data4){
+if(!((((key1 === "hostname") || (key1 === "cpuModel")) || (key1 === "cpus")) || (key1 === "kernel"))){
+const err22 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data4.hostname !== undefined){
+if(typeof data4.hostname !== "string"){
+const err23 = {instancePath:instancePath+"/host/hostname",schemaPath:"#/properties/host/properties/hostname/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.cpuModel !== undefined){
+if(typeof data4.cpuModel !== "string"){
+const err24 = {instancePath:instancePath+"/host/cpuModel",schemaPath:"#/properties/host/properties/cpuModel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data4.cpus !== undefined){
+let data7 = data4.cpus;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err25 = {instancePath:instancePath+"/host/cpus",schemaPath:"#/properties/host/properties/cpus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 1 || isNaN(data7)){
+const err26 = {instancePath:instancePath+"/host/cpus",schemaPath:"#/properties/host/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data4.kernel !== undefined){
+if(typeof data4.kernel !== "string"){
+const err27 = {instancePath:instancePath+"/host/kernel",schemaPath:"#/properties/host/properties/kernel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.start !== undefined){
+let data9 = data.start;
+if(typeof data9 === "string"){
+if(!pattern20.test(data9)){
+const err29 = {instancePath:instancePath+"/start",schemaPath:"#/properties/start/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/start",schemaPath:"#/properties/start/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.end !== undefined){
+let data10 = data.end;
+if(typeof data10 === "string"){
+if(!pattern20.test(data10)){
+const err31 = {instancePath:instancePath+"/end",schemaPath:"#/properties/end/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/end",schemaPath:"#/properties/end/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.gapSeconds !== undefined){
+let data11 = data.gapSeconds;
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err33 = {instancePath:instancePath+"/gapSeconds",schemaPath:"#/properties/gapSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/gapSeconds",schemaPath:"#/properties/gapSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.quick !== undefined){
+if(typeof data.quick !== "boolean"){
+const err35 = {instancePath:instancePath+"/quick",schemaPath:"#/properties/quick/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.operations !== undefined){
+let data13 = data.operations;
+if(Array.isArray(data13)){
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+let data14 = data13[i0];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.algorithmId === undefined){
+const err36 = {instancePath:instancePath+"/operations/" + i0,schemaPath:"#/properties/operations/items/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data14.instance === undefined){
+const err37 = {instancePath:instancePath+"/operations/" + i0,schemaPath:"#/properties/operations/items/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data14.buildProfile === undefined){
+const err38 = {instancePath:instancePath+"/operations/" + i0,schemaPath:"#/properties/operations/items/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data14.operation === undefined){
+const err39 = {instancePath:instancePath+"/operations/" + i0,schemaPath:"#/properties/operations/items/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data14.time === undefined){
+const err40 = {instancePath:instancePath+"/operations/" + i0,schemaPath:"#/properties/operations/items/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data14.cycles === undefined){
+const err41 = {instancePath:instancePath+"/operations/" + i0,schemaPath:"#/properties/operations/items/required",keyword:"required",params:{missingProperty: "cycles"},message:"must have required property '"+"cycles"+"'"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data14.contention === undefined){
+const err42 = {instancePath:instancePath+"/operations/" + i0,schemaPath:"#/properties/operations/items/required",keyword:"required",params:{missingProperty: "contention"},message:"must have required property '"+"contention"+"'"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+for(const key2 in data14){
+if(!(((((((key2 === "algorithmId") || (key2 === "instance")) || (key2 === "buildProfile")) || (key2 === "operation")) || (key2 === "time")) || (key2 === "cycles")) || (key2 === "contention"))){
+const err43 = {instancePath:instancePath+"/operations/" + i0,schemaPath:"#/properties/operations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data14.algorithmId !== undefined){
+let data15 = data14.algorithmId;
+if(typeof data15 === "string"){
+if(!pattern4.test(data15)){
+const err44 = {instancePath:instancePath+"/operations/" + i0+"/algorithmId",schemaPath:"#/properties/operations/items/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/operations/" + i0+"/algorithmId",schemaPath:"#/properties/operations/items/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data14.instance !== undefined){
+let data16 = data14.instance;
+if(typeof data16 === "string"){
+if(!pattern4.test(data16)){
+const err46 = {instancePath:instancePath+"/operations/" + i0+"/instance",schemaPath:"#/properties/operations/items/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/operations/" + i0+"/instance",schemaPath:"#/properties/operations/items/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data14.buildProfile !== undefined){
+let data17 = data14.buildProfile;
+if(typeof data17 === "string"){
+if(!pattern4.test(data17)){
+const err48 = {instancePath:instancePath+"/operations/" + i0+"/buildProfile",schemaPath:"#/properties/operations/items/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/operations/" + i0+"/buildProfile",schemaPath:"#/properties/operations/items/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data14.operation !== undefined){
+let data18 = data14.operation;
+if(typeof data18 === "string"){
+if(!pattern7.test(data18)){
+const err50 = {instancePath:instancePath+"/operations/" + i0+"/operation",schemaPath:"#/properties/operations/items/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/operations/" + i0+"/operation",schemaPath:"#/properties/operations/items/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data14.time !== undefined){
+let data19 = data14.time;
+if(Array.isArray(data19)){
+const len1 = data19.length;
+for(let i1=0; i1<len1; i1++){
+let data20 = data19[i1];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.value === undefined){
+const err52 = {instancePath:instancePath+"/operations/" + i0+"/time/" + i1,schemaPath:"#/properties/operations/items/properties/time/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(data20.halfWidth === undefined){
+const err53 = {instancePath:instancePath+"/operations/" + i0+"/time/" + i1,schemaPath:"#/properties/operations/items/properties/time/items/required",keyword:"required",params:{missingProperty: "halfWidth"},message:"must have required property '"+"halfWidth"+"'"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+for(const key3 in data20){
+if(!((key3 === "value") || (key3 === "halfWidth"))){
+const err54 = {instancePath:instancePath+"/operations/" + i0+"/time/" + i1,schemaPath:"#/properties/operations/items/properties/time/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data20.value !== undefined){
+let data21 = data20.value;
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err55 = {instancePath:instancePath+"/operations/" + i0+"/time/" + i1+"/value",schemaPath:"#/properties/operations/items/properties/time/items/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/operations/" + i0+"/time/" + i1+"/value",schemaPath:"#/properties/operations/items/properties/time/items/properties/value/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data20.halfWidth !== undefined){
+let data22 = data20.halfWidth;
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err57 = {instancePath:instancePath+"/operations/" + i0+"/time/" + i1+"/halfWidth",schemaPath:"#/properties/operations/items/properties/time/items/properties/halfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/operations/" + i0+"/time/" + i1+"/halfWidth",schemaPath:"#/properties/operations/items/properties/time/items/properties/halfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/operations/" + i0+"/time/" + i1,schemaPath:"#/properties/operations/items/properties/time/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/operations/" + i0+"/time",schemaPath:"#/properties/operations/items/properties/time/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data14.cycles !== undefined){
+let data23 = data14.cycles;
+const _errs50 = errors;
+let valid8 = false;
+const _errs51 = errors;
+if(Array.isArray(data23)){
+const len2 = data23.length;
+for(let i2=0; i2<len2; i2++){
+let data24 = data23[i2];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.value === undefined){
+const err61 = {instancePath:instancePath+"/operations/" + i0+"/cycles/" + i2,schemaPath:"#/properties/operations/items/properties/cycles/anyOf/0/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(data24.halfWidth === undefined){
+const err62 = {instancePath:instancePath+"/operations/" + i0+"/cycles/" + i2,schemaPath:"#/properties/operations/items/properties/cycles/anyOf/0/items/required",keyword:"required",params:{missingProperty: "halfWidth"},message:"must have required property '"+"halfWidth"+"'"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+for(const key4 in data24){
+if(!((key4 === "value") || (key4 === "halfWidth"))){
+const err63 = {instancePath:instancePath+"/operations/" + i0+"/cycles/" + i2,schemaPath:"#/properties/operations/items/properties/cycles/anyOf/0/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data24.value !== undefined){
+let data25 = data24.value;
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err64 = {instancePath:instancePath+"/operations/" + i0+"/cycles/" + i2+"/value",schemaPath:"#/properties/operations/items/properties/cycles/anyOf/0/items/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/operations/" + i0+"/cycles/" + i2+"/value",schemaPath:"#/properties/operations/items/properties/cycles/anyOf/0/items/properties/value/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data24.halfWidth !== undefined){
+let data26 = data24.halfWidth;
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 0 || isNaN(data26)){
+const err66 = {instancePath:instancePath+"/operations/" + i0+"/cycles/" + i2+"/halfWidth",schemaPath:"#/properties/operations/items/properties/cycles/anyOf/0/items/properties/halfWidth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/operations/" + i0+"/cycles/" + i2+"/halfWidth",schemaPath:"#/properties/operations/items/properties/cycles/anyOf/0/items/properties/halfWidth/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/operations/" + i0+"/cycles/" + i2,schemaPath:"#/properties/operations/items/properties/cycles/anyOf/0/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/operations/" + i0+"/cycles",schemaPath:"#/properties/operations/items/properties/cycles/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+var _valid0 = _errs51 === errors;
+valid8 = valid8 || _valid0;
+const _errs60 = errors;
+if(data23 !== null){
+const err70 = {instancePath:instancePath+"/operations/" + i0+"/cycles",schemaPath:"#/properties/operations/items/properties/cycles/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+var _valid0 = _errs60 === errors;
+valid8 = valid8 || _valid0;
+if(!valid8){
+const err71 = {instancePath:instancePath+"/operations/" + i0+"/cycles",schemaPath:"#/properties/operations/items/properties/cycles/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+else {
+errors = _errs50;
+if(vErrors !== null){
+if(_errs50){
+vErrors.length = _errs50;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data14.contention !== undefined){
+let data27 = data14.contention;
+if(Array.isArray(data27)){
+const len3 = data27.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data27[i3] !== "string"){
+const err72 = {instancePath:instancePath+"/operations/" + i0+"/contention/" + i3,schemaPath:"#/properties/operations/items/properties/contention/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/operations/" + i0+"/contention",schemaPath:"#/properties/operations/items/properties/contention/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/operations/" + i0,schemaPath:"#/properties/operations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data.time !== undefined){
+let data29 = data.time;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.relativeSd === undefined){
+const err76 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/required",keyword:"required",params:{missingProperty: "relativeSd"},message:"must have required property '"+"relativeSd"+"'"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(data29.df === undefined){
+const err77 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/required",keyword:"required",params:{missingProperty: "df"},message:"must have required property '"+"df"+"'"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(data29.sessions === undefined){
+const err78 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/required",keyword:"required",params:{missingProperty: "sessions"},message:"must have required property '"+"sessions"+"'"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if(data29.operations === undefined){
+const err79 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/required",keyword:"required",params:{missingProperty: "operations"},message:"must have required property '"+"operations"+"'"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+for(const key5 in data29){
+if(!((((key5 === "relativeSd") || (key5 === "df")) || (key5 === "sessions")) || (key5 === "operations"))){
+const err80 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data29.relativeSd !== undefined){
+let data30 = data29.relativeSd;
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 0 || isNaN(data30)){
+const err81 = {instancePath:instancePath+"/time/relativeSd",schemaPath:"#/properties/time/properties/relativeSd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/time/relativeSd",schemaPath:"#/properties/time/properties/relativeSd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data29.df !== undefined){
+let data31 = data29.df;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err83 = {instancePath:instancePath+"/time/df",schemaPath:"#/properties/time/properties/df/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 1 || isNaN(data31)){
+const err84 = {instancePath:instancePath+"/time/df",schemaPath:"#/properties/time/properties/df/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+if(data29.sessions !== undefined){
+let data32 = data29.sessions;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err85 = {instancePath:instancePath+"/time/sessions",schemaPath:"#/properties/time/properties/sessions/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 2 || isNaN(data32)){
+const err86 = {instancePath:instancePath+"/time/sessions",schemaPath:"#/properties/time/properties/sessions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+if(data29.operations !== undefined){
+let data33 = data29.operations;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err87 = {instancePath:instancePath+"/time/operations",schemaPath:"#/properties/time/properties/operations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 1 || isNaN(data33)){
+const err88 = {instancePath:instancePath+"/time/operations",schemaPath:"#/properties/time/properties/operations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data.cycles !== undefined){
+let data34 = data.cycles;
+const _errs78 = errors;
+let valid15 = false;
+const _errs79 = errors;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.relativeSd === undefined){
+const err90 = {instancePath:instancePath+"/cycles",schemaPath:"#/properties/cycles/anyOf/0/required",keyword:"required",params:{missingProperty: "relativeSd"},message:"must have required property '"+"relativeSd"+"'"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(data34.df === undefined){
+const err91 = {instancePath:instancePath+"/cycles",schemaPath:"#/properties/cycles/anyOf/0/required",keyword:"required",params:{missingProperty: "df"},message:"must have required property '"+"df"+"'"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if(data34.sessions === undefined){
+const err92 = {instancePath:instancePath+"/cycles",schemaPath:"#/properties/cycles/anyOf/0/required",keyword:"required",params:{missingProperty: "sessions"},message:"must have required property '"+"sessions"+"'"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if(data34.operations === undefined){
+const err93 = {instancePath:instancePath+"/cycles",schemaPath:"#/properties/cycles/anyOf/0/required",keyword:"required",params:{missingProperty: "operations"},message:"must have required property '"+"operations"+"'"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+for(const key6 in data34){
+if(!((((key6 === "relativeSd") || (key6 === "df")) || (key6 === "sessions")) || (key6 === "operations"))){
+const err94 = {instancePath:instancePath+"/cycles",schemaPath:"#/properties/cycles/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data34.relativeSd !== undefined){
+let data35 = data34.relativeSd;
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 0 || isNaN(data35)){
+const err95 = {instancePath:instancePath+"/cycles/relativeSd",schemaPath:"#/properties/cycles/anyOf/0/properties/relativeSd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/cycles/relativeSd",schemaPath:"#/properties/cycles/anyOf/0/properties/relativeSd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data34.df !== undefined){
+let data36 = data34.df;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+const err97 = {instancePath:instancePath+"/cycles/df",schemaPath:"#/properties/cycles/anyOf/0/properties/df/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 < 1 || isNaN(data36)){
+const err98 = {instancePath:instancePath+"/cycles/df",schemaPath:"#/properties/cycles/anyOf/0/properties/df/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+if(data34.sessions !== undefined){
+let data37 = data34.sessions;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err99 = {instancePath:instancePath+"/cycles/sessions",schemaPath:"#/properties/cycles/anyOf/0/properties/sessions/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 2 || isNaN(data37)){
+const err100 = {instancePath:instancePath+"/cycles/sessions",schemaPath:"#/properties/cycles/anyOf/0/properties/sessions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+if(data34.operations !== undefined){
+let data38 = data34.operations;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err101 = {instancePath:instancePath+"/cycles/operations",schemaPath:"#/properties/cycles/anyOf/0/properties/operations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 1 || isNaN(data38)){
+const err102 = {instancePath:instancePath+"/cycles/operations",schemaPath:"#/properties/cycles/anyOf/0/properties/operations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/cycles",schemaPath:"#/properties/cycles/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+var _valid1 = _errs79 === errors;
+valid15 = valid15 || _valid1;
+const _errs90 = errors;
+if(data34 !== null){
+const err104 = {instancePath:instancePath+"/cycles",schemaPath:"#/properties/cycles/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+var _valid1 = _errs90 === errors;
+valid15 = valid15 || _valid1;
+if(!valid15){
+const err105 = {instancePath:instancePath+"/cycles",schemaPath:"#/properties/cycles/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+else {
+errors = _errs78;
+if(vErrors !== null){
+if(_errs78){
+vErrors.length = _errs78;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err106 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const driver_info = validate37;
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-info.schema.json","title":"ngcc-driver info output","type":"object","description":"The instance's category, API sizes and the counters usable here (ngcc-driver info).","properties":{"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"algname":{"description":"CRYPTO_ALGNAME, or null when absent.","anyOf":[{"type":"string"},{"type":"null"}]},"namespace":{"description":"-DNGCC_NAMESPACE, or null.","anyOf":[{"type":"string"},{"type":"null"}]},"sizes":{"type":"object","description":"The API macros by name (publicKeyBytes, …), in bytes.","propertyNames":{"pattern":"^[a-z][A-Za-z0-9]{0,63}$"},"maxProperties":32,"additionalProperties":{"type":"integer","description":"Bytes.","minimum":0}},"counters":{"type":"array","description":"The counter kinds usable here.","items":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"minItems":1,"uniqueItems":true},"defaultCounter":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."}},"required":["category","algname","namespace","sizes","counters","defaultCounter"],"additionalProperties":false};
+const pattern177 = new RegExp("^[a-z][A-Za-z0-9]{0,63}$", "u");
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-info.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate37.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45350,7 +47116,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(((data0 === "kem") || (data0 === "sign")) || (data0 === "kex"))){
-const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema107.properties.category.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema108.properties.category.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -45480,7 +47246,7 @@ errors++;
 for(const key1 in data3){
 const _errs18 = errors;
 if(typeof key1 === "string"){
-if(!pattern168.test(key1)){
+if(!pattern177.test(key1)){
 const err16 = {instancePath:instancePath+"/sizes",schemaPath:"#/properties/sizes/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][A-Za-z0-9]{0,63}$"},message:"must match pattern \""+"^[a-z][A-Za-z0-9]{0,63}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err16];
@@ -45567,7 +47333,7 @@ vErrors.push(err22);
 errors++;
 }
 if(!((((((data6 === "rdtsc") || (data6 === "perf-cycles")) || (data6 === "perf-instructions")) || (data6 === "cntvct")) || (data6 === "clock_gettime")) || (data6 === "fixed-clock"))){
-const err23 = {instancePath:instancePath+"/counters/" + i0,schemaPath:"#/properties/counters/items/enum",keyword:"enum",params:{allowedValues: schema107.properties.counters.items.enum},message:"must be equal to one of the allowed values"};
+const err23 = {instancePath:instancePath+"/counters/" + i0,schemaPath:"#/properties/counters/items/enum",keyword:"enum",params:{allowedValues: schema108.properties.counters.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -45626,7 +47392,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((((((data7 === "rdtsc") || (data7 === "perf-cycles")) || (data7 === "perf-instructions")) || (data7 === "cntvct")) || (data7 === "clock_gettime")) || (data7 === "fixed-clock"))){
-const err27 = {instancePath:instancePath+"/defaultCounter",schemaPath:"#/properties/defaultCounter/enum",keyword:"enum",params:{allowedValues: schema107.properties.defaultCounter.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/defaultCounter",schemaPath:"#/properties/defaultCounter/enum",keyword:"enum",params:{allowedValues: schema108.properties.defaultCounter.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -45647,19 +47413,19 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_check = validate37;
-const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-check.schema.json","title":"ngcc-driver check output","type":"object","description":"The functional check passed (ngcc-driver check): round trips and a tampered case.","properties":{"ok":{"const":true,"description":"Always true: a failed check exits 3 with nothing printed."},"iterations":{"type":"integer","description":"Round trips made (--iterations).","minimum":1},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false}},"required":["ok","iterations","messageBytes","lengths"],"additionalProperties":false};
+export const driver_check = validate38;
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-check.schema.json","title":"ngcc-driver check output","type":"object","description":"The functional check passed (ngcc-driver check): round trips and a tampered case.","properties":{"ok":{"const":true,"description":"Always true: a failed check exits 3 with nothing printed."},"iterations":{"type":"integer","description":"Round trips made (--iterations).","minimum":1},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false}},"required":["ok","iterations","messageBytes","lengths"],"additionalProperties":false};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-check.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45996,19 +47762,19 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_time = validate38;
-const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-time.schema.json","title":"ngcc-driver time output","type":"object","description":"Trials of one operation (ngcc-driver time): one counter delta and one CLOCK_MONOTONIC delta per trial.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"warmupIterations":{"type":"integer","description":"Iterations of the warm-up.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations in every trial.","minimum":1},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetNs":{"type":"integer","description":"--target-ns.","minimum":0},"warmupNs":{"type":"integer","description":"--warmup-ns.","minimum":0},"minIterations":{"type":"integer","description":"--min-iterations.","minimum":1},"maxIterations":{"type":"integer","description":"--max-iterations.","minimum":1},"estimateNs":{"type":"number","description":"The warm-up's estimate of one iteration, ns.","exclusiveMinimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"The rule that fixed iterationsPerTrial."}},"required":["targetNs","warmupNs","minIterations","maxIterations","estimateNs","limitedBy"],"additionalProperties":false},"trials":{"type":"array","description":"The trials, in order.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Iterations.","minimum":1},"counterDelta":{"type":"number","description":"Counter delta over the trial, in the counter's unit.","minimum":0},"ns":{"type":"number","description":"CLOCK_MONOTONIC ns over the trial.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"minItems":1,"maxItems":100000},"pinnedCpu":{"description":"The CPU the process was pinned to (--pin), or null.","anyOf":[{"type":"integer","minimum":0,"maximum":1023},{"type":"null"}]},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false},"profile":{"type":"object","description":"What the hash/DRNG profiler's wrappers counted during the trials (-DNGCC_PROFILE only).","properties":{"clock":{"type":"string","enum":["rdtsc","cntvct","clock_gettime"],"description":"The wrappers' clock."},"totalTicks":{"type":"integer","description":"Ticks over the trials.","minimum":0},"groups":{"type":"array","description":"Per group.","items":{"type":"object","description":"One group.","properties":{"name":{"type":"string","description":"The group."},"ticks":{"type":"integer","description":"Ticks.","minimum":0},"outer":{"type":"integer","description":"Outermost calls.","minimum":0}},"required":["name","ticks","outer"],"additionalProperties":false}},"symbols":{"type":"array","description":"Per wrapped symbol.","items":{"type":"object","description":"One wrapped symbol.","properties":{"name":{"type":"string","description":"The symbol."},"group":{"type":"string","description":"Its group."},"outer":{"type":"integer","description":"Outermost calls.","minimum":0},"nested":{"type":"integer","description":"Calls made inside another wrapped call.","minimum":0},"ticks":{"type":"integer","description":"Ticks inside its outermost calls.","minimum":0},"perOperation":{"description":"Outermost calls per operation (null: the histogram was lost).","anyOf":[{"type":"object","properties":{"operations":{"type":"integer","description":"Operations counted.","minimum":0},"min":{"type":"integer","description":"Fewest calls in one operation.","minimum":0},"max":{"type":"integer","description":"Most calls in one operation.","minimum":0},"median":{"type":"number","description":"Median calls per operation (a half at most).","minimum":0,"multipleOf":0.5},"sum":{"type":"integer","description":"Calls over all operations.","minimum":0},"distinct":{"type":"integer","description":"Distinct call counts.","minimum":0},"histogram":{"type":"array","description":"[calls, operations] per distinct count, in increasing calls.","items":{"type":"array","description":"[calls, operations].","items":{"type":"integer","description":"A count.","minimum":0},"minItems":2,"maxItems":2},"maxItems":64}},"required":["operations","min","max","median","sum","distinct"],"additionalProperties":false},{"type":"null"}]}},"required":["name","group","outer","nested","ticks"],"additionalProperties":false}}},"required":["clock","totalTicks","groups","symbols"],"additionalProperties":false}},"required":["op","counter","warmupIterations","iterationsPerTrial","calibration","trials","pinnedCpu","messageBytes"],"additionalProperties":false};
+export const driver_time = validate39;
+const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-time.schema.json","title":"ngcc-driver time output","type":"object","description":"Trials of one operation (ngcc-driver time): one counter delta and one CLOCK_MONOTONIC delta per trial.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"warmupIterations":{"type":"integer","description":"Iterations of the warm-up.","minimum":1},"iterationsPerTrial":{"type":"integer","description":"Iterations in every trial.","minimum":1},"calibration":{"type":"object","description":"How iterations per trial were chosen.","properties":{"targetNs":{"type":"integer","description":"--target-ns.","minimum":0},"warmupNs":{"type":"integer","description":"--warmup-ns.","minimum":0},"minIterations":{"type":"integer","description":"--min-iterations.","minimum":1},"maxIterations":{"type":"integer","description":"--max-iterations.","minimum":1},"estimateNs":{"type":"number","description":"The warm-up's estimate of one iteration, ns.","exclusiveMinimum":0},"limitedBy":{"type":"string","enum":["min-iterations","target-ns","counter-overhead","max-iterations"],"description":"The rule that fixed iterationsPerTrial."}},"required":["targetNs","warmupNs","minIterations","maxIterations","estimateNs","limitedBy"],"additionalProperties":false},"trials":{"type":"array","description":"The trials, in order.","items":{"type":"object","description":"One trial.","properties":{"iterations":{"type":"integer","description":"Iterations.","minimum":1},"counterDelta":{"type":"number","description":"Counter delta over the trial, in the counter's unit.","minimum":0},"ns":{"type":"number","description":"CLOCK_MONOTONIC ns over the trial.","minimum":0}},"required":["iterations","counterDelta","ns"],"additionalProperties":false},"minItems":1,"maxItems":100000},"pinnedCpu":{"description":"The CPU the process was pinned to (--pin), or null.","anyOf":[{"type":"integer","minimum":0,"maximum":1023},{"type":"null"}]},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false},"profile":{"type":"object","description":"What the hash/DRNG profiler's wrappers counted during the trials (-DNGCC_PROFILE only).","properties":{"clock":{"type":"string","enum":["rdtsc","cntvct","clock_gettime"],"description":"The wrappers' clock."},"totalTicks":{"type":"integer","description":"Ticks over the trials.","minimum":0},"groups":{"type":"array","description":"Per group.","items":{"type":"object","description":"One group.","properties":{"name":{"type":"string","description":"The group."},"ticks":{"type":"integer","description":"Ticks.","minimum":0},"outer":{"type":"integer","description":"Outermost calls.","minimum":0}},"required":["name","ticks","outer"],"additionalProperties":false}},"symbols":{"type":"array","description":"Per wrapped symbol.","items":{"type":"object","description":"One wrapped symbol.","properties":{"name":{"type":"string","description":"The symbol."},"group":{"type":"string","description":"Its group."},"outer":{"type":"integer","description":"Outermost calls.","minimum":0},"nested":{"type":"integer","description":"Calls made inside another wrapped call.","minimum":0},"ticks":{"type":"integer","description":"Ticks inside its outermost calls.","minimum":0},"perOperation":{"description":"Outermost calls per operation (null: the histogram was lost).","anyOf":[{"type":"object","properties":{"operations":{"type":"integer","description":"Operations counted.","minimum":0},"min":{"type":"integer","description":"Fewest calls in one operation.","minimum":0},"max":{"type":"integer","description":"Most calls in one operation.","minimum":0},"median":{"type":"number","description":"Median calls per operation (a half at most).","minimum":0,"multipleOf":0.5},"sum":{"type":"integer","description":"Calls over all operations.","minimum":0},"distinct":{"type":"integer","description":"Distinct call counts.","minimum":0},"histogram":{"type":"array","description":"[calls, operations] per distinct count, in increasing calls.","items":{"type":"array","description":"[calls, operations].","items":{"type":"integer","description":"A count.","minimum":0},"minItems":2,"maxItems":2},"maxItems":64}},"required":["operations","min","max","median","sum","distinct"],"additionalProperties":false},{"type":"null"}]}},"required":["name","group","outer","nested","ticks"],"additionalProperties":false}}},"required":["clock","totalTicks","groups","symbols"],"additionalProperties":false}},"required":["op","counter","warmupIterations","iterationsPerTrial","calibration","trials","pinnedCpu","messageBytes"],"additionalProperties":false};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-time.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46097,7 +47863,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema109.properties, key0))){
+if(!(func1.call(schema110.properties, key0))){
 const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -46231,7 +47997,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((((((data2 === "rdtsc") || (data2 === "perf-cycles")) || (data2 === "perf-instructions")) || (data2 === "cntvct")) || (data2 === "clock_gettime")) || (data2 === "fixed-clock"))){
-const err20 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema109.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema110.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -46254,7 +48020,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!(((((data3 === "tsc-ticks") || (data3 === "core-cycles")) || (data3 === "instructions")) || (data3 === "timer-ticks")) || (data3 === "ns"))){
-const err22 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema109.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema110.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -46691,7 +48457,7 @@ vErrors.push(err55);
 errors++;
 }
 if(!((((data16 === "min-iterations") || (data16 === "target-ns")) || (data16 === "counter-overhead")) || (data16 === "max-iterations"))){
-const err56 = {instancePath:instancePath+"/calibration/limitedBy",schemaPath:"#/properties/calibration/properties/limitedBy/enum",keyword:"enum",params:{allowedValues: schema109.properties.calibration.properties.limitedBy.enum},message:"must be equal to one of the allowed values"};
+const err56 = {instancePath:instancePath+"/calibration/limitedBy",schemaPath:"#/properties/calibration/properties/limitedBy/enum",keyword:"enum",params:{allowedValues: schema110.properties.calibration.properties.limitedBy.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -47252,7 +49018,7 @@ vErrors.push(err101);
 errors++;
 }
 if(!(((data31 === "rdtsc") || (data31 === "cntvct")) || (data31 === "clock_gettime"))){
-const err102 = {instancePath:instancePath+"/profile/clock",schemaPath:"#/properties/profile/properties/clock/enum",keyword:"enum",params:{allowedValues: schema109.properties.profile.properties.clock.enum},message:"must be equal to one of the allowed values"};
+const err102 = {instancePath:instancePath+"/profile/clock",schemaPath:"#/properties/profile/properties/clock/enum",keyword:"enum",params:{allowedValues: schema110.properties.profile.properties.clock.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -48011,19 +49777,19 @@ vErrors.push(err163);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_sample = validate39;
-const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-sample.schema.json","title":"ngcc-driver sample output","type":"object","description":"Per-call samples of one operation (ngcc-driver sample): one counter delta per sample of batch calls.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"estimateNs":{"type":"number","description":"The warm-up's estimate of one call, ns.","exclusiveMinimum":0},"warmupCalls":{"type":"integer","description":"Calls the warm-up made.","minimum":1},"batch":{"type":"integer","description":"Calls per sample.","minimum":1,"maximum":1000000000},"batchReason":{"type":"string","description":"Why this batch, in words."},"samplesLimitedBy":{"type":"string","enum":["sample-ns","min-samples","max-samples"],"description":"The rule that fixed the sample count."},"settings":{"type":"object","description":"The settings, echoed.","properties":{"sampleNs":{"type":"integer","description":"--sample-ns.","minimum":0},"warmupNs":{"type":"integer","description":"--warmup-ns.","minimum":0},"minSamples":{"type":"integer","description":"--min-samples.","minimum":1,"maximum":10000000},"maxSamples":{"type":"integer","description":"--max-samples.","minimum":1,"maximum":10000000},"batch":{"description":"--batch: auto or a count.","anyOf":[{"const":"auto"},{"type":"integer","description":"A count.","minimum":1,"maximum":1000000000}]},"keys":{"type":"integer","description":"--keys.","minimum":1,"maximum":4096},"pool":{"type":"integer","description":"--pool.","minimum":1,"maximum":65536},"seed":{"type":"integer","description":"--seed.","minimum":0}},"required":["sampleNs","warmupNs","minSamples","maxSamples","batch","keys","pool","seed"],"additionalProperties":false},"inputs":{"type":"object","description":"How the inputs varied from call to call (the timing record's sampling.inputs).","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0,"maximum":4096},"pool":{"type":"integer","description":"Pool entries in rotation (0 when none).","minimum":0,"maximum":65536},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a fresh message per call; pool: from the pool; none."},"description":{"type":"string","description":"The same in words."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"The CPU the process was pinned to (--pin), or null.","anyOf":[{"type":"integer","minimum":0,"maximum":1023},{"type":"null"}]},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"elapsedNs":{"type":"object","description":"CLOCK_MONOTONIC ns of the warm-up's timed calls and of the sampling loop.","properties":{"warmup":{"type":"number","description":"Warm-up, ns.","minimum":0},"sampling":{"type":"number","description":"Sampling loop, ns.","minimum":0}},"required":["warmup","sampling"],"additionalProperties":false},"samples":{"type":"array","description":"One counter delta per sample, in the order taken.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000},"switchedOut":{"type":"array","description":"The samples (0-based, ascending, each once) during which the process was switched out; absent when none.","items":{"type":"integer","description":"A sample index (below the sample count).","minimum":0,"maximum":9999999},"minItems":1,"maxItems":10000000,"uniqueItems":true},"clockChain":{"type":"object","description":"The core-clock probe after every sample.","properties":{"adds":{"type":"integer","description":"Adds of the dependent chain.","minimum":8,"maximum":100000000},"deltas":{"type":"array","description":"One probe per sample.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000}},"required":["adds","deltas"],"additionalProperties":false},"throughputChain":{"type":"object","description":"The contention probe after every sample.","properties":{"adds":{"type":"integer","description":"Adds over all chains.","minimum":32,"maximum":100000000},"chains":{"type":"integer","description":"Independent chains.","minimum":1,"maximum":64},"deltas":{"type":"array","description":"One probe per sample.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000}},"required":["adds","chains","deltas"],"additionalProperties":false},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false}},"required":["op","counter","estimateNs","warmupCalls","batch","batchReason","samplesLimitedBy","settings","inputs","pinnedCpu","messageBytes","elapsedNs","samples"],"additionalProperties":false};
+export const driver_sample = validate40;
+const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-sample.schema.json","title":"ngcc-driver sample output","type":"object","description":"Per-call samples of one operation (ngcc-driver sample): one counter delta per sample of batch calls.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"estimateNs":{"type":"number","description":"The warm-up's estimate of one call, ns.","exclusiveMinimum":0},"warmupCalls":{"type":"integer","description":"Calls the warm-up made.","minimum":1},"batch":{"type":"integer","description":"Calls per sample.","minimum":1,"maximum":1000000000},"batchReason":{"type":"string","description":"Why this batch, in words."},"samplesLimitedBy":{"type":"string","enum":["sample-ns","min-samples","max-samples"],"description":"The rule that fixed the sample count."},"settings":{"type":"object","description":"The settings, echoed.","properties":{"sampleNs":{"type":"integer","description":"--sample-ns.","minimum":0},"warmupNs":{"type":"integer","description":"--warmup-ns.","minimum":0},"minSamples":{"type":"integer","description":"--min-samples.","minimum":1,"maximum":10000000},"maxSamples":{"type":"integer","description":"--max-samples.","minimum":1,"maximum":10000000},"batch":{"description":"--batch: auto or a count.","anyOf":[{"const":"auto"},{"type":"integer","description":"A count.","minimum":1,"maximum":1000000000}]},"keys":{"type":"integer","description":"--keys.","minimum":1,"maximum":4096},"pool":{"type":"integer","description":"--pool.","minimum":1,"maximum":65536},"seed":{"type":"integer","description":"--seed.","minimum":0}},"required":["sampleNs","warmupNs","minSamples","maxSamples","batch","keys","pool","seed"],"additionalProperties":false},"inputs":{"type":"object","description":"How the inputs varied from call to call (the timing record's sampling.inputs).","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0,"maximum":4096},"pool":{"type":"integer","description":"Pool entries in rotation (0 when none).","minimum":0,"maximum":65536},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a fresh message per call; pool: from the pool; none."},"description":{"type":"string","description":"The same in words."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"pinnedCpu":{"description":"The CPU the process was pinned to (--pin), or null.","anyOf":[{"type":"integer","minimum":0,"maximum":1023},{"type":"null"}]},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"elapsedNs":{"type":"object","description":"CLOCK_MONOTONIC ns of the warm-up's timed calls and of the sampling loop.","properties":{"warmup":{"type":"number","description":"Warm-up, ns.","minimum":0},"sampling":{"type":"number","description":"Sampling loop, ns.","minimum":0}},"required":["warmup","sampling"],"additionalProperties":false},"samples":{"type":"array","description":"One counter delta per sample, in the order taken.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000},"switchedOut":{"type":"array","description":"The samples (0-based, ascending, each once) during which the process was switched out; absent when none.","items":{"type":"integer","description":"A sample index (below the sample count).","minimum":0,"maximum":9999999},"minItems":1,"maxItems":10000000,"uniqueItems":true},"clockChain":{"type":"object","description":"The core-clock probe after every sample.","properties":{"adds":{"type":"integer","description":"Adds of the dependent chain.","minimum":8,"maximum":100000000},"deltas":{"type":"array","description":"One probe per sample.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000}},"required":["adds","deltas"],"additionalProperties":false},"throughputChain":{"type":"object","description":"The contention probe after every sample.","properties":{"adds":{"type":"integer","description":"Adds over all chains.","minimum":32,"maximum":100000000},"chains":{"type":"integer","description":"Independent chains.","minimum":1,"maximum":64},"deltas":{"type":"array","description":"One probe per sample.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000000}},"required":["adds","chains","deltas"],"additionalProperties":false},"lengths":{"type":"object","description":"Output lengths: signatureBytes for a signature's sign (and check); {} otherwise.","properties":{"signatureBytes":{"type":"object","description":"smlen − mlen over the sign calls the process made.","properties":{"min":{"type":"integer","description":"Shortest signature, bytes.","minimum":0},"max":{"type":"integer","description":"Longest signature, bytes.","minimum":0},"sum":{"type":"integer","description":"Sum of the lengths, bytes.","minimum":0},"count":{"type":"integer","description":"Sign calls counted.","minimum":0}},"required":["min","max","sum","count"],"additionalProperties":false}},"additionalProperties":false}},"required":["op","counter","estimateNs","warmupCalls","batch","batchReason","samplesLimitedBy","settings","inputs","pinnedCpu","messageBytes","elapsedNs","samples"],"additionalProperties":false};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-sample.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -48162,7 +49928,7 @@ vErrors.push(err12);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema110.properties, key0))){
+if(!(func1.call(schema111.properties, key0))){
 const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err13];
@@ -48296,7 +50062,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((((((data2 === "rdtsc") || (data2 === "perf-cycles")) || (data2 === "perf-instructions")) || (data2 === "cntvct")) || (data2 === "clock_gettime")) || (data2 === "fixed-clock"))){
-const err25 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema110.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema111.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -48319,7 +50085,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!(((((data3 === "tsc-ticks") || (data3 === "core-cycles")) || (data3 === "instructions")) || (data3 === "timer-ticks")) || (data3 === "ns"))){
-const err27 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema110.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema111.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -48603,7 +50369,7 @@ vErrors.push(err47);
 errors++;
 }
 if(!(((data12 === "sample-ns") || (data12 === "min-samples")) || (data12 === "max-samples"))){
-const err48 = {instancePath:instancePath+"/samplesLimitedBy",schemaPath:"#/properties/samplesLimitedBy/enum",keyword:"enum",params:{allowedValues: schema110.properties.samplesLimitedBy.enum},message:"must be equal to one of the allowed values"};
+const err48 = {instancePath:instancePath+"/samplesLimitedBy",schemaPath:"#/properties/samplesLimitedBy/enum",keyword:"enum",params:{allowedValues: schema111.properties.samplesLimitedBy.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -49147,7 +50913,7 @@ vErrors.push(err93);
 errors++;
 }
 if(!(((data25 === "fresh") || (data25 === "pool")) || (data25 === "none"))){
-const err94 = {instancePath:instancePath+"/inputs/messages",schemaPath:"#/properties/inputs/properties/messages/enum",keyword:"enum",params:{allowedValues: schema110.properties.inputs.properties.messages.enum},message:"must be equal to one of the allowed values"};
+const err94 = {instancePath:instancePath+"/inputs/messages",schemaPath:"#/properties/inputs/properties/messages/enum",keyword:"enum",params:{allowedValues: schema111.properties.inputs.properties.messages.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -50079,20 +51845,20 @@ vErrors.push(err169);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_memory = validate40;
-const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-memory.schema.json","title":"ngcc-driver memory output","type":"object","description":"RSS proxies and the stack and heap high-water of one operation (ngcc-driver memory).","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"baselineRssKiB":{"type":"integer","description":"VmRSS before the call, KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"VmHWM after the call, KiB.","minimum":0},"hwmReset":{"type":"boolean","description":"Whether the high-water mark was reset before the call."},"hwmResetError":{"type":"string","description":"Why the reset failed."},"inputs":{"type":"object","description":"The high-water run's inputs.","properties":{"count":{"type":"integer","description":"Inputs run.","minimum":1,"maximum":100},"asked":{"type":"integer","description":"Inputs asked for (--inputs).","minimum":1,"maximum":100},"limitedBy":{"type":"string","enum":["inputs","time-limit"],"description":"Why it stopped."},"source":{"type":"string","enum":["kat-seeds","build-randomness"],"description":"Where the inputs came from."}},"required":["count","asked","limitedBy","source"],"additionalProperties":false},"stackBytes":{"type":"integer","description":"Stack high-water, bytes (the baseline subtracted).","minimum":0},"stackMaxInput":{"type":"integer","description":"The first input that gave it (below the input count).","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own stack, bytes.","minimum":0},"stackRegionBytes":{"type":"integer","description":"The painted stack's size, bytes.","minimum":0},"stackPattern":{"type":"string","description":"The paint.","pattern":"^0x[0-9a-f]{16}$"},"stackBytesPerInput":{"type":"array","description":"Stack high-water per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes.","minimum":0},"heapMaxInput":{"type":"integer","description":"The first input that gave it (below the input count).","minimum":0},"heapAllocations":{"type":"integer","description":"Most allocations of one call.","minimum":0},"heapPeakBytesPerInput":{"type":"array","description":"Peak live heap bytes per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100},"heapAllocationsPerInput":{"type":"array","description":"Allocations per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100}},"required":["op","messageBytes"],"additionalProperties":false};
-const pattern169 = new RegExp("^0x[0-9a-f]{16}$", "u");
+export const driver_memory = validate41;
+const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-memory.schema.json","title":"ngcc-driver memory output","type":"object","description":"RSS proxies and the stack and heap high-water of one operation (ngcc-driver memory).","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"baselineRssKiB":{"type":"integer","description":"VmRSS before the call, KiB.","minimum":0},"peakRssKiB":{"type":"integer","description":"VmHWM after the call, KiB.","minimum":0},"hwmReset":{"type":"boolean","description":"Whether the high-water mark was reset before the call."},"hwmResetError":{"type":"string","description":"Why the reset failed."},"inputs":{"type":"object","description":"The high-water run's inputs.","properties":{"count":{"type":"integer","description":"Inputs run.","minimum":1,"maximum":100},"asked":{"type":"integer","description":"Inputs asked for (--inputs).","minimum":1,"maximum":100},"limitedBy":{"type":"string","enum":["inputs","time-limit"],"description":"Why it stopped."},"source":{"type":"string","enum":["kat-seeds","build-randomness"],"description":"Where the inputs came from."}},"required":["count","asked","limitedBy","source"],"additionalProperties":false},"stackBytes":{"type":"integer","description":"Stack high-water, bytes (the baseline subtracted).","minimum":0},"stackMaxInput":{"type":"integer","description":"The first input that gave it (below the input count).","minimum":0},"stackBaselineBytes":{"type":"integer","description":"The harness's own stack, bytes.","minimum":0},"stackRegionBytes":{"type":"integer","description":"The painted stack's size, bytes.","minimum":0},"stackPattern":{"type":"string","description":"The paint.","pattern":"^0x[0-9a-f]{16}$"},"stackBytesPerInput":{"type":"array","description":"Stack high-water per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100},"heapPeakBytes":{"type":"integer","description":"Peak live heap bytes.","minimum":0},"heapMaxInput":{"type":"integer","description":"The first input that gave it (below the input count).","minimum":0},"heapAllocations":{"type":"integer","description":"Most allocations of one call.","minimum":0},"heapPeakBytesPerInput":{"type":"array","description":"Peak live heap bytes per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100},"heapAllocationsPerInput":{"type":"array","description":"Allocations per input.","items":{"type":"integer","description":"One input's figure.","minimum":0},"minItems":1,"maxItems":100}},"required":["op","messageBytes"],"additionalProperties":false};
+const pattern178 = new RegExp("^0x[0-9a-f]{16}$", "u");
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-memory.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50121,7 +51887,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema111.properties, key0))){
+if(!(func1.call(schema112.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -50414,7 +52180,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((data9 === "inputs") || (data9 === "time-limit"))){
-const err27 = {instancePath:instancePath+"/inputs/limitedBy",schemaPath:"#/properties/inputs/properties/limitedBy/enum",keyword:"enum",params:{allowedValues: schema111.properties.inputs.properties.limitedBy.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/inputs/limitedBy",schemaPath:"#/properties/inputs/properties/limitedBy/enum",keyword:"enum",params:{allowedValues: schema112.properties.inputs.properties.limitedBy.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -50437,7 +52203,7 @@ vErrors.push(err28);
 errors++;
 }
 if(!((data10 === "kat-seeds") || (data10 === "build-randomness"))){
-const err29 = {instancePath:instancePath+"/inputs/source",schemaPath:"#/properties/inputs/properties/source/enum",keyword:"enum",params:{allowedValues: schema111.properties.inputs.properties.source.enum},message:"must be equal to one of the allowed values"};
+const err29 = {instancePath:instancePath+"/inputs/source",schemaPath:"#/properties/inputs/properties/source/enum",keyword:"enum",params:{allowedValues: schema112.properties.inputs.properties.source.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -50562,7 +52328,7 @@ errors++;
 if(data.stackPattern !== undefined){
 let data15 = data.stackPattern;
 if(typeof data15 === "string"){
-if(!pattern169.test(data15)){
+if(!pattern178.test(data15)){
 const err39 = {instancePath:instancePath+"/stackPattern",schemaPath:"#/properties/stackPattern/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{16}$"},message:"must match pattern \""+"^0x[0-9a-f]{16}$"+"\""};
 if(vErrors === null){
 vErrors = [err39];
@@ -50853,19 +52619,19 @@ vErrors.push(err62);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_overhead = validate41;
-const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-overhead.schema.json","title":"ngcc-driver overhead output","type":"object","description":"The counter (ngcc-driver overhead).","properties":{"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false}},"required":["counter"],"additionalProperties":false};
+export const driver_overhead = validate42;
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-overhead.schema.json","title":"ngcc-driver overhead output","type":"object","description":"The counter (ngcc-driver overhead).","properties":{"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false}},"required":["counter"],"additionalProperties":false};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-overhead.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50983,7 +52749,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((((data1 === "rdtsc") || (data1 === "perf-cycles")) || (data1 === "perf-instructions")) || (data1 === "cntvct")) || (data1 === "clock_gettime")) || (data1 === "fixed-clock"))){
-const err10 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema112.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema113.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -51006,7 +52772,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!(((((data2 === "tsc-ticks") || (data2 === "core-cycles")) || (data2 === "instructions")) || (data2 === "timer-ticks")) || (data2 === "ns"))){
-const err12 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema112.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema113.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -51191,19 +52957,19 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_probe = validate42;
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-probe.schema.json","title":"ngcc-probe output","type":"object","description":"The counters this machine offers, and one counter's rate and overhead (ngcc-probe, for ngcc-perf env).","properties":{"available":{"type":"array","description":"The counter kinds usable here (fixed-clock aside).","items":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"uniqueItems":true},"default":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"contention":{"description":"--contention ROUNDS: the two probes, 5 ms apart (null: the counter has no chain).","anyOf":[{"type":"object","properties":{"adds":{"type":"integer","description":"Adds of the dependent chain.","minimum":8},"throughputAdds":{"type":"integer","description":"Adds of the contention probe, over all chains.","minimum":1},"chains":{"type":"integer","description":"Its chains.","minimum":1,"maximum":64},"clockDeltas":{"type":"array","description":"Core-clock probe deltas.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000},"throughputDeltas":{"type":"array","description":"Contention probe deltas.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000}},"required":["adds","throughputAdds","chains","clockDeltas","throughputDeltas"],"additionalProperties":false},{"type":"null"}]}},"required":["available","default","counter"],"additionalProperties":false};
+export const driver_probe = validate43;
+const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-probe.schema.json","title":"ngcc-probe output","type":"object","description":"The counters this machine offers, and one counter's rate and overhead (ngcc-probe, for ngcc-perf env).","properties":{"available":{"type":"array","description":"The counter kinds usable here (fixed-clock aside).","items":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"uniqueItems":true},"default":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"counter":{"type":"object","description":"The counter: exactly the fields of the timing record's counter object.","properties":{"kind":{"type":"string","enum":["rdtsc","perf-cycles","perf-instructions","cntvct","clock_gettime","fixed-clock"],"description":"rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency."},"unit":{"type":"string","enum":["tsc-ticks","core-cycles","instructions","timer-ticks","ns"],"description":"Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns."},"rateHz":{"description":"Counter increments per second (Hz); null when not finite.","anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},"overhead":{"description":"Cost of one counter read in the counter's unit; null when not finite.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"serialization":{"type":"string","description":"How reads are ordered against surrounding instructions."},"description":{"type":"string","description":"The counter in words."}},"required":["kind","unit","rateHz","overhead","serialization","description"],"additionalProperties":false},"contention":{"description":"--contention ROUNDS: the two probes, 5 ms apart (null: the counter has no chain).","anyOf":[{"type":"object","properties":{"adds":{"type":"integer","description":"Adds of the dependent chain.","minimum":8},"throughputAdds":{"type":"integer","description":"Adds of the contention probe, over all chains.","minimum":1},"chains":{"type":"integer","description":"Its chains.","minimum":1,"maximum":64},"clockDeltas":{"type":"array","description":"Core-clock probe deltas.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000},"throughputDeltas":{"type":"array","description":"Contention probe deltas.","items":{"type":"number","description":"One counter delta, in the counter's unit.","minimum":0},"minItems":1,"maxItems":10000}},"required":["adds","throughputAdds","chains","clockDeltas","throughputDeltas"],"additionalProperties":false},{"type":"null"}]}},"required":["available","default","counter"],"additionalProperties":false};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-probe.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -51270,7 +53036,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((((data1 === "rdtsc") || (data1 === "perf-cycles")) || (data1 === "perf-instructions")) || (data1 === "cntvct")) || (data1 === "clock_gettime")) || (data1 === "fixed-clock"))){
-const err5 = {instancePath:instancePath+"/available/" + i0,schemaPath:"#/properties/available/items/enum",keyword:"enum",params:{allowedValues: schema113.properties.available.items.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/available/" + i0,schemaPath:"#/properties/available/items/enum",keyword:"enum",params:{allowedValues: schema114.properties.available.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -51329,7 +53095,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((((((data2 === "rdtsc") || (data2 === "perf-cycles")) || (data2 === "perf-instructions")) || (data2 === "cntvct")) || (data2 === "clock_gettime")) || (data2 === "fixed-clock"))){
-const err9 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/enum",keyword:"enum",params:{allowedValues: schema113.properties.default.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/enum",keyword:"enum",params:{allowedValues: schema114.properties.default.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -51427,7 +53193,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((((((data4 === "rdtsc") || (data4 === "perf-cycles")) || (data4 === "perf-instructions")) || (data4 === "cntvct")) || (data4 === "clock_gettime")) || (data4 === "fixed-clock"))){
-const err18 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema113.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/counter/kind",schemaPath:"#/properties/counter/properties/kind/enum",keyword:"enum",params:{allowedValues: schema114.properties.counter.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -51450,7 +53216,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!(((((data5 === "tsc-ticks") || (data5 === "core-cycles")) || (data5 === "instructions")) || (data5 === "timer-ticks")) || (data5 === "ns"))){
-const err20 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema113.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
+const err20 = {instancePath:instancePath+"/counter/unit",schemaPath:"#/properties/counter/properties/unit/enum",keyword:"enum",params:{allowedValues: schema114.properties.counter.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -51958,19 +53724,19 @@ vErrors.push(err58);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_icount = validate43;
-const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-icount.schema.json","title":"ngcc-icount output","type":"object","description":"The counted calls of one operation (ngcc-icount, under callgrind); the counts themselves are callgrind's dumps.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"calls":{"type":"integer","description":"Calls counted (--calls).","minimum":1,"maximum":100000},"warmupCalls":{"type":"integer","description":"Calls run before, not counted.","minimum":0,"maximum":1},"chunks":{"type":"integer","description":"Chunks the calls were staged in.","minimum":1},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"seed":{"type":"integer","description":"--seed.","minimum":0},"inputs":{"type":"object","description":"How the inputs varied from call to call (the timing record's sampling.inputs).","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0,"maximum":4096},"pool":{"type":"integer","description":"Pool entries in rotation (0 when none).","minimum":0,"maximum":65536},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a fresh message per call; pool: from the pool; none."},"description":{"type":"string","description":"The same in words."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"randombytes":{"type":"object","description":"The randombytes requests of each counted call (one entry per call).","properties":{"calls":{"type":"array","description":"Requests per call.","items":{"type":"integer","description":"One call's figure.","minimum":0},"minItems":1,"maxItems":100000},"bytes":{"type":"array","description":"Bytes asked for per call.","items":{"type":"integer","description":"One call's figure.","minimum":0},"minItems":1,"maxItems":100000}},"required":["calls","bytes"],"additionalProperties":false},"onValgrind":{"type":"boolean","description":"Whether the program ran under valgrind."}},"required":["op","calls","warmupCalls","chunks","messageBytes","seed","inputs","randombytes","onValgrind"],"additionalProperties":false};
+export const driver_icount = validate44;
+const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-icount.schema.json","title":"ngcc-icount output","type":"object","description":"The counted calls of one operation (ngcc-icount, under callgrind); the counts themselves are callgrind's dumps.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"calls":{"type":"integer","description":"Calls counted (--calls).","minimum":1,"maximum":100000},"warmupCalls":{"type":"integer","description":"Calls run before, not counted.","minimum":0,"maximum":1},"chunks":{"type":"integer","description":"Chunks the calls were staged in.","minimum":1},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"seed":{"type":"integer","description":"--seed.","minimum":0},"inputs":{"type":"object","description":"How the inputs varied from call to call (the timing record's sampling.inputs).","properties":{"keyPairs":{"type":"integer","description":"Key pairs in rotation (0 when the operation takes none).","minimum":0,"maximum":4096},"pool":{"type":"integer","description":"Pool entries in rotation (0 when none).","minimum":0,"maximum":65536},"messages":{"type":"string","enum":["fresh","pool","none"],"description":"fresh: a fresh message per call; pool: from the pool; none."},"description":{"type":"string","description":"The same in words."}},"required":["keyPairs","pool","messages","description"],"additionalProperties":false},"randombytes":{"type":"object","description":"The randombytes requests of each counted call (one entry per call).","properties":{"calls":{"type":"array","description":"Requests per call.","items":{"type":"integer","description":"One call's figure.","minimum":0},"minItems":1,"maxItems":100000},"bytes":{"type":"array","description":"Bytes asked for per call.","items":{"type":"integer","description":"One call's figure.","minimum":0},"minItems":1,"maxItems":100000}},"required":["calls","bytes"],"additionalProperties":false},"onValgrind":{"type":"boolean","description":"Whether the program ran under valgrind."}},"required":["op","calls","warmupCalls","chunks","messageBytes","seed","inputs","randombytes","onValgrind"],"additionalProperties":false};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-icount.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52069,7 +53835,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema114.properties, key0))){
+if(!(func1.call(schema115.properties, key0))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
@@ -52408,7 +54174,7 @@ vErrors.push(err37);
 errors++;
 }
 if(!(((data9 === "fresh") || (data9 === "pool")) || (data9 === "none"))){
-const err38 = {instancePath:instancePath+"/inputs/messages",schemaPath:"#/properties/inputs/properties/messages/enum",keyword:"enum",params:{allowedValues: schema114.properties.inputs.properties.messages.enum},message:"must be equal to one of the allowed values"};
+const err38 = {instancePath:instancePath+"/inputs/messages",schemaPath:"#/properties/inputs/properties/messages/enum",keyword:"enum",params:{allowedValues: schema115.properties.inputs.properties.messages.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -52634,19 +54400,19 @@ vErrors.push(err56);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const driver_ct = validate44;
-const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-ct.schema.json","title":"ngcc-ct output","type":"object","description":"What the constant-time test marked for one operation (ngcc-ct, under memcheck); the findings are memcheck's.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"calls":{"type":"integer","description":"Tested calls.","minimum":1,"maximum":64},"keyPairs":{"type":"integer","description":"Key pairs (--keys).","minimum":1,"maximum":64},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"secret":{"type":"array","description":"What was marked secret.","items":{"type":"string","description":"What was marked."},"minItems":1},"declassified":{"type":"array","description":"What was declassified.","items":{"type":"string","description":"What was marked."},"minItems":1},"randomBytesMarked":{"type":"integer","description":"Randomness marked undefined, bytes.","minimum":0},"onValgrind":{"type":"boolean","description":"Whether the program ran under valgrind."},"note":{"type":"string","description":"A note on the marking."}},"required":["op","category","calls","keyPairs","messageBytes","secret","declassified","randomBytesMarked","onValgrind"],"additionalProperties":false};
+export const driver_ct = validate45;
+const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-ct.schema.json","title":"ngcc-ct output","type":"object","description":"What the constant-time test marked for one operation (ngcc-ct, under memcheck); the findings are memcheck's.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"calls":{"type":"integer","description":"Tested calls.","minimum":1,"maximum":64},"keyPairs":{"type":"integer","description":"Key pairs (--keys).","minimum":1,"maximum":64},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"secret":{"type":"array","description":"What was marked secret.","items":{"type":"string","description":"What was marked."},"minItems":1},"declassified":{"type":"array","description":"What was declassified.","items":{"type":"string","description":"What was marked."},"minItems":1},"randomBytesMarked":{"type":"integer","description":"Randomness marked undefined, bytes.","minimum":0},"onValgrind":{"type":"boolean","description":"Whether the program ran under valgrind."},"note":{"type":"string","description":"A note on the marking."}},"required":["op","category","calls","keyPairs","messageBytes","secret","declassified","randomBytesMarked","onValgrind"],"additionalProperties":false};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-ct.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52745,7 +54511,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema115.properties, key0))){
+if(!(func1.call(schema116.properties, key0))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
@@ -52804,7 +54570,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!(((data1 === "kem") || (data1 === "sign")) || (data1 === "kex"))){
-const err14 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema115.properties.category.enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema116.properties.category.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -53055,8 +54821,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

@@ -1,6 +1,7 @@
 // Every schema by kind, one file each: the campaign, the record kinds of a store (header.ts builds the header they
 // share), a submission's meta.json, the exports (the comparison of two stores, a system's summary) and what the
 // native programs print (driver-output.ts).
+import { betweenRun } from "./between-run.ts";
 import { campaign } from "./campaign.ts";
 import { codeSize } from "./code-size.ts";
 import { comparison } from "./comparison.ts";
@@ -37,5 +38,6 @@ export const schemas = {
   meta,
   comparison,
   summary,
+  "between-run": betweenRun,
   ...driverOutputs,
 } as const;

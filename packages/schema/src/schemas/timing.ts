@@ -1,6 +1,6 @@
 // The timing record: per-call time of one operation (the `time` step, docs/methodology.md "Timing"), with the raw
 // trials behind the aggregates and the seeds' memory figures.
-import { ref } from "./builders.ts";
+import { type JsonSchema, ref } from "./builders.ts";
 import {
   arr,
   bool,
@@ -16,6 +16,22 @@ import {
   str,
 } from "./common.ts";
 import { jobFields, operationRecord } from "./header.ts";
+
+/** The between-run component a run added to an interval (`ngcc-perf run --between-run FILE`). */
+const betweenRunApplied = (field: string): JsonSchema =>
+  obj(
+    `The between-run component of this machine added to ${field} (ngcc-perf calibrate; ngcc-perf run --between-run FILE): ${field}'s half-width is √(within² + (t(df) · √2 · relativeSd · figure)²). Absent when none was given: the interval is then the within-run prediction interval, which does not hold across a change of the machine's state that no worker of the run saw.`,
+    {
+      relativeSd: nonneg("The component: sd of a run's figure beyond its within-run noise, a fraction of the figure."),
+      df: int("Its degrees of freedom (sessions − 1).", { minimum: 1 }),
+      sessions: int("A/A sessions behind it.", { minimum: 2 }),
+      withinRelativeHalfWidth: nonneg(
+        "The within-run prediction interval's half-width, a fraction of the figure: what the run's own workers give (the precision target judges it).",
+      ),
+      sha256: str("SHA-256 of the between-run file.", { pattern: "^[0-9a-f]{64}$" }),
+      measured: str("When and where it was measured: the file's system, host and end time."),
+    },
+  );
 
 export const timing = operationRecord({
   kind: "timing",
@@ -223,7 +239,9 @@ export const timing = operationRecord({
         relativeHalfWidth: nonneg(
           "Half-width of ci95Ns (the prediction interval of a repeat run's figure) as a fraction of valueNs.",
         ),
-        metTarget: bool("Whether relativeHalfWidth ≤ the target."),
+        metTarget: bool(
+          "Whether the within-run half-width ≤ the target: relativeHalfWidth, or betweenRun.withinRelativeHalfWidth when a between-run component was added (sampling cannot narrow that part).",
+        ),
         reason: str("Why this statistic, in words (shown on the page)."),
       },
       {
@@ -251,15 +269,22 @@ export const timing = operationRecord({
             }),
           ],
         },
-        cycles: obj("The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).", {
-          value: nonneg("The figure, estimated core cycles per call."),
-          ci95: ref(
-            "interval",
-            "95 % prediction interval of a repeat run's estimated core cycles, the rule of ci95Ns over the workers' cycle figures.",
-          ),
-          relativeHalfWidth: nonneg("Half-width of ci95 (the prediction interval) as a fraction of value."),
-          metTarget: bool("Whether relativeHalfWidth ≤ the target."),
-        }),
+        cycles: obj(
+          "The same statistic in estimated core cycles, with its interval (the same rule as ci95Ns).",
+          {
+            value: nonneg("The figure, estimated core cycles per call."),
+            ci95: ref(
+              "interval",
+              "95 % prediction interval of a repeat run's estimated core cycles, the rule of ci95Ns over the workers' cycle figures.",
+            ),
+            relativeHalfWidth: nonneg("Half-width of ci95 (the prediction interval) as a fraction of value."),
+            metTarget: bool(
+              "Whether the within-run half-width ≤ the target: relativeHalfWidth, or betweenRun.withinRelativeHalfWidth when a between-run component was added (sampling cannot narrow that part).",
+            ),
+          },
+          { betweenRun: betweenRunApplied("ci95") },
+        ),
+        betweenRun: betweenRunApplied("ci95Ns"),
       },
     ),
     contention: obj(
