@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { betweenRunComponent, withBetweenRun } from "./between-run.ts";
+import { betweenRunComponent, ratioWithBetweenRun, withBetweenRun } from "./between-run.ts";
 import { sd } from "./quantile.ts";
 import { tQuantile975 } from "./student-t.ts";
 
@@ -44,5 +44,24 @@ describe("withBetweenRun", () => {
     const between = tQuantile975(7) * Math.SQRT2 * 0.01 * 100;
     expect(withBetweenRun(3, 100, { relativeSd: 0.01, df: 7 })).toBeCloseTo(Math.sqrt(9 + between ** 2), 12);
     expect(withBetweenRun(3, 100, { relativeSd: 0, df: 7 })).toBe(3);
+  });
+});
+
+describe("ratioWithBetweenRun", () => {
+  it("adds t(min df) · √(σ_A² + σ_B²) to each end's log distance from the ratio, in quadrature", () => {
+    const e = tQuantile975(4) * Math.sqrt(0.02 ** 2 + 0.01 ** 2);
+    const ci = ratioWithBetweenRun(
+      1.1,
+      { low: 1.1 * Math.exp(-0.03), high: 1.1 * Math.exp(0.04) },
+      { relativeSd: 0.02, df: 7 },
+      { relativeSd: 0.01, df: 4 },
+    );
+    expect(Math.log(ci.low / 1.1)).toBeCloseTo(-Math.sqrt(0.03 ** 2 + e ** 2), 12);
+    expect(Math.log(ci.high / 1.1)).toBeCloseTo(Math.sqrt(0.04 ** 2 + e ** 2), 12);
+  });
+
+  it("leaves an interval it cannot take the log of as it is", () => {
+    const c = { relativeSd: 0.1, df: 3 };
+    expect(ratioWithBetweenRun(0, { low: 0, high: 1 }, c, c)).toEqual({ low: 0, high: 1 });
   });
 });

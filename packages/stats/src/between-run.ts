@@ -62,3 +62,22 @@ export function withBetweenRun(halfWidth: number, value: number, c: Pick<Between
   const between = tQuantile975(c.df) * Math.SQRT2 * c.relativeSd * value;
   return Math.sqrt(halfWidth ** 2 + between ** 2);
 }
+
+/**
+ * A ratio B/A's 95 % interval (from the bootstrap of the two runs' samples, which sees only their within-run
+ * noise) with the two sides' between-run components added: on the log scale, where a relative sd is an sd, the
+ * difference of two runs' figures carries σ_A² + σ_B² more; each end's distance from the ratio adds
+ * t(min df) · √(σ_A² + σ_B²) in quadrature.
+ */
+export function ratioWithBetweenRun(
+  ratio: number,
+  ci: { low: number; high: number },
+  a: Pick<BetweenRunComponent, "relativeSd" | "df">,
+  b: Pick<BetweenRunComponent, "relativeSd" | "df">,
+): { low: number; high: number } {
+  if (!(ratio > 0) || !(ci.low > 0) || !(ci.high > 0)) return ci;
+  const e = tQuantile975(Math.min(a.df, b.df)) * Math.sqrt(a.relativeSd ** 2 + b.relativeSd ** 2);
+  const lo = Math.log(ci.low / ratio);
+  const hi = Math.log(ci.high / ratio);
+  return { low: ratio * Math.exp(-Math.sqrt(lo ** 2 + e ** 2)), high: ratio * Math.exp(Math.sqrt(hi ** 2 + e ** 2)) };
+}

@@ -2,6 +2,7 @@
 export {
   type BetweenRunComponent,
   betweenRunComponent,
+  ratioWithBetweenRun,
   type SessionFigure,
   withBetweenRun,
 } from "./between-run.ts";

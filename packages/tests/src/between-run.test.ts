@@ -2,10 +2,10 @@
 // (the component added to every per-call interval, the records and the method page saying so), with the bad inputs
 // of both. Quick sessions: behaviour and arithmetic from the records' own fields, never a timing.
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type BetweenRunRecord, type TimingRecord, validateFile } from "@ngcc-perf/schema";
-import { withBetweenRun } from "@ngcc-perf/stats";
+import { tQuantile975, withBetweenRun } from "@ngcc-perf/stats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { iccsDir, makeTempDir, recordsOfKind, runCli, submissionsDir } from "./fixture-tools.ts";
 
@@ -123,6 +123,32 @@ describe("ngcc-perf run --between-run", () => {
     expect(report.code, report.stderr).toBe(0);
     const method = readFileSync(join(out, "site", "test_1", "method.md"), "utf8");
     expect(method).toMatch(/every interval also includes this machine's between-run component/);
+  });
+
+  it("compare adds both runs' components to the ratio's interval", () => {
+    const a = join(tmp, "with");
+    const b = join(tmp, "with-copy");
+    cpSync(a, b, { recursive: true });
+    const r = runCli(["compare", a, b, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const cmp = JSON.parse(r.stdout) as { timings: Array<Record<string, unknown>> };
+    expect(cmp.timings).toHaveLength(3);
+    for (const t of cmp.timings) {
+      const c = (t.figure as { unit: string }).unit === "cycles" && doc.cycles ? doc.cycles : doc.time;
+      const sd = Math.SQRT2 * c.relativeSd;
+      const br = t.betweenRun as { relativeSd: number; df: number };
+      expect(br.df).toBe(1);
+      expect(br.relativeSd).toBeCloseTo(sd, 12);
+      const e = tQuantile975(1) * sd;
+      const ci = t.ci95 as { low: number; high: number };
+      // Each end is √(bootstrap² + e²) from the ratio on the log scale: at least e, and the bootstrap's own part (a
+      // store against its copy, resampled) small beside it.
+      expect(Math.log(ci.high / (t.ratio as number))).toBeGreaterThanOrEqual(e - 1e-12);
+      expect(Math.log(ci.high / (t.ratio as number))).toBeLessThan(Math.sqrt(e ** 2 + 0.05 ** 2));
+      expect(-Math.log(ci.low / (t.ratio as number))).toBeGreaterThanOrEqual(e - 1e-12);
+      expect(-Math.log(ci.low / (t.ratio as number))).toBeLessThan(Math.sqrt(e ** 2 + 0.05 ** 2));
+      expect(t.note).toMatch(/the interval includes both runs' between-run component/);
+    }
   });
 
   it("says, without one, that the intervals are within-run", () => {

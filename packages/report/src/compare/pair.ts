@@ -2,7 +2,7 @@
 // by the ratio B/A of their figures with a bootstrap interval (@ngcc-perf/stats) and a verdict against a noise band,
 // instruction counts exactly. Pure functions over loaded stores, no I/O: the command prints and writes.
 import { type InstructionsRecord, SCHEMA_VERSION, type TimingRecord } from "@ngcc-perf/schema";
-import { hash32, ratioInterval, sideStatistic } from "@ngcc-perf/stats";
+import { hash32, ratioInterval, ratioWithBetweenRun, sideStatistic } from "@ngcc-perf/stats";
 import type { LoadedStore } from "../load.ts";
 import { perCallOf, publishedState } from "../per-call.ts";
 import { byOperation } from "../view.ts";
@@ -212,6 +212,11 @@ export function compareStores(
   };
 }
 
+/** A record's between-run component of the figure compared (the cycles' or the time's), when it has one. */
+function betweenRunOf(r: TimingRecord, unit: "cycles" | "ns") {
+  return unit === "cycles" ? r.central?.cycles?.betweenRun : r.central?.betweenRun;
+}
+
 function compareTiming(
   ea: Entry<TimingRecord>,
   eb: Entry<TimingRecord>,
@@ -237,8 +242,13 @@ function compareTiming(
   const sides = [sideOfRecord(ra, unit, subset?.a), sideOfRecord(rb, unit, subset?.b)] as const;
   const x = subset ? sideStatistic(sides[0], statistic) : figureValue(ra, figure);
   const y = subset ? sideStatistic(sides[1], statistic) : figureValue(rb, figure);
-  const ci = ratioInterval(sides[0], sides[1], statistic, resamples, seed);
+  const boot = ratioInterval(sides[0], sides[1], statistic, resamples, seed);
   const ratio = x > 0 ? y / x : Number.NaN;
+  // The machine's between-run component, when both runs were given one for this figure: the bootstrap sees only
+  // each run's within-run noise.
+  const ba = betweenRunOf(ra, unit);
+  const bb = betweenRunOf(rb, unit);
+  const ci = ba && bb && Number.isFinite(boot.low) ? ratioWithBetweenRun(ratio, boot, ba, bb) : boot;
   const out: TimeComparison = {
     key: ea.key,
     figure,
@@ -270,6 +280,12 @@ function compareTiming(
       notes.push(`compared by the time; ${onCycles.join(" and ")}'s precision target was on the estimated core cycles`);
   }
   // Figures measured in different contention states: over the uncontended workers, or no verdict.
+  if (ba && bb && ci !== boot) {
+    out.betweenRun = { relativeSd: Math.sqrt(ba.relativeSd ** 2 + bb.relativeSd ** 2), df: Math.min(ba.df, bb.df) };
+    notes.push(
+      `the interval includes both runs' between-run component (sd ${(out.betweenRun.relativeSd * 100).toFixed(1)} % combined)`,
+    );
+  }
   if (ka !== null || kb !== null) out.contention = { a: ka, b: kb };
   if (subset) {
     out.uncontendedWorkers = { a: subset.a.length, b: subset.b.length };

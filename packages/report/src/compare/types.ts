@@ -57,6 +57,8 @@ export interface TimeComparison {
   bRelativeHalfWidth?: number;
   /** The contention state each side's figure was published in (records with the contention probe). */
   contention?: { a: Contention["state"] | null; b: Contention["state"] | null };
+  /** Both sides carried a between-run component of the figure (run --between-run), added to ci95. */
+  betweenRun?: { relativeSd: number; df: number };
   /** The states differed, so both sides were compared over their uncontended workers only: how many on each. */
   uncontendedWorkers?: { a: number; b: number };
 }

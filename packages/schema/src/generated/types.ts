@@ -5517,6 +5517,19 @@ export interface ComparisonRecord {
       b: ("uncontended" | "contended" | "mixed") | null;
     };
     /**
+     * Both sides' records carry a between-run component of the figure compared (run --between-run): it is added to ci95 (on the log scale, t(df) · √(σ_A² + σ_B²) in quadrature with the bootstrap's), so that a change of the machine's state between the two runs is not called a change of the code.
+     */
+    betweenRun?: {
+      /**
+       * √(σ_A² + σ_B²), the two sides' components combined.
+       */
+      relativeSd: number;
+      /**
+       * The smaller of the two sides' degrees of freedom.
+       */
+      df: number;
+    };
+    /**
      * The sides' figures were published in different contention states, so both were compared over their uncontended workers only (at least 2 on each side): how many on each side. a and b are then those workers' figures, not the published ones.
      */
     uncontendedWorkers?: {

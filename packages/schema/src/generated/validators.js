@@ -40056,7 +40056,7 @@ return errors === 0;
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const comparison = validate34;
-const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/comparison.schema.json","title":"ngcc-perf comparison of two record stores","description":"Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.","type":"object","properties":{"kind":{"const":"comparison","description":"Record kind; always \"comparison\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"a":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"b":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"threshold":{"type":"number","description":"The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.","minimum":0,"maximum":1},"method":{"type":"object","description":"How the intervals were computed.","properties":{"resamples":{"type":"integer","description":"Bootstrap resamples.","minimum":1},"seed":{"type":"integer","description":"Base seed of the generator (each measurement's seed is derived from it and the key).","minimum":0},"interval":{"type":"string","description":"The interval, in words."}},"required":["resamples","seed","interval"],"additionalProperties":false},"timings":{"type":"array","description":"Timings present in both, status ok on both sides, in key order.","items":{"type":"object","description":"One timing compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"figure":{"type":"object","description":"The figure compared.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"The published statistic (the mean of both when the sides publish different ones)."},"unit":{"type":"string","enum":["cycles","ns"],"description":"cycles: estimated core cycles per call (both records targeted them); ns: time per call."}},"required":["statistic","unit"],"additionalProperties":false},"a":{"type":"number","description":"A's figure, in figure.unit.","minimum":0},"b":{"type":"number","description":"B's figure, in figure.unit.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95":{"type":"object","description":"2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.","properties":{"low":{"description":"Lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"high":{"description":"Upper bound.","anyOf":[{"type":"number"},{"type":"null"}]}},"required":["low","high"],"additionalProperties":false},"verdict":{"type":"string","enum":["faster","slower","same","not-comparable"],"description":"slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states and one has fewer than 2 uncontended workers to compare over (no verdict)."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false},"oneWorker":{"type":"boolean","description":"A side was sampled by one worker: the interval holds no process-to-process noise."},"timeRatio":{"type":"number","description":"The time ratio B/A, when the figure is the estimated cycles.","minimum":0},"note":{"type":"string","description":"Why the figure is not each side's published one, why the interval is narrower than it should be, or why there is no verdict."},"aRelativeHalfWidth":{"type":"number","description":"A's own 95 % interval of the figure as a fraction of it (the record's), when the figure is A's published one.","minimum":0},"bRelativeHalfWidth":{"type":"number","description":"B's own 95 % interval of the figure as a fraction of it (the record's), when the figure is B's published one.","minimum":0},"contention":{"type":"object","description":"The contention state each side's figure was published in (null: the record has no probe).","properties":{"a":{"description":"A's state.","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]},"b":{"description":"B's state.","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]}},"required":["a","b"],"additionalProperties":false},"uncontendedWorkers":{"type":"object","description":"The sides' figures were published in different contention states, so both were compared over their uncontended workers only (at least 2 on each side): how many on each side. a and b are then those workers' figures, not the published ones.","properties":{"a":{"type":"integer","description":"A's uncontended workers compared.","minimum":2},"b":{"type":"integer","description":"B's uncontended workers compared.","minimum":2}},"required":["a","b"],"additionalProperties":false}},"required":["key","figure","a","b","ratio","ci95","verdict","records"],"additionalProperties":false}},"instructions":{"type":"array","description":"Instruction counts present in both, status ok on both sides.","items":{"type":"object","description":"One count compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"a":{"type":"number","description":"A's instructions per call.","minimum":0},"b":{"type":"number","description":"B's instructions per call.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"verdict":{"type":"string","enum":["fewer","more","same"],"description":"Exact: same only when equal."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false}},"required":["key","a","b","ratio","verdict","records"],"additionalProperties":false}},"unmatched":{"type":"array","description":"Measurements not compared: on one side only, or failed on a side.","items":{"type":"object","description":"One measurement not compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"kind":{"type":"string","enum":["timing","instructions"],"description":"The record kind."},"where":{"type":"string","enum":["only-a","only-b","failed-a","failed-b","failed-both"],"description":"Where it is."},"record":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["key","kind","where","record"],"additionalProperties":false}},"counts":{"type":"object","description":"Verdicts counted.","properties":{"same":{"type":"integer","description":"Timings same.","minimum":0},"faster":{"type":"integer","description":"Timings faster.","minimum":0},"slower":{"type":"integer","description":"Timings slower.","minimum":0},"instructionsSame":{"type":"integer","description":"Instruction counts equal.","minimum":0},"instructionsDiffer":{"type":"integer","description":"Instruction counts different.","minimum":0},"oneWorker":{"type":"integer","description":"Timings with oneWorker.","minimum":0},"notComparable":{"type":"integer","description":"Timings not comparable (different contention states).","minimum":0}},"required":["same","faster","slower","instructionsSame","instructionsDiffer","oneWorker"],"additionalProperties":false},"regressed":{"type":"boolean","description":"Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."}},"required":["kind","schemaVersion","a","b","threshold","method","timings","instructions","unmatched","counts","regressed"],"additionalProperties":false,"$defs":{}};
+const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/comparison.schema.json","title":"ngcc-perf comparison of two record stores","description":"Every measurement of store B against store A (or build profile B against build profile A): the ratio B/A of the published figure with a 95 % bootstrap interval and a verdict against a noise band; instruction counts compared exactly; what could not be compared.","type":"object","properties":{"kind":{"const":"comparison","description":"Record kind; always \"comparison\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"a":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"b":{"type":"object","description":"One side of the comparison.","properties":{"store":{"type":"string","description":"The store as named on the command line."},"profile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"}},"required":["store"],"additionalProperties":false},"threshold":{"type":"number","description":"The noise band: a ratio within [1 − threshold, 1 + threshold] is no change.","minimum":0,"maximum":1},"method":{"type":"object","description":"How the intervals were computed.","properties":{"resamples":{"type":"integer","description":"Bootstrap resamples.","minimum":1},"seed":{"type":"integer","description":"Base seed of the generator (each measurement's seed is derived from it and the key).","minimum":0},"interval":{"type":"string","description":"The interval, in words."}},"required":["resamples","seed","interval"],"additionalProperties":false},"timings":{"type":"array","description":"Timings present in both, status ok on both sides, in key order.","items":{"type":"object","description":"One timing compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"figure":{"type":"object","description":"The figure compared.","properties":{"statistic":{"type":"string","enum":["median","mean"],"description":"The published statistic (the mean of both when the sides publish different ones)."},"unit":{"type":"string","enum":["cycles","ns"],"description":"cycles: estimated core cycles per call (both records targeted them); ns: time per call."}},"required":["statistic","unit"],"additionalProperties":false},"a":{"type":"number","description":"A's figure, in figure.unit.","minimum":0},"b":{"type":"number","description":"B's figure, in figure.unit.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"ci95":{"type":"object","description":"2.5th and 97.5th percentiles of the bootstrap ratios; null when no resample could be formed.","properties":{"low":{"description":"Lower bound.","anyOf":[{"type":"number"},{"type":"null"}]},"high":{"description":"Upper bound.","anyOf":[{"type":"number"},{"type":"null"}]}},"required":["low","high"],"additionalProperties":false},"verdict":{"type":"string","enum":["faster","slower","same","not-comparable"],"description":"slower: the interval lies above 1 + threshold; faster: below 1 − threshold; same: otherwise; not-comparable: the sides were measured in different contention states and one has fewer than 2 uncontended workers to compare over (no verdict)."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false},"oneWorker":{"type":"boolean","description":"A side was sampled by one worker: the interval holds no process-to-process noise."},"timeRatio":{"type":"number","description":"The time ratio B/A, when the figure is the estimated cycles.","minimum":0},"note":{"type":"string","description":"Why the figure is not each side's published one, why the interval is narrower than it should be, or why there is no verdict."},"aRelativeHalfWidth":{"type":"number","description":"A's own 95 % interval of the figure as a fraction of it (the record's), when the figure is A's published one.","minimum":0},"bRelativeHalfWidth":{"type":"number","description":"B's own 95 % interval of the figure as a fraction of it (the record's), when the figure is B's published one.","minimum":0},"contention":{"type":"object","description":"The contention state each side's figure was published in (null: the record has no probe).","properties":{"a":{"description":"A's state.","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]},"b":{"description":"B's state.","anyOf":[{"type":"string","enum":["uncontended","contended","mixed"]},{"type":"null"}]}},"required":["a","b"],"additionalProperties":false},"betweenRun":{"type":"object","description":"Both sides' records carry a between-run component of the figure compared (run --between-run): it is added to ci95 (on the log scale, t(df) · √(σ_A² + σ_B²) in quadrature with the bootstrap's), so that a change of the machine's state between the two runs is not called a change of the code.","properties":{"relativeSd":{"type":"number","description":"√(σ_A² + σ_B²), the two sides' components combined.","minimum":0},"df":{"type":"integer","description":"The smaller of the two sides' degrees of freedom.","minimum":1}},"required":["relativeSd","df"],"additionalProperties":false},"uncontendedWorkers":{"type":"object","description":"The sides' figures were published in different contention states, so both were compared over their uncontended workers only (at least 2 on each side): how many on each side. a and b are then those workers' figures, not the published ones.","properties":{"a":{"type":"integer","description":"A's uncontended workers compared.","minimum":2},"b":{"type":"integer","description":"B's uncontended workers compared.","minimum":2}},"required":["a","b"],"additionalProperties":false}},"required":["key","figure","a","b","ratio","ci95","verdict","records"],"additionalProperties":false}},"instructions":{"type":"array","description":"Instruction counts present in both, status ok on both sides.","items":{"type":"object","description":"One count compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"a":{"type":"number","description":"A's instructions per call.","minimum":0},"b":{"type":"number","description":"B's instructions per call.","minimum":0},"ratio":{"description":"B ÷ A; null when A's figure is 0 and B's is not.","anyOf":[{"type":"number","minimum":0},{"type":"null"}]},"verdict":{"type":"string","enum":["fewer","more","same"],"description":"Exact: same only when equal."},"records":{"type":"object","description":"The records compared, relative to their system's folder.","properties":{"a":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},"b":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["a","b"],"additionalProperties":false}},"required":["key","a","b","ratio","verdict","records"],"additionalProperties":false}},"unmatched":{"type":"array","description":"Measurements not compared: on one side only, or failed on a side.","items":{"type":"object","description":"One measurement not compared.","properties":{"key":{"type":"object","description":"The measurement: system, algorithm, instance, build profile (of A when profiles are paired), operation.","properties":{"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"}},"required":["system","algorithmId","instance","buildProfile","operation"],"additionalProperties":false},"kind":{"type":"string","enum":["timing","instructions"],"description":"The record kind."},"where":{"type":"string","enum":["only-a","only-b","failed-a","failed-b","failed-both"],"description":"Where it is."},"record":{"type":"string","description":"Path relative to the system's folder of the store (data/<system>/), with / separators.","pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"}},"required":["key","kind","where","record"],"additionalProperties":false}},"counts":{"type":"object","description":"Verdicts counted.","properties":{"same":{"type":"integer","description":"Timings same.","minimum":0},"faster":{"type":"integer","description":"Timings faster.","minimum":0},"slower":{"type":"integer","description":"Timings slower.","minimum":0},"instructionsSame":{"type":"integer","description":"Instruction counts equal.","minimum":0},"instructionsDiffer":{"type":"integer","description":"Instruction counts different.","minimum":0},"oneWorker":{"type":"integer","description":"Timings with oneWorker.","minimum":0},"notComparable":{"type":"integer","description":"Timings not comparable (different contention states).","minimum":0}},"required":["same","faster","slower","instructionsSame","instructionsDiffer","oneWorker"],"additionalProperties":false},"regressed":{"type":"boolean","description":"Whether a timing is slower, or an instruction count higher, by more than the threshold (exit 1)."}},"required":["kind","schemaVersion","a","b","threshold","method","timings","instructions","unmatched","counts","regressed"],"additionalProperties":false,"$defs":{}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/comparison.schema.json" */;
@@ -41567,11 +41567,11 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data14.uncontendedWorkers !== undefined){
-let data42 = data14.uncontendedWorkers;
+if(data14.betweenRun !== undefined){
+let data42 = data14.betweenRun;
 if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-if(data42.a === undefined){
-const err121 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+if(data42.relativeSd === undefined){
+const err121 = {instancePath:instancePath+"/timings/" + i0+"/betweenRun",schemaPath:"#/properties/timings/items/properties/betweenRun/required",keyword:"required",params:{missingProperty: "relativeSd"},message:"must have required property '"+"relativeSd"+"'"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -41580,8 +41580,8 @@ vErrors.push(err121);
 }
 errors++;
 }
-if(data42.b === undefined){
-const err122 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+if(data42.df === undefined){
+const err122 = {instancePath:instancePath+"/timings/" + i0+"/betweenRun",schemaPath:"#/properties/timings/items/properties/betweenRun/required",keyword:"required",params:{missingProperty: "df"},message:"must have required property '"+"df"+"'"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -41591,8 +41591,8 @@ vErrors.push(err122);
 errors++;
 }
 for(const key10 in data42){
-if(!((key10 === "a") || (key10 === "b"))){
-const err123 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(!((key10 === "relativeSd") || (key10 === "df"))){
+const err123 = {instancePath:instancePath+"/timings/" + i0+"/betweenRun",schemaPath:"#/properties/timings/items/properties/betweenRun/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -41602,10 +41602,11 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data42.a !== undefined){
-let data43 = data42.a;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err124 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers/a",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/properties/a/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data42.relativeSd !== undefined){
+let data43 = data42.relativeSd;
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < 0 || isNaN(data43)){
+const err124 = {instancePath:instancePath+"/timings/" + i0+"/betweenRun/relativeSd",schemaPath:"#/properties/timings/items/properties/betweenRun/properties/relativeSd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -41614,9 +41615,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < 2 || isNaN(data43)){
-const err125 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers/a",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/properties/a/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
+}
+else {
+const err125 = {instancePath:instancePath+"/timings/" + i0+"/betweenRun/relativeSd",schemaPath:"#/properties/timings/items/properties/betweenRun/properties/relativeSd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -41626,11 +41627,10 @@ vErrors.push(err125);
 errors++;
 }
 }
-}
-if(data42.b !== undefined){
-let data44 = data42.b;
+if(data42.df !== undefined){
+let data44 = data42.df;
 if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err126 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers/b",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/properties/b/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err126 = {instancePath:instancePath+"/timings/" + i0+"/betweenRun/df",schemaPath:"#/properties/timings/items/properties/betweenRun/properties/df/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -41640,8 +41640,8 @@ vErrors.push(err126);
 errors++;
 }
 if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 2 || isNaN(data44)){
-const err127 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers/b",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
+if(data44 < 1 || isNaN(data44)){
+const err127 = {instancePath:instancePath+"/timings/" + i0+"/betweenRun/df",schemaPath:"#/properties/timings/items/properties/betweenRun/properties/df/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -41654,7 +41654,7 @@ errors++;
 }
 }
 else {
-const err128 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err128 = {instancePath:instancePath+"/timings/" + i0+"/betweenRun",schemaPath:"#/properties/timings/items/properties/betweenRun/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -41664,9 +41664,11 @@ vErrors.push(err128);
 errors++;
 }
 }
-}
-else {
-const err129 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.uncontendedWorkers !== undefined){
+let data45 = data14.uncontendedWorkers;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.a === undefined){
+const err129 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -41675,10 +41677,8 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-}
-else {
-const err130 = {instancePath:instancePath+"/timings",schemaPath:"#/properties/timings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data45.b === undefined){
+const err130 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -41687,16 +41687,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-if(data.instructions !== undefined){
-let data45 = data.instructions;
-if(Array.isArray(data45)){
-const len1 = data45.length;
-for(let i1=0; i1<len1; i1++){
-let data46 = data45[i1];
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.key === undefined){
-const err131 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+for(const key11 in data45){
+if(!((key11 === "a") || (key11 === "b"))){
+const err131 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -41705,8 +41698,11 @@ vErrors.push(err131);
 }
 errors++;
 }
-if(data46.a === undefined){
-const err132 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+}
+if(data45.a !== undefined){
+let data46 = data45.a;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err132 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers/a",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/properties/a/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -41715,8 +41711,9 @@ vErrors.push(err132);
 }
 errors++;
 }
-if(data46.b === undefined){
-const err133 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 2 || isNaN(data46)){
+const err133 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers/a",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/properties/a/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -41725,8 +41722,12 @@ vErrors.push(err133);
 }
 errors++;
 }
-if(data46.ratio === undefined){
-const err134 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "ratio"},message:"must have required property '"+"ratio"+"'"};
+}
+}
+if(data45.b !== undefined){
+let data47 = data45.b;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err134 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers/b",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/properties/b/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -41735,8 +41736,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-if(data46.verdict === undefined){
-const err135 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 2 || isNaN(data47)){
+const err135 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers/b",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -41745,8 +41747,11 @@ vErrors.push(err135);
 }
 errors++;
 }
-if(data46.records === undefined){
-const err136 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
+}
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/timings/" + i0+"/uncontendedWorkers",schemaPath:"#/properties/timings/items/properties/uncontendedWorkers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -41755,9 +41760,10 @@ vErrors.push(err136);
 }
 errors++;
 }
-for(const key11 in data46){
-if(!((((((key11 === "key") || (key11 === "a")) || (key11 === "b")) || (key11 === "ratio")) || (key11 === "verdict")) || (key11 === "records"))){
-const err137 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+}
+}
+else {
+const err137 = {instancePath:instancePath+"/timings/" + i0,schemaPath:"#/properties/timings/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -41767,11 +41773,9 @@ vErrors.push(err137);
 errors++;
 }
 }
-if(data46.key !== undefined){
-let data47 = data46.key;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-if(data47.system === undefined){
-const err138 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+}
+else {
+const err138 = {instancePath:instancePath+"/timings",schemaPath:"#/properties/timings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -41780,8 +41784,16 @@ vErrors.push(err138);
 }
 errors++;
 }
-if(data47.algorithmId === undefined){
-const err139 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+}
+if(data.instructions !== undefined){
+let data48 = data.instructions;
+if(Array.isArray(data48)){
+const len1 = data48.length;
+for(let i1=0; i1<len1; i1++){
+let data49 = data48[i1];
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.key === undefined){
+const err139 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -41790,8 +41802,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(data47.instance === undefined){
-const err140 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+if(data49.a === undefined){
+const err140 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -41800,8 +41812,8 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(data47.buildProfile === undefined){
-const err141 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+if(data49.b === undefined){
+const err141 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -41810,8 +41822,8 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(data47.operation === undefined){
-const err142 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+if(data49.ratio === undefined){
+const err142 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "ratio"},message:"must have required property '"+"ratio"+"'"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -41820,9 +41832,8 @@ vErrors.push(err142);
 }
 errors++;
 }
-for(const key12 in data47){
-if(!(((((key12 === "system") || (key12 === "algorithmId")) || (key12 === "instance")) || (key12 === "buildProfile")) || (key12 === "operation"))){
-const err143 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(data49.verdict === undefined){
+const err143 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -41831,12 +41842,8 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-if(data47.system !== undefined){
-let data48 = data47.system;
-if(typeof data48 === "string"){
-if(!pattern4.test(data48)){
-const err144 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data49.records === undefined){
+const err144 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -41845,9 +41852,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-}
-else {
-const err145 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key12 in data49){
+if(!((((((key12 === "key") || (key12 === "a")) || (key12 === "b")) || (key12 === "ratio")) || (key12 === "verdict")) || (key12 === "records"))){
+const err145 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -41857,11 +41864,11 @@ vErrors.push(err145);
 errors++;
 }
 }
-if(data47.algorithmId !== undefined){
-let data49 = data47.algorithmId;
-if(typeof data49 === "string"){
-if(!pattern4.test(data49)){
-const err146 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data49.key !== undefined){
+let data50 = data49.key;
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+if(data50.system === undefined){
+const err146 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -41870,9 +41877,8 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-else {
-const err147 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data50.algorithmId === undefined){
+const err147 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -41881,12 +41887,8 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-if(data47.instance !== undefined){
-let data50 = data47.instance;
-if(typeof data50 === "string"){
-if(!pattern4.test(data50)){
-const err148 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data50.instance === undefined){
+const err148 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -41895,9 +41897,8 @@ vErrors.push(err148);
 }
 errors++;
 }
-}
-else {
-const err149 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data50.buildProfile === undefined){
+const err149 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -41906,12 +41907,8 @@ vErrors.push(err149);
 }
 errors++;
 }
-}
-if(data47.buildProfile !== undefined){
-let data51 = data47.buildProfile;
-if(typeof data51 === "string"){
-if(!pattern4.test(data51)){
-const err150 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data50.operation === undefined){
+const err150 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -41920,9 +41917,9 @@ vErrors.push(err150);
 }
 errors++;
 }
-}
-else {
-const err151 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key13 in data50){
+if(!(((((key13 === "system") || (key13 === "algorithmId")) || (key13 === "instance")) || (key13 === "buildProfile")) || (key13 === "operation"))){
+const err151 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -41932,11 +41929,11 @@ vErrors.push(err151);
 errors++;
 }
 }
-if(data47.operation !== undefined){
-let data52 = data47.operation;
-if(typeof data52 === "string"){
-if(!pattern7.test(data52)){
-const err152 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(data50.system !== undefined){
+let data51 = data50.system;
+if(typeof data51 === "string"){
+if(!pattern4.test(data51)){
+const err152 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -41947,7 +41944,7 @@ errors++;
 }
 }
 else {
-const err153 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err153 = {instancePath:instancePath+"/instructions/" + i1+"/key/system",schemaPath:"#/properties/instructions/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -41957,9 +41954,11 @@ vErrors.push(err153);
 errors++;
 }
 }
-}
-else {
-const err154 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data50.algorithmId !== undefined){
+let data52 = data50.algorithmId;
+if(typeof data52 === "string"){
+if(!pattern4.test(data52)){
+const err154 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -41969,11 +41968,8 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data46.a !== undefined){
-let data53 = data46.a;
-if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 < 0 || isNaN(data53)){
-const err155 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err155 = {instancePath:instancePath+"/instructions/" + i1+"/key/algorithmId",schemaPath:"#/properties/instructions/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -41983,8 +41979,11 @@ vErrors.push(err155);
 errors++;
 }
 }
-else {
-const err156 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data50.instance !== undefined){
+let data53 = data50.instance;
+if(typeof data53 === "string"){
+if(!pattern4.test(data53)){
+const err156 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -41994,11 +41993,8 @@ vErrors.push(err156);
 errors++;
 }
 }
-if(data46.b !== undefined){
-let data54 = data46.b;
-if((typeof data54 == "number") && (isFinite(data54))){
-if(data54 < 0 || isNaN(data54)){
-const err157 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err157 = {instancePath:instancePath+"/instructions/" + i1+"/key/instance",schemaPath:"#/properties/instructions/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -42008,8 +42004,11 @@ vErrors.push(err157);
 errors++;
 }
 }
-else {
-const err158 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data50.buildProfile !== undefined){
+let data54 = data50.buildProfile;
+if(typeof data54 === "string"){
+if(!pattern4.test(data54)){
+const err158 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -42019,14 +42018,8 @@ vErrors.push(err158);
 errors++;
 }
 }
-if(data46.ratio !== undefined){
-let data55 = data46.ratio;
-const _errs143 = errors;
-let valid22 = false;
-const _errs144 = errors;
-if((typeof data55 == "number") && (isFinite(data55))){
-if(data55 < 0 || isNaN(data55)){
-const err159 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err159 = {instancePath:instancePath+"/instructions/" + i1+"/key/buildProfile",schemaPath:"#/properties/instructions/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -42036,8 +42029,11 @@ vErrors.push(err159);
 errors++;
 }
 }
-else {
-const err160 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data50.operation !== undefined){
+let data55 = data50.operation;
+if(typeof data55 === "string"){
+if(!pattern7.test(data55)){
+const err160 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -42046,11 +42042,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-var _valid5 = _errs144 === errors;
-valid22 = valid22 || _valid5;
-const _errs146 = errors;
-if(data55 !== null){
-const err161 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+else {
+const err161 = {instancePath:instancePath+"/instructions/" + i1+"/key/operation",schemaPath:"#/properties/instructions/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -42059,10 +42053,10 @@ vErrors.push(err161);
 }
 errors++;
 }
-var _valid5 = _errs146 === errors;
-valid22 = valid22 || _valid5;
-if(!valid22){
-const err162 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err162 = {instancePath:instancePath+"/instructions/" + i1+"/key",schemaPath:"#/properties/instructions/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -42071,22 +42065,12 @@ vErrors.push(err162);
 }
 errors++;
 }
-else {
-errors = _errs143;
-if(vErrors !== null){
-if(_errs143){
-vErrors.length = _errs143;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data46.verdict !== undefined){
-let data56 = data46.verdict;
-if(typeof data56 !== "string"){
-const err163 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data49.a !== undefined){
+let data56 = data49.a;
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 < 0 || isNaN(data56)){
+const err163 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -42095,8 +42079,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-if(!(((data56 === "fewer") || (data56 === "more")) || (data56 === "same"))){
-const err164 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema105.properties.instructions.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err164 = {instancePath:instancePath+"/instructions/" + i1+"/a",schemaPath:"#/properties/instructions/items/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -42106,11 +42091,11 @@ vErrors.push(err164);
 errors++;
 }
 }
-if(data46.records !== undefined){
-let data57 = data46.records;
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-if(data57.a === undefined){
-const err165 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
+if(data49.b !== undefined){
+let data57 = data49.b;
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 < 0 || isNaN(data57)){
+const err165 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -42119,8 +42104,9 @@ vErrors.push(err165);
 }
 errors++;
 }
-if(data57.b === undefined){
-const err166 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
+}
+else {
+const err166 = {instancePath:instancePath+"/instructions/" + i1+"/b",schemaPath:"#/properties/instructions/items/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -42129,9 +42115,15 @@ vErrors.push(err166);
 }
 errors++;
 }
-for(const key13 in data57){
-if(!((key13 === "a") || (key13 === "b"))){
-const err167 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+}
+if(data49.ratio !== undefined){
+let data58 = data49.ratio;
+const _errs150 = errors;
+let valid23 = false;
+const _errs151 = errors;
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 < 0 || isNaN(data58)){
+const err167 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -42141,11 +42133,8 @@ vErrors.push(err167);
 errors++;
 }
 }
-if(data57.a !== undefined){
-let data58 = data57.a;
-if(typeof data58 === "string"){
-if(!pattern40.test(data58)){
-const err168 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+else {
+const err168 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -42154,9 +42143,11 @@ vErrors.push(err168);
 }
 errors++;
 }
-}
-else {
-const err169 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs151 === errors;
+valid23 = valid23 || _valid5;
+const _errs153 = errors;
+if(data58 !== null){
+const err169 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -42165,12 +42156,10 @@ vErrors.push(err169);
 }
 errors++;
 }
-}
-if(data57.b !== undefined){
-let data59 = data57.b;
-if(typeof data59 === "string"){
-if(!pattern40.test(data59)){
-const err170 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+var _valid5 = _errs153 === errors;
+valid23 = valid23 || _valid5;
+if(!valid23){
+const err170 = {instancePath:instancePath+"/instructions/" + i1+"/ratio",schemaPath:"#/properties/instructions/items/properties/ratio/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -42179,9 +42168,22 @@ vErrors.push(err170);
 }
 errors++;
 }
+else {
+errors = _errs150;
+if(vErrors !== null){
+if(_errs150){
+vErrors.length = _errs150;
 }
 else {
-const err171 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+}
+if(data49.verdict !== undefined){
+let data59 = data49.verdict;
+if(typeof data59 !== "string"){
+const err171 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -42190,10 +42192,8 @@ vErrors.push(err171);
 }
 errors++;
 }
-}
-}
-else {
-const err172 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(!(((data59 === "fewer") || (data59 === "more")) || (data59 === "same"))){
+const err172 = {instancePath:instancePath+"/instructions/" + i1+"/verdict",schemaPath:"#/properties/instructions/items/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema105.properties.instructions.items.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -42203,9 +42203,11 @@ vErrors.push(err172);
 errors++;
 }
 }
-}
-else {
-const err173 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data49.records !== undefined){
+let data60 = data49.records;
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+if(data60.a === undefined){
+const err173 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -42214,10 +42216,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-}
-}
-else {
-const err174 = {instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data60.b === undefined){
+const err174 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -42226,16 +42226,9 @@ vErrors.push(err174);
 }
 errors++;
 }
-}
-if(data.unmatched !== undefined){
-let data60 = data.unmatched;
-if(Array.isArray(data60)){
-const len2 = data60.length;
-for(let i2=0; i2<len2; i2++){
-let data61 = data60[i2];
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
-if(data61.key === undefined){
-const err175 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+for(const key14 in data60){
+if(!((key14 === "a") || (key14 === "b"))){
+const err175 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -42244,8 +42237,12 @@ vErrors.push(err175);
 }
 errors++;
 }
-if(data61.kind === undefined){
-const err176 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+}
+if(data60.a !== undefined){
+let data61 = data60.a;
+if(typeof data61 === "string"){
+if(!pattern40.test(data61)){
+const err176 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -42254,8 +42251,9 @@ vErrors.push(err176);
 }
 errors++;
 }
-if(data61.where === undefined){
-const err177 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "where"},message:"must have required property '"+"where"+"'"};
+}
+else {
+const err177 = {instancePath:instancePath+"/instructions/" + i1+"/records/a",schemaPath:"#/properties/instructions/items/properties/records/properties/a/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -42264,8 +42262,12 @@ vErrors.push(err177);
 }
 errors++;
 }
-if(data61.record === undefined){
-const err178 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "record"},message:"must have required property '"+"record"+"'"};
+}
+if(data60.b !== undefined){
+let data62 = data60.b;
+if(typeof data62 === "string"){
+if(!pattern40.test(data62)){
+const err178 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -42274,9 +42276,9 @@ vErrors.push(err178);
 }
 errors++;
 }
-for(const key14 in data61){
-if(!((((key14 === "key") || (key14 === "kind")) || (key14 === "where")) || (key14 === "record"))){
-const err179 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+else {
+const err179 = {instancePath:instancePath+"/instructions/" + i1+"/records/b",schemaPath:"#/properties/instructions/items/properties/records/properties/b/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -42286,11 +42288,9 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data61.key !== undefined){
-let data62 = data61.key;
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
-if(data62.system === undefined){
-const err180 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
+}
+else {
+const err180 = {instancePath:instancePath+"/instructions/" + i1+"/records",schemaPath:"#/properties/instructions/items/properties/records/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -42299,8 +42299,10 @@ vErrors.push(err180);
 }
 errors++;
 }
-if(data62.algorithmId === undefined){
-const err181 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
+}
+}
+else {
+const err181 = {instancePath:instancePath+"/instructions/" + i1,schemaPath:"#/properties/instructions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -42309,8 +42311,10 @@ vErrors.push(err181);
 }
 errors++;
 }
-if(data62.instance === undefined){
-const err182 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
+}
+}
+else {
+const err182 = {instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -42319,8 +42323,16 @@ vErrors.push(err182);
 }
 errors++;
 }
-if(data62.buildProfile === undefined){
-const err183 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
+}
+if(data.unmatched !== undefined){
+let data63 = data.unmatched;
+if(Array.isArray(data63)){
+const len2 = data63.length;
+for(let i2=0; i2<len2; i2++){
+let data64 = data63[i2];
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+if(data64.key === undefined){
+const err183 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -42329,8 +42341,8 @@ vErrors.push(err183);
 }
 errors++;
 }
-if(data62.operation === undefined){
-const err184 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
+if(data64.kind === undefined){
+const err184 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -42339,9 +42351,8 @@ vErrors.push(err184);
 }
 errors++;
 }
-for(const key15 in data62){
-if(!(((((key15 === "system") || (key15 === "algorithmId")) || (key15 === "instance")) || (key15 === "buildProfile")) || (key15 === "operation"))){
-const err185 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+if(data64.where === undefined){
+const err185 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "where"},message:"must have required property '"+"where"+"'"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -42350,12 +42361,8 @@ vErrors.push(err185);
 }
 errors++;
 }
-}
-if(data62.system !== undefined){
-let data63 = data62.system;
-if(typeof data63 === "string"){
-if(!pattern4.test(data63)){
-const err186 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data64.record === undefined){
+const err186 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/required",keyword:"required",params:{missingProperty: "record"},message:"must have required property '"+"record"+"'"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -42364,9 +42371,9 @@ vErrors.push(err186);
 }
 errors++;
 }
-}
-else {
-const err187 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key15 in data64){
+if(!((((key15 === "key") || (key15 === "kind")) || (key15 === "where")) || (key15 === "record"))){
+const err187 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -42376,11 +42383,11 @@ vErrors.push(err187);
 errors++;
 }
 }
-if(data62.algorithmId !== undefined){
-let data64 = data62.algorithmId;
-if(typeof data64 === "string"){
-if(!pattern4.test(data64)){
-const err188 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data64.key !== undefined){
+let data65 = data64.key;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+if(data65.system === undefined){
+const err188 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "system"},message:"must have required property '"+"system"+"'"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -42389,9 +42396,8 @@ vErrors.push(err188);
 }
 errors++;
 }
-}
-else {
-const err189 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.algorithmId === undefined){
+const err189 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "algorithmId"},message:"must have required property '"+"algorithmId"+"'"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -42400,12 +42406,8 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-if(data62.instance !== undefined){
-let data65 = data62.instance;
-if(typeof data65 === "string"){
-if(!pattern4.test(data65)){
-const err190 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data65.instance === undefined){
+const err190 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "instance"},message:"must have required property '"+"instance"+"'"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -42414,9 +42416,8 @@ vErrors.push(err190);
 }
 errors++;
 }
-}
-else {
-const err191 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.buildProfile === undefined){
+const err191 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "buildProfile"},message:"must have required property '"+"buildProfile"+"'"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -42425,12 +42426,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-}
-if(data62.buildProfile !== undefined){
-let data66 = data62.buildProfile;
-if(typeof data66 === "string"){
-if(!pattern4.test(data66)){
-const err192 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
+if(data65.operation === undefined){
+const err192 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/required",keyword:"required",params:{missingProperty: "operation"},message:"must have required property '"+"operation"+"'"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -42439,9 +42436,9 @@ vErrors.push(err192);
 }
 errors++;
 }
-}
-else {
-const err193 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key16 in data65){
+if(!(((((key16 === "system") || (key16 === "algorithmId")) || (key16 === "instance")) || (key16 === "buildProfile")) || (key16 === "operation"))){
+const err193 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -42451,11 +42448,11 @@ vErrors.push(err193);
 errors++;
 }
 }
-if(data62.operation !== undefined){
-let data67 = data62.operation;
-if(typeof data67 === "string"){
-if(!pattern7.test(data67)){
-const err194 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
+if(data65.system !== undefined){
+let data66 = data65.system;
+if(typeof data66 === "string"){
+if(!pattern4.test(data66)){
+const err194 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -42466,7 +42463,7 @@ errors++;
 }
 }
 else {
-const err195 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err195 = {instancePath:instancePath+"/unmatched/" + i2+"/key/system",schemaPath:"#/properties/unmatched/items/properties/key/properties/system/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -42476,9 +42473,11 @@ vErrors.push(err195);
 errors++;
 }
 }
-}
-else {
-const err196 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data65.algorithmId !== undefined){
+let data67 = data65.algorithmId;
+if(typeof data67 === "string"){
+if(!pattern4.test(data67)){
+const err196 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -42488,10 +42487,8 @@ vErrors.push(err196);
 errors++;
 }
 }
-if(data61.kind !== undefined){
-let data68 = data61.kind;
-if(typeof data68 !== "string"){
-const err197 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err197 = {instancePath:instancePath+"/unmatched/" + i2+"/key/algorithmId",schemaPath:"#/properties/unmatched/items/properties/key/properties/algorithmId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -42500,8 +42497,12 @@ vErrors.push(err197);
 }
 errors++;
 }
-if(!((data68 === "timing") || (data68 === "instructions"))){
-const err198 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema105.properties.unmatched.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+}
+if(data65.instance !== undefined){
+let data68 = data65.instance;
+if(typeof data68 === "string"){
+if(!pattern4.test(data68)){
+const err198 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -42511,10 +42512,8 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data61.where !== undefined){
-let data69 = data61.where;
-if(typeof data69 !== "string"){
-const err199 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err199 = {instancePath:instancePath+"/unmatched/" + i2+"/key/instance",schemaPath:"#/properties/unmatched/items/properties/key/properties/instance/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -42523,8 +42522,12 @@ vErrors.push(err199);
 }
 errors++;
 }
-if(!(((((data69 === "only-a") || (data69 === "only-b")) || (data69 === "failed-a")) || (data69 === "failed-b")) || (data69 === "failed-both"))){
-const err200 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/enum",keyword:"enum",params:{allowedValues: schema105.properties.unmatched.items.properties.where.enum},message:"must be equal to one of the allowed values"};
+}
+if(data65.buildProfile !== undefined){
+let data69 = data65.buildProfile;
+if(typeof data69 === "string"){
+if(!pattern4.test(data69)){
+const err200 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -42534,11 +42537,8 @@ vErrors.push(err200);
 errors++;
 }
 }
-if(data61.record !== undefined){
-let data70 = data61.record;
-if(typeof data70 === "string"){
-if(!pattern40.test(data70)){
-const err201 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
+else {
+const err201 = {instancePath:instancePath+"/unmatched/" + i2+"/key/buildProfile",schemaPath:"#/properties/unmatched/items/properties/key/properties/buildProfile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -42548,8 +42548,11 @@ vErrors.push(err201);
 errors++;
 }
 }
-else {
-const err202 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.operation !== undefined){
+let data70 = data65.operation;
+if(typeof data70 === "string"){
+if(!pattern7.test(data70)){
+const err202 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -42559,9 +42562,8 @@ vErrors.push(err202);
 errors++;
 }
 }
-}
 else {
-const err203 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err203 = {instancePath:instancePath+"/unmatched/" + i2+"/key/operation",schemaPath:"#/properties/unmatched/items/properties/key/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -42573,7 +42575,7 @@ errors++;
 }
 }
 else {
-const err204 = {instancePath:instancePath+"/unmatched",schemaPath:"#/properties/unmatched/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err204 = {instancePath:instancePath+"/unmatched/" + i2+"/key",schemaPath:"#/properties/unmatched/items/properties/key/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -42583,11 +42585,10 @@ vErrors.push(err204);
 errors++;
 }
 }
-if(data.counts !== undefined){
-let data71 = data.counts;
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-if(data71.same === undefined){
-const err205 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "same"},message:"must have required property '"+"same"+"'"};
+if(data64.kind !== undefined){
+let data71 = data64.kind;
+if(typeof data71 !== "string"){
+const err205 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -42596,8 +42597,8 @@ vErrors.push(err205);
 }
 errors++;
 }
-if(data71.faster === undefined){
-const err206 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "faster"},message:"must have required property '"+"faster"+"'"};
+if(!((data71 === "timing") || (data71 === "instructions"))){
+const err206 = {instancePath:instancePath+"/unmatched/" + i2+"/kind",schemaPath:"#/properties/unmatched/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema105.properties.unmatched.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -42606,8 +42607,11 @@ vErrors.push(err206);
 }
 errors++;
 }
-if(data71.slower === undefined){
-const err207 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "slower"},message:"must have required property '"+"slower"+"'"};
+}
+if(data64.where !== undefined){
+let data72 = data64.where;
+if(typeof data72 !== "string"){
+const err207 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -42616,8 +42620,8 @@ vErrors.push(err207);
 }
 errors++;
 }
-if(data71.instructionsSame === undefined){
-const err208 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsSame"},message:"must have required property '"+"instructionsSame"+"'"};
+if(!(((((data72 === "only-a") || (data72 === "only-b")) || (data72 === "failed-a")) || (data72 === "failed-b")) || (data72 === "failed-both"))){
+const err208 = {instancePath:instancePath+"/unmatched/" + i2+"/where",schemaPath:"#/properties/unmatched/items/properties/where/enum",keyword:"enum",params:{allowedValues: schema105.properties.unmatched.items.properties.where.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -42626,8 +42630,12 @@ vErrors.push(err208);
 }
 errors++;
 }
-if(data71.instructionsDiffer === undefined){
-const err209 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsDiffer"},message:"must have required property '"+"instructionsDiffer"+"'"};
+}
+if(data64.record !== undefined){
+let data73 = data64.record;
+if(typeof data73 === "string"){
+if(!pattern40.test(data73)){
+const err209 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"},message:"must match pattern \""+"^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"+"\""};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -42636,8 +42644,9 @@ vErrors.push(err209);
 }
 errors++;
 }
-if(data71.oneWorker === undefined){
-const err210 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "oneWorker"},message:"must have required property '"+"oneWorker"+"'"};
+}
+else {
+const err210 = {instancePath:instancePath+"/unmatched/" + i2+"/record",schemaPath:"#/properties/unmatched/items/properties/record/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -42646,9 +42655,10 @@ vErrors.push(err210);
 }
 errors++;
 }
-for(const key16 in data71){
-if(!(((((((key16 === "same") || (key16 === "faster")) || (key16 === "slower")) || (key16 === "instructionsSame")) || (key16 === "instructionsDiffer")) || (key16 === "oneWorker")) || (key16 === "notComparable"))){
-const err211 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+}
+}
+else {
+const err211 = {instancePath:instancePath+"/unmatched/" + i2,schemaPath:"#/properties/unmatched/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -42658,10 +42668,9 @@ vErrors.push(err211);
 errors++;
 }
 }
-if(data71.same !== undefined){
-let data72 = data71.same;
-if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
-const err212 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err212 = {instancePath:instancePath+"/unmatched",schemaPath:"#/properties/unmatched/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -42670,9 +42679,12 @@ vErrors.push(err212);
 }
 errors++;
 }
-if((typeof data72 == "number") && (isFinite(data72))){
-if(data72 < 0 || isNaN(data72)){
-const err213 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.counts !== undefined){
+let data74 = data.counts;
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.same === undefined){
+const err213 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "same"},message:"must have required property '"+"same"+"'"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -42681,12 +42693,8 @@ vErrors.push(err213);
 }
 errors++;
 }
-}
-}
-if(data71.faster !== undefined){
-let data73 = data71.faster;
-if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
-const err214 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data74.faster === undefined){
+const err214 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "faster"},message:"must have required property '"+"faster"+"'"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -42695,9 +42703,8 @@ vErrors.push(err214);
 }
 errors++;
 }
-if((typeof data73 == "number") && (isFinite(data73))){
-if(data73 < 0 || isNaN(data73)){
-const err215 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data74.slower === undefined){
+const err215 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "slower"},message:"must have required property '"+"slower"+"'"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -42706,12 +42713,8 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-}
-if(data71.slower !== undefined){
-let data74 = data71.slower;
-if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
-const err216 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data74.instructionsSame === undefined){
+const err216 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsSame"},message:"must have required property '"+"instructionsSame"+"'"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -42720,9 +42723,8 @@ vErrors.push(err216);
 }
 errors++;
 }
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 < 0 || isNaN(data74)){
-const err217 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data74.instructionsDiffer === undefined){
+const err217 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "instructionsDiffer"},message:"must have required property '"+"instructionsDiffer"+"'"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -42731,12 +42733,8 @@ vErrors.push(err217);
 }
 errors++;
 }
-}
-}
-if(data71.instructionsSame !== undefined){
-let data75 = data71.instructionsSame;
-if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
-const err218 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data74.oneWorker === undefined){
+const err218 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "oneWorker"},message:"must have required property '"+"oneWorker"+"'"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -42745,9 +42743,9 @@ vErrors.push(err218);
 }
 errors++;
 }
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 < 0 || isNaN(data75)){
-const err219 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key17 in data74){
+if(!(((((((key17 === "same") || (key17 === "faster")) || (key17 === "slower")) || (key17 === "instructionsSame")) || (key17 === "instructionsDiffer")) || (key17 === "oneWorker")) || (key17 === "notComparable"))){
+const err219 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -42757,11 +42755,10 @@ vErrors.push(err219);
 errors++;
 }
 }
-}
-if(data71.instructionsDiffer !== undefined){
-let data76 = data71.instructionsDiffer;
-if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
-const err220 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data74.same !== undefined){
+let data75 = data74.same;
+if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
+const err220 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -42770,9 +42767,9 @@ vErrors.push(err220);
 }
 errors++;
 }
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 < 0 || isNaN(data76)){
-const err221 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data75 == "number") && (isFinite(data75))){
+if(data75 < 0 || isNaN(data75)){
+const err221 = {instancePath:instancePath+"/counts/same",schemaPath:"#/properties/counts/properties/same/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -42783,10 +42780,10 @@ errors++;
 }
 }
 }
-if(data71.oneWorker !== undefined){
-let data77 = data71.oneWorker;
-if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
-const err222 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data74.faster !== undefined){
+let data76 = data74.faster;
+if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
+const err222 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -42795,9 +42792,9 @@ vErrors.push(err222);
 }
 errors++;
 }
-if((typeof data77 == "number") && (isFinite(data77))){
-if(data77 < 0 || isNaN(data77)){
-const err223 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 < 0 || isNaN(data76)){
+const err223 = {instancePath:instancePath+"/counts/faster",schemaPath:"#/properties/counts/properties/faster/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -42808,10 +42805,10 @@ errors++;
 }
 }
 }
-if(data71.notComparable !== undefined){
-let data78 = data71.notComparable;
-if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
-const err224 = {instancePath:instancePath+"/counts/notComparable",schemaPath:"#/properties/counts/properties/notComparable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data74.slower !== undefined){
+let data77 = data74.slower;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+const err224 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -42820,9 +42817,9 @@ vErrors.push(err224);
 }
 errors++;
 }
-if((typeof data78 == "number") && (isFinite(data78))){
-if(data78 < 0 || isNaN(data78)){
-const err225 = {instancePath:instancePath+"/counts/notComparable",schemaPath:"#/properties/counts/properties/notComparable/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 0 || isNaN(data77)){
+const err225 = {instancePath:instancePath+"/counts/slower",schemaPath:"#/properties/counts/properties/slower/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -42833,9 +42830,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err226 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data74.instructionsSame !== undefined){
+let data78 = data74.instructionsSame;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+const err226 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -42844,10 +42842,9 @@ vErrors.push(err226);
 }
 errors++;
 }
-}
-if(data.regressed !== undefined){
-if(typeof data.regressed !== "boolean"){
-const err227 = {instancePath:instancePath+"/regressed",schemaPath:"#/properties/regressed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 < 0 || isNaN(data78)){
+const err227 = {instancePath:instancePath+"/counts/instructionsSame",schemaPath:"#/properties/counts/properties/instructionsSame/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -42858,13 +42855,113 @@ errors++;
 }
 }
 }
-else {
-const err228 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data74.instructionsDiffer !== undefined){
+let data79 = data74.instructionsDiffer;
+if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
+const err228 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err228];
 }
 else {
 vErrors.push(err228);
+}
+errors++;
+}
+if((typeof data79 == "number") && (isFinite(data79))){
+if(data79 < 0 || isNaN(data79)){
+const err229 = {instancePath:instancePath+"/counts/instructionsDiffer",schemaPath:"#/properties/counts/properties/instructionsDiffer/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+}
+}
+if(data74.oneWorker !== undefined){
+let data80 = data74.oneWorker;
+if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
+const err230 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err230];
+}
+else {
+vErrors.push(err230);
+}
+errors++;
+}
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 < 0 || isNaN(data80)){
+const err231 = {instancePath:instancePath+"/counts/oneWorker",schemaPath:"#/properties/counts/properties/oneWorker/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err231];
+}
+else {
+vErrors.push(err231);
+}
+errors++;
+}
+}
+}
+if(data74.notComparable !== undefined){
+let data81 = data74.notComparable;
+if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
+const err232 = {instancePath:instancePath+"/counts/notComparable",schemaPath:"#/properties/counts/properties/notComparable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err232];
+}
+else {
+vErrors.push(err232);
+}
+errors++;
+}
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 < 0 || isNaN(data81)){
+const err233 = {instancePath:instancePath+"/counts/notComparable",schemaPath:"#/properties/counts/properties/notComparable/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err233];
+}
+else {
+vErrors.push(err233);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err234 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err234];
+}
+else {
+vErrors.push(err234);
+}
+errors++;
+}
+}
+if(data.regressed !== undefined){
+if(typeof data.regressed !== "boolean"){
+const err235 = {instancePath:instancePath+"/regressed",schemaPath:"#/properties/regressed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err235];
+}
+else {
+vErrors.push(err235);
+}
+errors++;
+}
+}
+}
+else {
+const err236 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err236];
+}
+else {
+vErrors.push(err236);
 }
 errors++;
 }

@@ -94,6 +94,13 @@ export const comparison: JsonSchema = recordSchema(
             a: nullable(oneOfEnum("A's state.", ["uncontended", "contended", "mixed"])),
             b: nullable(oneOfEnum("B's state.", ["uncontended", "contended", "mixed"])),
           }),
+          betweenRun: obj(
+            "Both sides' records carry a between-run component of the figure compared (run --between-run): it is added to ci95 (on the log scale, t(df) · √(σ_A² + σ_B²) in quadrature with the bootstrap's), so that a change of the machine's state between the two runs is not called a change of the code.",
+            {
+              relativeSd: nonneg("√(σ_A² + σ_B²), the two sides' components combined."),
+              df: int("The smaller of the two sides' degrees of freedom.", { minimum: 1 }),
+            },
+          ),
           uncontendedWorkers: obj(
             "The sides' figures were published in different contention states, so both were compared over their uncontended workers only (at least 2 on each side): how many on each side. a and b are then those workers' figures, not the published ones.",
             {
