@@ -43,6 +43,10 @@ beforeAll(() => {
   if (calibrated.code === 0) doc = JSON.parse(readFileSync(brFile, "utf8")) as BetweenRunRecord;
 }, 600_000);
 
+/** A --quick run of the campaign's Puffin-128 into out. */
+const quickRun = (out: string, steps: string, ...extra: string[]) =>
+  runCli(["run", campaignFile, "--out", out, "--steps", steps, "--quick", "--only", "kem-90/Puffin-128", ...extra]);
+
 /** A copy of the between-run file with one edit, written beside it. */
 function edited(name: string, edit: (d: BetweenRunRecord) => void): string {
   const d = JSON.parse(readFileSync(brFile, "utf8")) as BetweenRunRecord;
@@ -85,19 +89,7 @@ describe("ngcc-perf calibrate", () => {
 describe("ngcc-perf run --between-run", () => {
   it("adds the component to every per-call interval; the records keep the within-run half-width and say where it came from", () => {
     const out = join(tmp, "with");
-    const r = runCli([
-      "run",
-      campaignFile,
-      "--out",
-      out,
-      "--steps",
-      "build,time",
-      "--quick",
-      "--only",
-      "kem-90/Puffin-128",
-      "--between-run",
-      brFile,
-    ]);
+    const r = quickRun(out, "build,time", "--between-run", brFile);
     expect(r.code, r.stderr).toBe(0);
     const sha = createHash("sha256").update(readFileSync(brFile)).digest("hex");
     const timings = recordsOfKind(out, /^timing$/) as unknown as TimingRecord[];
@@ -153,17 +145,7 @@ describe("ngcc-perf run --between-run", () => {
 
   it("says, without one, that the intervals are within-run", () => {
     const out = join(tmp, "without");
-    const r = runCli([
-      "run",
-      campaignFile,
-      "--out",
-      out,
-      "--steps",
-      "build,time,report",
-      "--quick",
-      "--only",
-      "kem-90/Puffin-128",
-    ]);
+    const r = quickRun(out, "build,time,report");
     expect(r.code, r.stderr).toBe(0);
     for (const t of recordsOfKind(out, /^timing$/) as unknown as TimingRecord[]) {
       expect(t.central?.betweenRun).toBeUndefined();

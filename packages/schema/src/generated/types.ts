@@ -1329,65 +1329,9 @@ export type TimingRecord = {
        * Whether the within-run half-width ≤ the target: relativeHalfWidth, or betweenRun.withinRelativeHalfWidth when a between-run component was added (sampling cannot narrow that part).
        */
       metTarget: boolean;
-      /**
-       * The between-run component of this machine added to ci95 (ngcc-perf calibrate; ngcc-perf run --between-run FILE): ci95's half-width is √(within² + (t(df) · √2 · relativeSd · figure)²). Absent when none was given: the interval is then the within-run prediction interval, which does not hold across a change of the machine's state that no worker of the run saw.
-       */
-      betweenRun?: {
-        /**
-         * The component: sd of a run's figure beyond its within-run noise, a fraction of the figure.
-         */
-        relativeSd: number;
-        /**
-         * Its degrees of freedom (sessions − 1).
-         */
-        df: number;
-        /**
-         * A/A sessions behind it.
-         */
-        sessions: number;
-        /**
-         * The within-run prediction interval's half-width, a fraction of the figure: what the run's own workers give (the precision target judges it).
-         */
-        withinRelativeHalfWidth: number;
-        /**
-         * SHA-256 of the between-run file.
-         */
-        sha256: string;
-        /**
-         * When and where it was measured: the file's system, host and end time.
-         */
-        measured: string;
-      };
+      betweenRun?: TimingRecord_BetweenRun;
     };
-    /**
-     * The between-run component of this machine added to ci95Ns (ngcc-perf calibrate; ngcc-perf run --between-run FILE): ci95Ns's half-width is √(within² + (t(df) · √2 · relativeSd · figure)²). Absent when none was given: the interval is then the within-run prediction interval, which does not hold across a change of the machine's state that no worker of the run saw.
-     */
-    betweenRun?: {
-      /**
-       * The component: sd of a run's figure beyond its within-run noise, a fraction of the figure.
-       */
-      relativeSd: number;
-      /**
-       * Its degrees of freedom (sessions − 1).
-       */
-      df: number;
-      /**
-       * A/A sessions behind it.
-       */
-      sessions: number;
-      /**
-       * The within-run prediction interval's half-width, a fraction of the figure: what the run's own workers give (the precision target judges it).
-       */
-      withinRelativeHalfWidth: number;
-      /**
-       * SHA-256 of the between-run file.
-       */
-      sha256: string;
-      /**
-       * When and where it was measured: the file's system, host and end time.
-       */
-      measured: string;
-    };
+    betweenRun?: TimingRecord_BetweenRun1;
   };
   /**
    * Whether each worker's core was shared with a busy sibling hyperthread, from the contention probe after every sample (independent add chains: a shared core issues fewer adds per cycle; the dependent chain of the core-clock probe gives the cycles), and which workers distribution and central were computed from. Absent without the probes (--clock-chain none, counters that count cycles or instructions).
@@ -1773,6 +1717,64 @@ export interface TimingRecord_Interval4 {
    * Upper bound.
    */
   high: number;
+}
+/**
+ * The between-run component added to the interval beside it: the time's to ci95Ns, the cycles' own to cycles.ci95.
+ */
+export interface TimingRecord_BetweenRun {
+  /**
+   * The component: sd of a run's figure beyond its within-run noise, a fraction of the figure.
+   */
+  relativeSd: number;
+  /**
+   * Its degrees of freedom (sessions − 1).
+   */
+  df: number;
+  /**
+   * A/A sessions behind it.
+   */
+  sessions: number;
+  /**
+   * The within-run prediction interval's half-width, a fraction of the figure: what the run's own workers give (the precision target judges it).
+   */
+  withinRelativeHalfWidth: number;
+  /**
+   * SHA-256 of the between-run file.
+   */
+  sha256: string;
+  /**
+   * When and where it was measured: the file's system, host and end time.
+   */
+  measured: string;
+}
+/**
+ * The between-run component added to the interval beside it: the time's to ci95Ns, the cycles' own to cycles.ci95.
+ */
+export interface TimingRecord_BetweenRun1 {
+  /**
+   * The component: sd of a run's figure beyond its within-run noise, a fraction of the figure.
+   */
+  relativeSd: number;
+  /**
+   * Its degrees of freedom (sessions − 1).
+   */
+  df: number;
+  /**
+   * A/A sessions behind it.
+   */
+  sessions: number;
+  /**
+   * The within-run prediction interval's half-width, a fraction of the figure: what the run's own workers give (the precision target judges it).
+   */
+  withinRelativeHalfWidth: number;
+  /**
+   * SHA-256 of the between-run file.
+   */
+  sha256: string;
+  /**
+   * When and where it was measured: the file's system, host and end time.
+   */
+  measured: string;
 }
 /**
  * One trial.

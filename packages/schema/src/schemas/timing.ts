@@ -17,21 +17,24 @@ import {
 } from "./common.ts";
 import { jobFields, operationRecord } from "./header.ts";
 
+/** What the betweenRun fields (the time's and the cycles') say. */
+const BETWEEN_RUN_REF =
+  "The between-run component added to the interval beside it: the time's to ci95Ns, the cycles' own to cycles.ci95.";
+
 /** The between-run component a run added to an interval (`ngcc-perf run --between-run FILE`). */
-const betweenRunApplied = (field: string): JsonSchema =>
-  obj(
-    `The between-run component of this machine added to ${field} (ngcc-perf calibrate; ngcc-perf run --between-run FILE): ${field}'s half-width is √(within² + (t(df) · √2 · relativeSd · figure)²). Absent when none was given: the interval is then the within-run prediction interval, which does not hold across a change of the machine's state that no worker of the run saw.`,
-    {
-      relativeSd: nonneg("The component: sd of a run's figure beyond its within-run noise, a fraction of the figure."),
-      df: int("Its degrees of freedom (sessions − 1).", { minimum: 1 }),
-      sessions: int("A/A sessions behind it.", { minimum: 2 }),
-      withinRelativeHalfWidth: nonneg(
-        "The within-run prediction interval's half-width, a fraction of the figure: what the run's own workers give (the precision target judges it).",
-      ),
-      sha256: str("SHA-256 of the between-run file.", { pattern: "^[0-9a-f]{64}$" }),
-      measured: str("When and where it was measured: the file's system, host and end time."),
-    },
-  );
+const betweenRunApplied: JsonSchema = obj(
+  "The between-run component of this machine added to the interval beside it (ngcc-perf calibrate; ngcc-perf run --between-run FILE): its half-width is √(within² + (t(df) · √2 · relativeSd · figure)²), the lower end at 0 at most. Absent when none was given: the interval is then the within-run prediction interval, which does not hold across a change of the machine's state that no worker of the run saw.",
+  {
+    relativeSd: nonneg("The component: sd of a run's figure beyond its within-run noise, a fraction of the figure."),
+    df: int("Its degrees of freedom (sessions − 1).", { minimum: 1 }),
+    sessions: int("A/A sessions behind it.", { minimum: 2 }),
+    withinRelativeHalfWidth: nonneg(
+      "The within-run prediction interval's half-width, a fraction of the figure: what the run's own workers give (the precision target judges it).",
+    ),
+    sha256: str("SHA-256 of the between-run file.", { pattern: "^[0-9a-f]{64}$" }),
+    measured: str("When and where it was measured: the file's system, host and end time."),
+  },
+);
 
 export const timing = operationRecord({
   kind: "timing",
@@ -282,9 +285,9 @@ export const timing = operationRecord({
               "Whether the within-run half-width ≤ the target: relativeHalfWidth, or betweenRun.withinRelativeHalfWidth when a between-run component was added (sampling cannot narrow that part).",
             ),
           },
-          { betweenRun: betweenRunApplied("ci95") },
+          { betweenRun: ref("betweenRun", BETWEEN_RUN_REF) },
         ),
-        betweenRun: betweenRunApplied("ci95Ns"),
+        betweenRun: ref("betweenRun", BETWEEN_RUN_REF),
       },
     ),
     contention: obj(
@@ -392,6 +395,9 @@ export const timing = operationRecord({
       },
     ),
   },
-  defs: pickDefs("provenance", "failure", "build", "counter", "trial", "interval", "memory", "command"),
+  defs: {
+    ...pickDefs("provenance", "failure", "build", "counter", "trial", "interval", "memory", "command"),
+    betweenRun: betweenRunApplied,
+  },
   ok: { required: ["counter", "trials", "aggregates"] },
 });
