@@ -13,6 +13,9 @@
 // every profile, and nothing else).
 //
 // Options: --load N (busy processes, default 1; 0 for none); --steps S (the run's --steps, default time);
+// --calibrate N (first `ngcc-perf calibrate` A's campaign with N sessions, the busy processes already running, and
+// make every run with `--between-run` that file: the intervals, and compare's, then include this machine's
+// between-run component); --calibrate-only GLOB (calibrate's --only, repeatable; default every instance);
 // --campaign FILE (default fixtures/campaigns/demo.yaml; its submissions and the ICCS and catalog folders are
 // resolved to absolute paths in copies of it); --cli FILE (default packages/cli/bin.js); --keep (keep the folder).
 
@@ -34,6 +37,8 @@ const steps = option("--steps") ?? "time";
 const campaignFile = resolve(option("--campaign") ?? join(root, "fixtures/campaigns/demo.yaml"));
 const cli = resolve(option("--cli") ?? join(root, "packages/cli/bin.js"));
 const keep = args.includes("--keep");
+const calibrate = option("--calibrate");
+const calibrateOnly = args.flatMap((a, i) => (a === "--calibrate-only" ? ["--only", args[i + 1] as string] : []));
 if (!Number.isInteger(load) || load < 0) throw new Error("--load needs a whole number");
 
 const work = mkdtempSync(join(tmpdir(), "ngcc-stability-"));
@@ -83,7 +88,7 @@ function extraWorkCopy(): string {
 
 // ---------------------------------------------------------------- runs
 
-function runCli(argv: string[], what: string): { status: number; stdout: string } {
+function runCli(argv: string[], what: string): { status: number; stdout: string; stderr: string } {
   const t0 = Date.now();
   const r = spawnSync(process.execPath, [cli, ...argv], { encoding: "utf8", maxBuffer: 1 << 28 });
   const s = ((Date.now() - t0) / 1000).toFixed(0);
@@ -91,7 +96,7 @@ function runCli(argv: string[], what: string): { status: number; stdout: string 
     throw new Error(`${what} exited ${r.status}:\n${r.stderr.slice(-3000)}`);
   }
   console.log(`  ${what}: exit ${r.status}, ${s} s`);
-  return { status: r.status ?? -1, stdout: r.stdout };
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 function timingRecords(store: string): TimingRecord[] {
@@ -135,10 +140,20 @@ console.log(
 for (let i = 0; i < load; i++) {
   busy.push(spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
 }
+const betweenRun: string[] = [];
+if (calibrate !== undefined) {
+  const file = join(work, "between-run.json");
+  const t0 = Date.now();
+  const r = runCli(["calibrate", campaigns.A, "--out", file, "--sessions", calibrate, ...calibrateOnly], "calibrate");
+  for (const line of r.stderr.split("\n").filter((l) => /between-run sd|not probed/.test(l)))
+    console.log(`calibrate: ${line}`);
+  console.log(`calibrate: ${calibrate} sessions, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  betweenRun.push("--between-run", file);
+}
 const stores: Record<string, string> = {};
 for (const [name, file] of Object.entries(campaigns)) {
   stores[name] = join(work, `store-${name}`);
-  runCli(["run", file, "--out", stores[name] as string, "--steps", steps], `run ${name}`);
+  runCli(["run", file, "--out", stores[name] as string, "--steps", steps, ...betweenRun], `run ${name}`);
 }
 const compareAB = JSON.parse(
   runCli(["compare", stores.A as string, stores.B as string, "--json"], "compare A B").stdout,
