@@ -133,12 +133,11 @@ describe("ngcc-perf run --between-run", () => {
       expect(br.relativeSd).toBeCloseTo(sd, 12);
       const e = tQuantile975(1) * sd;
       const ci = t.ci95 as { low: number; high: number };
-      // Each end is √(bootstrap² + e²) from the ratio on the log scale: at least e, and the bootstrap's own part (a
-      // store against its copy, resampled) small beside it.
+      // Each end is √(bootstrap² + e²) from the ratio on the log scale (stats' between-run.test checks the
+      // arithmetic): at least e, whatever the bootstrap's own part (a store against its copy, resampled; its width
+      // follows the load, so it is not bounded here).
       expect(Math.log(ci.high / (t.ratio as number))).toBeGreaterThanOrEqual(e - 1e-12);
-      expect(Math.log(ci.high / (t.ratio as number))).toBeLessThan(Math.sqrt(e ** 2 + 0.05 ** 2));
       expect(-Math.log(ci.low / (t.ratio as number))).toBeGreaterThanOrEqual(e - 1e-12);
-      expect(-Math.log(ci.low / (t.ratio as number))).toBeLessThan(Math.sqrt(e ** 2 + 0.05 ** 2));
       expect(t.note).toMatch(/the interval includes both runs' between-run component/);
     }
   });
