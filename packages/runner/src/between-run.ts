@@ -13,7 +13,6 @@ import {
   validateText,
 } from "@ngcc-perf/schema";
 import { type BetweenRunComponent, withBetweenRun } from "@ngcc-perf/stats";
-import type { Campaign } from "./campaign.ts";
 import { processorModel } from "./env.ts";
 import { sha256 } from "./store.ts";
 
@@ -44,7 +43,7 @@ export function hostOf(): BetweenRunRecord["host"] {
  * same processor model and not a --quick calibration for a run that is not --quick. Bad input names the file, the
  * line and the JSON pointer.
  */
-export function readBetweenRun(file: string, campaign: Campaign, quick = false): BetweenRunGiven {
+export function readBetweenRun(file: string, campaign: { system: string }, quick = false): BetweenRunGiven {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
