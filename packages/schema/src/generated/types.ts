@@ -515,6 +515,10 @@ export interface CampaignConfig {
      */
     keys?: number;
     /**
+     * The variable-latency check (integer division on secret data, reported by the patched memcheck that native/valgrind-varlat/build.sh builds under /opt/ngcc-valgrind or NGCC_VARLAT_PREFIX): auto (default) runs it when that memcheck is built and records it as not run, with the reason, when it is not; require makes a missing build an error (exit 2); off never runs it (stock memcheck).
+     */
+    variableLatency?: "auto" | "require" | "off";
+    /**
      * Findings accepted, with the reason: each matches a finding whose first frame inside the submission's sources has this file (relative to the submission folder) and, when given, line and function. The others stay open.
      */
     triage?: {
@@ -534,6 +538,10 @@ export interface CampaignConfig {
        * Function, as the debug information names it.
        */
       function?: string;
+      /**
+       * Only findings of this check: branch/index (secret data in a branch or an address) or variable latency (an integer division on secret data); default both.
+       */
+      check?: "branch/index" | "variable latency";
     }[];
   };
   /**
@@ -4688,7 +4696,7 @@ export interface CodeSizeRecord_Build {
 
 // ---- constant-time
 /**
- * One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see (variable-latency instructions such as division).
+ * One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. Run with the patched memcheck (native/valgrind-varlat) where it is built, an integer division on secret data is a finding of its own check (variable latency). A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see.
  */
 export type ConstantTimeRecord = {
   [k: string]: unknown;
@@ -4756,6 +4764,57 @@ export type ConstantTimeRecord = {
      * valgrind options used (the XML file added per run).
      */
     options?: string[];
+    /**
+     * The launcher run when it is not the system's valgrind: the patched memcheck's (variable latency run).
+     */
+    valgrind?: string;
+    /**
+     * SHA-256 of ngcc-varlat.patch the launcher was built with (variable latency run).
+     */
+    patchSha256?: string;
+  };
+  /**
+   * The outcome of each check, over every level (absent on records written before the variable-latency check existed).
+   */
+  checks?: {
+    /**
+     * Secret data in a branch or an address (stock memcheck's errors).
+     */
+    branchIndex: {
+      /**
+       * pass: no finding at any level; open: at least one open finding; accepted: findings, every one accepted by the triage.
+       */
+      status: "pass" | "open" | "accepted";
+      /**
+       * Open findings over all levels.
+       */
+      open: number;
+      /**
+       * Accepted findings over all levels.
+       */
+      accepted: number;
+    };
+    /**
+     * An integer division on secret data (the patched memcheck's UninitVarLat errors).
+     */
+    variableLatency: {
+      /**
+       * pass: no finding at any level; open: at least one open finding; accepted: findings, every one accepted by the triage; not run: the check did not run (reason).
+       */
+      status: "pass" | "open" | "accepted" | "not run";
+      /**
+       * Open findings over all levels.
+       */
+      open: number;
+      /**
+       * Accepted findings over all levels.
+       */
+      accepted: number;
+      /**
+       * Why it did not run (not run only).
+       */
+      reason?: string;
+    };
   };
   /**
    * Where the instance's randombytes came from, and that its output was marked undefined.
@@ -4812,9 +4871,13 @@ export type ConstantTimeRecord = {
      */
     findings: {
       /**
-       * memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …
+       * memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …, or UninitVarLat (the patched memcheck: an integer division with a secret-derived operand).
        */
       kind: string;
+      /**
+       * The check that found it: variable latency (kind UninitVarLat: an instruction whose latency depends on its operands, an integer division, on secret data) or branch/index (every other kind).
+       */
+      check: "branch/index" | "variable latency";
       /**
        * memcheck's description of the first of these errors.
        */
@@ -4900,6 +4963,10 @@ export type ConstantTimeRecord = {
      * Function.
      */
     function?: string;
+    /**
+     * Only findings of this check.
+     */
+    check?: "branch/index" | "variable latency";
   }[];
   /**
    * Child processes run (the valgrind runs).

@@ -313,6 +313,10 @@ export const campaign: JsonSchema = {
             minimum: 1,
             maximum: 64,
           }),
+          variableLatency: oneOfEnum(
+            "The variable-latency check (integer division on secret data, reported by the patched memcheck that native/valgrind-varlat/build.sh builds under /opt/ngcc-valgrind or NGCC_VARLAT_PREFIX): auto (default) runs it when that memcheck is built and records it as not run, with the reason, when it is not; require makes a missing build an error (exit 2); off never runs it (stock memcheck).",
+            ["auto", "require", "off"],
+          ),
           triage: arr(
             "Findings accepted, with the reason: each matches a finding whose first frame inside the submission's sources has this file (relative to the submission folder) and, when given, line and function. The others stay open.",
             obj(
@@ -324,6 +328,10 @@ export const campaign: JsonSchema = {
               {
                 line: int("Line in that file.", { minimum: 1 }),
                 function: str("Function, as the debug information names it."),
+                check: oneOfEnum(
+                  "Only findings of this check: branch/index (secret data in a branch or an address) or variable latency (an integer division on secret data); default both.",
+                  ["branch/index", "variable latency"],
+                ),
               },
             ),
           ),

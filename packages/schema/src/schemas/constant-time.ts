@@ -22,7 +22,11 @@ const finding = obj(
   "One finding: memcheck's errors of one kind at one place, summed.",
   {
     kind: str(
-      "memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …",
+      "memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …, or UninitVarLat (the patched memcheck: an integer division with a secret-derived operand).",
+    ),
+    check: oneOfEnum(
+      "The check that found it: variable latency (kind UninitVarLat: an instruction whose latency depends on its operands, an integer division, on secret data) or branch/index (every other kind).",
+      ["branch/index", "variable latency"],
     ),
     what: str("memcheck's description of the first of these errors."),
     count: int("How many times memcheck saw it (its errorcounts, summed over the errors grouped here).", {
@@ -43,6 +47,20 @@ const finding = obj(
   },
 );
 
+const checkOutcome = (what: string, notRun: boolean) =>
+  obj(
+    what,
+    {
+      status: oneOfEnum(
+        `pass: no finding at any level; open: at least one open finding; accepted: findings, every one accepted by the triage${notRun ? "; not run: the check did not run (reason)" : ""}.`,
+        notRun ? ["pass", "open", "accepted", "not run"] : ["pass", "open", "accepted"],
+      ),
+      open: nat("Open findings over all levels."),
+      accepted: nat("Accepted findings over all levels."),
+    },
+    notRun ? { reason: str("Why it did not run (not run only).") } : {},
+  );
+
 const level = obj("The run at one optimisation level.", {
   level: str("The optimisation flag, e.g. -O2, which replaced the profile's -O flag."),
   flags: arr("Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.", {
@@ -58,7 +76,7 @@ export const constantTime = operationRecord({
   kind: "constant-time",
   title: "ngcc-perf constant-time record",
   description:
-    "One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see (variable-latency instructions such as division).",
+    "One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. Run with the patched memcheck (native/valgrind-varlat) where it is built, an integer division on secret data is a finding of its own check (variable latency). A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see.",
   status: jobStatus("run at every level", "the tool or the build failed"),
   fields: {
     verdict: oneOfEnum(
@@ -72,7 +90,25 @@ export const constantTime = operationRecord({
         name: oneOfEnum("The tool.", ["memcheck"]),
         version: str("First line of `valgrind --version`, e.g. valgrind-3.19.0."),
       },
-      { options: arr("valgrind options used (the XML file added per run).", { type: "string" }) },
+      {
+        options: arr("valgrind options used (the XML file added per run).", { type: "string" }),
+        valgrind: str(
+          "The launcher run when it is not the system's valgrind: the patched memcheck's (variable latency run).",
+        ),
+        patchSha256: str("SHA-256 of ngcc-varlat.patch the launcher was built with (variable latency run).", {
+          pattern: "^[0-9a-f]{64}$",
+        }),
+      },
+    ),
+    checks: obj(
+      "The outcome of each check, over every level (absent on records written before the variable-latency check existed).",
+      {
+        branchIndex: checkOutcome("Secret data in a branch or an address (stock memcheck's errors).", false),
+        variableLatency: checkOutcome(
+          "An integer division on secret data (the patched memcheck's UninitVarLat errors).",
+          true,
+        ),
+      },
     ),
     randomness: str("Where the instance's randombytes came from, and that its output was marked undefined."),
     secret: arr("What was marked undefined (secret) for the call.", { type: "string" }),
@@ -87,7 +123,11 @@ export const constantTime = operationRecord({
       obj(
         "One triage entry.",
         { file: str("File relative to the submission folder."), reason: str("Why it is accepted.") },
-        { line: int("Line.", { minimum: 1 }), function: str("Function.") },
+        {
+          line: int("Line.", { minimum: 1 }),
+          function: str("Function."),
+          check: oneOfEnum("Only findings of this check.", ["branch/index", "variable latency"]),
+        },
       ),
     ),
     commands: arr("Child processes run (the valgrind runs).", ref("command", "One process.")),
