@@ -24,6 +24,7 @@ import {
 } from "./build.ts";
 import type { Campaign } from "./campaign.ts";
 import { DriverError, interpret } from "./driver.ts";
+import { InputError } from "./errors.ts";
 import { type InstanceSpec, matchesAny } from "./instances.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf } from "./proc.ts";
@@ -39,6 +40,7 @@ import {
 import type { Job, Unit } from "./step/run.ts";
 import { sha256 } from "./store.ts";
 import { underValgrind, type ValgrindOperation, valgrindMeasurement, valgrindOperation } from "./valgrind.ts";
+import { findVarlat, VARLAT_KIND, VARLAT_OPTIONS, type VarlatTool } from "./varlat.ts";
 
 export const CT_RANDOMNESS =
   "the KAT generator's AES-256 CTR_DRBG (native/katgen/ngcc_rng.c) seeded with 0x00..0x2F, its output marked undefined (secret) while the tested call runs";
@@ -52,18 +54,28 @@ export const MEMCHECK_OPTIONS = [
   "--child-silent-after-fork=yes",
 ] as const;
 
+/** The two checks memcheck's findings belong to. */
+export type CtCheck = "branch/index" | "variable latency";
+
 export interface TriageEntry {
   file: string;
   line?: number;
   function?: string;
+  /** Only findings of this check (default both). */
+  check?: CtCheck;
   reason: string;
 }
+
+/** The check a memcheck error kind belongs to: the patched memcheck's UninitVarLat is variable latency. */
+export const checkOfKind = (kind: string): CtCheck => (kind === VARLAT_KIND ? "variable latency" : "branch/index");
 
 /** What the campaign's `constantTime` block sets, with defaults. */
 export interface ConstantTimeSettings {
   enabled: boolean;
   levels: string[];
   keys: number;
+  /** auto: run the variable-latency check when its memcheck is built; require: exit 2 when not; off: never. */
+  variableLatency: "auto" | "require" | "off";
   triage: TriageEntry[];
   /** Only the instances matching these globs (as --only: <algorithm-id>/<instance>, <instance>, <algorithm-id>). */
   only: string[] | null;
@@ -75,6 +87,7 @@ export function constantTimeSettings(campaign: Campaign): ConstantTimeSettings {
     enabled: c.enabled ?? false,
     levels: c.levels ?? ["-O2", "-O3"],
     keys: c.keys ?? 3,
+    variableLatency: c.variableLatency ?? "auto",
     triage: (c.triage ?? []) as TriageEntry[],
     only: c.only ?? null,
   };
@@ -204,6 +217,7 @@ export function triageOf(f: MemcheckFinding, triage: readonly TriageEntry[]): Tr
   if (!at) return undefined;
   return triage.find(
     (t) =>
+      (t.check === undefined || t.check === checkOfKind(f.kind)) &&
       t.file === at.file &&
       (t.line === undefined || t.line === at.line) &&
       (t.function === undefined || t.function === at.function),
@@ -313,11 +327,25 @@ async function buildCt(
 /** What ngcc-ct prints (validated against its schema by interpret). */
 type CtOutput = DriverCtOutput;
 
-/** One operation at one level: the program under memcheck in a scratch folder, its XML report read. */
-async function testOperation(at: ValgrindOperation, keys: number, submissionDir: string, what: string) {
+/** The valgrind options of a run with the variable-latency memcheck, or stock memcheck's. */
+const memcheckOptions = (varlat: VarlatTool | null): string[] =>
+  varlat ? [...MEMCHECK_OPTIONS, ...VARLAT_OPTIONS] : [...MEMCHECK_OPTIONS];
+
+/**
+ * One operation at one level: the program under memcheck (the variable-latency one when it is built) in a scratch
+ * folder, its XML report read.
+ */
+async function testOperation(
+  at: ValgrindOperation,
+  keys: number,
+  submissionDir: string,
+  what: string,
+  varlat: VarlatTool | null,
+) {
   return underValgrind({
     ...at,
-    options: (dir) => [...MEMCHECK_OPTIONS, `--xml-file=${join(dir, "memcheck.xml")}`],
+    ...(varlat ? { valgrind: varlat.valgrind } : {}),
+    options: (dir) => [...memcheckOptions(varlat), `--xml-file=${join(dir, "memcheck.xml")}`],
     args: ["--keys", String(keys)],
     read: (result, dir) => {
       const value = interpret<CtOutput>(result, what, "driver-ct");
@@ -346,6 +374,7 @@ function triaged(findings: MemcheckFinding[], triage: readonly TriageEntry[]) {
       const accepted = triageOf(f, triage);
       return {
         kind: f.kind,
+        check: checkOfKind(f.kind),
         what: f.what,
         count: f.count,
         contexts: f.contexts,
@@ -358,8 +387,35 @@ function triaged(findings: MemcheckFinding[], triage: readonly TriageEntry[]) {
     .sort((a, b) => (a.status === b.status ? b.count - a.count : a.status === "open" ? -1 : 1));
 }
 
+/** What the step finds before planning: valgrind's version and the variable-latency memcheck, or why not. */
+export interface CtPrepared {
+  valgrind: string;
+  varlat: VarlatTool | null;
+  /** Why the variable-latency check does not run (varlat null). */
+  varlatReason?: string;
+}
+
+/** Each check's outcome over every level: pass, open (an open finding), accepted (all accepted), not run. */
+function checkOutcomes(levels: readonly Level[], prepared: CtPrepared): NonNullable<ConstantTimeRecord["checks"]> {
+  const outcome = (check: CtCheck) => {
+    const fs = levels.flatMap((l) => l.findings.filter((f) => f.check === check));
+    const open = fs.filter((f) => f.status === "open").length;
+    const accepted = fs.length - open;
+    return { status: open ? ("open" as const) : accepted ? ("accepted" as const) : ("pass" as const), open, accepted };
+  };
+  return {
+    branchIndex: outcome("branch/index"),
+    variableLatency: prepared.varlat
+      ? outcome("variable latency")
+      : { status: "not run", open: 0, accepted: 0, reason: prepared.varlatReason ?? "not run" },
+  };
+}
+
 /** Builds the tested program at every level of the campaign. */
-async function buildLevels(env: MeasureEnv<string>, unit: Unit<InstanceWork>): Promise<CtBuild & { cached: boolean }> {
+async function buildLevels(
+  env: MeasureEnv<CtPrepared>,
+  unit: Unit<InstanceWork>,
+): Promise<CtBuild & { cached: boolean }> {
   const { campaign, tc, out } = env;
   const { spec } = unit.work;
   const { profile } = unit;
@@ -384,8 +440,9 @@ async function buildLevels(env: MeasureEnv<string>, unit: Unit<InstanceWork>): P
 }
 
 /** One operation at every level: each level's verdict and findings, the record's body. */
-async function testLevels(env: MeasureEnv<string>, unit: Unit<InstanceWork>, built: CtBuild, job: Job) {
-  const { campaign, out, prepared: valgrind } = env;
+async function testLevels(env: MeasureEnv<CtPrepared>, unit: Unit<InstanceWork>, built: CtBuild, job: Job) {
+  const { campaign, out, prepared } = env;
+  const { varlat } = prepared;
   const s = constantTimeSettings(campaign);
   const { spec } = unit.work;
   const commands: Command[] = [];
@@ -401,7 +458,7 @@ async function testLevels(env: MeasureEnv<string>, unit: Unit<InstanceWork>, bui
         b.program,
         job.operation,
       );
-      t = await testOperation(at, s.keys, spec.submissionDir, what);
+      t = await testOperation(at, s.keys, spec.submissionDir, what, varlat);
     } catch (err) {
       if (!(err instanceof DriverError)) throw err;
       const extra = { commands: [...commands, commandOf(err.result)] };
@@ -422,7 +479,13 @@ async function testLevels(env: MeasureEnv<string>, unit: Unit<InstanceWork>, bui
   return {
     verdict: levels.some((l) => l.verdict === "leaks found") ? "leaks found" : "pass",
     build: built.facts,
-    tool: { name: "memcheck", version: valgrind, options: [...MEMCHECK_OPTIONS] },
+    tool: {
+      name: "memcheck",
+      version: varlat?.version ?? prepared.valgrind,
+      options: memcheckOptions(varlat),
+      ...(varlat ? { valgrind: varlat.valgrind, patchSha256: varlat.patchSha256 } : {}),
+    },
+    checks: checkOutcomes(levels, prepared),
     randomness: CT_RANDOMNESS,
     secret: output?.secret ?? [],
     declassified: output?.declassified ?? [],
@@ -436,16 +499,41 @@ async function testLevels(env: MeasureEnv<string>, unit: Unit<InstanceWork>, bui
   };
 }
 
+const shared = valgrindMeasurement("constant-time", constantTimeSettings, (s: ConstantTimeSettings) => ({
+  ct: ctFilesHash(),
+  options: MEMCHECK_OPTIONS,
+  settings: { levels: s.levels, keys: s.keys, triage: s.triage, variableLatency: s.variableLatency },
+}));
+
 /**
- * The constant-time step: refuses (InputError, exit 2) when valgrind is missing. Off unless asked for
- * (`--steps constant-time`) or the campaign sets `constantTime: { enabled: true }`. env.prepared: valgrind's version.
+ * The constant-time step: refuses (InputError, exit 2) when valgrind is missing, or the variable-latency memcheck
+ * when the campaign requires it. Off unless asked for (`--steps constant-time`) or the campaign sets
+ * `constantTime: { enabled: true }`. env.prepared: valgrind's version and the variable-latency memcheck.
  */
-export const constantTimeMeasurement: Measurement<string, CtBuild> = {
-  ...valgrindMeasurement("constant-time", constantTimeSettings, (s: ConstantTimeSettings) => ({
-    ct: ctFilesHash(),
-    options: MEMCHECK_OPTIONS,
-    settings: { levels: s.levels, keys: s.keys, triage: s.triage },
-  })),
+export const constantTimeMeasurement: Measurement<CtPrepared, CtBuild> = {
+  ...shared,
+  prepare: async (campaign): Promise<CtPrepared> => {
+    const valgrind = await shared.prepare();
+    const setting = constantTimeSettings(campaign).variableLatency;
+    if (setting === "off") {
+      return { valgrind, varlat: null, varlatReason: "off in this campaign (constantTime.variableLatency: off)" };
+    }
+    const found = await findVarlat();
+    if ("tool" in found) return { valgrind, varlat: found.tool };
+    if (setting === "require") {
+      throw new InputError(
+        `${campaign.file}: /constantTime/variableLatency: require, but ${found.reason}: ${join(nativeDir(), "valgrind-varlat", "build.sh")}`,
+      );
+    }
+    return { valgrind, varlat: null, varlatReason: found.reason };
+  },
+  // A record made with another tool (the variable-latency memcheck built, rebuilt or gone) is made again.
+  inputs: (env, spec, profile, operation) => ({
+    ...shared.inputs({ campaign: env.campaign, prepared: env.prepared.valgrind }, spec, profile, operation),
+    varlat: env.prepared.varlat
+      ? { version: env.prepared.varlat.version, patch: env.prepared.varlat.patchSha256 }
+      : null,
+  }),
   select: ({ campaign }, unit) => {
     const only = constantTimeSettings(campaign).only;
     return only === null || unit.names.some((n) => matchesAny(n, only));

@@ -86,7 +86,8 @@ describe("the instructions measurement on recorded callgrind dumps", () => {
 describe("the constant-time measurement on a recorded memcheck report", () => {
   const run = async (name: string, triage: unknown[] = []) => {
     const out = join(tmp, name);
-    const env = replayedEnv(out, memcheckReplay, "valgrind-3.19.0", ["sig-91/Quill-128"]);
+    const prepared = { valgrind: "valgrind-3.19.0", varlat: null, varlatReason: "not built (this test)" };
+    const env = replayedEnv(out, memcheckReplay, prepared, ["sig-91/Quill-128"]);
     const config = { ...env.campaign.config, constantTime: { ...env.campaign.config.constantTime, triage } };
     const campaign = { ...env.campaign, config: config as typeof env.campaign.config };
     const levels = ["-O2", "-O3"].map((level) => ({ level, flags: [level, "-g"], program }));
@@ -111,6 +112,13 @@ describe("the constant-time measurement on a recorded memcheck report", () => {
     expect(finding).toMatchObject({ kind: "UninitValue", status: "open", count: 256 });
     expect(rec.levels[0].errorsReported).toBe(256);
     expect(finding.location).toMatchObject({ file: "Reference_Implementation/common/sign.c", line: 198 });
+    // Stock memcheck's kinds are the branch/index check's; the variable-latency check did not run, with the reason.
+    expect(finding.check).toBe("branch/index");
+    expect(rec.checks).toEqual({
+      branchIndex: { status: "open", open: 2, accepted: 0 },
+      variableLatency: { status: "not run", open: 0, accepted: 0, reason: "not built (this test)" },
+    });
+    expect(rec.tool.options).not.toContain("--variable-latency-errors=yes");
   });
 
   it("accepts the finding the campaign's triage names, with its reason, and passes", async () => {
@@ -119,5 +127,13 @@ describe("the constant-time measurement on a recorded memcheck report", () => {
     const rec = r.read("sign");
     expect(rec.verdict).toBe("pass");
     expect(rec.levels[1].findings[0]).toMatchObject({ status: "accepted", reason });
+    expect(rec.checks.branchIndex).toEqual({ status: "accepted", open: 0, accepted: 2 });
+  });
+
+  it("a triage entry of the other check does not accept the finding", async () => {
+    const entry = { file: "Reference_Implementation/common/sign.c", line: 198, check: "variable latency", reason: "x" };
+    const rec = (await run("ct-other-check", [entry])).read("sign");
+    expect(rec.verdict).toBe("leaks found");
+    expect(rec.checks.branchIndex.status).toBe("open");
   });
 });

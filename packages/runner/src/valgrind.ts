@@ -115,6 +115,8 @@ export function valgrindOperation(
 
 /** One run of a built program under valgrind. */
 export interface ValgrindRun<T> extends ValgrindOperation {
+  /** The valgrind launcher, when not the system's (the variable-latency memcheck's). */
+  valgrind?: string;
   /** valgrind's options, given the scratch folder (where its output file goes). */
   options(scratch: string): string[];
   /** The program's own arguments, between --op and --msg-bytes. */
@@ -131,7 +133,7 @@ export async function underValgrind<T>(r: ValgrindRun<T>): Promise<T> {
     const copy = join(r.scratch, basename(r.program));
     copyFileSync(r.program, copy);
     const args = ["--op", r.operation, ...r.args, "--msg-bytes", String(r.messageBytes)];
-    const argv = ["valgrind", ...r.options(r.scratch), copy, ...args];
+    const argv = [r.valgrind ?? "valgrind", ...r.options(r.scratch), copy, ...args];
     const result = await runProcess(argv, {
       timeoutMs: r.timeoutMs,
       cwd: r.scratch,
