@@ -17,8 +17,9 @@ const out = join(tmp, "out");
 const page = (rel: string) => readFileSync(join(out, "site", rel), "utf8");
 
 const command = { argv: ["valgrind"], exitCode: 0, signal: null, durationMs: 900, timedOut: false };
-const finding = (line: number, status: "open" | "accepted") => ({
-  kind: "UninitCondition",
+const finding = (line: number, status: "open" | "accepted", varlat = false) => ({
+  kind: varlat ? "UninitVarLat" : "UninitCondition",
+  check: varlat ? "variable latency" : "branch/index",
   what: "Conditional jump or move depends on uninitialised value(s)",
   count: 42,
   contexts: 1,
@@ -28,7 +29,7 @@ const finding = (line: number, status: "open" | "accepted") => ({
   ...(status === "accepted" ? { reason: "public seed" } : {}),
 });
 
-function record(operation: string, kind: "leak" | "pass" | "tool") {
+function record(operation: string, kind: "leak" | "pass" | "tool" | "div") {
   const base = stepRecordBase("constant-time", operation);
   if (kind === "tool")
     return {
@@ -40,16 +41,34 @@ function record(operation: string, kind: "leak" | "pass" | "tool") {
   const level = (l: string) => ({
     level: l,
     flags: [l, "-g"],
-    verdict: kind === "leak" ? "leaks found" : "pass",
+    verdict: kind === "leak" || kind === "div" ? "leaks found" : "pass",
     errorsReported: 84,
-    findings: kind === "leak" ? [finding(40, "open"), finding(12, "accepted")] : [finding(12, "accepted")],
+    findings:
+      kind === "leak"
+        ? [finding(40, "open"), finding(12, "accepted")]
+        : kind === "div"
+          ? [finding(88, "open", true)]
+          : [finding(12, "accepted")],
     command,
   });
+  const varlat = kind === "div";
+  const patchSha256 = "ab".repeat(32);
   return {
     ...base,
     status: "ok",
-    verdict: kind === "leak" ? "leaks found" : "pass",
-    tool: { name: "memcheck", version: "valgrind-3.19.0" },
+    verdict: kind === "pass" ? "pass" : "leaks found",
+    tool: { name: "memcheck", version: "valgrind-3.19.0", ...(varlat ? { valgrind: "/opt/v", patchSha256 } : {}) },
+    checks: {
+      branchIndex:
+        kind === "leak"
+          ? { status: "open", open: 2, accepted: 2 }
+          : kind === "div"
+            ? { status: "pass", open: 0, accepted: 0 }
+            : { status: "accepted", open: 0, accepted: 2 },
+      variableLatency: varlat
+        ? { status: "open", open: 2, accepted: 0 }
+        : { status: "not run", open: 0, accepted: 0, reason: "the variable-latency memcheck is not built" },
+    },
     secret: ["sk"],
     declassified: ["return value"],
     calls: 3,
@@ -86,9 +105,32 @@ describe("the constant-time section", () => {
     );
     expect(md).toMatch(/\| `Mithril-256` \| keygen \| — \| not measured \| — \|/);
     expect(md).toMatch(/not coverage-guided/);
-    expect(md).toMatch(/variable-latency instructions such as division/);
-    expect(md).toMatch(/unless a patched valgrind is used/);
+    expect(md).toMatch(/knows integer division only/);
     expect(md).toMatch(/only what memcheck's definedness tracking sees/);
+    // One row per operation: each check's outcome over every level.
+    expect(md).toContain("| `Mithril-128` | keygen | accepted (2) | not run |");
+    expect(md).toContain("| `Mithril-128` | dec | OPEN (2, 2 accepted) | not run |");
+    expect(md).toContain("| `Mithril-128` | enc | TOOL ERROR | TOOL ERROR |");
+    expect(md).toContain(
+      "The variable-latency check (integer division on secret data, which stock memcheck does not report) did not run: the variable-latency memcheck is not built.",
+    );
+  });
+
+  it("a variable-latency finding: its own kind in the findings, OPEN in its column, the patch named", async () => {
+    const root2 = join(tmp, "store-div");
+    const out2 = join(tmp, "out-div");
+    miniStore(root2, ["kem-22"]);
+    for (const op of ["keygen", "enc", "dec"]) {
+      const rec = record(op, "div");
+      expect(validate("constant-time", rec).errors).toEqual([]);
+      writeStepRecord(root2, rec);
+    }
+    await renderSite(root2, { out: out2, formats: ["md"] });
+    const md = readFileSync(join(out2, "site", "arm_1/kem-22.md"), "utf8");
+    expect(md).toContain("| `Mithril-128` | enc | pass | OPEN (2) |");
+    expect(md).toContain("src/kem.c:88 (dec) variable latency: div on secret × 42 — OPEN");
+    expect(md).toContain(`ngcc-varlat.patch, SHA-256 ${"ab".repeat(6)}…`);
+    expect(md).not.toContain("did not run");
   });
 
   it("no section where the algorithm has no constant-time record", () => {

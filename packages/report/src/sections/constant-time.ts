@@ -16,10 +16,22 @@ export function findingPlace(f: Finding): string {
   return at.function ? `${where} (${at.function})` : where;
 }
 
-/** One finding in words: place, kind, count, and accepted (reason) or open. */
+/** One finding in words: place, kind (a variable-latency one named as such), count, and accepted (reason) or open. */
 export function findingText(f: Finding): string {
   const status = f.status === "accepted" ? `accepted: ${f.reason ?? ""}` : "OPEN";
-  return `${findingPlace(f)} ${f.kind} × ${f.count} — ${status}`;
+  const kind = f.check === "variable latency" ? "variable latency: div on secret" : f.kind;
+  return `${findingPlace(f)} ${kind} × ${f.count} — ${status}`;
+}
+
+type Checks = NonNullable<ConstantTimeRecord["checks"]>;
+type Outcome = Checks["variableLatency"];
+
+/** One check's outcome in a cell: pass, OPEN (n), accepted (n), not run. */
+function outcomeText(o: Outcome | undefined): string {
+  if (!o) return "not run";
+  if (o.status === "open") return `OPEN (${o.open}${o.accepted ? `, ${o.accepted} accepted` : ""})`;
+  if (o.status === "accepted") return `accepted (${o.accepted})`;
+  return o.status;
 }
 
 const VERDICT: Record<string, string> = { pass: "pass", "leaks found": "LEAKS FOUND" };
@@ -41,7 +53,28 @@ export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
       return [...lead, cell(l.level), cell(VERDICT[l.verdict] ?? l.verdict), findings];
     });
   });
+  const checkRows = operationRows(view, alg, (lead, row, op) => {
+    const r = recordOfRow(records, row, op);
+    if (!r) return [[...lead, cell(NOT_MEASURED), cell(NOT_MEASURED)]];
+    if (r.status !== "ok") {
+      const failed = r.verdict === "tool error" ? "TOOL ERROR" : "FAILED";
+      return [[...lead, cell(failed), cell(failed)]];
+    }
+    return [[...lead, cell(outcomeText(r.checks?.branchIndex)), cell(outcomeText(r.checks?.variableLatency))]];
+  });
   const ok = records.find((r) => r.status === "ok");
+  const notRun = [
+    ...new Set(
+      records.flatMap((r) =>
+        r.status !== "ok" || r.checks?.variableLatency.status !== "not run"
+          ? r.status === "ok" && !r.checks
+            ? ["recorded before the check existed"]
+            : []
+          : [r.checks.variableLatency.reason ?? "no reason recorded"],
+      ),
+    ),
+  ];
+  const varlat = records.find((r) => r.tool?.patchSha256);
   const version = ok?.tool?.version ? ` (${ok.tool.version})` : "";
   const keys = ok?.calls ? `${ok.calls} calls (one key pair each)` : "a few calls";
   const notes: Inline[][] = [
@@ -52,13 +85,27 @@ export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
     ],
     [
       text(
-        "Limits: a smoke test, not a proof — it is not coverage-guided (only the paths these inputs took were checked); it misses variable-latency instructions such as division on secret data, which memcheck does not report unless a patched valgrind is used; and it sees only what memcheck's definedness tracking sees (no cache-line or timing measurement).",
+        varlat
+          ? `The variable-latency check ran memcheck patched to report an integer division (x86-64 div/idiv of every width) with a secret-derived operand (ngcc-varlat.patch, SHA-256 ${varlat.tool?.patchSha256?.slice(0, 12)}…, with --variable-latency-errors=yes): the division's latency depends on its operands (the KyberSlash class), which stock memcheck does not report.`
+          : `The variable-latency check (integer division on secret data, which stock memcheck does not report) did not run: ${notRun.join("; ")}.`,
+      ),
+      ...(varlat && notRun.length ? [text(` It did not run for the other records: ${notRun.join("; ")}.`)] : []),
+    ],
+    [
+      text(
+        "Limits: a smoke test, not a proof — it is not coverage-guided (only the paths these inputs took were checked); the variable-latency check knows integer division only (not other operand-dependent instructions a processor may have); and it sees only what memcheck's definedness tracking sees (no cache-line or timing measurement).",
       ),
     ],
   ];
   return section("constant-time", "Constant-time smoke test (valgrind memcheck)", {
     notes,
     tables: [
+      {
+        caption: `${alg.id}: constant-time checks per operation, over every optimisation level`,
+        headers: [...leadHeaders(alg), "operation", "branch/index (memcheck)", "variable latency (patched memcheck)"],
+        rows: checkRows,
+        rowHeaders: true,
+      },
       {
         caption: `${alg.id}: constant-time verdict per operation and optimisation level`,
         headers: [...leadHeaders(alg), "operation", "level", "verdict", "findings (file:line (function) kind × count)"],
