@@ -77,6 +77,55 @@ int PQCLEAN_randombytes(uint8_t *output, size_t n) {
     return randombytes(output, (unsigned long long)n);
 }
 
+/* ------------------------------------------------------------ crypto_declassify */
+
+/*
+ * The submission's own declassifications (native/declassify/crypto_declassify.h, compiled with -DNGCC_CT_CHECKER
+ * into the instance's code): the bytes become defined, and while a tested call runs each call site is counted.
+ * Sites are told apart by their __FILE__ string and line; the first NGCC_CT_SITES are listed, calls at further
+ * sites are counted in ngcc_ct_sites_other.
+ */
+#define NGCC_CT_SITES 64
+typedef struct {
+    const char *file;
+    long line;
+    unsigned long long calls, bytes;
+} ngcc_ct_site;
+static ngcc_ct_site ngcc_ct_sites[NGCC_CT_SITES];
+static size_t ngcc_ct_nsites;
+static unsigned long long ngcc_ct_sites_other;
+
+void ngcc_ct_declassify(const void *p, size_t n, const char *file, long line);
+
+void ngcc_ct_declassify(const void *p, size_t n, const char *file, long line) {
+    size_t i;
+    if (p != NULL && n > 0) {
+        (void)VALGRIND_MAKE_MEM_DEFINED(p, n);
+    }
+    if (!ngcc_ct_marking) {
+        return;
+    }
+    if (file == NULL) {
+        file = "";
+    }
+    for (i = 0; i < ngcc_ct_nsites; i++) {
+        if (ngcc_ct_sites[i].line == line && strcmp(ngcc_ct_sites[i].file, file) == 0) {
+            break;
+        }
+    }
+    if (i == ngcc_ct_nsites) {
+        if (ngcc_ct_nsites == NGCC_CT_SITES) {
+            ngcc_ct_sites_other++;
+            return;
+        }
+        ngcc_ct_sites[i].file = file;
+        ngcc_ct_sites[i].line = line;
+        ngcc_ct_nsites++;
+    }
+    ngcc_ct_sites[i].calls++;
+    ngcc_ct_sites[i].bytes += (unsigned long long)n;
+}
+
 /* ------------------------------------------------------------ helpers */
 
 const char ngcc_program[] = "ngcc-ct";
@@ -451,6 +500,14 @@ int main(int argc, char **argv) {
         fputs(",\"note\":", out);
         ngcc_json_string(out, marks.note);
     }
+    fputs(",\"declassifySites\":[", out);
+    for (i = 0; (size_t)i < ngcc_ct_nsites; i++) {
+        fputs(i > 0 ? ",{\"file\":" : "{\"file\":", out);
+        ngcc_json_string(out, ngcc_ct_sites[i].file);
+        fprintf(out, ",\"line\":%ld,\"calls\":%llu,\"bytes\":%llu}", ngcc_ct_sites[i].line, ngcc_ct_sites[i].calls,
+                ngcc_ct_sites[i].bytes);
+    }
+    fprintf(out, "],\"declassifyOtherCalls\":%llu", ngcc_ct_sites_other);
     fprintf(out, ",\"onValgrind\":%s}\n", RUNNING_ON_VALGRIND ? "true" : "false");
     if (fclose(out) != 0) {
         ngcc_die(NGCC_EXIT_USAGE, "cannot write the result");
