@@ -4942,6 +4942,31 @@ export type ConstantTimeRecord = {
       reason?: string;
     }[];
     command: ConstantTimeRecord_Command;
+    /**
+     * Where the submission itself declared data public (crypto_declassify, native/declassify/crypto_declassify.h) while a tested call ran: memcheck saw those bytes as defined from there on, so nothing computed from them afterwards is a finding. Absent on records written before the hook existed.
+     */
+    declassifiedSites?: {
+      /**
+       * Its source file: relative to the submission folder when inside it, else as the compiler was given it.
+       */
+      file: string;
+      /**
+       * Its line (__LINE__: what a #line directive of the source says, if any).
+       */
+      line: number;
+      /**
+       * Calls there over the level's tested calls.
+       */
+      calls: number;
+      /**
+       * Bytes declassified there, summed.
+       */
+      bytes: number;
+    }[];
+    /**
+     * Calls at further sites the program did not list (beyond its first 64).
+     */
+    declassifyOtherCalls?: number;
   }[];
   /**
    * The campaign's triage entries (constantTime.triage) in force.
@@ -6955,6 +6980,33 @@ export interface DriverCtOutput {
    * Randomness marked undefined, bytes.
    */
   randomBytesMarked: number;
+  /**
+   * The instance's crypto_declassify call sites reached while a tested call ran, in the order first reached (at most 64).
+   *
+   * @maxItems 64
+   */
+  declassifySites: {
+    /**
+     * Its __FILE__, as the compiler was given it.
+     */
+    file: string;
+    /**
+     * Its __LINE__.
+     */
+    line: number;
+    /**
+     * Calls there.
+     */
+    calls: number;
+    /**
+     * Bytes declassified there, summed.
+     */
+    bytes: number;
+  }[];
+  /**
+   * Calls at sites beyond the first 64 (not listed).
+   */
+  declassifyOtherCalls: number;
   /**
    * Whether the program ran under valgrind.
    */

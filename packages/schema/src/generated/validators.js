@@ -35519,7 +35519,7 @@ return errors === 0;
 validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const constant_time = validate32;
-const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/constant-time.schema.json","title":"ngcc-perf constant-time record","description":"One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. Run with the patched memcheck (native/valgrind-varlat) where it is built, an integer division on secret data is a finding of its own check (variable latency). A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see.","type":"object","properties":{"kind":{"const":"constant-time","description":"Record kind; always \"constant-time\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: run at every level; failed: the tool or the build failed, see failure."},"verdict":{"type":"string","enum":["pass","leaks found","tool error"],"description":"pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed)."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the tested program was built (the flags of the first level; each level's in levels)."},"tool":{"type":"object","description":"The tool.","properties":{"name":{"type":"string","enum":["memcheck"],"description":"The tool."},"version":{"type":"string","description":"First line of `valgrind --version`, e.g. valgrind-3.19.0."},"options":{"type":"array","description":"valgrind options used (the XML file added per run).","items":{"type":"string"}},"valgrind":{"type":"string","description":"The launcher run when it is not the system's valgrind: the patched memcheck's (variable latency run)."},"patchSha256":{"type":"string","description":"SHA-256 of ngcc-varlat.patch the launcher was built with (variable latency run).","pattern":"^[0-9a-f]{64}$"}},"required":["name","version"],"additionalProperties":false},"checks":{"type":"object","description":"The outcome of each check, over every level (absent on records written before the variable-latency check existed).","properties":{"branchIndex":{"type":"object","description":"Secret data in a branch or an address (stock memcheck's errors).","properties":{"status":{"type":"string","enum":["pass","open","accepted"],"description":"pass: no finding at any level; open: at least one open finding; accepted: findings, every one accepted by the triage."},"open":{"type":"integer","description":"Open findings over all levels.","minimum":0},"accepted":{"type":"integer","description":"Accepted findings over all levels.","minimum":0}},"required":["status","open","accepted"],"additionalProperties":false},"variableLatency":{"type":"object","description":"An integer division on secret data (the patched memcheck's UninitVarLat errors).","properties":{"status":{"type":"string","enum":["pass","open","accepted","not run"],"description":"pass: no finding at any level; open: at least one open finding; accepted: findings, every one accepted by the triage; not run: the check did not run (reason)."},"open":{"type":"integer","description":"Open findings over all levels.","minimum":0},"accepted":{"type":"integer","description":"Accepted findings over all levels.","minimum":0},"reason":{"type":"string","description":"Why it did not run (not run only)."}},"required":["status","open","accepted"],"additionalProperties":false}},"required":["branchIndex","variableLatency"],"additionalProperties":false},"randomness":{"type":"string","description":"Where the instance's randombytes came from, and that its output was marked undefined."},"secret":{"type":"array","description":"What was marked undefined (secret) for the call.","items":{"type":"string"}},"declassified":{"type":"array","description":"What was marked defined (public) right after the call.","items":{"type":"string"}},"note":{"type":"string","description":"What the program said about this operation (e.g. verify takes no secret input)."},"calls":{"type":"integer","description":"Calls tested at each level (one per key pair).","minimum":1},"randomBytesMarked":{"type":"integer","description":"Bytes of randomness marked undefined over the calls of one level.","minimum":0},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"levels":{"type":"array","description":"One run per optimisation level, in the campaign's order.","items":{"type":"object","description":"The run at one optimisation level.","properties":{"level":{"type":"string","description":"The optimisation flag, e.g. -O2, which replaced the profile's -O flag."},"flags":{"type":"array","description":"Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.","items":{"type":"string"}},"verdict":{"type":"string","enum":["pass","leaks found"],"description":"pass: no open finding; leaks found: at least one."},"errorsReported":{"type":"integer","description":"Errors memcheck reported in all (its errorcounts summed), accepted or open.","minimum":0},"findings":{"type":"array","description":"The findings, open ones first.","items":{"type":"object","description":"One finding: memcheck's errors of one kind at one place, summed.","properties":{"kind":{"type":"string","description":"memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …, or UninitVarLat (the patched memcheck: an integer division with a secret-derived operand)."},"check":{"type":"string","enum":["branch/index","variable latency"],"description":"The check that found it: variable latency (kind UninitVarLat: an instruction whose latency depends on its operands, an integer division, on secret data) or branch/index (every other kind)."},"what":{"type":"string","description":"memcheck's description of the first of these errors."},"count":{"type":"integer","description":"How many times memcheck saw it (its errorcounts, summed over the errors grouped here).","minimum":1},"contexts":{"type":"integer","description":"Distinct call stacks memcheck reported for it (grouped here).","minimum":1},"top":{"type":"object","description":"The innermost stack frame (where the error happened).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"status":{"type":"string","enum":["open","accepted"],"description":"open: a leak not triaged; accepted: the campaign's triage accepts it (reason)."},"location":{"type":"object","description":"The first (innermost) stack frame inside the submission's own sources: what triage matches and the page shows. Absent when no frame is (e.g. only library code).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"reason":{"type":"string","description":"Why the campaign's triage accepts it (accepted only)."}},"required":["kind","check","what","count","contexts","top","status"],"additionalProperties":false}},"command":{"$ref":"#/$defs/command","description":"The valgrind process."}},"required":["level","flags","verdict","errorsReported","findings","command"],"additionalProperties":false},"minItems":1},"triage":{"type":"array","description":"The campaign's triage entries (constantTime.triage) in force.","items":{"type":"object","description":"One triage entry.","properties":{"file":{"type":"string","description":"File relative to the submission folder."},"reason":{"type":"string","description":"Why it is accepted."},"line":{"type":"integer","description":"Line.","minimum":1},"function":{"type":"string","description":"Function."},"check":{"type":"string","enum":["branch/index","variable latency"],"description":"Only findings of this check."}},"required":["file","reason"],"additionalProperties":false}},"commands":{"type":"array","description":"Child processes run (the valgrind runs).","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"],"properties":{"verdict":{"const":"tool error","description":"A failure record says tool error."}}}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["verdict","tool","levels","secret","declassified"],"properties":{"verdict":{"enum":["pass","leaks found"],"description":"A record run at every level passes or finds leaks."}}}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/constant-time.schema.json","title":"ngcc-perf constant-time record","description":"One operation run under valgrind's memcheck with the DRNG's output and the secret inputs marked undefined and the public outputs declassified, at two or more optimisation levels: each use of secret data in a branch or an address is a finding (file:line from debug information, with a count), accepted by the campaign's triage or open. Run with the patched memcheck (native/valgrind-varlat) where it is built, an integer division on secret data is a finding of its own check (variable latency). A smoke test: only the paths the inputs took, and nothing memcheck's definedness tracking does not see.","type":"object","properties":{"kind":{"const":"constant-time","description":"Record kind; always \"constant-time\" for this schema."},"schemaVersion":{"const":1,"description":"Version of this schema the record was written against (see docs/record-schema.md)."},"provenance":{"$ref":"#/$defs/provenance","description":"Where this record came from."},"system":{"type":"string","description":"System (machine class) the measurement ran on, e.g. x86_1 or arm_1.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"algorithmId":{"type":"string","description":"Algorithm (submission) id, e.g. kem-20.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"instance":{"type":"string","description":"Instance: one parameter set of one implementation, e.g. MAMBA-Frost-CC-384.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"implementation":{"type":"string","description":"Implementation version the instance belongs to, e.g. reference.","minLength":1},"buildProfile":{"type":"string","description":"Build profile (named compiler flag set) the instance was built with, e.g. guide.","pattern":"^[A-Za-z0-9][A-Za-z0-9_.+-]*$"},"operation":{"type":"string","description":"Timed operation: keygen, enc, dec (KEM); keygen, sign, verify (signature); a key-exchange step such as init_a, init_b, pass1, pass2, derive_a, derive_b, or exchange (the whole protocol).","pattern":"^[a-z][a-z0-9_]*$"},"status":{"type":"string","enum":["ok","failed"],"description":"ok: run at every level; failed: the tool or the build failed, see failure."},"verdict":{"type":"string","enum":["pass","leaks found","tool error"],"description":"pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed)."},"inputsHash":{"type":"string","description":"SHA-256 (lower-case hex) over the job's inputs (sources, flags, compiler version, configuration); a job whose record holds the same hash is skipped on --resume.","pattern":"^[0-9a-f]{64}$"},"failure":{"$ref":"#/$defs/failure","description":"Why the job failed."},"build":{"$ref":"#/$defs/build","description":"How the tested program was built (the flags of the first level; each level's in levels)."},"tool":{"type":"object","description":"The tool.","properties":{"name":{"type":"string","enum":["memcheck"],"description":"The tool."},"version":{"type":"string","description":"First line of `valgrind --version`, e.g. valgrind-3.19.0."},"options":{"type":"array","description":"valgrind options used (the XML file added per run).","items":{"type":"string"}},"valgrind":{"type":"string","description":"The launcher run when it is not the system's valgrind: the patched memcheck's (variable latency run)."},"patchSha256":{"type":"string","description":"SHA-256 of ngcc-varlat.patch the launcher was built with (variable latency run).","pattern":"^[0-9a-f]{64}$"}},"required":["name","version"],"additionalProperties":false},"checks":{"type":"object","description":"The outcome of each check, over every level (absent on records written before the variable-latency check existed).","properties":{"branchIndex":{"type":"object","description":"Secret data in a branch or an address (stock memcheck's errors).","properties":{"status":{"type":"string","enum":["pass","open","accepted"],"description":"pass: no finding at any level; open: at least one open finding; accepted: findings, every one accepted by the triage."},"open":{"type":"integer","description":"Open findings over all levels.","minimum":0},"accepted":{"type":"integer","description":"Accepted findings over all levels.","minimum":0}},"required":["status","open","accepted"],"additionalProperties":false},"variableLatency":{"type":"object","description":"An integer division on secret data (the patched memcheck's UninitVarLat errors).","properties":{"status":{"type":"string","enum":["pass","open","accepted","not run"],"description":"pass: no finding at any level; open: at least one open finding; accepted: findings, every one accepted by the triage; not run: the check did not run (reason)."},"open":{"type":"integer","description":"Open findings over all levels.","minimum":0},"accepted":{"type":"integer","description":"Accepted findings over all levels.","minimum":0},"reason":{"type":"string","description":"Why it did not run (not run only)."}},"required":["status","open","accepted"],"additionalProperties":false}},"required":["branchIndex","variableLatency"],"additionalProperties":false},"randomness":{"type":"string","description":"Where the instance's randombytes came from, and that its output was marked undefined."},"secret":{"type":"array","description":"What was marked undefined (secret) for the call.","items":{"type":"string"}},"declassified":{"type":"array","description":"What was marked defined (public) right after the call.","items":{"type":"string"}},"note":{"type":"string","description":"What the program said about this operation (e.g. verify takes no secret input)."},"calls":{"type":"integer","description":"Calls tested at each level (one per key pair).","minimum":1},"randomBytesMarked":{"type":"integer","description":"Bytes of randomness marked undefined over the calls of one level.","minimum":0},"messageBytes":{"type":"integer","description":"Signed message length (signatures).","minimum":0},"levels":{"type":"array","description":"One run per optimisation level, in the campaign's order.","items":{"type":"object","description":"The run at one optimisation level.","properties":{"level":{"type":"string","description":"The optimisation flag, e.g. -O2, which replaced the profile's -O flag."},"flags":{"type":"array","description":"Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.","items":{"type":"string"}},"verdict":{"type":"string","enum":["pass","leaks found"],"description":"pass: no open finding; leaks found: at least one."},"errorsReported":{"type":"integer","description":"Errors memcheck reported in all (its errorcounts summed), accepted or open.","minimum":0},"findings":{"type":"array","description":"The findings, open ones first.","items":{"type":"object","description":"One finding: memcheck's errors of one kind at one place, summed.","properties":{"kind":{"type":"string","description":"memcheck's error kind: UninitCondition (a conditional jump or move depends on secret data), UninitValue (secret data used as an address or passed on), SyscallParam, InvalidRead, …, or UninitVarLat (the patched memcheck: an integer division with a secret-derived operand)."},"check":{"type":"string","enum":["branch/index","variable latency"],"description":"The check that found it: variable latency (kind UninitVarLat: an instruction whose latency depends on its operands, an integer division, on secret data) or branch/index (every other kind)."},"what":{"type":"string","description":"memcheck's description of the first of these errors."},"count":{"type":"integer","description":"How many times memcheck saw it (its errorcounts, summed over the errors grouped here).","minimum":1},"contexts":{"type":"integer","description":"Distinct call stacks memcheck reported for it (grouped here).","minimum":1},"top":{"type":"object","description":"The innermost stack frame (where the error happened).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"status":{"type":"string","enum":["open","accepted"],"description":"open: a leak not triaged; accepted: the campaign's triage accepts it (reason)."},"location":{"type":"object","description":"The first (innermost) stack frame inside the submission's own sources: what triage matches and the page shows. Absent when no frame is (e.g. only library code).","properties":{"file":{"type":"string","description":"Source file from the debug information: relative to the submission folder when inside it, else as valgrind names it (folder and file)."},"line":{"type":"integer","description":"Line in that file.","minimum":1},"function":{"type":"string","description":"Function (the inlined one when the frame is inlined)."},"object":{"type":"string","description":"The object file (executable or library) the instruction belongs to, when no source is known."}},"additionalProperties":false},"reason":{"type":"string","description":"Why the campaign's triage accepts it (accepted only)."}},"required":["kind","check","what","count","contexts","top","status"],"additionalProperties":false}},"command":{"$ref":"#/$defs/command","description":"The valgrind process."},"declassifiedSites":{"type":"array","description":"Where the submission itself declared data public (crypto_declassify, native/declassify/crypto_declassify.h) while a tested call ran: memcheck saw those bytes as defined from there on, so nothing computed from them afterwards is a finding. Absent on records written before the hook existed.","items":{"type":"object","description":"One call site.","properties":{"file":{"type":"string","description":"Its source file: relative to the submission folder when inside it, else as the compiler was given it."},"line":{"type":"integer","description":"Its line (__LINE__: what a #line directive of the source says, if any).","minimum":0},"calls":{"type":"integer","description":"Calls there over the level's tested calls.","minimum":1},"bytes":{"type":"integer","description":"Bytes declassified there, summed.","minimum":0}},"required":["file","line","calls","bytes"],"additionalProperties":false}},"declassifyOtherCalls":{"type":"integer","description":"Calls at further sites the program did not list (beyond its first 64).","minimum":0}},"required":["level","flags","verdict","errorsReported","findings","command"],"additionalProperties":false},"minItems":1},"triage":{"type":"array","description":"The campaign's triage entries (constantTime.triage) in force.","items":{"type":"object","description":"One triage entry.","properties":{"file":{"type":"string","description":"File relative to the submission folder."},"reason":{"type":"string","description":"Why it is accepted."},"line":{"type":"integer","description":"Line.","minimum":1},"function":{"type":"string","description":"Function."},"check":{"type":"string","enum":["branch/index","variable latency"],"description":"Only findings of this check."}},"required":["file","reason"],"additionalProperties":false}},"commands":{"type":"array","description":"Child processes run (the valgrind runs).","items":{"$ref":"#/$defs/command","description":"One process."}}},"required":["kind","schemaVersion","provenance","system","algorithmId","instance","implementation","buildProfile","operation","status"],"additionalProperties":false,"allOf":[{"if":{"properties":{"status":{"const":"failed"}},"required":["status"]},"then":{"required":["failure"],"properties":{"verdict":{"const":"tool error","description":"A failure record says tool error."}}}},{"if":{"properties":{"status":{"const":"ok"}},"required":["status"]},"then":{"required":["verdict","tool","levels","secret","declassified"],"properties":{"verdict":{"enum":["pass","leaks found"],"description":"A record run at every level passes or finds leaks."}}}}],"$defs":{"provenance":{"type":"object","description":"Where the record came from.","properties":{"origin":{"type":"string","enum":["measured","synthesized","curated"],"description":"measured: produced by a run of ngcc-perf; synthesized: made up to be consistent with published aggregates (e.g. the seed store), never a measurement; curated: written by a person."},"tool":{"type":"object","description":"The program that wrote the record.","properties":{"name":{"type":"string","description":"Program name, e.g. ngcc-perf.","minLength":1},"version":{"type":"string","description":"Program version.","minLength":1}},"required":["name","version"],"additionalProperties":false},"createdAt":{"type":"string","description":"When the record was written (UTC, RFC 3339).","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"},"source":{"type":"string","description":"What the record was derived from when not measured (e.g. the seed page's file name)."},"note":{"type":"string","description":"Free-text remark on the record's origin."}},"required":["origin","tool","createdAt"],"additionalProperties":false},"failure":{"type":"object","description":"Why a job failed; present when status is failed.","properties":{"reason":{"type":"string","enum":["compile-error","crash","timeout","canary","check-failed","kat-failed","driver-output","error"],"description":"compile-error: the instance did not build; crash: killed by a signal; timeout: exceeded its time limit; canary: wrote past an output buffer; check-failed: a result check failed (dec did not recover the key, verify rejected, sides disagree); kat-failed: not timed because its KAT failed; driver-output: what the measuring process printed is not what the driver prints (a field of the wrong type or out of bounds, one it never prints, truncated JSON: forged or corrupted, the process shares it with the submission's code); error: anything else."},"message":{"type":"string","description":"Human-readable explanation."},"signal":{"description":"Signal name, e.g. SIGSEGV.","anyOf":[{"type":"string"},{"type":"null"}]},"exitCode":{"description":"Exit status of the failing process.","anyOf":[{"type":"integer"},{"type":"null"}]},"stderrTail":{"type":"string","description":"Last part of the failing process's standard error (bounded)."}},"required":["reason","message"],"additionalProperties":false},"build":{"type":"object","description":"How the measured binary was built.","properties":{"compiler":{"type":"string","description":"Compiler command used, e.g. gcc."},"compilerVersion":{"type":"string","description":"First line of the compiler's --version output."},"flags":{"type":"array","description":"Compiler flags of the build profile, in order.","items":{"type":"string"}},"defines":{"type":"array","description":"Preprocessor defines the instance adds (e.g. -D_AES128_FOR_A_).","items":{"type":"string"}},"ldflags":{"type":"array","description":"Linker flags.","items":{"type":"string"}},"sourcesSha256":{"type":"string","description":"SHA-256 over the instance's source files (sorted by path).","pattern":"^[0-9a-f]{64}$"},"artifact":{"type":"string","description":"Path of the built artifact (shared object or executable) in the build cache."},"linkage":{"type":"string","enum":["static-objects","shared-object"],"description":"How the timed code was linked: static-objects — the instance's objects, compiled without -fPIC, linked straight into the driver (as a submitter's own speed test is built); shared-object — through libinstance.so (records before the per-call method)."}},"required":["compiler","compilerVersion","flags"],"additionalProperties":false},"command":{"type":"object","description":"One child process the harness ran to produce the record.","properties":{"argv":{"type":"array","description":"Program and arguments, exactly as passed to the operating system (never a shell string).","items":{"type":"string"},"minItems":1},"exitCode":{"description":"Exit status, or null when the process was ended by a signal or timed out.","anyOf":[{"type":"integer"},{"type":"null"}]},"signal":{"description":"Signal name that ended the process (e.g. SIGSEGV), or null.","anyOf":[{"type":"string"},{"type":"null"}]},"durationMs":{"type":"number","description":"Wall-clock duration of the process in milliseconds (ms).","minimum":0},"timedOut":{"type":"boolean","description":"True when the process was killed because it exceeded its time limit."},"cwd":{"type":"string","description":"Working directory the process ran in."},"timeLimitMs":{"type":"number","description":"Time limit applied to the process in milliseconds (ms).","minimum":0},"stderrTail":{"type":"string","description":"Last part of the process's standard error (bounded)."},"sandboxed":{"type":"boolean","description":"True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox."}},"required":["argv","exitCode","signal","durationMs","timedOut"],"additionalProperties":false}}};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/constant-time.schema.json" */;
@@ -37456,7 +37456,7 @@ vErrors.push(err153);
 errors++;
 }
 for(const key9 in data68){
-if(!((((((key9 === "level") || (key9 === "flags")) || (key9 === "verdict")) || (key9 === "errorsReported")) || (key9 === "findings")) || (key9 === "command"))){
+if(!((((((((key9 === "level") || (key9 === "flags")) || (key9 === "verdict")) || (key9 === "errorsReported")) || (key9 === "findings")) || (key9 === "command")) || (key9 === "declassifiedSites")) || (key9 === "declassifyOtherCalls"))){
 const err154 = {instancePath:instancePath+"/levels/" + i6,schemaPath:"#/properties/levels/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err154];
@@ -38293,9 +38293,15 @@ vErrors.push(err220);
 errors++;
 }
 }
-}
-else {
-const err221 = {instancePath:instancePath+"/levels/" + i6,schemaPath:"#/properties/levels/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data68.declassifiedSites !== undefined){
+let data104 = data68.declassifiedSites;
+if(Array.isArray(data104)){
+const len10 = data104.length;
+for(let i10=0; i10<len10; i10++){
+let data105 = data104[i10];
+if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
+if(data105.file === undefined){
+const err221 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10,schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -38304,10 +38310,8 @@ vErrors.push(err221);
 }
 errors++;
 }
-}
-}
-else {
-const err222 = {instancePath:instancePath+"/levels",schemaPath:"#/properties/levels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data105.line === undefined){
+const err222 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10,schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -38316,16 +38320,8 @@ vErrors.push(err222);
 }
 errors++;
 }
-}
-if(data.triage !== undefined){
-let data104 = data.triage;
-if(Array.isArray(data104)){
-const len10 = data104.length;
-for(let i10=0; i10<len10; i10++){
-let data105 = data104[i10];
-if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
-if(data105.file === undefined){
-const err223 = {instancePath:instancePath+"/triage/" + i10,schemaPath:"#/properties/triage/items/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
+if(data105.calls === undefined){
+const err223 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10,schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -38334,8 +38330,8 @@ vErrors.push(err223);
 }
 errors++;
 }
-if(data105.reason === undefined){
-const err224 = {instancePath:instancePath+"/triage/" + i10,schemaPath:"#/properties/triage/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(data105.bytes === undefined){
+const err224 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10,schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/required",keyword:"required",params:{missingProperty: "bytes"},message:"must have required property '"+"bytes"+"'"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -38345,8 +38341,8 @@ vErrors.push(err224);
 errors++;
 }
 for(const key14 in data105){
-if(!(((((key14 === "file") || (key14 === "reason")) || (key14 === "line")) || (key14 === "function")) || (key14 === "check"))){
-const err225 = {instancePath:instancePath+"/triage/" + i10,schemaPath:"#/properties/triage/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+if(!((((key14 === "file") || (key14 === "line")) || (key14 === "calls")) || (key14 === "bytes"))){
+const err225 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10,schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -38358,7 +38354,7 @@ errors++;
 }
 if(data105.file !== undefined){
 if(typeof data105.file !== "string"){
-const err226 = {instancePath:instancePath+"/triage/" + i10+"/file",schemaPath:"#/properties/triage/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err226 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10+"/file",schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -38368,9 +38364,10 @@ vErrors.push(err226);
 errors++;
 }
 }
-if(data105.reason !== undefined){
-if(typeof data105.reason !== "string"){
-const err227 = {instancePath:instancePath+"/triage/" + i10+"/reason",schemaPath:"#/properties/triage/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data105.line !== undefined){
+let data107 = data105.line;
+if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
+const err227 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10+"/line",schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -38379,11 +38376,9 @@ vErrors.push(err227);
 }
 errors++;
 }
-}
-if(data105.line !== undefined){
-let data108 = data105.line;
-if(!(((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108))) && (isFinite(data108)))){
-const err228 = {instancePath:instancePath+"/triage/" + i10+"/line",schemaPath:"#/properties/triage/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data107 == "number") && (isFinite(data107))){
+if(data107 < 0 || isNaN(data107)){
+const err228 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10+"/line",schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -38392,9 +38387,12 @@ vErrors.push(err228);
 }
 errors++;
 }
-if((typeof data108 == "number") && (isFinite(data108))){
-if(data108 < 1 || isNaN(data108)){
-const err229 = {instancePath:instancePath+"/triage/" + i10+"/line",schemaPath:"#/properties/triage/items/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data105.calls !== undefined){
+let data108 = data105.calls;
+if(!(((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108))) && (isFinite(data108)))){
+const err229 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10+"/calls",schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -38403,11 +38401,9 @@ vErrors.push(err229);
 }
 errors++;
 }
-}
-}
-if(data105.function !== undefined){
-if(typeof data105.function !== "string"){
-const err230 = {instancePath:instancePath+"/triage/" + i10+"/function",schemaPath:"#/properties/triage/items/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data108 == "number") && (isFinite(data108))){
+if(data108 < 1 || isNaN(data108)){
+const err230 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10+"/calls",schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -38417,10 +38413,11 @@ vErrors.push(err230);
 errors++;
 }
 }
-if(data105.check !== undefined){
-let data110 = data105.check;
-if(typeof data110 !== "string"){
-const err231 = {instancePath:instancePath+"/triage/" + i10+"/check",schemaPath:"#/properties/triage/items/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data105.bytes !== undefined){
+let data109 = data105.bytes;
+if(!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))){
+const err231 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10+"/bytes",schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/properties/bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -38429,8 +38426,9 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(!((data110 === "branch/index") || (data110 === "variable latency"))){
-const err232 = {instancePath:instancePath+"/triage/" + i10+"/check",schemaPath:"#/properties/triage/items/properties/check/enum",keyword:"enum",params:{allowedValues: schema100.properties.triage.items.properties.check.enum},message:"must be equal to one of the allowed values"};
+if((typeof data109 == "number") && (isFinite(data109))){
+if(data109 < 0 || isNaN(data109)){
+const err232 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10+"/bytes",schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/properties/bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -38441,8 +38439,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err233 = {instancePath:instancePath+"/triage/" + i10,schemaPath:"#/properties/triage/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err233 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites/" + i10,schemaPath:"#/properties/levels/items/properties/declassifiedSites/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -38454,7 +38453,7 @@ errors++;
 }
 }
 else {
-const err234 = {instancePath:instancePath+"/triage",schemaPath:"#/properties/triage/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err234 = {instancePath:instancePath+"/levels/" + i6+"/declassifiedSites",schemaPath:"#/properties/levels/items/properties/declassifiedSites/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -38464,15 +38463,10 @@ vErrors.push(err234);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data111 = data.commands;
-if(Array.isArray(data111)){
-const len11 = data111.length;
-for(let i11=0; i11<len11; i11++){
-let data112 = data111[i11];
-if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
-if(data112.argv === undefined){
-const err235 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
+if(data68.declassifyOtherCalls !== undefined){
+let data110 = data68.declassifyOtherCalls;
+if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
+const err235 = {instancePath:instancePath+"/levels/" + i6+"/declassifyOtherCalls",schemaPath:"#/properties/levels/items/properties/declassifyOtherCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -38481,8 +38475,9 @@ vErrors.push(err235);
 }
 errors++;
 }
-if(data112.exitCode === undefined){
-const err236 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 < 0 || isNaN(data110)){
+const err236 = {instancePath:instancePath+"/levels/" + i6+"/declassifyOtherCalls",schemaPath:"#/properties/levels/items/properties/declassifyOtherCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -38491,8 +38486,11 @@ vErrors.push(err236);
 }
 errors++;
 }
-if(data112.signal === undefined){
-const err237 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
+}
+}
+}
+else {
+const err237 = {instancePath:instancePath+"/levels/" + i6,schemaPath:"#/properties/levels/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -38501,8 +38499,10 @@ vErrors.push(err237);
 }
 errors++;
 }
-if(data112.durationMs === undefined){
-const err238 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+}
+}
+else {
+const err238 = {instancePath:instancePath+"/levels",schemaPath:"#/properties/levels/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -38511,8 +38511,16 @@ vErrors.push(err238);
 }
 errors++;
 }
-if(data112.timedOut === undefined){
-const err239 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
+}
+if(data.triage !== undefined){
+let data111 = data.triage;
+if(Array.isArray(data111)){
+const len11 = data111.length;
+for(let i11=0; i11<len11; i11++){
+let data112 = data111[i11];
+if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
+if(data112.file === undefined){
+const err239 = {instancePath:instancePath+"/triage/" + i11,schemaPath:"#/properties/triage/items/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -38521,9 +38529,8 @@ vErrors.push(err239);
 }
 errors++;
 }
-for(const key15 in data112){
-if(!(func1.call(schema50.properties, key15))){
-const err240 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+if(data112.reason === undefined){
+const err240 = {instancePath:instancePath+"/triage/" + i11,schemaPath:"#/properties/triage/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -38532,12 +38539,9 @@ vErrors.push(err240);
 }
 errors++;
 }
-}
-if(data112.argv !== undefined){
-let data113 = data112.argv;
-if(Array.isArray(data113)){
-if(data113.length < 1){
-const err241 = {instancePath:instancePath+"/commands/" + i11+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+for(const key15 in data112){
+if(!(((((key15 === "file") || (key15 === "reason")) || (key15 === "line")) || (key15 === "function")) || (key15 === "check"))){
+const err241 = {instancePath:instancePath+"/triage/" + i11,schemaPath:"#/properties/triage/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -38546,10 +38550,10 @@ vErrors.push(err241);
 }
 errors++;
 }
-const len12 = data113.length;
-for(let i12=0; i12<len12; i12++){
-if(typeof data113[i12] !== "string"){
-const err242 = {instancePath:instancePath+"/commands/" + i11+"/argv/" + i12,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data112.file !== undefined){
+if(typeof data112.file !== "string"){
+const err242 = {instancePath:instancePath+"/triage/" + i11+"/file",schemaPath:"#/properties/triage/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -38559,9 +38563,9 @@ vErrors.push(err242);
 errors++;
 }
 }
-}
-else {
-const err243 = {instancePath:instancePath+"/commands/" + i11+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data112.reason !== undefined){
+if(typeof data112.reason !== "string"){
+const err243 = {instancePath:instancePath+"/triage/" + i11+"/reason",schemaPath:"#/properties/triage/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -38571,13 +38575,10 @@ vErrors.push(err243);
 errors++;
 }
 }
-if(data112.exitCode !== undefined){
-let data115 = data112.exitCode;
-const _errs271 = errors;
-let valid58 = false;
-const _errs272 = errors;
+if(data112.line !== undefined){
+let data115 = data112.line;
 if(!(((typeof data115 == "number") && (!(data115 % 1) && !isNaN(data115))) && (isFinite(data115)))){
-const err244 = {instancePath:instancePath+"/commands/" + i11+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err244 = {instancePath:instancePath+"/triage/" + i11+"/line",schemaPath:"#/properties/triage/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -38586,11 +38587,9 @@ vErrors.push(err244);
 }
 errors++;
 }
-var _valid6 = _errs272 === errors;
-valid58 = valid58 || _valid6;
-const _errs274 = errors;
-if(data115 !== null){
-const err245 = {instancePath:instancePath+"/commands/" + i11+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if((typeof data115 == "number") && (isFinite(data115))){
+if(data115 < 1 || isNaN(data115)){
+const err245 = {instancePath:instancePath+"/triage/" + i11+"/line",schemaPath:"#/properties/triage/items/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -38599,10 +38598,11 @@ vErrors.push(err245);
 }
 errors++;
 }
-var _valid6 = _errs274 === errors;
-valid58 = valid58 || _valid6;
-if(!valid58){
-const err246 = {instancePath:instancePath+"/commands/" + i11+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+if(data112.function !== undefined){
+if(typeof data112.function !== "string"){
+const err246 = {instancePath:instancePath+"/triage/" + i11+"/function",schemaPath:"#/properties/triage/items/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -38611,25 +38611,11 @@ vErrors.push(err246);
 }
 errors++;
 }
-else {
-errors = _errs271;
-if(vErrors !== null){
-if(_errs271){
-vErrors.length = _errs271;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data112.signal !== undefined){
-let data116 = data112.signal;
-const _errs277 = errors;
-let valid59 = false;
-const _errs278 = errors;
-if(typeof data116 !== "string"){
-const err247 = {instancePath:instancePath+"/commands/" + i11+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data112.check !== undefined){
+let data117 = data112.check;
+if(typeof data117 !== "string"){
+const err247 = {instancePath:instancePath+"/triage/" + i11+"/check",schemaPath:"#/properties/triage/items/properties/check/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -38638,11 +38624,8 @@ vErrors.push(err247);
 }
 errors++;
 }
-var _valid7 = _errs278 === errors;
-valid59 = valid59 || _valid7;
-const _errs280 = errors;
-if(data116 !== null){
-const err248 = {instancePath:instancePath+"/commands/" + i11+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!((data117 === "branch/index") || (data117 === "variable latency"))){
+const err248 = {instancePath:instancePath+"/triage/" + i11+"/check",schemaPath:"#/properties/triage/items/properties/check/enum",keyword:"enum",params:{allowedValues: schema100.properties.triage.items.properties.check.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -38651,10 +38634,10 @@ vErrors.push(err248);
 }
 errors++;
 }
-var _valid7 = _errs280 === errors;
-valid59 = valid59 || _valid7;
-if(!valid59){
-const err249 = {instancePath:instancePath+"/commands/" + i11+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err249 = {instancePath:instancePath+"/triage/" + i11,schemaPath:"#/properties/triage/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -38663,23 +38646,10 @@ vErrors.push(err249);
 }
 errors++;
 }
-else {
-errors = _errs277;
-if(vErrors !== null){
-if(_errs277){
-vErrors.length = _errs277;
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data112.durationMs !== undefined){
-let data117 = data112.durationMs;
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 < 0 || isNaN(data117)){
-const err250 = {instancePath:instancePath+"/commands/" + i11+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err250 = {instancePath:instancePath+"/triage",schemaPath:"#/properties/triage/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -38689,8 +38659,15 @@ vErrors.push(err250);
 errors++;
 }
 }
-else {
-const err251 = {instancePath:instancePath+"/commands/" + i11+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.commands !== undefined){
+let data118 = data.commands;
+if(Array.isArray(data118)){
+const len12 = data118.length;
+for(let i12=0; i12<len12; i12++){
+let data119 = data118[i12];
+if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
+if(data119.argv === undefined){
+const err251 = {instancePath:instancePath+"/commands/" + i12,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "argv"},message:"must have required property '"+"argv"+"'"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -38699,10 +38676,8 @@ vErrors.push(err251);
 }
 errors++;
 }
-}
-if(data112.timedOut !== undefined){
-if(typeof data112.timedOut !== "boolean"){
-const err252 = {instancePath:instancePath+"/commands/" + i11+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data119.exitCode === undefined){
+const err252 = {instancePath:instancePath+"/commands/" + i12,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "exitCode"},message:"must have required property '"+"exitCode"+"'"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -38711,10 +38686,8 @@ vErrors.push(err252);
 }
 errors++;
 }
-}
-if(data112.cwd !== undefined){
-if(typeof data112.cwd !== "string"){
-const err253 = {instancePath:instancePath+"/commands/" + i11+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data119.signal === undefined){
+const err253 = {instancePath:instancePath+"/commands/" + i12,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -38723,12 +38696,8 @@ vErrors.push(err253);
 }
 errors++;
 }
-}
-if(data112.timeLimitMs !== undefined){
-let data120 = data112.timeLimitMs;
-if((typeof data120 == "number") && (isFinite(data120))){
-if(data120 < 0 || isNaN(data120)){
-const err254 = {instancePath:instancePath+"/commands/" + i11+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data119.durationMs === undefined){
+const err254 = {instancePath:instancePath+"/commands/" + i12,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -38737,9 +38706,8 @@ vErrors.push(err254);
 }
 errors++;
 }
-}
-else {
-const err255 = {instancePath:instancePath+"/commands/" + i11+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data119.timedOut === undefined){
+const err255 = {instancePath:instancePath+"/commands/" + i12,schemaPath:"#/$defs/command/required",keyword:"required",params:{missingProperty: "timedOut"},message:"must have required property '"+"timedOut"+"'"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -38748,10 +38716,9 @@ vErrors.push(err255);
 }
 errors++;
 }
-}
-if(data112.stderrTail !== undefined){
-if(typeof data112.stderrTail !== "string"){
-const err256 = {instancePath:instancePath+"/commands/" + i11+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key16 in data119){
+if(!(func1.call(schema50.properties, key16))){
+const err256 = {instancePath:instancePath+"/commands/" + i12,schemaPath:"#/$defs/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -38761,9 +38728,11 @@ vErrors.push(err256);
 errors++;
 }
 }
-if(data112.sandboxed !== undefined){
-if(typeof data112.sandboxed !== "boolean"){
-const err257 = {instancePath:instancePath+"/commands/" + i11+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data119.argv !== undefined){
+let data120 = data119.argv;
+if(Array.isArray(data120)){
+if(data120.length < 1){
+const err257 = {instancePath:instancePath+"/commands/" + i12+"/argv",schemaPath:"#/$defs/command/properties/argv/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -38772,10 +38741,10 @@ vErrors.push(err257);
 }
 errors++;
 }
-}
-}
-else {
-const err258 = {instancePath:instancePath+"/commands/" + i11,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len13 = data120.length;
+for(let i13=0; i13<len13; i13++){
+if(typeof data120[i13] !== "string"){
+const err258 = {instancePath:instancePath+"/commands/" + i12+"/argv/" + i13,schemaPath:"#/$defs/command/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -38787,7 +38756,7 @@ errors++;
 }
 }
 else {
-const err259 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err259 = {instancePath:instancePath+"/commands/" + i12+"/argv",schemaPath:"#/$defs/command/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -38797,14 +38766,240 @@ vErrors.push(err259);
 errors++;
 }
 }
-}
-else {
-const err260 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data119.exitCode !== undefined){
+let data122 = data119.exitCode;
+const _errs286 = errors;
+let valid61 = false;
+const _errs287 = errors;
+if(!(((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122))) && (isFinite(data122)))){
+const err260 = {instancePath:instancePath+"/commands/" + i12+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err260];
 }
 else {
 vErrors.push(err260);
+}
+errors++;
+}
+var _valid6 = _errs287 === errors;
+valid61 = valid61 || _valid6;
+const _errs289 = errors;
+if(data122 !== null){
+const err261 = {instancePath:instancePath+"/commands/" + i12+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err261];
+}
+else {
+vErrors.push(err261);
+}
+errors++;
+}
+var _valid6 = _errs289 === errors;
+valid61 = valid61 || _valid6;
+if(!valid61){
+const err262 = {instancePath:instancePath+"/commands/" + i12+"/exitCode",schemaPath:"#/$defs/command/properties/exitCode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err262];
+}
+else {
+vErrors.push(err262);
+}
+errors++;
+}
+else {
+errors = _errs286;
+if(vErrors !== null){
+if(_errs286){
+vErrors.length = _errs286;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data119.signal !== undefined){
+let data123 = data119.signal;
+const _errs292 = errors;
+let valid62 = false;
+const _errs293 = errors;
+if(typeof data123 !== "string"){
+const err263 = {instancePath:instancePath+"/commands/" + i12+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err263];
+}
+else {
+vErrors.push(err263);
+}
+errors++;
+}
+var _valid7 = _errs293 === errors;
+valid62 = valid62 || _valid7;
+const _errs295 = errors;
+if(data123 !== null){
+const err264 = {instancePath:instancePath+"/commands/" + i12+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err264];
+}
+else {
+vErrors.push(err264);
+}
+errors++;
+}
+var _valid7 = _errs295 === errors;
+valid62 = valid62 || _valid7;
+if(!valid62){
+const err265 = {instancePath:instancePath+"/commands/" + i12+"/signal",schemaPath:"#/$defs/command/properties/signal/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err265];
+}
+else {
+vErrors.push(err265);
+}
+errors++;
+}
+else {
+errors = _errs292;
+if(vErrors !== null){
+if(_errs292){
+vErrors.length = _errs292;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data119.durationMs !== undefined){
+let data124 = data119.durationMs;
+if((typeof data124 == "number") && (isFinite(data124))){
+if(data124 < 0 || isNaN(data124)){
+const err266 = {instancePath:instancePath+"/commands/" + i12+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err266];
+}
+else {
+vErrors.push(err266);
+}
+errors++;
+}
+}
+else {
+const err267 = {instancePath:instancePath+"/commands/" + i12+"/durationMs",schemaPath:"#/$defs/command/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err267];
+}
+else {
+vErrors.push(err267);
+}
+errors++;
+}
+}
+if(data119.timedOut !== undefined){
+if(typeof data119.timedOut !== "boolean"){
+const err268 = {instancePath:instancePath+"/commands/" + i12+"/timedOut",schemaPath:"#/$defs/command/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err268];
+}
+else {
+vErrors.push(err268);
+}
+errors++;
+}
+}
+if(data119.cwd !== undefined){
+if(typeof data119.cwd !== "string"){
+const err269 = {instancePath:instancePath+"/commands/" + i12+"/cwd",schemaPath:"#/$defs/command/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err269];
+}
+else {
+vErrors.push(err269);
+}
+errors++;
+}
+}
+if(data119.timeLimitMs !== undefined){
+let data127 = data119.timeLimitMs;
+if((typeof data127 == "number") && (isFinite(data127))){
+if(data127 < 0 || isNaN(data127)){
+const err270 = {instancePath:instancePath+"/commands/" + i12+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err270];
+}
+else {
+vErrors.push(err270);
+}
+errors++;
+}
+}
+else {
+const err271 = {instancePath:instancePath+"/commands/" + i12+"/timeLimitMs",schemaPath:"#/$defs/command/properties/timeLimitMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err271];
+}
+else {
+vErrors.push(err271);
+}
+errors++;
+}
+}
+if(data119.stderrTail !== undefined){
+if(typeof data119.stderrTail !== "string"){
+const err272 = {instancePath:instancePath+"/commands/" + i12+"/stderrTail",schemaPath:"#/$defs/command/properties/stderrTail/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err272];
+}
+else {
+vErrors.push(err272);
+}
+errors++;
+}
+}
+if(data119.sandboxed !== undefined){
+if(typeof data119.sandboxed !== "boolean"){
+const err273 = {instancePath:instancePath+"/commands/" + i12+"/sandboxed",schemaPath:"#/$defs/command/properties/sandboxed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err273];
+}
+else {
+vErrors.push(err273);
+}
+errors++;
+}
+}
+}
+else {
+const err274 = {instancePath:instancePath+"/commands/" + i12,schemaPath:"#/$defs/command/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err274];
+}
+else {
+vErrors.push(err274);
+}
+errors++;
+}
+}
+}
+else {
+const err275 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err275];
+}
+else {
+vErrors.push(err275);
+}
+errors++;
+}
+}
+}
+else {
+const err276 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err276];
+}
+else {
+vErrors.push(err276);
 }
 errors++;
 }
@@ -54962,7 +55157,7 @@ return errors === 0;
 validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const driver_ct = validate45;
-const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-ct.schema.json","title":"ngcc-ct output","type":"object","description":"What the constant-time test marked for one operation (ngcc-ct, under memcheck); the findings are memcheck's.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"calls":{"type":"integer","description":"Tested calls.","minimum":1,"maximum":64},"keyPairs":{"type":"integer","description":"Key pairs (--keys).","minimum":1,"maximum":64},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"secret":{"type":"array","description":"What was marked secret.","items":{"type":"string","description":"What was marked."},"minItems":1},"declassified":{"type":"array","description":"What was declassified.","items":{"type":"string","description":"What was marked."},"minItems":1},"randomBytesMarked":{"type":"integer","description":"Randomness marked undefined, bytes.","minimum":0},"onValgrind":{"type":"boolean","description":"Whether the program ran under valgrind."},"note":{"type":"string","description":"A note on the marking."}},"required":["op","category","calls","keyPairs","messageBytes","secret","declassified","randomBytesMarked","onValgrind"],"additionalProperties":false};
+const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://ngcc-perf.dev/schemas/v1/driver-ct.schema.json","title":"ngcc-ct output","type":"object","description":"What the constant-time test marked for one operation (ngcc-ct, under memcheck); the findings are memcheck's.","properties":{"op":{"type":"string","description":"The operation, as --op named it.","minLength":1,"maxLength":32},"category":{"type":"string","enum":["kem","sign","kex"],"description":"The instance's category."},"calls":{"type":"integer","description":"Tested calls.","minimum":1,"maximum":64},"keyPairs":{"type":"integer","description":"Key pairs (--keys).","minimum":1,"maximum":64},"messageBytes":{"type":"integer","description":"The signed message length (--msg-bytes), echoed.","minimum":0,"maximum":1073741824},"secret":{"type":"array","description":"What was marked secret.","items":{"type":"string","description":"What was marked."},"minItems":1},"declassified":{"type":"array","description":"What was declassified.","items":{"type":"string","description":"What was marked."},"minItems":1},"randomBytesMarked":{"type":"integer","description":"Randomness marked undefined, bytes.","minimum":0},"declassifySites":{"type":"array","description":"The instance's crypto_declassify call sites reached while a tested call ran, in the order first reached (at most 64).","items":{"type":"object","description":"One call site.","properties":{"file":{"type":"string","description":"Its __FILE__, as the compiler was given it.","maxLength":4096},"line":{"type":"integer","description":"Its __LINE__.","minimum":0},"calls":{"type":"integer","description":"Calls there.","minimum":1},"bytes":{"type":"integer","description":"Bytes declassified there, summed.","minimum":0}},"required":["file","line","calls","bytes"],"additionalProperties":false},"maxItems":64},"declassifyOtherCalls":{"type":"integer","description":"Calls at sites beyond the first 64 (not listed).","minimum":0},"onValgrind":{"type":"boolean","description":"Whether the program ran under valgrind."},"note":{"type":"string","description":"A note on the marking."}},"required":["op","category","calls","keyPairs","messageBytes","secret","declassified","randomBytesMarked","declassifySites","declassifyOtherCalls","onValgrind"],"additionalProperties":false};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://ngcc-perf.dev/schemas/v1/driver-ct.schema.json" */;
@@ -55056,8 +55251,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.onValgrind === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "onValgrind"},message:"must have required property '"+"onValgrind"+"'"};
+if(data.declassifySites === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "declassifySites"},message:"must have required property '"+"declassifySites"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -55066,9 +55261,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func1.call(schema118.properties, key0))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.declassifyOtherCalls === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "declassifyOtherCalls"},message:"must have required property '"+"declassifyOtherCalls"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -55077,12 +55271,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.op !== undefined){
-let data0 = data.op;
-if(typeof data0 === "string"){
-if(func2(data0) > 32){
-const err10 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
+if(data.onValgrind === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "onValgrind"},message:"must have required property '"+"onValgrind"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -55091,8 +55281,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(func2(data0) < 1){
-const err11 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key0 in data){
+if(!(func1.call(schema118.properties, key0))){
+const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -55102,8 +55293,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.op !== undefined){
+let data0 = data.op;
+if(typeof data0 === "string"){
+if(func2(data0) > 32){
+const err12 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -55112,11 +55306,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.category !== undefined){
-let data1 = data.category;
-if(typeof data1 !== "string"){
-const err13 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data0) < 1){
+const err13 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -55125,8 +55316,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!(((data1 === "kem") || (data1 === "sign")) || (data1 === "kex"))){
-const err14 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema118.properties.category.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err14 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -55136,10 +55328,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.calls !== undefined){
-let data2 = data.calls;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err15 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.category !== undefined){
+let data1 = data.category;
+if(typeof data1 !== "string"){
+const err15 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -55148,9 +55340,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 64 || isNaN(data2)){
-const err16 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
+if(!(((data1 === "kem") || (data1 === "sign")) || (data1 === "kex"))){
+const err16 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/enum",keyword:"enum",params:{allowedValues: schema118.properties.category.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -55159,8 +55350,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data2 < 1 || isNaN(data2)){
-const err17 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.calls !== undefined){
+let data2 = data.calls;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err17 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -55169,12 +55363,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-}
-if(data.keyPairs !== undefined){
-let data3 = data.keyPairs;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err18 = {instancePath:instancePath+"/keyPairs",schemaPath:"#/properties/keyPairs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 64 || isNaN(data2)){
+const err18 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -55183,9 +55374,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 64 || isNaN(data3)){
-const err19 = {instancePath:instancePath+"/keyPairs",schemaPath:"#/properties/keyPairs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
+if(data2 < 1 || isNaN(data2)){
+const err19 = {instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -55194,8 +55384,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data3 < 1 || isNaN(data3)){
-const err20 = {instancePath:instancePath+"/keyPairs",schemaPath:"#/properties/keyPairs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data.keyPairs !== undefined){
+let data3 = data.keyPairs;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err20 = {instancePath:instancePath+"/keyPairs",schemaPath:"#/properties/keyPairs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -55204,12 +55398,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-}
-if(data.messageBytes !== undefined){
-let data4 = data.messageBytes;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err21 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 64 || isNaN(data3)){
+const err21 = {instancePath:instancePath+"/keyPairs",schemaPath:"#/properties/keyPairs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -55218,9 +55409,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 1073741824 || isNaN(data4)){
-const err22 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1073741824},message:"must be <= 1073741824"};
+if(data3 < 1 || isNaN(data3)){
+const err22 = {instancePath:instancePath+"/keyPairs",schemaPath:"#/properties/keyPairs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -55229,8 +55419,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data4 < 0 || isNaN(data4)){
-const err23 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data.messageBytes !== undefined){
+let data4 = data.messageBytes;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err23 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -55239,13 +55433,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-if(data.secret !== undefined){
-let data5 = data.secret;
-if(Array.isArray(data5)){
-if(data5.length < 1){
-const err24 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 1073741824 || isNaN(data4)){
+const err24 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1073741824},message:"must be <= 1073741824"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -55254,10 +55444,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data5[i0] !== "string"){
-const err25 = {instancePath:instancePath+"/secret/" + i0,schemaPath:"#/properties/secret/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4 < 0 || isNaN(data4)){
+const err25 = {instancePath:instancePath+"/messageBytes",schemaPath:"#/properties/messageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -55268,8 +55456,11 @@ errors++;
 }
 }
 }
-else {
-const err26 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.secret !== undefined){
+let data5 = data.secret;
+if(Array.isArray(data5)){
+if(data5.length < 1){
+const err26 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -55278,12 +55469,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.declassified !== undefined){
-let data7 = data.declassified;
-if(Array.isArray(data7)){
-if(data7.length < 1){
-const err27 = {instancePath:instancePath+"/declassified",schemaPath:"#/properties/declassified/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data5[i0] !== "string"){
+const err27 = {instancePath:instancePath+"/secret/" + i0,schemaPath:"#/properties/secret/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -55292,10 +55481,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data7[i1] !== "string"){
-const err28 = {instancePath:instancePath+"/declassified/" + i1,schemaPath:"#/properties/declassified/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -55305,9 +55494,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/declassified",schemaPath:"#/properties/declassified/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.declassified !== undefined){
+let data7 = data.declassified;
+if(Array.isArray(data7)){
+if(data7.length < 1){
+const err29 = {instancePath:instancePath+"/declassified",schemaPath:"#/properties/declassified/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -55316,11 +55507,10 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data.randomBytesMarked !== undefined){
-let data9 = data.randomBytesMarked;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err30 = {instancePath:instancePath+"/randomBytesMarked",schemaPath:"#/properties/randomBytesMarked/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data7[i1] !== "string"){
+const err30 = {instancePath:instancePath+"/declassified/" + i1,schemaPath:"#/properties/declassified/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -55329,9 +55519,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err31 = {instancePath:instancePath+"/randomBytesMarked",schemaPath:"#/properties/randomBytesMarked/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/declassified",schemaPath:"#/properties/declassified/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -55341,10 +55532,10 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
-if(data.onValgrind !== undefined){
-if(typeof data.onValgrind !== "boolean"){
-const err32 = {instancePath:instancePath+"/onValgrind",schemaPath:"#/properties/onValgrind/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.randomBytesMarked !== undefined){
+let data9 = data.randomBytesMarked;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err32 = {instancePath:instancePath+"/randomBytesMarked",schemaPath:"#/properties/randomBytesMarked/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -55353,10 +55544,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data.note !== undefined){
-if(typeof data.note !== "string"){
-const err33 = {instancePath:instancePath+"/note",schemaPath:"#/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err33 = {instancePath:instancePath+"/randomBytesMarked",schemaPath:"#/properties/randomBytesMarked/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -55367,13 +55557,256 @@ errors++;
 }
 }
 }
-else {
-const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.declassifySites !== undefined){
+let data10 = data.declassifySites;
+if(Array.isArray(data10)){
+if(data10.length > 64){
+const err34 = {instancePath:instancePath+"/declassifySites",schemaPath:"#/properties/declassifySites/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 vErrors.push(err34);
+}
+errors++;
+}
+const len2 = data10.length;
+for(let i2=0; i2<len2; i2++){
+let data11 = data10[i2];
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.file === undefined){
+const err35 = {instancePath:instancePath+"/declassifySites/" + i2,schemaPath:"#/properties/declassifySites/items/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data11.line === undefined){
+const err36 = {instancePath:instancePath+"/declassifySites/" + i2,schemaPath:"#/properties/declassifySites/items/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data11.calls === undefined){
+const err37 = {instancePath:instancePath+"/declassifySites/" + i2,schemaPath:"#/properties/declassifySites/items/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data11.bytes === undefined){
+const err38 = {instancePath:instancePath+"/declassifySites/" + i2,schemaPath:"#/properties/declassifySites/items/required",keyword:"required",params:{missingProperty: "bytes"},message:"must have required property '"+"bytes"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+for(const key1 in data11){
+if(!((((key1 === "file") || (key1 === "line")) || (key1 === "calls")) || (key1 === "bytes"))){
+const err39 = {instancePath:instancePath+"/declassifySites/" + i2,schemaPath:"#/properties/declassifySites/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data11.file !== undefined){
+let data12 = data11.file;
+if(typeof data12 === "string"){
+if(func2(data12) > 4096){
+const err40 = {instancePath:instancePath+"/declassifySites/" + i2+"/file",schemaPath:"#/properties/declassifySites/items/properties/file/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/declassifySites/" + i2+"/file",schemaPath:"#/properties/declassifySites/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data11.line !== undefined){
+let data13 = data11.line;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err42 = {instancePath:instancePath+"/declassifySites/" + i2+"/line",schemaPath:"#/properties/declassifySites/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err43 = {instancePath:instancePath+"/declassifySites/" + i2+"/line",schemaPath:"#/properties/declassifySites/items/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+if(data11.calls !== undefined){
+let data14 = data11.calls;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err44 = {instancePath:instancePath+"/declassifySites/" + i2+"/calls",schemaPath:"#/properties/declassifySites/items/properties/calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 1 || isNaN(data14)){
+const err45 = {instancePath:instancePath+"/declassifySites/" + i2+"/calls",schemaPath:"#/properties/declassifySites/items/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+if(data11.bytes !== undefined){
+let data15 = data11.bytes;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err46 = {instancePath:instancePath+"/declassifySites/" + i2+"/bytes",schemaPath:"#/properties/declassifySites/items/properties/bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err47 = {instancePath:instancePath+"/declassifySites/" + i2+"/bytes",schemaPath:"#/properties/declassifySites/items/properties/bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/declassifySites/" + i2,schemaPath:"#/properties/declassifySites/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/declassifySites",schemaPath:"#/properties/declassifySites/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.declassifyOtherCalls !== undefined){
+let data16 = data.declassifyOtherCalls;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err50 = {instancePath:instancePath+"/declassifyOtherCalls",schemaPath:"#/properties/declassifyOtherCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err51 = {instancePath:instancePath+"/declassifyOtherCalls",schemaPath:"#/properties/declassifyOtherCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+if(data.onValgrind !== undefined){
+if(typeof data.onValgrind !== "boolean"){
+const err52 = {instancePath:instancePath+"/onValgrind",schemaPath:"#/properties/onValgrind/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.note !== undefined){
+if(typeof data.note !== "string"){
+const err53 = {instancePath:instancePath+"/note",schemaPath:"#/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
 }
 errors++;
 }

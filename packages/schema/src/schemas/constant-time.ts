@@ -61,16 +61,33 @@ const checkOutcome = (what: string, notRun: boolean) =>
     notRun ? { reason: str("Why it did not run (not run only).") } : {},
   );
 
-const level = obj("The run at one optimisation level.", {
-  level: str("The optimisation flag, e.g. -O2, which replaced the profile's -O flag."),
-  flags: arr("Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.", {
-    type: "string",
-  }),
-  verdict: oneOfEnum("pass: no open finding; leaks found: at least one.", ["pass", "leaks found"]),
-  errorsReported: nat("Errors memcheck reported in all (its errorcounts summed), accepted or open."),
-  findings: arr("The findings, open ones first.", finding),
-  command: ref("command", "The valgrind process."),
-});
+const level = obj(
+  "The run at one optimisation level.",
+  {
+    level: str("The optimisation flag, e.g. -O2, which replaced the profile's -O flag."),
+    flags: arr("Compiler flags of the instance's objects: the profile's, its -O flag replaced, -g added.", {
+      type: "string",
+    }),
+    verdict: oneOfEnum("pass: no open finding; leaks found: at least one.", ["pass", "leaks found"]),
+    errorsReported: nat("Errors memcheck reported in all (its errorcounts summed), accepted or open."),
+    findings: arr("The findings, open ones first.", finding),
+    command: ref("command", "The valgrind process."),
+  },
+  {
+    declassifiedSites: arr(
+      "Where the submission itself declared data public (crypto_declassify, native/declassify/crypto_declassify.h) while a tested call ran: memcheck saw those bytes as defined from there on, so nothing computed from them afterwards is a finding. Absent on records written before the hook existed.",
+      obj("One call site.", {
+        file: str(
+          "Its source file: relative to the submission folder when inside it, else as the compiler was given it.",
+        ),
+        line: nat("Its line (__LINE__: what a #line directive of the source says, if any)."),
+        calls: int("Calls there over the level's tested calls.", { minimum: 1 }),
+        bytes: nat("Bytes declassified there, summed."),
+      }),
+    ),
+    declassifyOtherCalls: nat("Calls at further sites the program did not list (beyond its first 64)."),
+  },
+);
 
 export const constantTime = operationRecord({
   kind: "constant-time",

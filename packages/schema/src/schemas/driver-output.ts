@@ -23,6 +23,7 @@ const CAP = {
   hwInputs: 100,
   icountCalls: 100_000,
   ctKeys: 64,
+  declassifySites: 64,
   probeRounds: 10_000,
 } as const;
 
@@ -338,6 +339,17 @@ const ct = outputSchema(
     secret: marks("What was marked secret."),
     declassified: marks("What was declassified."),
     randomBytesMarked: nat("Randomness marked undefined, bytes."),
+    declassifySites: arr(
+      "The instance's crypto_declassify call sites reached while a tested call ran, in the order first reached (at most 64).",
+      obj("One call site.", {
+        file: str("Its __FILE__, as the compiler was given it.", { maxLength: 4096 }),
+        line: nat("Its __LINE__."),
+        calls: count("Calls there."),
+        bytes: nat("Bytes declassified there, summed."),
+      }),
+      { maxItems: CAP.declassifySites },
+    ),
+    declassifyOtherCalls: nat("Calls at sites beyond the first 64 (not listed)."),
     onValgrind: bool("Whether the program ran under valgrind."),
   },
   { note: str("A note on the marking.") },
