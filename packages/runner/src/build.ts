@@ -203,7 +203,7 @@ export function buildInputsHash(
     ...(spec.apiHeader ? [spec.apiHeader] : []),
     ...headerFiles([spec.apiDir, ...spec.includeDirs]),
     ...driverSources(),
-    ...headerFiles([driverDir, join(nativeDir(), "common"), includeDir]),
+    ...headerFiles([driverDir, join(nativeDir(), "common"), includeDir, declassifyDir()]),
     ...katDrbgSources(),
     ...headerFiles([join(nativeDir(), "katgen")]),
   ];
@@ -370,9 +370,15 @@ export function harnessCompileArgv(
   return [cc, "-std=c99", ...harnessCompileFlags(spec, opt, more), "-c", src, "-o", out];
 }
 
+/**
+ * native/declassify: crypto_declassify.h, on every instance's include path after its own folders (a submission's
+ * own header of that name wins). A no-op in every build but the constant-time step's (-DNGCC_CT_CHECKER).
+ */
+export const declassifyDir = (): string => join(nativeDir(), "declassify");
+
 function headerFlags(spec: InstanceSpec): string[] {
   return [
-    ...[spec.apiDir, ...spec.includeDirs].flatMap((d) => ["-I", d]),
+    ...[spec.apiDir, ...spec.includeDirs, declassifyDir()].flatMap((d) => ["-I", d]),
     ...(spec.apiHeader ? [`-DNGCC_API_HEADER="${spec.apiHeader}"`] : []),
   ];
 }

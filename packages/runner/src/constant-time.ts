@@ -153,6 +153,28 @@ export function memcheckXmlComplete(text: string): boolean {
   return /<valgrindoutput>/.test(text) && /<\/valgrindoutput>\s*$/.test(text);
 }
 
+/** A source file (`file`, relative to `dir` unless absolute) relative to the submission folder, when inside it. */
+function insideSubmission(submissionDir: string, dir: string, file: string): string | undefined {
+  const full = isAbsolute(file) ? file : join(dir, file);
+  const rel = relative(submissionDir, full);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel.split(sep).join("/") : undefined;
+}
+
+type DeclassifiedSite = NonNullable<Level["declassifiedSites"]>[number];
+
+/**
+ * The submission's crypto_declassify sites the program reports: each file relative to the submission folder when
+ * inside it (the compiler is given absolute paths), else as the compiler was given it.
+ */
+export function declassifiedSites(sites: DriverCtOutput["declassifySites"], submissionDir: string): DeclassifiedSite[] {
+  return sites.map((x) => ({
+    file: insideSubmission(submissionDir, submissionDir, x.file) ?? x.file,
+    line: x.line,
+    calls: x.calls,
+    bytes: x.bytes,
+  }));
+}
+
 /**
  * The findings of a memcheck XML report: errors grouped by kind, first frame inside `submissionDir` (its file
  * relative to that folder) and top frame, each with its count (the report's errorcounts summed over the group).
@@ -164,11 +186,7 @@ export function parseMemcheckXml(text: string, submissionDir: string): MemcheckF
     const unique = tag(pair, "unique");
     if (unique) counts.set(unique, Number(tag(pair, "count") ?? "1"));
   }
-  const inside = (dir: string, file: string): string | undefined => {
-    const full = isAbsolute(file) ? file : join(dir, file);
-    const rel = relative(submissionDir, full);
-    return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel.split(sep).join("/") : undefined;
-  };
+  const inside = (dir: string, file: string) => insideSubmission(submissionDir, dir, file);
   const grouped = new Map<string, MemcheckFinding>();
   for (const error of blocks(text, "error")) {
     const kind = tag(error, "kind") ?? "unknown";
@@ -293,7 +311,7 @@ async function buildCt(
       const objects = await compileSources(run, work, {
         cc,
         sources,
-        flags: [...flags, ...defineFlags(spec.defines), ...instanceFlags(spec)],
+        flags: [...flags, ...defineFlags(spec.defines), "-DNGCC_CT_CHECKER", ...instanceFlags(spec)],
         what,
         subdir: "obj",
         pic: false,
@@ -474,6 +492,8 @@ async function testLevels(env: MeasureEnv<CtPrepared>, unit: Unit<InstanceWork>,
       errorsReported: findings.reduce((n, f) => n + f.count, 0),
       findings,
       command: t.command,
+      declassifiedSites: declassifiedSites(t.value.declassifySites, spec.submissionDir),
+      ...(t.value.declassifyOtherCalls ? { declassifyOtherCalls: t.value.declassifyOtherCalls } : {}),
     });
   }
   return {

@@ -200,6 +200,16 @@ const forgeries: Forgery[] = [
     "/calls",
     /<= 64/,
   ],
+  [
+    "a constant-time run listing more declassified sites than the program keeps",
+    "driver-ct",
+    (o) =>
+      Object.assign(o, {
+        declassifySites: Array.from({ length: 65 }, () => ({ file: "a.c", line: 1, calls: 1, bytes: 4 })),
+      }),
+    "/declassifySites",
+    /at most 64|<= 64|more than 64/,
+  ],
   ["a probe with an extra field", "driver-probe", (o) => Object.assign(o, { fast: true }), "/fast", /unknown field/],
   [
     "an overhead that is text",

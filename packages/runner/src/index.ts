@@ -47,6 +47,7 @@ export {
   constantTimeCampaign,
   constantTimeMeasurement,
   constantTimeSettings,
+  declassifiedSites,
   levelFlags,
   MEMCHECK_OPTIONS,
   type MemcheckFinding,
