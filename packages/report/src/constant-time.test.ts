@@ -50,6 +50,18 @@ function record(operation: string, kind: "leak" | "pass" | "tool" | "div") {
           ? [finding(88, "open", true)]
           : [finding(12, "accepted")],
     command,
+    // The submission's crypto_declassify sites (div records only; the others are from before the hook).
+    ...(kind === "div"
+      ? {
+          declassifiedSites:
+            operation === "dec"
+              ? [{ file: "src/kem.c", line: 50, calls: 3, bytes: 12 }]
+              : operation === "enc"
+                ? [{ file: "src/pke.c", line: 7, calls: l === "-O2" ? 3 : 4, bytes: 16 }]
+                : [],
+          ...(operation === "enc" ? { declassifyOtherCalls: 2 } : {}),
+        }
+      : {}),
   });
   const varlat = kind === "div";
   const patchSha256 = "ab".repeat(32);
@@ -108,9 +120,9 @@ describe("the constant-time section", () => {
     expect(md).toMatch(/knows integer division only/);
     expect(md).toMatch(/only what memcheck's definedness tracking sees/);
     // One row per operation: each check's outcome over every level.
-    expect(md).toContain("| `Mithril-128` | keygen | accepted (2) | not run |");
-    expect(md).toContain("| `Mithril-128` | dec | OPEN (2, 2 accepted) | not run |");
-    expect(md).toContain("| `Mithril-128` | enc | TOOL ERROR | TOOL ERROR |");
+    expect(md).toContain("| `Mithril-128` | keygen | accepted (2) | not run | — |");
+    expect(md).toContain("| `Mithril-128` | dec | OPEN (2, 2 accepted) | not run | — |");
+    expect(md).toContain("| `Mithril-128` | enc | TOOL ERROR | TOOL ERROR | — |");
     expect(md).toContain(
       "The variable-latency check (integer division on secret data, which stock memcheck does not report) did not run: the variable-latency memcheck is not built.",
     );
@@ -127,7 +139,13 @@ describe("the constant-time section", () => {
     }
     await renderSite(root2, { out: out2, formats: ["md"] });
     const md = readFileSync(join(out2, "site", "arm_1/kem-22.md"), "utf8");
-    expect(md).toContain("| `Mithril-128` | enc | pass | OPEN (2) |");
+    // The declassified sites: per site its calls (per level when they differ), and calls at unlisted sites.
+    expect(md).toContain("| `Mithril-128` | keygen | pass | OPEN (2) | none |");
+    expect(md).toContain("| `Mithril-128` | dec | pass | OPEN (2) | src/kem.c:50 (3 call(s) at each level) |");
+    expect(md).toContain(
+      "| `Mithril-128` | enc | pass | OPEN (2) | src/pke.c:7 (calls -O2 3, -O3 4); 2 call(s) at further sites, not listed |",
+    );
+    expect(md).toMatch(/crypto_declassify\(p, n\)/);
     expect(md).toContain("src/kem.c:88 (dec) variable latency: div on secret × 42 — OPEN");
     expect(md).toContain(`ngcc-varlat.patch, SHA-256 ${"ab".repeat(6)}…`);
     expect(md).not.toContain("did not run");

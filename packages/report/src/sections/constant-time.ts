@@ -36,6 +36,34 @@ function outcomeText(o: Outcome | undefined): string {
 
 const VERDICT: Record<string, string> = { pass: "pass", "leaks found": "LEAKS FOUND" };
 
+type Level = NonNullable<ConstantTimeRecord["levels"]>[number];
+
+/**
+ * The submission's own declassifications over the levels: each site as file:line with its calls (per level when
+ * they differ), then calls at sites the program did not list; "none"; a dash for records from before the hook.
+ */
+export function declassifiedText(levels: readonly Level[]): string {
+  if (levels.every((l) => l.declassifiedSites === undefined)) return DASH;
+  const sites = new Map<string, Map<string, number>>();
+  for (const l of levels)
+    for (const x of l.declassifiedSites ?? []) {
+      const at = `${x.file}:${x.line}`;
+      const perLevel = sites.get(at) ?? new Map<string, number>();
+      perLevel.set(l.level, (perLevel.get(l.level) ?? 0) + x.calls);
+      sites.set(at, perLevel);
+    }
+  const parts = [...sites].map(([at, perLevel]) => {
+    const counts = levels.map((l) => perLevel.get(l.level) ?? 0);
+    const calls = counts.every((n) => n === counts[0])
+      ? `${counts[0]} call(s) at each level`
+      : `calls ${levels.map((l, i) => `${l.level} ${counts[i]}`).join(", ")}`;
+    return `${at} (${calls})`;
+  });
+  const other = Math.max(0, ...levels.map((l) => l.declassifyOtherCalls ?? 0));
+  if (other) parts.push(`${other} call(s) at further sites, not listed`);
+  return parts.length ? parts.join("; ") : "none";
+}
+
 export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
   const records = (view.store.constantTime ?? []).filter((r) => r.algorithmId === alg.id);
   if (records.length === 0) return null;
@@ -55,12 +83,19 @@ export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
   });
   const checkRows = operationRows(view, alg, (lead, row, op) => {
     const r = recordOfRow(records, row, op);
-    if (!r) return [[...lead, cell(NOT_MEASURED), cell(NOT_MEASURED)]];
+    if (!r) return [[...lead, cell(NOT_MEASURED), cell(NOT_MEASURED), cell(DASH)]];
     if (r.status !== "ok") {
       const failed = r.verdict === "tool error" ? "TOOL ERROR" : "FAILED";
-      return [[...lead, cell(failed), cell(failed)]];
+      return [[...lead, cell(failed), cell(failed), cell(DASH)]];
     }
-    return [[...lead, cell(outcomeText(r.checks?.branchIndex)), cell(outcomeText(r.checks?.variableLatency))]];
+    return [
+      [
+        ...lead,
+        cell(outcomeText(r.checks?.branchIndex)),
+        cell(outcomeText(r.checks?.variableLatency)),
+        cell(declassifiedText(r.levels ?? [])),
+      ],
+    ];
   });
   const ok = records.find((r) => r.status === "ok");
   const notRun = [
@@ -93,6 +128,11 @@ export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
     ],
     [
       text(
+        'The submission can say that data is public by calling crypto_declassify(p, n) (the header crypto_declassify.h ngcc-perf puts on its include path; a no-op in every other build): memcheck sees those bytes as defined from there on, so nothing computed from them afterwards is a finding. "Declassified by the submission" lists every such call site reached while a tested call ran, so the reader sees what the submitter chose to call public; a site there is a claim to check, not a verdict.',
+      ),
+    ],
+    [
+      text(
         "Limits: a smoke test, not a proof — it is not coverage-guided (only the paths these inputs took were checked); the variable-latency check knows integer division only (not other operand-dependent instructions a processor may have); and it sees only what memcheck's definedness tracking sees (no cache-line or timing measurement).",
       ),
     ],
@@ -102,7 +142,13 @@ export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
     tables: [
       {
         caption: `${alg.id}: constant-time checks per operation, over every optimisation level`,
-        headers: [...leadHeaders(alg), "operation", "branch/index (memcheck)", "variable latency (patched memcheck)"],
+        headers: [
+          ...leadHeaders(alg),
+          "operation",
+          "branch/index (memcheck)",
+          "variable latency (patched memcheck)",
+          "declassified by the submission (file:line)",
+        ],
         rows: checkRows,
         rowHeaders: true,
       },
