@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { join } from "node:path";
 import {
   constantTimeCampaign,
+  declassifiedSites,
   levelFlags,
   loadCampaign,
   memcheckXmlComplete,
@@ -37,8 +38,13 @@ function markedLine(file: string, variant: string): { file: string; line: number
   return { file: `Reference_Implementation/common/${file}`, line: i + 1 };
 }
 
-/** A campaign over kem-90's Puffin-128 under one profile with these flags. */
-function campaign(name: string, cflags: string[], extra: string[] = []): string {
+/** A campaign over kem-90's Puffin-128 (or another algorithm's instance) under one profile with these flags. */
+function campaign(
+  name: string,
+  cflags: string[],
+  extra: string[] = [],
+  alg: { id: string; instance: string } = { id: "kem-90", instance: "Puffin-128" },
+): string {
   const file = join(work, `${name}.yaml`);
   writeFileSync(
     file,
@@ -49,7 +55,7 @@ function campaign(name: string, cflags: string[], extra: string[] = []): string 
       `buildProfiles: { p: { cflags: ${JSON.stringify(cflags)} } }`,
       ...extra,
       "algorithms:",
-      `  - { id: kem-90, source: { submission: ${JSON.stringify(join(submissionsDir, "kem-90"))} }, instances: [Puffin-128] }`,
+      `  - { id: ${alg.id}, source: { submission: ${JSON.stringify(join(submissionsDir, alg.id))} }, instances: [${alg.instance}] }`,
     ].join("\n"),
   );
   return file;
@@ -255,6 +261,72 @@ describe("the constant-time step on Puffin", () => {
   }, 300_000);
 });
 
+describe("crypto_declassify on Wren (sig-93)", () => {
+  const WREN = { id: "sig-93", instance: "Wren-128" };
+  const sign = readFileSync(join(submissionsDir, "sig-93", "Reference_Implementation", "common", "sign.c"), "utf8")
+    .split("\n")
+    .map((l, i) => [l, i + 1] as const);
+  const lineOf = (needle: string) => {
+    const hit = sign.find(([l]) => l.includes(needle));
+    expect(hit, needle).toBeDefined();
+    return hit?.[1] ?? 0;
+  };
+  const FILE = "Reference_Implementation/common/sign.c";
+  const signRecord = (out: string) => {
+    const key = { system: "test_1", algorithmId: "sig-93", instance: "Wren-128", buildProfile: "p", operation: "sign" };
+    const file = recordPath(out, { kind: "constant-time", key });
+    expect(validateFile(file).errors).toEqual([]);
+    return JSON.parse(readFileSync(file, "utf8")) as ConstantTimeRecord;
+  };
+  const lines = (r: ConstantTimeRecord, level: string) =>
+    (r.levels?.find((l) => l.level === level)?.findings ?? [])
+      .filter((f) => f.location?.file === FILE)
+      .map((f) => f.location?.line);
+
+  it("-DWREN_DECLASSIFY: the rejection verdict declassified, its branches are no findings, and the page lists the site", async () => {
+    const loop = lineOf("for (kappa = 0; kappa < WREN_MAX_ROUNDS && !ok; kappa++)");
+    const ifNotOk = lineOf("    if (!ok) {");
+    const site = lineOf("ngcc-ct: WREN_DECLASSIFY declassifies here");
+    // Without the call, both branches on the rejection verdict are findings at both levels.
+    const plainOut = join(work, "out-wren");
+    const plain = await steps(campaign("wren", ["-O2"], [], WREN), plainOut);
+    expect(plain.code, plain.stderr).toBe(0);
+    const before = signRecord(plainOut);
+    for (const level of ["-O2", "-O3"]) {
+      expect(lines(before, level), level).toEqual(expect.arrayContaining([loop, ifNotOk]));
+      expect(before.levels?.find((l) => l.level === level)?.declassifiedSites).toEqual([]);
+    }
+    // With it: neither is, every other finding stays, and the site is recorded at both levels.
+    const out = join(work, "out-wren-declassify");
+    const r = await steps(campaign("wren-declassify", ["-O2", "-DWREN_DECLASSIFY"], [], WREN), out);
+    expect(r.code, r.stderr).toBe(0);
+    const after = signRecord(out);
+    for (const level of ["-O2", "-O3"]) {
+      const left = lines(after, level);
+      expect(left, level).not.toContain(loop);
+      expect(left, level).not.toContain(ifNotOk);
+      expect(left.length, level).toBe(lines(before, level).length - 2);
+      const sites = after.levels?.find((l) => l.level === level)?.declassifiedSites ?? [];
+      expect(sites.map((x) => [x.file, x.line])).toEqual([[FILE, site]]);
+      // One call per round, at least one round per signature; an int each.
+      expect(sites[0]?.calls).toBeGreaterThanOrEqual(after.calls ?? 1);
+      expect(sites[0]?.bytes).toBe((sites[0]?.calls ?? 0) * 4);
+    }
+    const report = await runCliAsync(["report", out, "--out", join(work, "site-wren")]);
+    expect(report.code, report.stderr).toBe(0);
+    const md = readFileSync(join(work, "site-wren", "site", "test_1", "sig-93.md"), "utf8");
+    expect(md).toMatch(
+      new RegExp(`\\| \`Wren-128\` \\| sign \\| [^\\n]*\\| ${FILE}:${site} \\(\\d+ call\\(s\\) at each level\\) \\|`),
+    );
+    expect(md).toMatch(/\| `Wren-128` \| verify \| pass \| pass \| none \|/);
+    // Normal builds: the call is nothing, the signatures are the KAT's.
+    const kat = await runCliAsync(["kat", campaign("wren-kat", ["-O2", "-DWREN_DECLASSIFY"], [], WREN), "--out", out]);
+    expect(kat.code, kat.stderr).toBe(0);
+    const key = { system: "test_1", algorithmId: "sig-93", instance: "Wren-128", buildProfile: "p" };
+    expect(JSON.parse(readFileSync(recordPath(out, { kind: "kat", key }), "utf8")).verdict).toBe("PASS");
+  }, 900_000);
+});
+
 describe("PQClean ML-KEM-768", () => {
   it("passes every operation with the triage of fixtures/campaigns/pqclean.yaml (rejection sampling on rho accepted)", async () => {
     const c = loadCampaign(join(fixturesDir, "campaigns", "pqclean.yaml"));
@@ -340,6 +412,19 @@ describe("memcheck's XML, triage and levels", () => {
     expect(a && triageOf(a, [{ file: "src/kem.c", line: 41, reason: "x" }])).toBeUndefined();
     expect(b && triageOf(b, triage)).toBeUndefined();
     expect(c && triageOf(c, [{ file: "/lib/l.c", reason: "x" }])).toBeUndefined();
+  });
+
+  it("names a declassified site's file relative to the submission, and one outside it as the compiler had it", () => {
+    const sites = [
+      { file: "/s/sub/src/sign.c", line: 274, calls: 12, bytes: 48 },
+      { file: "/elsewhere/x.h", line: 3, calls: 1, bytes: 1 },
+      { file: "made-up.c", line: 0, calls: 2, bytes: 0 },
+    ];
+    expect(declassifiedSites(sites, "/s/sub")).toEqual([
+      { file: "src/sign.c", line: 274, calls: 12, bytes: 48 },
+      { file: "/elsewhere/x.h", line: 3, calls: 1, bytes: 1 },
+      { file: "made-up.c", line: 0, calls: 2, bytes: 0 },
+    ]);
   });
 
   it("names a function by its source name, without the suffixes of GCC's clones", () => {
