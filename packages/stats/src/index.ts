@@ -26,6 +26,21 @@ export {
   predictionHalfWidth,
   workersHalfWidth,
 } from "./interval.ts";
+export {
+  CROPS,
+  cropThresholds,
+  ENOUGH_MEASUREMENTS,
+  LEAK_T,
+  LeakageTest,
+  type LeakResult,
+  type LeakTestName,
+  type LeakVerdict,
+  LIKELY_T,
+  leakEstablished,
+  leakVerdict,
+  MIN_PER_CLASS,
+  Welch,
+} from "./leakage.ts";
 export { EXACT_BINOMIAL_MAX_N, medianRanks } from "./median-interval.ts";
 export { checkBatch, perCallCounter, perCallNs } from "./per-call.ts";
 export { mean, median, quantile, quantileOfCounts, sd, sortedCopy } from "./quantile.ts";
