@@ -19,6 +19,7 @@ const validators: Record<DriverOutputKind, unknown> = {
   "driver-probe": compiled.driver_probe,
   "driver-icount": compiled.driver_icount,
   "driver-ct": compiled.driver_ct,
+  "driver-leak": compiled.driver_leak,
 };
 
 type Json = Record<string, unknown>;
@@ -88,7 +89,18 @@ function icountRelations(v: Json, out: ValidationError[]): void {
   for (const k of ["calls", "bytes"]) sameLength(out, rb[k], `/randombytes/${k}`, v.calls as number, "one per call");
 }
 
+function leakRelations(v: Json, out: ValidationError[]): void {
+  const n = v.measurements as number;
+  sameLength(out, v.times, "/times", n, "one per measurement");
+  if ((v.class as string).length !== n)
+    out.push({
+      pointer: "/class",
+      message: `must have ${n} digits (one per measurement), has ${(v.class as string).length}`,
+    });
+}
+
 const relations: Partial<Record<DriverOutputKind, (v: Json, out: ValidationError[]) => void>> = {
+  "driver-leak": leakRelations,
   "driver-sample": sampleRelations,
   "driver-memory": memoryRelations,
   "driver-time": timeRelations,

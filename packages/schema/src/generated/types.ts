@@ -519,6 +519,40 @@ export interface CampaignConfig {
      */
     variableLatency?: "auto" | "require" | "off";
     /**
+     * The fixed-vs-random timing test (dudect's method) of each operation that has input classes (KEM keygen, enc, dec; signature keygen, sign): ngcc-leak's calls of the two classes interleaved in random order, in worker processes pinned to timing.pinCpu, Welch's t on the raw, cropped and second-order times; it stops at |t| >= 10 (a leak) or when a budget is spent.
+     */
+    statistical?: {
+      /**
+       * false: not run (recorded as not run); default true.
+       */
+      enabled?: boolean;
+      /**
+       * Time budget per operation, in seconds of measuring; default 10.
+       */
+      seconds?: number;
+      /**
+       * Measurement budget per operation (both classes); default 1,000,000.
+       */
+      maxMeasurements?: number;
+      /**
+       * Timing differences accepted, with the reason: a leak (or leak likely) of this operation of the matching instances is shown as accepted, and does not make the record's verdict leaks found (e.g. ML-KEM keygen, whose time depends on the public seed rho through the rejection sampling of matrix A).
+       */
+      accepted?: {
+        /**
+         * The operation (keygen, enc, dec, sign).
+         */
+        operation: string;
+        /**
+         * Why the difference is not a leak of a secret (or is accepted anyway).
+         */
+        reason: string;
+        /**
+         * Only the instances matching one of these globs (as --only: <algorithm-id>/<instance>, <instance> or <algorithm-id>); default every instance.
+         */
+        only?: string[];
+      }[];
+    };
+    /**
      * Findings accepted, with the reason: each matches a finding whose first frame inside the submission's sources has this file (relative to the submission folder) and, when given, line and function. The others stay open.
      */
     triage?: {
@@ -4739,7 +4773,7 @@ export type ConstantTimeRecord = {
    */
   status: "ok" | "failed";
   /**
-   * pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed).
+   * pass: no open finding at any level (accepted ones listed) and no statistical leak not accepted; leaks found: at least one open finding, or a statistical leak the campaign does not accept; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed).
    */
   verdict?: "pass" | "leaks found" | "tool error";
   /**
@@ -4815,6 +4849,152 @@ export type ConstantTimeRecord = {
        */
       reason?: string;
     };
+  };
+  /**
+   * The fixed-vs-random timing test (dudect's method) of this operation: calls of two input classes interleaved in random order in pinned worker processes, Welch's t between the classes on the raw per-call times, on the times below each of 100 percentiles (cropped) and on the squared distance to the class mean (second order); the largest |t| over the tests with at least 1,000 measurements of each class decides. It detects; no leak detected is no proof of none (a VM's noise hides small leaks).
+   */
+  statistical?: {
+    /**
+     * leak: max |t| >= 10; leak likely: >= 4.5; no leak detected: below, over at least 10,000 measurements; too few measurements: fewer; not run: the operation has no input classes, the test is off, or its program failed (reason).
+     */
+    status: "leak" | "leak likely" | "no leak detected" | "too few measurements" | "not run";
+    /**
+     * Why it did not run (not run only).
+     */
+    reason?: string;
+    /**
+     * The campaign's reason for accepting this leak or leak likely (constantTime.statistical.accepted); absent otherwise.
+     */
+    accepted?: string;
+    /**
+     * The largest |t|.
+     */
+    maxT?: number;
+    /**
+     * The test it came from: raw, second order, or cropped below p<percentile>.
+     */
+    test?: string;
+    /**
+     * Measurements that test used.
+     */
+    testMeasurements?: number;
+    /**
+     * Measurements in all (both classes).
+     */
+    measurements?: number;
+    /**
+     * Measurements of each class: fixed, random.
+     *
+     * @minItems 2
+     * @maxItems 2
+     */
+    perClass?: number[];
+    /**
+     * |t| of the raw times.
+     */
+    rawT?: number;
+    /**
+     * |t| of second order (0 before it ran).
+     */
+    secondOrderT?: number;
+    /**
+     * The verdict's thresholds.
+     */
+    thresholds?: {
+      /**
+       * |t| for leak.
+       */
+      leak: number;
+      /**
+       * |t| for leak likely.
+       */
+      likely: number;
+      /**
+       * Measurements below which the verdict is too few measurements.
+       */
+      enoughMeasurements: number;
+    };
+    /**
+     * What the run was allowed.
+     */
+    budget?: {
+      /**
+       * Seconds of measuring.
+       */
+      seconds: number;
+      /**
+       * Measurements.
+       */
+      maxMeasurements: number;
+    };
+    /**
+     * What ended the run.
+     */
+    stoppedBy?: "leak" | "time budget" | "measurement budget";
+    /**
+     * Seconds the workers ran, in all.
+     */
+    seconds?: number;
+    /**
+     * The two input classes, in words.
+     */
+    classes?: {
+      /**
+       * Class 0: the same inputs at every call.
+       */
+      fixed: string;
+      /**
+       * Class 1: inputs that differ from call to call.
+       */
+      random: string;
+    };
+    /**
+     * The counter the calls were timed with.
+     */
+    counter?: {
+      /**
+       * Its kind (rdtsc, cntvct, clock_gettime, …).
+       */
+      kind: string;
+      /**
+       * Its unit.
+       */
+      unit: string;
+      /**
+       * Increments per second, or null.
+       */
+      rateHz: number | null;
+    };
+    /**
+     * The CPU the workers were pinned to, or null.
+     */
+    pinnedCpu?: number | null;
+    /**
+     * Compiler flags of the instance's objects: the build profile's, as timed.
+     */
+    flags?: string[];
+    /**
+     * The worker processes, in order, with their raw samples.
+     */
+    workers?: {
+      /**
+       * Its --seed.
+       */
+      seed: number;
+      /**
+       * Calls it measured.
+       */
+      measurements: number;
+      /**
+       * Each call's counter delta, in call order (the raw samples).
+       */
+      times: number[];
+      /**
+       * Each call's class, in call order: 0 fixed, 1 random.
+       */
+      class: string;
+      command: ConstantTimeRecord_Command;
+    }[];
   };
   /**
    * Where the instance's randombytes came from, and that its output was marked undefined.
@@ -4941,7 +5121,7 @@ export type ConstantTimeRecord = {
        */
       reason?: string;
     }[];
-    command: ConstantTimeRecord_Command;
+    command: ConstantTimeRecord_Command1;
     /**
      * Where the submission itself declared data public (crypto_declassify, native/declassify/crypto_declassify.h) while a tested call ran: memcheck saw those bytes as defined from there on, so nothing computed from them afterwards is a finding. Absent on records written before the hook existed.
      */
@@ -4996,7 +5176,7 @@ export type ConstantTimeRecord = {
   /**
    * Child processes run (the valgrind runs).
    */
-  commands?: ConstantTimeRecord_Command1[];
+  commands?: ConstantTimeRecord_Command2[];
 };
 
 /**
@@ -5096,7 +5276,7 @@ export interface ConstantTimeRecord_Build {
   linkage?: "static-objects" | "shared-object";
 }
 /**
- * The valgrind process.
+ * The process.
  */
 export interface ConstantTimeRecord_Command {
   /**
@@ -5139,9 +5319,52 @@ export interface ConstantTimeRecord_Command {
   sandboxed?: boolean;
 }
 /**
- * One process.
+ * The valgrind process.
  */
 export interface ConstantTimeRecord_Command1 {
+  /**
+   * Program and arguments, exactly as passed to the operating system (never a shell string).
+   *
+   * @minItems 1
+   */
+  argv: string[];
+  /**
+   * Exit status, or null when the process was ended by a signal or timed out.
+   */
+  exitCode: number | null;
+  /**
+   * Signal name that ended the process (e.g. SIGSEGV), or null.
+   */
+  signal: string | null;
+  /**
+   * Wall-clock duration of the process in milliseconds (ms).
+   */
+  durationMs: number;
+  /**
+   * True when the process was killed because it exceeded its time limit.
+   */
+  timedOut: boolean;
+  /**
+   * Working directory the process ran in.
+   */
+  cwd?: string;
+  /**
+   * Time limit applied to the process in milliseconds (ms).
+   */
+  timeLimitMs?: number;
+  /**
+   * Last part of the process's standard error (bounded).
+   */
+  stderrTail?: string;
+  /**
+   * True when the process ran in ngcc-perf's sandbox (bubblewrap, resource limits, an unprivileged user; docs/security.md); false when it ran unconfined because the campaign set sandbox.enabled: false. Absent in records made before the sandbox.
+   */
+  sandboxed?: boolean;
+}
+/**
+ * One process.
+ */
+export interface ConstantTimeRecord_Command2 {
   /**
    * Program and arguments, exactly as passed to the operating system (never a shell string).
    *
@@ -7015,4 +7238,75 @@ export interface DriverCtOutput {
    * A note on the marking.
    */
   note?: string;
+}
+
+// ---- driver-leak
+/**
+ * The measurements of the fixed-vs-random timing test of one operation (ngcc-leak): each call's counter delta, in call order, and its class.
+ */
+export interface DriverLeakOutput {
+  /**
+   * The operation, as --op named it.
+   */
+  op: string;
+  /**
+   * The instance's category.
+   */
+  category: "kem" | "sign";
+  /**
+   * Calls measured (--measurements).
+   */
+  measurements: number;
+  /**
+   * --seed: the generator of the classes, the fresh inputs and the fresh DRBG seeds.
+   */
+  seed: number;
+  /**
+   * The signed message length (--msg-bytes), echoed.
+   */
+  messageBytes: number;
+  /**
+   * The CPU the process was pinned to (--pin), or null.
+   */
+  pinnedCpu: number | null;
+  /**
+   * The counter the calls were timed with.
+   */
+  counter: {
+    /**
+     * rdtsc: x86-64 time-stamp counter (constant reference rate, not core cycles); perf-cycles: core cycles from perf_event; perf-instructions: instructions retired, from perf_event; cntvct: aarch64 generic timer; clock_gettime: CLOCK_MONOTONIC nanoseconds; fixed-clock: core cycles computed as time × a fixed, configured clock frequency.
+     */
+    kind: "rdtsc" | "perf-cycles" | "perf-instructions" | "cntvct" | "clock_gettime" | "fixed-clock";
+    /**
+     * Unit of counterDelta and of every *Counter figure: tsc-ticks (never to be called cycles), core-cycles, instructions (retired), timer-ticks (cntvct), ns.
+     */
+    unit: "tsc-ticks" | "core-cycles" | "instructions" | "timer-ticks" | "ns";
+    /**
+     * Counter increments per second (Hz); null when not finite.
+     */
+    rateHz: number | null;
+  };
+  /**
+   * The two input classes, in words.
+   */
+  classes: {
+    /**
+     * Class 0: the same inputs at every call.
+     */
+    fixed: string;
+    /**
+     * Class 1: inputs that differ from call to call.
+     */
+    random: string;
+  };
+  /**
+   * Each call's counter delta, in the counter's unit, in call order.
+   *
+   * @maxItems 10000000
+   */
+  times: number[];
+  /**
+   * Each call's class, in call order: 0 fixed, 1 random.
+   */
+  class: string;
 }

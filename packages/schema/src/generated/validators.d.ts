@@ -25,3 +25,4 @@ export declare const driver_overhead: unknown;
 export declare const driver_probe: unknown;
 export declare const driver_icount: unknown;
 export declare const driver_ct: unknown;
+export declare const driver_leak: unknown;

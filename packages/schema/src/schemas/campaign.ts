@@ -13,6 +13,7 @@ import {
   nat,
   nonneg,
   nullable,
+  num,
   obj,
   oneOfEnum,
   str,
@@ -316,6 +317,39 @@ export const campaign: JsonSchema = {
           variableLatency: oneOfEnum(
             "The variable-latency check (integer division on secret data, reported by the patched memcheck that native/valgrind-varlat/build.sh builds under /opt/ngcc-valgrind or NGCC_VARLAT_PREFIX): auto (default) runs it when that memcheck is built and records it as not run, with the reason, when it is not; require makes a missing build an error (exit 2); off never runs it (stock memcheck).",
             ["auto", "require", "off"],
+          ),
+          statistical: obj(
+            "The fixed-vs-random timing test (dudect's method) of each operation that has input classes (KEM keygen, enc, dec; signature keygen, sign): ngcc-leak's calls of the two classes interleaved in random order, in worker processes pinned to timing.pinCpu, Welch's t on the raw, cropped and second-order times; it stops at |t| >= 10 (a leak) or when a budget is spent.",
+            {},
+            {
+              enabled: bool("false: not run (recorded as not run); default true."),
+              seconds: num("Time budget per operation, in seconds of measuring; default 10.", {
+                minimum: 0.5,
+                maximum: 3600,
+              }),
+              maxMeasurements: int("Measurement budget per operation (both classes); default 1,000,000.", {
+                minimum: 10_000,
+                maximum: 10_000_000,
+              }),
+              accepted: arr(
+                "Timing differences accepted, with the reason: a leak (or leak likely) of this operation of the matching instances is shown as accepted, and does not make the record's verdict leaks found (e.g. ML-KEM keygen, whose time depends on the public seed rho through the rejection sampling of matrix A).",
+                obj(
+                  "One accepted difference.",
+                  {
+                    operation: str("The operation (keygen, enc, dec, sign).", { minLength: 1 }),
+                    reason: str("Why the difference is not a leak of a secret (or is accepted anyway).", {
+                      minLength: 1,
+                    }),
+                  },
+                  {
+                    only: arr(
+                      "Only the instances matching one of these globs (as --only: <algorithm-id>/<instance>, <instance> or <algorithm-id>); default every instance.",
+                      str("A glob."),
+                    ),
+                  },
+                ),
+              ),
+            },
           ),
           triage: arr(
             "Findings accepted, with the reason: each matches a finding whose first frame inside the submission's sources has this file (relative to the submission folder) and, when given, line and function. The others stay open.",

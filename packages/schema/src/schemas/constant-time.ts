@@ -1,7 +1,7 @@
 // The constant-time record: one operation of one instance run under valgrind's memcheck with its secrets marked
 // undefined, at each optimisation level (the `constant-time` step, docs/methodology.md "Constant-time smoke test").
 import { ref } from "./builders.ts";
-import { arr, int, nat, obj, oneOfEnum, pickDefs, str } from "./common.ts";
+import { arr, int, nat, num, obj, oneOfEnum, pickDefs, str } from "./common.ts";
 import { jobFields, jobStatus, operationRecord } from "./header.ts";
 
 const frame = (description: string) =>
@@ -89,6 +89,69 @@ const level = obj(
   },
 );
 
+const LEAK_STATUS = ["leak", "leak likely", "no leak detected", "too few measurements", "not run"] as const;
+
+const worker = obj("One worker process of the statistical test: its command and every measurement it made.", {
+  seed: nat("Its --seed."),
+  measurements: int("Calls it measured.", { minimum: 1 }),
+  times: arr("Each call's counter delta, in call order (the raw samples).", { type: "number", minimum: 0 }),
+  class: str("Each call's class, in call order: 0 fixed, 1 random.", { pattern: "^[01]*$" }),
+  command: ref("command", "The process."),
+});
+
+const statistical = obj(
+  "The fixed-vs-random timing test (dudect's method) of this operation: calls of two input classes interleaved in random order in pinned worker processes, Welch's t between the classes on the raw per-call times, on the times below each of 100 percentiles (cropped) and on the squared distance to the class mean (second order); the largest |t| over the tests with at least 1,000 measurements of each class decides. It detects; no leak detected is no proof of none (a VM's noise hides small leaks).",
+  {
+    status: oneOfEnum(
+      "leak: max |t| >= 10; leak likely: >= 4.5; no leak detected: below, over at least 10,000 measurements; too few measurements: fewer; not run: the operation has no input classes, the test is off, or its program failed (reason).",
+      [...LEAK_STATUS],
+    ),
+  },
+  {
+    reason: str("Why it did not run (not run only)."),
+    accepted: str(
+      "The campaign's reason for accepting this leak or leak likely (constantTime.statistical.accepted); absent otherwise.",
+    ),
+    maxT: num("The largest |t|.", { minimum: 0 }),
+    test: str("The test it came from: raw, second order, or cropped below p<percentile>."),
+    testMeasurements: nat("Measurements that test used."),
+    measurements: nat("Measurements in all (both classes)."),
+    perClass: arr(
+      "Measurements of each class: fixed, random.",
+      { type: "integer", minimum: 0 },
+      { minItems: 2, maxItems: 2 },
+    ),
+    rawT: num("|t| of the raw times.", { minimum: 0 }),
+    secondOrderT: num("|t| of second order (0 before it ran).", { minimum: 0 }),
+    thresholds: obj("The verdict's thresholds.", {
+      leak: num("|t| for leak."),
+      likely: num("|t| for leak likely."),
+      enoughMeasurements: int("Measurements below which the verdict is too few measurements.", { minimum: 1 }),
+    }),
+    budget: obj("What the run was allowed.", {
+      seconds: num("Seconds of measuring.", { minimum: 0 }),
+      maxMeasurements: int("Measurements.", { minimum: 1 }),
+    }),
+    stoppedBy: oneOfEnum("What ended the run.", ["leak", "time budget", "measurement budget"]),
+    seconds: num("Seconds the workers ran, in all.", { minimum: 0 }),
+    classes: obj("The two input classes, in words.", {
+      fixed: str("Class 0: the same inputs at every call."),
+      random: str("Class 1: inputs that differ from call to call."),
+    }),
+    counter: obj("The counter the calls were timed with.", {
+      kind: str("Its kind (rdtsc, cntvct, clock_gettime, …)."),
+      unit: str("Its unit."),
+      rateHz: { description: "Increments per second, or null.", anyOf: [{ type: "number" }, { type: "null" }] },
+    }),
+    pinnedCpu: {
+      description: "The CPU the workers were pinned to, or null.",
+      anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }],
+    },
+    flags: arr("Compiler flags of the instance's objects: the build profile's, as timed.", { type: "string" }),
+    workers: arr("The worker processes, in order, with their raw samples.", worker),
+  },
+);
+
 export const constantTime = operationRecord({
   kind: "constant-time",
   title: "ngcc-perf constant-time record",
@@ -97,7 +160,7 @@ export const constantTime = operationRecord({
   status: jobStatus("run at every level", "the tool or the build failed"),
   fields: {
     verdict: oneOfEnum(
-      "pass: no open finding at any level (accepted ones listed); leaks found: at least one open finding; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed).",
+      "pass: no open finding at any level (accepted ones listed) and no statistical leak not accepted; leaks found: at least one open finding, or a statistical leak the campaign does not accept; tool error: valgrind failed or wrote no report (a failure record). Absent on a failure record of another cause (the build failed).",
       ["pass", "leaks found", "tool error"],
     ),
     ...jobFields("How the tested program was built (the flags of the first level; each level's in levels)."),
@@ -127,6 +190,7 @@ export const constantTime = operationRecord({
         ),
       },
     ),
+    statistical,
     randomness: str("Where the instance's randombytes came from, and that its output was marked undefined."),
     secret: arr("What was marked undefined (secret) for the call.", { type: "string" }),
     declassified: arr("What was marked defined (public) right after the call.", { type: "string" }),

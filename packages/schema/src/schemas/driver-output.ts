@@ -24,6 +24,7 @@ const CAP = {
   icountCalls: 100_000,
   ctKeys: 64,
   declassifySites: 64,
+  leakMeasurements: 10_000_000,
   probeRounds: 10_000,
 } as const;
 
@@ -355,6 +356,33 @@ const ct = outputSchema(
   { note: str("A note on the marking.") },
 );
 
+const leak = outputSchema(
+  "driver-leak",
+  "ngcc-leak output",
+  "The measurements of the fixed-vs-random timing test of one operation (ngcc-leak): each call's counter delta, in call order, and its class.",
+  {
+    op: operation,
+    category: oneOfEnum("The instance's category.", ["kem", "sign"]),
+    measurements: count("Calls measured (--measurements).", CAP.leakMeasurements),
+    seed: nat("--seed: the generator of the classes, the fresh inputs and the fresh DRBG seeds."),
+    messageBytes,
+    pinnedCpu,
+    counter: obj("The counter the calls were timed with.", {
+      kind: counterKind,
+      unit: recordCounter.properties.unit as JsonSchema,
+      rateHz: nullable(positive("Counter increments per second (Hz); null when not finite.")),
+    }),
+    classes: obj("The two input classes, in words.", {
+      fixed: str("Class 0: the same inputs at every call."),
+      random: str("Class 1: inputs that differ from call to call."),
+    }),
+    times: arr("Each call's counter delta, in the counter's unit, in call order.", nonneg("One delta."), {
+      maxItems: CAP.leakMeasurements,
+    }),
+    class: str("Each call's class, in call order: 0 fixed, 1 random.", { pattern: "^[01]*$" }),
+  },
+);
+
 /** Every driver-output schema by kind. */
 export const driverOutputs = {
   "driver-info": info,
@@ -366,6 +394,7 @@ export const driverOutputs = {
   "driver-probe": probe,
   "driver-icount": icount,
   "driver-ct": ct,
+  "driver-leak": leak,
 } as const;
 
 /** The kinds of driver output. */
