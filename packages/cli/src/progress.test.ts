@@ -48,6 +48,16 @@ describe("figureOf", () => {
     expect(figureOf(ct("leaks found", ["open", "accepted", "open"]))).toBe(
       "LEAKS FOUND (2 open finding(s) over the levels)",
     );
+    // With the statistical test's verdict, |t| and measurements.
+    const leak = { status: "leak", maxT: 216.94, measurements: 12_000 };
+    expect(figureOf({ ...ct("leaks found", []), statistical: leak })).toBe(
+      "LEAKS FOUND (0 open finding(s) over the levels; statistical test: LEAK (|t| 216.9 at 12000 measurements))",
+    );
+    const none = { status: "no leak detected", maxT: 1.84, measurements: 48_000 };
+    expect(figureOf({ ...ct("pass", []), statistical: none })).toBe(
+      "pass (statistical test: no leak detected (|t| 1.8 at 48000 measurements))",
+    );
+    expect(figureOf({ ...ct("pass", []), statistical: { status: "not run", reason: "x" } })).toBe("pass");
   });
 
   it("goes on the job's progress line", () => {

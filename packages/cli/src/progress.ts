@@ -48,6 +48,7 @@ export function figureOf(record: unknown): string | null {
     sections?: { textBytes: number; rodataBytes: number; dataBytes: number; bssBytes: number };
     verdict?: string;
     levels?: Array<{ findings?: Array<{ status?: string }> }>;
+    statistical?: { status?: string; maxT?: number; measurements?: number };
   } | null;
   if (r?.status !== "ok") return null;
   if (r.kind === "timing") {
@@ -73,7 +74,14 @@ export function figureOf(record: unknown): string | null {
   }
   if (r.kind === "constant-time" && r.verdict) {
     const open = (r.levels ?? []).flatMap((l) => l.findings ?? []).filter((f) => f.status === "open").length;
-    return r.verdict === "leaks found" ? `LEAKS FOUND (${open} open finding(s) over the levels)` : r.verdict;
+    const st = r.statistical;
+    const timing =
+      st && st.status !== "not run" && st.maxT !== undefined
+        ? `; statistical test: ${st.status === "leak" ? "LEAK" : st.status} (|t| ${st.maxT.toFixed(1)} at ${st.measurements} measurements)`
+        : "";
+    return r.verdict === "leaks found"
+      ? `LEAKS FOUND (${open} open finding(s) over the levels${timing})`
+      : `${r.verdict}${timing ? ` (${timing.slice(2)})` : ""}`;
   }
   return null;
 }

@@ -6,26 +6,26 @@
 // under `valgrind --tool=memcheck --xml=yes`; each error memcheck reports (secret data in a branch, an address …)
 // becomes a finding at its first source line inside the submission, accepted by the campaign's triage or open.
 import { existsSync, readFileSync } from "node:fs";
-import { basename, isAbsolute, join, relative, sep } from "node:path";
-import { buildPath, type ConstantTimeRecord, type DriverCtOutput, type InstanceKey } from "@ngcc-perf/schema";
-import {
-  type BuildRun,
-  buildInputsHash,
-  type Command,
-  cachedBuild,
-  commonSources,
-  compileSources,
-  defineFlags,
-  harnessCompileArgv,
-  instanceFlags,
-  linkLibraries,
-  RANDOMNESS_SOURCE_NAMES,
-  type Toolchain,
-} from "./build.ts";
+import { isAbsolute, join, relative, sep } from "node:path";
+import type { ConstantTimeRecord, DriverCtOutput, InstanceKey } from "@ngcc-perf/schema";
+import { type Command, defineFlags } from "./build.ts";
 import type { Campaign } from "./campaign.ts";
+import { buildCheckProgram, type CheckProgram, checkProgramFilesHash } from "./check-program.ts";
 import { DriverError, interpret } from "./driver.ts";
 import { InputError } from "./errors.ts";
 import { type InstanceSpec, matchesAny } from "./instances.ts";
+import {
+  LEAK_OPERATIONS,
+  LeakError,
+  type LeakSettings,
+  leakAccepted,
+  leakFiles,
+  leakNotRun,
+  leakProgram,
+  leakSettings,
+  leakTest,
+  type Statistical,
+} from "./leak-test.ts";
 import { nativeDir } from "./native.ts";
 import { commandOf } from "./proc.ts";
 import type { ResolvedCampaign } from "./resolved.ts";
@@ -38,7 +38,6 @@ import {
   runMeasurement,
 } from "./step/measurement.ts";
 import type { Job, Unit } from "./step/run.ts";
-import { sha256 } from "./store.ts";
 import { underValgrind, type ValgrindOperation, valgrindMeasurement, valgrindOperation } from "./valgrind.ts";
 import { findVarlat, VARLAT_KIND, VARLAT_OPTIONS, type VarlatTool } from "./varlat.ts";
 
@@ -77,6 +76,8 @@ export interface ConstantTimeSettings {
   /** auto: run the variable-latency check when its memcheck is built; require: exit 2 when not; off: never. */
   variableLatency: "auto" | "require" | "off";
   triage: TriageEntry[];
+  /** The fixed-vs-random timing test. */
+  statistical: LeakSettings;
   /** Only the instances matching these globs (as --only: <algorithm-id>/<instance>, <instance>, <algorithm-id>). */
   only: string[] | null;
 }
@@ -89,6 +90,7 @@ export function constantTimeSettings(campaign: Campaign): ConstantTimeSettings {
     keys: c.keys ?? 3,
     variableLatency: c.variableLatency ?? "auto",
     triage: (c.triage ?? []) as TriageEntry[],
+    statistical: leakSettings(c),
     only: c.only ?? null,
   };
 }
@@ -244,102 +246,24 @@ export function triageOf(f: MemcheckFinding, triage: readonly TriageEntry[]): Tr
 
 // ---------------------------------------------------------------- the program
 
-function ctSources(): { main: string; rng: string[]; common: string[] } {
-  const nd = nativeDir();
+/** ngcc-ct's harness files. */
+const ctFiles = () => ({
+  main: join(nativeDir(), "ct", "ngcc_ct.c"),
+  more: [],
+  headers: [join(nativeDir(), "declassify", "crypto_declassify.h")],
+});
+
+/** ngcc-ct at one level: its objects built with debug information, its randombytes marking what it returns. */
+export function ctProgram(spec: InstanceSpec, level: string): CheckProgram {
   return {
-    main: join(nd, "ct", "ngcc_ct.c"),
-    rng: [join(nd, "katgen", "ngcc_aes256.c"), join(nd, "katgen", "ngcc_rng.c")],
-    common: commonSources(),
+    name: "ngcc-ct",
+    folder: `ct-${spec.instance}-${level.replace(/^-/, "")}`,
+    ...ctFiles(),
+    mainOpt: ["-O2", "-g"],
+    drbgPrefix: "ngcc_ct_drbg",
+    instanceDefines: ["-DNGCC_CT_CHECKER"],
+    what: `${spec.algorithmId}/${spec.instance} for the constant-time test (${level})`,
   };
-}
-
-function ctFilesHash(): string {
-  const { main, rng, common } = ctSources();
-  const nd = nativeDir();
-  const katgen = join(nd, "katgen");
-  return sha256(
-    [main, ...rng, ...common, join(nd, "common", "ngcc_common.h"), join(katgen, "rng.h"), join(katgen, "ngcc_aes256.h")]
-      .map((f) => `${basename(f)}:${sha256(readFileSync(f, "utf8"))}`)
-      .join("\n"),
-  );
-}
-
-/** The DRBG's entry points renamed, so ngcc_ct.c's randombytes (which marks its output) wraps them. */
-const DRBG_RENAMES = ["-Drandombytes=ngcc_ct_drbg_bytes", "-DPQCLEAN_randombytes=ngcc_ct_drbg_pqclean"];
-
-/** The seeded DRBG (its entry points renamed) and the shared native helpers, as objects in work/<name>.o. */
-async function compileHelpers(
-  run: BuildRun,
-  work: string,
-  cc: string,
-  sources: { rng: string[]; common: string[] },
-  what: string,
-): Promise<void> {
-  const katgen = join(nativeDir(), "katgen");
-  for (const src of [...sources.rng, ...sources.common]) {
-    const flags = sources.rng.includes(src) ? [...DRBG_RENAMES, "-I", katgen] : ["-D_GNU_SOURCE"];
-    const o = join(work, `${basename(src, ".c")}.o`);
-    await run([cc, "-std=c99", "-O2", ...flags, "-c", src, "-o", o], `compiling ${what}`);
-  }
-}
-
-/** Builds ngcc-ct for an instance at one level (cached by every input), in the unit's build folder. */
-async function buildCt(
-  campaign: Campaign,
-  spec: InstanceSpec,
-  key: InstanceKey,
-  flags: string[],
-  ldflags: readonly string[],
-  tc: Toolchain,
-  out: string,
-): Promise<{ program: string; cached: boolean }> {
-  const cc = campaign.cc;
-  const nd = nativeDir();
-  const { main, rng, common } = ctSources();
-  const sources = [...spec.sources, ...spec.support].filter((s) => !RANDOMNESS_SOURCE_NAMES.has(basename(s)));
-  const profileLike = { name: "ct", cflags: flags, ldflags: [...ldflags] };
-  const inputsHash = buildInputsHash(spec, profileLike as never, tc, ["constant-time", ctFilesHash()]);
-  const level = flags[0]?.replace(/^-/, "") ?? "O";
-  const b = await cachedBuild(
-    campaign.context,
-    buildPath(out, key),
-    `ct-${spec.instance}-${level}`,
-    inputsHash,
-    campaign.timeouts.buildMs,
-    async (work, run) => {
-      const what = `${spec.algorithmId}/${spec.instance} for the constant-time test (${flags[0]})`;
-      const objects = await compileSources(run, work, {
-        cc,
-        sources,
-        flags: [...flags, ...defineFlags(spec.defines), "-DNGCC_CT_CHECKER", ...instanceFlags(spec)],
-        what,
-        subdir: "obj",
-        pic: false,
-      });
-      const includes = ["-I", join(nd, "include"), "-I", join(nd, "driver")];
-      await run(
-        harnessCompileArgv(cc, spec, ["-O2", "-g"], includes, main, join(work, "ngcc_ct.o")),
-        `compiling ${what}`,
-      );
-      await compileHelpers(run, work, cc, { rng, common }, what);
-      await run(
-        [
-          cc,
-          ...flags,
-          ...ldflags,
-          "-o",
-          join(work, "ngcc-ct"),
-          join(work, "ngcc_ct.o"),
-          ...[...rng, ...common].map((s) => join(work, `${basename(s, ".c")}.o`)),
-          ...objects.map((o) => join(work, o)),
-          ...linkLibraries(spec),
-        ],
-        `linking ${what}`,
-      );
-      return { program: "ngcc-ct" };
-    },
-  );
-  return { program: join(b.dir, b.result.program), cached: b.cached };
 }
 
 /** What ngcc-ct prints (validated against its schema by interpret). */
@@ -382,6 +306,8 @@ type Level = NonNullable<ConstantTimeRecord["levels"]>[number];
 /** The tested programs, one per level, and what the records say of the build. */
 interface CtBuild {
   builds: Array<{ level: string; flags: string[]; program: string }>;
+  /** ngcc-leak, built with the profile's flags when the statistical test is on and the category has classes. */
+  leak: { program: string; flags: string[] } | null;
   facts: NonNullable<ConstantTimeRecord["build"]>;
 }
 
@@ -441,9 +367,27 @@ async function buildLevels(
   let cached = true;
   for (const level of constantTimeSettings(campaign).levels) {
     const flags = levelFlags(profile.cflags, level);
-    const b = await buildCt(campaign, spec, unit.key as InstanceKey, flags, profile.ldflags, tc, out);
+    const b = await buildCheckProgram(
+      campaign,
+      spec,
+      unit.key as InstanceKey,
+      flags,
+      profile.ldflags,
+      tc,
+      out,
+      ctProgram(spec, level),
+    );
     cached &&= b.cached;
     builds.push({ level, flags, program: b.program });
+  }
+  let leak: CtBuild["leak"] = null;
+  const s = constantTimeSettings(campaign);
+  if (s.statistical.enabled && (LEAK_OPERATIONS[spec.category] ?? []).length > 0) {
+    const flags = [...profile.cflags];
+    const key = unit.key as InstanceKey;
+    const b = await buildCheckProgram(campaign, spec, key, flags, profile.ldflags, tc, out, leakProgram(spec));
+    cached &&= b.cached;
+    leak = { program: b.program, flags };
   }
   const facts = {
     compiler: campaign.cc,
@@ -454,7 +398,33 @@ async function buildLevels(
     artifact: builds[0]?.program ?? "",
     linkage: "static-objects" as const,
   };
-  return { cached, builds, facts };
+  return { cached, builds, leak, facts };
+}
+
+/** The statistical test of one operation, or why it is not run (its failed workers' commands go to `commands`). */
+async function statisticalTest(
+  env: MeasureEnv<CtPrepared>,
+  unit: Unit<InstanceWork>,
+  built: CtBuild,
+  job: Job,
+  commands: Command[],
+): Promise<Statistical> {
+  const { campaign, out } = env;
+  const { spec } = unit.work;
+  const s = constantTimeSettings(campaign).statistical;
+  const why = leakNotRun(spec.category, job.operation, s);
+  if (why || !built.leak) return { status: "not run", reason: why ?? "ngcc-leak was not built" };
+  const at = { out, key: unit.key as InstanceKey, ...built.leak };
+  try {
+    const st = await leakTest(campaign, at, job.operation, s, `${spec.instance} ${job.operation}: statistical test`);
+    const accepted =
+      st.status === "leak" || st.status === "leak likely" ? leakAccepted(s, job.operation, unit.names) : undefined;
+    return accepted ? { ...st, accepted } : st;
+  } catch (err) {
+    if (!(err instanceof LeakError)) throw err;
+    commands.push(...err.commands);
+    return { status: "not run", reason: `its program failed (${err.reason}): ${err.message}` };
+  }
 }
 
 /** One operation at every level: each level's verdict and findings, the record's body. */
@@ -496,8 +466,11 @@ async function testLevels(env: MeasureEnv<CtPrepared>, unit: Unit<InstanceWork>,
       ...(t.value.declassifyOtherCalls ? { declassifyOtherCalls: t.value.declassifyOtherCalls } : {}),
     });
   }
+  const statistical = await statisticalTest(env, unit, built, job, commands);
+  const leaks =
+    levels.some((l) => l.verdict === "leaks found") || (statistical.status === "leak" && !statistical.accepted);
   return {
-    verdict: levels.some((l) => l.verdict === "leaks found") ? "leaks found" : "pass",
+    verdict: leaks ? "leaks found" : "pass",
     build: built.facts,
     tool: {
       name: "memcheck",
@@ -506,6 +479,7 @@ async function testLevels(env: MeasureEnv<CtPrepared>, unit: Unit<InstanceWork>,
       ...(varlat ? { valgrind: varlat.valgrind, patchSha256: varlat.patchSha256 } : {}),
     },
     checks: checkOutcomes(levels, prepared),
+    statistical,
     randomness: CT_RANDOMNESS,
     secret: output?.secret ?? [],
     declassified: output?.declassified ?? [],
@@ -520,9 +494,16 @@ async function testLevels(env: MeasureEnv<CtPrepared>, unit: Unit<InstanceWork>,
 }
 
 const shared = valgrindMeasurement("constant-time", constantTimeSettings, (s: ConstantTimeSettings) => ({
-  ct: ctFilesHash(),
+  ct: checkProgramFilesHash(ctFiles()),
   options: MEMCHECK_OPTIONS,
-  settings: { levels: s.levels, keys: s.keys, triage: s.triage, variableLatency: s.variableLatency },
+  leak: checkProgramFilesHash(leakFiles()),
+  settings: {
+    levels: s.levels,
+    keys: s.keys,
+    triage: s.triage,
+    variableLatency: s.variableLatency,
+    statistical: s.statistical,
+  },
 }));
 
 /**

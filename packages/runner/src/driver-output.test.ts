@@ -210,6 +210,20 @@ const forgeries: Forgery[] = [
     "/declassifySites",
     /at most 64|<= 64|more than 64/,
   ],
+  [
+    "leak measurements with fewer times than calls",
+    "driver-leak",
+    (o) => Object.assign(o, { times: (o.times as number[]).slice(1) }),
+    "/times",
+    /must have 6 entries/,
+  ],
+  [
+    "leak measurements with a class that is neither 0 nor 1",
+    "driver-leak",
+    (o) => Object.assign(o, { class: "100112" }),
+    "/class",
+    /pattern/,
+  ],
   ["a probe with an extra field", "driver-probe", (o) => Object.assign(o, { fast: true }), "/fast", /unknown field/],
   [
     "an overhead that is text",
