@@ -29,6 +29,26 @@ const finding = (line: number, status: "open" | "accepted", varlat = false) => (
   ...(status === "accepted" ? { reason: "public seed" } : {}),
 });
 
+const statistical = {
+  status: "no leak detected",
+  maxT: 1.84,
+  test: "raw",
+  testMeasurements: 48_000,
+  measurements: 48_000,
+  perClass: [24_100, 23_900],
+  rawT: 1.84,
+  secondOrderT: 0.5,
+  thresholds: { leak: 10, likely: 4.5, enoughMeasurements: 10_000 },
+  budget: { seconds: 10, maxMeasurements: 1_000_000 },
+  stoppedBy: "time budget",
+  seconds: 10.2,
+  classes: { fixed: "one fixed seed", random: "a fresh seed" },
+  counter: { kind: "rdtsc", unit: "tsc-ticks", rateHz: 2.1e9 },
+  pinnedCpu: 1,
+  flags: ["-O3"],
+  workers: [],
+};
+
 function record(operation: string, kind: "leak" | "pass" | "tool" | "div") {
   const base = stepRecordBase("constant-time", operation);
   if (kind === "tool")
@@ -81,6 +101,22 @@ function record(operation: string, kind: "leak" | "pass" | "tool" | "div") {
         ? { status: "open", open: 2, accepted: 0 }
         : { status: "not run", open: 0, accepted: 0, reason: "the variable-latency memcheck is not built" },
     },
+    ...(varlat
+      ? {
+          statistical:
+            operation === "dec"
+              ? {
+                  ...statistical,
+                  status: "leak",
+                  maxT: 216.94,
+                  test: "cropped below p92.3",
+                  measurements: 12_000,
+                }
+              : operation === "enc"
+                ? { status: "not run", reason: "off in this campaign" }
+                : statistical,
+        }
+      : {}),
     secret: ["sk"],
     declassified: ["return value"],
     calls: 3,
@@ -118,11 +154,12 @@ describe("the constant-time section", () => {
     expect(md).toMatch(/\| `Mithril-256` \| keygen \| — \| not measured \| — \|/);
     expect(md).toMatch(/not coverage-guided/);
     expect(md).toMatch(/knows integer division only/);
-    expect(md).toMatch(/only what memcheck's definedness tracking sees/);
+    expect(md).toMatch(/memcheck's checks see only what its definedness tracking sees/);
+    expect(md).toMatch(/differences larger than this machine's noise/);
     // One row per operation: each check's outcome over every level.
-    expect(md).toContain("| `Mithril-128` | keygen | accepted (2) | not run | — |");
-    expect(md).toContain("| `Mithril-128` | dec | OPEN (2, 2 accepted) | not run | — |");
-    expect(md).toContain("| `Mithril-128` | enc | TOOL ERROR | TOOL ERROR | — |");
+    expect(md).toContain("| `Mithril-128` | keygen | accepted (2) | not run | — | — |");
+    expect(md).toContain("| `Mithril-128` | dec | OPEN (2, 2 accepted) | not run | — | — |");
+    expect(md).toContain("| `Mithril-128` | enc | TOOL ERROR | TOOL ERROR | TOOL ERROR | — |");
     expect(md).toContain(
       "The variable-latency check (integer division on secret data, which stock memcheck does not report) did not run: the variable-latency memcheck is not built.",
     );
@@ -140,11 +177,18 @@ describe("the constant-time section", () => {
     await renderSite(root2, { out: out2, formats: ["md"] });
     const md = readFileSync(join(out2, "site", "arm_1/kem-22.md"), "utf8");
     // The declassified sites: per site its calls (per level when they differ), and calls at unlisted sites.
-    expect(md).toContain("| `Mithril-128` | keygen | pass | OPEN (2) | none |");
-    expect(md).toContain("| `Mithril-128` | dec | pass | OPEN (2) | src/kem.c:50 (3 call(s) at each level) |");
     expect(md).toContain(
-      "| `Mithril-128` | enc | pass | OPEN (2) | src/pke.c:7 (calls -O2 3, -O3 4); 2 call(s) at further sites, not listed |",
+      "| `Mithril-128` | keygen | pass | OPEN (2) | no leak detected at 48,000 measurements (\\|t\\| 1.8) | none |",
     );
+    expect(md).toContain(
+      "| `Mithril-128` | dec | pass | OPEN (2) | LEAK (\\|t\\| 216.9, cropped below p92.3, at 12,000 measurements) | src/kem.c:50 (3 call(s) at each level) |",
+    );
+    expect(md).toContain(
+      "| `Mithril-128` | enc | pass | OPEN (2) | not run: off in this campaign | src/pke.c:7 (calls -O2 3, -O3 4); 2 call(s) at further sites, not listed |",
+    );
+    expect(md).toMatch(/dudect's fixed-vs-random method/);
+    expect(md).toMatch(/pinned to CPU 1 running the instance built as timed \(-O3\)/);
+    expect(md).toMatch(/It detects, it does not prove/);
     expect(md).toMatch(/crypto_declassify\(p, n\)/);
     expect(md).toContain("src/kem.c:88 (dec) variable latency: div on secret × 42 — OPEN");
     expect(md).toContain(`ngcc-varlat.patch, SHA-256 ${"ab".repeat(6)}…`);

@@ -38,6 +38,27 @@ const VERDICT: Record<string, string> = { pass: "pass", "leaks found": "LEAKS FO
 
 type Level = NonNullable<ConstantTimeRecord["levels"]>[number];
 
+type Statistical = NonNullable<ConstantTimeRecord["statistical"]>;
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** The statistical test's verdict in a cell: LEAK / leak likely / no leak detected with |t| and measurements. */
+export function statisticalText(st: Statistical | undefined): string {
+  if (!st) return DASH;
+  if (st.status === "not run") return `not run: ${st.reason ?? "no reason recorded"}`;
+  const text = statisticalVerdict(st);
+  return st.accepted ? `${text} — accepted: ${st.accepted}` : text;
+}
+
+function statisticalVerdict(st: Statistical): string {
+  const t = `|t| ${(st.maxT ?? 0).toFixed(1)}`;
+  const n = count(st.measurements ?? 0);
+  if (st.status === "leak") return `LEAK (${t}, ${st.test ?? "?"}, at ${n} measurements)`;
+  if (st.status === "leak likely") return `leak likely (${t}, ${st.test ?? "?"}, at ${n} measurements)`;
+  if (st.status === "too few measurements") return `too few measurements (${n}; ${t})`;
+  return `no leak detected at ${n} measurements (${t})`;
+}
+
 /**
  * The submission's own declassifications over the levels: each site as file:line with its calls (per level when
  * they differ), then calls at sites the program did not list; "none"; a dash for records from before the hook.
@@ -64,6 +85,17 @@ export function declassifiedText(levels: readonly Level[]): string {
   return parts.length ? parts.join("; ") : "none";
 }
 
+/** What the statistical test did, from the first record that ran it (null when none did). */
+function statisticalNote(records: readonly ConstantTimeRecord[]): string | null {
+  const st = records.find((r) => r.statistical && r.statistical.status !== "not run")?.statistical;
+  if (!st) return null;
+  const budget = st.budget
+    ? `${st.budget.seconds} s or ${count(st.budget.maxMeasurements)} measurements`
+    : "its budget";
+  const pinned = st.pinnedCpu === null || st.pinnedCpu === undefined ? "" : ` pinned to CPU ${st.pinnedCpu}`;
+  return `The statistical test (dudect's fixed-vs-random method) timed calls of two input classes — fixed (the same inputs at every call) and random (fresh inputs: for decapsulation a fixed invalid ciphertext against fresh valid ones; for signing a fixed message and seed against fresh ones; for keygen and encapsulation the randomness drawn) — interleaved in random order, in worker processes${pinned} running the instance built as timed (${(st.flags ?? []).join(" ")}), with the ${st.counter?.kind ?? "driver's"} counter. Welch's t between the classes on the raw times, on the times below each of 100 percentiles and on their squared distance to the class mean (second order); the largest |t| over the tests with at least 1,000 measurements of each class: LEAK at |t| ≥ ${st.thresholds?.leak ?? 10} (the run then stops), leak likely at ≥ ${st.thresholds?.likely ?? 4.5}, otherwise no leak detected, over ${count(st.thresholds?.enoughMeasurements ?? 10_000)} measurements at least; each operation until a leak or ${budget}. It detects, it does not prove: a virtual machine's noise hides small differences, and no leak detected means none was seen at that many measurements. Every measurement is in the record, per worker.`;
+}
+
 export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
   const records = (view.store.constantTime ?? []).filter((r) => r.algorithmId === alg.id);
   if (records.length === 0) return null;
@@ -83,16 +115,17 @@ export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
   });
   const checkRows = operationRows(view, alg, (lead, row, op) => {
     const r = recordOfRow(records, row, op);
-    if (!r) return [[...lead, cell(NOT_MEASURED), cell(NOT_MEASURED), cell(DASH)]];
+    if (!r) return [[...lead, cell(NOT_MEASURED), cell(NOT_MEASURED), cell(NOT_MEASURED), cell(DASH)]];
     if (r.status !== "ok") {
       const failed = r.verdict === "tool error" ? "TOOL ERROR" : "FAILED";
-      return [[...lead, cell(failed), cell(failed), cell(DASH)]];
+      return [[...lead, cell(failed), cell(failed), cell(failed), cell(DASH)]];
     }
     return [
       [
         ...lead,
         cell(outcomeText(r.checks?.branchIndex)),
         cell(outcomeText(r.checks?.variableLatency)),
+        cell(statisticalText(r.statistical)),
         cell(declassifiedText(r.levels ?? [])),
       ],
     ];
@@ -126,6 +159,7 @@ export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
       ),
       ...(varlat && notRun.length ? [text(` It did not run for the other records: ${notRun.join("; ")}.`)] : []),
     ],
+    ...(statisticalNote(records) ? [[text(statisticalNote(records) as string)]] : []),
     [
       text(
         'The submission can say that data is public by calling crypto_declassify(p, n) (the header crypto_declassify.h ngcc-perf puts on its include path; a no-op in every other build): memcheck sees those bytes as defined from there on, so nothing computed from them afterwards is a finding. "Declassified by the submission" lists every such call site reached while a tested call ran, so the reader sees what the submitter chose to call public; a site there is a claim to check, not a verdict.',
@@ -133,7 +167,7 @@ export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
     ],
     [
       text(
-        "Limits: a smoke test, not a proof — it is not coverage-guided (only the paths these inputs took were checked); the variable-latency check knows integer division only (not other operand-dependent instructions a processor may have); and it sees only what memcheck's definedness tracking sees (no cache-line or timing measurement).",
+        "Limits: a smoke test, not a proof — it is not coverage-guided (only the paths these inputs took were checked); the variable-latency check knows integer division only (not other operand-dependent instructions a processor may have); memcheck's checks see only what its definedness tracking sees (no cache-line measurement); and the statistical test sees only differences larger than this machine's noise at the measurements it made.",
       ),
     ],
   ];
@@ -147,6 +181,7 @@ export function constantTimeSection(view: SystemView, alg: AlgorithmView) {
           "operation",
           "branch/index (memcheck)",
           "variable latency (patched memcheck)",
+          "statistical test (fixed vs random)",
           "declassified by the submission (file:line)",
         ],
         rows: checkRows,
