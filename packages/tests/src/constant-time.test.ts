@@ -21,6 +21,7 @@ import {
   triageOf,
 } from "@ngcc-perf/runner";
 import { type ConstantTimeRecord, recordPath, validateFile } from "@ngcc-perf/schema";
+import { LeakageTest } from "@ngcc-perf/stats";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixturesDir, iccsDir, makeTempDir, runCliAsync, submissionsDir } from "./fixture-tools.ts";
 
@@ -46,6 +47,14 @@ function campaign(
   alg: { id: string; instance: string } = { id: "kem-90", instance: "Puffin-128" },
 ): string {
   const file = join(work, `${name}.yaml`);
+  // The statistical timing test off unless the test asks for it (it takes seconds per operation).
+  const off = "statistical: { enabled: false }";
+  const ct = extra.find((l) => l.startsWith("constantTime:"));
+  extra = ct
+    ? extra.map((l) =>
+        l === ct && !l.includes("statistical") ? l.replace("constantTime: {", `constantTime: { ${off},`) : l,
+      )
+    : [...extra, `constantTime: { ${off} }`];
   writeFileSync(
     file,
     [
@@ -200,6 +209,52 @@ describe("the constant-time step on Puffin", () => {
     }
   }, 900_000);
 
+  it("-DPUFFIN_CT_EARLY_EXIT: the statistical test finds dec's extra work on invalid ciphertexts, from the record's own samples", async () => {
+    const out = join(work, "out-early");
+    const file = campaign(
+      "early",
+      ["-O2", "-DPUFFIN_CT_EARLY_EXIT"],
+      ["constantTime: { statistical: { seconds: 4 } }"],
+    );
+    const r = await steps(file, out);
+    expect(r.code, r.stderr).toBe(0);
+    const recs = records(out);
+    const dec = recs.dec.statistical;
+    // An invalid ciphertext costs one more encryption: far beyond |t| = 10, so the run stops early.
+    expect(dec).toMatchObject({ status: "leak", stoppedBy: "leak" });
+    expect(dec?.maxT).toBeGreaterThanOrEqual(10);
+    expect(recs.dec.verdict).toBe("leaks found");
+    expect(r.stderr).toMatch(
+      /Puffin-128 dec \[p\] LEAKS FOUND \(.*statistical test: LEAK \(\|t\| [\d.]+ at \d+ measurements\)\)/,
+    );
+    expect(dec?.classes?.fixed).toMatch(/fixed invalid ciphertext/);
+    expect(dec?.flags).toEqual(["-O2", "-DPUFFIN_CT_EARLY_EXIT"]);
+    // keygen and enc draw their randomness from the seeded generator: classes, measured, and no leak at |t| >= 10.
+    for (const op of ["keygen", "enc"] as const) {
+      const st = recs[op].statistical;
+      expect(st?.status, op).not.toBe("not run");
+      expect(st?.maxT, op).toBeLessThan(10);
+    }
+    // Every figure follows from the samples the record keeps: the same test over its workers gives the same.
+    for (const op of OPS) {
+      const st = recs[op].statistical;
+      const again = new LeakageTest();
+      for (const w of st?.workers ?? [])
+        again.push(
+          w.times,
+          Uint8Array.from(w.class, (c) => Number(c)),
+        );
+      const res = again.result();
+      expect([res.maxT, res.test, res.measurements, res.verdict], op).toEqual([
+        st?.maxT,
+        st?.test,
+        st?.measurements,
+        st?.status,
+      ]);
+      expect((st?.workers ?? []).reduce((n, w) => n + w.measurements, 0)).toBe(st?.measurements);
+    }
+  }, 600_000);
+
   it("variableLatency: require without the patched memcheck: a clear message naming the build script and exit 2", async () => {
     const file = campaign("require", ["-O2"], ["constantTime: { variableLatency: require }"]);
     const r = await runCliAsync(["run", file, "--out", join(work, "out-require"), "--steps", "constant-time"], {
@@ -214,7 +269,7 @@ describe("the constant-time step on Puffin", () => {
   }, 300_000);
 
   it("the variants still pass their KAT (outputs unchanged)", async () => {
-    for (const v of ["PUFFIN_CT_BRANCH", "PUFFIN_CT_TABLE", "PUFFIN_CT_DIV"]) {
+    for (const v of ["PUFFIN_CT_BRANCH", "PUFFIN_CT_TABLE", "PUFFIN_CT_DIV", "PUFFIN_CT_EARLY_EXIT"]) {
       const out = join(work, `out-kat-${v}`);
       const r = await runCliAsync(["kat", campaign(`kat-${v}`, ["-O2", `-D${v}`]), "--out", out], {
         timeoutMs: 300_000,
@@ -318,7 +373,7 @@ describe("crypto_declassify on Wren (sig-93)", () => {
     expect(md).toMatch(
       new RegExp(`\\| \`Wren-128\` \\| sign \\| [^\\n]*\\| ${FILE}:${site} \\(\\d+ call\\(s\\) at each level\\) \\|`),
     );
-    expect(md).toMatch(/\| `Wren-128` \| verify \| pass \| pass \| none \|/);
+    expect(md).toMatch(/\| `Wren-128` \| verify \| pass \| pass \| not run: off in this campaign[^|]*\| none \|/);
     // Normal builds: the call is nothing, the signatures are the KAT's.
     const kat = await runCliAsync(["kat", campaign("wren-kat", ["-O2", "-DWREN_DECLASSIFY"], [], WREN), "--out", out]);
     expect(kat.code, kat.stderr).toBe(0);
@@ -330,6 +385,7 @@ describe("crypto_declassify on Wren (sig-93)", () => {
 describe("PQClean ML-KEM-768", () => {
   it("passes every operation with the triage of fixtures/campaigns/pqclean.yaml (rejection sampling on rho accepted)", async () => {
     const c = loadCampaign(join(fixturesDir, "campaigns", "pqclean.yaml"));
+    // The statistical test at its default budget (10 s per operation).
     c.config.constantTime = { ...c.config.constantTime, keys: 1, variableLatency: "require" };
     const out = join(work, "out-mlkem");
     const s = await constantTimeCampaign(resolveCampaign(c), { out, only: ["ml-kem-768"], asked: true });
@@ -344,6 +400,13 @@ describe("PQClean ML-KEM-768", () => {
       // No division on secret data (its compression is by multiplication and shift, since the KyberSlash fix).
       expect(rec.checks?.variableLatency, operation).toEqual({ status: "pass", open: 0, accepted: 0 });
       expect(rec.tool?.options).toContain("--variable-latency-errors=yes");
+      // No leak at |t| >= 10 at the default budget (at least 10,000 measurements), dec's invalid ciphertext included.
+      if (operation !== "keygen") expect(rec.statistical?.maxT, operation).toBeLessThan(10);
+      // keygen's difference (fixed against fresh seeds: one rho against fresh ones) is accepted by the campaign.
+      if (rec.statistical?.status === "leak" || rec.statistical?.status === "leak likely")
+        expect([operation, rec.statistical.accepted]).toEqual(["keygen", expect.stringMatching(/public seed rho/)]);
+      expect(rec.statistical?.measurements, operation).toBeGreaterThanOrEqual(10_000);
+      expect(rec.statistical?.budget).toEqual({ seconds: 10, maxMeasurements: 1_000_000 });
       for (const l of rec.levels ?? [])
         for (const f of l.findings) {
           expect(f.status).toBe("accepted");
